@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Install what pstswm needs, idempotently: system packages (as root with apt) and the
+# Python venv. Without root/apt, check what is on PATH and say exactly what is missing.
+# Usage: scripts/setup.sh MPI...   (MPI: openmpi | mpich | system)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/mpi-env.sh
+
+common_pkgs=(cmake ninja-build gcc make pkg-config libfftw3-dev libopenblas-dev python3-venv)
+declare -A mpi_pkgs=(
+  [openmpi]="libopenmpi-dev openmpi-bin netpipe-openmpi"
+  [mpich]="libmpich-dev mpich netpipe-mpich2"
+  [system]=""
+)
+
+want=("${common_pkgs[@]}")
+for mpi in "$@"; do
+  [[ -v mpi_pkgs[$mpi] ]] || { echo "setup: unknown MPI '$mpi' (allowed: openmpi, mpich, system)" >&2; exit 2; }
+  read -ra extra <<<"${mpi_pkgs[$mpi]}"
+  want+=("${extra[@]}")
+done
+
+missing=()
+if command -v dpkg-query >/dev/null; then
+  for p in "${want[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+fi
+
+if ((${#missing[@]})); then
+  if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
+    echo "setup: installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "setup: not root or no apt; these Debian packages are missing: ${missing[*]}" >&2
+    echo "setup: continuing with what is on PATH" >&2
+  fi
+fi
+
+# Tools every build needs, whichever way they were installed.
+need=(cmake ninja cc)
+for mpi in "$@"; do need+=("$(mpi_cc "$mpi")" "$(mpi_exec "$mpi")"); done
+absent=()
+for t in "${need[@]}"; do command -v "$t" >/dev/null || absent+=("$t"); done
+if ((${#absent[@]})); then
+  echo "setup: required commands not found: ${absent[*]}" >&2
+  echo "setup: install them (Debian: apt-get install ${want[*]}) or load your site's modules" >&2
+  exit 1
+fi
+
+# Python venv for pstlab, pinned.
+py=${PYTHON:-python3}
+if ! [[ -x .venv/bin/python ]] || ! cmp -s python/requirements.txt .venv/.requirements.stamp; then
+  echo "setup: creating .venv from python/requirements.txt"
+  "$py" -m venv .venv
+  .venv/bin/pip install -q --disable-pip-version-check -r python/requirements.txt
+  .venv/bin/pip install -q --disable-pip-version-check --no-deps -e python
+  cp python/requirements.txt .venv/.requirements.stamp
+fi

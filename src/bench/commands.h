@@ -1,0 +1,7 @@
+/* One entry point per subcommand; each parses its own options (argv[0] is its name). */
+#ifndef PST_COMMANDS_H
+#define PST_COMMANDS_H
+
+int pst_cmd_swap(int argc, char **argv);
+
+#endif

@@ -1,0 +1,387 @@
+/* pstswm swap: point-to-point SWAP protocol sweep (seeds 000 §5 and 004).
+ *
+ * Pairs of ranks exchange messages with every selected protocol, message size and cache
+ * state.  One "exchange" moves nmsg messages of `bytes` each way (nmsg = volume / bytes with
+ * --volume, else 1).  Per point: min/median/mean/max over repetitions of the time per
+ * exchange, taken as the max over all participating ranks of each repetition.  Per protocol:
+ * peak bandwidth and the model T = nmsg·α + volume/β fitted to the per-point minima with
+ * relative (1/T²) weights.  Per size: the protocol sensitivity summary. */
+#include "bench/commands.h"
+#include "comm/protocol.h"
+#include "core/cache.h"
+#include "core/cli.h"
+#include "core/context.h"
+#include "core/errors.h"
+#include "core/fit.h"
+#include "core/payload.h"
+#include "core/record.h"
+#include "core/sensitivity.h"
+#include "core/stats.h"
+#include "core/timer.h"
+#include "core/watchdog.h"
+
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_BYTES = 1 << 30 };
+
+typedef struct cache_mode {
+    const char *name;
+    const char *description;
+    int iters;   /* exchanges per timed sample */
+    bool flush;  /* evict caches before each sample */
+} cache_mode;
+
+static const cache_mode cache_modes[] = {
+    {"cold", "caches flushed before each exchange", 1, true},
+    {"1", "one exchange per sample, warm", 1, false},
+    {"10", "mean of ten back-to-back exchanges per sample", 10, false},
+};
+
+typedef struct swap_cfg {
+    pst_ctx ctx;
+    const char *protocols_spec, *pairs_spec, *transport;
+    pst_int_list sizes;
+    long long volume, reps, warmup;
+    pst_str_list cache;
+    bool samples;
+    /* derived */
+    const pst_protocol **protocols;
+    size_t nprotocols;
+    int partner, side;       /* partner < 0: this rank sits out */
+    int npairs;
+    MPI_Comm active;         /* the participating ranks */
+} swap_cfg;
+
+typedef struct point_result {
+    pst_summary t;           /* seconds per exchange */
+    long long corrupted;     /* words that failed verification, all ranks */
+} point_result;
+
+static void *alloc_buffer(size_t bytes)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, 64, bytes ? bytes : 64)) pst_fatal(3, "cannot allocate %zu bytes", bytes);
+    return p;
+}
+
+/* Time one (protocol, size, cache) point.  Collective over MPI_COMM_WORLD. */
+static point_result measure(swap_cfg *cfg, const pst_protocol *proto, long long bytes, long long nmsg,
+                            const cache_mode *cm, double *samples)
+{
+    size_t nreps = (size_t)cfg->reps;
+    long long corrupted = 0;
+    double *local = calloc(nreps, sizeof *local);
+    if (cfg->partner >= 0) {
+        size_t total = (size_t)bytes * (size_t)nmsg;
+        unsigned char *sendbuf = alloc_buffer(total), *recvbuf = alloc_buffer(total);
+        pst_xfer *x = malloc((size_t)nmsg * sizeof *x);
+        for (long long i = 0; i < nmsg; i++)
+            pst_xfer_init(&x[i], proto, MPI_COMM_WORLD, cfg->partner, cfg->partner, cfg->side,
+                          sendbuf + i * bytes, recvbuf + i * bytes, (size_t)bytes, 0);
+        pst_xfer_reserve(&x[0], (size_t)nmsg);
+        for (long long i = 0; i < nmsg; i++) pst_payload_fill(sendbuf + i * bytes, (size_t)bytes, pst_payload_seed(cfg->ctx.rank, i, -1));
+        for (long long w = 0; w < cfg->warmup; w++) pst_xfer_run(x, (size_t)nmsg);
+        for (size_t rep = 0; rep < nreps; rep++) {
+            bool verify = !cfg->ctx.no_verify;
+            if (verify) {
+                for (long long i = 0; i < nmsg; i++)
+                    pst_payload_fill(sendbuf + i * bytes, (size_t)bytes, pst_payload_seed(cfg->ctx.rank, i, (long long)rep));
+                pst_payload_poison(recvbuf, total);
+            }
+            if (cm->flush) pst_cache_flush();
+            MPI_Barrier(cfg->active);
+            double t0 = pst_now_s();
+            for (int it = 0; it < cm->iters; it++) pst_xfer_run(x, (size_t)nmsg);
+            local[rep] = (pst_now_s() - t0) / cm->iters;
+            if (verify) {
+                for (long long i = 0; i < nmsg; i++) {
+                    size_t first;
+                    corrupted += (long long)pst_payload_check(recvbuf + i * bytes, (size_t)bytes,
+                                                              pst_payload_seed(cfg->partner, i, (long long)rep), &first);
+                }
+            }
+        }
+        free(x);
+        free(sendbuf);
+        free(recvbuf);
+    }
+    point_result res = {0};
+    MPI_Reduce(local, samples, (int)nreps, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    MPI_Allreduce(&corrupted, &res.corrupted, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    if (cfg->ctx.rank == 0) res.t = pst_summarize(samples, nreps);
+    free(local);
+    return res;
+}
+
+static double mbytes_per_s(long long bytes, long long nmsg, double t_s) { return (double)bytes * (double)nmsg / t_s / 1e6; }
+
+static void emit_point(swap_cfg *cfg, const pst_protocol *p, long long bytes, long long nmsg, const cache_mode *cm,
+                       const point_result *res, const double *samples)
+{
+    pst_rec r;
+    pst_rec_begin(&r, &cfg->ctx, "swap", "point");
+    pst_rec_str(&r, "protocol", p->code);
+    pst_rec_str(&r, "slug", p->slug);
+    pst_rec_bool(&r, "ordered", p->ordered);
+    pst_rec_bool(&r, "overlap", p->overlap);
+    pst_rec_int(&r, "bytes", bytes);
+    pst_rec_int(&r, "nmsg", nmsg);
+    pst_rec_int(&r, "volume", bytes * nmsg);
+    pst_rec_str(&r, "cache", cm->name);
+    pst_rec_int(&r, "iters", cm->iters);
+    pst_rec_str(&r, "pair", cfg->pairs_spec);
+    pst_rec_int(&r, "npairs", cfg->npairs);
+    pst_rec_times(&r, &res->t);
+    pst_rec_int(&r, "warmup", cfg->warmup);
+    pst_rec_num(&r, "mbytes_per_s", mbytes_per_s(bytes, nmsg, res->t.min));
+    pst_rec_num(&r, "mbytes_per_s_med", mbytes_per_s(bytes, nmsg, res->t.median));
+    pst_rec_bool(&r, "verified", !cfg->ctx.no_verify);
+    if (cfg->samples) pst_rec_nums(&r, "samples", samples, (size_t)cfg->reps);
+    pst_rec_emit(&r, &cfg->ctx);
+}
+
+/* Per-protocol block (seed 004): peak bandwidth, latency and model error. */
+static void protocol_summary(swap_cfg *cfg, const pst_protocol *p, const cache_mode *cm, size_t nsizes,
+                             const long long *bytes, const long long *nmsg, const double *tmin)
+{
+    double peak = 0;
+    long long peak_bytes = 0;
+    double *X = malloc(2 * nsizes * sizeof *X), *w = malloc(nsizes * sizeof *w);
+    for (size_t i = 0; i < nsizes; i++) {
+        double bw = mbytes_per_s(bytes[i], nmsg[i], tmin[i]);
+        if (bw > peak) { peak = bw; peak_bytes = bytes[i]; }
+        X[2 * i] = (double)nmsg[i];
+        X[2 * i + 1] = (double)(bytes[i] * nmsg[i]);
+        w[i] = 1.0 / (tmin[i] * tmin[i]);
+    }
+    pst_fit f;
+    bool fitted = nsizes >= 2 && pst_lsq(nsizes, 2, X, tmin, w, &f) == 0;
+    double alpha_s = fitted ? f.coef[0] : NAN, beta = fitted && f.coef[1] > 0 ? 1.0 / f.coef[1] : NAN, maxerr = 0;
+    for (size_t i = 0; fitted && i < nsizes; i++) {
+        double model = f.coef[0] * X[2 * i] + f.coef[1] * X[2 * i + 1];
+        maxerr = fmax(maxerr, fabs(model - tmin[i]) / tmin[i]);
+    }
+    if (!fitted) maxerr = NAN;
+    free(X);
+    free(w);
+
+    pst_rec r;
+    pst_rec_begin(&r, &cfg->ctx, "swap", "summary");
+    pst_rec_str(&r, "summary", "protocol");
+    pst_rec_str(&r, "protocol", p->code);
+    pst_rec_str(&r, "slug", p->slug);
+    pst_rec_str(&r, "cache", cm->name);
+    pst_rec_str(&r, "pair", cfg->pairs_spec);
+    pst_rec_str(&r, "stat", "t_min");
+    pst_rec_num(&r, "peak_mbytes_per_s", peak);
+    pst_rec_int(&r, "peak_bytes", peak_bytes);
+    pst_rec_num(&r, "alpha_s", alpha_s);
+    pst_rec_num(&r, "beta_mbytes_per_s", beta / 1e6);
+    pst_rec_num(&r, "model_max_rel_err", maxerr);
+    pst_rec_int(&r, "range_min_bytes", bytes[0]);
+    pst_rec_int(&r, "range_max_bytes", bytes[nsizes - 1]);
+    pst_rec_emit(&r, &cfg->ctx);
+
+    printf("  %-5s %-32s %10.1f %9lld %10.2f %10.1f %9.1f%%\n", p->code, p->slug, peak, peak_bytes,
+           alpha_s * 1e6, beta / 1e6, maxerr * 100);
+}
+
+/* Per-size protocol sensitivity summary across protocols (seed 004). */
+static void sensitivity_summary(swap_cfg *cfg, const cache_mode *cm, long long bytes, long long nmsg, const double *tmin)
+{
+    pst_sensitivity s = pst_sensitivity_of(tmin, cfg->nprotocols);
+    const char *fastest[5];
+    char five[64] = "";
+    for (size_t k = 0; k < s.norder; k++) {
+        fastest[k] = cfg->protocols[s.order[k]]->code;
+        strncat(five, fastest[k], sizeof five - strlen(five) - 1);
+        if (k + 1 < s.norder) strncat(five, " ", sizeof five - strlen(five) - 1);
+    }
+    pst_rec r;
+    pst_rec_begin(&r, &cfg->ctx, "swap", "summary");
+    pst_rec_str(&r, "summary", "sensitivity");
+    pst_rec_str(&r, "cache", cm->name);
+    pst_rec_str(&r, "pair", cfg->pairs_spec);
+    pst_rec_int(&r, "bytes", bytes);
+    pst_rec_int(&r, "nmsg", nmsg);
+    pst_rec_str(&r, "stat", "t_min");
+    pst_rec_int(&r, "nprotocols", (long long)s.n);
+    pst_rec_num(&r, "min_s", s.min);
+    pst_rec_num(&r, "min_s_per_msg", s.min / (double)nmsg);
+    pst_rec_num(&r, "max_mbytes_per_s", mbytes_per_s(bytes, nmsg, s.min));
+    pst_rec_num(&r, "mean_rel", s.mean_rel);
+    pst_rec_num(&r, "median_rel", s.median_rel);
+    pst_rec_num(&r, "max_rel", s.max_rel);
+    pst_rec_strs(&r, "fastest", fastest, s.norder);
+    pst_rec_int(&r, "within_1pct", (long long)s.within[0]);
+    pst_rec_int(&r, "within_5pct", (long long)s.within[1]);
+    pst_rec_int(&r, "within_25pct", (long long)s.within[2]);
+    pst_rec_emit(&r, &cfg->ctx);
+
+    printf("  %9lld %6lld %11.4e %11.4e %9.1f %6.2f %6.2f %6.2f  %-24s %3zu %3zu %3zu\n", bytes, nmsg, s.min,
+           s.min / (double)nmsg, mbytes_per_s(bytes, nmsg, s.min), s.mean_rel, s.median_rel, s.max_rel, five,
+           s.within[0], s.within[1], s.within[2]);
+}
+
+static const cache_mode *find_cache_mode(const char *name)
+{
+    for (size_t i = 0; i < sizeof cache_modes / sizeof cache_modes[0]; i++)
+        if (!strcmp(cache_modes[i].name, name)) return &cache_modes[i];
+    return NULL;
+}
+
+static void validate(swap_cfg *cfg)
+{
+    char err[512];
+    pst_ctx *c = &cfg->ctx;
+    if (!pst_transport_known(cfg->transport))
+        pst_usage_error("--transport: unknown transport '%s' (allowed: mpi)", cfg->transport);
+    if (pst_protocol_parse_list(cfg->transport, cfg->protocols_spec, &cfg->protocols, &cfg->nprotocols, err, sizeof err))
+        pst_usage_error("--protocols: %s", err);
+    if (c->size < 2) pst_usage_error("swap needs at least 2 ranks (running on 1); start it with mpiexec -n 2 or more");
+
+    if (!strcmp(cfg->pairs_spec, "all")) {
+        if (c->size % 2) pst_usage_error("--pairs all pairs rank i with i+P/2 and needs an even rank count (running on %d)", c->size);
+        int half = c->size / 2;
+        cfg->npairs = half;
+        cfg->side = c->rank < half ? PST_SIDE_A : PST_SIDE_B;
+        cfg->partner = c->rank < half ? c->rank + half : c->rank - half;
+    } else {
+        long long a, b;
+        char *comma = strchr(cfg->pairs_spec, ',');
+        char first[32];
+        snprintf(first, sizeof first, "%.*s", comma ? (int)(comma - cfg->pairs_spec) : 0, cfg->pairs_spec);
+        if (!comma || pst_parse_int(first, &a, err, sizeof err) || pst_parse_int(comma + 1, &b, err, sizeof err))
+            pst_usage_error("--pairs: '%s' is not 'all' or two ranks 'I,J'", cfg->pairs_spec);
+        if (a < 0 || b < 0 || a >= c->size || b >= c->size || a == b)
+            pst_usage_error("--pairs: ranks %lld,%lld must be distinct and in 0...%d", a, b, c->size - 1);
+        cfg->npairs = 1;
+        cfg->partner = c->rank == a ? (int)b : c->rank == b ? (int)a : -1;
+        cfg->side = c->rank == a ? PST_SIDE_A : PST_SIDE_B;
+    }
+
+    if (cfg->volume > 0) {
+        if (cfg->sizes.n == 0) {
+            /* Seed 004: the volume as 1 ... 1024 messages. */
+            long long v[11];
+            size_t n = 0;
+            for (long long k = 1024; k >= 1; k /= 2)
+                if (cfg->volume % k == 0) v[n++] = cfg->volume / k;
+            pst_int_list_set(&cfg->sizes, n, v);
+        }
+        for (size_t i = 0; i < cfg->sizes.n; i++)
+            if (cfg->sizes.v[i] > cfg->volume || cfg->volume % cfg->sizes.v[i])
+                pst_usage_error("--sizes: %lld does not divide --volume %lld", cfg->sizes.v[i], cfg->volume);
+        if (cfg->volume > MAX_BYTES) pst_usage_error("--volume: %lld is out of range (allowed: 1 ... %d)", cfg->volume, MAX_BYTES);
+    } else if (cfg->sizes.n == 0) {
+        long long v[20];
+        size_t n = 0;
+        for (long long b = 8; b <= 4 << 20; b *= 2) v[n++] = b;
+        pst_int_list_set(&cfg->sizes, n, v);
+    }
+    if (cfg->cache.n == 0) {
+        cfg->cache.v = malloc(sizeof *cfg->cache.v);
+        cfg->cache.v[0] = strdup("1");
+        cfg->cache.n = 1;
+    }
+    int color = cfg->partner >= 0 ? 0 : MPI_UNDEFINED;
+    MPI_Comm_split(MPI_COMM_WORLD, color, c->rank, &cfg->active);
+}
+
+int pst_cmd_swap(int argc, char **argv)
+{
+    static const char *const caches[] = {"cold", "1", "10", NULL};
+    swap_cfg cfg = {.protocols_spec = "all", .pairs_spec = "0,1", .transport = "mpi", .reps = 20, .warmup = 2};
+    pst_ctx_init(&cfg.ctx, "swap", argc, argv);
+    const pst_opt opts[] = {
+        {"protocols", PST_OPT_STRING, &cfg.protocols_spec, "LIST",
+         "protocols by code (1,3) or slug (ordered.isend-irecv), or all|ordered|unordered|overlap|no-overlap (default all)", 1, 0, NULL},
+        {"sizes", PST_OPT_SIZES, &cfg.sizes, "LIST",
+         "message sizes in bytes: 64,1K or ranges 8:4M (doubling), 1K:64K:x4, 100:1000:+100 (default 8:4M)", 1, MAX_BYTES, NULL},
+        {"volume", PST_OPT_SIZE, &cfg.volume, "BYTES",
+         "fixed volume per exchange, split into volume/size messages (seed 004: 2M as 1...1024 messages)", 1, MAX_BYTES, NULL},
+        {"cache", PST_OPT_STRINGS, &cfg.cache, "LIST", "cache states: cold (flushed), 1 (one exchange), 10 (mean of ten) (default 1)", 1, 0, caches},
+        {"pairs", PST_OPT_STRING, &cfg.pairs_spec, "I,J|all", "the pair I,J (default 0,1) or all: rank i with i+P/2, all at once", 1, 0, NULL},
+        {"reps", PST_OPT_INT, &cfg.reps, "N", "timed repetitions per point (default 20)", 1, 1e7, NULL},
+        {"warmup", PST_OPT_INT, &cfg.warmup, "N", "untimed exchanges before timing each point (default 2)", 0, 1e6, NULL},
+        {"transport", PST_OPT_STRING, &cfg.transport, "NAME", "message-passing transport (default mpi)", 1, 0, NULL},
+        {"samples", PST_OPT_FLAG, &cfg.samples, NULL, "keep every repetition's time in the records", 1, 0, NULL},
+        PST_COMMON_OPTS(&cfg.ctx),
+        {0},
+    };
+    const pst_command cmd = {
+        .name = "swap",
+        .summary = "Point-to-point SWAP protocol sweep: every protocol, message size and cache state, with the\n"
+                   "per-protocol bandwidth/latency model and the per-size protocol-sensitivity summary.",
+        .description =
+            "Times are per exchange (all messages both ways), the max over participating ranks of each\n"
+            "repetition; records carry t_min/t_med/t_mean/t_max.  Bandwidth is unidirectional, MB = 10^6 bytes,\n"
+            "from t_min.  The model T = nmsg*alpha + volume/beta is fitted to the per-size minima with relative\n"
+            "weights; 'max err' is its largest relative error over the sizes run.  Payloads are verified.",
+        .examples = "  mpiexec -n 2 pstswm swap --protocols 1,0,0,6,ordered.isend-irecv --sizes 8:4M --out swap.jsonl\n"
+                    "  mpiexec -n 2 pstswm swap --volume 2M --cache cold,1,10          # seed 004's split-volume study\n"
+                    "  mpiexec -n 8 pstswm swap --pairs all --protocols ordered --sizes 1K,64K,1M",
+        .opts = opts,
+    };
+    pst_cli_parse(&cmd, argc, argv);
+    validate(&cfg);
+    pst_ctx_start(&cfg.ctx);
+
+    size_t nsizes = cfg.sizes.n, nreps = (size_t)cfg.reps;
+    double *samples = calloc(nreps, sizeof *samples);
+    double *tmin = malloc(nsizes * cfg.nprotocols * sizeof *tmin); /* [protocol][size] */
+    long long *nmsg = malloc(nsizes * sizeof *nmsg);
+    for (size_t s = 0; s < nsizes; s++) nmsg[s] = cfg.volume > 0 ? cfg.volume / cfg.sizes.v[s] : 1;
+    int rc = PST_EXIT_OK;
+
+    for (size_t ci = 0; ci < cfg.cache.n && rc == PST_EXIT_OK; ci++) {
+        const cache_mode *cm = find_cache_mode(cfg.cache.v[ci]);
+        for (size_t pi = 0; pi < cfg.nprotocols; pi++) {
+            const pst_protocol *p = cfg.protocols[pi];
+            for (size_t s = 0; s < nsizes; s++) {
+                long long bytes = cfg.sizes.v[s];
+                pst_watchdog_phase("swap protocol %s (%s) bytes %lld x %lld msgs cache %s", p->code, p->slug, bytes,
+                                   nmsg[s], cm->name);
+                point_result res = measure(&cfg, p, bytes, nmsg[s], cm, samples);
+                if (res.corrupted)
+                    pst_collective_exit(PST_EXIT_FAILED,
+                                        "payload verification failed: protocol %s (%s), %lld bytes x %lld msgs, cache %s: "
+                                        "%lld corrupted words", p->code, p->slug, bytes, nmsg[s], cm->name, res.corrupted);
+                tmin[pi * nsizes + s] = res.t.min;
+                if (cfg.ctx.rank == 0) emit_point(&cfg, p, bytes, nmsg[s], cm, &res, samples);
+            }
+        }
+        if (cfg.ctx.rank != 0) continue;
+        printf("\n== swap, cache %s (%s), pairs %s (%d pair%s), %lld reps, statistic: min over reps ==\n", cm->name,
+               cm->description, cfg.pairs_spec, cfg.npairs, cfg.npairs == 1 ? "" : "s", cfg.reps);
+        printf("  %-5s %-32s %10s %9s %10s %10s %10s\n", "code", "protocol", "peak MB/s", "at bytes", "alpha us",
+               "beta MB/s", "max err");
+        for (size_t pi = 0; pi < cfg.nprotocols; pi++)
+            protocol_summary(&cfg, cfg.protocols[pi], cm, nsizes, cfg.sizes.v, nmsg, &tmin[pi * nsizes]);
+        if (cfg.nprotocols >= 2) {
+            printf("\n  protocol sensitivity summary (cache %s; each protocol's time = its min over reps)\n", cm->name);
+            printf("  %9s %6s %11s %11s %9s %6s %6s %6s  %-24s %3s %3s %3s\n", "bytes", "nmsg", "min s", "min s/msg",
+                   "max MB/s", "mean", "median", "max", "five fastest", "1%", "5%", "25%");
+            double *col = malloc(cfg.nprotocols * sizeof *col);
+            for (size_t s = 0; s < nsizes; s++) {
+                for (size_t pi = 0; pi < cfg.nprotocols; pi++) col[pi] = tmin[pi * nsizes + s];
+                sensitivity_summary(&cfg, cm, cfg.sizes.v[s], nmsg[s], col);
+            }
+            free(col);
+            printf("  (mean, median, max: (x-min)/min over protocols; 1%%/5%%/25%%: protocols within that of the min)\n");
+        }
+        fflush(stdout);
+    }
+
+    free(samples);
+    free(tmin);
+    free(nmsg);
+    free(cfg.protocols);
+    if (cfg.active != MPI_COMM_NULL) MPI_Comm_free(&cfg.active);
+    pst_ctx_finish(&cfg.ctx);
+    return rc;
+}

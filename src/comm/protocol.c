@@ -1,0 +1,177 @@
+#include "comm/protocol.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const pst_transport pst_transport_mpi;
+extern const char *const pst_mpi_variant_names[2][11];
+extern const char *const pst_mpi_variant_slugs[2][11];
+extern const bool pst_mpi_variant_splits[2][11];
+
+#define MAX_PROTOCOLS 64
+
+static struct catalogue {
+    const pst_transport *transport;
+    size_t n;
+    pst_protocol p[MAX_PROTOCOLS];
+} mpi_catalogue;
+
+static void add(struct catalogue *c, int cls, int variant)
+{
+    int base = cls & 1;
+    bool overlap = cls >= 2;
+    pst_protocol *p = &c->p[c->n++];
+    *p = (pst_protocol){.cls = cls, .variant = variant, .ordered = base == 1, .overlap = overlap,
+                        .transport = c->transport, .name = pst_mpi_variant_names[base][variant]};
+    snprintf(p->code, sizeof p->code, "%d,%d", cls, variant);
+    snprintf(p->slug, sizeof p->slug, "%s.%s%s", base ? "ordered" : "unordered",
+             pst_mpi_variant_slugs[base][variant], overlap ? ".overlap" : "");
+}
+
+static const struct catalogue *catalogue(const char *transport)
+{
+    if (strcmp(transport, "mpi") != 0) return NULL;
+    if (mpi_catalogue.n == 0) {
+        mpi_catalogue.transport = &pst_transport_mpi;
+        static const int nvariants[2] = {7, 11};
+        for (int cls = 0; cls < 4; cls++)
+            for (int v = 0; v < nvariants[cls & 1]; v++)
+                if (cls < 2 || pst_mpi_variant_splits[cls & 1][v]) add(&mpi_catalogue, cls, v);
+    }
+    return &mpi_catalogue;
+}
+
+bool pst_transport_known(const char *transport) { return catalogue(transport) != NULL; }
+
+size_t pst_protocol_count(const char *transport)
+{
+    const struct catalogue *c = catalogue(transport);
+    return c ? c->n : 0;
+}
+
+const pst_protocol *pst_protocol_at(const char *transport, size_t i)
+{
+    const struct catalogue *c = catalogue(transport);
+    return c && i < c->n ? &c->p[i] : NULL;
+}
+
+const pst_protocol *pst_protocol_find(const char *transport, const char *spec)
+{
+    const struct catalogue *c = catalogue(transport);
+    if (!c) return NULL;
+    for (size_t i = 0; i < c->n; i++)
+        if (!strcmp(c->p[i].code, spec) || !strcmp(c->p[i].slug, spec)) return &c->p[i];
+    return NULL;
+}
+
+static bool is_int(const char *s) { return *s && strspn(s, "0123456789") == strlen(s); }
+
+static void push_unique(const pst_protocol ***list, size_t *n, const pst_protocol *p)
+{
+    for (size_t i = 0; i < *n; i++)
+        if ((*list)[i] == p) return;
+    *list = realloc(*list, (*n + 1) * sizeof **list);
+    (*list)[(*n)++] = p;
+}
+
+int pst_protocol_parse_list(const char *transport, const char *list, const pst_protocol ***out,
+                            size_t *n, char *err, size_t errlen)
+{
+    const struct catalogue *c = catalogue(transport);
+    if (!c) { snprintf(err, errlen, "unknown transport '%s'", transport); return -1; }
+    const pst_protocol **res = NULL;
+    size_t count = 0;
+    char *copy = strdup(list), *save = NULL;
+    int rc = 0;
+    for (char *tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+        char spec[64];
+        if (is_int(tok)) {
+            /* Codes are integer pairs, so "1,3,0,6" reads as 1,3 and 0,6. */
+            char *second = strtok_r(NULL, ",", &save);
+            if (!second || !is_int(second)) {
+                snprintf(err, errlen, "protocol code '%s' needs two numbers, like 1,3", tok);
+                rc = -1;
+                break;
+            }
+            snprintf(spec, sizeof spec, "%s,%s", tok, second);
+        } else {
+            snprintf(spec, sizeof spec, "%s", tok);
+        }
+        bool group = false;
+        for (size_t i = 0; i < c->n; i++) {
+            const pst_protocol *p = &c->p[i];
+            bool in = !strcmp(spec, "all") || (!strcmp(spec, "unordered") && !p->ordered) ||
+                      (!strcmp(spec, "ordered") && p->ordered) || (!strcmp(spec, "overlap") && p->overlap) ||
+                      (!strcmp(spec, "no-overlap") && !p->overlap);
+            if (!strcmp(spec, "all") || !strcmp(spec, "unordered") || !strcmp(spec, "ordered") ||
+                !strcmp(spec, "overlap") || !strcmp(spec, "no-overlap"))
+                group = true;
+            if (in) push_unique(&res, &count, p);
+        }
+        if (group) continue;
+        const pst_protocol *p = pst_protocol_find(transport, spec);
+        if (!p) {
+            snprintf(err, errlen, "unknown protocol '%s' (codes 0,0-0,6, 1,0-1,10, 2,x/3,x for overlap; "
+                     "slugs like ordered.simple; groups all, ordered, unordered, overlap, no-overlap)", spec);
+            rc = -1;
+            break;
+        }
+        push_unique(&res, &count, p);
+    }
+    free(copy);
+    if (!rc && count == 0) { snprintf(err, errlen, "empty protocol list"); rc = -1; }
+    if (rc) { free(res); return -1; }
+    *out = res;
+    *n = count;
+    return 0;
+}
+
+void pst_xfer_init(pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest, int src, int side,
+                   const void *sendbuf, void *recvbuf, size_t bytes, int tag)
+{
+    bool swap = dest == src;
+    *x = (pst_xfer){.proto = p, .comm = comm, .dest = dest, .src = src, .side = side, .tag = tag,
+                    .sendbuf = sendbuf, .recvbuf = recvbuf, .bytes = bytes > INT_MAX ? INT_MAX : (int)bytes};
+    for (int i = 0; i < 4; i++) x->req[i] = MPI_REQUEST_NULL;
+    /* In an ordered SWAP, A's data reaching B already proves A's receive is posted (A posts
+     * before sending), so only B announces readiness; everywhere else both sides do. */
+    x->sends_handshake = !(swap && p->ordered && side == PST_SIDE_A);
+    x->waits_handshake = !(swap && p->ordered && side == PST_SIDE_B);
+}
+
+void pst_xfer_reserve(const pst_xfer *x, size_t n) { x->proto->transport->reserve(x, n); }
+void pst_xfer_post(pst_xfer *x) { x->proto->transport->post(x); }
+void pst_xfer_send(pst_xfer *x) { x->proto->transport->send(x); }
+void pst_xfer_wait(pst_xfer *x) { x->proto->transport->wait(x); }
+
+void pst_xfer_run(pst_xfer *x, size_t n)
+{
+    if (n == 0) return;
+    const pst_transport *t = x[0].proto->transport;
+    if (x[0].proto->overlap) {
+        for (size_t i = 0; i < n; i++) t->post(&x[i]);
+        for (size_t i = 0; i < n; i++) t->send(&x[i]);
+        for (size_t i = 0; i < n; i++) t->wait(&x[i]);
+    } else {
+        for (size_t i = 0; i < n; i++) { t->post(&x[i]); t->send(&x[i]); t->wait(&x[i]); }
+    }
+}
+
+static int gcd(int a, int b) { while (b) { int t = a % b; a = b; b = t; } return a; }
+
+int pst_shift_side(int rank, int size, int shift)
+{
+    shift = ((shift % size) + size) % size;
+    if (shift == 0) return PST_SIDE_A;
+    int g = gcd(size, shift), len = size / g;
+    /* Walk back along the cycle rank, rank-shift, ... to its smallest member: position j. */
+    int j = 0, r = rank, start = rank;
+    for (int k = 1; k < len; k++) {
+        r = ((r - shift) % size + size) % size;
+        if (r < start) { start = r; }
+    }
+    for (r = start; r != rank; r = (r + shift) % size) j++;
+    return (j % 2 == 0) ? PST_SIDE_A : PST_SIDE_B;
+}

@@ -1,0 +1,292 @@
+#include "core/cli.h"
+
+#include "core/errors.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define LIST_MAX_ITEMS 100000
+
+int pst_parse_int(const char *s, long long *out, char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (!*s || *end || errno) { snprintf(err, errlen, "'%s' is not an integer", s); return -1; }
+    *out = v;
+    return 0;
+}
+
+int pst_parse_double(const char *s, double *out, char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (!*s || *end || errno || !isfinite(v)) { snprintf(err, errlen, "'%s' is not a finite number", s); return -1; }
+    *out = v;
+    return 0;
+}
+
+int pst_parse_size(const char *s, long long *out, char *err, size_t errlen)
+{
+    static const struct { const char *suffix; unsigned long long mult; } units[] = {
+        {"", 1}, {"B", 1}, {"K", 1ULL << 10}, {"KB", 1ULL << 10}, {"KiB", 1ULL << 10},
+        {"M", 1ULL << 20}, {"MB", 1ULL << 20}, {"MiB", 1ULL << 20},
+        {"G", 1ULL << 30}, {"GB", 1ULL << 30}, {"GiB", 1ULL << 30},
+    };
+    char *end;
+    errno = 0;
+    unsigned long long v = isdigit((unsigned char)*s) ? strtoull(s, &end, 10) : 0;
+    const size_t nunits = sizeof units / sizeof units[0];
+    size_t u = 0;
+    if (isdigit((unsigned char)*s))
+        while (u < nunits && strcasecmp(units[u].suffix, end) != 0) u++;
+    if (!isdigit((unsigned char)*s) || u == nunits) {
+        snprintf(err, errlen, "'%s' is not a size in bytes (e.g. 64, 4K, 2M)", s);
+        return -1;
+    }
+    if (errno || v > (unsigned long long)INT64_MAX / units[u].mult) { snprintf(err, errlen, "'%s' is too large", s); return -1; }
+    *out = (long long)(v * units[u].mult);
+    return 0;
+}
+
+static int parse_value(const char *s, bool sizes, long long *out, char *err, size_t errlen)
+{
+    return sizes ? pst_parse_size(s, out, err, errlen) : pst_parse_int(s, out, err, errlen);
+}
+
+void pst_int_list_set(pst_int_list *l, size_t n, const long long *v)
+{
+    l->v = realloc(NULL, (n ? n : 1) * sizeof *l->v);
+    memcpy(l->v, v, n * sizeof *v);
+    l->n = n;
+}
+
+void pst_int_list_free(pst_int_list *l) { free(l->v); l->v = NULL; l->n = 0; }
+
+void pst_str_list_free(pst_str_list *l)
+{
+    for (size_t i = 0; i < l->n; i++) free(l->v[i]);
+    free(l->v);
+    l->v = NULL;
+    l->n = 0;
+}
+
+bool pst_str_list_has(const pst_str_list *l, const char *s)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (!strcmp(l->v[i], s)) return true;
+    return false;
+}
+
+static int list_push(pst_int_list *l, size_t *cap, long long v, char *err, size_t errlen)
+{
+    if (l->n >= LIST_MAX_ITEMS) { snprintf(err, errlen, "list has more than %d items", LIST_MAX_ITEMS); return -1; }
+    if (l->n == *cap) { *cap = *cap ? 2 * *cap : 16; l->v = realloc(l->v, *cap * sizeof *l->v); }
+    l->v[l->n++] = v;
+    return 0;
+}
+
+int pst_parse_list(const char *s, bool sizes, pst_int_list *out, char *err, size_t errlen)
+{
+    pst_int_list l = {0};
+    size_t cap = 0;
+    char *copy = strdup(s), *save = NULL;
+    int rc = 0;
+    if (!*s) { snprintf(err, errlen, "empty list"); rc = -1; }
+    for (char *item = strtok_r(copy, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save)) {
+        char *parts[3] = {item, NULL, NULL};
+        for (int k = 1; k < 3; k++) {
+            char *colon = parts[k - 1] ? strchr(parts[k - 1], ':') : NULL;
+            if (colon) { *colon = '\0'; parts[k] = colon + 1; }
+        }
+        long long lo, hi;
+        if ((rc = parse_value(parts[0], sizes, &lo, err, errlen))) break;
+        if (!parts[1]) { rc = list_push(&l, &cap, lo, err, errlen); continue; }
+        if ((rc = parse_value(parts[1], sizes, &hi, err, errlen))) break;
+        char mode = 'x';
+        long long step = 2;
+        if (parts[2]) {
+            mode = parts[2][0];
+            if ((mode != 'x' && mode != '+') || pst_parse_int(parts[2] + 1, &step, err, errlen)) {
+                snprintf(err, errlen, "range step '%s' must be xF (multiply) or +S (add)", parts[2]);
+                rc = -1;
+                break;
+            }
+        }
+        if (hi < lo || (mode == 'x' && (step < 2 || lo < 1)) || (mode == '+' && step < 1)) {
+            snprintf(err, errlen, "range '%s:%s%s%s' is empty or does not advance", parts[0], parts[1],
+                     parts[2] ? ":" : "", parts[2] ? parts[2] : "");
+            rc = -1;
+            break;
+        }
+        for (long long v = lo; v <= hi && !rc; v = mode == 'x' ? v * step : v + step) {
+            rc = list_push(&l, &cap, v, err, errlen);
+            if (mode == 'x' && v > INT64_MAX / step) break;
+        }
+    }
+    free(copy);
+    if (rc) { free(l.v); return -1; }
+    *out = l;
+    return 0;
+}
+
+int pst_parse_strings(const char *s, pst_str_list *out, char *err, size_t errlen)
+{
+    pst_str_list l = {0};
+    char *copy = strdup(s), *save = NULL;
+    for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        l.v = realloc(l.v, (l.n + 1) * sizeof *l.v);
+        l.v[l.n++] = strdup(item);
+    }
+    free(copy);
+    if (l.n == 0) { snprintf(err, errlen, "empty list"); return -1; }
+    *out = l;
+    return 0;
+}
+
+const char *pst_format_bytes(long long bytes, char *buf, size_t buflen)
+{
+    static const char *units[] = {"B", "KiB", "MiB", "GiB"};
+    int u = 0;
+    long long v = bytes;
+    while (u < 3 && v >= 1024 && v % 1024 == 0) { v /= 1024; u++; }
+    snprintf(buf, buflen, "%lld %s", v, units[u]);
+    return buf;
+}
+
+static bool in_bounds(const pst_opt *o, double v) { return o->min > o->max || (v >= o->min && v <= o->max); }
+
+static const char *bounds_text(const pst_opt *o, char *buf, size_t len)
+{
+    if (o->min > o->max) return "";
+    if (o->max >= 1e300) snprintf(buf, len, " (allowed: >= %.10g)", o->min);
+    else snprintf(buf, len, " (allowed: %.10g ... %.10g)", o->min, o->max);
+    return buf;
+}
+
+static bool choice_ok(const pst_opt *o, const char *v)
+{
+    if (!o->choices) return true;
+    for (const char *const *c = o->choices; *c; c++)
+        if (!strcmp(*c, v)) return true;
+    return false;
+}
+
+static noreturn void bad_choice(const pst_command *cmd, const pst_opt *o, const char *v)
+{
+    char allowed[512] = "";
+    for (const char *const *c = o->choices; *c; c++) {
+        strncat(allowed, *c, sizeof allowed - strlen(allowed) - 1);
+        if (c[1]) strncat(allowed, ", ", sizeof allowed - strlen(allowed) - 1);
+    }
+    pst_usage_error("--%s: unknown value '%s' (allowed: %s)", o->name, v, allowed);
+}
+
+static void apply(const pst_command *cmd, const pst_opt *o, const char *val)
+{
+    char err[256], b[128];
+    switch (o->kind) {
+    case PST_OPT_FLAG: *(bool *)o->dest = true; return;
+    case PST_OPT_INT:
+    case PST_OPT_SIZE: {
+        long long v;
+        int rc = o->kind == PST_OPT_INT ? pst_parse_int(val, &v, err, sizeof err) : pst_parse_size(val, &v, err, sizeof err);
+        if (rc) pst_usage_error("--%s: %s", o->name, err);
+        if (!in_bounds(o, (double)v)) pst_usage_error("--%s: %s is out of range%s", o->name, val, bounds_text(o, b, sizeof b));
+        *(long long *)o->dest = v;
+        return;
+    }
+    case PST_OPT_DOUBLE: {
+        double v;
+        if (pst_parse_double(val, &v, err, sizeof err)) pst_usage_error("--%s: %s", o->name, err);
+        if (!in_bounds(o, v)) pst_usage_error("--%s: %s is out of range%s", o->name, val, bounds_text(o, b, sizeof b));
+        *(double *)o->dest = v;
+        return;
+    }
+    case PST_OPT_STRING:
+        if (!choice_ok(o, val)) bad_choice(cmd, o, val);
+        *(const char **)o->dest = val;
+        return;
+    case PST_OPT_SIZES:
+    case PST_OPT_INTS: {
+        pst_int_list l;
+        if (pst_parse_list(val, o->kind == PST_OPT_SIZES, &l, err, sizeof err)) pst_usage_error("--%s: %s", o->name, err);
+        for (size_t i = 0; i < l.n; i++)
+            if (!in_bounds(o, (double)l.v[i]))
+                pst_usage_error("--%s: %lld is out of range%s", o->name, l.v[i], bounds_text(o, b, sizeof b));
+        *(pst_int_list *)o->dest = l;
+        return;
+    }
+    case PST_OPT_STRINGS: {
+        pst_str_list l;
+        if (pst_parse_strings(val, &l, err, sizeof err)) pst_usage_error("--%s: %s", o->name, err);
+        for (size_t i = 0; i < l.n; i++)
+            if (!choice_ok(o, l.v[i])) bad_choice(cmd, o, l.v[i]);
+        *(pst_str_list *)o->dest = l;
+        return;
+    }
+    }
+}
+
+void pst_cli_print_help(const pst_command *cmd, FILE *f)
+{
+    fprintf(f, "usage: pstswm %s [options]\n\n%s\n\noptions:\n", cmd->name, cmd->summary);
+    for (const pst_opt *o = cmd->opts; o->name; o++) {
+        char left[64];
+        snprintf(left, sizeof left, "--%s%s%s", o->name, o->kind == PST_OPT_FLAG ? "" : " ",
+                 o->kind == PST_OPT_FLAG ? "" : (o->metavar ? o->metavar : "VALUE"));
+        fprintf(f, "  %-24s %s", left, o->help);
+        if (o->choices) {
+            fputs(" [", f);
+            for (const char *const *c = o->choices; *c; c++) fprintf(f, "%s%s", *c, c[1] ? "|" : "]");
+        }
+        fputc('\n', f);
+    }
+    fprintf(f, "  %-24s %s\n", "--help", "show this help and exit");
+    if (cmd->description) fprintf(f, "\n%s\n", cmd->description);
+    if (cmd->examples) fprintf(f, "\nexamples:\n%s\n", cmd->examples);
+}
+
+void pst_cli_parse(const pst_command *cmd, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+            int rank = 0;
+            MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+            if (rank == 0) pst_cli_print_help(cmd, stdout);
+            fflush(stdout);
+            MPI_Finalize();
+            exit(0);
+        }
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strncmp(arg, "--", 2) != 0)
+            pst_usage_error("unexpected argument '%s' (see 'pstswm %s --help')", arg, cmd->name);
+        const char *name = arg + 2, *eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        const pst_opt *o = cmd->opts;
+        while (o->name && !(strlen(o->name) == len && !strncmp(o->name, name, len))) o++;
+        if (!o->name) pst_usage_error("unknown option '--%.*s' (see 'pstswm %s --help')", (int)len, name, cmd->name);
+        const char *val = NULL;
+        if (o->kind == PST_OPT_FLAG) {
+            if (eq) pst_usage_error("--%s takes no value", o->name);
+        } else if (eq) {
+            val = eq + 1;
+        } else if (i + 1 < argc) {
+            val = argv[++i];
+        } else {
+            pst_usage_error("--%s needs a value (%s)", o->name, o->metavar ? o->metavar : "VALUE");
+        }
+        if (val && !*val) pst_usage_error("--%s: empty value", o->name);
+        apply(cmd, o, val);
+    }
+}

@@ -1,0 +1,177 @@
+#include "core/context.h"
+
+#include "core/errors.h"
+#include "core/record.h"
+#include "core/timer.h"
+#include "core/watchdog.h"
+
+#include <errno.h>
+#include <mpi.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef PST_VERSION
+#define PST_VERSION "0.0.0"
+#endif
+#ifndef PST_GIT_COMMIT
+#define PST_GIT_COMMIT "unknown"
+#endif
+#ifndef PST_MPI_FLAVOUR
+#define PST_MPI_FLAVOUR "unknown"
+#endif
+
+static char *join_cmdline(int argc, char **argv, const char *subcommand)
+{
+    size_t len = strlen("pstswm ") + strlen(subcommand) + 1;
+    for (int i = 1; i < argc; i++) len += 3 * strlen(argv[i]) + 3;
+    char *s = malloc(len), *p = s;
+    p += sprintf(p, "pstswm %s", subcommand);
+    for (int i = 1; i < argc; i++) {
+        bool plain = strspn(argv[i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,:/+") == strlen(argv[i]);
+        *p++ = ' ';
+        if (plain) { p = stpcpy(p, argv[i]); continue; }
+        *p++ = '\'';
+        for (const char *q = argv[i]; *q; q++) {
+            if (*q == '\'') p = stpcpy(p, "'\\''");
+            else *p++ = *q;
+        }
+        *p++ = '\'';
+    }
+    *p = '\0';
+    return s;
+}
+
+void pst_ctx_init(pst_ctx *c, const char *subcommand, int argc, char **argv)
+{
+    *c = (pst_ctx){.subcommand = subcommand, .timeout_s = 600, .transport = "mpi"};
+    MPI_Comm_rank(MPI_COMM_WORLD, &c->rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &c->size);
+    static char progname[64];
+    snprintf(progname, sizeof progname, "pstswm %s", subcommand);
+    pst_set_progname(progname);
+    uint64_t id = 0;
+    if (c->rank == 0) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        id = ((uint64_t)ts.tv_sec << 20) ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 40);
+        id *= 0x9E3779B97F4A7C15ULL;
+    }
+    MPI_Bcast(&id, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    snprintf(c->run_id, sizeof c->run_id, "%016llx", (unsigned long long)id);
+    c->cmdline = join_cmdline(argc, argv, subcommand);
+}
+
+static void cpu_model(char *buf, size_t len)
+{
+    snprintf(buf, len, "unknown");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f) return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "model name", 10)) {
+            char *v = strchr(line, ':');
+            if (v) {
+                v += 1 + strspn(v + 1, " \t");
+                v[strcspn(v, "\n")] = '\0';
+                snprintf(buf, len, "%s", v);
+            }
+            break;
+        }
+    }
+    fclose(f);
+}
+
+/* Unique host names of all ranks, gathered to rank 0 (fixed-width, so one Gather). */
+static size_t gather_hosts(pst_ctx *c, char ***hosts_out, char **storage)
+{
+    char name[MPI_MAX_PROCESSOR_NAME] = {0};
+    int len;
+    MPI_Get_processor_name(name, &len);
+    char *all = c->rank == 0 ? malloc((size_t)c->size * MPI_MAX_PROCESSOR_NAME) : NULL;
+    MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
+    size_t n = 0;
+    char **hosts = NULL;
+    if (c->rank == 0) {
+        hosts = malloc((size_t)c->size * sizeof *hosts);
+        for (int r = 0; r < c->size; r++) {
+            char *h = all + (size_t)r * MPI_MAX_PROCESSOR_NAME;
+            bool seen = false;
+            for (size_t k = 0; k < n && !seen; k++) seen = !strcmp(hosts[k], h);
+            if (!seen) hosts[n++] = h;
+        }
+    }
+    *hosts_out = hosts;
+    *storage = all;
+    return n;
+}
+
+static void write_header(pst_ctx *c)
+{
+    char **hosts = NULL, *storage = NULL;
+    size_t nhosts = gather_hosts(c, &hosts, &storage);
+    char library[MPI_MAX_LIBRARY_VERSION_STRING] = {0};
+    int len, major, minor;
+    MPI_Get_library_version(library, &len);
+    library[strcspn(library, "\n")] = '\0';
+    MPI_Get_version(&major, &minor);
+    double tick = MPI_Wtick();
+    if (c->rank != 0) return;
+
+    char cpu[256], date[32], mpi_version[16];
+    cpu_model(cpu, sizeof cpu);
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    snprintf(mpi_version, sizeof mpi_version, "%d.%d", major, minor);
+
+    pst_rec r;
+    pst_rec_begin(&r, c, c->subcommand, "header");
+    pst_rec_str(&r, "tool", "pstswm");
+    pst_rec_str(&r, "version", PST_VERSION);
+    pst_rec_str(&r, "git_commit", PST_GIT_COMMIT);
+    pst_rec_str(&r, "command", c->cmdline);
+    pst_rec_str(&r, "mpi_library", library);
+    pst_rec_str(&r, "mpi_version", mpi_version);
+    pst_rec_str(&r, "mpi_build", PST_MPI_FLAVOUR);
+    pst_rec_int(&r, "nodes", (long long)nhosts);
+    pst_rec_strs(&r, "hosts", (const char *const *)hosts, nhosts);
+    pst_rec_str(&r, "cpu_model", cpu);
+    pst_rec_int(&r, "cpus_online", sysconf(_SC_NPROCESSORS_ONLN));
+    pst_rec_str(&r, "compiler", "gcc " __VERSION__);
+    pst_rec_num(&r, "timer_resolution_s", c->timer_resolution_s);
+    pst_rec_num(&r, "wtick_s", tick);
+    pst_rec_str(&r, "date", date);
+    pst_rec_emit(&r, c);
+
+    printf("# pstswm %s (%s) %s | %s | %d rank%s on %zu node%s | timer resolution %.3g us | run %s\n",
+           PST_VERSION, PST_GIT_COMMIT, c->subcommand, library, c->size, c->size == 1 ? "" : "s", nhosts,
+           nhosts == 1 ? "" : "s", c->timer_resolution_s * 1e6, c->run_id);
+    fflush(stdout);
+    free(hosts);
+    free(storage);
+}
+
+void pst_ctx_start(pst_ctx *c)
+{
+    int err = 0;
+    if (c->rank == 0 && c->out_path) {
+        c->out = fopen(c->out_path, "w");
+        err = c->out ? 0 : errno;
+    }
+    MPI_Bcast(&err, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (err) pst_usage_error("--out: cannot write '%s': %s", c->out_path, strerror(err));
+    c->timer_resolution_s = pst_timer_resolution_s();
+    write_header(c);
+    pst_watchdog_start(c->timeout_s);
+}
+
+void pst_ctx_finish(pst_ctx *c)
+{
+    pst_watchdog_stop();
+    if (c->out) fclose(c->out);
+    c->out = NULL;
+    free(c->cmdline);
+    c->cmdline = NULL;
+}

@@ -1,0 +1,62 @@
+#include "core/errors.h"
+
+#include <mpi.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char *progname = "pstswm";
+
+void pst_set_progname(const char *name) { progname = name; }
+const char *pst_progname(void) { return progname; }
+
+static int world_rank(void)
+{
+    int initialized = 0, finalized = 0, rank = 0;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    if (initialized && !finalized) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    return rank;
+}
+
+static noreturn void collective_vexit(int code, const char *fmt, va_list ap)
+{
+    if (world_rank() == 0) {
+        fprintf(stderr, "%s: error: ", progname);
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+        fflush(stderr);
+    }
+    int initialized = 0, finalized = 0;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    if (initialized && !finalized) MPI_Finalize();
+    exit(code);
+}
+
+void pst_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    collective_vexit(PST_EXIT_USAGE, fmt, ap);
+}
+
+void pst_collective_exit(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    collective_vexit(code, fmt, ap);
+}
+
+void pst_fatal(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: error (rank %d): ", progname, world_rank());
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    fflush(stderr);
+    va_end(ap);
+    MPI_Abort(MPI_COMM_WORLD, code);
+    exit(code); /* not reached with a conforming MPI */
+}

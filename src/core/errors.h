@@ -1,0 +1,30 @@
+/* Exit codes and error reporting that never leaves a rank hanging. */
+#ifndef PST_ERRORS_H
+#define PST_ERRORS_H
+
+#include <stdnoreturn.h>
+
+enum pst_exit {
+    PST_EXIT_OK = 0,
+    PST_EXIT_USAGE = 2,    /* invalid command line or input */
+    PST_EXIT_FAILED = 3,   /* run failed: payload corruption, numerical blow-up */
+    PST_EXIT_TIMEOUT = 4,  /* watchdog fired */
+};
+
+/* Collective: every rank of MPI_COMM_WORLD must call it (all ranks parse the same command
+ * line, so all detect the same error). Rank 0 prints "pstswm: error: ..." once, every rank
+ * finalizes MPI and exits with PST_EXIT_USAGE. */
+noreturn void pst_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Collective failure with a chosen exit code (e.g. verification failed on some rank, already
+ * agreed via a reduction). Rank 0 prints the message. */
+noreturn void pst_collective_exit(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Local, non-collective failure: print with the rank and abort the whole job with `code`. */
+noreturn void pst_fatal(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Program name used as the message prefix ("pstswm swap"). */
+void pst_set_progname(const char *name);
+const char *pst_progname(void);
+
+#endif

@@ -1,0 +1,36 @@
+/* JSON Lines records (DESIGN §3).  A record is built in memory and written by rank 0 with a
+ * single write + flush, so a line in the file is either complete or absent. */
+#ifndef PST_RECORD_H
+#define PST_RECORD_H
+
+#include "core/context.h"
+#include "core/stats.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct pst_rec {
+    char *buf;
+    size_t len, cap;
+    bool empty;
+} pst_rec;
+
+/* Start a record with the fields common to all: bench, type, run_id, ranks, transport.
+ * type: "header", "point" (one measurement) or "summary" (derived: fits, sensitivity, ...). */
+void pst_rec_begin(pst_rec *r, const pst_ctx *c, const char *bench, const char *type);
+void pst_rec_str(pst_rec *r, const char *key, const char *value); /* NULL → null */
+void pst_rec_int(pst_rec *r, const char *key, long long value);
+void pst_rec_num(pst_rec *r, const char *key, double value);      /* non-finite → null */
+void pst_rec_bool(pst_rec *r, const char *key, bool value);
+void pst_rec_nums(pst_rec *r, const char *key, const double *v, size_t n);
+void pst_rec_ints(pst_rec *r, const char *key, const long long *v, size_t n);
+void pst_rec_strs(pst_rec *r, const char *key, const char *const *v, size_t n);
+/* t_min, t_med, t_mean, t_max (seconds) and reps from a summary of per-repetition times. */
+void pst_rec_times(pst_rec *r, const pst_summary *s);
+/* Finish and write (rank 0, if a file is open); always releases the buffer. */
+void pst_rec_emit(pst_rec *r, pst_ctx *c);
+
+/* JSON string escaping into a growing buffer; exposed for tests. */
+void pst_json_escape(pst_rec *r, const char *s);
+
+#endif

@@ -1,0 +1,11 @@
+/* Watchdog: a helper thread aborts the job when one experiment runs longer than allowed,
+ * naming the experiment, so a stuck protocol gives a message instead of a hang. */
+#ifndef PST_WATCHDOG_H
+#define PST_WATCHDOG_H
+
+void pst_watchdog_start(double timeout_s); /* 0 disables */
+/* Name the experiment now running and re-arm the deadline. Cheap; call outside timed loops. */
+void pst_watchdog_phase(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void pst_watchdog_stop(void);
+
+#endif
