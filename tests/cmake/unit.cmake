@@ -1,5 +1,5 @@
 # C unit tests: one executable per tests/unit/test_*.c, linked against the whole library stack.
-file(GLOB unit_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_*.c)
+file(GLOB unit_sources CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/unit/test_*.c)
 foreach(src ${unit_sources})
   get_filename_component(name ${src} NAME_WE)
   add_executable(${name} ${src})

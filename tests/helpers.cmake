@@ -1,0 +1,23 @@
+# Test helpers shared by every tests/*.cmake module (included first: name sorts before others).
+#
+# pst_mpi_test(NAME RANKS ARGS...)
+#   run `pstswm ARGS...` on RANKS ranks through the launcher wrapper; passes on exit 0.
+#   MPICH busy-polls when oversubscribed, so tests above 8 ranks only run with Open MPI.
+# pst_bad_input_test(NAME RANKS RC REGEX ARGS...)
+#   run `pstswm ARGS...` and require exit code RC, a stderr line matching REGEX and that the
+#   file ${PST_TEST_OUT} (pass it as --out where relevant) is not created.
+set(PST_TEST_OUT ${CMAKE_CURRENT_BINARY_DIR}/bad-input-should-not-exist.jsonl)
+
+function(pst_mpi_test name ranks)
+  if(ranks GREATER 8 AND NOT PST_MPI STREQUAL "openmpi")
+    return()
+  endif()
+  add_test(NAME ${name} COMMAND ${PSTRUN} -n ${ranks} $<TARGET_FILE:pstswm> ${ARGN})
+  set_tests_properties(${name} PROPERTIES TIMEOUT 300 PROCESSORS ${ranks})
+endfunction()
+
+function(pst_bad_input_test name ranks rc regex)
+  add_test(NAME ${name} COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-fail.sh ${rc} ${regex} ${PST_TEST_OUT}
+    -- ${PSTRUN} -n ${ranks} $<TARGET_FILE:pstswm> ${ARGN})
+  set_tests_properties(${name} PROPERTIES TIMEOUT 60 PROCESSORS ${ranks})
+endfunction()
