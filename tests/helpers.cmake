@@ -21,3 +21,17 @@ function(pst_bad_input_test name ranks rc regex)
     -- ${PSTRUN} -n ${ranks} $<TARGET_FILE:pstswm> ${ARGN})
   set_tests_properties(${name} PROPERTIES TIMEOUT 60 PROCESSORS ${ranks})
 endfunction()
+
+# pst_records_test(NAME RANKS CHECKS ARGS...)
+#   run `pstswm ARGS... --out FILE` and then check FILE with tests/check-records.py; CHECKS
+#   is a ;-list handed to it (bench name first, then type=N / field=value expectations).
+function(pst_records_test name ranks checks)
+  if(ranks GREATER 8 AND NOT PST_MPI STREQUAL "openmpi")
+    return()
+  endif()
+  set(out ${CMAKE_CURRENT_BINARY_DIR}/${name}.jsonl)
+  string(REPLACE ";" " " checks_args "${checks}")
+  add_test(NAME ${name} COMMAND sh -c "\"$0\" \"$@\" --out '${out}' && python3 '${CMAKE_SOURCE_DIR}/tests/check-records.py' '${out}' ${checks_args}"
+    ${PSTRUN} -n ${ranks} $<TARGET_FILE:pstswm> ${ARGN})
+  set_tests_properties(${name} PROPERTIES TIMEOUT 300 PROCESSORS ${ranks})
+endfunction()

@@ -1,0 +1,55 @@
+# pstswm swap: every protocol at a small and an above-eager size with verified payloads,
+# pairings, split volume, cache states, and bad input.
+# 31 protocols x 2 sizes = 62 points; protocol summaries: 31; sensitivity rows: 2.
+pst_records_test(swap.np2.all_protocols 2 "swap;point=62;summary=33;verified=true"
+  swap --protocols all --sizes 8,4M --reps 2 --warmup 1 --timeout 120)
+pst_records_test(swap.np4.pairs_all 4 "swap;point=62;npairs=2;pair=all"
+  swap --pairs all --protocols all --sizes 8,1M --reps 2 --warmup 1 --timeout 120)
+pst_records_test(swap.np4.idle_ranks 4 "swap;point=6;pair=2,3"
+  swap --pairs 2,3 --protocols 1,0,0,6,3,5 --sizes 8,1M --reps 2 --timeout 60)
+pst_records_test(swap.np8.pairs_all 8 "swap;point=10;npairs=4"
+  swap --pairs all --protocols 1,0,0,6,3,3,2,5,1,6 --sizes 64,256K --reps 2 --warmup 1 --timeout 120)
+pst_records_test(swap.np16.pairs_all 16 "swap;point=4;npairs=8"
+  swap --pairs all --protocols 0,6,1,4 --sizes 64,64K --reps 2 --warmup 1 --timeout 120)
+# Seed 004's study in miniature: 64 KiB as 1...64 messages, three cache states.
+# 3 caches x 2 protocols x 7 sizes = 42 points; summaries 3 x (2 + 7) = 27.
+pst_records_test(swap.np2.volume_caches 2 "swap;point=42;summary=27;volume=65536"
+  swap --volume 64K --sizes 1K:64K --protocols 1,3,3,3 --cache cold,1,10 --reps 2 --timeout 120)
+pst_records_test(swap.np2.samples 2 "swap;point=1"
+  swap --protocols ordered.sync --sizes 100 --reps 3 --samples --timeout 60)
+
+# Bad input: one message, exit 2, nothing written, no hang.
+pst_bad_input_test(swap.bad.unknown_protocol 2 2 "--protocols: unknown protocol '9,9'"
+  swap --protocols 9,9 --out ${PST_TEST_OUT})
+pst_bad_input_test(swap.bad.half_code 2 2 "--protocols: protocol code '1' needs two numbers"
+  swap --protocols 1 --out ${PST_TEST_OUT})
+pst_bad_input_test(swap.bad.size_zero 2 2 "--sizes: 0 is out of range \\(allowed: 1 ... 1073741824\\)"
+  swap --sizes 0 --out ${PST_TEST_OUT})
+pst_bad_input_test(swap.bad.size_negative 2 2 "--sizes: '-8' is not a size in bytes"
+  swap --sizes -8 --out ${PST_TEST_OUT})
+pst_bad_input_test(swap.bad.size_garbage 2 2 "--sizes: '12Q' is not a size in bytes"
+  swap --sizes 12Q --out ${PST_TEST_OUT})
+pst_bad_input_test(swap.bad.pairs_all_odd 3 2 "--pairs all pairs rank i with i\\+P/2 and needs an even rank count \\(running on 3\\)"
+  swap --pairs all --out ${PST_TEST_OUT})
+pst_bad_input_test(swap.bad.pair_out_of_range 2 2 "--pairs: ranks 0,5 must be distinct and in 0...1"
+  swap --pairs 0,5 --out ${PST_TEST_OUT})
+pst_bad_input_test(swap.bad.one_rank 1 2 "swap needs at least 2 ranks \\(running on 1\\)"
+  swap --out ${PST_TEST_OUT})
+pst_bad_input_test(swap.bad.unwritable_out 2 2 "--out: cannot write '/nonexistent/dir/x.jsonl'"
+  swap --sizes 8 --out /nonexistent/dir/x.jsonl)
+pst_bad_input_test(swap.bad.unknown_option 2 2 "unknown option '--bogus' \\(see 'pstswm swap --help'\\)"
+  swap --bogus --out ${PST_TEST_OUT})
+pst_bad_input_test(swap.bad.missing_value 2 2 "--sizes needs a value"
+  swap --out ${PST_TEST_OUT} --sizes)
+pst_bad_input_test(swap.bad.cache 2 2 "--cache: unknown value 'warm' \\(allowed: cold, 1, 10\\)"
+  swap --cache warm --out ${PST_TEST_OUT})
+pst_bad_input_test(swap.bad.volume_split 2 2 "--sizes: 3 does not divide --volume 1000"
+  swap --volume 1000 --sizes 3 --out ${PST_TEST_OUT})
+pst_bad_input_test(swap.bad.transport 2 2 "--transport: unknown transport 'carrier-pigeon'"
+  swap --transport carrier-pigeon --out ${PST_TEST_OUT})
+pst_bad_input_test(swap.bad.reps 2 2 "--reps: 0 is out of range"
+  swap --reps 0 --out ${PST_TEST_OUT})
+pst_bad_input_test(pstswm.bad.subcommand 2 2 "unknown subcommand 'bogus'" bogus)
+# The watchdog names the experiment that overran and ends the job with exit 4.
+pst_bad_input_test(swap.watchdog 2 4 "timeout: experiment 'swap protocol 1,0 \\(ordered.simple\\) bytes 4194304"
+  swap --protocols 1,0 --sizes 4M --reps 10000000 --timeout 1)

@@ -1,0 +1,86 @@
+/* Every protocol of the catalogue, as SWAP (pairs r <-> r^1) and as SENDRECV (ring shifts),
+ * at small, odd and above-eager sizes, one message and batches, with computation between
+ * the split phases; every payload verified.  A deadlock shows up as the CTest timeout. */
+#include "comm/protocol.h"
+#include "core/payload.h"
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int rank, size, failures;
+
+/* Some local work between phases, as an algorithm would do. */
+static double busy_work(int n)
+{
+    volatile double acc = 0;
+    for (int i = 0; i < n; i++) acc += i * 1e-9;
+    return acc;
+}
+
+static void exchange(const pst_protocol *p, int dest, int src, int side, size_t bytes, int nmsg, const char *what)
+{
+    unsigned char *sendbuf = malloc(bytes * nmsg + 1), *recvbuf = malloc(bytes * nmsg + 1);
+    pst_xfer *x = malloc(nmsg * sizeof *x);
+    for (int rep = 0; rep < 2; rep++) {
+        for (int i = 0; i < nmsg; i++) {
+            pst_payload_fill(sendbuf + i * bytes, bytes, pst_payload_seed(rank, i, rep));
+            pst_xfer_init(&x[i], p, MPI_COMM_WORLD, dest, src, side, sendbuf + i * bytes, recvbuf + i * bytes, bytes, 5);
+        }
+        pst_payload_poison(recvbuf, bytes * nmsg);
+        pst_xfer_reserve(&x[0], nmsg);
+        if (rep == 0) {
+            pst_xfer_run(x, nmsg);
+        } else { /* split phase by hand with work in between */
+            for (int i = 0; i < nmsg; i++) pst_xfer_post(&x[i]);
+            busy_work(10000);
+            for (int i = 0; i < nmsg; i++) pst_xfer_send(&x[i]);
+            busy_work(10000);
+            for (int i = 0; i < nmsg; i++) pst_xfer_wait(&x[i]);
+        }
+        for (int i = 0; i < nmsg; i++) {
+            size_t first;
+            size_t bad = pst_payload_check(recvbuf + i * bytes, bytes, pst_payload_seed(src, i, rep), &first);
+            if (bad) {
+                failures++;
+                fprintf(stderr, "rank %d: %s protocol %s bytes %zu msg %d rep %d: %zu bad words (first at %zu)\n", rank,
+                        what, p->code, bytes, i, rep, bad, first);
+            }
+        }
+    }
+    free(x);
+    free(sendbuf);
+    free(recvbuf);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    static const size_t sizes[] = {8, 1001, 1 << 20};
+    size_t nprot = pst_protocol_count("mpi");
+    for (size_t pi = 0; pi < nprot; pi++) {
+        const pst_protocol *p = pst_protocol_at("mpi", pi);
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+            size_t bytes = sizes[si];
+            int nmsg = bytes > 4096 ? 2 : 3;
+            /* SWAP: r <-> r^1 (the last rank of an odd world sits out). */
+            int partner = rank ^ 1;
+            if (partner < size) exchange(p, partner, partner, rank < partner ? PST_SIDE_A : PST_SIDE_B, bytes, nmsg, "swap");
+            /* SENDRECV: shifts; all of them at small sizes, the extreme ones at the large size. */
+            for (int shift = 1; shift < size; shift++) {
+                if (bytes > 4096 && shift != 1 && shift != size - 1) continue;
+                int dest = (rank + shift) % size, src = (rank - shift + size) % size;
+                exchange(p, dest, src, pst_shift_side(rank, size, shift), bytes, nmsg, "sendrecv");
+            }
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    int total = 0;
+    MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0) printf("%zu protocols on %d ranks: %d corrupted transfers\n", nprot, size, total);
+    MPI_Finalize();
+    return total ? 1 : 0;
+}

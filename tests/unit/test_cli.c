@@ -1,0 +1,72 @@
+/* CLI value parsers: sizes with units, lists and ranges, and their error messages. */
+#include "check.h"
+#include "core/cli.h"
+
+#include <string.h>
+
+static void test_sizes(void)
+{
+    char err[256];
+    long long v;
+    CHECK(pst_parse_size("64", &v, err, sizeof err) == 0 && v == 64);
+    CHECK(pst_parse_size("4K", &v, err, sizeof err) == 0 && v == 4096);
+    CHECK(pst_parse_size("4k", &v, err, sizeof err) == 0 && v == 4096);
+    CHECK(pst_parse_size("2M", &v, err, sizeof err) == 0 && v == 2 << 20);
+    CHECK(pst_parse_size("2MiB", &v, err, sizeof err) == 0 && v == 2 << 20);
+    CHECK(pst_parse_size("1G", &v, err, sizeof err) == 0 && v == 1 << 30);
+    CHECK(pst_parse_size("0", &v, err, sizeof err) == 0 && v == 0);
+    CHECK(pst_parse_size("12B", &v, err, sizeof err) == 0 && v == 12);
+    CHECK(pst_parse_size("-1", &v, err, sizeof err) == -1);
+    CHECK(strstr(err, "'-1' is not a size") != NULL);
+    CHECK(pst_parse_size("abc", &v, err, sizeof err) == -1);
+    CHECK(pst_parse_size("4Q", &v, err, sizeof err) == -1);
+    CHECK(pst_parse_size("", &v, err, sizeof err) == -1);
+    CHECK(pst_parse_size("99999999999999999999", &v, err, sizeof err) == -1);
+}
+
+static void test_lists(void)
+{
+    char err[256];
+    pst_int_list l;
+    CHECK(pst_parse_list("8:64", true, &l, err, sizeof err) == 0);
+    CHECK(l.n == 4 && l.v[0] == 8 && l.v[3] == 64);
+    pst_int_list_free(&l);
+    CHECK(pst_parse_list("1K:64K:x4,1M", true, &l, err, sizeof err) == 0);
+    CHECK(l.n == 5 && l.v[0] == 1024 && l.v[1] == 4096 && l.v[2] == 16384 && l.v[3] == 65536 && l.v[4] == 1 << 20);
+    pst_int_list_free(&l);
+    CHECK(pst_parse_list("10:90:+10", false, &l, err, sizeof err) == 0);
+    CHECK(l.n == 9 && l.v[8] == 90);
+    pst_int_list_free(&l);
+    CHECK(pst_parse_list("1,2,3", false, &l, err, sizeof err) == 0 && l.n == 3);
+    pst_int_list_free(&l);
+    CHECK(pst_parse_list("64:8", true, &l, err, sizeof err) == -1);
+    CHECK(strstr(err, "empty or does not advance") != NULL);
+    CHECK(pst_parse_list("8:64:x1", true, &l, err, sizeof err) == -1);
+    CHECK(pst_parse_list("8:64:y2", true, &l, err, sizeof err) == -1);
+    CHECK(pst_parse_list("1K", false, &l, err, sizeof err) == -1); /* plain integers: no units */
+    CHECK(pst_parse_list("", true, &l, err, sizeof err) == -1);
+    CHECK(pst_parse_list("1:1000000000", false, &l, err, sizeof err) == 0 && l.n == 30);
+    pst_int_list_free(&l);
+    CHECK(pst_parse_list("1:200000:+1", false, &l, err, sizeof err) == -1); /* runaway list refused */
+}
+
+static void test_strings_and_format(void)
+{
+    char err[64], buf[32];
+    pst_str_list s;
+    CHECK(pst_parse_strings("cold,1,10", &s, err, sizeof err) == 0 && s.n == 3);
+    CHECK(pst_str_list_has(&s, "10") && !pst_str_list_has(&s, "2"));
+    pst_str_list_free(&s);
+    CHECK(!strcmp(pst_format_bytes(8, buf, sizeof buf), "8 B"));
+    CHECK(!strcmp(pst_format_bytes(4 << 20, buf, sizeof buf), "4 MiB"));
+    CHECK(!strcmp(pst_format_bytes(1000, buf, sizeof buf), "1000 B"));
+}
+
+int main(int argc, char **argv)
+{
+    CHECK_MAIN_BEGIN(argc, argv);
+    test_sizes();
+    test_lists();
+    test_strings_and_format();
+    CHECK_MAIN_END();
+}
