@@ -16,6 +16,6 @@ double pst_timer_resolution_s(void)
 long long pst_iters_for(double per_iter_s, double target_s, long long lo, long long hi)
 {
     if (!(per_iter_s > 0) || !isfinite(per_iter_s)) return hi;
-    double n = ceil(target_s / per_iter_s);
+    double n = ceil(target_s / per_iter_s * (1 - 1e-12)); /* 2e-3/1e-6 is 2000 plus rounding */
     return n < (double)lo ? lo : n > (double)hi ? hi : (long long)n;
 }
