@@ -12,6 +12,8 @@ static const struct {
     const char *summary;
 } commands[] = {
     {"swap", pst_cmd_swap, "point-to-point SWAP protocol sweep with protocol-sensitivity summary"},
+    {"pingpong", pst_cmd_pingpong, "ping-pong latency/bandwidth vs message size, send modes, large-message fit"},
+    {"coll", pst_cmd_coll, "collective timing vs message and communicator size, with per-rank imbalance"},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

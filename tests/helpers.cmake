@@ -22,16 +22,16 @@ function(pst_bad_input_test name ranks rc regex)
   set_tests_properties(${name} PROPERTIES TIMEOUT 60 PROCESSORS ${ranks})
 endfunction()
 
-# pst_records_test(NAME RANKS CHECKS ARGS...)
-#   run `pstswm ARGS... --out FILE` and then check FILE with tests/check-records.py; CHECKS
-#   is a ;-list handed to it (bench name first, then type=N / field=value expectations).
-function(pst_records_test name ranks checks)
+# pst_records_test(NAME RANKS CHECKS expr... ARGS args...)
+#   run `pstswm args... --out FILE` (exit 0 required), then require every Python expression
+#   expr to hold over FILE's records (tests/check-records.py; no ';' in expressions).
+function(pst_records_test name ranks)
+  cmake_parse_arguments(PARSE_ARGV 2 RT "" "" "CHECKS;ARGS")
   if(ranks GREATER 8 AND NOT PST_MPI STREQUAL "openmpi")
     return()
   endif()
   set(out ${CMAKE_CURRENT_BINARY_DIR}/${name}.jsonl)
-  string(REPLACE ";" " " checks_args "${checks}")
-  add_test(NAME ${name} COMMAND sh -c "\"$0\" \"$@\" --out '${out}' && python3 '${CMAKE_SOURCE_DIR}/tests/check-records.py' '${out}' ${checks_args}"
-    ${PSTRUN} -n ${ranks} $<TARGET_FILE:pstswm> ${ARGN})
+  add_test(NAME ${name} COMMAND ${CMAKE_SOURCE_DIR}/tests/records-test.sh ${out}
+    -- ${PSTRUN} -n ${ranks} $<TARGET_FILE:pstswm> ${RT_ARGS} --out ${out} -- ${RT_CHECKS})
   set_tests_properties(${name} PROPERTIES TIMEOUT 300 PROCESSORS ${ranks})
 endfunction()

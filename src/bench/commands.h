@@ -3,5 +3,7 @@
 #define PST_COMMANDS_H
 
 int pst_cmd_swap(int argc, char **argv);
+int pst_cmd_pingpong(int argc, char **argv);
+int pst_cmd_coll(int argc, char **argv);
 
 #endif

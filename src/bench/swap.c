@@ -7,7 +7,9 @@
  * peak bandwidth and the model T = nmsg·α + volume/β fitted to the per-point minima with
  * relative (1/T²) weights.  Per size: the protocol sensitivity summary. */
 #include "bench/commands.h"
+#include "bench/pairing.h"
 #include "comm/protocol.h"
+#include "core/buffer.h"
 #include "core/cache.h"
 #include "core/cli.h"
 #include "core/context.h"
@@ -61,13 +63,6 @@ typedef struct point_result {
     long long corrupted;     /* words that failed verification, all ranks */
 } point_result;
 
-static void *alloc_buffer(size_t bytes)
-{
-    void *p = NULL;
-    if (posix_memalign(&p, 64, bytes ? bytes : 64)) pst_fatal(3, "cannot allocate %zu bytes", bytes);
-    return p;
-}
-
 /* Time one (protocol, size, cache) point.  Collective over MPI_COMM_WORLD. */
 static point_result measure(swap_cfg *cfg, const pst_protocol *proto, long long bytes, long long nmsg,
                             const cache_mode *cm, double *samples)
@@ -77,7 +72,7 @@ static point_result measure(swap_cfg *cfg, const pst_protocol *proto, long long 
     double *local = calloc(nreps, sizeof *local);
     if (cfg->partner >= 0) {
         size_t total = (size_t)bytes * (size_t)nmsg;
-        unsigned char *sendbuf = alloc_buffer(total), *recvbuf = alloc_buffer(total);
+        unsigned char *sendbuf = pst_buffer_alloc(total), *recvbuf = pst_buffer_alloc(total);
         pst_xfer *x = malloc((size_t)nmsg * sizeof *x);
         for (long long i = 0; i < nmsg; i++)
             pst_xfer_init(&x[i], proto, MPI_COMM_WORLD, cfg->partner, cfg->partner, cfg->side,
@@ -244,25 +239,11 @@ static void validate(swap_cfg *cfg)
         pst_usage_error("--protocols: %s", err);
     if (c->size < 2) pst_usage_error("swap needs at least 2 ranks (running on 1); start it with mpiexec -n 2 or more");
 
-    if (!strcmp(cfg->pairs_spec, "all")) {
-        if (c->size % 2) pst_usage_error("--pairs all pairs rank i with i+P/2 and needs an even rank count (running on %d)", c->size);
-        int half = c->size / 2;
-        cfg->npairs = half;
-        cfg->side = c->rank < half ? PST_SIDE_A : PST_SIDE_B;
-        cfg->partner = c->rank < half ? c->rank + half : c->rank - half;
-    } else {
-        long long a, b;
-        char *comma = strchr(cfg->pairs_spec, ',');
-        char first[32];
-        snprintf(first, sizeof first, "%.*s", comma ? (int)(comma - cfg->pairs_spec) : 0, cfg->pairs_spec);
-        if (!comma || pst_parse_int(first, &a, err, sizeof err) || pst_parse_int(comma + 1, &b, err, sizeof err))
-            pst_usage_error("--pairs: '%s' is not 'all' or two ranks 'I,J'", cfg->pairs_spec);
-        if (a < 0 || b < 0 || a >= c->size || b >= c->size || a == b)
-            pst_usage_error("--pairs: ranks %lld,%lld must be distinct and in 0...%d", a, b, c->size - 1);
-        cfg->npairs = 1;
-        cfg->partner = c->rank == a ? (int)b : c->rank == b ? (int)a : -1;
-        cfg->side = c->rank == a ? PST_SIDE_A : PST_SIDE_B;
-    }
+    pst_pairing pairing;
+    if (pst_pairing_parse(cfg->pairs_spec, c->rank, c->size, &pairing, err, sizeof err)) pst_usage_error("%s", err);
+    cfg->npairs = pairing.npairs;
+    cfg->partner = pairing.partner;
+    cfg->side = pairing.side;
 
     if (cfg->volume > 0) {
         if (cfg->sizes.n == 0) {

@@ -114,7 +114,9 @@ int pst_parse_list(const char *s, bool sizes, pst_int_list *out, char *err, size
         long long step = 2;
         if (parts[2]) {
             mode = parts[2][0];
-            if ((mode != 'x' && mode != '+') || pst_parse_int(parts[2] + 1, &step, err, errlen)) {
+            /* An additive step of a size list takes a unit like its ends (1M:2M:+128K). */
+            bool unit = sizes && mode == '+';
+            if ((mode != 'x' && mode != '+') || parse_value(parts[2] + 1, unit, &step, err, errlen)) {
                 snprintf(err, errlen, "range step '%s' must be xF (multiply) or +S (add)", parts[2]);
                 rc = -1;
                 break;

@@ -1,22 +1,46 @@
 # pstswm swap: every protocol at a small and an above-eager size with verified payloads,
 # pairings, split volume, cache states, and bad input.
 # 31 protocols x 2 sizes = 62 points; protocol summaries: 31; sensitivity rows: 2.
-pst_records_test(swap.np2.all_protocols 2 "swap;point=62;summary=33;verified=true"
-  swap --protocols all --sizes 8,4M --reps 2 --warmup 1 --timeout 120)
-pst_records_test(swap.np4.pairs_all 4 "swap;point=62;npairs=2;pair=all"
-  swap --pairs all --protocols all --sizes 8,1M --reps 2 --warmup 1 --timeout 120)
-pst_records_test(swap.np4.idle_ranks 4 "swap;point=6;pair=2,3"
-  swap --pairs 2,3 --protocols 1,0,0,6,3,5 --sizes 8,1M --reps 2 --timeout 60)
-pst_records_test(swap.np8.pairs_all 8 "swap;point=10;npairs=4"
-  swap --pairs all --protocols 1,0,0,6,3,3,2,5,1,6 --sizes 64,256K --reps 2 --warmup 1 --timeout 120)
-pst_records_test(swap.np16.pairs_all 16 "swap;point=4;npairs=8"
-  swap --pairs all --protocols 0,6,1,4 --sizes 64,64K --reps 2 --warmup 1 --timeout 120)
+pst_records_test(swap.np2.all_protocols 2 CHECKS
+  "all(r['bench'] == 'swap' for r in recs)"
+  "len(points) == 62"
+  "len(summaries) == 33"
+  "sum(s['summary'] == 'sensitivity' and s['nprotocols'] == 31 and len(s['fastest']) == 5 for s in summaries) == 2"
+  "all(p['verified'] == True for p in points)"
+  ARGS swap --protocols all --sizes 8,4M --reps 2 --warmup 1 --timeout 120)
+pst_records_test(swap.np4.pairs_all 4 CHECKS
+  "all(r['bench'] == 'swap' for r in recs)"
+  "len(points) == 62"
+  "all(p['npairs'] == 2 for p in points)"
+  "all(p['pair'] == 'all' for p in points)"
+  ARGS swap --pairs all --protocols all --sizes 8,1M --reps 2 --warmup 1 --timeout 120)
+pst_records_test(swap.np4.idle_ranks 4 CHECKS
+  "all(r['bench'] == 'swap' for r in recs)"
+  "len(points) == 6"
+  "all(p['pair'] == '2,3' for p in points)"
+  ARGS swap --pairs 2,3 --protocols 1,0,0,6,3,5 --sizes 8,1M --reps 2 --timeout 60)
+pst_records_test(swap.np8.pairs_all 8 CHECKS
+  "all(r['bench'] == 'swap' for r in recs)"
+  "len(points) == 10"
+  "all(p['npairs'] == 4 for p in points)"
+  ARGS swap --pairs all --protocols 1,0,0,6,3,3,2,5,1,6 --sizes 64,256K --reps 2 --warmup 1 --timeout 120)
+pst_records_test(swap.np16.pairs_all 16 CHECKS
+  "all(r['bench'] == 'swap' for r in recs)"
+  "len(points) == 4"
+  "all(p['npairs'] == 8 for p in points)"
+  ARGS swap --pairs all --protocols 0,6,1,4 --sizes 64,64K --reps 2 --warmup 1 --timeout 120)
 # Seed 004's study in miniature: 64 KiB as 1...64 messages, three cache states.
 # 3 caches x 2 protocols x 7 sizes = 42 points; summaries 3 x (2 + 7) = 27.
-pst_records_test(swap.np2.volume_caches 2 "swap;point=42;summary=27;volume=65536"
-  swap --volume 64K --sizes 1K:64K --protocols 1,3,3,3 --cache cold,1,10 --reps 2 --timeout 120)
-pst_records_test(swap.np2.samples 2 "swap;point=1"
-  swap --protocols ordered.sync --sizes 100 --reps 3 --samples --timeout 60)
+pst_records_test(swap.np2.volume_caches 2 CHECKS
+  "all(r['bench'] == 'swap' for r in recs)"
+  "len(points) == 42"
+  "len(summaries) == 27"
+  "all(p['volume'] == 65536 for p in points)"
+  ARGS swap --volume 64K --sizes 1K:64K --protocols 1,3,3,3 --cache cold,1,10 --reps 2 --timeout 120)
+pst_records_test(swap.np2.samples 2 CHECKS
+  "all(r['bench'] == 'swap' for r in recs)"
+  "len(points) == 1"
+  ARGS swap --protocols ordered.sync --sizes 100 --reps 3 --samples --timeout 60)
 
 # Bad input: one message, exit 2, nothing written, no hang.
 pst_bad_input_test(swap.bad.unknown_protocol 2 2 "--protocols: unknown protocol '9,9'"

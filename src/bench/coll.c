@@ -1,0 +1,558 @@
+/* pstswm coll: collective operations against message size and communicator size (seed 002 §5.2).
+ *
+ * For each communicator size n (the first n ranks, as a sub-communicator) and each operation and
+ * size, two measurements:
+ *  - seed 002's loop: barrier, then each rank times a loop of `iters` back-to-back calls; the
+ *    loop's time is the max over ranks of (end − start) / iters (each rank's own start after the
+ *    barrier, so no global clock is needed).  --reps loops give t_min/t_med/t_mean/t_max.
+ *  - per call: `iters` more calls, each after a barrier and timed alone on every rank; each rank's
+ *    min/median/max over its calls show who waits (root vs leaves, imbalance).
+ * Inputs are written before and results checked after every loop and every single call (a reduce
+ * really sums, every alltoallv block lands where it belongs), never inside the timed region.
+ * Bandwidths follow nccl-tests (core/busbw.h). */
+#include "bench/commands.h"
+#include "core/buffer.h"
+#include "core/busbw.h"
+#include "core/cli.h"
+#include "core/context.h"
+#include "core/errors.h"
+#include "core/idle.h"
+#include "core/payload.h"
+#include "core/record.h"
+#include "core/stats.h"
+#include "core/timer.h"
+#include "core/watchdog.h"
+
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Largest buffer of one rank (bytes · comm size for allgather/alltoall). */
+enum { MAX_TOTAL = 1 << 30 };
+/* Auto iteration count: one timed loop lasts about this long, with 10 ... 1000 calls. */
+static const double TARGET_LOOP_S = 2e-3;
+
+typedef struct coll_run {
+    MPI_Comm comm;
+    int n, me;
+    long long bytes;            /* per rank, or per block for allgather/alltoall(v) */
+    unsigned char *sbuf, *rbuf;
+    int *scounts, *sdispls, *rcounts, *rdispls; /* alltoallv */
+} coll_run;
+
+typedef struct coll_op {
+    const char *name;
+    pst_bw_pattern bw;
+    bool rooted, sums_doubles;
+    /* allocate buffers; returns nccl-tests' size S in bytes */
+    double (*setup)(coll_run *r);
+    /* inputs of round k with data origin `root`; outputs poisoned */
+    void (*fill)(coll_run *r, long long k, int root);
+    void (*call)(coll_run *r, int root);
+    /* wrong words/elements on this rank after round k; was_root: this rank received a rooted result */
+    long long (*check)(const coll_run *r, long long k, int root, bool was_root);
+} coll_op;
+
+/* ---- payloads and checks -------------------------------------------------------------------- */
+
+/* Reductions sum integer-valued doubles: exact in any order, so the check is exact. */
+static double summand(long long i, long long k) { return (double)((i + k + 1) % 1021 + 1); }
+
+static void fill_summands(coll_run *r, long long k)
+{
+    double *x = (double *)r->sbuf;
+    size_t count = (size_t)r->bytes / sizeof(double);
+    for (size_t i = 0; i < count; i++) x[i] = (r->me + 1) * summand((long long)i, k);
+    pst_payload_poison(r->rbuf, (size_t)r->bytes);
+}
+
+static long long check_sums(const coll_run *r, long long k)
+{
+    const double *y = (const double *)r->rbuf, ranks = (double)r->n * (r->n + 1) / 2;
+    size_t count = (size_t)r->bytes / sizeof(double);
+    long long bad = 0;
+    for (size_t i = 0; i < count; i++) bad += y[i] != ranks * summand((long long)i, k);
+    return bad;
+}
+
+static long long check_block(const void *p, long long bytes, int sender, int msg, long long k)
+{
+    size_t first;
+    return (long long)pst_payload_check(p, (size_t)bytes, pst_payload_seed(sender, msg, k), &first);
+}
+
+/* ---- the operations ------------------------------------------------------------------------- */
+
+static double setup_none(coll_run *r) { return 0; }
+static void fill_none(coll_run *r, long long k, int root) {}
+static void call_barrier(coll_run *r, int root) { MPI_Barrier(r->comm); }
+static long long check_none(const coll_run *r, long long k, int root, bool was_root) { return 0; }
+
+static double setup_bcast(coll_run *r)
+{
+    r->sbuf = pst_buffer_alloc((size_t)r->bytes);
+    return (double)r->bytes;
+}
+static void fill_bcast(coll_run *r, long long k, int root)
+{
+    if (r->me == root) pst_payload_fill(r->sbuf, (size_t)r->bytes, pst_payload_seed(root, 0, k));
+    else pst_payload_poison(r->sbuf, (size_t)r->bytes);
+}
+static void call_bcast(coll_run *r, int root) { MPI_Bcast(r->sbuf, (int)r->bytes, MPI_BYTE, root, r->comm); }
+static long long check_bcast(const coll_run *r, long long k, int root, bool was_root)
+{
+    return check_block(r->sbuf, r->bytes, root, 0, k);
+}
+
+static double setup_sum(coll_run *r)
+{
+    r->sbuf = pst_buffer_alloc((size_t)r->bytes);
+    r->rbuf = pst_buffer_alloc((size_t)r->bytes);
+    return (double)r->bytes;
+}
+static void fill_sum(coll_run *r, long long k, int root) { fill_summands(r, k); }
+static void call_reduce(coll_run *r, int root)
+{
+    MPI_Reduce(r->sbuf, r->rbuf, (int)(r->bytes / 8), MPI_DOUBLE, MPI_SUM, root, r->comm);
+}
+static long long check_reduce(const coll_run *r, long long k, int root, bool was_root)
+{
+    return was_root ? check_sums(r, k) : 0;
+}
+static void call_allreduce(coll_run *r, int root)
+{
+    MPI_Allreduce(r->sbuf, r->rbuf, (int)(r->bytes / 8), MPI_DOUBLE, MPI_SUM, r->comm);
+}
+static long long check_allreduce(const coll_run *r, long long k, int root, bool was_root) { return check_sums(r, k); }
+
+static double setup_allgather(coll_run *r)
+{
+    r->sbuf = pst_buffer_alloc((size_t)r->bytes);
+    r->rbuf = pst_buffer_alloc((size_t)r->bytes * (size_t)r->n);
+    return (double)r->bytes * r->n;
+}
+static void fill_allgather(coll_run *r, long long k, int root)
+{
+    pst_payload_fill(r->sbuf, (size_t)r->bytes, pst_payload_seed(r->me, 0, k));
+    pst_payload_poison(r->rbuf, (size_t)r->bytes * (size_t)r->n);
+}
+static void call_allgather(coll_run *r, int root)
+{
+    MPI_Allgather(r->sbuf, (int)r->bytes, MPI_BYTE, r->rbuf, (int)r->bytes, MPI_BYTE, r->comm);
+}
+static long long check_allgather(const coll_run *r, long long k, int root, bool was_root)
+{
+    long long bad = 0;
+    for (int s = 0; s < r->n; s++) bad += check_block(r->rbuf + (size_t)s * (size_t)r->bytes, r->bytes, s, 0, k);
+    return bad;
+}
+
+static double setup_alltoall(coll_run *r)
+{
+    r->sbuf = pst_buffer_alloc((size_t)r->bytes * (size_t)r->n);
+    r->rbuf = pst_buffer_alloc((size_t)r->bytes * (size_t)r->n);
+    return (double)r->bytes * r->n;
+}
+static void fill_alltoall(coll_run *r, long long k, int root)
+{
+    for (int d = 0; d < r->n; d++)
+        pst_payload_fill(r->sbuf + (size_t)d * (size_t)r->bytes, (size_t)r->bytes, pst_payload_seed(r->me, d, k));
+    pst_payload_poison(r->rbuf, (size_t)r->bytes * (size_t)r->n);
+}
+static void call_alltoall(coll_run *r, int root)
+{
+    MPI_Alltoall(r->sbuf, (int)r->bytes, MPI_BYTE, r->rbuf, (int)r->bytes, MPI_BYTE, r->comm);
+}
+static long long check_alltoall(const coll_run *r, long long k, int root, bool was_root)
+{
+    long long bad = 0;
+    for (int s = 0; s < r->n; s++) bad += check_block(r->rbuf + (size_t)s * (size_t)r->bytes, r->bytes, s, r->me, k);
+    return bad;
+}
+
+/* alltoallv: block s→d holds round(2·bytes·((s+d) mod 4)/3) bytes (0, ⅔, 4/3, 2 × bytes: mean ≈
+ * bytes, zero-length blocks included).  Send blocks are stored in reverse destination order, so
+ * wrong displacements cannot pass the check. */
+static int vblock(long long bytes, int s, int d) { return (int)((2 * bytes * ((s + d) % 4) + 1) / 3); }
+
+static double setup_alltoallv(coll_run *r)
+{
+    int n = r->n;
+    r->scounts = malloc(4 * (size_t)n * sizeof(int));
+    r->sdispls = r->scounts + n;
+    r->rcounts = r->scounts + 2 * n;
+    r->rdispls = r->scounts + 3 * n;
+    long long sent = 0, recvd = 0, all = 0;
+    for (int d = n - 1; d >= 0; d--) {
+        r->scounts[d] = vblock(r->bytes, r->me, d);
+        r->sdispls[d] = (int)sent;
+        sent += r->scounts[d];
+    }
+    for (int s = 0; s < n; s++) {
+        r->rcounts[s] = vblock(r->bytes, s, r->me);
+        r->rdispls[s] = (int)recvd;
+        recvd += r->rcounts[s];
+        for (int d = 0; d < n; d++) all += vblock(r->bytes, s, d);
+    }
+    r->sbuf = pst_buffer_alloc((size_t)sent);
+    r->rbuf = pst_buffer_alloc((size_t)recvd);
+    return (double)all / n; /* S: the mean volume one rank sends */
+}
+static void fill_alltoallv(coll_run *r, long long k, int root)
+{
+    long long recvd = 0;
+    for (int d = 0; d < r->n; d++) {
+        pst_payload_fill(r->sbuf + r->sdispls[d], (size_t)r->scounts[d], pst_payload_seed(r->me, d, k));
+        recvd += r->rcounts[d];
+    }
+    pst_payload_poison(r->rbuf, (size_t)recvd);
+}
+static void call_alltoallv(coll_run *r, int root)
+{
+    MPI_Alltoallv(r->sbuf, r->scounts, r->sdispls, MPI_BYTE, r->rbuf, r->rcounts, r->rdispls, MPI_BYTE, r->comm);
+}
+static long long check_alltoallv(const coll_run *r, long long k, int root, bool was_root)
+{
+    long long bad = 0;
+    for (int s = 0; s < r->n; s++) bad += check_block(r->rbuf + r->rdispls[s], r->rcounts[s], s, r->me, k);
+    return bad;
+}
+
+/* Fraction of alltoallv's volume that leaves the rank (nccl-tests' (n−1)/n for equal blocks). */
+static double alltoallv_moved_fraction(long long bytes, int n)
+{
+    double all = 0, self = 0;
+    for (int s = 0; s < n; s++) {
+        self += vblock(bytes, s, s);
+        for (int d = 0; d < n; d++) all += vblock(bytes, s, d);
+    }
+    return all > 0 ? (all - self) / all : NAN;
+}
+
+static const coll_op ops[] = {
+    {"barrier", PST_BW_NONE, false, false, setup_none, fill_none, call_barrier, check_none},
+    {"bcast", PST_BW_ROOTED, true, false, setup_bcast, fill_bcast, call_bcast, check_bcast},
+    {"reduce", PST_BW_ROOTED, true, true, setup_sum, fill_sum, call_reduce, check_reduce},
+    {"allreduce", PST_BW_ALLREDUCE, false, true, setup_sum, fill_sum, call_allreduce, check_allreduce},
+    {"alltoall", PST_BW_ALLTOALL, false, false, setup_alltoall, fill_alltoall, call_alltoall, check_alltoall},
+    {"alltoallv", PST_BW_ALLTOALL, false, false, setup_alltoallv, fill_alltoallv, call_alltoallv, check_alltoallv},
+    {"allgather", PST_BW_ALLTOALL, false, false, setup_allgather, fill_allgather, call_allgather, check_allgather},
+};
+enum { NOPS = sizeof ops / sizeof ops[0] };
+
+static void run_free(coll_run *r)
+{
+    free(r->sbuf);
+    free(r->rbuf);
+    free(r->scounts);
+    r->sbuf = r->rbuf = NULL;
+    r->scounts = NULL;
+}
+
+/* ---- measurement ---------------------------------------------------------------------------- */
+
+typedef struct coll_cfg {
+    pst_ctx ctx;
+    pst_str_list ops;
+    pst_int_list sizes, comm_sizes;
+    const char *root_spec;
+    long long reps, iters, warmup;
+    bool samples;
+    /* derived */
+    bool rotate;
+    int root;
+} coll_cfg;
+
+typedef struct coll_point {
+    double size_bytes;   /* nccl-tests' S */
+    pst_summary t;       /* seed-002 loop: seconds per call */
+    double *loop_s;      /* [reps] */
+    double *rank_stats;  /* [n][3]: each rank's min, median, max seconds per single call */
+    long long iters, corrupted;
+} coll_point;
+
+static int root_of(const coll_cfg *cfg, long long i, int n) { return cfg->rotate ? (int)(i % n) : cfg->root; }
+
+/* Everything a rank of the sub-communicator does for one point; results land on its rank 0. */
+static void measure_active(const coll_cfg *cfg, const coll_op *op, coll_run *r, coll_point *pt, long long *corrupted)
+{
+    const bool verify = !cfg->ctx.no_verify;
+    size_t nreps = (size_t)cfg->reps;
+    long long iters = cfg->iters;
+    pt->size_bytes = op->setup(r);
+
+    long long w = cfg->warmup > 0 || iters > 0 ? cfg->warmup : 1;
+    op->fill(r, -1, root_of(cfg, 0, r->n));
+    MPI_Barrier(r->comm);
+    double t0 = pst_now_s();
+    for (long long i = 0; i < w; i++) op->call(r, root_of(cfg, i, r->n));
+    double warm_s = pst_now_s() - t0, per_s;
+    if (iters == 0) {
+        MPI_Allreduce(&warm_s, &per_s, 1, MPI_DOUBLE, MPI_MAX, r->comm);
+        iters = pst_iters_for(per_s / (double)w, TARGET_LOOP_S, 10, 1000);
+    }
+    pt->iters = iters;
+
+    /* seed 002: barrier, loop, max over ranks of the loop's time */
+    double *loop = malloc(nreps * sizeof *loop);
+    bool was_root = cfg->rotate ? r->me < iters : r->me == cfg->root;
+    for (size_t rep = 0; rep < nreps; rep++) {
+        if (verify) op->fill(r, (long long)rep, root_of(cfg, 0, r->n));
+        MPI_Barrier(r->comm);
+        t0 = pst_now_s();
+        for (long long i = 0; i < iters; i++) op->call(r, root_of(cfg, i, r->n));
+        loop[rep] = (pst_now_s() - t0) / (double)iters;
+        if (verify) *corrupted += op->check(r, (long long)rep, root_of(cfg, 0, r->n), was_root);
+    }
+    MPI_Reduce(loop, pt->loop_s, (int)nreps, MPI_DOUBLE, MPI_MAX, 0, r->comm);
+
+    /* per call: barrier, one call timed on every rank */
+    double *one = malloc((size_t)iters * sizeof *one);
+    for (long long i = 0; i < iters; i++) {
+        int root = root_of(cfg, i, r->n);
+        long long k = (long long)nreps + i;
+        if (verify) op->fill(r, k, root);
+        MPI_Barrier(r->comm);
+        t0 = pst_now_s();
+        op->call(r, root);
+        one[i] = pst_now_s() - t0;
+        if (verify) *corrupted += op->check(r, k, root, r->me == root);
+    }
+    pst_summary s = pst_summarize(one, (size_t)iters);
+    double mine[3] = {s.min, s.median, s.max};
+    MPI_Gather(mine, 3, MPI_DOUBLE, pt->rank_stats, 3, MPI_DOUBLE, 0, r->comm);
+    if (r->me == 0) pt->t = pst_summarize(pt->loop_s, nreps);
+    free(one);
+    free(loop);
+    run_free(r);
+}
+
+static void emit_point(coll_cfg *cfg, const coll_op *op, int n, long long bytes, const coll_point *pt)
+{
+    double factor = op->bw == PST_BW_NONE ? NAN
+                    : !strcmp(op->name, "alltoallv") ? alltoallv_moved_fraction(bytes, n)
+                                                      : pst_busbw_factor(op->bw, n);
+    double algbw = op->bw == PST_BW_NONE ? NAN : pt->size_bytes / pt->t.min / 1e9;
+    double algbw_med = op->bw == PST_BW_NONE ? NAN : pt->size_bytes / pt->t.median / 1e9;
+    double *med = malloc((size_t)n * sizeof *med), *mn = malloc((size_t)n * sizeof *mn), *mx = malloc((size_t)n * sizeof *mx);
+    int slowest = 0;
+    for (int i = 0; i < n; i++) {
+        mn[i] = pt->rank_stats[3 * i];
+        med[i] = pt->rank_stats[3 * i + 1];
+        mx[i] = pt->rank_stats[3 * i + 2];
+        if (med[i] > med[slowest]) slowest = i;
+    }
+    pst_summary across = pst_summarize(med, (size_t)n);
+    double imbalance = across.max > 0 ? (across.max - across.min) / across.max : 0;
+
+    pst_rec r;
+    pst_rec_begin(&r, &cfg->ctx, "coll", "point");
+    pst_rec_str(&r, "op", op->name);
+    pst_rec_int(&r, "bytes", bytes);
+    pst_rec_num(&r, "size_bytes", pt->size_bytes);
+    pst_rec_int(&r, "comm_size", n);
+    if (op->rooted && !cfg->rotate) pst_rec_int(&r, "root", cfg->root);
+    else pst_rec_str(&r, "root", NULL);
+    pst_rec_bool(&r, "root_rotate", op->rooted && cfg->rotate);
+    pst_rec_str(&r, "method", "seed002-loop");
+    pst_rec_times(&r, &pt->t);
+    pst_rec_int(&r, "iters", pt->iters);
+    pst_rec_int(&r, "warmup", cfg->warmup);
+    pst_rec_num(&r, "algbw", algbw);
+    pst_rec_num(&r, "busbw", algbw * factor);
+    pst_rec_num(&r, "algbw_med", algbw_med);
+    pst_rec_num(&r, "busbw_med", algbw_med * factor);
+    pst_rec_num(&r, "busbw_factor", factor);
+    pst_rec_num(&r, "rank_med_min", across.min);
+    pst_rec_num(&r, "rank_med_median", across.median);
+    pst_rec_num(&r, "rank_med_max", across.max);
+    pst_rec_int(&r, "slowest_rank", slowest);
+    pst_rec_num(&r, "imbalance", imbalance);
+    pst_rec_nums(&r, "rank_t_min", mn, (size_t)n);
+    pst_rec_nums(&r, "rank_t_med", med, (size_t)n);
+    pst_rec_nums(&r, "rank_t_max", mx, (size_t)n);
+    pst_rec_bool(&r, "verified", !cfg->ctx.no_verify && op->bw != PST_BW_NONE);
+    if (cfg->samples) pst_rec_nums(&r, "samples", pt->loop_s, (size_t)cfg->reps);
+    pst_rec_emit(&r, &cfg->ctx);
+
+    char bw[2][16];
+    for (int k = 0; k < 2; k++) {
+        double v = k ? algbw * factor : algbw;
+        if (isfinite(v)) snprintf(bw[k], sizeof bw[k], "%9.3f", v);
+        else snprintf(bw[k], sizeof bw[k], "%9s", "-");
+    }
+    printf("  %-10s %10lld %6lld %10.3f %10.3f %s %s | %10.3f %10.3f %10.3f %5d %6.1f%%\n", op->name, bytes, pt->iters,
+           pt->t.min * 1e6, pt->t.median * 1e6, bw[0], bw[1], across.min * 1e6, across.median * 1e6, across.max * 1e6,
+           slowest, imbalance * 100);
+    free(med);
+    free(mn);
+    free(mx);
+}
+
+static const coll_op *find_op(const char *name)
+{
+    for (size_t i = 0; i < NOPS; i++)
+        if (!strcmp(ops[i].name, name)) return &ops[i];
+    return NULL;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return (x > y) - (x < y);
+}
+
+static void sort_unique(pst_int_list *l)
+{
+    qsort(l->v, l->n, sizeof *l->v, cmp_ll);
+    size_t n = 0;
+    for (size_t i = 0; i < l->n; i++)
+        if (n == 0 || l->v[i] != l->v[n - 1]) l->v[n++] = l->v[i];
+    l->n = n;
+}
+
+static void validate(coll_cfg *cfg)
+{
+    const pst_ctx *c = &cfg->ctx;
+    char err[256];
+    if (c->size < 2) pst_usage_error("coll needs at least 2 ranks (running on 1); start it with mpiexec -n 2 or more");
+    if (cfg->ops.n == 0) {
+        cfg->ops.v = malloc(NOPS * sizeof *cfg->ops.v);
+        for (size_t i = 0; i < NOPS; i++) cfg->ops.v[i] = strdup(ops[i].name);
+        cfg->ops.n = NOPS;
+    }
+    if (cfg->sizes.n == 0) {
+        long long v[32];
+        size_t n = 0;
+        for (long long b = 8; b <= 1 << 20; b *= 2) v[n++] = b;
+        pst_int_list_set(&cfg->sizes, n, v);
+    }
+    sort_unique(&cfg->sizes);
+    if (cfg->comm_sizes.n == 0) {
+        long long v[32];
+        size_t n = 0;
+        for (long long p = 2; p < c->size; p *= 2) v[n++] = p;
+        v[n++] = c->size;
+        pst_int_list_set(&cfg->comm_sizes, n, v);
+    }
+    sort_unique(&cfg->comm_sizes);
+    for (size_t i = 0; i < cfg->comm_sizes.n; i++)
+        if (cfg->comm_sizes.v[i] > c->size)
+            pst_usage_error("--comm-sizes: %lld is out of range (allowed: 2 ... %d, the rank count)", cfg->comm_sizes.v[i], c->size);
+    long long nmax = cfg->comm_sizes.v[cfg->comm_sizes.n - 1], nmin = cfg->comm_sizes.v[0];
+    for (size_t i = 0; i < cfg->ops.n; i++) {
+        const coll_op *op = find_op(cfg->ops.v[i]);
+        for (size_t s = 0; s < cfg->sizes.n && op->bw != PST_BW_NONE; s++) {
+            long long b = cfg->sizes.v[s];
+            if (op->sums_doubles && b % 8)
+                pst_usage_error("--sizes: %lld is not a multiple of 8 (%s sums doubles)", b, op->name);
+            if (b * nmax > MAX_TOTAL)
+                pst_usage_error("--sizes: %lld bytes x comm size %lld exceeds the %d-byte buffer limit", b, nmax, MAX_TOTAL);
+        }
+    }
+    cfg->rotate = !strcmp(cfg->root_spec, "rotate");
+    if (!cfg->rotate) {
+        long long root;
+        if (pst_parse_int(cfg->root_spec, &root, err, sizeof err) || root < 0 || root >= nmin)
+            pst_usage_error("--root: '%s' is not rotate or a rank of the smallest communicator (allowed: 0 ... %lld)",
+                            cfg->root_spec, nmin - 1);
+        cfg->root = (int)root;
+    }
+}
+
+int pst_cmd_coll(int argc, char **argv)
+{
+    static const char *op_names[NOPS + 1];
+    for (size_t i = 0; i < NOPS; i++) op_names[i] = ops[i].name;
+    coll_cfg cfg = {.root_spec = "0", .reps = 10, .warmup = 5};
+    pst_ctx_init(&cfg.ctx, "coll", argc, argv);
+    const pst_opt opts[] = {
+        {"ops", PST_OPT_STRINGS, &cfg.ops, "LIST", "operations (default all)", 1, 0, op_names},
+        {"sizes", PST_OPT_SIZES, &cfg.sizes, "LIST",
+         "bytes per rank (bcast, reduce, allreduce; multiples of 8 for the sums) or per block (allgather, "
+         "alltoall, alltoallv), e.g. 8,1K,1M or 8:1M (default 8:1M); barrier ignores it", 1, MAX_TOTAL, NULL},
+        {"comm-sizes", PST_OPT_INTS, &cfg.comm_sizes, "LIST",
+         "communicator sizes: the first n ranks (default 2, 4, 8, ... and the rank count)", 2, 1e9, NULL},
+        {"root", PST_OPT_STRING, &cfg.root_spec, "R|rotate",
+         "root of bcast and reduce, or rotate: call i uses root i mod n (default 0)", 1, 0, NULL},
+        {"reps", PST_OPT_INT, &cfg.reps, "N", "timed loops per point (default 10)", 1, 1e6, NULL},
+        {"iters", PST_OPT_INT, &cfg.iters, "N",
+         "calls per loop and single-call timings per point; 0 = auto: about 2 ms per loop, 10 ... 1000 (default 0)",
+         0, 1e7, NULL},
+        {"warmup", PST_OPT_INT, &cfg.warmup, "N", "untimed calls before each point (default 5)", 0, 1e6, NULL},
+        {"samples", PST_OPT_FLAG, &cfg.samples, NULL, "keep every loop's time in the records", 1, 0, NULL},
+        PST_COMMON_OPTS(&cfg.ctx),
+        {0},
+    };
+    const pst_command cmd = {
+        .name = "coll",
+        .summary = "Collective operations against message size and communicator size (seed 002), timed two ways:\n"
+                   "seed 002's loop and single calls with per-rank statistics, results checked.",
+        .description =
+            "t (seed 002): barrier, each rank times `iters` back-to-back calls; t = max over ranks of the loop time /\n"
+            "iters; t_min/t_med over --reps loops.  Per call: each call after a barrier, timed alone on every rank;\n"
+            "'rank median' = each rank's median over its calls, shown as min/median/max over ranks, 'slowest' = the\n"
+            "rank with the largest median, imbal = (max - min) / max of those medians.\n"
+            "algbw = S / t_min and busbw = algbw * factor as nccl-tests defines them (GB/s = 10^9 bytes/s):\n"
+            "S = bytes (bcast, reduce, allreduce), bytes * n (allgather, alltoall), the mean bytes a rank sends\n"
+            "(alltoallv); factor = 1 (bcast, reduce), 2(n-1)/n (allreduce), (n-1)/n (allgather, alltoall), the\n"
+            "fraction leaving the rank (alltoallv: block s->d = round(2 * bytes * ((s+d) mod 4) / 3)).\n"
+            "Ranks outside a sub-communicator wait sleeping, so they do not compete for cores.",
+        .examples = "  mpiexec -n 8 pstswm coll --out coll.jsonl\n"
+                    "  mpiexec -n 8 pstswm coll --ops bcast,reduce --sizes 1K --comm-sizes 2:8:+1 --root rotate\n"
+                    "  mpiexec -n 4 pstswm coll --ops allreduce --sizes 8,1M --reps 20 --samples",
+        .opts = opts,
+    };
+    pst_cli_parse(&cmd, argc, argv);
+    validate(&cfg);
+    pst_ctx_start(&cfg.ctx);
+
+    const pst_ctx *c = &cfg.ctx;
+    size_t nreps = (size_t)cfg.reps;
+    coll_point pt = {.loop_s = calloc(nreps, sizeof(double)), .rank_stats = calloc(3 * (size_t)c->size, sizeof(double))};
+    for (size_t ci = 0; ci < cfg.comm_sizes.n; ci++) {
+        int n = (int)cfg.comm_sizes.v[ci];
+        MPI_Comm comm;
+        MPI_Comm_split(MPI_COMM_WORLD, c->rank < n ? 0 : MPI_UNDEFINED, c->rank, &comm);
+        if (c->rank == 0) {
+            printf("\n== coll, comm size %d (ranks 0...%d), root %s, %lld loops per point ==\n", n, n - 1,
+                   cfg.rotate ? "rotating" : cfg.root_spec, cfg.reps);
+            printf("  %-10s %10s %6s %10s %10s %9s %9s | %32s %5s %7s\n", "", "", "", "seed 002 loop", "", "", "",
+                   "single call: rank median us", "", "");
+            printf("  %-10s %10s %6s %10s %10s %9s %9s | %10s %10s %10s %5s %7s\n", "op", "bytes", "iters", "t_min us",
+                   "t_med us", "algbw", "busbw", "min", "median", "max", "slow", "imbal");
+        }
+        for (size_t oi = 0; oi < cfg.ops.n; oi++) {
+            const coll_op *op = find_op(cfg.ops.v[oi]);
+            size_t nsizes = op->bw == PST_BW_NONE ? 1 : cfg.sizes.n;
+            for (size_t s = 0; s < nsizes; s++) {
+                long long bytes = op->bw == PST_BW_NONE ? 0 : cfg.sizes.v[s];
+                pst_watchdog_phase("coll %s bytes %lld comm size %d", op->name, bytes, n);
+                long long corrupted = 0, total = 0;
+                if (comm != MPI_COMM_NULL) {
+                    coll_run r = {.comm = comm, .n = n, .me = c->rank, .bytes = bytes};
+                    measure_active(&cfg, op, &r, &pt, &corrupted);
+                }
+                MPI_Request req;
+                MPI_Iallreduce(&corrupted, &total, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD, &req);
+                pst_wait_sleeping(1, &req);
+                if (total)
+                    pst_collective_exit(PST_EXIT_FAILED,
+                                        "result check failed: %s, %lld bytes, comm size %d: %lld wrong words or elements",
+                                        op->name, bytes, n, total);
+                if (c->rank == 0) emit_point(&cfg, op, n, bytes, &pt);
+            }
+        }
+        if (c->rank == 0) fflush(stdout);
+        if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+    }
+    if (c->rank == 0)
+        printf("\n  t: seed 002 loop, seconds per call (min / median over loops); algbw, busbw: GB/s from t_min (nccl-tests);\n"
+               "  single call: each rank's median over its calls, min/median/max over ranks; slow = rank with the largest.\n");
+    free(pt.loop_s);
+    free(pt.rank_stats);
+    pst_ctx_finish(&cfg.ctx);
+    return PST_EXIT_OK;
+}

@@ -1,0 +1,538 @@
+/* pstswm pingpong: half round-trip time and bandwidth against message size (seed 002 §5.1).
+ *
+ * Side A of a pair sends a message, side B receives it and sends one of the same size back;
+ * the half round trip is the time of a loop of round trips on side A divided by twice their
+ * number.  One sample = one timed loop; --reps samples per point give t_min/t_med/t_mean/t_max.
+ * The timed loop holds nothing but the MPI calls: payloads are written before and checked after
+ * each loop, never inside it.  Modes are the MPI send modes (send, ssend, isend, bsend) or any
+ * ordered SWAP protocol of the catalogue (an ordered exchange is a round trip).  Bidirectional
+ * runs (--direction bi) have both sides send at once: receive posted, send, wait.  With
+ * --pairs all, every pair runs at once and a sample is the slowest pair's.
+ * Per mode: zero-byte latency, peak bandwidth and the fit T(N) = t_l + N·t_s over a window of
+ * large messages (seed 002: 1-2 MB) with its residuals. */
+#include "bench/commands.h"
+#include "bench/pairing.h"
+#include "comm/protocol.h"
+#include "core/buffer.h"
+#include "core/cli.h"
+#include "core/context.h"
+#include "core/errors.h"
+#include "core/idle.h"
+#include "core/latbw.h"
+#include "core/payload.h"
+#include "core/record.h"
+#include "core/stats.h"
+#include "core/timer.h"
+#include "core/watchdog.h"
+
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Bsend needs room for two messages in flight: 2·(MAX_BYTES + overhead) must fit in an int. */
+enum { MAX_BYTES = 1 << 29, TAG = 7 };
+/* Auto iteration count: one sample lasts about this long. */
+static const double TARGET_SAMPLE_S = 2e-3;
+
+typedef enum send_kind { K_SEND, K_SSEND, K_ISEND, K_BSEND, K_PROTOCOL } send_kind;
+
+typedef struct pp_mode {
+    char name[48];             /* record field `mode`: send, ssend, isend, bsend or a protocol code */
+    send_kind kind;
+    const pst_protocol *proto; /* K_PROTOCOL: the ordered catalogue protocol */
+    const char *protocol;      /* catalogue code with the same message pattern, or NULL */
+    const char *recipe;
+} pp_mode;
+
+static const pp_mode native_modes[] = {
+    {"send", K_SEND, NULL, "1,0", "A: MPI_Send, MPI_Recv / B: MPI_Recv, MPI_Send"},
+    {"ssend", K_SSEND, NULL, "1,10", "A: MPI_Ssend, MPI_Recv / B: MPI_Recv, MPI_Ssend"},
+    {"isend", K_ISEND, NULL, NULL, "A: MPI_Isend, MPI_Recv, MPI_Wait / B: MPI_Recv, MPI_Isend, MPI_Wait"},
+    {"bsend", K_BSEND, NULL, NULL, "A: MPI_Bsend, MPI_Recv / B: MPI_Recv, MPI_Bsend (attached buffer)"},
+};
+enum { NNATIVE = sizeof native_modes / sizeof native_modes[0] };
+
+typedef struct pp_cfg {
+    pst_ctx ctx;
+    const char *modes_spec, *pairs_spec;
+    pst_int_list sizes;
+    pst_str_list directions;
+    long long reps, warmup, iters, fit_from, fit_to;
+    bool samples;
+    /* derived */
+    pp_mode *modes;
+    size_t nmodes;
+    pst_pairing pairing;
+    MPI_Comm comm;   /* duplicate of MPI_COMM_WORLD for the measured traffic */
+    MPI_Comm active; /* the ranks in a pair (barriers, agreement on iteration counts) */
+    unsigned char *sbuf, *rbuf;
+    void *bsend_space;
+} pp_cfg;
+
+typedef struct pp_point {
+    pst_summary t;      /* seconds: half round trip (uni) or time per exchange (bi); slowest pair */
+    double *samples;    /* [reps] per-sample value of the slowest pair */
+    double *pair_tmin;  /* [npairs] each pair's min over samples */
+    long long iters;
+    long long corrupted;
+} pp_point;
+
+static inline void send_blocking(send_kind k, const void *buf, int n, int peer, MPI_Comm comm)
+{
+    switch (k) {
+    case K_SEND: MPI_Send(buf, n, MPI_BYTE, peer, TAG, comm); break;
+    case K_SSEND: MPI_Ssend(buf, n, MPI_BYTE, peer, TAG, comm); break;
+    case K_BSEND: MPI_Bsend(buf, n, MPI_BYTE, peer, TAG, comm); break;
+    case K_ISEND:
+    case K_PROTOCOL: break;
+    }
+}
+
+/* One timed loop of `iters` round trips (uni) or exchanges (bi); returns elapsed seconds.
+ * Only MPI calls inside the loop (MPI_COMM_WORLD's error handler aborts on failure).  Always
+ * inlined with a constant k (see timed_loop), so each mode gets its own loop with no dispatch. */
+static inline __attribute__((always_inline)) double loop_of(const send_kind k, const pp_cfg *cfg, pst_xfer *x,
+                                                            bool bidir, int n, long long iters)
+{
+    const int peer = cfg->pairing.partner;
+    const MPI_Comm comm = cfg->comm;
+    const void *s = cfg->sbuf;
+    void *r = cfg->rbuf;
+    MPI_Request req[2];
+    MPI_Status st[2];
+    double t0 = pst_now_s();
+    if (k == K_PROTOCOL) {
+        for (long long i = 0; i < iters; i++) pst_xfer_run(x, 1);
+    } else if (bidir) {
+        for (long long i = 0; i < iters; i++) {
+            MPI_Irecv(r, n, MPI_BYTE, peer, TAG, comm, &req[0]);
+            if (k == K_ISEND) {
+                MPI_Isend(s, n, MPI_BYTE, peer, TAG, comm, &req[1]);
+                MPI_Waitall(2, req, st);
+            } else {
+                send_blocking(k, s, n, peer, comm);
+                MPI_Wait(&req[0], st);
+            }
+        }
+    } else if (cfg->pairing.side == PST_SIDE_A) {
+        for (long long i = 0; i < iters; i++) {
+            if (k == K_ISEND) {
+                MPI_Isend(s, n, MPI_BYTE, peer, TAG, comm, &req[1]);
+                MPI_Recv(r, n, MPI_BYTE, peer, TAG, comm, st);
+                MPI_Wait(&req[1], st);
+            } else {
+                send_blocking(k, s, n, peer, comm);
+                MPI_Recv(r, n, MPI_BYTE, peer, TAG, comm, st);
+            }
+        }
+    } else {
+        for (long long i = 0; i < iters; i++) {
+            MPI_Recv(r, n, MPI_BYTE, peer, TAG, comm, st);
+            if (k == K_ISEND) {
+                MPI_Isend(s, n, MPI_BYTE, peer, TAG, comm, &req[1]);
+                MPI_Wait(&req[1], st);
+            } else {
+                send_blocking(k, s, n, peer, comm);
+            }
+        }
+    }
+    return pst_now_s() - t0;
+}
+
+static double timed_loop(const pp_cfg *cfg, const pp_mode *m, pst_xfer *x, bool bidir, int n, long long iters)
+{
+    switch (m->kind) {
+    case K_SEND: return loop_of(K_SEND, cfg, x, bidir, n, iters);
+    case K_SSEND: return loop_of(K_SSEND, cfg, x, bidir, n, iters);
+    case K_ISEND: return loop_of(K_ISEND, cfg, x, bidir, n, iters);
+    case K_BSEND: return loop_of(K_BSEND, cfg, x, bidir, n, iters);
+    case K_PROTOCOL: break;
+    }
+    return loop_of(K_PROTOCOL, cfg, x, bidir, n, iters);
+}
+
+/* Measure one (mode, direction, size) point.  Collective over MPI_COMM_WORLD; the ranks that
+ * sit out only join the result gathering (sleeping, so they do not compete for cores). */
+static void measure(pp_cfg *cfg, const pp_mode *m, bool bidir, long long bytes, long long point_id, pp_point *out)
+{
+    const pst_ctx *c = &cfg->ctx;
+    size_t nreps = (size_t)cfg->reps;
+    double *local = malloc(nreps * sizeof *local);
+    for (size_t i = 0; i < nreps; i++) local[i] = NAN;
+    long long corrupted = 0, iters = cfg->iters;
+    const bool verify = !c->no_verify;
+    const int n = (int)bytes, per_iter = bidir ? 1 : 2; /* messages per iteration on one path */
+    if (cfg->pairing.partner >= 0) {
+        pst_xfer x = {0};
+        if (m->kind == K_PROTOCOL)
+            pst_xfer_init(&x, m->proto, cfg->comm, cfg->pairing.partner, cfg->pairing.partner, cfg->pairing.side,
+                          cfg->sbuf, cfg->rbuf, (size_t)bytes, 0);
+        /* Warm-up; with --iters auto its second half (past first-touch and connection set-up)
+         * sizes the loop, the same for all pairs. */
+        long long w = cfg->warmup > 1 || iters > 0 ? cfg->warmup : 2, w_timed = w / 2;
+        MPI_Barrier(cfg->active);
+        timed_loop(cfg, m, &x, bidir, n, w - w_timed);
+        double warm_s = timed_loop(cfg, m, &x, bidir, n, w_timed), per_s;
+        if (iters == 0) {
+            MPI_Allreduce(&warm_s, &per_s, 1, MPI_DOUBLE, MPI_MAX, cfg->active);
+            iters = pst_iters_for(per_s / (double)w_timed, TARGET_SAMPLE_S, 1, 1000000);
+        }
+        for (size_t rep = 0; rep < nreps; rep++) {
+            if (verify) {
+                pst_payload_fill(cfg->sbuf, (size_t)bytes, pst_payload_seed(c->rank, point_id, (long long)rep));
+                pst_payload_poison(cfg->rbuf, (size_t)bytes);
+            }
+            MPI_Barrier(cfg->active);
+            local[rep] = timed_loop(cfg, m, &x, bidir, n, iters) / (double)iters / per_iter;
+            if (verify) {
+                size_t first;
+                corrupted += (long long)pst_payload_check(cfg->rbuf, (size_t)bytes,
+                                                          pst_payload_seed(cfg->pairing.partner, point_id, (long long)rep), &first);
+            }
+        }
+    }
+    /* Gather every rank's samples to rank 0 and agree on corruption, without spinning. */
+    double *all = c->rank == 0 ? malloc((size_t)c->size * nreps * sizeof *all) : NULL;
+    long long iters_max = 0;
+    MPI_Request req[3];
+    MPI_Igather(local, (int)nreps, MPI_DOUBLE, all, (int)nreps, MPI_DOUBLE, 0, MPI_COMM_WORLD, &req[0]);
+    MPI_Iallreduce(&corrupted, &out->corrupted, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD, &req[1]);
+    MPI_Ireduce(&iters, &iters_max, 1, MPI_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD, &req[2]);
+    pst_wait_sleeping(3, req);
+    if (c->rank == 0) {
+        out->iters = iters_max;
+        int np = cfg->pairing.npairs;
+        for (int p = 0; p < np; p++) out->pair_tmin[p] = INFINITY;
+        for (size_t rep = 0; rep < nreps; rep++) {
+            double slowest = 0;
+            for (int p = 0; p < np; p++) {
+                double ta = all[(size_t)pst_pairing_rank(cfg->pairs_spec, c->size, p, PST_SIDE_A) * nreps + rep];
+                double tb = all[(size_t)pst_pairing_rank(cfg->pairs_spec, c->size, p, PST_SIDE_B) * nreps + rep];
+                double t = bidir ? fmax(ta, tb) : ta; /* uni: the initiator's clock, as in seed 002 */
+                out->pair_tmin[p] = fmin(out->pair_tmin[p], t);
+                slowest = fmax(slowest, t);
+            }
+            out->samples[rep] = slowest;
+        }
+        out->t = pst_summarize(out->samples, nreps);
+    }
+    free(all);
+    free(local);
+}
+
+static double mbytes_per_s(long long bytes, double t_s) { return (double)bytes / t_s / 1e6; }
+
+static void emit_point(pp_cfg *cfg, const pp_mode *m, bool bidir, long long bytes, const pp_point *pt, double resid)
+{
+    int np = cfg->pairing.npairs, dirs = bidir ? 2 : 1;
+    pst_rec r;
+    pst_rec_begin(&r, &cfg->ctx, "pingpong", "point");
+    pst_rec_str(&r, "mode", m->name);
+    pst_rec_str(&r, "protocol", m->protocol);
+    pst_rec_str(&r, "direction", bidir ? "bi" : "uni");
+    pst_rec_int(&r, "bytes", bytes);
+    pst_rec_str(&r, "pair", cfg->pairs_spec);
+    pst_rec_int(&r, "npairs", np);
+    pst_rec_times(&r, &pt->t);
+    pst_rec_str(&r, "t_is", bidir ? "time per exchange (both directions at once)" : "half round trip");
+    pst_rec_int(&r, "iters", pt->iters);
+    pst_rec_int(&r, "warmup", cfg->warmup);
+    pst_rec_num(&r, "mbytes_per_s", mbytes_per_s(bytes, pt->t.min));
+    pst_rec_num(&r, "mbytes_per_s_med", mbytes_per_s(bytes, pt->t.median));
+    pst_rec_num(&r, "mbytes_per_s_aggregate", mbytes_per_s(bytes * np * dirs, pt->t.min));
+    if (np > 1) {
+        double *bw = malloc((size_t)np * sizeof *bw);
+        for (int p = 0; p < np; p++) bw[p] = mbytes_per_s(bytes, pt->pair_tmin[p]);
+        pst_rec_nums(&r, "pair_t_min", pt->pair_tmin, (size_t)np);
+        pst_rec_nums(&r, "pair_mbytes_per_s", bw, (size_t)np);
+        free(bw);
+    }
+    if (isfinite(resid)) pst_rec_num(&r, "fit_residual_s", resid);
+    pst_rec_bool(&r, "verified", !cfg->ctx.no_verify);
+    if (cfg->samples) pst_rec_nums(&r, "samples", pt->samples, (size_t)cfg->reps);
+    pst_rec_emit(&r, &cfg->ctx);
+}
+
+/* Per mode and direction: the table, the zero-byte latency, the peak and the large-message fit. */
+static void report(pp_cfg *cfg, const pp_mode *m, bool bidir, size_t nsizes, const long long *bytes, pp_point *pts)
+{
+    int np = cfg->pairing.npairs;
+    double *tmin = malloc(nsizes * sizeof *tmin), *resid = malloc(nsizes * sizeof *resid);
+    for (size_t i = 0; i < nsizes; i++) tmin[i] = pts[i].t.min;
+    pst_latbw a = pst_latbw_analyse(nsizes, bytes, tmin, cfg->fit_from, cfg->fit_to, resid);
+    for (size_t i = 0; i < nsizes; i++) emit_point(cfg, m, bidir, bytes[i], &pts[i], resid[i]);
+
+    printf("\n== pingpong %s (%s), %s, pairs %s (%d pair%s), %lld samples per size ==\n", m->name, m->recipe,
+           bidir ? "bidirectional: t = time per simultaneous exchange" : "unidirectional: t = half round trip",
+           cfg->pairs_spec, np, np == 1 ? "" : "s", cfg->reps);
+    printf("  %10s %8s %10s %10s %10s %10s", "bytes", "iters", "t_min us", "t_med us", "MB/s min", "MB/s med");
+    if (np > 1 || bidir) printf(" %11s", "aggr MB/s");
+    printf(" %10s\n", "fit resid");
+    for (size_t i = 0; i < nsizes; i++) {
+        printf("  %10lld %8lld %10.3f %10.3f %10.1f %10.1f", bytes[i], pts[i].iters, pts[i].t.min * 1e6,
+               pts[i].t.median * 1e6, mbytes_per_s(bytes[i], pts[i].t.min), mbytes_per_s(bytes[i], pts[i].t.median));
+        if (np > 1 || bidir) printf(" %11.1f", mbytes_per_s(bytes[i] * np * (bidir ? 2 : 1), pts[i].t.min));
+        if (isfinite(resid[i])) printf(" %+9.2f%%\n", 100 * resid[i] / tmin[i]);
+        else printf(" %10s\n", "");
+    }
+    /* 0 B is always the first size (validate() adds it). */
+    printf("  zero-byte latency: %.3f us (min over samples), %.3f us (median)\n", pts[0].t.min * 1e6, pts[0].t.median * 1e6);
+    if (a.peak_bytes_per_s > 0)
+        printf("  peak bandwidth: %.1f MB/s at %lld bytes, where t = %.3f us (min over samples)\n", a.peak_bytes_per_s / 1e6,
+               bytes[a.peak], tmin[a.peak] * 1e6);
+    double bw_fit = a.fitted && a.fit.coef[1] > 0 ? 1.0 / a.fit.coef[1] : NAN;
+    if (a.fitted)
+        printf("  fit T(N) = t_l + N*t_s over %lld ... %lld bytes (%zu sizes, t_min): t_l = %.3f us [95%% CI %.3f, %.3f], "
+               "1/t_s = %.1f MB/s, r2 = %.6f, max |residual| = %.3f us (%.2f%%)\n",
+               cfg->fit_from, cfg->fit_to, a.npoints, a.fit.coef[0] * 1e6, a.t_l_ci95[0] * 1e6, a.t_l_ci95[1] * 1e6,
+               bw_fit / 1e6, a.fit.r2, a.max_abs_resid_s * 1e6, a.max_rel_resid * 100);
+    else
+        printf("  fit T(N) = t_l + N*t_s: not done, %zu size%s in the window %lld ... %lld bytes (needs 2)\n", a.npoints,
+               a.npoints == 1 ? "" : "s", cfg->fit_from, cfg->fit_to);
+    fflush(stdout);
+
+    double *fit_bytes = malloc(nsizes * sizeof *fit_bytes), *fit_resid = malloc(nsizes * sizeof *fit_resid);
+    size_t nf = 0;
+    for (size_t i = 0; i < nsizes; i++)
+        if (isfinite(resid[i])) { fit_bytes[nf] = (double)bytes[i]; fit_resid[nf++] = resid[i]; }
+    pst_rec r;
+    pst_rec_begin(&r, &cfg->ctx, "pingpong", "summary");
+    pst_rec_str(&r, "summary", "latbw");
+    pst_rec_str(&r, "mode", m->name);
+    pst_rec_str(&r, "protocol", m->protocol);
+    pst_rec_str(&r, "direction", bidir ? "bi" : "uni");
+    pst_rec_str(&r, "pair", cfg->pairs_spec);
+    pst_rec_int(&r, "npairs", np);
+    pst_rec_str(&r, "stat", "t_min");
+    pst_rec_num(&r, "latency0_s", pts[0].t.min);
+    pst_rec_num(&r, "latency0_med_s", pts[0].t.median);
+    pst_rec_num(&r, "peak_mbytes_per_s", a.peak_bytes_per_s / 1e6);
+    pst_rec_int(&r, "peak_bytes", a.peak_bytes_per_s > 0 ? bytes[a.peak] : 0);
+    pst_rec_num(&r, "peak_t_s", a.peak_bytes_per_s > 0 ? tmin[a.peak] : NAN);
+    pst_rec_int(&r, "fit_from_bytes", cfg->fit_from);
+    pst_rec_int(&r, "fit_to_bytes", cfg->fit_to);
+    pst_rec_int(&r, "fit_npoints", (long long)a.npoints);
+    pst_rec_num(&r, "t_l_s", a.fitted ? a.fit.coef[0] : NAN);
+    pst_rec_nums(&r, "t_l_ci95", a.fitted ? a.t_l_ci95 : (double[]){NAN, NAN}, 2);
+    pst_rec_num(&r, "t_s_s_per_byte", a.fitted ? a.fit.coef[1] : NAN);
+    pst_rec_nums(&r, "t_s_ci95", a.fitted ? a.t_s_ci95 : (double[]){NAN, NAN}, 2);
+    pst_rec_num(&r, "fit_mbytes_per_s", bw_fit / 1e6);
+    pst_rec_num(&r, "r2", a.fitted ? a.fit.r2 : NAN);
+    pst_rec_nums(&r, "fit_bytes", fit_bytes, nf);
+    pst_rec_nums(&r, "fit_residuals_s", fit_resid, nf);
+    pst_rec_num(&r, "fit_max_rel_residual", a.fitted ? a.max_rel_resid : NAN);
+    pst_rec_emit(&r, &cfg->ctx);
+    free(fit_bytes);
+    free(fit_resid);
+    free(tmin);
+    free(resid);
+}
+
+/* --modes: send, ssend, isend, bsend, or ordered protocols by code (1,3) or slug. */
+static void parse_modes(pp_cfg *cfg)
+{
+    char *copy = strdup(cfg->modes_spec), *save = NULL;
+    cfg->modes = NULL;
+    cfg->nmodes = 0;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        pp_mode m = {0};
+        char spec[64];
+        snprintf(spec, sizeof spec, "%s", tok);
+        if (strspn(tok, "0123456789") == strlen(tok)) { /* a code is two integers: consume the second */
+            char *second = strtok_r(NULL, ",", &save);
+            if (!second) pst_usage_error("--modes: '%s' is not a protocol code (codes have two numbers, e.g. 1,3)", tok);
+            snprintf(spec, sizeof spec, "%s,%s", tok, second);
+        }
+        size_t k = 0;
+        while (k < NNATIVE && strcmp(native_modes[k].name, spec)) k++;
+        if (k < NNATIVE) {
+            m = native_modes[k];
+        } else {
+            const pst_protocol *p = pst_protocol_find(cfg->ctx.transport, spec);
+            if (!p)
+                pst_usage_error("--modes: unknown mode '%s' (allowed: send, ssend, isend, bsend, or an ordered protocol "
+                                "by code or slug, e.g. 1,3 or ordered.isend-irecv)", spec);
+            if (p->cls != 1)
+                pst_usage_error("--modes: protocol %s (%s) is not a ping-pong: only ordered protocols 1,x are (side A "
+                                "sends first, side B answers)%s", p->code, p->slug,
+                                p->ordered ? "; the overlap variant 3,x runs a single round trip exactly as 1,x"
+                                           : "; unordered exchanges are measured by pstswm swap");
+            m = (pp_mode){.kind = K_PROTOCOL, .proto = p, .protocol = p->code, .recipe = p->name};
+            snprintf(m.name, sizeof m.name, "%s", p->code);
+        }
+        bool dup = false;
+        for (size_t i = 0; i < cfg->nmodes; i++) dup |= !strcmp(cfg->modes[i].name, m.name);
+        if (dup) continue;
+        cfg->modes = realloc(cfg->modes, (cfg->nmodes + 1) * sizeof *cfg->modes);
+        cfg->modes[cfg->nmodes++] = m;
+    }
+    free(copy);
+    if (cfg->nmodes == 0) pst_usage_error("--modes: empty list");
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sorted, without duplicates, always starting with 0 B (the zero-byte latency). */
+static void normalise_sizes(pst_int_list *l)
+{
+    long long *v = malloc((l->n + 1) * sizeof *v);
+    memcpy(v, l->v, l->n * sizeof *v);
+    v[l->n] = 0;
+    qsort(v, l->n + 1, sizeof *v, cmp_ll);
+    size_t n = 0;
+    for (size_t i = 0; i <= l->n; i++)
+        if (n == 0 || v[i] != v[n - 1]) v[n++] = v[i];
+    pst_int_list_free(l);
+    pst_int_list_set(l, n, v);
+    free(v);
+}
+
+static void validate(pp_cfg *cfg)
+{
+    pst_ctx *c = &cfg->ctx;
+    char err[512];
+    parse_modes(cfg);
+    if (c->size < 2) pst_usage_error("pingpong needs at least 2 ranks (running on 1); start it with mpiexec -n 2 or more");
+    if (pst_pairing_parse(cfg->pairs_spec, c->rank, c->size, &cfg->pairing, err, sizeof err)) pst_usage_error("%s", err);
+    if (cfg->directions.n == 0) pst_parse_strings("uni", &cfg->directions, err, sizeof err);
+    if (pst_str_list_has(&cfg->directions, "bi"))
+        for (size_t i = 0; i < cfg->nmodes; i++)
+            if (cfg->modes[i].kind == K_PROTOCOL)
+                pst_usage_error("--direction bi: mode %s is an ordered protocol (a ping-pong by construction); "
+                                "bidirectional runs take send, ssend, isend, bsend", cfg->modes[i].name);
+    if (cfg->fit_from > cfg->fit_to)
+        pst_usage_error("--fit-from %lld is above --fit-to %lld", cfg->fit_from, cfg->fit_to);
+    if (cfg->sizes.n == 0) {
+        /* 1 B ... 4 MiB by doubling, plus 1 ... 2 MiB in steps of 128 KiB for the seed-002 fit. */
+        long long v[40];
+        size_t n = 0;
+        for (long long b = 1; b <= 4 << 20; b *= 2) v[n++] = b;
+        for (long long b = (1 << 20) + (128 << 10); b < 2 << 20; b += 128 << 10) v[n++] = b;
+        pst_int_list_set(&cfg->sizes, n, v);
+    }
+    normalise_sizes(&cfg->sizes);
+
+    int color = cfg->pairing.partner >= 0 ? 0 : MPI_UNDEFINED;
+    MPI_Comm_split(MPI_COMM_WORLD, color, c->rank, &cfg->active);
+    MPI_Comm_dup(MPI_COMM_WORLD, &cfg->comm);
+}
+
+/* Buffers for the largest size, and buffered-send space when a bsend mode runs. */
+static void setup_buffers(pp_cfg *cfg)
+{
+    size_t max = (size_t)cfg->sizes.v[cfg->sizes.n - 1];
+    if (cfg->pairing.partner < 0) return;
+    cfg->sbuf = pst_buffer_alloc(max);
+    cfg->rbuf = pst_buffer_alloc(max);
+    for (size_t i = 0; i < cfg->nmodes; i++) {
+        if (cfg->modes[i].kind != K_BSEND) continue;
+        /* Two messages: a bidirectional peer may send again before our last one is delivered. */
+        size_t space = 2 * (max + MPI_BSEND_OVERHEAD + 64);
+        cfg->bsend_space = pst_buffer_alloc(space);
+        MPI_Buffer_attach(cfg->bsend_space, (int)space);
+        break;
+    }
+}
+
+static void teardown(pp_cfg *cfg)
+{
+    if (cfg->bsend_space) {
+        void *p;
+        int size;
+        MPI_Buffer_detach(&p, &size);
+        free(cfg->bsend_space);
+    }
+    free(cfg->sbuf);
+    free(cfg->rbuf);
+    free(cfg->modes);
+    if (cfg->active != MPI_COMM_NULL) MPI_Comm_free(&cfg->active);
+    MPI_Comm_free(&cfg->comm);
+}
+
+int pst_cmd_pingpong(int argc, char **argv)
+{
+    static const char *const directions[] = {"uni", "bi", NULL};
+    pp_cfg cfg = {.modes_spec = "send,ssend,isend,bsend", .pairs_spec = "0,1", .reps = 20, .warmup = 10,
+                  .fit_from = 1 << 20, .fit_to = 2 << 20};
+    pst_ctx_init(&cfg.ctx, "pingpong", argc, argv);
+    const pst_opt opts[] = {
+        {"modes", PST_OPT_STRING, &cfg.modes_spec, "LIST",
+         "send, ssend, isend, bsend, or ordered protocols by code or slug (1,3 / ordered.isend-irecv) "
+         "(default send,ssend,isend,bsend)", 1, 0, NULL},
+        {"sizes", PST_OPT_SIZES, &cfg.sizes, "LIST",
+         "message sizes in bytes, e.g. 8,1K,1M or 1:4M (doubling); 0 B is always added "
+         "(default 1:4M plus 1M:2M:+128K)", 0, MAX_BYTES, NULL},
+        {"direction", PST_OPT_STRINGS, &cfg.directions, "LIST",
+         "uni (ping-pong) and/or bi (both sides send at once) (default uni)", 1, 0, directions},
+        {"pairs", PST_OPT_STRING, &cfg.pairs_spec, "I,J|all",
+         "the pair I,J (default 0,1) or all: rank i with i+P/2, all pairs at once", 1, 0, NULL},
+        {"reps", PST_OPT_INT, &cfg.reps, "N", "timed samples (loops) per size (default 20)", 1, 1e6, NULL},
+        {"iters", PST_OPT_INT, &cfg.iters, "N",
+         "round trips per sample; 0 = auto: about 2 ms per sample, from the second half of the warm-up (default 0)", 0, 1e9, NULL},
+        {"warmup", PST_OPT_INT, &cfg.warmup, "N", "untimed round trips before each size (default 10; auto --iters uses at least 2)", 0, 1e6, NULL},
+        {"fit-from", PST_OPT_SIZE, &cfg.fit_from, "BYTES", "lower end of the linear-fit window (default 1M)", 0, MAX_BYTES, NULL},
+        {"fit-to", PST_OPT_SIZE, &cfg.fit_to, "BYTES", "upper end of the linear-fit window (default 2M)", 0, MAX_BYTES, NULL},
+        {"samples", PST_OPT_FLAG, &cfg.samples, NULL, "keep every sample's time in the records", 1, 0, NULL},
+        PST_COMMON_OPTS(&cfg.ctx),
+        {0},
+    };
+    const pst_command cmd = {
+        .name = "pingpong",
+        .summary = "Ping-pong latency and bandwidth against message size for the MPI send modes (seed 002):\n"
+                   "zero-byte latency, peak bandwidth and the fit T(N) = t_l + N*t_s over large messages.",
+        .description =
+            "uni: t = half round trip = (time of a loop of round trips on side A) / (2 * round trips).\n"
+            "bi: both sides post the receive, send and wait; t = time per exchange (the slower side).\n"
+            "A sample is one timed loop; t_min/t_med/t_mean/t_max are over --reps samples.  With --pairs all, a\n"
+            "sample is the slowest pair's; 'aggr MB/s' = pairs * directions * bytes / t_min.  MB = 10^6 bytes.\n"
+            "The fit uses each size's t_min inside [--fit-from, --fit-to] (ordinary least squares); residuals are\n"
+            "observed - model.  Payloads are written before and checked after every loop, never inside it.",
+        .examples = "  mpiexec -n 2 pstswm pingpong --out pp.jsonl\n"
+                    "  mpiexec -n 2 pstswm pingpong --modes send,1,3,ordered.rsend --sizes 0:64K --direction uni,bi\n"
+                    "  mpiexec -n 8 pstswm pingpong --pairs all --modes send --sizes 8,64K,1M,4M",
+        .opts = opts,
+    };
+    pst_cli_parse(&cmd, argc, argv);
+    validate(&cfg);
+    pst_ctx_start(&cfg.ctx);
+    setup_buffers(&cfg);
+
+    size_t nsizes = cfg.sizes.n, nreps = (size_t)cfg.reps;
+    pp_point *pts = calloc(nsizes, sizeof *pts);
+    for (size_t i = 0; i < nsizes; i++) {
+        pts[i].samples = calloc(nreps, sizeof *pts[i].samples);
+        pts[i].pair_tmin = calloc((size_t)cfg.pairing.npairs, sizeof *pts[i].pair_tmin);
+    }
+    long long point_id = 0;
+    for (size_t di = 0; di < cfg.directions.n; di++) {
+        bool bidir = !strcmp(cfg.directions.v[di], "bi");
+        for (size_t mi = 0; mi < cfg.nmodes; mi++) {
+            const pp_mode *m = &cfg.modes[mi];
+            for (size_t s = 0; s < nsizes; s++) {
+                long long bytes = cfg.sizes.v[s];
+                pst_watchdog_phase("pingpong mode %s %s bytes %lld pairs %s", m->name, bidir ? "bi" : "uni", bytes,
+                                   cfg.pairs_spec);
+                measure(&cfg, m, bidir, bytes, point_id++, &pts[s]);
+                if (pts[s].corrupted)
+                    pst_collective_exit(PST_EXIT_FAILED,
+                                        "payload verification failed: mode %s, %s, %lld bytes: %lld corrupted words",
+                                        m->name, bidir ? "bi" : "uni", bytes, pts[s].corrupted);
+            }
+            if (cfg.ctx.rank == 0) report(&cfg, m, bidir, nsizes, cfg.sizes.v, pts);
+        }
+    }
+    for (size_t i = 0; i < nsizes; i++) {
+        free(pts[i].samples);
+        free(pts[i].pair_tmin);
+    }
+    free(pts);
+    teardown(&cfg);
+    pst_ctx_finish(&cfg.ctx);
+    return PST_EXIT_OK;
+}

@@ -1,0 +1,13 @@
+/* Waiting without spinning.  Ranks that sit out an experiment (the ranks outside a
+ * sub-communicator, the ranks not in the measured pair) wait here instead of in a blocking MPI
+ * call: MPI libraries busy-poll, and on shared or oversubscribed cores a polling rank steals
+ * time from the ranks being measured. */
+#ifndef PST_IDLE_H
+#define PST_IDLE_H
+
+#include <mpi.h>
+
+/* Complete n requests: test them, then sleep with a backoff from 20 us up to 1 ms. */
+void pst_wait_sleeping(int n, MPI_Request *reqs);
+
+#endif

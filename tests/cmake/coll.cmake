@@ -1,0 +1,50 @@
+# pstswm coll: every operation with result checks, sub-communicators, fixed and rotating roots,
+# at 2, 4 and 8 ranks; record contents; bad input.  Small sizes and iteration counts: MPICH
+# busy-polls when oversubscribed (an 8 B allreduce takes ms at 8 ranks).
+set(CO coll --reps 2 --iters 3 --warmup 1)
+
+pst_records_test(coll.all-ops.2 2 CHECKS
+  "len(points) == 1 + 6 * 3"
+  "{p['op'] for p in points} == {'barrier','bcast','reduce','allreduce','alltoall','alltoallv','allgather'}"
+  "all(p['verified'] == (p['op'] != 'barrier') for p in points)"
+  "all(p['t_min'] > 0 and len(p['rank_t_med']) == 2 and p['comm_size'] == 2 for p in points)"
+  "all(abs(p['busbw'] - p['algbw'] * {'allreduce': 1, 'bcast': 1, 'reduce': 1, 'alltoall': .5, 'allgather': .5}[p['op']]) < 1e-9 * p['algbw'] for p in points if p['op'] not in ('barrier', 'alltoallv'))"
+  "all(p['size_bytes'] == p['bytes'] * (2 if p['op'] in ('alltoall', 'allgather') else 1) for p in points if p['op'] not in ('barrier', 'alltoallv'))"
+  "all(p['algbw'] is None and p['busbw'] is None for p in points if p['op'] == 'barrier')"
+  ARGS ${CO} --sizes 8,4K,128K)
+
+pst_records_test(coll.subcomm-rotate.4 4 CHECKS
+  "{p['comm_size'] for p in points} == {2, 3, 4}"
+  "all(p['root_rotate'] and p['root'] is None for p in points if p['op'] in ('bcast', 'reduce'))"
+  "all(len(p['rank_t_min']) == p['comm_size'] and len(p['samples']) == 2 for p in points)"
+  "all(p['verified'] for p in points)"
+  ARGS ${CO} --ops bcast,reduce,allreduce,alltoallv --sizes 8,64K --comm-sizes 2:4:+1 --root rotate --samples)
+
+pst_records_test(coll.default-comms.8 8 CHECKS
+  "sorted({p['comm_size'] for p in points}) == [2, 4, 8]"
+  "all(p['root'] == 1 for p in points if p['op'] == 'bcast')"
+  ARGS ${CO} --ops barrier,bcast,allreduce,alltoall,allgather --sizes 8,1K --root 1)
+
+pst_mpi_test(coll.odd-comm.8 8 ${CO} --ops reduce,alltoallv,allgather --sizes 8,4K --comm-sizes 3,7 --root rotate)
+
+set(COBAD ${PST_TEST_OUT})
+pst_bad_input_test(coll.bad.op 2 2 "--ops: unknown value 'scan' \\(allowed: barrier, bcast, reduce, allreduce, alltoall, alltoallv, allgather\\)"
+  coll --ops bcast,scan --out ${COBAD})
+pst_bad_input_test(coll.bad.sum-size 2 2 "--sizes: 12 is not a multiple of 8 \\(reduce sums doubles\\)"
+  coll --ops reduce --sizes 8,12 --out ${COBAD})
+pst_bad_input_test(coll.bad.comm-size 2 2 "--comm-sizes: 16 is out of range \\(allowed: 2 ... 2, the rank count\\)"
+  coll --comm-sizes 2,16 --out ${COBAD})
+pst_bad_input_test(coll.bad.comm-size-1 2 2 "--comm-sizes: 1 is out of range \\(allowed: 2 ... 1000000000\\)"
+  coll --comm-sizes 1 --out ${COBAD})
+pst_bad_input_test(coll.bad.root 4 2 "--root: '3' is not rotate or a rank of the smallest communicator \\(allowed: 0 ... 1\\)"
+  coll --root 3 --comm-sizes 2,4 --out ${COBAD})
+pst_bad_input_test(coll.bad.root-text 2 2 "--root: 'first' is not rotate or a rank"
+  coll --root first --out ${COBAD})
+pst_bad_input_test(coll.bad.total 2 2 "--sizes: 1073741824 bytes x comm size 2 exceeds the 1073741824-byte buffer limit"
+  coll --ops alltoall --sizes 1G --out ${COBAD})
+pst_bad_input_test(coll.bad.one-rank 1 2 "coll needs at least 2 ranks"
+  coll --out ${COBAD})
+pst_bad_input_test(coll.bad.iters 2 2 "--iters: -1 is out of range"
+  coll --iters -1 --out ${COBAD})
+pst_bad_input_test(coll.bad.out 2 2 "--out: cannot write '/nonexistent/c.jsonl'"
+  coll --sizes 8 --out /nonexistent/c.jsonl)
