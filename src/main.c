@@ -12,6 +12,7 @@ static const struct {
     const char *summary;
 } commands[] = {
     {"swap", pst_cmd_swap, "point-to-point SWAP protocol sweep with protocol-sensitivity summary"},
+    {"match", pst_cmd_match, "cost of MPI message matching: tag/comm algorithms, in/reverse posting, fitted M"},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
