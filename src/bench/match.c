@@ -467,10 +467,12 @@ static void create_comms(match_cfg *cfg, long long needed)
     cfg->ncomms = cfg->role == ROLE_IDLE ? 0 : made;
     if (least >= needed) return;
     for (long long i = 0; i < cfg->ncomms; i++) MPI_Comm_free(&cfg->comms[i]);
-    for (char *nl = strchr(why, '\n'); nl; nl = strchr(nl, '\n')) *nl = ' ';
+    /* MPICH's error string is a call stack; its last frame says what ran out. */
+    const char *reason = why;
+    for (const char *p = strstr(why, "): "); p; p = strstr(p + 1, "): ")) reason = p + 3;
     pst_usage_error("--counts: the comm algorithm needs %lld communicators (one per message) but this MPI library "
                     "could create only %lld (MPI_Comm_dup: %s); lower --counts or use --algorithms tag",
-                    needed, least, why);
+                    needed, least, reason);
 }
 
 static void validate(match_cfg *cfg)

@@ -49,9 +49,10 @@ pst_queue_verdict pst_match_verdict(const pst_match_fit *comm, const pst_match_f
     double r = tag_usable && comm->ok ? comm->m_s / tag->m_s : NAN;
     if (ratio) *ratio = r;
     if (!comm->ok) return PST_QUEUES_INCONCLUSIVE;
-    if (tag && !tag_usable) return PST_QUEUES_INCONCLUSIVE; /* tags show no failed-match cost to compare with */
-    if (!(comm->m_ci[0] > 0)) return PST_QUEUES_PER_COMM;    /* Diff does not grow like n² */
-    if (!tag) return PST_QUEUES_SHARED;
+    bool comm_grows = comm->m_ci[0] > 0; /* Diff grows like n² */
+    /* Without a significant tag M there is no scale to call the comm M "next to nothing" on. */
+    if (!tag_usable) return comm_grows && !tag ? PST_QUEUES_SHARED : PST_QUEUES_INCONCLUSIVE;
+    if (!comm_grows) return PST_QUEUES_PER_COMM;
     if (r >= 0.5) return PST_QUEUES_SHARED;
     if (r < 0.2) return PST_QUEUES_PER_COMM;
     return PST_QUEUES_INCONCLUSIVE;
