@@ -347,17 +347,27 @@ static pst_match_fit report_config(match_cfg *cfg, fit_key key, size_t k, const 
         print_cell(both && isfinite(mper[i]), mper[i], 12, 3);
         putchar('\n');
     }
-    pst_match_fit f = both ? pst_match_fit_model(k, n, iot, rot, CONF) : (pst_match_fit){.ok = false};
+    /* The main fit carries the shared n²·Q term when three distinct n allow it; the seed's
+     * linear model is reported beside it for comparison. */
+    pst_match_fit seed = both ? pst_match_fit_model(k, n, iot, rot, false, CONF) : (pst_match_fit){.ok = false};
+    pst_match_fit f = both ? pst_match_fit_model(k, n, iot, rot, true, CONF) : (pst_match_fit){.ok = false};
+    if (!f.ok) f = seed;
+    const char *control = order_forced(key.alg, key.wild) ? "" : "   (control: wildcard tags force no order, expect 0)";
     if (!both) {
         printf("  (no fit: it needs both --orders in,reverse)\n");
     } else if (!f.ok) {
         printf("  (no fit: it needs at least two distinct n, one of them >= 2)\n");
     } else {
-        printf("  fit over all n: IOT = L + n*S, ROT = L + n*S + n(n-1)*M   (R^2 = %.4f, %zu observations)\n", f.r2, f.nobs);
-        printf("    L = %.3f us [%.3f, %.3f]   S = %.4f us/msg [%.4f, %.4f]\n", f.l_s * 1e6, f.l_ci[0] * 1e6,
+        printf("  fit over all n: IOT = L + n*S%s, ROT = IOT + n(n-1)*M   (R^2 = %.4f, %zu observations)\n",
+               f.curved ? " + n^2*Q" : "", f.r2, f.nobs);
+        printf("    L = %.3f us [%.3f, %.3f]   S = %.4f us/msg [%.4f, %.4f]", f.l_s * 1e6, f.l_ci[0] * 1e6,
                f.l_ci[1] * 1e6, f.s_s * 1e6, f.s_ci[0] * 1e6, f.s_ci[1] * 1e6);
-        printf("    M = %.3f ns per failed match, 95 %% CI [%.3f, %.3f]%s\n", f.m_s * 1e9, f.m_ci[0] * 1e9,
-               f.m_ci[1] * 1e9, order_forced(key.alg, key.wild) ? "" : "   (control: wildcard tags force no order, expect 0)");
+        if (f.curved) printf("   Q = %.3f ns/msg^2 [%.3f, %.3f]", f.q_s * 1e9, f.q_ci[0] * 1e9, f.q_ci[1] * 1e9);
+        printf("\n    M = %.3f ns per failed match, 95 %% CI [%.3f, %.3f]%s\n", f.m_s * 1e9, f.m_ci[0] * 1e9,
+               f.m_ci[1] * 1e9, control);
+        if (f.curved)
+            printf("    (seed's linear model, no Q: M = %.3f ns [%.3f, %.3f], R^2 = %.4f)\n", seed.m_s * 1e9,
+                   seed.m_ci[0] * 1e9, seed.m_ci[1] * 1e9, seed.r2);
     }
     if (both) {
         pst_rec r;
@@ -369,7 +379,8 @@ static pst_match_fit report_config(match_cfg *cfg, fit_key key, size_t k, const 
         pst_rec_int(&r, "length", key.length);
         pst_rec_int(&r, "bytes", 8LL * key.length);
         pst_rec_str(&r, "stat", stat_field(cfg));
-        pst_rec_str(&r, "model", "IOT = L + n*S; ROT = L + n*S + n(n-1)*M (per round trip)");
+        pst_rec_str(&r, "model", f.curved ? "IOT = L + n*S + n^2*Q; ROT = IOT + n(n-1)*M (per round trip)"
+                                          : "IOT = L + n*S; ROT = IOT + n(n-1)*M (per round trip)");
         pst_rec_ints(&r, "counts", n, k);
         pst_rec_nums(&r, "iot_s", iot, k);
         pst_rec_nums(&r, "rot_s", rot, k);
@@ -383,6 +394,13 @@ static pst_match_fit report_config(match_cfg *cfg, fit_key key, size_t k, const 
         if (f.ok) emit_ci(&r, "l_s_ci95", f.l_ci, 1);
         pst_rec_num(&r, "s_s", f.s_s);
         if (f.ok) emit_ci(&r, "s_s_ci95", f.s_ci, 1);
+        if (f.curved) {
+            pst_rec_num(&r, "q_s", f.q_s);
+            emit_ci(&r, "q_s_ci95", f.q_ci, 1);
+        }
+        pst_rec_num(&r, "seed_m_ns", seed.m_s * 1e9);
+        if (seed.ok) emit_ci(&r, "seed_m_ns_ci95", seed.m_ci, 1e9);
+        pst_rec_num(&r, "seed_r2", seed.r2);
         pst_rec_int(&r, "nobs", (long long)f.nobs);
         pst_rec_bool(&r, "order_forced", order_forced(key.alg, key.wild));
         pst_rec_emit(&r, &cfg->ctx);
@@ -401,8 +419,11 @@ static void report_verdict(match_cfg *cfg, fit_key key, const pst_match_fit *com
     int len = snprintf(evidence, sizeof evidence, "comm M = %.3f ns [%.3f, %.3f]", comm->m_s * 1e9, comm->m_ci[0] * 1e9,
                        comm->m_ci[1] * 1e9);
     if (tag)
-        len += snprintf(evidence + len, sizeof evidence - (size_t)len, "; tag M = %.3f ns [%.3f, %.3f]; comm/tag = %.3f",
-                        tag->m_s * 1e9, tag->m_ci[0] * 1e9, tag->m_ci[1] * 1e9, ratio);
+        len += snprintf(evidence + len, sizeof evidence - (size_t)len, "; tag M = %.3f ns [%.3f, %.3f]", tag->m_s * 1e9,
+                        tag->m_ci[0] * 1e9, tag->m_ci[1] * 1e9);
+    if (tag && isfinite(ratio)) snprintf(evidence + len, sizeof evidence - (size_t)len, "; comm/tag = %.3f", ratio);
+    else if (tag) snprintf(evidence + len, sizeof evidence - (size_t)len, "; no comm/tag ratio: tag M not significantly > 0");
+    else snprintf(evidence + len, sizeof evidence - (size_t)len, "; no tag reference (tag algorithm not run, or wildcard tag)");
     const char *meaning = v == PST_QUEUES_PER_COMM ? "one match queue per communicator: reverse posting across "
                                                      "communicators costs (next to) no failed matches"
                           : v == PST_QUEUES_SHARED ? "one queue shared by all communicators: Diff grows like n^2 "
@@ -528,7 +549,7 @@ static void release(match_cfg *cfg)
 
 int pst_cmd_match(int argc, char **argv)
 {
-    match_cfg cfg = {.iters = 10, .reps = 10, .warmup = 2, .stat = "min"};
+    match_cfg cfg = {.iters = 10, .reps = 40, .warmup = 2, .stat = "min"};
     pst_ctx_init(&cfg.ctx, "match", argc, argv);
     const pst_opt opts[] = {
         {"algorithms", PST_OPT_STRINGS, &cfg.algorithms, "LIST",
@@ -546,7 +567,7 @@ int pst_cmd_match(int argc, char **argv)
         {"lengths", PST_OPT_INTS, &cfg.lengths, "LIST",
          "message length in doubles (8 B each), e.g. 10:10000:x10 (default 10,100,1000,10000)", 0, MAX_BUFFER_BYTES / 8, NULL},
         {"iters", PST_OPT_INT, &cfg.iters, "N", "round trips timed together per repetition (default 10)", 1, 1e7, NULL},
-        {"reps", PST_OPT_INT, &cfg.reps, "N", "timed repetitions per point, each after a barrier (default 10)", 1, 1e6, NULL},
+        {"reps", PST_OPT_INT, &cfg.reps, "N", "timed repetitions per point, each after a barrier (default 40)", 1, 1e6, NULL},
         {"warmup", PST_OPT_INT, &cfg.warmup, "N", "untimed round trips per point and order (default 2)", 0, 1e6, NULL},
         {"stat", PST_OPT_STRING, &cfg.stat, "NAME", "statistic over repetitions used for IOT/ROT and the fit (default min)",
          1, 0, stat_names},

@@ -7,31 +7,38 @@
 
 double pst_match_failed(long long n) { return (double)n * (double)(n - 1); }
 
-pst_match_fit pst_match_fit_model(size_t k, const long long *n, const double *iot_s, const double *rot_s, double conf)
+pst_match_fit pst_match_fit_model(size_t k, const long long *n, const double *iot_s, const double *rot_s, bool curved,
+                                  double conf)
 {
-    pst_match_fit m = {.ok = false, .nobs = 2 * k};
-    m.l_s = m.s_s = m.m_s = m.r2 = NAN;
-    /* Rows: [1, n, 0] for IOT(n), [1, n, n(n−1)] for ROT(n). */
-    double *X = malloc(6 * k * sizeof *X + 1), *y = malloc(2 * k * sizeof *y + 1);
-    for (size_t i = 0; i < k; i++) {
-        double *in = &X[6 * i], *rev = &X[6 * i + 3];
-        in[0] = rev[0] = 1.0;
-        in[1] = rev[1] = (double)n[i];
-        in[2] = 0.0;
-        rev[2] = pst_match_failed(n[i]);
-        y[2 * i] = iot_s[i];
-        y[2 * i + 1] = rot_s[i];
+    pst_match_fit m = {.ok = false, .curved = curved, .nobs = 2 * k};
+    m.l_s = m.s_s = m.q_s = m.m_s = m.r2 = NAN;
+    /* Rows [1, n, (n²), 0] for IOT(n) and [1, n, (n²), n(n−1)] for ROT(n); M is the last column. */
+    int p = curved ? 4 : 3;
+    double *X = malloc(2 * k * (size_t)p * sizeof *X + 1), *y = malloc(2 * k * sizeof *y + 1);
+    for (size_t i = 0; i < 2 * k; i++) {
+        double nn = (double)n[i / 2], *row = &X[i * (size_t)p];
+        row[0] = 1.0;
+        row[1] = nn;
+        if (curved) row[2] = nn * nn;
+        row[p - 1] = i % 2 ? pst_match_failed(n[i / 2]) : 0.0;
+        y[i] = i % 2 ? rot_s[i / 2] : iot_s[i / 2];
     }
     pst_fit f;
-    if (k >= 2 && pst_lsq(2 * k, 3, X, y, NULL, &f) == 0) {
+    if (k >= 2 && pst_lsq(2 * k, p, X, y, NULL, &f) == 0) {
         m.ok = true;
         m.l_s = f.coef[0];
         m.s_s = f.coef[1];
-        m.m_s = f.coef[2];
+        m.m_s = f.coef[p - 1];
         m.r2 = f.r2;
         pst_fit_ci(&f, 0, conf, &m.l_ci[0], &m.l_ci[1]);
         pst_fit_ci(&f, 1, conf, &m.s_ci[0], &m.s_ci[1]);
-        pst_fit_ci(&f, 2, conf, &m.m_ci[0], &m.m_ci[1]);
+        pst_fit_ci(&f, p - 1, conf, &m.m_ci[0], &m.m_ci[1]);
+        if (curved) {
+            m.q_s = f.coef[2];
+            pst_fit_ci(&f, 2, conf, &m.q_ci[0], &m.q_ci[1]);
+        } else {
+            m.q_ci[0] = m.q_ci[1] = NAN;
+        }
     }
     free(X);
     free(y);
