@@ -422,7 +422,7 @@ static void report_verdict(match_cfg *cfg, fit_key key, const pst_match_fit *com
         len += snprintf(evidence + len, sizeof evidence - (size_t)len, "; tag M = %.3f ns [%.3f, %.3f]", tag->m_s * 1e9,
                         tag->m_ci[0] * 1e9, tag->m_ci[1] * 1e9);
     if (tag && isfinite(ratio)) snprintf(evidence + len, sizeof evidence - (size_t)len, "; comm/tag = %.3f", ratio);
-    else if (tag) snprintf(evidence + len, sizeof evidence - (size_t)len, "; no comm/tag ratio: tag M not significantly > 0");
+    else if (tag) snprintf(evidence + len, sizeof evidence - (size_t)len, "; no comm/tag ratio: tag M not significantly different from 0");
     else snprintf(evidence + len, sizeof evidence - (size_t)len, "; no tag reference (tag algorithm not run, or wildcard tag)");
     const char *meaning = v == PST_QUEUES_PER_COMM ? "one match queue per communicator: reverse posting across "
                                                      "communicators costs (next to) no failed matches"
@@ -583,8 +583,9 @@ int pst_cmd_match(int argc, char **argv)
             "Rank 0 sends n messages, rank 1 receives them (in order or in reverse) and echoes them back in the\n"
             "same order; rank 0 verifies what comes back.  Other ranks idle.  IOT(n) and ROT(n) are the round-trip\n"
             "times for in-order and reverse-order posting; in and reverse are interleaved in every repetition.\n"
-            "Model: IOT = L + n*S, ROT = L + n*S + n(n-1)*M (n(n-1)/2 failed matches per direction), fitted by\n"
+            "Model: IOT = L + n*S + n^2*Q, ROT = IOT + n(n-1)*M (n(n-1)/2 failed matches per direction), fitted by\n"
             "least squares to both curves at once; M is reported in ns per failed match with a 95 % t interval.\n"
+            "Q (not in the seed) takes up curvature common to both orders; the seed's Q = 0 fit is shown beside it.\n"
             "With both algorithms, the comm algorithm's M against the tag algorithm's says whether the library\n"
             "keeps one match queue per communicator.  Wildcard tag with the tag algorithm forces no order: a\n"
             "control whose M should be 0.",

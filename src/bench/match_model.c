@@ -50,19 +50,21 @@ double pst_match_m_per_n(long long n, double iot_s, double rot_s)
     return n < 2 ? NAN : (rot_s - iot_s) / pst_match_failed(n);
 }
 
+static bool significant(const pst_match_fit *f) { return f->ok && (f->m_ci[0] > 0 || f->m_ci[1] < 0); }
+
 pst_queue_verdict pst_match_verdict(const pst_match_fit *comm, const pst_match_fit *tag, double *ratio)
 {
-    bool tag_usable = tag && tag->ok && tag->m_ci[0] > 0;
+    /* The question is whether the order dependence seen with tags (usually a cost, M > 0; on
+     * some libraries a saving, M < 0) reappears across communicators. */
+    bool tag_usable = tag && significant(tag);
     double r = tag_usable && comm->ok ? comm->m_s / tag->m_s : NAN;
     if (ratio) *ratio = r;
     if (!comm->ok) return PST_QUEUES_INCONCLUSIVE;
-    bool comm_grows = comm->m_ci[0] > 0; /* Diff grows like n² */
     /* Without a significant tag M there is no scale to call the comm M "next to nothing" on. */
-    if (!tag_usable) return comm_grows && !tag ? PST_QUEUES_SHARED : PST_QUEUES_INCONCLUSIVE;
-    if (!comm_grows) return PST_QUEUES_PER_COMM;
+    if (!tag_usable) return significant(comm) && !tag ? PST_QUEUES_SHARED : PST_QUEUES_INCONCLUSIVE;
+    if (!significant(comm) || (r >= 0 && r < 0.2)) return PST_QUEUES_PER_COMM;
     if (r >= 0.5) return PST_QUEUES_SHARED;
-    if (r < 0.2) return PST_QUEUES_PER_COMM;
-    return PST_QUEUES_INCONCLUSIVE;
+    return PST_QUEUES_INCONCLUSIVE; /* in between, or an effect of the opposite sign */
 }
 
 const char *pst_match_verdict_name(pst_queue_verdict v)

@@ -148,6 +148,13 @@ static void test_verdict(void)
     CHECK(pst_match_verdict(&zero, &tag_flat, NULL) == PST_QUEUES_INCONCLUSIVE);
     CHECK(pst_match_verdict(&same, NULL, NULL) == PST_QUEUES_SHARED);
     CHECK(pst_match_verdict(&zero, NULL, NULL) == PST_QUEUES_INCONCLUSIVE);
+    /* A library where reverse posting is cheaper (M < 0): the same sign across communicators
+     * means one shared queue, nothing across communicators means one queue each. */
+    pst_match_fit tag_neg = fit_with(-0.4e-9, -0.6e-9, -0.2e-9), comm_neg = fit_with(-0.45e-9, -0.6e-9, -0.3e-9);
+    CHECK(pst_match_verdict(&comm_neg, &tag_neg, &ratio) == PST_QUEUES_SHARED);
+    CHECK_CLOSE(ratio, 1.125, 1e-12, 0);
+    CHECK(pst_match_verdict(&zero, &tag_neg, NULL) == PST_QUEUES_PER_COMM);
+    CHECK(pst_match_verdict(&same, &tag_neg, NULL) == PST_QUEUES_INCONCLUSIVE); /* opposite sign: another effect */
     pst_match_fit failed = {.ok = false};
     CHECK(pst_match_verdict(&failed, &tag, NULL) == PST_QUEUES_INCONCLUSIVE);
     CHECK(!strcmp(pst_match_verdict_name(PST_QUEUES_PER_COMM), "per-communicator"));
