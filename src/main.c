@@ -14,6 +14,7 @@ static const struct {
     {"swap", pst_cmd_swap, "point-to-point SWAP protocol sweep with protocol-sensitivity summary"},
     {"pingpong", pst_cmd_pingpong, "ping-pong latency/bandwidth vs message size, send modes, large-message fit"},
     {"coll", pst_cmd_coll, "collective timing vs message and communicator size, with per-rank imbalance"},
+    {"match", pst_cmd_match, "cost of MPI message matching: tag/comm algorithms, in/reverse posting, fitted M"},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -1,0 +1,51 @@
+# pstswm match: MPI runs on both MPIs (records checked), deep queues, rendezvous-size messages,
+# idle ranks, and bad input with exact exit codes and messages.
+set(MATCH_FAST --reps 2 --iters 2 --warmup 1)
+
+# Every queue mode x wildcard x algorithm x order at 2 ranks: 2*3*3*2 lengths*3 counts*2 orders points.
+function(pst_match_records_test name ranks points fits verdicts)
+  add_test(NAME ${name} COMMAND ${CMAKE_SOURCE_DIR}/tests/match-records.sh ${points} ${fits} ${verdicts}
+    ${CMAKE_CURRENT_BINARY_DIR}/${name}.jsonl -- ${PSTRUN} -n ${ranks} $<TARGET_FILE:pstswm> match ${ARGN})
+  set_tests_properties(${name} PROPERTIES TIMEOUT 300 PROCESSORS ${ranks})
+endfunction()
+pst_match_records_test(match.all-modes 2 216 36 18 --counts 1,4,8 --lengths 0,16
+  --queue posted,unexpected,any --wildcard none,source,tag ${MATCH_FAST})
+pst_match_records_test(match.idle-ranks 4 72 12 6 --counts 1,5,9 --lengths 8,1000
+  --queue posted,unexpected,any ${MATCH_FAST})
+pst_match_records_test(match.one-order 2 12 0 0 --orders reverse --counts 2,6 --queue posted,unexpected,any ${MATCH_FAST} --lengths 4)
+
+# Messages above the eager limit (rendezvous) must not deadlock in any queue mode.
+pst_mpi_test(match.rendezvous 2 match --counts 1,3 --lengths 40000 --queue posted,unexpected,any
+  --wildcard none,source ${MATCH_FAST} --timeout 120)
+# Queue depth 10,000 (no fixed request arrays); the comm algorithm at that depth needs more
+# communicators than MPICH's 2048 context ids, so it runs with Open MPI only.
+pst_mpi_test(match.deep-tag 2 match --algorithms tag --counts 10000 --lengths 1 --queue posted,unexpected
+  --iters 1 --reps 1 --warmup 0 --timeout 120)
+if(PST_MPI STREQUAL "openmpi")
+  pst_mpi_test(match.deep-comm 2 match --algorithms comm --counts 10000 --lengths 1 --queue posted
+    --iters 1 --reps 1 --warmup 0 --timeout 120)
+endif()
+pst_mpi_test(match.help 2 match --help)
+
+pst_bad_input_test(match.bad.count-zero 2 2 "error: --counts: 0 is out of range \\(allowed: 1 \\.\\.\\. 1000000\\)$"
+  match --counts 0,10 --out ${PST_TEST_OUT})
+pst_bad_input_test(match.bad.length-negative 2 2 "error: --lengths: -1 is out of range \\(allowed: 0 \\.\\.\\. 134217728\\)$"
+  match --lengths -1 --out ${PST_TEST_OUT})
+pst_bad_input_test(match.bad.algorithm 2 2 "error: --algorithms: unknown value 'ring' \\(allowed: tag, comm\\)$"
+  match --algorithms tag,ring --out ${PST_TEST_OUT})
+pst_bad_input_test(match.bad.order 2 2 "error: --orders: unknown value 'random' \\(allowed: in, reverse\\)$"
+  match --orders random --out ${PST_TEST_OUT})
+pst_bad_input_test(match.bad.queue 2 2 "error: --queue: unknown value 'both' \\(allowed: posted, unexpected, any\\)$"
+  match --queue both --out ${PST_TEST_OUT})
+pst_bad_input_test(match.bad.wildcard 2 2 "error: --wildcard: unknown value 'all' \\(allowed: none, source, tag\\)$"
+  match --wildcard all --out ${PST_TEST_OUT})
+pst_bad_input_test(match.bad.reps 2 2 "error: --reps: 0 is out of range \\(allowed: 1 \\.\\.\\. 1000000\\)$"
+  match --reps 0 --out ${PST_TEST_OUT})
+pst_bad_input_test(match.bad.buffer 2 2 "error: --counts/--lengths: 100000 messages of 10000 doubles need 8000000000 bytes per buffer \\(allowed: up to 1073741824\\)$"
+  match --counts 100000 --lengths 10000 --out ${PST_TEST_OUT})
+pst_bad_input_test(match.bad.one-rank 1 2 "error: match needs at least 2 ranks \\(running on 1\\)"
+  match --out ${PST_TEST_OUT})
+# More communicators than any library here provides (MPICH: ~2040, Open MPI: ~65530).
+pst_bad_input_test(match.bad.too-many-comms 2 2
+  "error: --counts: the comm algorithm needs 70000 communicators \\(one per message\\) but this MPI library could create only [0-9]+ \\(MPI_Comm_dup: .+\\). lower --counts or use --algorithms tag$"
+  match --algorithms comm --counts 70000 --lengths 0 --orders in --out ${PST_TEST_OUT})
