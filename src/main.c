@@ -12,6 +12,7 @@ static const struct {
     const char *summary;
 } commands[] = {
     {"swap", pst_cmd_swap, "point-to-point SWAP protocol sweep with protocol-sensitivity summary"},
+    {"model", pst_cmd_model, "spectral transform shallow water model: time per step, MFlop/s, errors, conservation"},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
