@@ -28,7 +28,7 @@ typedef struct substep {
 static size_t inv_line(const pst_dyn *d, int p, int h, int f, int l) { return (((size_t)p * 2 + h) * PST_DYN_NINV + f) * d->B + l; }
 static size_t fwd_line(const pst_dyn *d, int p, int h, int f, int l) { return (((size_t)p * 2 + h) * PST_DYN_NFWD + f) * d->B + l; }
 static int lat_of(const pst_dyn *d, int p, int h) { return h ? d->cfg.nlat - 1 - p : p; }
-static double one_minus_mu2(const pst_dyn *d, int lat) { return (1.0 - d->mu[lat]) * (1.0 + d->mu[lat]); }
+static double one_minus_mu2(const pst_dyn *d, int lat) { return d->coslat[lat] * d->coslat[lat]; }
 
 void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
 {
@@ -38,10 +38,11 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
     d->nblocks = cfg->levels / cfg->level_block;
     d->npairs = cfg->nlat / 2;
     d->mu = malloc((size_t)cfg->nlat * sizeof *d->mu);
+    d->coslat = malloc((size_t)cfg->nlat * sizeof *d->coslat);
     d->w = malloc((size_t)cfg->nlat * sizeof *d->w);
-    pst_gauss_nodes(cfg->nlat, d->mu, d->w);
+    pst_gauss_nodes(cfg->nlat, d->mu, d->coslat, d->w);
     pst_spec_layout_full(&d->spec, cfg->M);
-    pst_legendre_init(&d->leg, &d->spec, d->mu, d->npairs);
+    pst_legendre_init(&d->leg, &d->spec, d->mu, d->coslat, d->npairs);
 
     int B = d->B, np = d->npairs, nlon = cfg->nlon;
     pst_fft_init(&d->fft_inv, nlon, np * 2 * PST_DYN_NINV * B, cfg->fftw_flags);
@@ -86,6 +87,7 @@ void pst_dyn_free(pst_dyn *d)
     pst_legendre_free(&d->leg);
     pst_spec_layout_free(&d->spec);
     free(d->mu);
+    free(d->coslat);
     free(d->w);
 }
 

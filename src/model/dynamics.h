@@ -52,7 +52,7 @@ enum { PST_DYN_NSPEC = 5, PST_DYN_NFWD = 8, PST_DYN_NINV = 5 };
 typedef struct pst_dyn {
     pst_dyn_config cfg;
     int npairs, nblocks, B;
-    double *mu, *w;                  /* Gaussian nodes and weights [nlat], north to south */
+    double *mu, *coslat, *w;         /* Gaussian nodes, √(1 − μ²), weights [nlat], north to south */
     pst_spec_layout spec;
     pst_legendre leg;
     pst_fft fft_inv, fft_fwd;

@@ -4,35 +4,39 @@
 
 #include <math.h>
 
-/* P_n(x) and P_{n-1}(x) by the three-term recurrence. */
-static void legendre_pair(int n, double x, double *pn, double *pn1)
+/* P_n, P_{n−1} and D_n = P_n − P_{n−1} at x = 1 − y:
+ * D_k = ((k−1) D_{k−1} − (2k−1) y P_{k−1}) / k,  P_k = P_{k−1} + D_k. */
+static void legendre_y(int n, double y, double *pn, double *pn1, double *dn)
 {
-    double p0 = 1.0, p1 = x;
+    double prev = 1.0, p = 1.0 - y, d = -y; /* P_0, P_1, D_1 */
     for (int k = 2; k <= n; k++) {
-        double p2 = ((2.0 * k - 1.0) * x * p1 - (k - 1.0) * p0) / k;
-        p0 = p1;
-        p1 = p2;
+        d = ((k - 1.0) * d - (2.0 * k - 1.0) * y * p) / k;
+        prev = p;
+        p += d;
     }
-    *pn = p1;
-    *pn1 = p0;
+    *pn = p;
+    *pn1 = prev;
+    *dn = d;
 }
 
-void pst_gauss_nodes(int n, double *mu, double *w)
+void pst_gauss_nodes(int n, double *mu, double *coslat, double *w)
 {
     for (int j = 0; j < n / 2; j++) {
-        double x = cos(PST_PI * (j + 0.75) / (n + 0.5)), pn, pn1;
-        /* Newton on P_n; stop once the step no longer changes x, then one more. */
+        double th = PST_PI * (j + 0.75) / (n + 0.5), pn, pn1, dn;
         for (int it = 0, settled = 0; it < 100 && settled < 2; it++) {
-            legendre_pair(n, x, &pn, &pn1);
-            double dp = n * (pn1 - x * pn) / ((1.0 - x) * (1.0 + x));
-            double dx = pn / dp;
-            x -= dx;
-            if (fabs(dx) <= 4e-16 * fabs(x)) settled++;
+            double half = sin(0.5 * th), y = 2.0 * half * half;
+            legendre_y(n, y, &pn, &pn1, &dn);
+            /* dP_n/dθ = −n (P_{n−1} − x P_n) / sin θ,  P_{n−1} − x P_n = −D_n + y P_n */
+            double dth = pn * sin(th) / (n * (-dn + y * pn));
+            th += dth;
+            if (fabs(dth) <= 2e-16 * th) settled++;
         }
-        legendre_pair(n, x, &pn, &pn1);
-        double wj = 2.0 * (1.0 - x) * (1.0 + x) / ((n * pn1) * (n * pn1));
-        mu[j] = x;
-        mu[n - 1 - j] = -x;
+        double half = sin(0.5 * th), s = sin(th);
+        legendre_y(n, 2.0 * half * half, &pn, &pn1, &dn);
+        double wj = 2.0 * s * s / ((n * pn1) * (n * pn1));
+        mu[j] = cos(th);
+        mu[n - 1 - j] = -mu[j];
+        coslat[j] = coslat[n - 1 - j] = s;
         w[j] = w[n - 1 - j] = wj;
     }
 }

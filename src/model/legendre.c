@@ -10,9 +10,9 @@ enum { RESCALE_BITS = 400 };
 static double eps(int n, int m) { return sqrt(((double)n * n - (double)m * m) / (4.0 * n * n - 1.0)); }
 
 /* P̄_m^m(μ) as mant * 2^e. */
-static void sectoral(int m, double mu, double *mant, int *e)
+static void sectoral(int m, double s, double *mant, int *e)
 {
-    double s = sqrt((1.0 - mu) * (1.0 + mu)), v = sqrt(0.5);
+    double v = sqrt(0.5);
     int ex = 0;
     for (int k = 1; k <= m; k++) {
         int de;
@@ -23,14 +23,14 @@ static void sectoral(int m, double mu, double *mant, int *e)
     *e = ex;
 }
 
-void pst_legendre_column(int M, int m, double mu, double *p, double *h)
+void pst_legendre_column(int M, int m, double mu, double coslat, double *p, double *h)
 {
     /* P̄ for n = m..M+1 (the extra degree feeds H_M). */
     int len = M - m + 2;
     double *pv = malloc((size_t)len * sizeof *pv);
     double v0, v1;
     int e;
-    sectoral(m, mu, &v0, &e);
+    sectoral(m, coslat, &v0, &e);
     pv[0] = ldexp(v0, e);
     v1 = mu * v0 / eps(m + 1, m);
     pv[1] = ldexp(v1, e);
@@ -53,7 +53,8 @@ void pst_legendre_column(int M, int m, double mu, double *p, double *h)
     free(pv);
 }
 
-void pst_legendre_init(pst_legendre *L, const pst_spec_layout *spec, const double *mu_north, int npairs)
+void pst_legendre_init(pst_legendre *L, const pst_spec_layout *spec, const double *mu_north, const double *coslat,
+                       int npairs)
 {
     L->spec = spec;
     L->npairs = npairs;
@@ -63,7 +64,7 @@ void pst_legendre_init(pst_legendre *L, const pst_spec_layout *spec, const doubl
     for (int i = 0; i < spec->nm; i++) {
         int m = spec->m[i];
         for (int j = 0; j < npairs; j++) {
-            pst_legendre_column(spec->M, m, mu_north[j], p, h);
+            pst_legendre_column(spec->M, m, mu_north[j], coslat[j], p, h);
             for (int par = 0; par < 2; par++) {
                 int nk = spec->nk[par][i];
                 double *tp = (double *)pst_leg_matrix(L, PST_LEG_P, i, par) + (size_t)j * nk;

@@ -27,8 +27,10 @@ typedef struct pst_legendre {
     double *table[2];   /* [PST_LEG_P], [PST_LEG_H]: npairs * ncoef each */
 } pst_legendre;
 
-/* mu_north[0..npairs): the northern node (mu > 0) of each local latitude pair. */
-void pst_legendre_init(pst_legendre *L, const pst_spec_layout *spec, const double *mu_north, int npairs);
+/* mu_north[0..npairs): the northern node (mu > 0) of each local latitude pair, coslat its
+ * √(1 − mu²) (accurate near the pole: see gauss.h). */
+void pst_legendre_init(pst_legendre *L, const pst_spec_layout *spec, const double *mu_north, const double *coslat,
+                       int npairs);
 void pst_legendre_free(pst_legendre *L);
 
 static inline const double *pst_leg_matrix(const pst_legendre *L, pst_leg_kernel k, int i, int par)
@@ -45,7 +47,8 @@ void pst_leg_synth(const pst_legendre *L, pst_leg_kernel k, int i, int par, cons
 void pst_leg_analysis(const pst_legendre *L, pst_leg_kernel k, int i, int par, const double *F, int ldf, int ncols,
                       double beta, double *O, int ldo);
 
-/* Values of P̄_n^m and H_n^m at one μ for n = m..M (out arrays of M − m + 1); exposed for tests. */
-void pst_legendre_column(int M, int m, double mu, double *p, double *h);
+/* Values of P̄_n^m and H_n^m at one μ (with coslat = √(1 − μ²)) for n = m..M (out arrays of
+ * M − m + 1); exposed for tests. */
+void pst_legendre_column(int M, int m, double mu, double coslat, double *p, double *h);
 
 #endif

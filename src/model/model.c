@@ -37,7 +37,7 @@ static void initial_state(pst_model *m)
         for (int i = 0; i < nlon; i++) {
             size_t k = (size_t)j * nlon + i;
             pst_case_point p = pst_case_eval(c->test_case, c->alpha, m->lon[i], m->lat[j], 0.0);
-            double cl = cos(m->lat[j]);
+            double cl = m->sht.coslat[j];
             U[k] = p.u * cl;
             V[k] = p.v * cl;
             u[k] = p.u;
@@ -73,7 +73,7 @@ void pst_model_init(pst_model *m, const pst_model_config *cfg)
     m->lon = malloc((size_t)nlon * sizeof *m->lon);
     m->lat = malloc((size_t)nlat * sizeof *m->lat);
     for (int i = 0; i < nlon; i++) m->lon[i] = 2 * PST_PI * i / nlon;
-    for (int j = 0; j < nlat; j++) m->lat[j] = asin(m->sht.mu[j]);
+    for (int j = 0; j < nlat; j++) m->lat[j] = atan2(m->sht.mu[j], m->sht.coslat[j]);
     m->hs = calloc(npts(m), sizeof *m->hs);
     m->f = calloc(npts(m), sizeof *m->f);
     m->f_spec = calloc(2 * m->sht.spec.ncoef, sizeof *m->f_spec);
@@ -124,7 +124,7 @@ static void grids_from_spec(pst_model *m, double *eta, const double *div, const 
     pst_sht_synthesis(&m->sht, phi, h);
     free(zeta);
     for (int j = 0; j < m->cfg.nlat; j++) {
-        double cl = cos(m->lat[j]);
+        double cl = m->sht.coslat[j];
         for (int i = 0; i < m->cfg.nlon; i++) {
             size_t k = (size_t)j * m->cfg.nlon + i;
             u[k] /= cl;

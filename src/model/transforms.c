@@ -14,10 +14,11 @@ void pst_sht_init(pst_sht *t, int M, int nlat, int nlon, unsigned fftw_flags)
     t->nlon = nlon;
     t->npairs = nlat / 2;
     t->mu = malloc((size_t)nlat * sizeof *t->mu);
+    t->coslat = malloc((size_t)nlat * sizeof *t->coslat);
     t->w = malloc((size_t)nlat * sizeof *t->w);
-    pst_gauss_nodes(nlat, t->mu, t->w);
+    pst_gauss_nodes(nlat, t->mu, t->coslat, t->w);
     pst_spec_layout_full(&t->spec, M);
-    pst_legendre_init(&t->leg, &t->spec, t->mu, t->npairs);
+    pst_legendre_init(&t->leg, &t->spec, t->mu, t->coslat, t->npairs);
     pst_fft_init(&t->fft, nlon, nlat, fftw_flags);
     size_t nc = (size_t)t->fft.nc;
     t->grid = pst_fft_alloc_real(2 * (size_t)nlat * nlon);
@@ -37,6 +38,7 @@ void pst_sht_free(pst_sht *t)
     fftw_free(t->grid);
     fftw_free(t->four);
     free(t->mu);
+    free(t->coslat);
     free(t->w);
     free(t->a);
     free(t->b);
@@ -107,7 +109,7 @@ void pst_sht_vordiv(pst_sht *t, const double *U, const double *V, double *zeta, 
     for (int i = 0; i < t->spec.nm; i++) {
         int m = t->spec.m[i];
         for (int p = 0; p < t->npairs; p++) {
-            double c = t->w[p] / (t->nlon * PST_EARTH_RADIUS_M * (1.0 - t->mu[p]) * (1.0 + t->mu[p]));
+            double c = t->w[p] / (t->nlon * PST_EARTH_RADIUS_M * t->coslat[p] * t->coslat[p]);
             double pk[2][4], hk[2][4];
             for (int h = 0; h < 2; h++) {
                 int lat = h ? t->nlat - 1 - p : p;

@@ -16,7 +16,7 @@
 
 typedef struct pst_sht {
     int M, nlat, nlon, npairs;
-    double *mu, *w;              /* Gaussian nodes (north to south) and weights [nlat] */
+    double *mu, *coslat, *w;     /* Gaussian nodes (north to south), √(1 − μ²), weights [nlat] */
     pst_spec_layout spec;        /* all wavenumbers 0..M */
     pst_legendre leg;            /* all latitude pairs */
     pst_fft fft;                 /* one line per latitude */
