@@ -27,6 +27,10 @@ typedef struct substep {
 
 static size_t inv_line(const pst_dyn *d, int p, int h, int f, int l) { return (((size_t)p * 2 + h) * PST_DYN_NINV + f) * d->B + l; }
 static size_t fwd_line(const pst_dyn *d, int p, int h, int f, int l) { return (((size_t)p * 2 + h) * PST_DYN_NFWD + f) * d->B + l; }
+/* Doubles per (wavenumber, pair) in the Legendre buffer: inverse P̄ sums of 5 fields and H sums
+ * of 2, both parities; forward P̄ inputs of 4 fields and H inputs of 3, symmetric and
+ * antisymmetric: 28 per level either way. */
+static size_t leg_width(const pst_dyn *d) { return 28 * (size_t)d->B; }
 static int lat_of(const pst_dyn *d, int p, int h) { return h ? d->cfg.nlat - 1 - p : p; }
 static double one_minus_mu2(const pst_dyn *d, int lat) { return d->coslat[lat] * d->coslat[lat]; }
 
@@ -57,9 +61,7 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
     d->four_inv = pst_fft_alloc_complex((size_t)d->fft_inv.nlines * nc);
     d->four_fwd = pst_fft_alloc_complex((size_t)d->fft_fwd.nlines * nc);
     d->grid_inv = pst_fft_alloc_real((size_t)d->fft_inv.nlines * nlon);
-    d->leg_x = pst_fft_alloc_real(2 * (size_t)np * PST_DYN_NSPEC * B * 2);
-    d->leg_y = pst_fft_alloc_real(2 * (size_t)np * 2 * B * 2);
-    d->leg_in = pst_fft_alloc_real(2 * (size_t)np * (O_N + H_N) * B * 2);
+    d->legbuf = pst_fft_alloc_real((size_t)d->spec.nm * np * leg_width(d));
     d->out = pst_fft_alloc_real(ncoef * O_N * B * 2);
     d->coriolis = calloc(2 * ncoef, sizeof *d->coriolis);
     d->phis = calloc((size_t)cfg->nlat * nlon, sizeof *d->phis);
@@ -76,9 +78,7 @@ void pst_dyn_free(pst_dyn *d)
     fftw_free(d->four_inv);
     fftw_free(d->four_fwd);
     fftw_free(d->grid_inv);
-    fftw_free(d->leg_x);
-    fftw_free(d->leg_y);
-    fftw_free(d->leg_in);
+    fftw_free(d->legbuf);
     fftw_free(d->out);
     free(d->coriolis);
     free(d->phis);
@@ -138,21 +138,25 @@ void pst_dyn_set_forcing(pst_dyn *d, const double *coriolis, const double *phis)
 }
 
 /* Stage 1: per wavenumber and parity, P̄ sums of all five state fields and H sums of ψ', χ'
- * (two dgemm each), then north = even + odd, south = even − odd (H: the reverse) and the
- * winds, written straight into the Fourier lines of the inverse FFT. */
+ * (two dgemm each) into the Legendre buffer [m][pair][xe | xo | ye | yo]; then, pair by pair
+ * and along m (so each Fourier line is written sequentially), north = even + odd and
+ * south = even − odd (H sums: the reverse) and the winds, straight into the Fourier lines of
+ * the inverse FFT. */
 static void inverse_legendre(pst_dyn *d, const double *st)
 {
     const int B = d->B, np = d->npairs, nc = d->fft_inv.nc, cs = PST_DYN_NSPEC * B * 2, ch = 2 * B * 2;
-    for (int i = 0; i < d->spec.nm; i++) {
-        const int m = d->spec.m[i];
+    const size_t W = leg_width(d), fs = (size_t)B * nc; /* fs: distance between fields of a line block */
+    for (int i = 0; i < d->spec.nm; i++)
         for (int par = 0; par < 2; par++) {
             const double *S = st + (size_t)cs * pst_spec_block(&d->spec, i, par);
-            pst_leg_synth(&d->leg, PST_LEG_P, i, par, S, cs, cs, d->leg_x + (size_t)par * np * cs, cs);
-            pst_leg_synth(&d->leg, PST_LEG_H, i, par, S + S_PSI * B * 2, cs, ch, d->leg_y + (size_t)par * np * ch, ch);
+            double *X = d->legbuf + (size_t)i * np * W;
+            pst_leg_synth(&d->leg, PST_LEG_P, i, par, S, cs, cs, X + par * cs, (int)W);
+            pst_leg_synth(&d->leg, PST_LEG_H, i, par, S + S_PSI * B * 2, cs, ch, X + 2 * cs + par * ch, (int)W);
         }
-        for (int p = 0; p < np; p++) {
-            const double *xe = d->leg_x + (size_t)p * cs, *xo = xe + (size_t)np * cs;
-            const double *ye = d->leg_y + (size_t)p * ch, *yo = ye + (size_t)np * ch;
+    for (int p = 0; p < np; p++)
+        for (int i = 0; i < d->spec.nm; i++) {
+            const int m = d->spec.m[i];
+            const double *xe = d->legbuf + ((size_t)i * np + p) * W, *xo = xe + cs, *ye = xe + 2 * cs, *yo = ye + ch;
             for (int h = 0; h < 2; h++) {
                 const double sg = h ? -1.0 : 1.0;
                 for (int l = 0; l < B; l++) {
@@ -162,7 +166,6 @@ static void inverse_legendre(pst_dyn *d, const double *st)
                     for (int f = 0; f < 2; f++)
                         for (int r = 0; r < 2; r++) y[f][r] = sg * ye[(f * B + l) * 2 + r] + yo[(f * B + l) * 2 + r];
                     fftw_complex *q = d->four_inv + inv_line(d, p, h, 0, l) * nc + m;
-                    const size_t fs = (size_t)B * nc; /* distance between fields */
                     pst_wind_from_sums(m, x[S_PSI], x[S_CHI], y[0], y[1], q[G_U * fs], q[G_V * fs]);
                     memcpy(q[G_ETA * fs], x[S_ETA], sizeof x[0]);
                     memcpy(q[G_DIV * fs], x[S_DIV], sizeof x[0]);
@@ -170,10 +173,24 @@ static void inverse_legendre(pst_dyn *d, const double *st)
                 }
             }
         }
-    }
     /* Wavenumbers above M are zero (c2r may have used them as scratch). */
     for (int line = 0; line < d->fft_inv.nlines; line++)
         memset(d->four_inv + (size_t)line * nc + d->cfg.M + 1, 0, (size_t)(nc - d->cfg.M - 1) * sizeof(fftw_complex));
+}
+
+/* One latitude line of the products (restrict: lets the compiler vectorise). */
+static void product_line(int nlon, double c, const double *restrict U, const double *restrict V,
+                         const double *restrict E, const double *restrict F, const double *restrict phis,
+                         double *restrict ue, double *restrict ve, double *restrict uf, double *restrict vf,
+                         double *restrict en)
+{
+    for (int i = 0; i < nlon; i++) {
+        ue[i] = U[i] * E[i];
+        ve[i] = V[i] * E[i];
+        uf[i] = U[i] * F[i];
+        vf[i] = V[i] * F[i];
+        en[i] = (U[i] * U[i] + V[i] * V[i]) * c + phis[i];
+    }
 }
 
 /* Stage 3: nonlinear products; the previous level is completed (Robert term) or, on the
@@ -192,13 +209,8 @@ static void products(pst_dyn *d, double *gf, const substep *s)
                 const double *g = d->grid_inv + inv_line(d, p, h, 0, l) * nlon;
                 const double *U = g + G_U * fi, *V = g + G_V * fi, *E = g + G_ETA * fi, *F = g + G_PHI * fi;
                 double *q = gf + fwd_line(d, p, h, 0, l) * nlon;
-                for (int i = 0; i < nlon; i++) {
-                    q[Q_UETA * fi + i] = U[i] * E[i];
-                    q[Q_VETA * fi + i] = V[i] * E[i];
-                    q[Q_UPHI * fi + i] = U[i] * F[i];
-                    q[Q_VPHI * fi + i] = V[i] * F[i];
-                    q[Q_ENERGY * fi + i] = (U[i] * U[i] + V[i] * V[i]) * c + phis[i];
-                }
+                product_line(nlon, c, U, V, E, F, phis, q + Q_UETA * fi, q + Q_VETA * fi, q + Q_UPHI * fi,
+                             q + Q_VPHI * fi, q + Q_ENERGY * fi);
                 for (int f = 0; f < 3; f++) {
                     const double *cur = g + (G_ETA + f) * fi;
                     double *old = q + (Q_ETA_OLD + f) * fi;
@@ -240,19 +252,22 @@ static void store_old(pst_dyn *d, double *gf)
  *   κ:   P̄[wn (2τ E + cκ Φ_old)]
  * with cφ = τΦ̄, cκ = τ for the semi-implicit scheme (the old-level halves of the averaged
  * gravity terms) and 0 otherwise; then the symmetric/antisymmetric parts and one dgemm per
- * kernel and parity (H sums accumulate onto the first three outputs). */
+ * kernel and parity (H sums accumulate onto the first three outputs).  The combination runs pair
+ * by pair along m (sequential reads of each Fourier line) into the Legendre buffer
+ * [m][pair][sP | aP | sH | aH]. */
 static void forward_legendre(pst_dyn *d, const substep *s)
 {
     const int B = d->B, np = d->npairs, nc = d->fft_fwd.nc, co = O_N * B * 2, chh = H_N * B * 2;
     const double tau = s->tau, a = PST_EARTH_RADIUS_M;
     const bool si = d->cfg.scheme == PST_SCHEME_SEMI_IMPLICIT;
     const double cphi = si ? tau * d->cfg.phibar : 0.0, ckap = si ? tau : 0.0;
-    double *sP = d->leg_in, *aP = sP + (size_t)np * co, *sH = aP + (size_t)np * co, *aH = sH + (size_t)np * chh;
-    const size_t fs = (size_t)B * nc;
-    for (int i = 0; i < d->spec.nm; i++) {
-        const int m = d->spec.m[i];
-        for (int p = 0; p < np; p++) {
-            const double wn = d->w[p] / d->cfg.nlon, sn = 2.0 * tau * wn / (a * one_minus_mu2(d, p)), sm = sn * m;
+    const size_t fs = (size_t)B * nc, W = leg_width(d);
+    for (int p = 0; p < np; p++) {
+        const double wn = d->w[p] / d->cfg.nlon, sn = 2.0 * tau * wn / (a * one_minus_mu2(d, p));
+        for (int i = 0; i < d->spec.nm; i++) {
+            const int m = d->spec.m[i];
+            const double sm = sn * m;
+            double *sP = d->legbuf + ((size_t)i * np + p) * W, *aP = sP + co, *sH = aP + co, *aH = sH + chh;
             for (int l = 0; l < B; l++) {
                 double P[2][O_N][2], H[2][H_N][2];
                 for (int h = 0; h < 2; h++) {
@@ -274,22 +289,25 @@ static void forward_legendre(pst_dyn *d, const substep *s)
                 }
                 for (int f = 0; f < O_N; f++)
                     for (int r = 0; r < 2; r++) {
-                        size_t k = (size_t)p * co + (f * B + l) * 2 + r;
+                        size_t k = (f * B + l) * 2 + r;
                         sP[k] = P[0][f][r] + P[1][f][r];
                         aP[k] = P[0][f][r] - P[1][f][r];
                     }
                 for (int f = 0; f < H_N; f++)
                     for (int r = 0; r < 2; r++) {
-                        size_t k = (size_t)p * chh + (f * B + l) * 2 + r;
+                        size_t k = (f * B + l) * 2 + r;
                         sH[k] = H[0][f][r] + H[1][f][r];
                         aH[k] = H[0][f][r] - H[1][f][r];
                     }
             }
         }
+    }
+    for (int i = 0; i < d->spec.nm; i++) {
+        const double *sP = d->legbuf + (size_t)i * np * W, *aP = sP + co, *sH = aP + co, *aH = sH + chh;
         for (int par = 0; par < 2; par++) {
             double *O = d->out + (size_t)co * pst_spec_block(&d->spec, i, par);
-            pst_leg_analysis(&d->leg, PST_LEG_P, i, par, par ? aP : sP, co, co, 0.0, O, co);
-            pst_leg_analysis(&d->leg, PST_LEG_H, i, par, par ? sH : aH, chh, chh, 1.0, O, co);
+            pst_leg_analysis(&d->leg, PST_LEG_P, i, par, par ? aP : sP, (int)W, co, 0.0, O, co);
+            pst_leg_analysis(&d->leg, PST_LEG_H, i, par, par ? sH : aH, (int)W, chh, 1.0, O, co);
         }
     }
 }

@@ -60,8 +60,7 @@ typedef struct pst_dyn {
     double **grid_fwd;               /* per block: [pair][hemi][8][B][nlon]; slots 5..7 = previous level */
     fftw_complex *four_inv, *four_fwd;
     double *grid_inv;                /* [pair][hemi][5][B][nlon]: U, V, η, δ, Φ' */
-    double *leg_x, *leg_y;           /* inverse Legendre sums [2 parities][npairs][cols] */
-    double *leg_in;                  /* forward Legendre inputs: sym/anti for P̄ (4 fields) and H (3) */
+    double *legbuf;                  /* Legendre sums (inverse) or inputs (forward) [m][pair][28 B] */
     double *out;                     /* forward Legendre output [ncoef][η, δ, Φ', κ][B][2] */
     double *coriolis;                /* f coefficients [ncoef][2] */
     double *phis;                    /* surface geopotential [nlat][nlon] */
