@@ -275,9 +275,13 @@ int pst_cmd_model(int argc, char **argv)
            pst_case_rotated((int)c.test_case) ? ", alpha " : "", pst_case_rotated((int)c.test_case) ? c.alpha_spec : "",
            c.trunc, c.nlat, c.nlon, c.levels, c.levels == 1 ? "" : "s", c.level_block,
            dc->scheme == PST_SCHEME_ADVECTION ? "advection (winds fixed)" : c.explicit_scheme ? "explicit" : "semi-implicit");
-    printf("#   dt %g s (%s; Courant number %.2f at max speed %.1f m/s), %lld steps = %.4g days, phibar %.1f m^2/s^2\n",
-           m.cfg.dt_s, isnan(c.dt_s) ? "default" : "--dt", m.courant, m.speed0, steps, t_end / PST_DAY_S, m.phibar);
+    printf("#   dt %g s (%s; Courant number %.2f at max speed %.1f m/s, 2*Omega*dt %.2f), %lld steps = %.4g days, "
+           "phibar %.1f m^2/s^2\n", m.cfg.dt_s, isnan(c.dt_s) ? "default" : "--dt", m.courant, m.speed0, m.inertial,
+           steps, t_end / PST_DAY_S, m.phibar);
     courant_warning(&m, m.courant, 0, &warned);
+    if (m.inertial >= 1.0)
+        fprintf(stderr, "%s: warning: 2*Omega*dt = %.2f >= 1 (dt %g s): the explicit Coriolis term is unstable\n",
+                pst_progname(), m.inertial, m.cfg.dt_s);
 
     pst_model_diag d;
     pst_watchdog_phase("model case %lld T%lld initial diagnostics", c.test_case, c.trunc);
@@ -348,6 +352,7 @@ int pst_cmd_model(int argc, char **argv)
     pst_rec_str(&r, "error_ref", d.has_norms ? (c.reference ? "reference" : "analytic") : NULL);
     rec_diag(&r, &d);
     pst_rec_num(&r, "courant_initial", m.courant);
+    pst_rec_num(&r, "inertial", m.inertial);
     pst_rec_emit(&r, &c.ctx);
 
     printf("\n== model T%lldL%lld case %lld: %lld steps of %g s, statistic: median over %zu steps after %lld warm-up ==\n",

@@ -89,11 +89,14 @@ void pst_model_init(pst_model *m, const pst_model_config *cfg)
     pst_dyn_init(&m->dyn, &dc);
     initial_state(m);
     m->dyn.cfg.phibar = m->phibar;
-    if (m->cfg.dt_s <= 0)
-        m->cfg.dt_s = day_divisor_below(fmin(PST_COURANT_TARGET * PST_EARTH_RADIUS_M / (cfg->M * m->speed0),
-                                             PST_DT_T42_S * 42.0 / cfg->M));
+    if (m->cfg.dt_s <= 0) {
+        double advective = PST_COURANT_TARGET * PST_EARTH_RADIUS_M / (cfg->M * m->speed0);
+        double inertial = PST_COURANT_TARGET / (2 * PST_EARTH_OMEGA);
+        m->cfg.dt_s = day_divisor_below(fmin(fmin(advective, inertial), PST_DT_T42_S * 42.0 / cfg->M));
+    }
     m->dyn.cfg.dt_s = m->cfg.dt_s;
     m->courant = pst_model_courant(m, m->cfg.dt_s, m->speed0);
+    m->inertial = 2 * PST_EARTH_OMEGA * m->cfg.dt_s;
     pst_model_diag d0;
     pst_model_diagnose(m, 0.0, NULL, &d0);
     m->inv0 = d0.inv;

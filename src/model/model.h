@@ -10,7 +10,8 @@
 #include <stdbool.h>
 
 /* Default time step: the largest divisor of a day (in whole seconds) whose Courant number
- * C = dt · c_max · M / a stays at or below PST_COURANT_TARGET, c_max being the largest initial
+ * C = dt · c_max · M / a and inertial number 2Ω dt (the Coriolis term is explicit: leapfrog
+ * needs 2Ω dt < 1) both stay at or below PST_COURANT_TARGET, c_max being the largest initial
  * wind speed (plus the largest gravity-wave speed √Φ for the explicit scheme), and that is
  * not longer than STSWM's T42 step scaled with resolution, PST_DT_T42_S · 42 / M: flows that
  * accelerate from rest (case 5 peaks at twice its initial wind) need that margin. */
@@ -38,6 +39,7 @@ typedef struct pst_model {
     double phibar;            /* Φ̄, m² s⁻² */
     double speed0;            /* c_max of the Courant number at t = 0, m/s */
     double courant;           /* of the time step in use */
+    double inertial;          /* 2Ω dt */
     double *lon, *lat;        /* radians [nlon], [nlat] */
     double *hs, *f;           /* surface height, Coriolis parameter [nlat][nlon] */
     double *f_spec;           /* Coriolis coefficients [ncoef][2] */
