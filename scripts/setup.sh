@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/mpi-env.sh
 
-common_pkgs=(cmake ninja-build gcc make pkg-config libfftw3-dev libopenblas-dev python3-venv)
+common_pkgs=(cmake ninja-build gcc make pkg-config libfftw3-dev libopenblas-dev libnetcdf-dev python3-venv)
 declare -A mpi_pkgs=(
   [openmpi]="libopenmpi-dev openmpi-bin netpipe-openmpi"
   [mpich]="libmpich-dev mpich netpipe-mpich2"

@@ -15,6 +15,7 @@ static const struct {
     {"pingpong", pst_cmd_pingpong, "ping-pong latency/bandwidth vs message size, send modes, large-message fit"},
     {"coll", pst_cmd_coll, "collective timing vs message and communicator size, with per-rank imbalance"},
     {"match", pst_cmd_match, "cost of MPI message matching: tag/comm algorithms, in/reverse posting, fitted M"},
+    {"model", pst_cmd_model, "spectral transform shallow water model: time per step, MFlop/s, errors, conservation"},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -1,0 +1,387 @@
+/* pstswm model: the spectral transform shallow water model (DESIGN §6, seed 000 §2 and §4).
+ *
+ * Runs a Williamson et al. (1992) test case with NCAR STSWM numerics on one rank and reports
+ * the time per step (median over the steps after warm-up), the per-stage split, the analytic
+ * flop count and the MFlop/s it implies, error norms (analytic solution or --reference run)
+ * and conservation of mass, energy and potential enstrophy. */
+#include "bench/commands.h"
+#include "core/cli.h"
+#include "core/context.h"
+#include "core/errors.h"
+#include "core/record.h"
+#include "core/stats.h"
+#include "core/timer.h"
+#include "core/watchdog.h"
+#include "model/constants.h"
+#include "model/fields_io.h"
+#include "model/flops.h"
+#include "model/model.h"
+#include "model/testcases.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { MAX_TRUNC = 2047, MAX_LEVELS = 4096 };
+
+typedef struct model_cfg {
+    pst_ctx ctx;
+    long long test_case, trunc, nlat, nlon, levels, level_block, steps, diag_every, warmup;
+    double dt_s, days, robert, hdiff;
+    const char *alpha_spec, *fftw_plan, *write_fields, *reference;
+    bool explicit_scheme;
+    /* derived */
+    double alpha;
+    unsigned fftw_flags;
+    pst_reference ref;
+} model_cfg;
+
+/* A number, or [A*]pi[/B] (e.g. pi/4, 2*pi/3). */
+static int parse_angle(const char *s, double *out)
+{
+    char err[128];
+    const char *pi = strstr(s, "pi");
+    if (!pi) return pst_parse_double(s, out, err, sizeof err);
+    double num = 1, den = 1;
+    if (pi != s) {
+        char head[64];
+        size_t len = (size_t)(pi - s);
+        if (len >= sizeof head || s[len - 1] != '*') return -1;
+        snprintf(head, sizeof head, "%.*s", (int)(len - 1), s);
+        if (pst_parse_double(head, &num, err, sizeof err)) return -1;
+    }
+    if (pi[2] == '/') {
+        if (pst_parse_double(pi + 3, &den, err, sizeof err) || den == 0) return -1;
+    } else if (pi[2]) {
+        return -1;
+    }
+    *out = num * PST_PI / den;
+    return 0;
+}
+
+static bool good_fft_length(long long n)
+{
+    for (int p = 2; p <= 5; p++)
+        while (n % p == 0) n /= p;
+    return n == 1;
+}
+
+/* Smallest even nlat >= (3M+1)/2 and smallest 2,3,5-smooth nlon >= 3M+1: an alias-free
+ * quadratic grid (T42: 64 x 128, T85: 128 x 256). */
+static void default_grid(long long M, long long *nlat, long long *nlon)
+{
+    if (!*nlat) *nlat = 2 * ((3 * M + 1 + 3) / 4);
+    if (!*nlon) {
+        long long n = 3 * M + 1;
+        while (!good_fft_length(n) || n % 2) n++;
+        *nlon = n;
+    }
+}
+
+static void validate(model_cfg *c)
+{
+    char err[512];
+    if (c->ctx.size != 1)
+        pst_usage_error("model runs on exactly 1 rank in this version (started on %d); run it without mpiexec -n", c->ctx.size);
+    if (!pst_case_known((int)c->test_case))
+        pst_usage_error("--case: %lld is not a supported test case (allowed: 1, 2, 5, 6)", c->test_case);
+    if (parse_angle(c->alpha_spec, &c->alpha))
+        pst_usage_error("--alpha: '%s' is not an angle in radians (e.g. 0.05, pi/4, 2*pi/3)", c->alpha_spec);
+    if (c->alpha != 0 && !pst_case_rotated((int)c->test_case))
+        pst_usage_error("--alpha: the rotation angle applies to cases 1 and 2 only (case %lld)", c->test_case);
+    default_grid(c->trunc, &c->nlat, &c->nlon);
+    long long nlat_min = 2 * ((3 * c->trunc + 1 + 3) / 4);
+    if (c->nlat < nlat_min || c->nlat % 2)
+        pst_usage_error("--nlat: %lld latitudes are too few for T%lld (need an even number >= %lld = (3M+1)/2 for "
+                        "alias-free quadrature)", c->nlat, c->trunc, nlat_min);
+    if (c->nlon < 3 * c->trunc + 1 || c->nlon % 2 || !good_fft_length(c->nlon))
+        pst_usage_error("--nlon: %lld longitudes do not fit T%lld (need an even number >= %lld = 3M+1 with prime "
+                        "factors 2, 3, 5 only)", c->nlon, c->trunc, 3 * c->trunc + 1);
+    if (!c->level_block) c->level_block = c->levels % 2 ? 1 : 2;
+    if (c->levels % c->level_block)
+        pst_usage_error("--level-block: %lld does not divide --levels %lld", c->level_block, c->levels);
+    if (!isnan(c->dt_s) && c->dt_s <= 0) pst_usage_error("--dt: %g s is not a positive time step", c->dt_s);
+    if (c->steps && !isnan(c->days)) pst_usage_error("--steps and --days are exclusive: give one of them");
+    if (!isnan(c->days) && c->days <= 0) pst_usage_error("--days: %g is not a positive simulated time", c->days);
+    if (pst_fft_flags(c->fftw_plan, &c->fftw_flags)) pst_usage_error("--fftw-plan: unknown '%s'", c->fftw_plan);
+    if (c->reference) {
+        if (pst_reference_read(c->reference, &c->ref, err, sizeof err)) pst_usage_error("--reference: %s", err);
+        if (c->ref.test_case != c->test_case || c->ref.alpha != c->alpha)
+            pst_usage_error("--reference: %s is a run of case %d (alpha %g), this is case %lld (alpha %g)", c->reference,
+                            c->ref.test_case, c->ref.alpha, c->test_case, c->alpha);
+    }
+    if (c->write_fields) {
+        bool existed = access(c->write_fields, F_OK) == 0;
+        FILE *f = fopen(c->write_fields, "a");
+        if (!f) pst_usage_error("--write-fields: cannot write '%s'", c->write_fields);
+        fclose(f);
+        if (!existed) remove(c->write_fields);
+    }
+}
+
+/* Steps from --steps, --days or the case's standard length; the simulated time must be a
+ * whole number of steps. */
+static long long resolve_steps(const model_cfg *c, double dt_s)
+{
+    if (c->steps) return c->steps;
+    double days = isnan(c->days) ? pst_case_default_days((int)c->test_case) : c->days;
+    double exact = days * PST_DAY_S / dt_s;
+    long long n = llround(exact);
+    if (n < 1 || fabs(exact - (double)n) > 1e-6 * fmax(1.0, exact))
+        pst_usage_error("--days: %g days is not a whole number of %g s time steps (%.4f); use --steps or another --dt",
+                        days, dt_s, exact);
+    return n;
+}
+
+static void print_diag_header(void)
+{
+    printf("  %6s %7s %10s %10s %10s %10s %11s %11s %11s %7s\n", "step", "day", "h_l1", "h_l2", "h_linf", "v_l2",
+           "mass_rel", "energy_rel", "enstr_rel", "max_v");
+}
+
+static void print_diag(long long step, const pst_model_diag *d)
+{
+    if (d->has_norms)
+        printf("  %6lld %7.3f %10.3e %10.3e %10.3e %10.3e %11.3e %11.3e %11.3e %7.2f\n", step, d->t_s / PST_DAY_S,
+               d->norms.h_l1, d->norms.h_l2, d->norms.h_linf, d->norms.v_l2, d->mass_rel, d->energy_rel,
+               d->enstrophy_rel, d->max_speed);
+    else
+        printf("  %6lld %7.3f %10s %10s %10s %10s %11.3e %11.3e %11.3e %7.2f\n", step, d->t_s / PST_DAY_S, "-", "-", "-",
+               "-", d->mass_rel, d->energy_rel, d->enstrophy_rel, d->max_speed);
+}
+
+static void rec_identity(pst_rec *r, const model_cfg *c, const pst_model *m, long long steps)
+{
+    char grid[32];
+    snprintf(grid, sizeof grid, "%dx%d", 1, 1);
+    pst_rec_int(r, "case", c->test_case);
+    pst_rec_num(r, "alpha", c->alpha);
+    pst_rec_int(r, "trunc", c->trunc);
+    pst_rec_int(r, "levels", c->levels);
+    pst_rec_str(r, "grid", grid);
+    pst_rec_str(r, "fft", "serial");
+    pst_rec_str(r, "legendre", "serial");
+    pst_rec_str(r, "protocol", "local");
+    pst_rec_int(r, "nlat", c->nlat);
+    pst_rec_int(r, "nlon", c->nlon);
+    pst_rec_int(r, "level_block", c->level_block);
+    pst_rec_str(r, "scheme", m->cfg.test_case == 1 ? "advection" : c->explicit_scheme ? "explicit" : "semi-implicit");
+    pst_rec_num(r, "dt_s", m->cfg.dt_s);
+    pst_rec_int(r, "steps", steps);
+}
+
+static void rec_diag(pst_rec *r, const pst_model_diag *d)
+{
+    pst_rec_num(r, "t_s", d->t_s);
+    pst_rec_num(r, "days", d->t_s / PST_DAY_S);
+    if (d->has_norms) {
+        pst_rec_num(r, "h_l1", d->norms.h_l1);
+        pst_rec_num(r, "h_l2", d->norms.h_l2);
+        pst_rec_num(r, "h_linf", d->norms.h_linf);
+        pst_rec_num(r, "v_l1", d->norms.v_l1);
+        pst_rec_num(r, "v_l2", d->norms.v_l2);
+        pst_rec_num(r, "v_linf", d->norms.v_linf);
+    }
+    pst_rec_num(r, "mass_rel", d->mass_rel);
+    pst_rec_num(r, "energy_rel", d->energy_rel);
+    pst_rec_num(r, "enstrophy_rel", d->enstrophy_rel);
+    pst_rec_num(r, "max_speed", d->max_speed);
+    pst_rec_num(r, "courant", d->courant);
+}
+
+static void courant_warning(const pst_model *m, double courant, double t_s, bool *warned)
+{
+    if (courant < 1.0 || *warned) return;
+    fprintf(stderr, "%s: warning: Courant number %.2f >= 1 at day %.2f (dt %g s, T%d): the run may become unstable\n",
+            pst_progname(), courant, t_s / PST_DAY_S, m->cfg.dt_s, m->cfg.M);
+    *warned = true;
+}
+
+int pst_cmd_model(int argc, char **argv)
+{
+    static const char *const plans[] = {"estimate", "measure", "patient", NULL};
+    model_cfg c = {.test_case = 2, .trunc = 42, .levels = 1, .warmup = 2, .dt_s = NAN, .days = NAN,
+                   .alpha_spec = "0", .fftw_plan = "measure"};
+    pst_ctx_init(&c.ctx, "model", argc, argv);
+    const pst_opt opts[] = {
+        {"case", PST_OPT_INT, &c.test_case, "N", "Williamson test case: 1 cosine bell, 2 zonal flow, 5 mountain, 6 Rossby-Haurwitz (default 2)", 1, 0, NULL},
+        {"alpha", PST_OPT_STRING, &c.alpha_spec, "RAD", "rotation angle of cases 1 and 2 in radians: 0.05, pi/4, pi/2 (default 0)", 1, 0, NULL},
+        {"trunc", PST_OPT_INT, &c.trunc, "M", "triangular truncation TM (default 42)", 1, MAX_TRUNC, NULL},
+        {"nlat", PST_OPT_INT, &c.nlat, "N", "Gaussian latitudes (default: smallest even >= (3M+1)/2; T42: 64)", 2, 1 << 16, NULL},
+        {"nlon", PST_OPT_INT, &c.nlon, "N", "longitudes (default: smallest 2,3,5-smooth >= 3M+1; T42: 128)", 4, 1 << 17, NULL},
+        {"levels", PST_OPT_INT, &c.levels, "K", "independent vertical levels (work is linear in K; default 1)", 1, MAX_LEVELS, NULL},
+        {"level-block", PST_OPT_INT, &c.level_block, "B", "levels transformed together, dividing K (default 2 if K is even, else 1)", 1, MAX_LEVELS, NULL},
+        {"dt", PST_OPT_DOUBLE, &c.dt_s, "SEC", "time step in seconds (default: from the Courant number, printed)", 1, 0, NULL},
+        {"steps", PST_OPT_INT, &c.steps, "N", "time steps to run (default: --days)", 1, 1e9, NULL},
+        {"days", PST_OPT_DOUBLE, &c.days, "D", "simulated days (default: the case's standard 12, 5, 15, 14)", 1, 0, NULL},
+        {"diag-every", PST_OPT_INT, &c.diag_every, "N", "print and record diagnostics every N steps (default 0: start and end only)", 0, 1e9, NULL},
+        {"warmup", PST_OPT_INT, &c.warmup, "N", "steps left out of the timing statistics (default 2)", 0, 1e9, NULL},
+        {"explicit", PST_OPT_FLAG, &c.explicit_scheme, NULL, "explicit leapfrog instead of semi-implicit gravity-wave terms", 1, 0, NULL},
+        {"robert", PST_OPT_DOUBLE, &c.robert, "EPS", "Robert-Asselin filter coefficient (default 0: off, as in STSWM)", 0, 0.5, NULL},
+        {"hdiff", PST_OPT_DOUBLE, &c.hdiff, "K", "implicit del^4 diffusion coefficient in m^4/s (default 0: off)", 0, 1e30, NULL},
+        {"write-fields", PST_OPT_STRING, &c.write_fields, "FILE", "write the final fields (level 0) as NetCDF", 1, 0, NULL},
+        {"reference", PST_OPT_STRING, &c.reference, "FILE", "error norms against this --write-fields run of the same case and end time", 1, 0, NULL},
+        {"fftw-plan", PST_OPT_STRING, &c.fftw_plan, "MODE", "FFTW planner effort (default measure)", 1, 0, plans},
+        PST_COMMON_OPTS(&c.ctx),
+        {0},
+    };
+    const pst_command cmd = {
+        .name = "model",
+        .summary = "Spectral transform shallow water model (NCAR STSWM numerics) on Williamson's test cases:\n"
+                   "time per step, per-stage split, analytic MFlop/s, error norms and conservation.",
+        .description =
+            "Time per step is the median over the steps after --warmup (the first step is a forward half step\n"
+            "plus a centred step); stage times are means per step.  MFlop/s = analytic flops per step (see\n"
+            "docs/model.md; T42: 3,849,704 per level, seed 000: 4,129,859) / median step time.  Errors are\n"
+            "Williamson's normalised l1, l2, linf of the height and the wind, against the analytic solution\n"
+            "(cases 1, 2) or a --reference run.  A non-finite state ends the run with exit 3 naming the step\n"
+            "(--no-verify skips that check).  Runs on 1 rank; OpenBLAS is limited to 1 thread.",
+        .examples = "  pstswm model --case 2 --trunc 42 --levels 16 --days 5 --out model.jsonl\n"
+                    "  pstswm model --case 2 --alpha pi/4 --trunc 85 --diag-every 120\n"
+                    "  pstswm model --case 6 --trunc 213 --dt 120 --days 5 --write-fields ref.nc\n"
+                    "  pstswm model --case 6 --trunc 42 --days 5 --reference ref.nc",
+        .opts = opts,
+    };
+    pst_cli_parse(&cmd, argc, argv);
+    validate(&c);
+    openblas_set_num_threads(1);
+
+    pst_model_config mc = {
+        .test_case = (int)c.test_case, .alpha = c.alpha, .M = (int)c.trunc, .nlat = (int)c.nlat, .nlon = (int)c.nlon,
+        .levels = (int)c.levels, .level_block = (int)c.level_block, .dt_s = isnan(c.dt_s) ? 0 : c.dt_s,
+        .explicit_scheme = c.explicit_scheme, .robert = c.robert, .hdiff = c.hdiff, .fftw_flags = c.fftw_flags,
+    };
+    pst_model m;
+    pst_model_init(&m, &mc);
+    long long steps = resolve_steps(&c, m.cfg.dt_s);
+    double t_end = (double)steps * m.cfg.dt_s;
+    pst_ref_grids ref = {0};
+    if (c.reference) {
+        if (fabs(c.ref.time_s - t_end) > 1e-6 * fmax(1.0, t_end))
+            pst_usage_error("--reference: %s is at day %g, this run ends at day %g", c.reference, c.ref.time_s / PST_DAY_S,
+                            t_end / PST_DAY_S);
+        pst_model_reference(&m, c.ref.M, c.ref.zeta, c.ref.div, c.ref.phi, c.ref.phibar, &ref);
+    }
+    pst_ctx_start(&c.ctx);
+
+    pst_dyn_config *dc = &m.dyn.cfg;
+    pst_flops fl = pst_flops_per_level(dc);
+    double flops_per_step = fl.total * (double)c.levels;
+    bool warned = false;
+    printf("# model: case %lld%s%s, T%lld on %lld x %lld Gaussian grid, %lld level%s (blocks of %lld), %s\n", c.test_case,
+           pst_case_rotated((int)c.test_case) ? ", alpha " : "", pst_case_rotated((int)c.test_case) ? c.alpha_spec : "",
+           c.trunc, c.nlat, c.nlon, c.levels, c.levels == 1 ? "" : "s", c.level_block,
+           dc->scheme == PST_SCHEME_ADVECTION ? "advection (winds fixed)" : c.explicit_scheme ? "explicit" : "semi-implicit");
+    printf("#   dt %g s (%s; Courant number %.2f at max speed %.1f m/s, 2*Omega*dt %.2f), %lld steps = %.4g days, "
+           "phibar %.1f m^2/s^2\n", m.cfg.dt_s, isnan(c.dt_s) ? "default" : "--dt", m.courant, m.speed0, m.inertial,
+           steps, t_end / PST_DAY_S, m.phibar);
+    courant_warning(&m, m.courant, 0, &warned);
+    if (m.inertial >= 1.0)
+        fprintf(stderr, "%s: warning: 2*Omega*dt = %.2f >= 1 (dt %g s): the explicit Coriolis term is unstable\n",
+                pst_progname(), m.inertial, m.cfg.dt_s);
+
+    pst_model_diag d;
+    pst_watchdog_phase("model case %lld T%lld initial diagnostics", c.test_case, c.trunc);
+    pst_model_diagnose(&m, 0.0, NULL, &d);
+    print_diag_header();
+    print_diag(0, &d);
+    fflush(stdout);
+
+    double *step_s = malloc((size_t)steps * sizeof *step_s), stage0[PST_NSTAGES] = {0}, diag_s = 0;
+    long long warmup = c.warmup < steps ? c.warmup : 0;
+    pst_watchdog_phase("model case %lld T%lldL%lld time stepping (%lld steps)", c.test_case, c.trunc, c.levels, steps);
+    for (long long s = 1; s <= steps; s++) {
+        if (s == warmup + 1) memcpy(stage0, m.dyn.stage_s, sizeof stage0);
+        double t0 = pst_now_s();
+        bool ok = pst_dyn_step(&m.dyn);
+        step_s[s - 1] = pst_now_s() - t0;
+        if (!ok && !c.ctx.no_verify)
+            pst_collective_exit(PST_EXIT_FAILED,
+                                "numerical blow-up at step %lld (day %.3f): non-finite spectral coefficients; "
+                                "try a smaller --dt (now %g s, Courant number %.2f at the initial max speed)",
+                                s, (double)s * m.cfg.dt_s / PST_DAY_S, m.cfg.dt_s, m.courant);
+        if (c.diag_every && s % c.diag_every == 0 && s < steps) {
+            double t1 = pst_now_s();
+            pst_model_diagnose(&m, (double)s * m.cfg.dt_s, NULL, &d);
+            diag_s += pst_now_s() - t1;
+            print_diag(s, &d);
+            fflush(stdout);
+            courant_warning(&m, d.courant, d.t_s, &warned);
+            pst_rec r;
+            pst_rec_begin(&r, &c.ctx, "model", "diag");
+            rec_identity(&r, &c, &m, steps);
+            pst_rec_int(&r, "step", s);
+            rec_diag(&r, &d);
+            pst_rec_emit(&r, &c.ctx);
+        }
+    }
+    pst_watchdog_phase("model case %lld T%lld final diagnostics", c.test_case, c.trunc);
+    pst_model_diagnose(&m, t_end, c.reference ? &ref : NULL, &d);
+    print_diag(steps, &d);
+
+    size_t timed = (size_t)(steps - warmup);
+    pst_summary st = pst_summarize(step_s + warmup, timed);
+    double wall_s = 0, stage[PST_NSTAGES], stage_sum = 0;
+    for (long long s = 0; s < steps; s++) wall_s += step_s[s];
+    for (int k = 0; k < PST_NSTAGES; k++) {
+        stage[k] = (m.dyn.stage_s[k] - stage0[k]) / (double)timed;
+        stage_sum += stage[k];
+    }
+    double mflops = flops_per_step / st.median / 1e6;
+
+    pst_rec r;
+    pst_rec_begin(&r, &c.ctx, "model", "point");
+    rec_identity(&r, &c, &m, steps);
+    pst_rec_num(&r, "wall_s", wall_s);
+    pst_rec_num(&r, "step_s", st.median);
+    pst_rec_times(&r, &st);
+    pst_rec_int(&r, "warmup", warmup);
+    for (int k = 0; k < PST_NSTAGES; k++) {
+        char key[32];
+        snprintf(key, sizeof key, "%s_s", pst_stage_names[k]);
+        pst_rec_num(&r, key, stage[k]);
+    }
+    pst_rec_num(&r, "comm_s", 0.0);
+    pst_rec_num(&r, "diag_s", diag_s);
+    pst_rec_num(&r, "flops_per_step", flops_per_step);
+    pst_rec_num(&r, "flops_per_step_level", fl.total);
+    pst_rec_num(&r, "mflops", mflops);
+    pst_rec_str(&r, "error_ref", d.has_norms ? (c.reference ? "reference" : "analytic") : NULL);
+    rec_diag(&r, &d);
+    pst_rec_num(&r, "courant_initial", m.courant);
+    pst_rec_num(&r, "inertial", m.inertial);
+    pst_rec_emit(&r, &c.ctx);
+
+    printf("\n== model T%lldL%lld case %lld: %lld steps of %g s, statistic: median over %zu steps after %lld warm-up ==\n",
+           c.trunc, c.levels, c.test_case, steps, m.cfg.dt_s, timed, warmup);
+    printf("  time per step   %.4g ms (min %.4g, mean %.4g, max %.4g); wall %.3f s for all steps\n", st.median * 1e3,
+           st.min * 1e3, st.mean * 1e3, st.max * 1e3, wall_s);
+    printf("  per step (mean) ");
+    for (int k = 0; k < PST_NSTAGES; k++)
+        printf("%s %.4g ms (%.0f%%)%s", pst_stage_names[k], stage[k] * 1e3, 100 * stage[k] / stage_sum,
+               k + 1 < PST_NSTAGES ? ", " : "\n");
+    printf("  flops per step  %.0f (%.0f per level, analytic) -> %.1f MFlop/s\n", flops_per_step, fl.total, mflops);
+    if (d.has_norms)
+        printf("  errors (%s)  h: l1 %.3e  l2 %.3e  linf %.3e | v: l1 %.3e  l2 %.3e  linf %.3e\n",
+               c.reference ? "vs reference" : "vs analytic", d.norms.h_l1, d.norms.h_l2, d.norms.h_linf, d.norms.v_l1,
+               d.norms.v_l2, d.norms.v_linf);
+    printf("  conservation    relative change since t=0: mass %.3e, energy %.3e, potential enstrophy %.3e\n", d.mass_rel,
+           d.energy_rel, d.enstrophy_rel);
+    fflush(stdout);
+
+    if (c.write_fields) {
+        char err[512];
+        if (pst_fields_write(c.write_fields, &m, t_end, steps, err, sizeof err))
+            pst_collective_exit(PST_EXIT_FAILED, "--write-fields: %s", err);
+        printf("  fields          written to %s (level 0, day %g)\n", c.write_fields, t_end / PST_DAY_S);
+    }
+    free(step_s);
+    pst_ref_grids_free(&ref);
+    pst_reference_free(&c.ref);
+    pst_model_free(&m);
+    pst_ctx_finish(&c.ctx);
+    return PST_EXIT_OK;
+}

@@ -1,0 +1,407 @@
+#include "model/dynamics.h"
+
+#include "core/timer.h"
+#include "model/constants.h"
+#include "model/gauss.h"
+#include "model/wind.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const pst_stage_names[PST_NSTAGES] = {"fft", "legendre", "grid", "spectral"};
+
+enum { S_ETA, S_DIV, S_PHI, S_PSI, S_CHI };       /* spectral state fields */
+enum { G_U, G_V, G_ETA, G_DIV, G_PHI };           /* inverse Fourier / grid fields */
+enum { Q_UETA, Q_VETA, Q_UPHI, Q_VPHI, Q_ENERGY, Q_ETA_OLD, Q_DIV_OLD, Q_PHI_OLD }; /* forward fields */
+enum { O_ETA, O_DIV, O_PHI, O_KAPPA, O_N };       /* forward Legendre outputs; H sums feed the first 3 */
+enum { H_N = 3 };
+
+/* One leapfrog application X_new = X_old + 2τ T(X_cur).  The first step is two of them:
+ * τ = dt/4 with old = cur (forward half step), then τ = dt/2 with old = t0 (centred step);
+ * both leave the t0 grid as the previous level. */
+typedef struct substep {
+    double tau;
+    bool old_from_cur, keep_old;
+} substep;
+
+static size_t inv_line(const pst_dyn *d, int p, int h, int f, int l) { return (((size_t)p * 2 + h) * PST_DYN_NINV + f) * d->B + l; }
+static size_t fwd_line(const pst_dyn *d, int p, int h, int f, int l) { return (((size_t)p * 2 + h) * PST_DYN_NFWD + f) * d->B + l; }
+/* Doubles per (wavenumber, pair) in the Legendre buffer: inverse P̄ sums of 5 fields and H sums
+ * of 2, both parities; forward P̄ inputs of 4 fields and H inputs of 3, symmetric and
+ * antisymmetric: 28 per level either way. */
+static size_t leg_width(const pst_dyn *d) { return 28 * (size_t)d->B; }
+static int lat_of(const pst_dyn *d, int p, int h) { return h ? d->cfg.nlat - 1 - p : p; }
+static double one_minus_mu2(const pst_dyn *d, int lat) { return d->coslat[lat] * d->coslat[lat]; }
+
+void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
+{
+    memset(d, 0, sizeof *d);
+    d->cfg = *cfg;
+    d->B = cfg->level_block;
+    d->nblocks = cfg->levels / cfg->level_block;
+    d->npairs = cfg->nlat / 2;
+    d->mu = malloc((size_t)cfg->nlat * sizeof *d->mu);
+    d->coslat = malloc((size_t)cfg->nlat * sizeof *d->coslat);
+    d->w = malloc((size_t)cfg->nlat * sizeof *d->w);
+    pst_gauss_nodes(cfg->nlat, d->mu, d->coslat, d->w);
+    pst_spec_layout_full(&d->spec, cfg->M);
+    pst_legendre_init(&d->leg, &d->spec, d->mu, d->coslat, d->npairs);
+
+    int B = d->B, np = d->npairs, nlon = cfg->nlon;
+    pst_fft_init(&d->fft_inv, nlon, np * 2 * PST_DYN_NINV * B, cfg->fftw_flags);
+    pst_fft_init(&d->fft_fwd, nlon, np * 2 * PST_DYN_NFWD * B, cfg->fftw_flags);
+    size_t nc = (size_t)d->fft_inv.nc, ncoef = d->spec.ncoef;
+    d->state = malloc((size_t)d->nblocks * sizeof *d->state);
+    d->grid_fwd = malloc((size_t)d->nblocks * sizeof *d->grid_fwd);
+    for (int b = 0; b < d->nblocks; b++) {
+        d->state[b] = pst_fft_alloc_real(ncoef * PST_DYN_NSPEC * B * 2);
+        d->grid_fwd[b] = pst_fft_alloc_real((size_t)d->fft_fwd.nlines * nlon);
+    }
+    d->four_inv = pst_fft_alloc_complex((size_t)d->fft_inv.nlines * nc);
+    d->four_fwd = pst_fft_alloc_complex((size_t)d->fft_fwd.nlines * nc);
+    d->grid_inv = pst_fft_alloc_real((size_t)d->fft_inv.nlines * nlon);
+    d->legbuf = pst_fft_alloc_real((size_t)d->spec.nm * np * leg_width(d));
+    d->out = pst_fft_alloc_real(ncoef * O_N * B * 2);
+    d->coriolis = calloc(2 * ncoef, sizeof *d->coriolis);
+    d->phis = calloc((size_t)cfg->nlat * nlon, sizeof *d->phis);
+}
+
+void pst_dyn_free(pst_dyn *d)
+{
+    for (int b = 0; b < d->nblocks; b++) {
+        fftw_free(d->state[b]);
+        fftw_free(d->grid_fwd[b]);
+    }
+    free(d->state);
+    free(d->grid_fwd);
+    fftw_free(d->four_inv);
+    fftw_free(d->four_fwd);
+    fftw_free(d->grid_inv);
+    fftw_free(d->legbuf);
+    fftw_free(d->out);
+    free(d->coriolis);
+    free(d->phis);
+    pst_fft_free(&d->fft_inv);
+    pst_fft_free(&d->fft_fwd);
+    pst_legendre_free(&d->leg);
+    pst_spec_layout_free(&d->spec);
+    free(d->mu);
+    free(d->coslat);
+    free(d->w);
+}
+
+static double *state_at(const pst_dyn *d, int level, size_t coef, int field)
+{
+    return d->state[level / d->B] + coef * PST_DYN_NSPEC * d->B * 2 + ((size_t)field * d->B + level % d->B) * 2;
+}
+
+/* ψ' = ψ/a and χ' = χ/a of coefficient `coef` (degree n) from the η and δ stored there. */
+static void derive_potentials(pst_dyn *d, int level, size_t coef, int n)
+{
+    double ia = pst_inv_laplace_a(n, PST_EARTH_RADIUS_M);
+    const double *eta = state_at(d, level, coef, S_ETA), *div = state_at(d, level, coef, S_DIV);
+    double *psi = state_at(d, level, coef, S_PSI), *chi = state_at(d, level, coef, S_CHI);
+    for (int r = 0; r < 2; r++) {
+        psi[r] = ia * (eta[r] - d->coriolis[2 * coef + r]);
+        chi[r] = ia * div[r];
+    }
+}
+
+void pst_dyn_set_level(pst_dyn *d, int level, const double *eta, const double *div, const double *phi)
+{
+    const double *src[3] = {eta, div, phi};
+    for (int i = 0; i < d->spec.nm; i++)
+        for (int n = d->spec.m[i]; n <= d->cfg.M; n++) {
+            size_t c = pst_spec_index(&d->spec, i, n);
+            for (int f = 0; f < 3; f++) memcpy(state_at(d, level, c, f), src[f] + 2 * c, 2 * sizeof(double));
+            derive_potentials(d, level, c, n);
+        }
+}
+
+void pst_dyn_get_level(const pst_dyn *d, int level, double *eta, double *div, double *phi)
+{
+    double *dst[3] = {eta, div, phi};
+    for (size_t c = 0; c < d->spec.ncoef; c++)
+        for (int f = 0; f < 3; f++) memcpy(dst[f] + 2 * c, state_at(d, level, c, f), 2 * sizeof(double));
+}
+
+void pst_dyn_set_forcing(pst_dyn *d, const double *coriolis, const double *phis)
+{
+    memcpy(d->coriolis, coriolis, 2 * d->spec.ncoef * sizeof *d->coriolis);
+    size_t npts = (size_t)d->cfg.nlat * d->cfg.nlon;
+    if (phis) memcpy(d->phis, phis, npts * sizeof *d->phis);
+    else memset(d->phis, 0, npts * sizeof *d->phis);
+    for (int level = 0; level < d->cfg.levels; level++)
+        for (int i = 0; i < d->spec.nm; i++)
+            for (int n = d->spec.m[i]; n <= d->cfg.M; n++) derive_potentials(d, level, pst_spec_index(&d->spec, i, n), n);
+}
+
+/* Stage 1: per wavenumber and parity, P̄ sums of all five state fields and H sums of ψ', χ'
+ * (two dgemm each) into the Legendre buffer [m][pair][xe | xo | ye | yo]; then, pair by pair
+ * and along m (so each Fourier line is written sequentially), north = even + odd and
+ * south = even − odd (H sums: the reverse) and the winds, straight into the Fourier lines of
+ * the inverse FFT. */
+static void inverse_legendre(pst_dyn *d, const double *st)
+{
+    const int B = d->B, np = d->npairs, nc = d->fft_inv.nc, cs = PST_DYN_NSPEC * B * 2, ch = 2 * B * 2;
+    const size_t W = leg_width(d), fs = (size_t)B * nc; /* fs: distance between fields of a line block */
+    for (int i = 0; i < d->spec.nm; i++)
+        for (int par = 0; par < 2; par++) {
+            const double *S = st + (size_t)cs * pst_spec_block(&d->spec, i, par);
+            double *X = d->legbuf + (size_t)i * np * W;
+            pst_leg_synth(&d->leg, PST_LEG_P, i, par, S, cs, cs, X + par * cs, (int)W);
+            pst_leg_synth(&d->leg, PST_LEG_H, i, par, S + S_PSI * B * 2, cs, ch, X + 2 * cs + par * ch, (int)W);
+        }
+    for (int p = 0; p < np; p++)
+        for (int i = 0; i < d->spec.nm; i++) {
+            const int m = d->spec.m[i];
+            const double *xe = d->legbuf + ((size_t)i * np + p) * W, *xo = xe + cs, *ye = xe + 2 * cs, *yo = ye + ch;
+            for (int h = 0; h < 2; h++) {
+                const double sg = h ? -1.0 : 1.0;
+                for (int l = 0; l < B; l++) {
+                    double x[PST_DYN_NSPEC][2], y[2][2];
+                    for (int f = 0; f < PST_DYN_NSPEC; f++)
+                        for (int r = 0; r < 2; r++) x[f][r] = xe[(f * B + l) * 2 + r] + sg * xo[(f * B + l) * 2 + r];
+                    for (int f = 0; f < 2; f++)
+                        for (int r = 0; r < 2; r++) y[f][r] = sg * ye[(f * B + l) * 2 + r] + yo[(f * B + l) * 2 + r];
+                    fftw_complex *q = d->four_inv + inv_line(d, p, h, 0, l) * nc + m;
+                    pst_wind_from_sums(m, x[S_PSI], x[S_CHI], y[0], y[1], q[G_U * fs], q[G_V * fs]);
+                    memcpy(q[G_ETA * fs], x[S_ETA], sizeof x[0]);
+                    memcpy(q[G_DIV * fs], x[S_DIV], sizeof x[0]);
+                    memcpy(q[G_PHI * fs], x[S_PHI], sizeof x[0]);
+                }
+            }
+        }
+    /* Wavenumbers above M are zero (c2r may have used them as scratch). */
+    for (int line = 0; line < d->fft_inv.nlines; line++)
+        memset(d->four_inv + (size_t)line * nc + d->cfg.M + 1, 0, (size_t)(nc - d->cfg.M - 1) * sizeof(fftw_complex));
+}
+
+/* One latitude line of the products (restrict: lets the compiler vectorise). */
+static void product_line(int nlon, double c, const double *restrict U, const double *restrict V,
+                         const double *restrict E, const double *restrict F, const double *restrict phis,
+                         double *restrict ue, double *restrict ve, double *restrict uf, double *restrict vf,
+                         double *restrict en)
+{
+    for (int i = 0; i < nlon; i++) {
+        ue[i] = U[i] * E[i];
+        ve[i] = V[i] * E[i];
+        uf[i] = U[i] * F[i];
+        vf[i] = V[i] * F[i];
+        en[i] = (U[i] * U[i] + V[i] * V[i]) * c + phis[i];
+    }
+}
+
+/* Stage 3: nonlinear products; the previous level is completed (Robert term) or, on the
+ * first step, taken from the current one. */
+static void products(pst_dyn *d, double *gf, const substep *s)
+{
+    const int B = d->B, nlon = d->cfg.nlon;
+    const size_t fi = (size_t)B * nlon; /* distance between fields of one latitude */
+    const double eps = d->cfg.robert;
+    for (int p = 0; p < d->npairs; p++)
+        for (int h = 0; h < 2; h++) {
+            const int lat = lat_of(d, p, h);
+            const double c = 0.5 / one_minus_mu2(d, lat);
+            const double *phis = d->phis + (size_t)lat * nlon;
+            for (int l = 0; l < B; l++) {
+                const double *g = d->grid_inv + inv_line(d, p, h, 0, l) * nlon;
+                const double *U = g + G_U * fi, *V = g + G_V * fi, *E = g + G_ETA * fi, *F = g + G_PHI * fi;
+                double *q = gf + fwd_line(d, p, h, 0, l) * nlon;
+                product_line(nlon, c, U, V, E, F, phis, q + Q_UETA * fi, q + Q_VETA * fi, q + Q_UPHI * fi,
+                             q + Q_VPHI * fi, q + Q_ENERGY * fi);
+                for (int f = 0; f < 3; f++) {
+                    const double *cur = g + (G_ETA + f) * fi;
+                    double *old = q + (Q_ETA_OLD + f) * fi;
+                    if (s->old_from_cur) memcpy(old, cur, (size_t)nlon * sizeof *old);
+                    else if (d->old_partial)
+                        for (int i = 0; i < nlon; i++) old[i] += eps * cur[i];
+                }
+            }
+        }
+}
+
+/* After the forward FFT: the current level becomes the previous one, Robert-filtered as far
+ * as it can be now, (1 − 2ε) X_n + ε X_{n−1}; the ε X_{n+1} term is added next step. */
+static void store_old(pst_dyn *d, double *gf)
+{
+    const int B = d->B, nlon = d->cfg.nlon;
+    const size_t fi = (size_t)B * nlon;
+    const double eps = d->cfg.robert;
+    for (int p = 0; p < d->npairs; p++)
+        for (int h = 0; h < 2; h++)
+            for (int l = 0; l < B; l++) {
+                const double *g = d->grid_inv + inv_line(d, p, h, 0, l) * nlon;
+                double *q = gf + fwd_line(d, p, h, 0, l) * nlon;
+                for (int f = 0; f < 3; f++) {
+                    const double *cur = g + (G_ETA + f) * fi;
+                    double *old = q + (Q_ETA_OLD + f) * fi;
+                    if (eps == 0) memcpy(old, cur, (size_t)nlon * sizeof *old);
+                    else
+                        for (int i = 0; i < nlon; i++) old[i] = (1.0 - 2.0 * eps) * cur[i] + eps * old[i];
+                }
+            }
+}
+
+/* Stage 5: combine, per wavenumber m and latitude, the Fourier coefficients into the
+ * quantities whose Legendre sums give the new level (s = 2τ w/(nlon a (1−μ²)), wn = w/nlon):
+ *   η*:  P̄[wn η_old − s im (Uη)]            + H[s (Vη)]
+ *   δ*:  P̄[wn δ_old + s im (Vη)]            + H[s (Uη)]      + n(n+1)/a² · κ
+ *   Φ*:  P̄[wn (Φ_old − cφ δ_old) − s im (UΦ)] + H[s (VΦ)]
+ *   κ:   P̄[wn (2τ E + cκ Φ_old)]
+ * with cφ = τΦ̄, cκ = τ for the semi-implicit scheme (the old-level halves of the averaged
+ * gravity terms) and 0 otherwise; then the symmetric/antisymmetric parts and one dgemm per
+ * kernel and parity (H sums accumulate onto the first three outputs).  The combination runs pair
+ * by pair along m (sequential reads of each Fourier line) into the Legendre buffer
+ * [m][pair][sP | aP | sH | aH]. */
+static void forward_legendre(pst_dyn *d, const substep *s)
+{
+    const int B = d->B, np = d->npairs, nc = d->fft_fwd.nc, co = O_N * B * 2, chh = H_N * B * 2;
+    const double tau = s->tau, a = PST_EARTH_RADIUS_M;
+    const bool si = d->cfg.scheme == PST_SCHEME_SEMI_IMPLICIT;
+    const double cphi = si ? tau * d->cfg.phibar : 0.0, ckap = si ? tau : 0.0;
+    const size_t fs = (size_t)B * nc, W = leg_width(d);
+    for (int p = 0; p < np; p++) {
+        const double wn = d->w[p] / d->cfg.nlon, sn = 2.0 * tau * wn / (a * one_minus_mu2(d, p));
+        for (int i = 0; i < d->spec.nm; i++) {
+            const int m = d->spec.m[i];
+            const double sm = sn * m;
+            double *sP = d->legbuf + ((size_t)i * np + p) * W, *aP = sP + co, *sH = aP + co, *aH = sH + chh;
+            for (int l = 0; l < B; l++) {
+                double P[2][O_N][2], H[2][H_N][2];
+                for (int h = 0; h < 2; h++) {
+                    const fftw_complex *q = d->four_fwd + fwd_line(d, p, h, 0, l) * nc + m;
+                    const double *A = q[Q_UETA * fs], *Bv = q[Q_VETA * fs], *C = q[Q_UPHI * fs], *D = q[Q_VPHI * fs];
+                    const double *E = q[Q_ENERGY * fs], *eo = q[Q_ETA_OLD * fs], *dv = q[Q_DIV_OLD * fs], *po = q[Q_PHI_OLD * fs];
+                    P[h][O_ETA][0] = wn * eo[0] + sm * A[1];
+                    P[h][O_ETA][1] = wn * eo[1] - sm * A[0];
+                    P[h][O_DIV][0] = wn * dv[0] - sm * Bv[1];
+                    P[h][O_DIV][1] = wn * dv[1] + sm * Bv[0];
+                    P[h][O_PHI][0] = wn * (po[0] - cphi * dv[0]) + sm * C[1];
+                    P[h][O_PHI][1] = wn * (po[1] - cphi * dv[1]) - sm * C[0];
+                    for (int r = 0; r < 2; r++) {
+                        P[h][O_KAPPA][r] = wn * (2.0 * tau * E[r] + ckap * po[r]);
+                        H[h][O_ETA][r] = sn * Bv[r];
+                        H[h][O_DIV][r] = sn * A[r];
+                        H[h][O_PHI][r] = sn * D[r];
+                    }
+                }
+                for (int f = 0; f < O_N; f++)
+                    for (int r = 0; r < 2; r++) {
+                        size_t k = (f * B + l) * 2 + r;
+                        sP[k] = P[0][f][r] + P[1][f][r];
+                        aP[k] = P[0][f][r] - P[1][f][r];
+                    }
+                for (int f = 0; f < H_N; f++)
+                    for (int r = 0; r < 2; r++) {
+                        size_t k = (f * B + l) * 2 + r;
+                        sH[k] = H[0][f][r] + H[1][f][r];
+                        aH[k] = H[0][f][r] - H[1][f][r];
+                    }
+            }
+        }
+    }
+    for (int i = 0; i < d->spec.nm; i++) {
+        const double *sP = d->legbuf + (size_t)i * np * W, *aP = sP + co, *sH = aP + co, *aH = sH + chh;
+        for (int par = 0; par < 2; par++) {
+            double *O = d->out + (size_t)co * pst_spec_block(&d->spec, i, par);
+            pst_leg_analysis(&d->leg, PST_LEG_P, i, par, par ? aP : sP, (int)W, co, 0.0, O, co);
+            pst_leg_analysis(&d->leg, PST_LEG_H, i, par, par ? sH : aH, (int)W, chh, 1.0, O, co);
+        }
+    }
+}
+
+/* Stage 6: per coefficient of degree n (L = n(n+1)/a²):
+ *   semi-implicit: δ_new = (δ* + τ L Φ*) / (1 + τ² L Φ̄),  Φ_new = Φ* − τ Φ̄ δ_new
+ *   explicit:      δ_new = δ* + 2τ L Φ_cur,              Φ_new = Φ* − 2τ Φ̄ δ_cur
+ *   advection:     η, δ unchanged,                        Φ_new = Φ*
+ * with δ* = out_δ + L κ, Φ* = out_Φ, η_new = out_η; then ∇⁴ diffusion and ψ', χ'.
+ * Returns false on a non-finite result. */
+static bool update(pst_dyn *d, double *st, const substep *s)
+{
+    const int B = d->B, co = O_N * B * 2, cs = PST_DYN_NSPEC * B * 2;
+    const double tau = s->tau, a = PST_EARTH_RADIUS_M, phibar = d->cfg.phibar, K = d->cfg.hdiff;
+    const pst_scheme scheme = d->cfg.scheme;
+    double acc = 0.0;
+    for (int i = 0; i < d->spec.nm; i++)
+        for (int par = 0; par < 2; par++) {
+            const size_t base = pst_spec_block(&d->spec, i, par);
+            for (int k = 0; k < d->spec.nk[par][i]; k++) {
+                const int n = d->spec.m[i] + par + 2 * k;
+                const double L = (double)n * (n + 1) / (a * a), ia = pst_inv_laplace_a(n, a);
+                const double solve = 1.0 / (1.0 + tau * tau * L * phibar);
+                const double dz = K > 0 ? 1.0 / (1.0 + 2.0 * tau * K * (L * L - 4.0 / (a * a * a * a))) : 1.0;
+                const double dp = K > 0 ? 1.0 / (1.0 + 2.0 * tau * K * L * L) : 1.0;
+                const double *o = d->out + (size_t)co * (base + k), *f = d->coriolis + 2 * (base + k);
+                double *x = st + (size_t)cs * (base + k);
+                for (int l = 0; l < B; l++)
+                    for (int r = 0; r < 2; r++) {
+                        const int j = l * 2 + r;
+                        double *eta = x + S_ETA * B * 2 + j, *div = x + S_DIV * B * 2 + j, *phi = x + S_PHI * B * 2 + j;
+                        const double dstar = o[O_DIV * B * 2 + j] + L * o[O_KAPPA * B * 2 + j], pstar = o[O_PHI * B * 2 + j];
+                        double en = o[O_ETA * B * 2 + j], dn, pn;
+                        switch (scheme) {
+                        case PST_SCHEME_SEMI_IMPLICIT:
+                            dn = (dstar + tau * L * pstar) * solve;
+                            pn = pstar - tau * phibar * dn;
+                            break;
+                        case PST_SCHEME_EXPLICIT:
+                            dn = dstar + 2.0 * tau * L * *phi;
+                            pn = pstar - 2.0 * tau * phibar * *div;
+                            break;
+                        default:
+                            en = *eta;
+                            dn = *div;
+                            pn = pstar;
+                            break;
+                        }
+                        *eta = en * dz;
+                        *div = dn * dz;
+                        *phi = pn * dp;
+                        x[S_PSI * B * 2 + j] = ia * (*eta - f[r]);
+                        x[S_CHI * B * 2 + j] = ia * *div;
+                        acc += *eta + *div + *phi;
+                    }
+            }
+        }
+    return isfinite(acc);
+}
+
+static bool substep_block(pst_dyn *d, int b, const substep *s)
+{
+    double t[8];
+    t[0] = pst_now_s();
+    inverse_legendre(d, d->state[b]);
+    t[1] = pst_now_s();
+    pst_fft_inverse(&d->fft_inv, d->four_inv, d->grid_inv);
+    t[2] = pst_now_s();
+    products(d, d->grid_fwd[b], s);
+    t[3] = pst_now_s();
+    pst_fft_forward(&d->fft_fwd, d->grid_fwd[b], d->four_fwd);
+    t[4] = pst_now_s();
+    if (!s->keep_old) store_old(d, d->grid_fwd[b]);
+    t[5] = pst_now_s();
+    forward_legendre(d, s);
+    t[6] = pst_now_s();
+    bool ok = update(d, d->state[b], s);
+    t[7] = pst_now_s();
+    static const pst_stage stage_of[7] = {PST_STAGE_LEGENDRE, PST_STAGE_FFT, PST_STAGE_GRID, PST_STAGE_FFT,
+                                          PST_STAGE_GRID, PST_STAGE_LEGENDRE, PST_STAGE_SPECTRAL};
+    for (int k = 0; k < 7; k++) d->stage_s[stage_of[k]] += t[k + 1] - t[k];
+    return ok;
+}
+
+bool pst_dyn_step(pst_dyn *d)
+{
+    const double dt = d->cfg.dt_s;
+    substep first[2] = {{dt / 4, true, true}, {dt / 2, false, true}}, leap = {dt, false, false};
+    const substep *subs = d->steps_done ? &leap : first;
+    int nsub = d->steps_done ? 1 : 2;
+    bool ok = true;
+    for (int k = 0; k < nsub; k++)
+        for (int b = 0; b < d->nblocks; b++) ok &= substep_block(d, b, &subs[k]);
+    if (!subs[nsub - 1].keep_old) d->old_partial = d->cfg.robert != 0;
+    d->steps_done++;
+    return ok;
+}

@@ -1,0 +1,85 @@
+/* The time step of the spectral transform shallow water model (NCAR STSWM numerics).
+ *
+ * Prognostic variables: absolute vorticity η = ζ + f, divergence δ and geopotential deviation
+ * Φ' = gh* − Φ̄ (h* the fluid depth), advanced as spectral coefficients; the winds U = u cosθ,
+ * V = v cosθ are recovered from ζ and δ each step.  As in STSWM the previous time level is
+ * kept on the grid, so a step is (per block of levels):
+ *
+ *   1. inverse Legendre: (η, δ, Φ', ψ', χ') coefficients → Fourier U, V, η, δ, Φ'   [legendre]
+ *   2. 5 inverse FFTs per latitude and level                                          [fft]
+ *   3. grid-point products Uη, Vη, UΦ', VΦ', E = (U²+V²)/(2(1−μ²)) + Φ_s            [grid]
+ *   4. 8 forward FFTs: the 5 products and the previous level η, δ, Φ'                 [fft]
+ *      (then the current η, δ, Φ' become the previous level)                          [grid]
+ *   5. forward Legendre: the Fourier-space tendencies combined with the old level,
+ *      λ-derivatives as im, μ-derivatives moved onto H by integration by parts          [legendre]
+ *   6. semi-implicit solve and new (ψ', χ') per coefficient                           [spectral]
+ *
+ * Leapfrog with the gravity-wave terms (−∇²Φ' in the δ equation, −Φ̄δ in the Φ' equation)
+ * averaged over the old and new levels; the first step is a forward half step followed by a
+ * centred step (STSWM).  Optional Robert–Asselin filter and implicit ∇⁴ diffusion (n = 1
+ * undamped in η and δ).  Each stage works on explicit local ranges: latitude pairs (north and
+ * its mirror south), the list of wavenumbers in the spectral layout, blocks of levels. */
+#ifndef PST_MODEL_DYNAMICS_H
+#define PST_MODEL_DYNAMICS_H
+
+#include "model/fft.h"
+#include "model/legendre.h"
+#include "model/spectral.h"
+
+#include <stdbool.h>
+
+typedef enum pst_scheme {
+    PST_SCHEME_SEMI_IMPLICIT,  /* gravity-wave terms implicit (default) */
+    PST_SCHEME_EXPLICIT,       /* all terms at the centre level */
+    PST_SCHEME_ADVECTION,      /* case 1: Φ' advected by the fixed initial winds */
+} pst_scheme;
+
+typedef enum pst_stage { PST_STAGE_FFT, PST_STAGE_LEGENDRE, PST_STAGE_GRID, PST_STAGE_SPECTRAL, PST_NSTAGES } pst_stage;
+extern const char *const pst_stage_names[PST_NSTAGES]; /* "fft", "legendre", "grid", "spectral" */
+
+typedef struct pst_dyn_config {
+    int M, nlat, nlon, levels, level_block;
+    double dt_s;
+    pst_scheme scheme;
+    double phibar;            /* Φ̄, m² s⁻² */
+    double robert;            /* Robert–Asselin coefficient (0: off) */
+    double hdiff;             /* ∇⁴ diffusion coefficient, m⁴ s⁻¹ (0: off) */
+    unsigned fftw_flags;
+} pst_dyn_config;
+
+enum { PST_DYN_NSPEC = 5, PST_DYN_NFWD = 8, PST_DYN_NINV = 5 };
+
+typedef struct pst_dyn {
+    pst_dyn_config cfg;
+    int npairs, nblocks, B;
+    double *mu, *coslat, *w;         /* Gaussian nodes, √(1 − μ²), weights [nlat], north to south */
+    pst_spec_layout spec;
+    pst_legendre leg;
+    pst_fft fft_inv, fft_fwd;
+    double **state;                  /* per block: [ncoef][η, δ, Φ', ψ', χ'][B][2] */
+    double **grid_fwd;               /* per block: [pair][hemi][8][B][nlon]; slots 5..7 = previous level */
+    fftw_complex *four_inv, *four_fwd;
+    double *grid_inv;                /* [pair][hemi][5][B][nlon]: U, V, η, δ, Φ' */
+    double *legbuf;                  /* Legendre sums (inverse) or inputs (forward) [m][pair][28 B] */
+    double *out;                     /* forward Legendre output [ncoef][η, δ, Φ', κ][B][2] */
+    double *coriolis;                /* f coefficients [ncoef][2] */
+    double *phis;                    /* surface geopotential [nlat][nlon] */
+    long steps_done;
+    bool old_partial;                /* previous level still lacks its Robert filter term */
+    double stage_s[PST_NSTAGES];     /* accumulated time per stage */
+} pst_dyn;
+
+void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg);
+void pst_dyn_free(pst_dyn *d);
+
+/* Initial state of one level: η, δ, Φ' coefficients in the full layout ([ncoef][2]). */
+void pst_dyn_set_level(pst_dyn *d, int level, const double *eta, const double *div, const double *phi);
+void pst_dyn_get_level(const pst_dyn *d, int level, double *eta, double *div, double *phi);
+/* Coriolis parameter coefficients (so ζ = η − f) and surface geopotential grid (NULL: none). */
+void pst_dyn_set_forcing(pst_dyn *d, const double *coriolis, const double *phis);
+
+/* Advance one time step dt (the first call does the forward half step and the centred step).
+ * Returns false if a non-finite coefficient appeared (numerical blow-up). */
+bool pst_dyn_step(pst_dyn *d);
+
+#endif

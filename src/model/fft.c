@@ -1,0 +1,50 @@
+#include "model/fft.h"
+
+#include <string.h>
+
+double *pst_fft_alloc_real(size_t n)
+{
+    double *p = fftw_alloc_real(n ? n : 1);
+    memset(p, 0, (n ? n : 1) * sizeof *p);
+    return p;
+}
+
+fftw_complex *pst_fft_alloc_complex(size_t n)
+{
+    fftw_complex *p = fftw_alloc_complex(n ? n : 1);
+    memset(p, 0, (n ? n : 1) * sizeof *p);
+    return p;
+}
+
+void pst_fft_init(pst_fft *f, int nlon, int nlines, unsigned flags)
+{
+    f->nlon = nlon;
+    f->nc = nlon / 2 + 1;
+    f->nlines = nlines;
+    /* Plan on scratch arrays: planning with MEASURE/PATIENT overwrites them. */
+    double *g = pst_fft_alloc_real((size_t)nlon * nlines);
+    fftw_complex *c = pst_fft_alloc_complex((size_t)f->nc * nlines);
+    f->forward = fftw_plan_many_dft_r2c(1, &nlon, nlines, g, NULL, 1, nlon, c, NULL, 1, f->nc, flags);
+    f->inverse = fftw_plan_many_dft_c2r(1, &nlon, nlines, c, NULL, 1, f->nc, g, NULL, 1, nlon, flags);
+    fftw_free(g);
+    fftw_free(c);
+}
+
+void pst_fft_free(pst_fft *f)
+{
+    fftw_destroy_plan(f->forward);
+    fftw_destroy_plan(f->inverse);
+}
+
+void pst_fft_forward(const pst_fft *f, double *grid, fftw_complex *fourier) { fftw_execute_dft_r2c(f->forward, grid, fourier); }
+
+void pst_fft_inverse(const pst_fft *f, fftw_complex *fourier, double *grid) { fftw_execute_dft_c2r(f->inverse, fourier, grid); }
+
+int pst_fft_flags(const char *name, unsigned *flags)
+{
+    static const struct { const char *name; unsigned flags; } table[] = {
+        {"estimate", FFTW_ESTIMATE}, {"measure", FFTW_MEASURE}, {"patient", FFTW_PATIENT}};
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (!strcmp(name, table[i].name)) { *flags = table[i].flags; return 0; }
+    return -1;
+}

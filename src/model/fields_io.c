@@ -1,0 +1,156 @@
+#include "model/fields_io.h"
+
+#include "model/constants.h"
+
+#include <netcdf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NC_TRY(call)                                                                      \
+    do {                                                                                  \
+        int st_ = (call);                                                                 \
+        if (st_ != NC_NOERR) {                                                            \
+            snprintf(err, errlen, "%s: %s", path, nc_strerror(st_));                     \
+            goto fail;                                                                    \
+        }                                                                                 \
+    } while (0)
+
+static const char *const coef_names[3][2] = {{"zeta_re", "zeta_im"}, {"div_re", "div_im"}, {"phi_re", "phi_im"}};
+
+int pst_fields_write(const char *path, pst_model *m, double t_s, long steps, char *err, size_t errlen)
+{
+    const pst_model_config *c = &m->cfg;
+    size_t nlat = (size_t)c->nlat, nlon = (size_t)c->nlon, ncoef = m->sht.spec.ncoef, npts = nlat * nlon;
+    int ncid = -1, dlat, dlon, dcoef, vlat, vlon, vw, vgrid[5], vm, vn, vcoef[3][2];
+    double *buf = malloc((npts > ncoef ? npts : ncoef) * sizeof *buf);
+    int *ibuf = malloc(ncoef * sizeof *ibuf);
+
+    NC_TRY(nc_create(path, NC_CLOBBER, &ncid));
+    NC_TRY(nc_def_dim(ncid, "lat", nlat, &dlat));
+    NC_TRY(nc_def_dim(ncid, "lon", nlon, &dlon));
+    NC_TRY(nc_def_dim(ncid, "coef", ncoef, &dcoef));
+    int d2[2] = {dlat, dlon};
+    NC_TRY(nc_def_var(ncid, "lat", NC_DOUBLE, 1, &dlat, &vlat));
+    NC_TRY(nc_put_att_text(ncid, vlat, "units", 13, "degrees_north"));
+    NC_TRY(nc_def_var(ncid, "lon", NC_DOUBLE, 1, &dlon, &vlon));
+    NC_TRY(nc_put_att_text(ncid, vlon, "units", 12, "degrees_east"));
+    NC_TRY(nc_def_var(ncid, "gauss_weight", NC_DOUBLE, 1, &dlat, &vw));
+    static const char *const gname[5] = {"h", "hs", "u", "v", "zeta"}, *const gunit[5] = {"m", "m", "m s-1", "m s-1", "s-1"};
+    static const char *const glong[5] = {"free-surface height", "surface (mountain) height", "eastward wind",
+                                         "northward wind", "relative vorticity"};
+    for (int k = 0; k < 5; k++) {
+        NC_TRY(nc_def_var(ncid, gname[k], NC_DOUBLE, 2, d2, &vgrid[k]));
+        NC_TRY(nc_put_att_text(ncid, vgrid[k], "units", strlen(gunit[k]), gunit[k]));
+        NC_TRY(nc_put_att_text(ncid, vgrid[k], "long_name", strlen(glong[k]), glong[k]));
+    }
+    NC_TRY(nc_def_var(ncid, "coef_m", NC_INT, 1, &dcoef, &vm));
+    NC_TRY(nc_def_var(ncid, "coef_n", NC_INT, 1, &dcoef, &vn));
+    for (int f = 0; f < 3; f++)
+        for (int r = 0; r < 2; r++) NC_TRY(nc_def_var(ncid, coef_names[f][r], NC_DOUBLE, 1, &dcoef, &vcoef[f][r]));
+    const char *title = "pstswm model fields (level 0)";
+    NC_TRY(nc_put_att_text(ncid, NC_GLOBAL, "title", strlen(title), title));
+    int ia[6] = {c->test_case, c->M, c->nlat, c->nlon, c->levels, 0};
+    static const char *const iname[6] = {"case", "trunc", "nlat", "nlon", "levels", "level"};
+    for (int k = 0; k < 6; k++) NC_TRY(nc_put_att_int(ncid, NC_GLOBAL, iname[k], NC_INT, 1, &ia[k]));
+    double da[6] = {c->alpha, t_s, t_s / PST_DAY_S, c->dt_s, (double)steps, m->phibar};
+    static const char *const dname[6] = {"alpha", "time_s", "days", "dt_s", "steps", "phibar"};
+    for (int k = 0; k < 6; k++) NC_TRY(nc_put_att_double(ncid, NC_GLOBAL, dname[k], NC_DOUBLE, 1, &da[k]));
+    NC_TRY(nc_enddef(ncid));
+
+    for (size_t j = 0; j < nlat; j++) buf[j] = m->lat[j] * 180.0 / PST_PI;
+    NC_TRY(nc_put_var_double(ncid, vlat, buf));
+    for (size_t i = 0; i < nlon; i++) buf[i] = m->lon[i] * 180.0 / PST_PI;
+    NC_TRY(nc_put_var_double(ncid, vlon, buf));
+    NC_TRY(nc_put_var_double(ncid, vw, m->sht.w));
+    pst_model_level_grids(m, 0);
+    for (size_t k = 0; k < npts; k++) m->grid[4][k] = m->grid[3][k] - m->f[k];
+    const double *grids[5] = {m->grid[0], m->hs, m->grid[1], m->grid[2], m->grid[4]};
+    for (int k = 0; k < 5; k++) NC_TRY(nc_put_var_double(ncid, vgrid[k], grids[k]));
+
+    pst_dyn_get_level(&m->dyn, 0, m->spec[0], m->spec[1], m->spec[2]);
+    for (size_t k = 0; k < 2 * ncoef; k++) m->spec[0][k] -= m->f_spec[k];
+    const pst_spec_layout *s = &m->sht.spec;
+    for (int i = 0; i < s->nm; i++)
+        for (int n = s->m[i]; n <= s->M; n++) ibuf[pst_spec_index(s, i, n)] = s->m[i];
+    NC_TRY(nc_put_var_int(ncid, vm, ibuf));
+    for (int i = 0; i < s->nm; i++)
+        for (int n = s->m[i]; n <= s->M; n++) ibuf[pst_spec_index(s, i, n)] = n;
+    NC_TRY(nc_put_var_int(ncid, vn, ibuf));
+    for (int f = 0; f < 3; f++)
+        for (int r = 0; r < 2; r++) {
+            for (size_t k = 0; k < ncoef; k++) buf[k] = m->spec[f][2 * k + r];
+            NC_TRY(nc_put_var_double(ncid, vcoef[f][r], buf));
+        }
+    NC_TRY(nc_close(ncid));
+    free(buf);
+    free(ibuf);
+    return 0;
+fail:
+    if (ncid >= 0) nc_close(ncid);
+    free(buf);
+    free(ibuf);
+    return -1;
+}
+
+int pst_reference_read(const char *path, pst_reference *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    int ncid = -1, dcoef, vm, vn, v;
+    size_t ncoef;
+    int *cm = NULL, *cn = NULL;
+    double *buf = NULL;
+    NC_TRY(nc_open(path, NC_NOWRITE, &ncid));
+    NC_TRY(nc_get_att_int(ncid, NC_GLOBAL, "case", &r->test_case));
+    NC_TRY(nc_get_att_int(ncid, NC_GLOBAL, "trunc", &r->M));
+    NC_TRY(nc_get_att_double(ncid, NC_GLOBAL, "alpha", &r->alpha));
+    NC_TRY(nc_get_att_double(ncid, NC_GLOBAL, "time_s", &r->time_s));
+    NC_TRY(nc_get_att_double(ncid, NC_GLOBAL, "phibar", &r->phibar));
+    NC_TRY(nc_inq_dimid(ncid, "coef", &dcoef));
+    NC_TRY(nc_inq_dimlen(ncid, dcoef, &ncoef));
+    if (r->M < 1 || ncoef != pst_spec_count(r->M)) {
+        snprintf(err, errlen, "%s: %zu coefficients do not match truncation T%d", path, ncoef, r->M);
+        goto fail;
+    }
+    cm = malloc(ncoef * sizeof *cm);
+    cn = malloc(ncoef * sizeof *cn);
+    buf = malloc(ncoef * sizeof *buf);
+    NC_TRY(nc_inq_varid(ncid, "coef_m", &vm));
+    NC_TRY(nc_inq_varid(ncid, "coef_n", &vn));
+    NC_TRY(nc_get_var_int(ncid, vm, cm));
+    NC_TRY(nc_get_var_int(ncid, vn, cn));
+    for (size_t k = 0; k < ncoef; k++)
+        if (cm[k] < 0 || cn[k] < cm[k] || cn[k] > r->M) {
+            snprintf(err, errlen, "%s: coefficient %zu has (m, n) = (%d, %d), outside T%d", path, k, cm[k], cn[k], r->M);
+            goto fail;
+        }
+    double **dst[3] = {&r->zeta, &r->div, &r->phi};
+    for (int f = 0; f < 3; f++) {
+        *dst[f] = calloc(2 * ncoef, sizeof(double));
+        for (int q = 0; q < 2; q++) {
+            NC_TRY(nc_inq_varid(ncid, coef_names[f][q], &v));
+            NC_TRY(nc_get_var_double(ncid, v, buf));
+            for (size_t k = 0; k < ncoef; k++) (*dst[f])[2 * pst_spec_full_index(r->M, cm[k], cn[k]) + q] = buf[k];
+        }
+    }
+    NC_TRY(nc_close(ncid));
+    free(cm);
+    free(cn);
+    free(buf);
+    return 0;
+fail:
+    if (ncid >= 0) nc_close(ncid);
+    free(cm);
+    free(cn);
+    free(buf);
+    pst_reference_free(r);
+    return -1;
+}
+
+void pst_reference_free(pst_reference *r)
+{
+    free(r->zeta);
+    free(r->div);
+    free(r->phi);
+    r->zeta = r->div = r->phi = NULL;
+}

@@ -1,0 +1,213 @@
+#include "model/model.h"
+
+#include "model/constants.h"
+#include "model/testcases.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static size_t npts(const pst_model *m) { return (size_t)m->cfg.nlat * m->cfg.nlon; }
+
+static void ref_alloc(pst_ref_grids *r, size_t n)
+{
+    r->h = malloc(n * sizeof *r->h);
+    r->u = malloc(n * sizeof *r->u);
+    r->v = malloc(n * sizeof *r->v);
+}
+
+double pst_model_courant(const pst_model *m, double dt_s, double c) { return dt_s * c * m->cfg.M / PST_EARTH_RADIUS_M; }
+
+/* Largest divisor of a day in whole seconds not above dt_max (at least 1 s). */
+static double day_divisor_below(double dt_max)
+{
+    for (long k = (long)ceil(PST_DAY_S / dt_max); k < (long)PST_DAY_S; k++)
+        if ((long)PST_DAY_S % k == 0) return PST_DAY_S / k;
+    return 1.0;
+}
+
+/* Initial state from the test case: grid u, v, h → ζ, δ (vector transform), η = ζ + f, Φ'. */
+static void initial_state(pst_model *m)
+{
+    const pst_model_config *c = &m->cfg;
+    int nlat = c->nlat, nlon = c->nlon;
+    double *U = m->grid[0], *V = m->grid[1], *phi = m->grid[2], *u = m->grid[3], *v = m->grid[4];
+    double sum = 0, phimax = 0;
+    for (int j = 0; j < nlat; j++)
+        for (int i = 0; i < nlon; i++) {
+            size_t k = (size_t)j * nlon + i;
+            pst_case_point p = pst_case_eval(c->test_case, c->alpha, m->lon[i], m->lat[j], 0.0);
+            double cl = m->sht.coslat[j];
+            U[k] = p.u * cl;
+            V[k] = p.v * cl;
+            u[k] = p.u;
+            v[k] = p.v;
+            m->hs[k] = p.hs;
+            phi[k] = PST_GRAVITY * (p.h - p.hs);
+            m->f[k] = pst_case_coriolis(c->test_case, c->alpha, m->lon[i], m->lat[j]);
+            sum += 0.5 * m->sht.w[j] / nlon * phi[k];
+            phimax = fmax(phimax, phi[k]);
+        }
+    /* Φ̄: the global mean geopotential (case 1 advects the full gh, Φ̄ = 0). */
+    m->phibar = c->test_case == 1 ? 0.0 : sum;
+    for (size_t k = 0; k < npts(m); k++) phi[k] -= m->phibar;
+    m->speed0 = pst_max_speed((int)npts(m), u, v) + (c->explicit_scheme ? sqrt(phimax) : 0.0);
+
+    double *zeta = m->spec[0], *div = m->spec[1], *phis = m->spec[2];
+    pst_sht_vordiv(&m->sht, U, V, zeta, div);
+    pst_sht_analysis(&m->sht, m->f, m->f_spec);
+    for (size_t k = 0; k < 2 * m->sht.spec.ncoef; k++) zeta[k] += m->f_spec[k];
+    pst_sht_analysis(&m->sht, phi, phis);
+    for (int l = 0; l < c->levels; l++) pst_dyn_set_level(&m->dyn, l, zeta, div, phis);
+    double *phis_grid = m->grid[5];
+    for (size_t k = 0; k < npts(m); k++) phis_grid[k] = PST_GRAVITY * m->hs[k];
+    pst_dyn_set_forcing(&m->dyn, m->f_spec, phis_grid);
+}
+
+void pst_model_init(pst_model *m, const pst_model_config *cfg)
+{
+    memset(m, 0, sizeof *m);
+    m->cfg = *cfg;
+    int nlat = cfg->nlat, nlon = cfg->nlon;
+    pst_sht_init(&m->sht, cfg->M, nlat, nlon, FFTW_ESTIMATE);
+    m->lon = malloc((size_t)nlon * sizeof *m->lon);
+    m->lat = malloc((size_t)nlat * sizeof *m->lat);
+    for (int i = 0; i < nlon; i++) m->lon[i] = 2 * PST_PI * i / nlon;
+    for (int j = 0; j < nlat; j++) m->lat[j] = atan2(m->sht.mu[j], m->sht.coslat[j]);
+    m->hs = calloc(npts(m), sizeof *m->hs);
+    m->f = calloc(npts(m), sizeof *m->f);
+    m->f_spec = calloc(2 * m->sht.spec.ncoef, sizeof *m->f_spec);
+    for (int k = 0; k < 3; k++) m->spec[k] = calloc(2 * m->sht.spec.ncoef, sizeof *m->spec[k]);
+    for (int k = 0; k < 6; k++) m->grid[k] = calloc(npts(m), sizeof *m->grid[k]);
+
+    pst_dyn_config dc = {
+        .M = cfg->M, .nlat = nlat, .nlon = nlon, .levels = cfg->levels, .level_block = cfg->level_block,
+        .dt_s = cfg->dt_s, .robert = cfg->robert, .hdiff = cfg->hdiff, .fftw_flags = cfg->fftw_flags,
+        .scheme = cfg->test_case == 1 ? PST_SCHEME_ADVECTION
+                  : cfg->explicit_scheme ? PST_SCHEME_EXPLICIT : PST_SCHEME_SEMI_IMPLICIT,
+    };
+    pst_dyn_init(&m->dyn, &dc);
+    initial_state(m);
+    m->dyn.cfg.phibar = m->phibar;
+    if (m->cfg.dt_s <= 0) {
+        double advective = PST_COURANT_TARGET * PST_EARTH_RADIUS_M / (cfg->M * m->speed0);
+        double inertial = PST_COURANT_TARGET / (2 * PST_EARTH_OMEGA);
+        m->cfg.dt_s = day_divisor_below(fmin(fmin(advective, inertial), PST_DT_T42_S * 42.0 / cfg->M));
+    }
+    m->dyn.cfg.dt_s = m->cfg.dt_s;
+    m->courant = pst_model_courant(m, m->cfg.dt_s, m->speed0);
+    m->inertial = 2 * PST_EARTH_OMEGA * m->cfg.dt_s;
+    pst_model_diag d0;
+    pst_model_diagnose(m, 0.0, NULL, &d0);
+    m->inv0 = d0.inv;
+}
+
+void pst_model_free(pst_model *m)
+{
+    pst_dyn_free(&m->dyn);
+    pst_sht_free(&m->sht);
+    free(m->lon);
+    free(m->lat);
+    free(m->hs);
+    free(m->f);
+    free(m->f_spec);
+    for (int k = 0; k < 3; k++) free(m->spec[k]);
+    for (int k = 0; k < 6; k++) free(m->grid[k]);
+}
+
+/* h, u, v, η on the grid from coefficients of η (or ζ when eta_is_abs is false), δ, Φ'. */
+static void grids_from_spec(pst_model *m, double *eta, const double *div, const double *phi, double phibar, bool eta_is_abs,
+                            double *h, double *u, double *v, double *etag)
+{
+    size_t nc2 = 2 * m->sht.spec.ncoef;
+    double *zeta = malloc(nc2 * sizeof *zeta);
+    for (size_t k = 0; k < nc2; k++) zeta[k] = eta[k] - (eta_is_abs ? m->f_spec[k] : 0.0);
+    pst_sht_wind(&m->sht, zeta, div, u, v);
+    if (etag) pst_sht_synthesis(&m->sht, eta, etag);
+    pst_sht_synthesis(&m->sht, phi, h);
+    free(zeta);
+    for (int j = 0; j < m->cfg.nlat; j++) {
+        double cl = m->sht.coslat[j];
+        for (int i = 0; i < m->cfg.nlon; i++) {
+            size_t k = (size_t)j * m->cfg.nlon + i;
+            u[k] /= cl;
+            v[k] /= cl;
+            h[k] = (h[k] + phibar) / PST_GRAVITY + m->hs[k];
+        }
+    }
+}
+
+void pst_model_level_grids(pst_model *m, int level)
+{
+    pst_dyn_get_level(&m->dyn, level, m->spec[0], m->spec[1], m->spec[2]);
+    grids_from_spec(m, m->spec[0], m->spec[1], m->spec[2], m->phibar, true, m->grid[0], m->grid[1], m->grid[2], m->grid[3]);
+}
+
+void pst_model_diagnose(pst_model *m, double t_s, const pst_ref_grids *ref, pst_model_diag *out)
+{
+    const pst_model_config *c = &m->cfg;
+    memset(out, 0, sizeof *out);
+    out->t_s = t_s;
+    pst_ref_grids analytic = {0};
+    if (!ref && pst_case_analytic(c->test_case)) {
+        ref_alloc(&analytic, npts(m));
+        for (int j = 0; j < c->nlat; j++)
+            for (int i = 0; i < c->nlon; i++) {
+                size_t k = (size_t)j * c->nlon + i;
+                pst_case_point p = pst_case_eval(c->test_case, c->alpha, m->lon[i], m->lat[j], t_s);
+                analytic.h[k] = p.h;
+                analytic.u[k] = p.u;
+                analytic.v[k] = p.v;
+            }
+        ref = &analytic;
+    }
+    pst_norm_acc acc = {0};
+    for (int l = 0; l < c->levels; l++) {
+        pst_model_level_grids(m, l);
+        pst_grid_fields x = {m->grid[0], m->grid[1], m->grid[2]};
+        if (ref) pst_norm_add(&acc, m->sht.w, c->nlat, c->nlon, x, (pst_grid_fields){ref->h, ref->u, ref->v});
+        pst_invariants_add(&out->inv, m->sht.w, c->nlat, c->nlon, x, m->hs, m->grid[3]);
+        out->max_speed = fmax(out->max_speed, pst_max_speed((int)npts(m), m->grid[1], m->grid[2]));
+    }
+    if (ref) {
+        out->has_norms = true;
+        out->norms = pst_norm_finish(&acc);
+    }
+    pst_ref_grids_free(&analytic);
+    if (c->test_case == 1) {
+        /* A tracer bell with h = 0 outside: only its mass is an invariant. */
+        out->inv.energy = out->inv.enstrophy = NAN;
+    }
+    if (m->inv0.mass != 0) {
+        out->mass_rel = (out->inv.mass - m->inv0.mass) / m->inv0.mass;
+        out->energy_rel = (out->inv.energy - m->inv0.energy) / m->inv0.energy;
+        out->enstrophy_rel = (out->inv.enstrophy - m->inv0.enstrophy) / m->inv0.enstrophy;
+    }
+    out->courant = pst_model_courant(m, c->dt_s, out->max_speed);
+}
+
+void pst_model_reference(pst_model *m, int M_ref, const double *zeta, const double *div, const double *phi,
+                         double phibar, pst_ref_grids *out)
+{
+    size_t nc2 = 2 * m->sht.spec.ncoef;
+    double *s[3];
+    const double *src[3] = {zeta, div, phi};
+    for (int f = 0; f < 3; f++) s[f] = calloc(nc2, sizeof *s[f]);
+    int Mc = M_ref < m->cfg.M ? M_ref : m->cfg.M;
+    for (int mm = 0; mm <= Mc; mm++)
+        for (int n = mm; n <= Mc; n++) {
+            size_t to = pst_spec_full_index(m->cfg.M, mm, n), from = pst_spec_full_index(M_ref, mm, n);
+            for (int f = 0; f < 3; f++) memcpy(s[f] + 2 * to, src[f] + 2 * from, 2 * sizeof(double));
+        }
+    ref_alloc(out, npts(m));
+    grids_from_spec(m, s[0], s[1], s[2], phibar, false, out->h, out->u, out->v, NULL);
+    for (int f = 0; f < 3; f++) free(s[f]);
+}
+
+void pst_ref_grids_free(pst_ref_grids *r)
+{
+    free(r->h);
+    free(r->u);
+    free(r->v);
+    r->h = r->u = r->v = NULL;
+}

@@ -1,0 +1,79 @@
+/* A configured model run: a test case on a Gaussian grid, its initial state in the dynamics,
+ * the time step choice and the diagnostics (error norms, invariants) at any time. */
+#ifndef PST_MODEL_MODEL_H
+#define PST_MODEL_MODEL_H
+
+#include "model/diagnostics.h"
+#include "model/dynamics.h"
+#include "model/transforms.h"
+
+#include <stdbool.h>
+
+/* Default time step: the largest divisor of a day (in whole seconds) whose Courant number
+ * C = dt · c_max · M / a and inertial number 2Ω dt (the Coriolis term is explicit: leapfrog
+ * needs 2Ω dt < 1) both stay at or below PST_COURANT_TARGET, c_max being the largest initial
+ * wind speed (plus the largest gravity-wave speed √Φ for the explicit scheme), and that is
+ * not longer than STSWM's T42 step scaled with resolution, PST_DT_T42_S · 42 / M: flows that
+ * accelerate from rest (case 5 peaks at twice its initial wind) need that margin. */
+#define PST_COURANT_TARGET 0.6
+#define PST_DT_T42_S 2400.0
+
+typedef struct pst_model_config {
+    int test_case;
+    double alpha;             /* rotation angle, cases 1 and 2 */
+    int M, nlat, nlon, levels, level_block;
+    double dt_s;              /* <= 0: PST_COURANT_TARGET default */
+    bool explicit_scheme;
+    double robert, hdiff;
+    unsigned fftw_flags;
+} pst_model_config;
+
+typedef struct pst_ref_grids {
+    double *h, *u, *v;        /* [nlat][nlon] */
+} pst_ref_grids;
+
+typedef struct pst_model {
+    pst_model_config cfg;
+    pst_dyn dyn;
+    pst_sht sht;
+    double phibar;            /* Φ̄, m² s⁻² */
+    double speed0;            /* c_max of the Courant number at t = 0, m/s */
+    double courant;           /* of the time step in use */
+    double inertial;          /* 2Ω dt */
+    double *lon, *lat;        /* radians [nlon], [nlat] */
+    double *hs, *f;           /* surface height, Coriolis parameter [nlat][nlon] */
+    double *f_spec;           /* Coriolis coefficients [ncoef][2] */
+    pst_invariants inv0;
+    double *spec[3];          /* scratch coefficient arrays */
+    double *grid[6];          /* scratch grids: h, u, v, eta, and two more */
+} pst_model;
+
+typedef struct pst_model_diag {
+    double t_s;
+    bool has_norms;
+    pst_norms norms;
+    pst_invariants inv;
+    double mass_rel, energy_rel, enstrophy_rel;
+    double max_speed, courant;
+} pst_model_diag;
+
+void pst_model_init(pst_model *m, const pst_model_config *cfg);
+void pst_model_free(pst_model *m);
+
+/* Courant number of dt for the largest speed c (m/s). */
+double pst_model_courant(const pst_model *m, double dt_s, double c);
+
+/* Grid fields of one level (h total height, u, v, eta absolute vorticity) into m->grid[0..3]. */
+void pst_model_level_grids(pst_model *m, int level);
+
+/* Diagnostics at time t_s over all levels.  Norms against ref if given, else against the
+ * analytic solution for cases 1 and 2, else none. */
+void pst_model_diagnose(pst_model *m, double t_s, const pst_ref_grids *ref, pst_model_diag *out);
+
+/* Reference grids on this model's grid from spectral coefficients (ζ, δ, Φ' at truncation
+ * M_ref ≥ 1, any M_ref: truncated or zero-padded to M) and Φ̄. */
+void pst_model_reference(pst_model *m, int M_ref, const double *zeta, const double *div, const double *phi,
+                         double phibar, pst_ref_grids *out);
+void pst_ref_grids_free(pst_ref_grids *r);
+
+#endif

@@ -1,0 +1,63 @@
+# pstswm model: end-to-end runs, the record, --write-fields/--reference, bad input.
+# The numerics are tested by tests/unit/test_model_*.c (case 2 at T42 and T85 over 5 days, etc.).
+set(MODEL_FAST --fftw-plan estimate)
+
+pst_mpi_test(model.case2.t42l16 1 model --case 2 --trunc 42 --levels 16 --steps 12 ${MODEL_FAST})
+pst_mpi_test(model.case5.t21 1 model --case 5 --trunc 21 --days 2 --diag-every 24 --robert 0.01 --hdiff 1e15 ${MODEL_FAST})
+pst_mpi_test(model.case2.explicit 1 model --case 2 --trunc 21 --explicit --days 1 ${MODEL_FAST})
+
+add_test(NAME model.record COMMAND ${CMAKE_SOURCE_DIR}/tests/model-record.sh ${PSTRUN} -- $<TARGET_FILE:pstswm>)
+set_tests_properties(model.record PROPERTIES TIMEOUT 120)
+
+# A case 6 reference written by one run, used by another at a lower resolution.
+set(MODEL_REF ${CMAKE_CURRENT_BINARY_DIR}/model-case6-ref.nc)
+add_test(NAME model.reference.write COMMAND ${PSTRUN} -n 1 $<TARGET_FILE:pstswm> model --case 6 --trunc 42 --days 0.5
+  --dt 300 --write-fields ${MODEL_REF} ${MODEL_FAST})
+set_tests_properties(model.reference.write PROPERTIES TIMEOUT 120 FIXTURES_SETUP model_ref)
+add_test(NAME model.reference.use COMMAND ${PSTRUN} -n 1 $<TARGET_FILE:pstswm> model --case 6 --trunc 21 --days 0.5
+  --dt 600 --reference ${MODEL_REF} ${MODEL_FAST})
+set_tests_properties(model.reference.use PROPERTIES TIMEOUT 120 FIXTURES_REQUIRED model_ref
+  PASS_REGULAR_EXPRESSION "errors \\(vs reference\\)  h: l1 [0-9.]+e-0[3-6]")
+pst_bad_input_test(model.bad.reference_case 1 2 "--reference: .*model-case6-ref.nc is a run of case 6 \\(alpha 0\\), this is case 2"
+  model --case 2 --reference ${MODEL_REF} --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.reference_day 1 2 "--reference: .*model-case6-ref.nc is at day 0.5, this run ends at day 1"
+  model --case 6 --trunc 21 --days 1 --reference ${MODEL_REF} --out ${PST_TEST_OUT})
+set_tests_properties(model.bad.reference_case model.bad.reference_day PROPERTIES FIXTURES_REQUIRED model_ref)
+
+pst_bad_input_test(model.bad.trunc 1 2 "--trunc: 0 is out of range \\(allowed: 1 \\.\\.\\. 2047\\)" model --trunc 0 --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.nlat 1 2 "--nlat: 32 latitudes are too few for T42 \\(need an even number >= 64"
+  model --trunc 42 --nlat 32 --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.nlat_odd 1 2 "--nlat: 65 latitudes are too few for T42" model --nlat 65 --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.nlon 1 2 "--nlon: 120 longitudes do not fit T42 \\(need an even number >= 127"
+  model --nlon 120 --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.nlon_prime 1 2 "--nlon: 142 longitudes do not fit T42 .*prime factors 2, 3, 5 only"
+  model --nlon 142 --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.dt_zero 1 2 "--dt: 0 s is not a positive time step" model --dt 0 --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.dt_negative 1 2 "--dt: -5 s is not a positive time step" model --dt -5 --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.dt_nan 1 2 "--dt: 'nan' is not a finite number" model --dt nan --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.case 1 2 "--case: 3 is not a supported test case \\(allowed: 1, 2, 5, 6\\)"
+  model --case 3 --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.levels 1 2 "--levels: 0 is out of range \\(allowed: 1 \\.\\.\\. 4096\\)"
+  model --levels 0 --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.level_block 1 2 "--level-block: 2 does not divide --levels 3"
+  model --levels 3 --level-block 2 --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.steps_days 1 2 "--steps and --days are exclusive" model --steps 5 --days 1 --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.days 1 2 "--days: 0.31 days is not a whole number of 2160 s time steps \\(12.4000\\)"
+  model --days 0.31 --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.alpha_case 1 2 "--alpha: the rotation angle applies to cases 1 and 2 only \\(case 6\\)"
+  model --case 6 --alpha 0.5 --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.alpha 1 2 "--alpha: 'pi/x' is not an angle in radians" model --alpha pi/x --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.fftw_plan 1 2 "--fftw-plan: unknown value 'fast' \\(allowed: estimate, measure, patient\\)"
+  model --fftw-plan fast --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.reference_missing 1 2 "--reference: /nonexistent/ref.nc: No such file or directory"
+  model --reference /nonexistent/ref.nc --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.write_fields 1 2 "--write-fields: cannot write '/nonexistent/f.nc'"
+  model --write-fields /nonexistent/f.nc --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.ranks 2 2 "model runs on exactly 1 rank in this version \\(started on 2\\)"
+  model --out ${PST_TEST_OUT})
+
+# A numerical blow-up ends the run with exit 3 naming the step (the header record is written by then).
+add_test(NAME model.blowup COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-fail.sh 3
+  "numerical blow-up at step [0-9]+ \\(day [0-9.]+\\): non-finite spectral coefficients" -
+  -- ${PSTRUN} -n 1 $<TARGET_FILE:pstswm> model --case 2 --trunc 21 --explicit --dt 7200 --steps 400 ${MODEL_FAST})
+set_tests_properties(model.blowup PROPERTIES TIMEOUT 60)

@@ -1,0 +1,229 @@
+/* Known answers for the model's building blocks: Gaussian quadrature, orthonormal Legendre
+ * functions, FFT and spherical harmonic round trips, vector transform identities. */
+#include "check.h"
+#include "model/constants.h"
+#include "model/fft.h"
+#include "model/gauss.h"
+#include "model/legendre.h"
+#include "model/transforms.h"
+
+#include <cblas.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double urand(unsigned *s)
+{
+    *s = *s * 1103515245u + 12345u;
+    return ((*s >> 8) & 0xffffff) / (double)0x1000000 * 2.0 - 1.0;
+}
+
+/* Σ w μ^k = ∫ μ^k dμ for every k ≤ 2n − 1; weights sum to 2; nodes mirror exactly. */
+static void test_quadrature(int n)
+{
+    double *mu = malloc(n * sizeof *mu), *w = malloc(n * sizeof *w), *cl = malloc(n * sizeof *cl);
+    pst_gauss_nodes(n, mu, cl, w);
+    double worst = 0;
+    for (int k = 0; k <= 2 * n - 1; k++) {
+        double s = 0;
+        for (int j = 0; j < n; j++) s += w[j] * pow(mu[j], k);
+        double exact = k % 2 ? 0.0 : 2.0 / (k + 1);
+        worst = fmax(worst, fabs(s - exact));
+    }
+    CHECK(worst < 1e-14);
+    if (worst >= 1e-14) fprintf(stderr, "n=%d quadrature error %.3e\n", n, worst);
+    bool mirrored = true, descending = true;
+    for (int j = 0; j < n; j++) {
+        mirrored &= mu[n - 1 - j] == -mu[j] && w[n - 1 - j] == w[j] && fabs(cl[j] - sqrt(1 - mu[j] * mu[j])) < 1e-12 * cl[j];
+        if (j) descending &= mu[j] < mu[j - 1];
+    }
+    CHECK(mirrored && descending);
+    free(mu);
+    free(w);
+    free(cl);
+}
+
+/* Exact up to degree 2n − 1 and not beyond: 4 points miss ∫μ⁸ by 2⁹(4!)⁴/(9·(8!)²) = 0.01161. */
+static void test_quadrature_degree(void)
+{
+    double mu[4], cl[4], w[4], s = 0;
+    pst_gauss_nodes(4, mu, cl, w);
+    for (int j = 0; j < 4; j++) s += w[j] * pow(mu[j], 8);
+    CHECK_CLOSE(2.0 / 9 - s, 512.0 * pow(24, 4) / (9 * pow(40320, 2)), 1e-12, 0);
+}
+
+/* Σ_j w_j P̄_n^m P̄_n'^m = δ_nn' over the Gaussian grid of truncation M, and H = (1−μ²)dP̄/dμ. */
+static void test_orthonormal(int M, int nlat, int mstep)
+{
+    double *mu = malloc(nlat * sizeof *mu), *w = malloc(nlat * sizeof *w), *cl = malloc(nlat * sizeof *cl);
+    pst_gauss_nodes(nlat, mu, cl, w);
+    int len = M + 1;
+    double *p = malloc((size_t)nlat * len * sizeof *p), *h = malloc((size_t)nlat * len * sizeof *h);
+    double worst = 0, worst_h = 0;
+    for (int m = 0; m <= M; m += mstep) {
+        for (int j = 0; j < nlat; j++) pst_legendre_column(M, m, mu[j], cl[j], p + (size_t)j * len, h + (size_t)j * len);
+        for (int a = 0; a <= M - m; a++)
+            for (int b = a; b <= M - m; b++) {
+                double s = 0;
+                for (int j = 0; j < nlat; j++) s += w[j] * p[(size_t)j * len + a] * p[(size_t)j * len + b];
+                worst = fmax(worst, fabs(s - (a == b)));
+            }
+        /* ∫ H_n P̄_n' dμ = −∫ (1−μ²) ... check H by a centred difference at one interior node. */
+        int j = nlat / 3;
+        double d = 1e-6, pp[M + 1], pm[M + 1], hh[M + 1];
+        pst_legendre_column(M, m, mu[j] + d, sqrt(1 - (mu[j] + d) * (mu[j] + d)), pp, hh);
+        pst_legendre_column(M, m, mu[j] - d, sqrt(1 - (mu[j] - d) * (mu[j] - d)), pm, hh);
+        for (int a = 0; a <= M - m; a++) {
+            double fd = (1 - mu[j] * mu[j]) * (pp[a] - pm[a]) / (2 * d);
+            worst_h = fmax(worst_h, fabs(fd - h[(size_t)j * len + a]) / (1 + fabs(fd)));
+        }
+    }
+    CHECK(worst < 5e-14);
+    CHECK(worst_h < 1e-6);
+    if (worst >= 5e-14) fprintf(stderr, "T%d orthonormality error %.3e\n", M, worst);
+    free(mu);
+    free(w);
+    free(cl);
+    free(p);
+    free(h);
+}
+
+static void test_known_values(void)
+{
+    double p[3], h[3], mu = 0.3, s = sqrt(1 - mu * mu);
+    pst_legendre_column(2, 0, mu, s, p, h);
+    CHECK_CLOSE(p[0], sqrt(0.5), 1e-15, 0);
+    CHECK_CLOSE(p[1], sqrt(1.5) * mu, 1e-15, 0);
+    CHECK_CLOSE(p[2], sqrt(2.5) * (3 * mu * mu - 1) / 2, 1e-15, 0);
+    CHECK_CLOSE(h[1], sqrt(1.5) * (1 - mu * mu), 1e-15, 0);
+    pst_legendre_column(2, 1, mu, s, p, h);
+    CHECK_CLOSE(p[0], sqrt(0.75) * s, 1e-15, 0);
+    /* Deep in the polar evanescent zone at high M the values underflow to 0, never NaN. */
+    double big[1001], bh[1001];
+    pst_legendre_column(2000, 1000, 0.99999, sqrt(1 - 0.99999 * 0.99999), big, bh);
+    bool finite = true;
+    for (int k = 0; k <= 1000; k++) finite &= isfinite(big[k]) && isfinite(bh[k]);
+    CHECK(finite);
+}
+
+static void test_fft_round_trip(void)
+{
+    int nlon = 128, lines = 6;
+    pst_fft f;
+    pst_fft_init(&f, nlon, lines, FFTW_ESTIMATE);
+    double *g = pst_fft_alloc_real((size_t)nlon * lines), *g0 = malloc((size_t)nlon * lines * sizeof *g0);
+    fftw_complex *c = pst_fft_alloc_complex((size_t)f.nc * lines);
+    unsigned seed = 7;
+    for (int k = 0; k < nlon * lines; k++) g0[k] = g[k] = urand(&seed);
+    pst_fft_forward(&f, g, c);
+    /* DC of line 0 is the sum. */
+    double sum = 0;
+    for (int i = 0; i < nlon; i++) sum += g0[i];
+    CHECK_CLOSE(c[0][0], sum, 1e-12, 0);
+    for (int k = 0; k < f.nc * lines; k++) c[k][0] /= nlon, c[k][1] /= nlon;
+    pst_fft_inverse(&f, c, g);
+    double worst = 0;
+    for (int k = 0; k < nlon * lines; k++) worst = fmax(worst, fabs(g[k] - g0[k]));
+    CHECK(worst < 1e-14);
+    pst_fft_free(&f);
+    fftw_free(g);
+    fftw_free(c);
+    free(g0);
+}
+
+static void random_spec(const pst_sht *t, double *s, unsigned seed)
+{
+    for (int i = 0; i < t->spec.nm; i++)
+        for (int n = t->spec.m[i]; n <= t->M; n++) {
+            size_t k = pst_spec_index(&t->spec, i, n);
+            s[2 * k] = urand(&seed);
+            s[2 * k + 1] = t->spec.m[i] ? urand(&seed) : 0.0;
+        }
+}
+
+static double max_diff(const double *a, const double *b, size_t n)
+{
+    double d = 0;
+    for (size_t k = 0; k < n; k++) d = fmax(d, fabs(a[k] - b[k]));
+    return d;
+}
+
+static void test_sht(int M, int nlat, int nlon)
+{
+    pst_sht t;
+    pst_sht_init(&t, M, nlat, nlon, FFTW_ESTIMATE);
+    size_t nc2 = 2 * t.spec.ncoef, npts = (size_t)nlat * nlon;
+    double *s0 = calloc(nc2, sizeof *s0), *s1 = calloc(nc2, sizeof *s1), *s2 = calloc(nc2, sizeof *s2);
+    double *s3 = calloc(nc2, sizeof *s3), *g = malloc(npts * sizeof *g), *U = malloc(npts * sizeof *U);
+    double *V = malloc(npts * sizeof *V);
+
+    /* spectral → grid → spectral */
+    random_spec(&t, s0, 11);
+    pst_sht_synthesis(&t, s0, g);
+    pst_sht_analysis(&t, g, s1);
+    double rt = max_diff(s0, s1, nc2);
+    CHECK(rt < 1e-13);
+    if (rt >= 1e-13) fprintf(stderr, "T%d round trip %.3e\n", M, rt);
+
+    /* A single harmonic on the grid: P̄_3^2(μ) e^{2iλ} + c.c. = 2 P̄ cos 2λ (coefficient 1). */
+    memset(s1, 0, nc2 * sizeof *s1);
+    s1[2 * pst_spec_index(&t.spec, 2, 3)] = 1.0;
+    pst_sht_synthesis(&t, s1, g);
+    double p[M + 1], h[M + 1];
+    pst_legendre_column(M, 2, t.mu[5], t.coslat[5], p, h);
+    CHECK_CLOSE(g[5 * nlon + 3], 2 * p[1] * cos(2 * 2 * PST_PI * 3 / nlon), 1e-14, 0);
+
+    /* (ζ, δ) → (U, V) → (ζ, δ) up to n = 0, which has no wind. */
+    random_spec(&t, s0, 21);
+    random_spec(&t, s1, 31);
+    s0[0] = s0[1] = s1[0] = s1[1] = 0;
+    for (size_t k = 0; k < nc2; k++) s0[k] *= 1e-5, s1[k] *= 1e-5;
+    pst_sht_wind(&t, s0, s1, U, V);
+    pst_sht_vordiv(&t, U, V, s2, s3);
+    double vz = max_diff(s0, s2, nc2) / 1e-5, vd = max_diff(s1, s3, nc2) / 1e-5;
+    CHECK(vz < 1e-12 && vd < 1e-12);
+    if (vz >= 1e-12 || vd >= 1e-12) fprintf(stderr, "T%d vector round trip %.3e %.3e\n", M, vz, vd);
+
+    /* Solid-body rotation U = u0 cos²θ: ζ = 2 u0 μ / a, δ = 0, i.e. ζ_1^0 = 2 u0/a √(2/3). */
+    double u0 = 40.0;
+    for (int j = 0; j < nlat; j++)
+        for (int i = 0; i < nlon; i++) {
+            U[(size_t)j * nlon + i] = u0 * (1 - t.mu[j] * t.mu[j]);
+            V[(size_t)j * nlon + i] = 0;
+        }
+    pst_sht_vordiv(&t, U, V, s2, s3);
+    double z10 = 2 * u0 / PST_EARTH_RADIUS_M * sqrt(2.0 / 3.0);
+    CHECK_CLOSE(s2[2 * pst_spec_index(&t.spec, 0, 1)], z10, 1e-13 * z10, 0);
+    s2[2 * pst_spec_index(&t.spec, 0, 1)] = 0;
+    double rest = 0;
+    for (size_t k = 0; k < nc2; k++) rest = fmax(rest, fmax(fabs(s2[k]), fabs(s3[k])));
+    CHECK(rest < 5e-13 * z10);
+    if (rest >= 5e-13 * z10) fprintf(stderr, "T%d solid body: other coefficients up to %.3e of %.3e\n", M, rest, z10);
+
+    pst_sht_free(&t);
+    free(s0);
+    free(s1);
+    free(s2);
+    free(s3);
+    free(g);
+    free(U);
+    free(V);
+}
+
+int main(int argc, char **argv)
+{
+    CHECK_MAIN_BEGIN(argc, argv);
+    openblas_set_num_threads(1);
+    test_quadrature(64);
+    test_quadrature(128);
+    test_quadrature_degree();
+    test_orthonormal(42, 64, 1);
+    test_orthonormal(85, 128, 1);
+    test_orthonormal(340, 512, 37);
+    test_known_values();
+    test_fft_round_trip();
+    test_sht(42, 64, 128);
+    test_sht(85, 128, 256);
+    test_sht(21, 32, 64);
+    CHECK_MAIN_END();
+}
