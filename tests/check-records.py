@@ -5,6 +5,7 @@ records share its run_id, and record counts match expectations.
 usage: check-records.py FILE BENCH [type=N ...] [field=value ...]
   type=N        exactly N records of that type (e.g. point=62)
   field=value   every point record has this field value (string compare)
+  all.field=value  every record, the header included, has this field value
 """
 import json
 import sys
@@ -32,9 +33,11 @@ def main() -> int:
             if n != int(value):
                 errors.append(f"{n} {key} records, expected {value}")
         else:
-            bad = [r for r in points if str(r.get(key)).lower() != value.lower()]
+            scope, kind = (recs, "") if key.startswith("all.") else (points, "point ")
+            key = key.removeprefix("all.")
+            bad = [r for r in scope if str(r.get(key)).lower() != value.lower()]
             if bad:
-                errors.append(f"{len(bad)} point records with {key} != {value}")
+                errors.append(f"{len(bad)} {kind}records with {key} != {value}")
     for r in points:
         for k in ("t_min", "t_med", "t_mean", "t_max", "reps"):
             if k not in r:
