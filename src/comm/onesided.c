@@ -170,7 +170,7 @@ void pst_os_release(const pst_os_backend *b, MPI_Comm comm)
 const char *pst_os_memory_model(const pst_os_backend *b, MPI_Comm comm)
 {
     pst_os_state **sp = find_state(b, comm);
-    return sp ? b->model(*sp) : NULL;
+    return sp && b->model ? b->model(*sp) : NULL;
 }
 
 void pst_os_reserve(const pst_os_backend *b, const pst_xfer *x, size_t n)

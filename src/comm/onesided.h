@@ -35,7 +35,7 @@ typedef struct pst_os_backend {
     /* Order our plain loads and stores of the data area before the flag writes that follow
      * (a store is then visible to remote gets issued after the flag is seen). */
     void (*fence)(pst_os_state *s);
-    /* Memory model of the area ("unified"/"separate") or NULL. */
+    /* Memory model of the area ("unified"/"separate"); NULL (or no function): none to report. */
     const char *(*model)(pst_os_state *s);
 } pst_os_backend;
 

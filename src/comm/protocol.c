@@ -84,6 +84,17 @@ void pst_transport_release(const char *transport, MPI_Comm comm)
     if (t->release) t->release(comm);
 }
 
+void pst_transport_before_mpi_init(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *name = !strcmp(argv[i], "--transport") && i + 1 < argc ? argv[i + 1]
+                           : !strncmp(argv[i], "--transport=", 12)     ? argv[i] + 12
+                                                                       : NULL;
+        const struct catalogue *c = name ? catalogue(name) : NULL;
+        if (c && c->transport->before_mpi_init) c->transport->before_mpi_init();
+    }
+}
+
 const char *pst_transport_memory_model(const char *transport, MPI_Comm comm)
 {
     const pst_transport *t = transport_or_die(transport);

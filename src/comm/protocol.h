@@ -46,6 +46,8 @@ typedef struct pst_transport {
     void (*release)(MPI_Comm comm);
     /* MPI_WIN_MODEL of the transport's window on comm ("unified"/"separate"), NULL if none. */
     const char *(*memory_model)(MPI_Comm comm);
+    /* Called before MPI_Init when the command line selects this transport; NULL: nothing. */
+    void (*before_mpi_init)(void);
 } pst_transport;
 
 typedef struct pst_protocol {
@@ -94,6 +96,9 @@ const char *pst_transport_names(void);
  * two-sided transport needs nothing.  pst_transport_release (collective) frees it. */
 void pst_transport_setup(const char *transport, MPI_Comm comm, size_t max_bytes, size_t max_inflight);
 void pst_transport_release(const char *transport, MPI_Comm comm);
+/* Before MPI_Init: let the transport named by "--transport NAME" (or --transport=NAME) in
+ * argv prepare the MPI environment (the shmem transport needs this with Open MPI 4.1). */
+void pst_transport_before_mpi_init(int argc, char **argv);
 /* "unified" / "separate" (MPI_WIN_MODEL of a one-sided transport's window on comm), or NULL. */
 const char *pst_transport_memory_model(const char *transport, MPI_Comm comm);
 

@@ -37,3 +37,22 @@ pst_bad_input_test(swap.rma.bad.mpi_only_protocol 2 2 "--protocols: unknown prot
   swap --transport rma --protocols 0,6 --out ${PST_TEST_OUT})
 pst_bad_input_test(swap.rma.bad.mpi_slug 2 2 "--protocols: unknown protocol 'ordered.sync'"
   swap --transport rma --protocols ordered.sync --out ${PST_TEST_OUT})
+
+# OpenSHMEM transport (built when configure found Open MPI's oshmem): the same protocols on
+# the symmetric heap.  Without it, asking for it is a usage error, never a fallback.
+if(PST_HAVE_SHMEM)
+  foreach(n 2 3 4 8)
+    add_test(NAME comm.shmem.np${n} COMMAND ${PSTRUN} -n ${n} $<TARGET_FILE:test_mpi_comm> shmem)
+    set_tests_properties(comm.shmem.np${n} PROPERTIES TIMEOUT 300 PROCESSORS ${n}
+      PASS_REGULAR_EXPRESSION "transport shmem: 16 protocols on ${n} ranks: 0 corrupted transfers")
+  endforeach()
+  pst_records_test(swap.shmem.np2.all_protocols 2 "swap;point=32;summary=18;verified=true;all.transport=shmem"
+    swap --transport shmem --protocols all --sizes 8,4M --reps 2 --warmup 1 --timeout 120)
+  pst_records_test(swap.shmem.np4.idle_ranks 4 "swap;point=8;pair=1,3;all.transport=shmem"
+    swap --transport=shmem --pairs 1,3 --protocols 0,0,1,1,2,2,3,3 --sizes 8,1M --reps 2 --timeout 60)
+  pst_bad_input_test(swap.shmem.bad.size 2 2 "--sizes: 0 is out of range"
+    swap --transport shmem --sizes 0 --out ${PST_TEST_OUT})
+else()
+  pst_bad_input_test(swap.shmem.bad.not_built 2 2 "--transport: unknown transport 'shmem' \\(allowed: mpi, rma\\)"
+    swap --transport shmem --out ${PST_TEST_OUT})
+endif()

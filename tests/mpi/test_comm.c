@@ -5,6 +5,7 @@
  * argv[2] "quick" keeps only the shifts 1, 2 and size-1 (for oversubscribed busy-polling MPIs).
  * A deadlock shows up as the CTest timeout. */
 #include "comm/protocol.h"
+#include "core/errors.h"
 #include "core/payload.h"
 
 #include <mpi.h>
@@ -60,10 +61,12 @@ static void exchange(const pst_protocol *p, int dest, int src, int side, size_t 
 
 int main(int argc, char **argv)
 {
+    const char *transport = argc > 1 ? argv[1] : "mpi";
+    char *as_option[] = {argv[0], "--transport", (char *)transport};
+    pst_transport_before_mpi_init(3, as_option);
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    const char *transport = argc > 1 ? argv[1] : "mpi";
     bool quick = argc > 2 && !strcmp(argv[2], "quick");
     static const size_t sizes[] = {8, 1001, 1 << 20};
     size_t nprot = pst_protocol_count(transport);
@@ -90,6 +93,6 @@ int main(int argc, char **argv)
     MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0) printf("transport %s: %zu protocols on %d ranks: %d corrupted transfers\n", transport, nprot, size, total);
     if (nprot == 0) total = 1; /* an unknown transport must not pass */
-    MPI_Finalize();
+    pst_finalize();
     return total ? 1 : 0;
 }
