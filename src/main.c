@@ -1,5 +1,6 @@
 /* pstswm: one MPI program, one subcommand per benchmark. */
 #include "bench/commands.h"
+#include "comm/protocol.h"
 #include "core/errors.h"
 
 #include <mpi.h>
@@ -27,6 +28,7 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    pst_transport_before_mpi_init(argc, argv);
     /* FUNNELED: only the main thread calls MPI (the watchdog thread only ever aborts). */
     int provided;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
@@ -34,18 +36,18 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         if (rank == 0) usage(argc < 2 ? stderr : stdout);
-        MPI_Finalize();
+        pst_finalize();
         return argc < 2 ? PST_EXIT_USAGE : 0;
     }
     if (!strcmp(argv[1], "--version")) {
         if (rank == 0) printf("pstswm %s (%s)\n", PST_VERSION, PST_GIT_COMMIT);
-        MPI_Finalize();
+        pst_finalize();
         return 0;
     }
     for (int i = 0; i < NCOMMANDS; i++)
         if (!strcmp(argv[1], commands[i].name)) {
             int rc = commands[i].run(argc - 1, argv + 1);
-            MPI_Finalize();
+            pst_finalize();
             return rc;
         }
     pst_usage_error("unknown subcommand '%s' (see 'pstswm --help')", argv[1]);

@@ -70,6 +70,8 @@ static point_result measure(swap_cfg *cfg, const pst_protocol *proto, long long 
     size_t nreps = (size_t)cfg->reps;
     long long corrupted = 0;
     double *local = calloc(nreps, sizeof *local);
+    /* Collective, idle ranks included: a one-sided transport sizes its window here. */
+    pst_transport_setup(cfg->transport, MPI_COMM_WORLD, (size_t)bytes, (size_t)nmsg);
     if (cfg->partner >= 0) {
         size_t total = (size_t)bytes * (size_t)nmsg;
         unsigned char *sendbuf = pst_buffer_alloc(total), *recvbuf = pst_buffer_alloc(total);
@@ -121,6 +123,8 @@ static void emit_point(swap_cfg *cfg, const pst_protocol *p, long long bytes, lo
     pst_rec_begin(&r, &cfg->ctx, "swap", "point");
     pst_rec_str(&r, "protocol", p->code);
     pst_rec_str(&r, "slug", p->slug);
+    const char *model = pst_transport_memory_model(cfg->transport, MPI_COMM_WORLD);
+    if (model) pst_rec_str(&r, "win_model", model);
     pst_rec_bool(&r, "ordered", p->ordered);
     pst_rec_bool(&r, "overlap", p->overlap);
     pst_rec_int(&r, "bytes", bytes);
@@ -234,7 +238,8 @@ static void validate(swap_cfg *cfg)
     char err[512];
     pst_ctx *c = &cfg->ctx;
     if (!pst_transport_known(cfg->transport))
-        pst_usage_error("--transport: unknown transport '%s' (allowed: mpi)", cfg->transport);
+        pst_usage_error("--transport: unknown transport '%s' (allowed: %s)", cfg->transport, pst_transport_names());
+    c->transport = cfg->transport;
     if (pst_protocol_parse_list(cfg->transport, cfg->protocols_spec, &cfg->protocols, &cfg->nprotocols, err, sizeof err))
         pst_usage_error("--protocols: %s", err);
     if (c->size < 2) pst_usage_error("swap needs at least 2 ranks (running on 1); start it with mpiexec -n 2 or more");
@@ -289,7 +294,8 @@ int pst_cmd_swap(int argc, char **argv)
         {"pairs", PST_OPT_STRING, &cfg.pairs_spec, "I,J|all", "the pair I,J (default 0,1) or all: rank i with i+P/2, all at once", 1, 0, NULL},
         {"reps", PST_OPT_INT, &cfg.reps, "N", "timed repetitions per point (default 20)", 1, 1e7, NULL},
         {"warmup", PST_OPT_INT, &cfg.warmup, "N", "untimed exchanges before timing each point (default 2)", 0, 1e6, NULL},
-        {"transport", PST_OPT_STRING, &cfg.transport, "NAME", "message-passing transport (default mpi)", 1, 0, NULL},
+        {"transport", PST_OPT_STRING, &cfg.transport, "NAME",
+         "mpi (two-sided), rma (MPI-3 one-sided put/get), shmem where built (default mpi)", 1, 0, NULL},
         {"samples", PST_OPT_FLAG, &cfg.samples, NULL, "keep every repetition's time in the records", 1, 0, NULL},
         PST_COMMON_OPTS(&cfg.ctx),
         {0},
@@ -305,7 +311,8 @@ int pst_cmd_swap(int argc, char **argv)
             "weights; 'max err' is its largest relative error over the sizes run.  Payloads are verified.",
         .examples = "  mpiexec -n 2 pstswm swap --protocols 1,0,0,6,ordered.isend-irecv --sizes 8:4M --out swap.jsonl\n"
                     "  mpiexec -n 2 pstswm swap --volume 2M --cache cold,1,10          # seed 004's split-volume study\n"
-                    "  mpiexec -n 8 pstswm swap --pairs all --protocols ordered --sizes 1K,64K,1M",
+                    "  mpiexec -n 8 pstswm swap --pairs all --protocols ordered --sizes 1K,64K,1M\n"
+                    "  mpiexec -n 2 pstswm swap --transport rma --protocols all --sizes 8K,128K,2M",
         .opts = opts,
     };
     pst_cli_parse(&cmd, argc, argv);
@@ -337,8 +344,8 @@ int pst_cmd_swap(int argc, char **argv)
             }
         }
         if (cfg.ctx.rank != 0) continue;
-        printf("\n== swap, cache %s (%s), pairs %s (%d pair%s), %lld reps, statistic: min over reps ==\n", cm->name,
-               cm->description, cfg.pairs_spec, cfg.npairs, cfg.npairs == 1 ? "" : "s", cfg.reps);
+        printf("\n== swap, transport %s, cache %s (%s), pairs %s (%d pair%s), %lld reps, statistic: min over reps ==\n",
+               cfg.transport, cm->name, cm->description, cfg.pairs_spec, cfg.npairs, cfg.npairs == 1 ? "" : "s", cfg.reps);
         printf("  %-5s %-32s %10s %9s %10s %10s %10s\n", "code", "protocol", "peak MB/s", "at bytes", "alpha us",
                "beta MB/s", "max err");
         for (size_t pi = 0; pi < cfg.nprotocols; pi++)
@@ -362,6 +369,7 @@ int pst_cmd_swap(int argc, char **argv)
     free(tmin);
     free(nmsg);
     free(cfg.protocols);
+    pst_transport_release(cfg.transport, MPI_COMM_WORLD);
     if (cfg.active != MPI_COMM_NULL) MPI_Comm_free(&cfg.active);
     pst_ctx_finish(&cfg.ctx);
     return rc;

@@ -1,14 +1,24 @@
 #include "comm/protocol.h"
+#include "core/errors.h"
 
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-extern const pst_transport pst_transport_mpi;
-extern const char *const pst_mpi_variant_names[2][11];
-extern const char *const pst_mpi_variant_slugs[2][11];
-extern const bool pst_mpi_variant_splits[2][11];
+extern const pst_transport pst_transport_mpi, pst_transport_rma;
+#ifdef PST_HAVE_SHMEM
+extern const pst_transport pst_transport_shmem;
+#endif
+
+static const pst_transport *const transports[] = {
+    &pst_transport_mpi,
+    &pst_transport_rma,
+#ifdef PST_HAVE_SHMEM
+    &pst_transport_shmem,
+#endif
+};
+enum { NTRANSPORTS = sizeof transports / sizeof transports[0] };
 
 #define MAX_PROTOCOLS 64
 
@@ -16,31 +26,79 @@ static struct catalogue {
     const pst_transport *transport;
     size_t n;
     pst_protocol p[MAX_PROTOCOLS];
-} mpi_catalogue;
+} catalogues[NTRANSPORTS];
 
 static void add(struct catalogue *c, int cls, int variant)
 {
     int base = cls & 1;
     bool overlap = cls >= 2;
+    const pst_variant *v = &c->transport->variants[base][variant];
     pst_protocol *p = &c->p[c->n++];
     *p = (pst_protocol){.cls = cls, .variant = variant, .ordered = base == 1, .overlap = overlap,
-                        .transport = c->transport, .name = pst_mpi_variant_names[base][variant]};
+                        .transport = c->transport, .name = v->name};
     snprintf(p->code, sizeof p->code, "%d,%d", cls, variant);
-    snprintf(p->slug, sizeof p->slug, "%s.%s%s", base ? "ordered" : "unordered",
-             pst_mpi_variant_slugs[base][variant], overlap ? ".overlap" : "");
+    snprintf(p->slug, sizeof p->slug, "%s.%s%s", base ? "ordered" : "unordered", v->slug, overlap ? ".overlap" : "");
 }
 
 static const struct catalogue *catalogue(const char *transport)
 {
-    if (strcmp(transport, "mpi") != 0) return NULL;
-    if (mpi_catalogue.n == 0) {
-        mpi_catalogue.transport = &pst_transport_mpi;
-        static const int nvariants[2] = {7, 11};
-        for (int cls = 0; cls < 4; cls++)
-            for (int v = 0; v < nvariants[cls & 1]; v++)
-                if (cls < 2 || pst_mpi_variant_splits[cls & 1][v]) add(&mpi_catalogue, cls, v);
+    for (size_t t = 0; t < NTRANSPORTS; t++) {
+        if (strcmp(transport, transports[t]->name) != 0) continue;
+        struct catalogue *c = &catalogues[t];
+        if (c->n == 0) {
+            c->transport = transports[t];
+            for (int cls = 0; cls < 4; cls++)
+                for (int v = 0; v < c->transport->nvariants[cls & 1]; v++)
+                    if (cls < 2 || c->transport->variants[cls & 1][v].splits) add(c, cls, v);
+        }
+        return c;
     }
-    return &mpi_catalogue;
+    return NULL;
+}
+
+const char *pst_transport_names(void)
+{
+    static char names[64];
+    if (!names[0])
+        for (size_t t = 0; t < NTRANSPORTS; t++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", t ? ", " : "", transports[t]->name);
+    return names;
+}
+
+static const pst_transport *transport_or_die(const char *transport)
+{
+    const struct catalogue *c = catalogue(transport);
+    if (!c) pst_fatal(3, "unknown transport '%s' (this build has: %s)", transport, pst_transport_names());
+    return c->transport;
+}
+
+void pst_transport_setup(const char *transport, MPI_Comm comm, size_t max_bytes, size_t max_inflight)
+{
+    const pst_transport *t = transport_or_die(transport);
+    if (t->setup) t->setup(comm, max_bytes, max_inflight);
+}
+
+void pst_transport_release(const char *transport, MPI_Comm comm)
+{
+    const pst_transport *t = transport_or_die(transport);
+    if (t->release) t->release(comm);
+}
+
+void pst_transport_before_mpi_init(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *name = !strcmp(argv[i], "--transport") && i + 1 < argc ? argv[i + 1]
+                           : !strncmp(argv[i], "--transport=", 12)     ? argv[i] + 12
+                                                                       : NULL;
+        const struct catalogue *c = name ? catalogue(name) : NULL;
+        if (c && c->transport->before_mpi_init) c->transport->before_mpi_init();
+    }
+}
+
+const char *pst_transport_memory_model(const char *transport, MPI_Comm comm)
+{
+    const pst_transport *t = transport_or_die(transport);
+    return t->memory_model ? t->memory_model(comm) : NULL;
 }
 
 bool pst_transport_known(const char *transport) { return catalogue(transport) != NULL; }
@@ -113,8 +171,9 @@ int pst_protocol_parse_list(const char *transport, const char *list, const pst_p
         if (group) continue;
         const pst_protocol *p = pst_protocol_find(transport, spec);
         if (!p) {
-            snprintf(err, errlen, "unknown protocol '%s' (codes 0,0-0,6, 1,0-1,10, 2,x/3,x for overlap; "
-                     "slugs like ordered.simple; groups all, ordered, unordered, overlap, no-overlap)", spec);
+            snprintf(err, errlen, "unknown protocol '%s' (codes 0,0-0,%d, 1,0-1,%d, 2,x/3,x for overlap; "
+                     "slugs like ordered.%s; groups all, ordered, unordered, overlap, no-overlap)", spec,
+                     c->transport->nvariants[0] - 1, c->transport->nvariants[1] - 1, c->transport->variants[1][0].slug);
             rc = -1;
             break;
         }
@@ -135,6 +194,7 @@ void pst_xfer_init(pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest, 
     *x = (pst_xfer){.proto = p, .comm = comm, .dest = dest, .src = src, .side = side, .tag = tag,
                     .sendbuf = sendbuf, .recvbuf = recvbuf, .bytes = bytes > INT_MAX ? INT_MAX : (int)bytes};
     for (int i = 0; i < 4; i++) x->req[i] = MPI_REQUEST_NULL;
+    x->slot = -1;
     /* In an ordered SWAP, A's data reaching B already proves A's receive is posted (A posts
      * before sending), so only B announces readiness; everywhere else both sides do. */
     x->sends_handshake = !(swap && p->ordered && side == PST_SIDE_A);

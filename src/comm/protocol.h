@@ -7,9 +7,13 @@
  * sends first, side B receives first.  Codes 2,x / 3,x are 0,x / 1,x with overlap: batches of
  * transfers run post-all, send-all, wait-all, and algorithms compute between the phases.
  *
- * A transport implements the recipes; callers only see pst_xfer.  Deadlock freedom at every
- * size: ready sends (and the "synchronous" 1,6) wait for a zero-byte handshake proving the
- * receive is posted; 0,0 uses buffered sends, so it never relies on eager buffering. */
+ * A transport implements the recipes; callers only see pst_xfer.  Each transport has its own
+ * catalogue: "mpi" (two-sided, transport_mpi.c), "rma" (MPI-3 one-sided put/get message
+ * passing, transport_rma.c).  Deadlock freedom at every size: ready sends (and the
+ * "synchronous" 1,6) wait for a zero-byte handshake proving the receive is posted; 0,0 uses
+ * buffered sends, so it never relies on eager buffering; one-sided senders wait for a slot the
+ * receiver granted (put) or own the slot they send from (get).  Transfers between a pair
+ * complete in the order posted, as two-sided messages with one tag do. */
 #ifndef PST_PROTOCOL_H
 #define PST_PROTOCOL_H
 
@@ -21,17 +25,33 @@ enum pst_side { PST_SIDE_A = 0, PST_SIDE_B = 1 };
 
 struct pst_xfer;
 
+/* One recipe family of a transport: its slug and name, and whether side A's recipe spans
+ * several phases (only those get overlap codes 2,x / 3,x). */
+typedef struct pst_variant {
+    const char *slug, *name;
+    bool splits;
+} pst_variant;
+
 typedef struct pst_transport {
     const char *name;
+    const pst_variant *variants[2];   /* [unordered, ordered], indexed by the code's variant */
+    int nvariants[2];
     void (*post)(struct pst_xfer *x);
     void (*send)(struct pst_xfer *x);
     void (*wait)(struct pst_xfer *x);
     /* Make room for n transfers like x in flight (e.g. buffered-send space); outside timing. */
     void (*reserve)(const struct pst_xfer *x, size_t n);
+    /* Collective over comm, outside timing; NULL when the transport needs no set-up. */
+    void (*setup)(MPI_Comm comm, size_t max_bytes, size_t max_inflight);
+    void (*release)(MPI_Comm comm);
+    /* MPI_WIN_MODEL of the transport's window on comm ("unified"/"separate"), NULL if none. */
+    const char *(*memory_model)(MPI_Comm comm);
+    /* Called before MPI_Init when the command line selects this transport; NULL: nothing. */
+    void (*before_mpi_init)(void);
 } pst_transport;
 
 typedef struct pst_protocol {
-    char code[8];        /* "1,3" */
+    char code[24];       /* "1,3" */
     char slug[48];       /* "ordered.isend-irecv", overlap: "ordered.isend-irecv.overlap" */
     const char *name;    /* seed 004 wording */
     int cls, variant;    /* code = cls,variant; cls 0 unordered, 1 ordered, 2/3 overlap */
@@ -49,9 +69,14 @@ typedef struct pst_xfer {
     int bytes;
     bool sends_handshake, waits_handshake;
     MPI_Request req[4];
+    /* One-sided transports: per-communicator state, this transfer's place in the pair's send
+     * and receive streams, and the window slot holding its data. */
+    void *state;
+    unsigned long long seq_send, seq_recv;
+    int slot;
 } pst_xfer;
 
-/* Catalogue of one transport ("mpi"). */
+/* Catalogue of one transport ("mpi", "rma", and "shmem" where built). */
 size_t pst_protocol_count(const char *transport);
 const pst_protocol *pst_protocol_at(const char *transport, size_t i);
 /* By code ("1,3", "3,1") or slug; NULL when unknown. */
@@ -61,9 +86,25 @@ const pst_protocol *pst_protocol_find(const char *transport, const char *spec);
 int pst_protocol_parse_list(const char *transport, const char *list, const pst_protocol ***out,
                             size_t *n, char *err, size_t errlen);
 bool pst_transport_known(const char *transport);
+/* The transports of this build, comma-separated ("mpi, rma"), for messages. */
+const char *pst_transport_names(void);
 
-/* Set up one transfer of `bytes` (≤ INT_MAX) with tag `tag` (0 ≤ tag < 2^14; the transport
- * derives its own tags from it).  dest == src makes it a SWAP. */
+/* Prepare `transport` for transfers on comm of at most max_bytes each with at most
+ * max_inflight transfers in flight per rank (posted or sent, not yet waited).  Collective over
+ * comm (every rank, also those that will not transfer), outside timing, with no transfer in
+ * flight; call again to resize.  The one-sided transports allocate their window here; the
+ * two-sided transport needs nothing.  pst_transport_release (collective) frees it. */
+void pst_transport_setup(const char *transport, MPI_Comm comm, size_t max_bytes, size_t max_inflight);
+void pst_transport_release(const char *transport, MPI_Comm comm);
+/* Before MPI_Init: let the transport named by "--transport NAME" (or --transport=NAME) in
+ * argv prepare the MPI environment (the shmem transport needs this with Open MPI 4.1). */
+void pst_transport_before_mpi_init(int argc, char **argv);
+/* "unified" / "separate" (MPI_WIN_MODEL of a one-sided transport's window on comm), or NULL. */
+const char *pst_transport_memory_model(const char *transport, MPI_Comm comm);
+
+/* Set up one transfer of `bytes` (≤ INT_MAX) with tag `tag` (0 ≤ tag < 2^14; the two-sided
+ * transport derives its own tags from it; one-sided transports match each pair's transfers
+ * in posting order and ignore it).  dest == src makes it a SWAP. */
 void pst_xfer_init(pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest, int src, int side,
                    const void *sendbuf, void *recvbuf, size_t bytes, int tag);
 void pst_xfer_reserve(const pst_xfer *x, size_t n);

@@ -55,31 +55,33 @@ static const recipe recipes[2][11][2] = {
     },
 };
 
-const char *const pst_mpi_variant_names[2][11] = {
-    {"unordered simple swap (buffered send)", "unordered swap using nonblocking send",
-     "unordered swap using nonblocking receive", "unordered swap using nonblocking send and receive",
-     "unordered swap using ready send", "unordered swap using nonblocking ready send",
-     "unordered swap using native sendrecv"},
-    {"ordered simple swap", "ordered swap using nonblocking send", "ordered swap using nonblocking receive",
-     "ordered swap using nonblocking send and receive", "ordered swap using ready send",
-     "ordered swap using nonblocking ready send", "synchronous (receiver-ready handshake)",
-     "ordered swap using nonblocking sync. send", "ordered swap using nonblocking receive with sync. send",
-     "ordered swap using nonblocking sync. send and receive", "ordered simple swap using sync. send"},
+/* Names follow seed 004's wording.  `splits`: side A's recipe spans several phases, so an
+ * algorithm can compute between them; only these get overlap codes (2,x / 3,x).  The
+ * handshake of 1,6 is a synchronisation, not an overlap opportunity. */
+static const pst_variant unordered_variants[] = {
+    {"simple", "unordered simple swap (buffered send)", false},
+    {"isend", "unordered swap using nonblocking send", true},
+    {"irecv", "unordered swap using nonblocking receive", true},
+    {"isend-irecv", "unordered swap using nonblocking send and receive", true},
+    {"rsend", "unordered swap using ready send", true},
+    {"irsend", "unordered swap using nonblocking ready send", true},
+    {"sendrecv", "unordered swap using native sendrecv", false},
 };
-
-const char *const pst_mpi_variant_slugs[2][11] = {
-    {"simple", "isend", "irecv", "isend-irecv", "rsend", "irsend", "sendrecv"},
-    {"simple", "isend", "irecv", "isend-irecv", "rsend", "irsend", "sync", "issend", "irecv-ssend",
-     "issend-irecv", "ssend"},
+static const pst_variant ordered_variants[] = {
+    {"simple", "ordered simple swap", false},
+    {"isend", "ordered swap using nonblocking send", true},
+    {"irecv", "ordered swap using nonblocking receive", true},
+    {"isend-irecv", "ordered swap using nonblocking send and receive", true},
+    {"rsend", "ordered swap using ready send", true},
+    {"irsend", "ordered swap using nonblocking ready send", true},
+    {"sync", "synchronous (receiver-ready handshake)", false},
+    {"issend", "ordered swap using nonblocking sync. send", true},
+    {"irecv-ssend", "ordered swap using nonblocking receive with sync. send", true},
+    {"issend-irecv", "ordered swap using nonblocking sync. send and receive", true},
+    {"ssend", "ordered simple swap using sync. send", false},
 };
-
-/* Variants whose side-A recipe spans several phases, so an algorithm can compute between
- * them; only these get overlap codes (2,x / 3,x).  The handshake of 1,6 is a
- * synchronisation, not an overlap opportunity. */
-const bool pst_mpi_variant_splits[2][11] = {
-    {false, true, true, true, true, true, false},
-    {false, true, true, true, true, true, false, true, true, true, false},
-};
+_Static_assert(sizeof unordered_variants / sizeof unordered_variants[0] == 7, "one row per unordered recipe");
+_Static_assert(sizeof ordered_variants / sizeof ordered_variants[0] == 11, "one row per ordered recipe");
 
 static int data_tag(const pst_xfer *x) { return 2 * x->tag; }
 static int hs_tag(const pst_xfer *x) { return 2 * x->tag + 1; }
@@ -161,5 +163,8 @@ static void mpi_reserve(const pst_xfer *x, size_t n)
 }
 
 const pst_transport pst_transport_mpi = {
-    .name = "mpi", .post = mpi_post, .send = mpi_send, .wait = mpi_wait, .reserve = mpi_reserve,
+    .name = "mpi",
+    .variants = {unordered_variants, ordered_variants},
+    .nvariants = {7, 11},
+    .post = mpi_post, .send = mpi_send, .wait = mpi_wait, .reserve = mpi_reserve,
 };

@@ -10,6 +10,25 @@ static const char *progname = "pstswm";
 void pst_set_progname(const char *name) { progname = name; }
 const char *pst_progname(void) { return progname; }
 
+enum { MAX_AT_FINALIZE = 8 };
+static void (*at_finalize[MAX_AT_FINALIZE])(void);
+static int n_at_finalize;
+
+void pst_at_finalize(void (*fn)(void))
+{
+    if (n_at_finalize == MAX_AT_FINALIZE) pst_fatal(3, "more than %d shutdown steps registered", MAX_AT_FINALIZE);
+    at_finalize[n_at_finalize++] = fn;
+}
+
+void pst_finalize(void)
+{
+    while (n_at_finalize > 0) at_finalize[--n_at_finalize]();
+    int initialized = 0, finalized = 0;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    if (initialized && !finalized) MPI_Finalize();
+}
+
 static int world_rank(void)
 {
     int initialized = 0, finalized = 0, rank = 0;
@@ -27,10 +46,7 @@ static noreturn void collective_vexit(int code, const char *fmt, va_list ap)
         fputc('\n', stderr);
         fflush(stderr);
     }
-    int initialized = 0, finalized = 0;
-    MPI_Initialized(&initialized);
-    MPI_Finalized(&finalized);
-    if (initialized && !finalized) MPI_Finalize();
+    pst_finalize();
     exit(code);
 }
 

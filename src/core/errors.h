@@ -23,6 +23,12 @@ noreturn void pst_collective_exit(int code, const char *fmt, ...) __attribute__(
 /* Local, non-collective failure: print with the rank and abort the whole job with `code`. */
 noreturn void pst_fatal(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Finalize MPI, after the shutdown steps registered with pst_at_finalize (latest first), unless
+ * one of them already finalized it (OpenSHMEM's shmem_finalize does).  Use instead of
+ * MPI_Finalize. */
+void pst_finalize(void);
+void pst_at_finalize(void (*fn)(void));
+
 /* Program name used as the message prefix ("pstswm swap"). */
 void pst_set_progname(const char *name);
 const char *pst_progname(void);

@@ -1,0 +1,122 @@
+/* The one-sided transport "rma": the message passing of onesided.c on MPI-3 RMA.
+ *
+ * The symmetric area is a window from MPI_Win_allocate over the communicator, in one
+ * passive-target epoch (MPI_Win_lock_all) from set-up to release.  Data moves with
+ * MPI_Put / MPI_Get, completed with MPI_Win_flush (remote completion) before the flag that
+ * announces it.  Memory model: flags and counters are only ever accessed with MPI atomics on
+ * MPI_UINT64_T (MPI_Accumulate REPLACE / SUM, then flushed; our own words read with
+ * MPI_Fetch_and_op NO_OP + flush), so they are correct in the unified and the separate model;
+ * slot data is read with plain loads only after MPI_Win_sync following the flag, and written
+ * with plain stores only before MPI_Win_sync preceding the flag.  Progress: a waiting rank
+ * polls with MPI calls, so implementations whose passive-target RMA needs the target's
+ * progress engine still advance. */
+#include "comm/onesided.h"
+#include "core/errors.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct rma_impl {
+    MPI_Win win;
+    const char *model;
+} rma_impl;
+
+static void check(int rc, const char *what)
+{
+    if (rc != MPI_SUCCESS) pst_fatal(3, "transport rma: MPI call %s failed (error %d)", what, rc);
+}
+
+static MPI_Win win_of(const pst_os_state *s) { return ((const rma_impl *)s->impl)->win; }
+
+static unsigned char *rma_alloc(pst_os_state *s, size_t bytes)
+{
+    rma_impl *w = malloc(sizeof *w);
+    if (!w) pst_fatal(3, "transport rma: out of memory");
+    if (bytes > (size_t)PTRDIFF_MAX) pst_fatal(3, "transport rma: window of %zu bytes is too large", bytes);
+    /* Each control word sees one accumulate op plus MPI_NO_OP, and no ordering between
+     * accumulates is relied on (flushes order what matters). */
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "accumulate_ops", "same_op_no_op");
+    MPI_Info_set(info, "accumulate_ordering", "none");
+    unsigned char *base;
+    check(MPI_Win_allocate((MPI_Aint)bytes, 1, info, s->comm, &base, &w->win), "Win_allocate");
+    MPI_Info_free(&info);
+    int *model, flag = 0;
+    check(MPI_Win_get_attr(w->win, MPI_WIN_MODEL, &model, &flag), "Win_get_attr(MPI_WIN_MODEL)");
+    w->model = flag && *model == MPI_WIN_UNIFIED ? "unified" : "separate";
+    check(MPI_Win_lock_all(MPI_MODE_NOCHECK, w->win), "Win_lock_all");
+    memset(base, 0, s->data_at);
+    check(MPI_Win_sync(w->win), "Win_sync"); /* zeroes into the public copy ... */
+    check(MPI_Barrier(s->comm), "Barrier");   /* ... before any peer writes a ticket */
+    s->impl = w;
+    return base;
+}
+
+static void rma_release(pst_os_state *s)
+{
+    rma_impl *w = s->impl;
+    check(MPI_Win_unlock_all(w->win), "Win_unlock_all");
+    check(MPI_Win_free(&w->win), "Win_free");
+    free(w);
+}
+
+static void rma_put(pst_os_state *s, const void *src, size_t bytes, int rank, size_t off)
+{
+    check(MPI_Put(src, (int)bytes, MPI_BYTE, rank, (MPI_Aint)off, (int)bytes, MPI_BYTE, win_of(s)), "Put");
+}
+
+static void rma_get(pst_os_state *s, void *dst, size_t bytes, int rank, size_t off)
+{
+    check(MPI_Get(dst, (int)bytes, MPI_BYTE, rank, (MPI_Aint)off, (int)bytes, MPI_BYTE, win_of(s)), "Get");
+}
+
+static void rma_complete(pst_os_state *s, int rank) { check(MPI_Win_flush(rank, win_of(s)), "Win_flush"); }
+
+static void accumulate(pst_os_state *s, int rank, size_t off, uint64_t value, MPI_Op op)
+{
+    check(MPI_Accumulate(&value, 1, MPI_UINT64_T, rank, (MPI_Aint)off, 1, MPI_UINT64_T, op, win_of(s)), "Accumulate");
+    check(MPI_Win_flush(rank, win_of(s)), "Win_flush");
+}
+
+static void rma_store(pst_os_state *s, int rank, size_t off, uint64_t value) { accumulate(s, rank, off, value, MPI_REPLACE); }
+static void rma_add(pst_os_state *s, int rank, size_t off) { accumulate(s, rank, off, 1, MPI_SUM); }
+
+/* Every poll is an MPI call, so the library progresses while we wait; the MPI_Win_sync
+ * afterwards orders our later loads of slot data after the observation. */
+static uint64_t rma_await(pst_os_state *s, size_t off, uint64_t want)
+{
+    uint64_t v;
+    do {
+        check(MPI_Fetch_and_op(NULL, &v, MPI_UINT64_T, s->rank, (MPI_Aint)off, MPI_NO_OP, win_of(s)), "Fetch_and_op(NO_OP)");
+        check(MPI_Win_flush(s->rank, win_of(s)), "Win_flush");
+    } while (v < want);
+    check(MPI_Win_sync(win_of(s)), "Win_sync");
+    return v;
+}
+
+static void rma_fence(pst_os_state *s) { check(MPI_Win_sync(win_of(s)), "Win_sync"); }
+static const char *rma_model(pst_os_state *s) { return ((rma_impl *)s->impl)->model; }
+
+static const pst_os_backend backend = {
+    .name = "rma", .alloc = rma_alloc, .release = rma_release, .put = rma_put, .get = rma_get,
+    .complete = rma_complete, .store = rma_store, .add = rma_add, .await = rma_await, .fence = rma_fence,
+    .model = rma_model,
+};
+
+static void setup(MPI_Comm comm, size_t max_bytes, size_t max_inflight) { pst_os_setup(&backend, comm, max_bytes, max_inflight); }
+static void release(MPI_Comm comm) { pst_os_release(&backend, comm); }
+static const char *memory_model(MPI_Comm comm) { return pst_os_memory_model(&backend, comm); }
+static void reserve(const pst_xfer *x, size_t n) { pst_os_reserve(&backend, x, n); }
+static void post(pst_xfer *x) { pst_os_phase(&backend, x, 0); }
+static void send(pst_xfer *x) { pst_os_phase(&backend, x, 1); }
+static void wait(pst_xfer *x) { pst_os_phase(&backend, x, 2); }
+
+const pst_transport pst_transport_rma = {
+    .name = "rma",
+    .variants = {pst_os_variants, pst_os_variants},
+    .nvariants = {PST_OS_NVARIANTS, PST_OS_NVARIANTS},
+    .post = post, .send = send, .wait = wait, .reserve = reserve,
+    .setup = setup, .release = release, .memory_model = memory_model,
+};
