@@ -1,6 +1,7 @@
 """The `pstlab` command: run, report, compare, tune, summary."""
 
 import argparse
+import os
 import sys
 
 from pstlab import __version__, paths
@@ -174,3 +175,6 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"pstlab {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # output piped into head & co.: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1

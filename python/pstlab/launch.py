@@ -71,6 +71,10 @@ class Launch:
             *args,
         ]
 
+    def command(self, ranks: int, subcommand: str, args: list[str] | tuple[str, ...]) -> list[str]:
+        """argv of `pstswm SUBCOMMAND ARGS...` on `ranks` ranks."""
+        return self.argv(ranks, [subcommand, *args])
+
     def subcommands(self) -> set[str]:
         """The subcommands this pstswm build has (from `pstswm --help`)."""
         argv = self.argv(1, ["--help"])

@@ -1,7 +1,8 @@
 """Read pstswm's JSON Lines records (DESIGN §3) and check them.
 
-Every line is one JSON object with at least `bench`, `type` and `run_id`; statistics, when present,
-are numbers (or null for a non-finite value).  Readers use the fields they know and ignore the
+Every line is one JSON object with at least `bench`, `type` (header, point, summary, or a bench's
+own kind such as the model's per-step "diag") and `run_id`; statistics, when present, are numbers
+(or null for a non-finite value).  Readers use the fields they know and ignore the
 rest, so a newer pstswm that adds fields still reports.  A malformed line is an error that names
 its file and line: pstswm writes a line whole or not at all, so a broken line means a damaged or
 foreign file and silently skipping it would hide that.
@@ -16,7 +17,6 @@ from pathlib import Path
 from pstlab.errors import PstlabError
 
 TIME_FIELDS = ("t_min", "t_med", "t_mean", "t_max")
-TYPES = ("header", "point", "summary")
 
 
 def _check(rec: object) -> str | None:
@@ -26,8 +26,6 @@ def _check(rec: object) -> str | None:
     for key in ("bench", "type", "run_id"):
         if not isinstance(rec.get(key), str) or not rec[key]:
             return f"missing or empty string field '{key}'"
-    if rec["type"] not in TYPES:
-        return f"type '{rec['type']}' is not one of {', '.join(TYPES)}"
     for key in (*TIME_FIELDS, "reps", "ranks", "bytes"):
         value = rec.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
@@ -111,7 +109,7 @@ class RecordSet:
         if self.manifest and self.manifest.get("mpi"):
             builds = [self.manifest["mpi"]]
         name = self.path.name if self.path.is_dir() else self.path.stem
-        return f"{name} ({', '.join(builds)})" if builds else name
+        return f"{name} ({', '.join(builds)})" if builds and builds != [name] else name
 
 
 def load(path: str | Path) -> RecordSet:

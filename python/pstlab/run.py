@@ -227,7 +227,7 @@ def run_suite(opts: Options, echo=print) -> Path:
         echo(f"suite {suite.name}: {n} experiments; this pstswm has: {', '.join(sorted(available))}")
         for i, exp in enumerate(suite.experiments, 1):
             mark = "" if exp.subcommand in available else f"   (skipped: no '{exp.subcommand}' in this build)"
-            command = " ".join(run.argv(exp.ranks, [*exp.args, "--out", f"{exp.name}.jsonl"]))
+            command = " ".join(run.command(exp.ranks, exp.subcommand, [*exp.args, "--out", f"{exp.name}.jsonl"]))
             echo(f"[{i}/{n}] {exp.name}: {command}{mark}")
         return directory
 
@@ -267,8 +267,12 @@ def run_suite(opts: Options, echo=print) -> Path:
             f" | about {fmt_duration(_estimate_left(todo, history))} left"
         )
         partial = directory / PARTIAL / f"{exp.name}.jsonl"
-        argv = run.argv(exp.ranks, [*exp.args, "--out", str(partial.resolve())])
-        entry.update(status="running", command=run.argv(exp.ranks, [*exp.args, "--out", final.name]), started=_now())
+        argv = run.command(exp.ranks, exp.subcommand, [*exp.args, "--out", str(partial.resolve())])
+        entry.update(
+            status="running",
+            command=run.command(exp.ranks, exp.subcommand, [*exp.args, "--out", final.name]),
+            started=_now(),
+        )
         write_manifest(directory, manifest)
         log = directory / "logs" / exp.name
         try:

@@ -138,7 +138,7 @@ def _run_kernel(opts: Options, records_path: Path) -> None:
         "--out",
         str(partial.resolve()),
     ]
-    argv = run.argv(ranks, args)
+    argv = run.command(ranks, kernel.BENCH, args)
     print(f"pstlab tune: {' '.join(argv)}", flush=True)
     outcome = launch.run(argv, records_path.with_suffix(".out"), records_path.with_suffix(".err"), opts.timeout_s)
     if outcome.returncode != 0 or outcome.timed_out or not partial.is_file():

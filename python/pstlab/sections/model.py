@@ -9,11 +9,13 @@ from pstlab.sections.common import Metric, grid_ranks, group_by
 BENCH = "model"
 TITLE = "Shallow water model runs (seed 000 Tables 1 and 5)"
 ERRORS = ("h_l1", "h_l2", "h_linf", "v_l2", "mass_rel", "energy_rel", "enstrophy_rel")
-NOT_STAGES = ("dt_s", "wall_s", "step_s", "t_min", "t_med", "t_mean", "t_max")
+# Fields ending in _s that are not per-stage times (t_s is the simulated time reached).
+NOT_STAGES = ("dt_s", "t_s", "wall_s", "step_s", "t_min", "t_med", "t_mean", "t_max")
 
 
 def runs(rs: RecordSet) -> list[dict]:
-    return [r for r in rs.records if r["bench"] == BENCH and r["type"] != "header" and number(r, "step_s") is not None]
+    """The run records (type point); per-step diagnostics ("diag") have no step_s and are left out."""
+    return [r for r in rs.points(BENCH) if number(r, "step_s") is not None]
 
 
 def problem(rec: dict) -> str:
@@ -32,6 +34,10 @@ def config(rec: dict) -> str:
     if fft == "srtrans" and protocol == "0,6":
         return "gen"
     return f"{fft}/{legendre} {protocol}{' +overlap' if rec.get('overlap') else ''}"
+
+
+def _fmt_count(x: float | None) -> str:
+    return "–" if x is None else f"{round(x):,}"
 
 
 def _grids(recs: list[dict]) -> list[str]:
@@ -65,7 +71,7 @@ def serial_table(recs: list[dict]) -> Table | None:
                 name,
                 fmt_ms(r["step_s"]),
                 fmt_num(number(r, "mflops"), 4),
-                fmt_num(number(r, "flops_per_step"), 4),
+                _fmt_count(number(r, "flops_per_step")),
                 str(r.get("steps", "–")),
             ]
         )
@@ -143,7 +149,7 @@ def accuracy_table(recs: list[dict]) -> Table | None:
             config(r),
             str(r.get("steps", "–")),
             fmt_num(number(r, "dt_s")),
-            *(fmt_sci(number(r, k)) for k in present),
+            *(fmt_num(number(r, k)) for k in present),
         ]
         for r in sorted(recs, key=lambda r: (problem(r), grid_ranks(r.get("grid")) or 0, config(r)))
     ]

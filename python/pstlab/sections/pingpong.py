@@ -21,14 +21,26 @@ def mbytes_per_s(rec: dict) -> float | None:
 
 def _curves(rs: RecordSet) -> dict[tuple, dict[int, dict]]:
     """{(mode, variants...): {bytes: fastest point}}."""
+    return {label: curve for label, (_, curve) in _curves_with_fields(rs).items()}
+
+
+def _curves_with_fields(rs: RecordSet) -> dict[tuple, tuple[dict, dict[int, dict]]]:
+    """{label: (identifying fields, {bytes: fastest point})} per mode and variant (direction, pairs...)."""
     points = [p for p in rs.points(BENCH) if number(p, "t_min") is not None and p.get("bytes") is not None]
     keys = ("mode", *varying(points, VARIANTS))
     curves = {}
     for key, pts in group_by(points, *keys).items():
-        curves[tuple(f"{k} {v}" if k != "mode" else str(v) for k, v in zip(keys, key, strict=True))] = {
-            b: best(g) for (b,), g in group_by(pts, "bytes").items()
-        }
+        label = tuple(f"{k} {v}" if k != "mode" else str(v) for k, v in zip(keys, key, strict=True))
+        curves[label] = (dict(zip(keys, key, strict=True)), {b: best(g) for (b,), g in group_by(pts, "bytes").items()})
     return dict(sorted(curves.items(), key=lambda kv: sort_key(kv[0][0])))
+
+
+def _summary(rs: RecordSet, fields: dict, run_ids: set) -> dict | None:
+    """pstswm's own latency/bandwidth summary of this curve, if it wrote one."""
+    for s in rs.summaries(BENCH):
+        if s.get("run_id") in run_ids and all(s.get(k) == v for k, v in fields.items()) and "t_l_s" in s:
+            return s
+    return None
 
 
 def _fit(curve: dict[int, dict]) -> tuple[stats.LineFit | None, str]:
@@ -42,31 +54,57 @@ def _fit(curve: dict[int, dict]) -> tuple[stats.LineFit | None, str]:
     return fit, label
 
 
+def _fit_cells(rs: RecordSet, fields: dict, curve: dict[int, dict]) -> list[str]:
+    """t_l, bandwidth, window and residual of T(N) = t_l + N·t_s: pstswm's summary, else fitted here."""
+    s = _summary(rs, fields, {p.get("run_id") for p in curve.values()})
+    if s is not None:
+        window = f"{fmt_bytes(number(s, 'fit_from_bytes'))}…{fmt_bytes(number(s, 'fit_to_bytes'))}"
+        return [
+            fmt_us(number(s, "t_l_s")),
+            fmt_num(number(s, "fit_mbytes_per_s"), 4),
+            window,
+            fmt_pct(number(s, "fit_max_rel_residual")),
+            "pstswm",
+        ]
+    fit, window = _fit(curve)
+    if fit is None:
+        return ["–", "–", window, "–", "pstlab"]
+    bandwidth = fmt_num(1 / fit.slope / 1e6, 4) if fit.slope > 0 else "–"
+    return [fmt_us(fit.intercept), bandwidth, window, fmt_pct(fit.max_rel_residual), "pstlab"]
+
+
 def table(rs: RecordSet) -> Table:
     rows = []
-    for key, curve in _curves(rs).items():
+    for key, (fields, curve) in _curves_with_fields(rs).items():
         smallest = min(curve)
         peak = max((p for p in curve.values() if mbytes_per_s(p)), key=mbytes_per_s, default=None)
-        fit, window = _fit(curve)
         rows.append(
             [
                 " ".join(key),
                 f"{fmt_us(curve[smallest]['t_min'])} ({fmt_bytes(smallest)} B)",
                 fmt_num(mbytes_per_s(peak), 4) if peak else "–",
                 fmt_bytes(peak["bytes"]) if peak else "–",
-                fmt_us(fit.intercept) if fit else "–",
-                fmt_num(1 / fit.slope / 1e6, 4) if fit and fit.slope > 0 else "–",
-                window,
-                fmt_pct(fit.max_rel_residual) if fit else "–",
+                *_fit_cells(rs, fields, curve),
             ]
         )
     return Table(
         "Latency and bandwidth per mode (seed 002 §5.1)",
-        ["mode", "latency µs (size)", "peak MB/s", "at bytes", "fit t_l µs", "fit MB/s", "fit window", "fit max resid"],
+        [
+            "mode",
+            "latency µs (size)",
+            "peak MB/s",
+            "at bytes",
+            "fit t_l µs",
+            "fit MB/s",
+            "fit window",
+            "fit max resid",
+            "fit by",
+        ],
         rows,
-        "Times are half round trips, t_min (min over repetitions). Latency at the smallest size measured; "
-        "peak MB/s = bytes / t_min (MB = 10^6 B). The fit T(N) = t_l + N·t_s is least squares over the window "
-        "(seed 002: 1–2 MB; the largest sizes when the window holds fewer than two) computed by pstlab.",
+        "Times are half round trips (per exchange for direction bi), t_min over repetitions. Latency at the smallest "
+        "size measured; peak MB/s = bytes / t_min (MB = 10^6 B). T(N) = t_l + N·t_s by least squares over the window "
+        "(seed 002: 1–2 MB): pstswm's fit where it recorded one, else pstlab's over the same points (the largest "
+        "sizes when the window holds fewer than two).",
     )
 
 
