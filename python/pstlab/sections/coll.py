@@ -80,7 +80,15 @@ def _panels(sets: list[tuple[str, RecordSet]]) -> list[Panel]:
     for (label, rs), style in zip(sets, ("-", "--"), strict=False):
         for op, pts in _ops(_points(rs)):
             panel = panels.setdefault(
-                op, Panel(op, "communicator size (ranks)", "median time per call (µs)", ylog=True, rank_by_max_y=False)
+                op,
+                Panel(
+                    op,
+                    "communicator size (ranks)",
+                    "median time per call (µs)",
+                    ylog=True,
+                    rank_by_max_y=False,
+                    xinteger=True,
+                ),
             )
             for (nbytes,), same_size in sorted(group_by(pts, "bytes").items(), key=lambda kv: sort_key(kv[0][0])):
                 group = sorted(same_size, key=lambda p: p["comm_size"])

@@ -151,8 +151,10 @@ def _panels(rs: RecordSet) -> list[Panel]:
         groups.setdefault((key[0], key[1], key[2]), []).append((key, per_n))
     for (algorithm, queue, wildcard), group in groups.items():
         what = f"{algorithm}, queue {queue}" + (f", wildcard {wildcard}" if wildcard not in (None, "none") else "")
-        times = Panel(f"{what}: IOT (solid), ROT (dashed)", "messages per batch n", "round trip (µs)", ylog=True)
-        diff = Panel(f"{what}: Diff = ROT − IOT", "messages per batch n", "Diff (µs)")
+        times = Panel(
+            f"{what}: IOT (solid), ROT (dashed)", "messages per batch n", "round trip (µs)", ylog=True, xinteger=True
+        )
+        diff = Panel(f"{what}: Diff = ROT − IOT", "messages per batch n", "Diff (µs)", xinteger=True)
         for key, per_n in group:
             ns = sorted(n for n in per_n if "iot" in per_n[n] and "rot" in per_n[n])
             name = f"length {key[3]}"
