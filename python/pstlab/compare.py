@@ -25,6 +25,8 @@ def faster(a: float, b: float, higher_is_better: bool) -> str:
 
 
 def _key_cell(column: str, value) -> str:
+    if value is None:
+        return "–"
     return fmt_bytes(value) if column == "bytes" and isinstance(value, int | float) else str(value)
 
 

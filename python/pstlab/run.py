@@ -177,11 +177,13 @@ def _estimate_left(todo: list[suites.Experiment], history: list[tuple[float, flo
 
 
 def _tail(path: Path, lines: int = 3) -> str:
+    """pstswm's own error lines from a log, else its last lines (launchers append banners of their own)."""
     try:
-        text = path.read_text(encoding="utf-8", errors="replace").strip().splitlines()
+        text = [line.strip() for line in path.read_text(encoding="utf-8", errors="replace").splitlines()]
     except OSError:
         return ""
-    return " / ".join(line.strip() for line in text[-lines:])
+    own = list(dict.fromkeys(line for line in text if line.startswith("pstswm")))
+    return " / ".join(own[-lines:] or [line for line in text if line.strip("-")][-lines:])
 
 
 def _finish(

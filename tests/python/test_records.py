@@ -7,8 +7,19 @@ import pytest
 from pstlab import records
 from pstlab.errors import PstlabError
 
-POINT = {"bench": "swap", "type": "point", "run_id": "r1", "ranks": 2, "transport": "mpi", "bytes": 8,
-         "t_min": 1e-6, "t_med": 2e-6, "t_mean": 2e-6, "t_max": 3e-6, "reps": 3}
+POINT = {
+    "bench": "swap",
+    "type": "point",
+    "run_id": "r1",
+    "ranks": 2,
+    "transport": "mpi",
+    "bytes": 8,
+    "t_min": 1e-6,
+    "t_med": 2e-6,
+    "t_mean": 2e-6,
+    "t_max": 3e-6,
+    "reps": 3,
+}
 
 
 def write(path, lines):
@@ -17,8 +28,10 @@ def write(path, lines):
 
 
 def test_loads_records_and_keeps_unknown_fields_and_kinds(tmp_path):
-    f = write(tmp_path / "a.jsonl", [json.dumps({**POINT, "future_field": [1, 2]}), "",
-                                     json.dumps({**POINT, "type": "diag", "step": 3})])
+    f = write(
+        tmp_path / "a.jsonl",
+        [json.dumps({**POINT, "future_field": [1, 2]}), "", json.dumps({**POINT, "type": "diag", "step": 3})],
+    )
     recs = records.load_file(f)
     assert [r["type"] for r in recs] == ["point", "diag"]
     assert recs[0]["future_field"] == [1, 2]

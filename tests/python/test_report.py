@@ -19,22 +19,47 @@ def rendered(tmp_path_factory):
 
 def test_every_bench_has_its_section_and_seed_tables(rendered):
     md, _, _ = rendered
-    for heading in ("## Runs and machine", "## Point-to-point SWAP", "## Ping-pong", "## Collective operations",
-                    "## Message matching cost", "## Parallel algorithm kernels", "## Shallow water model runs"):
+    for heading in (
+        "## Runs and machine",
+        "## Point-to-point SWAP",
+        "## Ping-pong",
+        "## Collective operations",
+        "## Message matching cost",
+        "## Parallel algorithm kernels",
+        "## Shallow water model runs",
+    ):
         assert heading in md
-    for table in ("seed 000 Table 3", "seed 004", "Protocol sensitivity summary", "seed 002 §5.1",
-                  "by communicator size", "seed 003 Table 8", "seed 003 Tables 1–6",
-                  "Best protocol and protocol sensitivity per algorithm", "seed 000 Table 1",
-                  "seed 000 Table 5, runtimes", "seed 000 Table 5, sensitivity", "Accuracy and conservation",
-                  "Experiments of suite 'fixtures'"):
+    for table in (
+        "seed 000 Table 3",
+        "seed 004",
+        "Protocol sensitivity summary",
+        "seed 002 §5.1",
+        "by communicator size",
+        "seed 003 Table 8",
+        "seed 003 Tables 1–6",
+        "Best protocol and protocol sensitivity per algorithm",
+        "seed 000 Table 1",
+        "seed 000 Table 5, runtimes",
+        "seed 000 Table 5, sensitivity",
+        "Accuracy and conservation",
+        "Experiments of suite 'fixtures'",
+    ):
         assert table in md, table
 
 
 def test_markdown_plots_exist_and_html_embeds_them(rendered):
     md, html, out = rendered
     names = re.findall(r"\]\(plots/([\w-]+)\.png\)", md)
-    assert {"swap-bandwidth", "swap-latency", "swap-volume", "pingpong", "coll", "match", "match-m",
-            "model-runtime"} <= set(names)
+    assert {
+        "swap-bandwidth",
+        "swap-latency",
+        "swap-volume",
+        "pingpong",
+        "coll",
+        "match",
+        "match-m",
+        "model-runtime",
+    } <= set(names)
     for name in names:
         assert (out / "plots" / f"{name}.png").read_bytes()[:4] == b"\x89PNG"
     embedded = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
@@ -46,8 +71,11 @@ def test_markdown_plots_exist_and_html_embeds_them(rendered):
 def test_table3_numbers_match_the_records(rendered):
     md, _, _ = rendered
     rs = records.load(FIXTURES / "openmpi")
-    at_128k = [p for p in rs.points("swap") if p["bytes"] == 128 << 10 and p.get("nmsg") == 1
-               and p["protocol"].split(",")[0] in ("0", "2")]
+    at_128k = [
+        p
+        for p in rs.points("swap")
+        if p["bytes"] == 128 << 10 and p.get("nmsg") == 1 and p["protocol"].split(",")[0] in ("0", "2")
+    ]
     fastest = min(at_128k, key=lambda p: p["t_min"])
     row = next(line for line in md.splitlines() if line.startswith("| mpi | unordered |"))
     cells = [c.strip() for c in row.strip("|").split("|")]
@@ -67,10 +95,10 @@ def test_only_benches_with_records_are_reported(tmp_path):
 
 def test_report_of_a_single_file_goes_beside_it(tmp_path):
     f = tmp_path / "run.jsonl"
-    shutil.copy(FIXTURES / "openmpi" / "match.jsonl", f)
+    shutil.copy(FIXTURES / "openmpi" / "kernel.jsonl", f)
     md, _ = report.write(f)
     assert md == tmp_path / "run-report" / "report.md"
-    assert "## Message matching cost" in md.read_text()
+    assert "## Parallel algorithm kernels" in md.read_text()
 
 
 def test_unknown_bench_is_named_not_fatal(tmp_path):
@@ -92,8 +120,11 @@ def test_terminal_summary(rendered, tmp_path):
 
 
 def test_cli_report_and_bad_input(cli, tmp_path):
-    rc, out, _ = cli("report", FIXTURES / "mpich", "--out", tmp_path / "rep")
-    assert rc == 0 and "report.html" in out
+    kernel_only = tmp_path / "k"
+    kernel_only.mkdir()
+    shutil.copy(FIXTURES / "mpich" / "kernel.jsonl", kernel_only)
+    rc, out, _ = cli("report", kernel_only, "--out", tmp_path / "rep")
+    assert rc == 0 and out == f"pstlab: wrote {tmp_path / 'rep' / 'report.md'} and {tmp_path / 'rep' / 'report.html'}\n"
     rc, _, err = cli("report", tmp_path / "missing")
     assert rc == 2
     assert err.strip() == f"pstlab report: {tmp_path / 'missing'}: no such file or directory"

@@ -16,8 +16,10 @@ def test_spread_relative_to_minimum():
     assert s.n == 4
 
 
-@pytest.mark.parametrize(("median_rel", "label"), [(0.0, "low"), (0.05, "low"), (0.0501, "moderate"),
-                                                    (0.1499, "moderate"), (0.15, "high"), (2.0, "high")])
+@pytest.mark.parametrize(
+    ("median_rel", "label"),
+    [(0.0, "low"), (0.05, "low"), (0.0501, "moderate"), (0.1499, "moderate"), (0.15, "high"), (2.0, "high")],
+)
 def test_seed001_classification_boundaries(median_rel, label):
     assert stats.classify(median_rel) == label
 
