@@ -135,8 +135,8 @@ _CSS = """
 body { font-family: system-ui, sans-serif; max-width: 75rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
 h1 { border-bottom: 2px solid #345; } h2 { margin-top: 2.5rem; border-bottom: 1px solid #ccc; }
 table { border-collapse: collapse; margin: 0.5rem 0 0.3rem; font-size: 0.9rem; }
-th, td { border: 1px solid #ccc; padding: 0.2rem 0.55rem; text-align: right; }
-th { background: #eef2f6; } td:first-child, th:first-child { text-align: left; }
+th, td { border: 1px solid #ccc; padding: 0.2rem 0.55rem; text-align: left; }
+th { background: #eef2f6; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 caption { text-align: left; font-weight: 600; padding: 0.3rem 0; }
 .note { font-size: 0.85rem; color: #555; margin: 0 0 1.2rem; }
 figure { margin: 1rem 0 2rem; } figure img { max-width: 100%; border: 1px solid #ddd; }
@@ -150,9 +150,18 @@ def _inline(text: str) -> str:
     return re.sub(r"`(.+?)`", r"<code>\1</code>", text)
 
 
+# Numbers, percentages and sizes (1,234  -0.5  +12%  2.1e-05  128K) are right-aligned.
+_NUMERIC = re.compile(r"^[+-]?[\d,]*\.?\d+(e[+-]?\d+)?[%KMG]?$|^–$")
+
+
+def _td(cell: str) -> str:
+    cls = ' class="num"' if _NUMERIC.match(str(cell)) else ""
+    return f"<td{cls}>{html.escape(str(cell))}</td>"
+
+
 def table_html(t: Table) -> str:
     head = "".join(f"<th>{html.escape(c)}</th>" for c in t.columns)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in t.rows)
+    body = "".join("<tr>" + "".join(_td(c) for c in row) + "</tr>" for row in t.rows)
     note = f'<p class="note">{_inline(t.note)}</p>' if t.note else ""
     return f"<table><caption>{_inline(t.title)}</caption><tr>{head}</tr>{body}</table>{note}"
 

@@ -263,7 +263,13 @@ def run_suite(opts: Options, echo=print) -> Path:
             write_manifest(directory, manifest)
             continue
 
-        todo = [e for e in suite.experiments[i - 1 :] if entries[e.name].get("status") != "done"]
+        todo = [
+            e
+            for e in suite.experiments[i - 1 :]
+            if entries[e.name].get("status") != "done"
+            and e.subcommand in available
+            and (opts.max_ranks is None or e.ranks <= opts.max_ranks)
+        ]
         echo(
             f"{prefix}: pstswm {exp.subcommand} on {exp.ranks} ranks | elapsed {fmt_duration(time.monotonic() - start)}"
             f" | about {fmt_duration(_estimate_left(todo, history))} left"

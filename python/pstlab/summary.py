@@ -35,8 +35,7 @@ def render(path: str | Path) -> str:
     rs = load(path)
     text = [f"== pstswm results: {rs.label()} =="]
     text += lines(rs)
-    directory = default_out(Path(path))
-    for name in ("report.html", "report.md"):
-        if (directory / name).is_file():
-            text.append(f"report: {(directory / name).resolve()}")
+    html = default_out(Path(path)) / "report.html"
+    if html.is_file():
+        text.append(f"report: {html.resolve()} (self-contained; report.md and plots/ beside it)")
     return "\n".join(text)

@@ -116,7 +116,7 @@ def test_terminal_summary(rendered, tmp_path):
     assert "model case 2 T42L4" in text
     shutil.copytree(FIXTURES / "openmpi", tmp_path / "r")
     shutil.copy(out / "report.html", tmp_path / "r")
-    assert f"report: {(tmp_path / 'r' / 'report.html').resolve()}" in summary.render(tmp_path / "r")
+    assert f"report: {(tmp_path / 'r' / 'report.html').resolve()} (self-contained" in summary.render(tmp_path / "r")
 
 
 def test_cli_report_and_bad_input(cli, tmp_path):
