@@ -1,6 +1,7 @@
 """Line plots as PNG bytes (matplotlib, no display needed)."""
 
 import io
+import math
 from dataclasses import dataclass, field
 
 import matplotlib
@@ -43,7 +44,9 @@ class Panel:
 def _highlight(panel: Panel) -> set[int]:
     if len(panel.series) <= MAX_HIGHLIGHTED:
         return set(range(len(panel.series)))
-    key = [max(s.y) if panel.rank_by_max_y else min(s.y) for s in panel.series]
+    values = [[y for y in s.y if y is not None] for s in panel.series]
+    empty = -math.inf if panel.rank_by_max_y else math.inf
+    key = [(max(v) if panel.rank_by_max_y else min(v)) if v else empty for v in values]
     order = sorted(range(len(key)), key=lambda i: key[i], reverse=panel.rank_by_max_y)
     return set(order[: MAX_HIGHLIGHTED - 2])
 
@@ -61,7 +64,7 @@ def _draw(ax, panel: Panel) -> None:
     colours: dict[str, str] = {}
     cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for i, s in enumerate(panel.series):
-        if not s.x:
+        if not any(y is not None for y in s.y):
             continue
         group = s.group or s.label
         if i in shown:
