@@ -2,7 +2,9 @@
 
 import argparse
 import os
+import signal
 import sys
+import threading
 
 from pstlab import __version__, paths
 from pstlab.errors import PstlabError
@@ -165,8 +167,15 @@ def _summary(args: argparse.Namespace) -> int:
 COMMANDS = {"run": _run, "report": _report, "compare": _compare, "tune": _tune, "summary": _summary}
 
 
+def _terminate(_signum, _frame) -> None:
+    """SIGTERM (a batch system ending the job, `timeout`) stops pstswm and keeps state, like Ctrl-C."""
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminate) if in_main_thread else None
     try:
         return COMMANDS[args.command](args)
     except PstlabError as e:
@@ -178,3 +187,6 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into head & co.: stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    finally:
+        if in_main_thread:
+            signal.signal(signal.SIGTERM, previous)

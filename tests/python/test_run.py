@@ -148,7 +148,8 @@ def test_dry_run_lists_commands_without_running(fake, tmp_path, cli):
     assert fake.calls("swap") == [] and not (tmp_path / "r").exists()
 
 
-def test_interrupt_keeps_finished_work_and_resume_completes(fake, tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_interrupt_keeps_finished_work_and_resume_completes(fake, tmp_path, sig):
     s = suite(tmp_path, exp("first"), exp("second", args=["--sleep", "20"]), exp("third"))
     out = tmp_path / "res"
     cmd = [
@@ -169,7 +170,7 @@ def test_interrupt_keeps_finished_work_and_resume_completes(fake, tmp_path):
     while not any("--sleep" in c for c in fake.calls("swap")) and time.monotonic() < deadline:
         time.sleep(0.1)
     time.sleep(0.3)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130
     assert "interrupted during second; finished experiments are kept. Resume with:" in err
