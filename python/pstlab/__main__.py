@@ -1,0 +1,5 @@
+import sys
+
+from pstlab.cli import main
+
+sys.exit(main())

@@ -1,0 +1,192 @@
+"""The `pstlab` command: run, report, compare, tune, summary."""
+
+import argparse
+import os
+import signal
+import sys
+import threading
+
+from pstlab import __version__, paths
+from pstlab.errors import PstlabError
+
+EPILOG = """examples:
+  pstlab run quick                       # the quick suite with Open MPI, into results/<timestamp>-quick-openmpi
+  pstlab run paper --mpi mpich --max-ranks 4
+  pstlab run quick --out results/q1 --resume          # finish an interrupted run
+  pstlab run full --launcher srun                      # inside a batch allocation
+  pstlab report results/q1                             # results/q1/report.md and report.html
+  pstlab compare results/q-openmpi results/q-mpich --out results/ompi-vs-mpich
+  pstlab tune --trunc 42 --levels 16 --grid 2x1 --out opt.toml
+  pstlab summary results/q1
+"""
+
+
+def _launch_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--mpi", default="openmpi", help=f"which MPI build to use: {', '.join(paths.MPIS)} (default openmpi)"
+    )
+    p.add_argument(
+        "--launcher",
+        default="mpiexec",
+        help="mpiexec (default), srun, or a template with {n} for the rank count, e.g. 'srun --mpi=pmix -n {n}'",
+    )
+    p.add_argument("--build", metavar="DIR", help="the pstswm build directory (default build/<mpi> in the checkout)")
+    p.add_argument("--pstswm", metavar="PATH", help="the pstswm executable (overrides --build)")
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(
+        prog="pstlab",
+        description="Run pstswm suites, turn their records into reports, compare result sets, tune.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    top.add_argument("--version", action="version", version=f"pstlab {__version__}")
+    sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = sub.add_parser(
+        "run",
+        help="run a suite of experiments into a results directory",
+        description="Run every experiment of SUITE (suites/SUITE.toml, or a path to a .toml file). "
+        "Experiments whose subcommand this pstswm build lacks are skipped with a note.",
+    )
+    run.add_argument("suite", help="quick, paper, full, or a path to a suite .toml file")
+    _launch_options(run)
+    run.add_argument("--out", metavar="DIR", help="results directory (default results/<timestamp>-<suite>-<mpi>)")
+    run.add_argument(
+        "--resume",
+        action="store_true",
+        help="finish an interrupted run (the --out DIR, else the latest unfinished one of this suite): "
+        "finished experiments are kept, the others run",
+    )
+    run.add_argument("--max-ranks", type=int, metavar="N", help="skip experiments that need more than N ranks")
+    run.add_argument("--dry-run", action="store_true", help="print each experiment's command line and run nothing")
+
+    rep = sub.add_parser("report", help="write report.md and report.html for a results directory")
+    rep.add_argument("results", help="a results directory (or one .jsonl file)")
+    rep.add_argument("--out", metavar="DIR", help="where to write the report (default: the results directory)")
+
+    cmp_ = sub.add_parser("compare", help="compare two results directories side by side")
+    cmp_.add_argument("a", help="results directory A")
+    cmp_.add_argument("b", help="results directory B")
+    cmp_.add_argument("--out", metavar="DIR", help="where to write compare.md/.html (default results/compare-A-vs-B)")
+
+    tune = sub.add_parser(
+        "tune",
+        help="run the kernel benchmark for a configuration and write the opt preset",
+        description="Run `pstswm kernel` for one model configuration (or read its records with "
+        "--records), pick the fastest protocol per algorithm and the fastest algorithm "
+        "per stage, and write the preset file `pstswm model --preset opt --tuned` reads. "
+        "Arguments after -- go to pstswm kernel.",
+    )
+    tune.add_argument("--trunc", type=int, metavar="M", help="triangular truncation, e.g. 42 for T42")
+    tune.add_argument("--levels", type=int, metavar="K", help="vertical levels")
+    tune.add_argument("--grid", metavar="PXxPY", help="processor grid, e.g. 2x1 (runs PX·PY ranks)")
+    tune.add_argument("--protocols", default="all", help="protocols to try (default all)")
+    _launch_options(tune)
+    tune.add_argument("--records", metavar="FILE", help="tune from these kernel records instead of running pstswm")
+    tune.add_argument("--out", metavar="FILE", help="preset file to write (default opt-T<M>L<K>-<grid>.toml)")
+    tune.add_argument("extra", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+
+    summ = sub.add_parser("summary", help="print the headline figures of a results directory")
+    summ.add_argument("results", help="a results directory (or one .jsonl file)")
+    return top
+
+
+def _run(args: argparse.Namespace) -> int:
+    from pstlab import run
+
+    opts = run.Options(
+        args.suite,
+        args.mpi,
+        args.launcher,
+        args.build,
+        args.pstswm,
+        args.out,
+        args.resume,
+        args.max_ranks,
+        args.dry_run,
+    )
+    run.run_suite(opts, echo=lambda text: print(text, flush=True))
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from pstlab import report
+
+    md, html = report.write(args.results, args.out)
+    print(f"pstlab: wrote {md} and {html}")
+    return 0
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from pstlab import compare
+
+    md, html, verdicts = compare.write(args.a, args.b, args.out)
+    print("\n".join(verdicts))
+    print(f"pstlab: wrote {md} and {html}")
+    return 0
+
+
+def _tune(args: argparse.Namespace) -> int:
+    from pstlab import tune
+
+    extra = args.extra[1:] if args.extra[:1] == ["--"] else args.extra
+    opts = tune.Options(
+        args.trunc,
+        args.levels,
+        args.grid,
+        args.protocols,
+        args.mpi,
+        args.launcher,
+        args.build,
+        args.pstswm,
+        args.out,
+        args.records,
+        extra,
+    )
+    out, choice = tune.tune(opts)
+    for stage, (fastest, picks) in choice.items():
+        print(f"{stage}: fastest algorithm {fastest.algorithm}")
+        for p in picks:
+            print(
+                f"  {p.algorithm:<10} protocol {p.protocol:<5} overlap {'on ' if p.overlap else 'off'} "
+                f"{p.t_s * 1e6:10.2f} µs"
+            )
+    print(f"pstlab: wrote {out}")
+    return 0
+
+
+def _summary(args: argparse.Namespace) -> int:
+    from pstlab import summary
+
+    print(summary.render(args.results))
+    return 0
+
+
+COMMANDS = {"run": _run, "report": _report, "compare": _compare, "tune": _tune, "summary": _summary}
+
+
+def _terminate(_signum, _frame) -> None:
+    """SIGTERM (a batch system ending the job, `timeout`) stops pstswm and keeps state, like Ctrl-C."""
+    raise KeyboardInterrupt
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminate) if in_main_thread else None
+    try:
+        return COMMANDS[args.command](args)
+    except PstlabError as e:
+        print(f"pstlab {args.command}: {e}", file=sys.stderr)
+        return e.exit_code
+    except KeyboardInterrupt:
+        print(f"pstlab {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # output piped into head & co.: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    finally:
+        if in_main_thread:
+            signal.signal(signal.SIGTERM, previous)

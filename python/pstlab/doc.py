@@ -1,0 +1,196 @@
+"""A report as data (sections of text, tables and figures) and its Markdown / HTML renderings.
+
+The same Section objects feed report.md, the self-contained report.html (PNGs embedded as
+base64) and compare's pages, so every table reads the same everywhere.
+"""
+
+import base64
+import html
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# ---------------------------------------------------------------- number formatting
+
+
+def fmt_bytes(n: float | None) -> str:
+    """Sizes as pstswm's command line writes them: 8, 4K, 128K, 2M (binary multiples)."""
+    if n is None:
+        return "–"
+    n = int(n)
+    for suffix, scale in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
+        if n >= scale and n % scale == 0:
+            return f"{n // scale}{suffix}"
+    return str(n)
+
+
+def fmt_num(x: float | None, digits: int = 3) -> str:
+    """A number with `digits` significant digits, without scientific notation in the usual range."""
+    if x is None:
+        return "–"
+    if x == 0:
+        return "0"
+    if abs(x) >= 10 ** (digits + 3) or abs(x) < 1e-3:
+        return f"{x:.{digits - 1}e}"
+    decimals = max(0, digits - 1 - int(f"{abs(x):e}".split("e")[1]))
+    return f"{x:,.{decimals}f}"
+
+
+def fmt_us(seconds: float | None, digits: int = 3) -> str:
+    return "–" if seconds is None else fmt_num(seconds * 1e6, digits)
+
+
+def fmt_ms(seconds: float | None, digits: int = 3) -> str:
+    return "–" if seconds is None else fmt_num(seconds * 1e3, digits)
+
+
+def fmt_pct(fraction: float | None, signed: bool = False) -> str:
+    if fraction is None:
+        return "–"
+    return f"{fraction * 100:+.0f}%" if signed else f"{fraction * 100:.0f}%"
+
+
+def fmt_ratio(r: float | None) -> str:
+    return "–" if r is None else f"{r:.2f}"
+
+
+def fmt_sci(x: float | None) -> str:
+    return "–" if x is None else f"{x:.4e}"
+
+
+# ---------------------------------------------------------------- report structure
+
+
+@dataclass
+class Table:
+    title: str
+    columns: list[str]
+    rows: list[list[str]]
+    note: str = ""
+
+
+@dataclass
+class Figure:
+    name: str  # file stem, unique within a report
+    caption: str
+    png: bytes
+
+
+@dataclass
+class Text:
+    markdown: str  # plain prose; **bold** and `code` are the only markup used
+
+
+@dataclass
+class Section:
+    title: str
+    blocks: list[Table | Figure | Text] = field(default_factory=list)
+
+    def add(self, *blocks: Table | Figure | Text | None) -> None:
+        self.blocks.extend(b for b in blocks if b is not None)
+
+
+# ---------------------------------------------------------------- Markdown
+
+
+def _md_cell(s: str) -> str:
+    return str(s).replace("|", "\\|").replace("\n", " ")
+
+
+def table_md(t: Table) -> str:
+    lines = [f"**{t.title}**", "", "| " + " | ".join(map(_md_cell, t.columns)) + " |"]
+    lines.append("|" + "|".join("---" for _ in t.columns) + "|")
+    lines += ["| " + " | ".join(map(_md_cell, row)) + " |" for row in t.rows]
+    if t.note:
+        lines += ["", f"_{t.note}_"]
+    return "\n".join(lines)
+
+
+def to_markdown(title: str, intro: str, sections: list[Section], plot_dir: str) -> str:
+    out = [f"# {title}", "", intro, ""]
+    for s in sections:
+        out += [f"## {s.title}", ""]
+        for b in s.blocks:
+            if isinstance(b, Table):
+                out.append(table_md(b))
+            elif isinstance(b, Figure):
+                out.append(f"![{b.caption}]({plot_dir}/{b.name}.png)\n\n_{b.caption}_")
+            else:
+                out.append(b.markdown)
+            out.append("")
+    return "\n".join(out)
+
+
+def write_figures(sections: list[Section], directory: Path) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    for s in sections:
+        for b in s.blocks:
+            if isinstance(b, Figure):
+                (directory / f"{b.name}.png").write_bytes(b.png)
+
+
+# ---------------------------------------------------------------- HTML
+
+_CSS = """
+body { font-family: system-ui, sans-serif; max-width: 75rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
+h1 { border-bottom: 2px solid #345; } h2 { margin-top: 2.5rem; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; margin: 0.5rem 0 0.3rem; font-size: 0.9rem; }
+th, td { border: 1px solid #ccc; padding: 0.2rem 0.55rem; text-align: left; }
+th { background: #eef2f6; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+caption { text-align: left; font-weight: 600; padding: 0.3rem 0; }
+.note { font-size: 0.85rem; color: #555; margin: 0 0 1.2rem; }
+figure { margin: 1rem 0 2rem; } figure img { max-width: 100%; border: 1px solid #ddd; }
+figcaption { font-size: 0.85rem; color: #555; } code { background: #f3f3f3; padding: 0 0.2rem; }
+"""
+
+
+def _inline(text: str) -> str:
+    text = html.escape(text)
+    text = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", text)
+    return re.sub(r"`(.+?)`", r"<code>\1</code>", text)
+
+
+# Numbers, percentages and sizes (1,234  -0.5  +12%  2.1e-05  128K) are right-aligned.
+_NUMERIC = re.compile(r"^[+-]?[\d,]*\.?\d+(e[+-]?\d+)?[%KMG]?$|^–$")
+
+
+def _td(cell: str) -> str:
+    cls = ' class="num"' if _NUMERIC.match(str(cell)) else ""
+    return f"<td{cls}>{html.escape(str(cell))}</td>"
+
+
+def table_html(t: Table) -> str:
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in t.columns)
+    body = "".join("<tr>" + "".join(_td(c) for c in row) + "</tr>" for row in t.rows)
+    note = f'<p class="note">{_inline(t.note)}</p>' if t.note else ""
+    return f"<table><caption>{_inline(t.title)}</caption><tr>{head}</tr>{body}</table>{note}"
+
+
+def figure_html(f: Figure) -> str:
+    data = base64.b64encode(f.png).decode("ascii")
+    return (
+        f'<figure><img alt="{html.escape(f.caption)}" src="data:image/png;base64,{data}">'
+        f"<figcaption>{_inline(f.caption)}</figcaption></figure>"
+    )
+
+
+def to_html(title: str, intro: str, sections: list[Section]) -> str:
+    """One self-contained page: inline CSS, figures as data: URIs, no external references."""
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{html.escape(title)}</h1>",
+        *(f"<p>{_inline(p)}</p>" for p in intro.split("\n\n") if p.strip()),
+    ]
+    for s in sections:
+        parts.append(f"<h2>{html.escape(s.title)}</h2>")
+        for b in s.blocks:
+            if isinstance(b, Table):
+                parts.append(table_html(b))
+            elif isinstance(b, Figure):
+                parts.append(figure_html(b))
+            else:
+                parts += [f"<p>{_inline(p)}</p>" for p in b.markdown.split("\n\n") if p.strip()]
+    parts.append("</body></html>")
+    return "\n".join(parts)

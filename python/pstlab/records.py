@@ -1,0 +1,145 @@
+"""Read pstswm's JSON Lines records (DESIGN §3) and check them.
+
+Every line is one JSON object with at least `bench`, `type` (header, point, summary, or a bench's
+own kind such as the model's per-step "diag") and `run_id`; statistics, when present, are numbers
+(or null for a non-finite value).  Readers use the fields they know and ignore the
+rest, so a newer pstswm that adds fields still reports.  A malformed line is an error that names
+its file and line: pstswm writes a line whole or not at all, so a broken line means a damaged or
+foreign file and silently skipping it would hide that.
+"""
+
+import json
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pstlab.errors import PstlabError
+
+TIME_FIELDS = ("t_min", "t_med", "t_mean", "t_max")
+
+
+def _check(rec: object) -> str | None:
+    """The reason a decoded line is not a record, or None."""
+    if not isinstance(rec, dict):
+        return f"expected a JSON object, got {type(rec).__name__}"
+    for key in ("bench", "type", "run_id"):
+        if not isinstance(rec.get(key), str) or not rec[key]:
+            return f"missing or empty string field '{key}'"
+    for key in (*TIME_FIELDS, "reps", "ranks", "bytes"):
+        value = rec.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
+            return f"field '{key}' must be a number, got {json.dumps(value)}"
+    return None
+
+
+def parse_line(text: str, where: str) -> dict:
+    """One record from one line; `where` is 'file:line' for the error message."""
+    try:
+        rec = json.loads(text, parse_constant=lambda c: math.nan)
+    except json.JSONDecodeError as e:
+        raise PstlabError(f"{where}: malformed record (not JSON: {e.msg} at column {e.colno})") from None
+    if reason := _check(rec):
+        raise PstlabError(f"{where}: malformed record ({reason})")
+    return rec
+
+
+def load_file(path: Path) -> list[dict]:
+    records = []
+    try:
+        with path.open(encoding="utf-8") as f:
+            for lineno, line in enumerate(f, 1):
+                if line.strip():
+                    rec = parse_line(line, f"{path}:{lineno}")
+                    rec["_file"] = path.name
+                    records.append(rec)
+    except UnicodeDecodeError:
+        raise PstlabError(f"{path}: not a text file of JSON records") from None
+    except OSError as e:
+        raise PstlabError(f"{path}: cannot read: {e.strerror}") from None
+    return records
+
+
+def record_files(path: Path) -> list[Path]:
+    """The record files of a results directory (its *.jsonl, not subdirectories), or the file itself."""
+    if not path.exists():
+        raise PstlabError(f"{path}: no such file or directory")
+    if path.is_file():
+        return [path]
+    files = sorted(p for p in path.glob("*.jsonl") if p.is_file())
+    if not files:
+        raise PstlabError(f"{path}: no record files (*.jsonl) in this directory")
+    return files
+
+
+@dataclass
+class RecordSet:
+    """All records of one results directory (or one file)."""
+
+    path: Path
+    records: list[dict] = field(default_factory=list)
+    manifest: dict | None = None
+
+    def select(self, bench: str | None = None, type: str | None = None, **equal) -> list[dict]:
+        """Records of a bench and type whose fields equal the given values."""
+        return [
+            r
+            for r in self.records
+            if (bench is None or r["bench"] == bench)
+            and (type is None or r["type"] == type)
+            and all(r.get(k) == v for k, v in equal.items())
+        ]
+
+    def points(self, bench: str) -> list[dict]:
+        return self.select(bench, "point")
+
+    def summaries(self, bench: str, kind: str | None = None) -> list[dict]:
+        return [r for r in self.select(bench, "summary") if kind is None or r.get("summary") == kind]
+
+    def headers(self) -> list[dict]:
+        return self.select(type="header")
+
+    def has(self, bench: str) -> bool:
+        """True when the bench has measurements here (a header alone is not enough to report on)."""
+        return any(r["bench"] == bench and r["type"] != "header" for r in self.records)
+
+    def label(self) -> str:
+        """A short name for this result set: the MPI it was built with, else the directory name."""
+        builds = sorted({h.get("mpi_build") for h in self.headers() if h.get("mpi_build")})
+        if self.manifest and self.manifest.get("mpi"):
+            builds = [self.manifest["mpi"]]
+        name = self.path.name if self.path.is_dir() else self.path.stem
+        return f"{name} ({', '.join(builds)})" if builds and builds != [name] else name
+
+
+def load(path: str | Path) -> RecordSet:
+    """Records of a results directory or a single .jsonl file; the manifest if there is one."""
+    path = Path(path)
+    records: list[dict] = []
+    for f in record_files(path):
+        records.extend(load_file(f))
+    manifest = None
+    manifest_path = path / "manifest.json"
+    if path.is_dir() and manifest_path.is_file():
+        try:
+            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as e:
+            raise PstlabError(f"{manifest_path}:{e.lineno}: malformed manifest ({e.msg})") from None
+    return RecordSet(path, records, manifest)
+
+
+def number(rec: dict, key: str) -> float | None:
+    """A finite numeric field, or None when absent, null or non-finite."""
+    value = rec.get(key)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return None
+    return float(value)
+
+
+def distinct(records: Iterable[dict], key: str) -> list:
+    """The distinct values of a field in first-seen order (None for records without it)."""
+    seen: dict = {}
+    for r in records:
+        value = r.get(key)
+        seen.setdefault(json.dumps(value, sort_keys=True), value)
+    return list(seen.values())

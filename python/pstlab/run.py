@@ -1,0 +1,314 @@
+"""`pstlab run SUITE`: run a suite's experiments into one results directory, resumably.
+
+Layout of a results directory:
+    manifest.json        the suite, the MPI, the launcher and every experiment's status
+    <experiment>.jsonl   the records of each finished experiment (nothing else ends in .jsonl)
+    logs/<experiment>.out, .err   pstswm's human tables and messages
+    .partial/            where a running experiment writes; a file moves out only when it succeeded
+
+An experiment's records appear under their final name only after pstswm exited 0 and every
+line checked out, so an interrupted or failed experiment never mixes partial records in, and
+--resume re-runs exactly the experiments that are not done.
+"""
+
+import datetime
+import json
+import shutil
+import socket
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from pstlab import __version__, launch, paths, suites
+from pstlab.errors import PstlabError, RunFailed
+from pstlab.records import load_file
+
+MANIFEST = "manifest.json"
+PARTIAL = ".partial"
+
+
+class Interrupted(PstlabError):
+    exit_code = 130
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def fmt_duration(seconds: float) -> str:
+    seconds = round(seconds)
+    return (
+        f"{seconds // 3600}h{seconds % 3600 // 60:02d}m" if seconds >= 3600 else f"{seconds // 60}m{seconds % 60:02d}s"
+    )
+
+
+@dataclass
+class Options:
+    suite: str
+    mpi: str = "openmpi"
+    launcher: str = "mpiexec"
+    build: str | None = None
+    pstswm: str | None = None
+    out: str | None = None
+    resume: bool = False
+    max_ranks: int | None = None
+    dry_run: bool = False
+
+
+# ---------------------------------------------------------------- the manifest
+
+
+def write_manifest(directory: Path, manifest: dict) -> None:
+    """Replace manifest.json atomically, so an interruption never leaves half a manifest."""
+    manifest["updated"] = _now()
+    tmp = directory / f".{MANIFEST}.tmp"
+    tmp.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    tmp.replace(directory / MANIFEST)
+
+
+def read_manifest(directory: Path) -> dict:
+    path = directory / MANIFEST
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise PstlabError(f"{directory}: no {MANIFEST} here, so nothing to resume") from None
+    except json.JSONDecodeError as e:
+        raise PstlabError(f"{path}:{e.lineno}: malformed manifest ({e.msg})") from None
+
+
+def new_manifest(suite: suites.Suite, run: launch.Launch) -> dict:
+    return {
+        "suite": suite.name,
+        "suite_file": str(suite.path),
+        "description": suite.description,
+        "mpi": run.mpi,
+        "launcher": run.launcher,
+        "pstswm": str(run.pstswm),
+        "pstlab_version": __version__,
+        "host": socket.gethostname(),
+        "created": _now(),
+        "experiments": [
+            {
+                "name": e.name,
+                "subcommand": e.subcommand,
+                "ranks": e.ranks,
+                "args": list(e.args),
+                "digest": e.digest,
+                "status": "pending",
+            }
+            for e in suite.experiments
+        ],
+    }
+
+
+def _merge(manifest: dict, suite: suites.Suite, run: launch.Launch, directory: Path) -> dict:
+    """Resume: the old entries of experiments still defined alike, fresh entries for the rest."""
+    if manifest.get("suite") != suite.name:
+        raise PstlabError(f"{directory} holds suite '{manifest.get('suite')}', not '{suite.name}'")
+    if manifest.get("mpi") != run.mpi:
+        raise PstlabError(
+            f"{directory} was run with --mpi {manifest.get('mpi')}; resuming with --mpi {run.mpi} "
+            "would mix two MPIs in one result set"
+        )
+    names = {e.name for e in suite.experiments}
+    if stale := [e["name"] for e in manifest.get("experiments", []) if e["name"] not in names]:
+        raise PstlabError(
+            f"{directory}: experiment(s) {', '.join(stale)} are no longer in suite '{suite.name}'; "
+            "start a new results directory"
+        )
+    old = {e["name"]: e for e in manifest.get("experiments", [])}
+    fresh = new_manifest(suite, run)
+    fresh["created"] = manifest.get("created", fresh["created"])
+    fresh["experiments"] = [
+        old[e["name"]] if e["name"] in old and old[e["name"]].get("digest") == e["digest"] else e
+        for e in fresh["experiments"]
+    ]
+    return fresh
+
+
+# ---------------------------------------------------------------- choosing the directory
+
+
+def _latest_unfinished(suite: str, mpi: str) -> Path:
+    root = paths.results_dir()
+    candidates = []
+    for manifest_path in root.glob(f"*/{MANIFEST}") if root.is_dir() else []:
+        try:
+            m = json.loads(manifest_path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            continue
+        if m.get("suite") == suite and m.get("mpi") == mpi and any(e.get("status") != "done" for e in m["experiments"]):
+            candidates.append(manifest_path.parent)
+    if not candidates:
+        raise PstlabError(
+            f"--resume: no unfinished run of suite '{suite}' with {mpi} under {root}; "
+            "name one with --out DIR or start afresh without --resume"
+        )
+    return max(candidates, key=lambda p: (p / MANIFEST).stat().st_mtime)
+
+
+def results_directory(opts: Options, suite: suites.Suite) -> Path:
+    if opts.out:
+        directory = Path(opts.out)
+    elif opts.resume:
+        directory = _latest_unfinished(suite.name, opts.mpi)
+    else:
+        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+        directory = paths.results_dir() / f"{stamp}-{suite.name}-{opts.mpi}"
+    if opts.resume:
+        if not (directory / MANIFEST).is_file():
+            raise PstlabError(f"--resume: {directory} has no {MANIFEST}, so it is not a pstlab run to resume")
+    elif (directory / MANIFEST).exists():
+        raise PstlabError(f"{directory} already holds a suite run: add --resume to finish it, or choose another --out")
+    elif directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
+        raise PstlabError(f"--out {directory}: exists and is not an empty directory")
+    return directory
+
+
+# ---------------------------------------------------------------- running
+
+
+def _estimate_left(todo: list[suites.Experiment], history: list[tuple[float, float | None]]) -> float:
+    """Seconds left: the suite's estimates, scaled by how the finished experiments compared with theirs."""
+    estimated = [(actual, est) for actual, est in history if est]
+    scale = sum(a for a, _ in estimated) / sum(e for _, e in estimated) if estimated else 1.0
+    mean_actual = sum(a for a, _ in history) / len(history) if history else 30.0
+    return sum((e.estimate_s * scale) if e.estimate_s else mean_actual for e in todo)
+
+
+def _tail(path: Path, lines: int = 3) -> str:
+    """pstswm's own error lines from a log, else its last lines (launchers append banners of their own)."""
+    try:
+        text = [line.strip() for line in path.read_text(encoding="utf-8", errors="replace").splitlines()]
+    except OSError:
+        return ""
+    own = list(dict.fromkeys(line for line in text if line.startswith("pstswm")))
+    return " / ".join(own[-lines:] or [line for line in text if line.strip("-")][-lines:])
+
+
+def _finish(
+    exp: suites.Experiment, entry: dict, outcome: launch.Outcome, partial: Path, final: Path, err: Path
+) -> None:
+    """Judge one finished launch; move its records into place only if they are whole and valid."""
+    entry["elapsed_s"] = round(outcome.elapsed_s, 3)
+    entry["returncode"] = outcome.returncode
+    reason = None
+    if outcome.timed_out:
+        reason = f"timed out after {exp.timeout_s:g} s and was stopped"
+    elif outcome.returncode != 0:
+        what = "pstswm rejected its arguments" if outcome.returncode == 2 else f"exit status {outcome.returncode}"
+        reason = f"{what}: {_tail(err) or 'no message'}"
+    elif not partial.is_file():
+        reason = "exited 0 but wrote no record file"
+    else:
+        try:
+            if not load_file(partial):
+                reason = "exited 0 but wrote no records"
+        except PstlabError as e:
+            reason = str(e)
+    if reason:
+        partial.unlink(missing_ok=True)
+        entry.update(status="failed", reason=reason)
+    else:
+        partial.replace(final)
+        entry.update(status="done", reason="")
+    entry["finished"] = _now()
+
+
+def run_suite(opts: Options, echo=print) -> Path:
+    """Run (or resume) a suite; return the results directory.  Raises RunFailed if experiments failed."""
+    suite = suites.load(opts.suite)
+    run = launch.Launch.create(opts.mpi, opts.launcher, opts.build, opts.pstswm)
+    if opts.max_ranks is not None and opts.max_ranks < 1:
+        raise PstlabError(f"--max-ranks must be at least 1, got {opts.max_ranks}")
+    directory = results_directory(opts, suite)
+    available = run.subcommands()
+    n = len(suite.experiments)
+
+    if opts.dry_run:
+        echo(f"suite {suite.name}: {n} experiments; this pstswm has: {', '.join(sorted(available))}")
+        for i, exp in enumerate(suite.experiments, 1):
+            mark = "" if exp.subcommand in available else f"   (skipped: no '{exp.subcommand}' in this build)"
+            command = " ".join(run.command(exp.ranks, exp.subcommand, [*exp.args, "--out", f"{exp.name}.jsonl"]))
+            echo(f"[{i}/{n}] {exp.name}: {command}{mark}")
+        return directory
+
+    manifest = _merge(read_manifest(directory), suite, run, directory) if opts.resume else new_manifest(suite, run)
+    for sub in ("logs", PARTIAL):
+        (directory / sub).mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(directory / PARTIAL)  # leftovers of an interrupted experiment: never kept
+    (directory / PARTIAL).mkdir()
+    write_manifest(directory, manifest)
+    echo(f"pstlab: suite {suite.name} ({n} experiments) with {run.mpi} via {run.launcher}; results in {directory}")
+
+    start, history = time.monotonic(), []
+    entries = {e["name"]: e for e in manifest["experiments"]}
+    for i, exp in enumerate(suite.experiments, 1):
+        entry = entries[exp.name]
+        final = directory / f"{exp.name}.jsonl"
+        prefix = f"[{i}/{n}] {exp.name}"
+        if entry.get("status") == "done" and final.is_file():
+            echo(f"{prefix}: done in an earlier run, kept")
+            continue
+        final.unlink(missing_ok=True)  # a done entry whose definition changed is re-run
+        entry.pop("reason", None)
+        if exp.subcommand not in available:
+            entry.update(status="skipped", reason=f"this pstswm build has no '{exp.subcommand}' subcommand")
+            echo(f"{prefix}: skipped: {entry['reason']}")
+            write_manifest(directory, manifest)
+            continue
+        if opts.max_ranks is not None and exp.ranks > opts.max_ranks:
+            entry.update(status="skipped", reason=f"needs {exp.ranks} ranks, --max-ranks is {opts.max_ranks}")
+            echo(f"{prefix}: skipped: {entry['reason']}")
+            write_manifest(directory, manifest)
+            continue
+
+        todo = [
+            e
+            for e in suite.experiments[i - 1 :]
+            if entries[e.name].get("status") != "done"
+            and e.subcommand in available
+            and (opts.max_ranks is None or e.ranks <= opts.max_ranks)
+        ]
+        echo(
+            f"{prefix}: pstswm {exp.subcommand} on {exp.ranks} ranks | elapsed {fmt_duration(time.monotonic() - start)}"
+            f" | about {fmt_duration(_estimate_left(todo, history))} left"
+        )
+        partial = directory / PARTIAL / f"{exp.name}.jsonl"
+        argv = run.command(exp.ranks, exp.subcommand, [*exp.args, "--out", str(partial.resolve())])
+        entry.update(
+            status="running",
+            command=run.command(exp.ranks, exp.subcommand, [*exp.args, "--out", final.name]),
+            started=_now(),
+        )
+        write_manifest(directory, manifest)
+        log = directory / "logs" / exp.name
+        try:
+            outcome = launch.run(argv, log.with_suffix(".out"), log.with_suffix(".err"), exp.timeout_s)
+        except KeyboardInterrupt:
+            partial.unlink(missing_ok=True)
+            entry.update(status="pending", reason="interrupted")
+            write_manifest(directory, manifest)
+            raise Interrupted(
+                f"interrupted during {exp.name}; finished experiments are kept. Resume with: "
+                f"pstlab run {opts.suite} --mpi {opts.mpi} --out {directory} --resume"
+            ) from None
+        _finish(exp, entry, outcome, partial, final, log.with_suffix(".err"))
+        history.append((outcome.elapsed_s, exp.estimate_s))
+        write_manifest(directory, manifest)
+        if entry["status"] == "done":
+            echo(f"{' ' * len(prefix)}  done in {outcome.elapsed_s:.1f} s")
+        else:
+            echo(f"{' ' * len(prefix)}  FAILED: {entry['reason']} (logs/{exp.name}.err)")
+
+    shutil.rmtree(directory / PARTIAL, ignore_errors=True)
+    statuses = [entries[e.name]["status"] for e in suite.experiments]
+    counts = ", ".join(f"{statuses.count(s)} {s}" for s in ("done", "skipped", "failed") if s in statuses)
+    elapsed = fmt_duration(time.monotonic() - start)
+    echo(f"pstlab: suite {suite.name} finished in {elapsed}: {counts}; results in {directory}")
+    if failed := [e.name for e in suite.experiments if entries[e.name]["status"] == "failed"]:
+        raise RunFailed(
+            f"{len(failed)} experiment(s) failed: {', '.join(failed)} (see {directory}/logs; "
+            f"--resume re-runs only these)"
+        )
+    return directory

@@ -1,0 +1,232 @@
+"""`pstswm match`: the cost of MPI message matching (seed 003).
+
+IOT(n) and ROT(n) are the round-trip times of a batch of n messages received in order and in
+reverse order; Diff = ROT − IOT is what the failed matches of the reverse order cost.  pstswm fits
+the per-match cost M over all n at once (summary records); the report shows that fit, its
+interval and the per-n values pstswm derived, or seed 003's quotient Diff / (n(n−1)/2) when the
+records carry no per-n values.
+"""
+
+from pstlab import stats
+from pstlab.doc import Section, Table, Text, fmt_num, fmt_us
+from pstlab.plots import Panel, Series, figure
+from pstlab.records import RecordSet, number
+from pstlab.sections.common import Metric, group_by, sort_key, varying
+
+BENCH = "match"
+TITLE = "Message matching cost (seed 003)"
+KEYS = ("algorithm", "queue", "wildcard", "length")
+
+
+def _key(rec: dict, extra: tuple[str, ...] = ()) -> tuple:
+    return tuple(rec.get(k) for k in (*KEYS, *extra))
+
+
+def batches(rs: RecordSet) -> dict[tuple, dict[int, dict[str, float]]]:
+    """{(algorithm, queue, wildcard, length[, transport]): {n: {"iot": s, "rot": s}}}.
+
+    Accepts records that carry iot_s and/or rot_s, or one record per order with the time in t_min.
+    """
+    points = [p for p in rs.points(BENCH) if p.get("n") is not None]
+    extra = tuple(varying(points, ("transport",)))
+    out: dict[tuple, dict[int, dict[str, float]]] = {}
+    for p in points:
+        times = out.setdefault(_key(p, extra), {}).setdefault(int(p["n"]), {})
+        iot, rot = number(p, "iot_s"), number(p, "rot_s")
+        if iot is None and rot is None and number(p, "t_min") is not None:
+            order = str(p.get("order", "in"))
+            iot, rot = (number(p, "t_min"), None) if order.startswith("in") else (None, number(p, "t_min"))
+        if iot is not None:
+            times["iot"] = iot
+        if rot is not None:
+            times["rot"] = rot
+    return dict(sorted(out.items(), key=lambda kv: [sort_key(k) for k in kv[0]]))
+
+
+def _label(key: tuple) -> str:
+    algorithm, queue, wildcard, length, *rest = key
+    parts = [f"{algorithm} algorithm", f"queue {queue}"]
+    if wildcard not in (None, "none"):
+        parts.append(f"wildcard {wildcard}")
+    return ", ".join([*parts, f"length {length}", *map(str, rest)])
+
+
+def fits(rs: RecordSet) -> list[dict]:
+    """The fit summaries (those carrying m_ns)."""
+    return sorted(
+        (s for s in rs.summaries(BENCH) if number(s, "m_ns") is not None),
+        key=lambda s: [sort_key(v) for v in _key(s)],
+    )
+
+
+def _ci(s: dict) -> tuple[float, float] | None:
+    ci = s.get("m_ns_ci95")
+    ok = isinstance(ci, list) and len(ci) == 2 and all(isinstance(v, int | float) for v in ci)
+    return (float(ci[0]), float(ci[1])) if ok else None
+
+
+def fit_table(rs: RecordSet) -> Table | None:
+    rows = []
+    for s in fits(rs):
+        ci = _ci(s)
+        rows.append(
+            [
+                *(str(s.get(k, "–")) for k in KEYS),
+                fmt_num(number(s, "m_ns")),
+                f"[{fmt_num(ci[0])}, {fmt_num(ci[1])}]" if ci else "–",
+                fmt_num(number(s, "r2"), 4),
+                fmt_num(number(s, "seed_m_ns")),
+            ]
+        )
+    if not rows:
+        return None
+    return Table(
+        "Fitted cost per failed match M (seed 003 Table 8)",
+        ["algorithm", "queue", "wildcard", "length", "M ns", "95% CI ns", "R²", "seed-method M ns"],
+        rows,
+        "pstswm's least-squares fit over all n at once (the model it states in each record); 'seed-method M' is "
+        "seed 003's average of per-n quotients, where recorded, for comparison.",
+    )
+
+
+def queue_table(rs: RecordSet) -> Table | None:
+    verdicts = [s for s in rs.summaries(BENCH) if s.get("verdict")]
+    if not verdicts:
+        return None
+    rows = [
+        [
+            str(s.get("queue", "–")),
+            str(s.get("wildcard", "–")),
+            str(s.get("length", "–")),
+            str(s["verdict"]),
+            fmt_num(number(s, "m_comm_ns")),
+            fmt_num(number(s, "m_tag_ns")),
+            str(s.get("evidence", "")),
+        ]
+        for s in sorted(verdicts, key=lambda s: [sort_key(s.get(k)) for k in ("queue", "wildcard", "length")])
+    ]
+    return Table(
+        "One queue per communicator? (communicator vs tag algorithm)",
+        ["queue", "wildcard", "length", "verdict", "M comm ns", "M tag ns", "evidence"],
+        rows,
+        "If the library keeps one queue per communicator, messages on distinct communicators never fail to match "
+        "each other and the communicator algorithm's Diff stays ≈ 0; a shared queue makes it grow like n².",
+    )
+
+
+def _per_n_m(rs: RecordSet) -> dict[tuple, dict[int, float]]:
+    """pstswm's per-n M (ns) from the fit summaries' counts / m_ns_per_n arrays."""
+    out = {}
+    for s in fits(rs):
+        counts, values = s.get("counts"), s.get("m_ns_per_n")
+        if isinstance(counts, list) and isinstance(values, list) and len(counts) == len(values):
+            out[_key(s)] = {int(n): v for n, v in zip(counts, values, strict=True) if isinstance(v, int | float)}
+    return out
+
+
+def batch_table(key: tuple, per_n: dict[int, dict[str, float]], recorded_m: dict[int, float] | None) -> Table:
+    rows = []
+    for n in sorted(per_n):
+        iot, rot = per_n[n].get("iot"), per_n[n].get("rot")
+        diff = rot - iot if iot is not None and rot is not None else None
+        if recorded_m is not None:
+            m_ns = recorded_m.get(n)
+        else:
+            m_s = stats.per_match_s(diff, n) if diff is not None else None
+            m_ns = m_s * 1e9 if m_s is not None else None
+        rows.append([str(n), fmt_us(iot), fmt_us(rot), fmt_us(diff), fmt_num(m_ns)])
+    source = "as pstswm derived it" if recorded_m is not None else "Diff / (n(n−1)/2), seed 003's per-n quotient"
+    return Table(
+        f"IOT, ROT and Diff vs n: {_label(key)} (seed 003 Tables 1–6)",
+        ["n", "IOT µs", "ROT µs", "Diff µs", "per-n M ns"],
+        rows,
+        f"Round-trip times of a batch of n messages at pstswm's stated statistic; per-n M {source}.",
+    )
+
+
+def _panels(rs: RecordSet) -> list[Panel]:
+    panels = []
+    groups: dict[tuple, list] = {}
+    for key, per_n in batches(rs).items():
+        groups.setdefault((key[0], key[1], key[2]), []).append((key, per_n))
+    for (algorithm, queue, wildcard), group in groups.items():
+        what = f"{algorithm}, queue {queue}" + (f", wildcard {wildcard}" if wildcard not in (None, "none") else "")
+        times = Panel(
+            f"{what}: IOT (solid), ROT (dashed)", "messages per batch n", "round trip (µs)", ylog=True, xinteger=True
+        )
+        diff = Panel(f"{what}: Diff = ROT − IOT", "messages per batch n", "Diff (µs)", xinteger=True)
+        for key, per_n in group:
+            ns = sorted(n for n in per_n if "iot" in per_n[n] and "rot" in per_n[n])
+            name = f"length {key[3]}"
+            times.series.append(Series(f"{name} IOT", ns, [per_n[n]["iot"] * 1e6 for n in ns], group=name))
+            times.series.append(Series(f"{name} ROT", ns, [per_n[n]["rot"] * 1e6 for n in ns], style="--", group=name))
+            diff.series.append(Series(name, ns, [(per_n[n]["rot"] - per_n[n]["iot"]) * 1e6 for n in ns], group=name))
+        panels += [times, diff]
+    return panels
+
+
+def _m_panel(sets: list[tuple[str, RecordSet]]) -> Panel | None:
+    panel = Panel("Fitted M vs message length (95% CI)", "message length", "M (ns per failed match)", xlog=True)
+    for (label, rs), style in zip(sets, ("-", "--"), strict=False):
+        for (algorithm, queue, wildcard), unsorted in group_by(fits(rs), "algorithm", "queue", "wildcard").items():
+            group = sorted((s for s in unsorted if isinstance(s.get("length"), int | float)), key=lambda s: s["length"])
+            cis = [_ci(s) for s in group]
+            name = f"{algorithm}, queue {queue}" + (f", wildcard {wildcard}" if wildcard not in (None, "none") else "")
+            panel.series.append(
+                Series(
+                    f"{label}: {name}" if label else name,
+                    [s["length"] for s in group],
+                    [s["m_ns"] for s in group],
+                    yerr=cis if all(cis) else None,
+                    style=style,
+                    group=name,
+                )
+            )
+    return panel if panel.series else None
+
+
+def section(rs: RecordSet) -> Section:
+    sec = Section(TITLE)
+    sec.add(
+        Text(
+            "A multi-message ping-pong: n messages per batch received in order (IOT) or in reverse order (ROT); "
+            "the tag algorithm forces the match order with distinct tags, the communicator algorithm with one "
+            "communicator per message."
+        ),
+        fit_table(rs),
+        queue_table(rs),
+    )
+    if m_panel := _m_panel([("", rs)]):
+        sec.add(figure("match-m", "Fitted matching cost M per message length.", [m_panel], columns=1))
+    if panels := _panels(rs):
+        sec.add(figure("match", "IOT/ROT and Diff vs messages per batch, one colour per message length.", panels))
+    recorded = _per_n_m(rs)
+    sec.add(*(batch_table(key, per_n, recorded.get(key[:4])) for key, per_n in batches(rs).items()))
+    return sec
+
+
+def headline(rs: RecordSet) -> list[str]:
+    lines = []
+    for (algorithm, queue, wildcard), group in group_by(fits(rs), "algorithm", "queue", "wildcard").items():
+        ms = ", ".join(f"{fmt_num(s['m_ns'])} ns (length {s.get('length')})" for s in group[:3])
+        more = f" (+{len(group) - 3} lengths)" if len(group) > 3 else ""
+        wild = f", wildcard {wildcard}" if wildcard not in (None, "none") else ""
+        lines.append(f"match {algorithm} algorithm, queue {queue}{wild}: M = {ms}{more}")
+    lines += [
+        f"match queues ({s.get('queue')}, length {s.get('length')}): {s['verdict']}"
+        for s in rs.summaries(BENCH)
+        if s.get("verdict")
+    ][:2]
+    return lines
+
+
+def _m(rs: RecordSet) -> dict:
+    return {_key(s): (s["m_ns"], "") for s in fits(rs)}
+
+
+METRICS = [Metric("Fitted cost per failed match", KEYS, "M ns", fmt_num, False, _m)]
+
+
+def overlay(sets: list[tuple[str, RecordSet]]) -> list:
+    panel = _m_panel(sets)
+    return [figure("match-overlay", "Matching cost M: A solid, B dashed.", [panel], columns=1)] if panel else []

@@ -1,0 +1,262 @@
+"""`pstswm model`: serial rate, runtimes over processor grids, gen/coll degradation (seed 000 Tables 1, 5)."""
+
+from pstlab import stats
+from pstlab.doc import Section, Table, Text, fmt_ms, fmt_num, fmt_pct, fmt_sci
+from pstlab.plots import Panel, Series, figure
+from pstlab.records import RecordSet, number
+from pstlab.sections.common import Metric, grid_ranks, group_by
+
+BENCH = "model"
+TITLE = "Shallow water model runs (seed 000 Tables 1 and 5)"
+ERRORS = ("h_l1", "h_l2", "h_linf", "v_l2", "mass_rel", "energy_rel", "enstrophy_rel")
+# Fields ending in _s that are not per-stage times (t_s is the simulated time reached).
+NOT_STAGES = ("dt_s", "t_s", "wall_s", "step_s", "t_min", "t_med", "t_mean", "t_max")
+
+
+def runs(rs: RecordSet) -> list[dict]:
+    """The run records (type point); per-step diagnostics ("diag") have no step_s and are left out."""
+    return [r for r in rs.points(BENCH) if number(r, "step_s") is not None]
+
+
+def problem(rec: dict) -> str:
+    return f"case {rec.get('case')} T{rec.get('trunc')}L{rec.get('levels')}"
+
+
+def config(rec: dict) -> str:
+    """The algorithm choice: the preset when recorded, else recognised from the algorithms (DESIGN §6)."""
+    if rec.get("preset"):
+        return str(rec["preset"])
+    if grid_ranks(rec.get("grid")) == 1:
+        return "serial"
+    fft, legendre, protocol = rec.get("fft"), rec.get("legendre"), rec.get("protocol")
+    if fft == "coll" and legendre == "coll":
+        return "coll"
+    if fft == "srtrans" and protocol == "0,6":
+        return "gen"
+    return f"{fft}/{legendre} {protocol}{' +overlap' if rec.get('overlap') else ''}"
+
+
+def _fmt_count(x: float | None) -> str:
+    return "–" if x is None else f"{round(x):,}"
+
+
+def _grids(recs: list[dict]) -> list[str]:
+    return sorted({str(r.get("grid")) for r in recs}, key=lambda g: (grid_ranks(g) or 0, g))
+
+
+def _fastest(recs: list[dict]) -> dict:
+    return min(recs, key=lambda r: r["step_s"])
+
+
+def _by_problem_config(recs: list[dict]) -> dict[tuple, dict[str, dict]]:
+    """{(problem, config): {grid: fastest run}}."""
+    out: dict[tuple, dict[str, dict]] = {}
+    for r in recs:
+        cell = out.setdefault((problem(r), config(r)), {})
+        grid = str(r.get("grid"))
+        if grid not in cell or r["step_s"] < cell[grid]["step_s"]:
+            cell[grid] = r
+    return dict(sorted(out.items(), key=lambda kv: (kv[0][0], kv[0][1] != "opt", kv[0][1])))
+
+
+def serial_table(recs: list[dict]) -> Table | None:
+    serial = [r for r in recs if grid_ranks(r.get("grid")) == 1 or r.get("ranks") == 1]
+    if not serial:
+        return None
+    rows = []
+    for (name,), group in sorted(group_by([dict(r, problem=problem(r)) for r in serial], "problem").items()):
+        r = _fastest(group)
+        rows.append(
+            [
+                name,
+                fmt_ms(r["step_s"]),
+                fmt_num(number(r, "mflops"), 4),
+                _fmt_count(number(r, "flops_per_step")),
+                str(r.get("steps", "–")),
+            ]
+        )
+    return Table(
+        "Serial performance (seed 000 Table 1)",
+        ["problem", "ms per step", "MFlop/s", "flops per step", "steps"],
+        rows,
+        "One rank; time per step is the median over steps; MFlop/s from pstswm's analytic flop count per step "
+        "(seed 000: T42 4,129,859 and T85 24,235,477 flops per step per level).",
+    )
+
+
+def runtime_table(recs: list[dict]) -> Table:
+    grids = _grids(recs)
+    rows = [
+        [p, c, *(fmt_ms(cells[g]["step_s"]) if g in cells else "–" for g in grids)]
+        for (p, c), cells in _by_problem_config(recs).items()
+    ]
+    return Table(
+        "Time per step (ms) by processor grid PX×PY (seed 000 Table 5, runtimes)",
+        ["problem", "algorithms", *grids],
+        rows,
+        "Median time per step over the run (seed 000 gives 5-day totals; multiply by the steps of a simulated day "
+        "to compare). 'gen' is srtrans with protocol 0,6, 'coll' the MPI collectives, 'opt' the tuned preset.",
+    )
+
+
+def _reference(table: dict[tuple, dict[str, dict]], prob: str, grid: str) -> dict:
+    """t_opt's run: the 'opt' preset when it ran on this grid, else the fastest configuration there."""
+    if opt := table.get((prob, "opt"), {}).get(grid):
+        return opt
+    return _fastest(
+        [cells[grid] for (p, cfg), cells in table.items() if p == prob and grid in cells and cfg != "serial"]
+    )
+
+
+def degradation_table(recs: list[dict]) -> Table | None:
+    grids = _grids(recs)
+    table = _by_problem_config(recs)
+    rows = []
+    for (prob, cfg), cells in table.items():
+        if cfg in ("opt", "serial"):
+            continue
+        row = [prob, cfg]
+        for g in grids:
+            if g not in cells:
+                row.append("–")
+                continue
+            reference = _reference(table, prob, g)
+            row.append(
+                "best"
+                if reference is cells[g]
+                else fmt_pct(stats.rel_excess(cells[g]["step_s"], reference["step_s"]), signed=True)
+            )
+        rows.append(row)
+    if not any(cell not in ("–", "best") for row in rows for cell in row[2:]):
+        return None
+    return Table(
+        "Degradation against the optimal configuration (seed 000 Table 5, sensitivity)",
+        ["problem", "algorithms", *grids],
+        rows,
+        "(t − t_opt)/t_opt per grid, where t_opt is the 'opt' preset's run when there is one and otherwise the fastest "
+        "configuration measured on that grid ('best' marks it).",
+    )
+
+
+def accuracy_table(recs: list[dict]) -> Table | None:
+    present = [k for k in ERRORS if any(number(r, k) is not None for r in recs)]
+    if not present:
+        return None
+    rows = [
+        [
+            problem(r),
+            str(r.get("grid")),
+            config(r),
+            str(r.get("steps", "–")),
+            fmt_num(number(r, "dt_s")),
+            *(fmt_num(number(r, k)) for k in present),
+        ]
+        for r in sorted(recs, key=lambda r: (problem(r), grid_ranks(r.get("grid")) or 0, config(r)))
+    ]
+    return Table(
+        "Accuracy and conservation",
+        ["problem", "grid", "algorithms", "steps", "dt s", *present],
+        rows,
+        "Williamson et al. (1992) normalised errors against the analytic solution (case 2) or a reference run; "
+        "*_rel are relative changes of mass, energy and potential enstrophy since t = 0.",
+    )
+
+
+def stage_table(recs: list[dict]) -> Table | None:
+    stages = sorted(
+        {k for r in recs for k in r if k.endswith("_s") and k not in NOT_STAGES and number(r, k) is not None}
+    )
+    if not stages:
+        return None
+    rows = [
+        [problem(r), str(r.get("grid")), config(r), *(fmt_ms(number(r, k)) for k in stages)]
+        for r in sorted(recs, key=lambda r: (problem(r), grid_ranks(r.get("grid")) or 0, config(r)))
+    ]
+    return Table("Where the time goes (ms, as recorded per stage)", ["problem", "grid", "algorithms", *stages], rows)
+
+
+def _panel(sets: list[tuple[str, RecordSet]]) -> Panel | None:
+    all_recs = [r for _, rs in sets for r in runs(rs)]
+    if not all_recs:
+        return None
+    grids = _grids(all_recs)
+    position = {g: i for i, g in enumerate(grids)}
+    panel = Panel(
+        "Time per step vs processor grid",
+        "processor grid PX×PY",
+        "ms per step (median)",
+        ylog=True,
+        xticks=list(enumerate(grids)),
+        rank_by_max_y=False,
+    )
+    for (label, rs), style in zip(sets, ("-", "--"), strict=False):
+        for (prob, cfg), cells in _by_problem_config(runs(rs)).items():
+            gs = sorted(cells, key=position.get)
+            name = f"{prob} {cfg}"
+            panel.series.append(
+                Series(
+                    f"{label}: {name}" if label else name,
+                    [position[g] for g in gs],
+                    [cells[g]["step_s"] * 1e3 for g in gs],
+                    style=style,
+                    group=name,
+                )
+            )
+    return panel
+
+
+def section(rs: RecordSet) -> Section:
+    recs = runs(rs)
+    sec = Section(TITLE)
+    sec.add(
+        Text(
+            "Each run integrates the shallow water equations with the given parallel algorithms on a PX×PY "
+            "processor grid."
+        ),
+        serial_table(recs),
+        runtime_table(recs),
+        degradation_table(recs),
+    )
+    if panel := _panel([("", rs)]):
+        sec.add(
+            figure(
+                "model-runtime", "Model time per step vs processor grid per problem and algorithms.", [panel], columns=1
+            )
+        )
+    sec.add(stage_table(recs), accuracy_table(recs))
+    return sec
+
+
+def headline(rs: RecordSet) -> list[str]:
+    lines = []
+    for (prob,), group in sorted(group_by([dict(r, problem=problem(r)) for r in runs(rs)], "problem").items()):
+        r = _fastest(group)
+        mflops = f", {fmt_num(number(r, 'mflops'), 4)} MFlop/s" if number(r, "mflops") is not None else ""
+        err = f", h_l2 {fmt_sci(number(r, 'h_l2'))}" if number(r, "h_l2") is not None else ""
+        lines.append(
+            f"model {prob}: fastest {fmt_ms(r['step_s'])} ms/step ({config(r)} on {r.get('grid')}){mflops}{err}"
+        )
+    return lines
+
+
+def _steps(rs: RecordSet) -> dict:
+    return {
+        (p, g, c): (r["step_s"], "") for (p, c), cells in _by_problem_config(runs(rs)).items() for g, r in cells.items()
+    }
+
+
+METRICS = [
+    Metric(
+        "Model time per step",
+        ("problem", "grid", "algorithms"),
+        "ms/step",
+        fmt_ms,
+        False,
+        lambda rs: dict(sorted(_steps(rs).items(), key=lambda kv: (kv[0][0], grid_ranks(kv[0][1]) or 0, kv[0]))),
+    )
+]
+
+
+def overlay(sets: list[tuple[str, RecordSet]]) -> list:
+    panel = _panel(sets)
+    return [figure("model-overlay", "Model time per step: A solid, B dashed.", [panel], columns=1)] if panel else []

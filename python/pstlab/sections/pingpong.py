@@ -1,0 +1,162 @@
+"""`pstswm pingpong`: latency and bandwidth per send mode (seed 002 §5.1)."""
+
+from pstlab import stats
+from pstlab.doc import Section, Table, Text, fmt_bytes, fmt_num, fmt_pct, fmt_us
+from pstlab.plots import Panel, Series, figure
+from pstlab.records import RecordSet, number
+from pstlab.sections.common import Metric, best, group_by, sort_key, varying
+
+BENCH = "pingpong"
+TITLE = "Ping-pong latency and bandwidth (seed 002)"
+
+# Seed 002: latency and bandwidth by linear regression over messages of 1 to 2 MB.
+FIT_WINDOW = (1 << 20, 2 << 20)
+VARIANTS = ("transport", "pair", "pairs", "direction")
+
+
+def mbytes_per_s(rec: dict) -> float | None:
+    t = number(rec, "t_min")
+    return rec["bytes"] / t / 1e6 if t and rec["bytes"] > 0 else None
+
+
+def _curves(rs: RecordSet) -> dict[tuple, dict[int, dict]]:
+    """{(mode, variants...): {bytes: fastest point}}."""
+    return {label: curve for label, (_, curve) in _curves_with_fields(rs).items()}
+
+
+def _curves_with_fields(rs: RecordSet) -> dict[tuple, tuple[dict, dict[int, dict]]]:
+    """{label: (identifying fields, {bytes: fastest point})} per mode and variant (direction, pairs...)."""
+    points = [p for p in rs.points(BENCH) if number(p, "t_min") is not None and p.get("bytes") is not None]
+    keys = ("mode", *varying(points, VARIANTS))
+    curves = {}
+    for key, pts in group_by(points, *keys).items():
+        label = tuple(f"{k} {v}" if k != "mode" else str(v) for k, v in zip(keys, key, strict=True))
+        curves[label] = (dict(zip(keys, key, strict=True)), {b: best(g) for (b,), g in group_by(pts, "bytes").items()})
+    return dict(sorted(curves.items(), key=lambda kv: sort_key(kv[0][0])))
+
+
+def _summary(rs: RecordSet, fields: dict, run_ids: set) -> dict | None:
+    """pstswm's own latency/bandwidth summary of this curve, if it wrote one."""
+    for s in rs.summaries(BENCH):
+        if s.get("run_id") in run_ids and all(s.get(k) == v for k, v in fields.items()) and "t_l_s" in s:
+            return s
+    return None
+
+
+def _fit(curve: dict[int, dict]) -> tuple[stats.LineFit | None, str]:
+    sizes = sorted(curve)
+    window = [b for b in sizes if FIT_WINDOW[0] <= b <= FIT_WINDOW[1]]
+    label = f"{fmt_bytes(FIT_WINDOW[0])}…{fmt_bytes(FIT_WINDOW[1])}"
+    if len(window) < 2:
+        window = [b for b in sizes if b > 0][-3:]
+        label = f"largest {len(window)}: {fmt_bytes(window[0])}…{fmt_bytes(window[-1])}" if window else "–"
+    fit = stats.line_fit([float(b) for b in window], [curve[b]["t_min"] for b in window])
+    return fit, label
+
+
+def _fit_cells(rs: RecordSet, fields: dict, curve: dict[int, dict]) -> list[str]:
+    """t_l, bandwidth, window and residual of T(N) = t_l + N·t_s: pstswm's summary, else fitted here."""
+    s = _summary(rs, fields, {p.get("run_id") for p in curve.values()})
+    if s is not None:
+        window = f"{fmt_bytes(number(s, 'fit_from_bytes'))}…{fmt_bytes(number(s, 'fit_to_bytes'))}"
+        return [
+            fmt_us(number(s, "t_l_s")),
+            fmt_num(number(s, "fit_mbytes_per_s"), 4),
+            window,
+            fmt_pct(number(s, "fit_max_rel_residual")),
+            "pstswm",
+        ]
+    fit, window = _fit(curve)
+    if fit is None:
+        return ["–", "–", window, "–", "pstlab"]
+    bandwidth = fmt_num(1 / fit.slope / 1e6, 4) if fit.slope > 0 else "–"
+    return [fmt_us(fit.intercept), bandwidth, window, fmt_pct(fit.max_rel_residual), "pstlab"]
+
+
+def table(rs: RecordSet) -> Table:
+    rows = []
+    for key, (fields, curve) in _curves_with_fields(rs).items():
+        smallest = min(curve)
+        peak = max((p for p in curve.values() if mbytes_per_s(p)), key=mbytes_per_s, default=None)
+        rows.append(
+            [
+                " ".join(key),
+                f"{fmt_us(curve[smallest]['t_min'])} ({fmt_bytes(smallest)} B)",
+                fmt_num(mbytes_per_s(peak), 4) if peak else "–",
+                fmt_bytes(peak["bytes"]) if peak else "–",
+                *_fit_cells(rs, fields, curve),
+            ]
+        )
+    return Table(
+        "Latency and bandwidth per mode (seed 002 §5.1)",
+        [
+            "mode",
+            "latency µs (size)",
+            "peak MB/s",
+            "at bytes",
+            "fit t_l µs",
+            "fit MB/s",
+            "fit window",
+            "fit max resid",
+            "fit by",
+        ],
+        rows,
+        "Times are half round trips (per exchange for direction bi), t_min over repetitions. Latency at the smallest "
+        "size measured; peak MB/s = bytes / t_min (MB = 10^6 B). T(N) = t_l + N·t_s by least squares over the window "
+        "(seed 002: 1–2 MB): pstswm's fit where it recorded one, else pstlab's over the same points (the largest "
+        "sizes when the window holds fewer than two).",
+    )
+
+
+def _panels(sets: list[tuple[str, RecordSet]]) -> list[Panel]:
+    bw = Panel("Ping-pong bandwidth", "message size (bytes)", "MB/s (from t_min)", xlog=True, xbytes=True)
+    lat = Panel(
+        "Ping-pong half round trip",
+        "message size (bytes)",
+        "t_min (µs)",
+        xlog=True,
+        ylog=True,
+        xbytes=True,
+        rank_by_max_y=False,
+    )
+    for (label, rs), style in zip(sets, ("-", "--"), strict=False):
+        for key, curve in _curves(rs).items():
+            sizes = sorted(b for b in curve if b > 0)
+            name = " ".join(key)
+            shown = f"{label}: {name}" if label else name
+            bw.series.append(Series(shown, sizes, [mbytes_per_s(curve[b]) for b in sizes], style=style, group=name))
+            lat.series.append(Series(shown, sizes, [curve[b]["t_min"] * 1e6 for b in sizes], style=style, group=name))
+    return [bw, lat]
+
+
+def section(rs: RecordSet) -> Section:
+    sec = Section(TITLE)
+    sec.add(
+        Text("Two ranks bounce a message; a point's time is half the round trip, per send mode."),
+        table(rs),
+        figure("pingpong", "Ping-pong bandwidth and latency vs message size per mode (t_min).", _panels([("", rs)])),
+    )
+    return sec
+
+
+def headline(rs: RecordSet) -> list[str]:
+    lines = []
+    for key, curve in _curves(rs).items():
+        smallest = min(curve)
+        peak = max((p for p in curve.values() if mbytes_per_s(p)), key=mbytes_per_s, default=None)
+        peak_text = f", peak {fmt_num(mbytes_per_s(peak), 4)} MB/s at {fmt_bytes(peak['bytes'])}" if peak else ""
+        lines.append(
+            f"pingpong {' '.join(key)}: {fmt_bytes(smallest)} B {fmt_us(curve[smallest]['t_min'])} µs{peak_text}"
+        )
+    return lines
+
+
+def _times(rs: RecordSet) -> dict:
+    return {(" ".join(key), b): (p["t_min"], "") for key, curve in _curves(rs).items() for b, p in curve.items()}
+
+
+METRICS = [Metric("Ping-pong half round trip", ("mode", "bytes"), "t_min µs", fmt_us, False, _times)]
+
+
+def overlay(sets: list[tuple[str, RecordSet]]) -> list:
+    return [figure("pingpong-overlay", "Ping-pong: A solid, B dashed.", _panels(sets))]

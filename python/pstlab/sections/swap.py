@@ -1,0 +1,380 @@
+"""`pstswm swap`: seed 000 Table 3, seed 004's per-protocol model and sensitivity summaries."""
+
+from dataclasses import dataclass
+
+from pstlab import stats
+from pstlab.doc import Section, Table, Text, fmt_bytes, fmt_num, fmt_pct, fmt_sci, fmt_us
+from pstlab.plots import Panel, Series, figure
+from pstlab.records import RecordSet, number
+from pstlab.sections.common import Metric, best, group_by, sort_key, varying
+
+BENCH = "swap"
+TITLE = "Point-to-point SWAP (seeds 000 and 004)"
+
+# Seed 000 Table 3's size classes: 1024, 16384 and 262144 64-bit values.
+SIZE_CLASSES = (8 << 10, 128 << 10, 2 << 20)
+
+
+def mbytes_per_s(rec: dict) -> float | None:
+    t = number(rec, "t_min")
+    return rec["bytes"] * rec.get("nmsg", 1) / t / 1e6 if t else None
+
+
+def protocol_class(rec: dict) -> str:
+    if isinstance(rec.get("ordered"), bool):
+        return "ordered" if rec["ordered"] else "unordered"
+    return "ordered" if str(rec.get("protocol", "")).split(",")[0] in ("1", "3") else "unordered"
+
+
+def protocol_label(rec: dict) -> str:
+    return f"{rec.get('protocol')} {rec['slug']}" if rec.get("slug") else str(rec.get("protocol"))
+
+
+@dataclass
+class Sweep:
+    """The points of one swap run for one cache state and pairing."""
+
+    run_id: str
+    file: str
+    cache: str
+    pair: str
+    transport: str
+    points: list[dict]
+
+    @property
+    def split_volume(self) -> bool:
+        return any(p.get("nmsg", 1) > 1 for p in self.points)
+
+    @property
+    def title(self) -> str:
+        sizes = sorted({p["bytes"] for p in self.points})
+        if self.split_volume:
+            volume = fmt_bytes(self.points[0].get("volume"))
+            what = f"{volume} split into {fmt_bytes(sizes[0])}…{fmt_bytes(sizes[-1])} messages"
+        else:
+            what = f"message sizes {fmt_bytes(sizes[0])}…{fmt_bytes(sizes[-1])}"
+        return f"{what}, cache {self.cache}, pair {self.pair}, transport {self.transport} ({self.file})"
+
+
+def sweeps(rs: RecordSet) -> list[Sweep]:
+    groups = group_by(rs.points(BENCH), "run_id", "_file", "cache", "pair", "transport")
+    return [Sweep(*key, points=pts) for key, pts in groups.items()]
+
+
+def size_points(rs: RecordSet) -> list[dict]:
+    """One-message points of the size sweeps (the split-volume study is reported apart)."""
+    return [p for s in sweeps(rs) if not s.split_volume for p in s.points]
+
+
+def _alpha_s(rs: RecordSet, rec: dict, group: list[dict]) -> float | None:
+    """The protocol's fitted per-message overhead: pstswm's summary of the size sweep reaching the smallest
+    sizes (α is set by them), else fitted here to all its points."""
+    split_runs = {s.run_id for s in sweeps(rs) if s.split_volume}
+    fits = [
+        s
+        for s in rs.summaries(BENCH, "protocol")
+        if s.get("run_id") not in split_runs
+        and number(s, "alpha_s") is not None
+        and all(s.get(k) == rec.get(k) for k in ("protocol", "cache", "pair", "transport"))
+    ]
+    if fits:
+        widest = min(fits, key=lambda s: (number(s, "range_min_bytes") or 0, -(number(s, "range_max_bytes") or 0)))
+        return number(widest, "alpha_s")
+    pts = sorted((p for p in group if p.get("protocol") == rec.get("protocol")), key=lambda p: p["bytes"])
+    fit = stats.latency_bandwidth([p["bytes"] for p in pts], [p["t_min"] for p in pts])
+    return fit.intercept if fit else None
+
+
+def table3(rs: RecordSet) -> Table | None:
+    points = size_points(rs)
+    if not points:
+        return None
+    extra = varying(points, ("cache", "pair"))
+    columns = ["transport", "class", *extra]
+    for size in SIZE_CLASSES:
+        columns += [f"{fmt_bytes(size)} MB/s", f"{fmt_bytes(size)} lat µs", f"{fmt_bytes(size)} prot."]
+    rows = []
+    for key, group in sorted(
+        group_by(points, "transport", "cache", "pair").items(), key=lambda kv: [sort_key(k) for k in kv[0]]
+    ):
+        for cls in ("unordered", "ordered"):
+            members = [p for p in group if protocol_class(p) == cls]
+            if not members:
+                continue
+            row = [str(key[0]), cls, *(str(members[0].get(k)) for k in extra)]
+            sizes = sorted({p["bytes"] for p in members})
+            for target in SIZE_CLASSES:
+                size = stats.nearest_in_log(sizes, target)
+                top = best(p for p in members if p["bytes"] == size) if size else None
+                if top is None:
+                    row += ["–", "–", "–"]
+                    continue
+                where = "" if size == target else f" @{fmt_bytes(size)}"
+                row += [fmt_num(mbytes_per_s(top), 4), fmt_us(_alpha_s(rs, top, members)), f"{top['protocol']}{where}"]
+            rows.append(row)
+    return Table(
+        "Peak bandwidth, latency and best protocol per size class (seed 000 Table 3)",
+        columns,
+        rows,
+        "Best protocol = smallest t_min (min over repetitions) at that size within the class; MB/s = bytes per "
+        "direction / t_min, MB = 10^6 B; lat = that protocol's fitted per-message overhead α over the whole sweep "
+        "(seed 000's 'typical SWAP overhead'). A class without a measurement within a factor 2 shows –; "
+        "a nearby measured size is named after the protocol (@4K).",
+    )
+
+
+def protocol_table(rs: RecordSet) -> Table | None:
+    summaries = rs.summaries(BENCH, "protocol")
+    if not summaries:
+        return None
+    by_key = {(s.run_id, s.cache, s.pair): s for s in sweeps(rs)}
+    extra = varying(summaries, ("transport", "pair"))
+    rows = []
+    for s in sorted(
+        summaries, key=lambda s: (s.get("_file", ""), sort_key(s.get("protocol")), sort_key(s.get("cache")))
+    ):
+        sweep = by_key.get((s["run_id"], s.get("cache"), s.get("pair")))
+        rows.append(
+            [
+                s.get("protocol", ""),
+                s.get("slug", ""),
+                "volume" if sweep and sweep.split_volume else "sizes",
+                str(s.get("cache")),
+                *(str(s.get(k)) for k in extra),
+                fmt_num(number(s, "peak_mbytes_per_s"), 4),
+                fmt_bytes(number(s, "peak_bytes")),
+                fmt_us(number(s, "alpha_s")),
+                fmt_num(number(s, "beta_mbytes_per_s"), 4),
+                fmt_pct(number(s, "model_max_rel_err")),
+                f"{fmt_bytes(number(s, 'range_min_bytes'))}…{fmt_bytes(number(s, 'range_max_bytes'))}",
+            ]
+        )
+    return Table(
+        "Per-protocol bandwidth and latency model (seed 004)",
+        ["code", "protocol", "sweep", "cache", *extra, "peak MB/s", "at bytes", "α µs", "β MB/s", "model err", "range"],
+        rows,
+        "From pstswm's protocol summaries: T = nmsg·α + volume/β fitted to the per-size minima with relative "
+        "weights; 'model err' is the largest relative error of the fit over the range.",
+    )
+
+
+def sensitivity_tables(rs: RecordSet) -> list[Table]:
+    titles = {(s.run_id, s.cache, s.pair): s.title for s in sweeps(rs)}
+    tables = []
+    for (run_id, cache, pair), recs in group_by(rs.summaries(BENCH, "sensitivity"), "run_id", "cache", "pair").items():
+        rows = [
+            [
+                fmt_bytes(r.get("bytes")),
+                str(r.get("nmsg", 1)),
+                fmt_sci(number(r, "min_s")),
+                fmt_sci(number(r, "min_s_per_msg")),
+                fmt_num(number(r, "max_mbytes_per_s"), 4),
+                *(
+                    f"{number(r, k):.2f}" if number(r, k) is not None else "–"
+                    for k in ("mean_rel", "median_rel", "max_rel")
+                ),
+                " ".join(r.get("fastest") or []),
+                *(str(r.get(k, "–")) for k in ("within_1pct", "within_5pct", "within_25pct")),
+            ]
+            for r in sorted(recs, key=lambda r: r.get("bytes", 0))
+        ]
+        nprot = recs[0].get("nprotocols", "?")
+        tables.append(
+            Table(
+                f"Protocol sensitivity summary ({nprot} protocols): {titles.get((run_id, cache, pair), run_id)}",
+                [
+                    "msg size",
+                    "nmsg",
+                    "min s",
+                    "min s/msg",
+                    "max MB/s",
+                    "(mean−min)/min",
+                    "(median−min)/min",
+                    "(max−min)/min",
+                    "five fastest",
+                    "≤1%",
+                    "≤5%",
+                    "≤25%",
+                ],
+                rows,
+                "Seed 004's summary: each protocol's time is its min over repetitions; the relative columns are "
+                "over protocols; the last three count the protocols within 1/5/25 % of the fastest.",
+            )
+        )
+    return tables
+
+
+def _merged(points: list[dict]) -> dict[tuple, dict[tuple, dict]]:
+    """{(transport, cache, pair): {(protocol label): {bytes: best point}}} across runs."""
+    panels: dict = {}
+    for p in points:
+        curve = panels.setdefault((p.get("transport"), p.get("cache"), p.get("pair")), {}).setdefault(
+            protocol_label(p), {}
+        )
+        if p["bytes"] not in curve or (number(p, "t_min") or 1e300) < (number(curve[p["bytes"]], "t_min") or 1e300):
+            curve[p["bytes"]] = p
+    return panels
+
+
+def _size_panels(points: list[dict]) -> tuple[list[Panel], list[Panel]]:
+    bandwidth, latency = [], []
+    for (transport, cache, pair), curves in sorted(_merged(points).items(), key=lambda kv: str(kv[0])):
+        where = f"cache {cache}, pair {pair}, {transport}"
+        bw = Panel(
+            f"Bandwidth ({where})", "message size (bytes)", "MB/s per direction (from t_min)", xlog=True, xbytes=True
+        )
+        lat = Panel(
+            f"Time per exchange ({where})",
+            "message size (bytes)",
+            "t_min (µs)",
+            xlog=True,
+            ylog=True,
+            xbytes=True,
+            rank_by_max_y=False,
+        )
+        for label, curve in sorted(curves.items(), key=lambda kv: sort_key(kv[0].split()[0])):
+            sizes = sorted(b for b in curve if number(curve[b], "t_min"))
+            bw.series.append(Series(label, sizes, [mbytes_per_s(curve[b]) for b in sizes]))
+            lat.series.append(Series(label, sizes, [curve[b]["t_min"] * 1e6 for b in sizes]))
+        bandwidth.append(bw)
+        latency.append(lat)
+    return bandwidth, latency
+
+
+def section(rs: RecordSet) -> Section:
+    sec = Section(TITLE)
+    sec.add(
+        Text(
+            "Pairs of ranks exchange messages with each protocol (DESIGN §4); a point's time is per exchange "
+            "(all messages both ways), the max over the participating ranks of each repetition."
+        ),
+        table3(rs),
+        protocol_table(rs),
+    )
+    points = size_points(rs)
+    if points:
+        bandwidth, latency = _size_panels(points)
+        sec.add(
+            figure("swap-bandwidth", "Swap bandwidth vs message size per protocol (t_min, one direction).", bandwidth),
+            figure("swap-latency", "Swap time per exchange vs message size per protocol (t_min).", latency),
+        )
+    volume_sweeps = [s for s in sweeps(rs) if s.split_volume]
+    if volume_sweeps:
+        panels = []
+        for s in volume_sweeps:
+            panel = Panel(
+                f"{fmt_bytes(s.points[0].get('volume'))}, cache {s.cache}",
+                "message size (bytes)",
+                "time per exchange, t_min (ms)",
+                xlog=True,
+                xbytes=True,
+                rank_by_max_y=False,
+            )
+            for label, unsorted in group_by(s.points, "protocol", "slug").items():
+                pts = sorted(unsorted, key=lambda p: p["bytes"])
+                panel.series.append(
+                    Series(" ".join(map(str, label)), [p["bytes"] for p in pts], [p["t_min"] * 1e3 for p in pts])
+                )
+            panels.append(panel)
+        sec.add(
+            figure(
+                "swap-volume", "Split-volume study (seed 004): a fixed volume sent as messages of each size.", panels
+            )
+        )
+    sec.add(*sensitivity_tables(rs))
+    return sec
+
+
+def headline(rs: RecordSet) -> list[str]:
+    points = [p for p in size_points(rs) if mbytes_per_s(p)]
+    if not points:
+        return []
+    top = max(points, key=mbytes_per_s)
+    smallest = min(p["bytes"] for p in points)
+    fastest = best(p for p in points if p["bytes"] == smallest)
+    return [
+        f"swap: peak {fmt_num(mbytes_per_s(top), 4)} MB/s ({protocol_label(top)} at {fmt_bytes(top['bytes'])}, "
+        f"cache {top.get('cache')}); {fmt_bytes(smallest)} B exchange {fmt_us(fastest['t_min'])} µs "
+        f"({fastest['protocol']})"
+    ]
+
+
+# ---------------------------------------------------------------- compare
+
+
+def _best_time(rs: RecordSet) -> dict:
+    out = {}
+    for key, pts in group_by(size_points(rs), "transport", "cache", "pair", "bytes").items():
+        top = best(pts)
+        if top:
+            out[key] = (top["t_min"], top["protocol"])
+    return out
+
+
+def _protocol_summary(field: str):
+    def extract(rs: RecordSet) -> dict:
+        out = {}
+        split_runs = {s.run_id for s in sweeps(rs) if s.split_volume}
+        for s in rs.summaries(BENCH, "protocol"):
+            value = number(s, field)
+            if value is not None and s.get("run_id") not in split_runs:
+                out[(s.get("transport"), s.get("cache"), s.get("protocol"))] = (value, s.get("slug", ""))
+        return out
+
+    return extract
+
+
+METRICS = [
+    Metric(
+        "Best exchange time per message size (min over protocols)",
+        ("transport", "cache", "pair", "bytes"),
+        "t_min µs",
+        fmt_us,
+        False,
+        _best_time,
+        "The detail column names the fastest protocol.",
+    ),
+    Metric(
+        "Peak bandwidth per protocol",
+        ("transport", "cache", "protocol"),
+        "MB/s",
+        lambda v: fmt_num(v, 4),
+        True,
+        _protocol_summary("peak_mbytes_per_s"),
+    ),
+    Metric(
+        "Per-message overhead α per protocol",
+        ("transport", "cache", "protocol"),
+        "α µs",
+        fmt_us,
+        False,
+        _protocol_summary("alpha_s"),
+    ),
+]
+
+
+def overlay(sets: list[tuple[str, RecordSet]]) -> list:
+    bw = Panel("Best bandwidth over protocols", "message size (bytes)", "MB/s per direction", xlog=True, xbytes=True)
+    lat = Panel(
+        "Best time per exchange over protocols",
+        "message size (bytes)",
+        "t_min (µs)",
+        xlog=True,
+        ylog=True,
+        xbytes=True,
+        rank_by_max_y=False,
+    )
+    for (label, rs), style in zip(sets, ("-", "--"), strict=False):
+        for key, pts in group_by(size_points(rs), "transport", "cache", "pair").items():
+            per_size = {b: best(g) for (b,), g in group_by(pts, "bytes").items()}
+            sizes = sorted(b for b, p in per_size.items() if p)
+            name = f"cache {key[1]}, pair {key[2]}, {key[0]}"
+            bw.series.append(
+                Series(f"{label}: {name}", sizes, [mbytes_per_s(per_size[b]) for b in sizes], style=style, group=name)
+            )
+            lat.series.append(
+                Series(f"{label}: {name}", sizes, [per_size[b]["t_min"] * 1e6 for b in sizes], style=style, group=name)
+            )
+    if not bw.series:
+        return []
+    return [figure("swap-overlay", "Swap: best over protocols, A solid, B dashed.", [bw, lat])]

@@ -1,0 +1,135 @@
+"""Suites: TOML files naming experiments, each one pstswm invocation.
+
+description = "..."
+[[experiment]]
+name = "swap-protocols"      # unique; names the record file <name>.jsonl
+subcommand = "swap"
+ranks = 2
+args = ["--protocols", "all", "--sizes", "8:4M"]
+estimate_s = 20              # optional: expected run time, for the progress estimate
+timeout_s = 600              # optional: kill the experiment after this long (default 900)
+"""
+
+import hashlib
+import json
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from pstlab import paths
+from pstlab.errors import PstlabError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
+
+DEFAULT_TIMEOUT_S = 900.0
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+EXPERIMENT_KEYS = {"name", "subcommand", "ranks", "args", "estimate_s", "timeout_s", "description"}
+SUITE_KEYS = {"description", "experiment"}
+
+
+@dataclass(frozen=True)
+class Experiment:
+    name: str
+    subcommand: str
+    ranks: int
+    args: tuple[str, ...]
+    estimate_s: float | None = None
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    description: str = ""
+
+    @property
+    def digest(self) -> str:
+        """Identifies what the experiment runs: a changed definition is a different experiment."""
+        text = json.dumps([self.subcommand, self.ranks, list(self.args)])
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Suite:
+    name: str
+    path: Path
+    description: str
+    experiments: tuple[Experiment, ...]
+
+
+def available() -> list[str]:
+    directory = paths.suites_dir()
+    return sorted(p.stem for p in directory.glob("*.toml")) if directory.is_dir() else []
+
+
+def locate(name: str) -> Path:
+    """A suite by name (suites/NAME.toml) or by path to a .toml file."""
+    candidate = Path(name)
+    if candidate.suffix == ".toml" or "/" in name:
+        if candidate.is_file():
+            return candidate
+        raise PstlabError(f"suite file {name}: no such file")
+    path = paths.suites_dir() / f"{name}.toml"
+    if not path.is_file():
+        raise PstlabError(
+            f"unknown suite '{name}' (available: {', '.join(available()) or 'none'}; "
+            f"or give the path of a .toml file)"
+        )
+    return path
+
+
+def _experiment(raw: object, where: str) -> Experiment:
+    if not isinstance(raw, dict):
+        raise PstlabError(f"{where}: an experiment must be a table")
+    if unknown := sorted(set(raw) - EXPERIMENT_KEYS):
+        raise PstlabError(
+            f"{where}: unknown key(s) {', '.join(unknown)} (allowed: {', '.join(sorted(EXPERIMENT_KEYS))})"
+        )
+    for key in ("name", "subcommand", "ranks"):
+        if key not in raw:
+            raise PstlabError(f"{where}: missing '{key}'")
+    name = raw["name"]
+    if not isinstance(name, str) or not NAME.match(name):
+        raise PstlabError(f"{where}: name {name!r} must be letters, digits, '.', '_' or '-' (it names a file)")
+    if not isinstance(raw["subcommand"], str) or not raw["subcommand"]:
+        raise PstlabError(f"{where} ({name}): subcommand must be a non-empty string")
+    ranks = raw["ranks"]
+    if isinstance(ranks, bool) or not isinstance(ranks, int) or ranks < 1:
+        raise PstlabError(f"{where} ({name}): ranks must be a positive integer, got {ranks!r}")
+    args = raw.get("args", [])
+    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        raise PstlabError(f"{where} ({name}): args must be a list of strings (one per argument, no shell syntax)")
+    if "--out" in args:
+        raise PstlabError(f"{where} ({name}): args must not contain --out (pstlab chooses the record file)")
+    numbers = {}
+    for key in ("estimate_s", "timeout_s"):
+        value = raw.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float) or value <= 0):
+            raise PstlabError(f"{where} ({name}): {key} must be a positive number of seconds, got {value!r}")
+        numbers[key] = value
+    return Experiment(
+        name,
+        raw["subcommand"],
+        ranks,
+        tuple(args),
+        numbers["estimate_s"],
+        float(numbers["timeout_s"] or DEFAULT_TIMEOUT_S),
+        str(raw.get("description", "")),
+    )
+
+
+def load(name: str) -> Suite:
+    path = locate(name)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise PstlabError(f"{path}: not valid TOML: {e}") from None
+    if unknown := sorted(set(data) - SUITE_KEYS):
+        raise PstlabError(f"{path}: unknown key(s) {', '.join(unknown)} (allowed: description, [[experiment]])")
+    raw = data.get("experiment", [])
+    if not isinstance(raw, list) or not raw:
+        raise PstlabError(f"{path}: no [[experiment]] entries")
+    experiments = tuple(_experiment(e, f"{path}: experiment {i}") for i, e in enumerate(raw, 1))
+    names = [e.name for e in experiments]
+    if duplicates := sorted({n for n in names if names.count(n) > 1}):
+        raise PstlabError(f"{path}: experiment names must be unique: {', '.join(duplicates)}")
+    return Suite(path.stem, path, str(data.get("description", "")), experiments)

@@ -1,0 +1,182 @@
+"""`pstlab tune`: run the kernel benchmark for a model configuration and write the `opt` preset.
+
+The preset is a small TOML file that `pstswm model --preset opt --tuned FILE` reads: per
+transform stage (fft, legendre) the fastest algorithm, and for every algorithm measured the
+fastest protocol and overlap setting:
+
+    [fft]
+    algorithm = "dfft"
+    dfft = { protocol = "3,1", overlap = true, t_s = 1.2e-04 }
+    srtrans = { protocol = "0,1", overlap = false, t_s = 2.3e-04 }
+    [legendre]
+    algorithm = "halfsum"
+    halfsum = { protocol = "1,3", overlap = false, t_s = 8.1e-05 }
+"""
+
+import datetime
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pstlab import __version__, launch
+from pstlab.errors import PstlabError, RunFailed
+from pstlab.records import RecordSet, load, number
+from pstlab.sections import kernel
+from pstlab.sections.common import best, group_by
+
+STAGES = ("fft", "legendre")
+
+
+@dataclass
+class Options:
+    trunc: int | None = None
+    levels: int | None = None
+    grid: str | None = None
+    protocols: str = "all"
+    mpi: str = "openmpi"
+    launcher: str = "mpiexec"
+    build: str | None = None
+    pstswm: str | None = None
+    out: str | None = None
+    records: str | None = None  # tune from existing kernel records instead of running
+    extra: list[str] = field(default_factory=list)
+    timeout_s: float = 3600.0
+
+
+@dataclass(frozen=True)
+class Pick:
+    algorithm: str
+    protocol: str
+    overlap: bool
+    t_s: float
+
+
+def grid_ranks(grid: str) -> int:
+    m = re.fullmatch(r"([1-9][0-9]*)x([1-9][0-9]*)", grid)
+    if not m:
+        raise PstlabError(f"--grid: '{grid}' is not PXxPY with positive integers (e.g. 4x2)")
+    return int(m[1]) * int(m[2])
+
+
+def choose(points: list[dict]) -> dict[str, tuple[Pick, list[Pick]]]:
+    """Per stage: (the fastest algorithm's pick, every algorithm's fastest protocol/overlap)."""
+    timed = [dict(p, stage=kernel.stage(p)) for p in points if number(p, "t_min") is not None]
+    out = {}
+    for (stage,), pts in group_by(timed, "stage").items():
+        picks = []
+        for (algorithm,), variants in sorted(group_by(pts, "algorithm").items()):
+            top = best(variants)
+            picks.append(Pick(str(algorithm), str(top.get("protocol")), bool(top.get("overlap")), top["t_min"]))
+        out[stage] = (min(picks, key=lambda p: p.t_s), picks)
+    return dict(sorted(out.items(), key=lambda kv: STAGES.index(kv[0]) if kv[0] in STAGES else len(STAGES)))
+
+
+def _toml_key(name: str) -> str:
+    return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else json.dumps(name)
+
+
+def preset_text(choice: dict[str, tuple[Pick, list[Pick]]], about: list[str]) -> str:
+    lines = [
+        "# pstswm 'opt' preset: the fastest protocol for each parallel algorithm, and the fastest algorithm",
+        "# per transform stage, measured by `pstswm kernel`.  Written by pstlab tune; read by",
+        "#   pstswm model --preset opt --tuned THIS_FILE ...",
+        *(f"# {line}" for line in about),
+        "# t_s: the kernel's time with that choice (t_min over repetitions, seconds).",
+    ]
+    for stage, (fastest, picks) in choice.items():
+        lines += ["", f"[{_toml_key(stage)}]", f"algorithm = {json.dumps(fastest.algorithm)}"]
+        lines += [
+            f"{_toml_key(p.algorithm)} = {{ protocol = {json.dumps(p.protocol)}, overlap = {str(p.overlap).lower()}, "
+            f"t_s = {p.t_s:.6e} }}"
+            for p in picks
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def _select(rs: RecordSet, opts: Options) -> list[dict]:
+    points = rs.points(kernel.BENCH)
+    if not points:
+        raise PstlabError(f"{rs.path}: no kernel records to tune from")
+    wanted = {"trunc": opts.trunc, "levels": opts.levels, "grid": opts.grid}
+    for key, value in wanted.items():
+        if value is not None:
+            points = [p for p in points if key not in p or str(p[key]) == str(value)]
+    if not points:
+        raise PstlabError(f"{rs.path}: no kernel records for {', '.join(f'{k} {v}' for k, v in wanted.items() if v)}")
+    sizes = sorted({str(p.get("size")) for p in points})
+    if len(sizes) > 1:
+        raise PstlabError(
+            f"{rs.path}: kernel records for several configurations (size {', '.join(sizes)}); "
+            "choose one with --trunc, --levels and --grid"
+        )
+    return points
+
+
+def _run_kernel(opts: Options, records_path: Path) -> None:
+    for name in ("trunc", "levels", "grid"):
+        if getattr(opts, name) is None:
+            raise PstlabError(f"tune: --{name} is required to run the kernels (or tune from --records FILE)")
+    ranks = grid_ranks(opts.grid)
+    run = launch.Launch.create(opts.mpi, opts.launcher, opts.build, opts.pstswm)
+    if kernel.BENCH not in run.subcommands():
+        raise PstlabError(
+            f"this pstswm build ({run.pstswm}) has no '{kernel.BENCH}' subcommand, so there is nothing "
+            "to tune with; use a build that has it, or tune from existing records with --records FILE"
+        )
+    partial = records_path.with_name(f".{records_path.name}.partial")
+    args = [
+        "--trunc",
+        str(opts.trunc),
+        "--levels",
+        str(opts.levels),
+        "--grid",
+        opts.grid,
+        "--protocols",
+        opts.protocols,
+        *opts.extra,
+        "--out",
+        str(partial.resolve()),
+    ]
+    argv = run.command(ranks, kernel.BENCH, args)
+    print(f"pstlab tune: {' '.join(argv)}", flush=True)
+    outcome = launch.run(argv, records_path.with_suffix(".out"), records_path.with_suffix(".err"), opts.timeout_s)
+    if outcome.returncode != 0 or outcome.timed_out or not partial.is_file():
+        partial.unlink(missing_ok=True)
+        what = "timed out" if outcome.timed_out else f"exit status {outcome.returncode}"
+        raise RunFailed(f"pstswm kernel failed ({what}); see {records_path.with_suffix('.err')}")
+    partial.replace(records_path)
+
+
+def default_out(opts: Options) -> Path:
+    parts = [
+        f"T{opts.trunc}" if opts.trunc else "",
+        f"L{opts.levels}" if opts.levels else "",
+        f"-{opts.grid}" if opts.grid else "",
+    ]
+    return Path(f"opt-{''.join(parts).strip('-') or 'preset'}.toml")
+
+
+def tune(opts: Options) -> tuple[Path, dict[str, tuple[Pick, list[Pick]]]]:
+    out = Path(opts.out) if opts.out else default_out(opts)
+    if opts.records:
+        source = Path(opts.records)
+    else:
+        source = out.with_suffix(".kernel.jsonl")
+        _run_kernel(opts, source)
+    rs = load(source)
+    points = _select(rs, opts)
+    choice = choose(points)
+    header = next((h for h in rs.headers() if h.get("run_id") == points[0].get("run_id")), {})
+    about = [
+        f"configuration: size {points[0].get('size')}"
+        + "".join(f", {k} {points[0][k]}" for k in ("trunc", "levels", "grid") if k in points[0]),
+        f"kernel records: {source} (run {points[0].get('run_id')}, {header.get('ranks', '?')} ranks, "
+        f"{header.get('mpi_library', 'MPI unknown').split(',')[0]}, {header.get('date', 'date unknown')})",
+        f"tuned by pstlab {__version__} on {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC",
+    ]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.tmp")
+    tmp.write_text(preset_text(choice, about), encoding="utf-8")
+    tmp.replace(out)
+    return out, choice

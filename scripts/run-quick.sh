@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# What `make run` ends with: the quick suite through pstlab, its report, and the terminal summary.
+# Usage: scripts/run-quick.sh MPI   (openmpi | mpich | system)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mpi=${1:?usage: scripts/run-quick.sh openmpi|mpich|system}
+out=results/$(date +%Y%m%d-%H%M%S)-quick-$mpi
+.venv/bin/pstlab run quick --mpi "$mpi" --out "$out"
+rc=$?
+# Report whatever finished, even when an experiment failed (rc 3); nothing to report if none ran.
+if [[ -f $out/manifest.json ]] && compgen -G "$out/*.jsonl" >/dev/null; then
+  .venv/bin/pstlab report "$out" >/dev/null || rc=$?
+  echo
+  .venv/bin/pstlab summary "$out"
+fi
+exit "$rc"

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""A stand-in for pstswm in pstlab's tests: answers --help and writes records, on cue.
+
+    fake_pstswm.py --help                      lists $FAKE_PSTSWM_COMMANDS (default: swap)
+    fake_pstswm.py SUB [ARGS] --out FILE       writes a header and points for bench SUB, exit 0
+
+ARGS it understands (others are ignored):
+    --copy PATH          write PATH's records instead of made-up ones
+    --fail               write one record, then exit 3 (a run that dies half way)
+    --fail-once MARKER   like --fail when MARKER does not exist yet (and create it); else succeed
+    --bad-record         write a malformed line and exit 0
+    --sleep S            sleep S seconds before writing (to be interrupted or timed out),
+                         unless $FAKE_PSTSWM_NO_SLEEP is set
+    --no-out             exit 0 without writing the --out file
+Every invocation appends its argv as one JSON line to $FAKE_PSTSWM_LOG if set.
+"""
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+
+def option(args, name):
+    return args[args.index(name) + 1] if name in args else None
+
+
+def main(argv):
+    commands = os.environ.get("FAKE_PSTSWM_COMMANDS", "swap").split(",")
+    if log := os.environ.get("FAKE_PSTSWM_LOG"):
+        with Path(log).open("a") as f:
+            f.write(json.dumps({"argv": argv, "ranks": os.environ.get("FAKE_RANKS")}) + "\n")
+    if argv[:1] == ["--help"]:
+        print("usage: pstswm SUBCOMMAND [options]\n")
+        for c in commands:
+            print(f"  {c:<10} fake {c}")
+        return 0
+    if not argv or argv[0] not in commands:
+        print(f"pstswm: unknown subcommand '{argv[0] if argv else ''}'", file=sys.stderr)
+        return 2
+    sub, args = argv[0], argv[1:]
+    if (sleep := option(args, "--sleep")) and not os.environ.get("FAKE_PSTSWM_NO_SLEEP"):
+        time.sleep(float(sleep))
+    out = option(args, "--out")
+    if "--no-out" in args or out is None:
+        return 0
+    header = {
+        "bench": sub,
+        "type": "header",
+        "run_id": "fake0000",
+        "ranks": int(os.environ.get("FAKE_RANKS", "1")),
+        "transport": "mpi",
+        "command": " ".join(["pstswm", *argv]),
+        "mpi_build": "fake",
+    }
+    with Path(out).open("w") as f:
+        if copy := option(args, "--copy"):
+            f.write(Path(copy).read_text())
+        else:
+            f.write(json.dumps(header) + "\n")
+        marker = option(args, "--fail-once")
+        if "--fail" in args or (marker and not Path(marker).exists()):
+            if marker:
+                Path(marker).touch()
+            f.write(json.dumps({**header, "type": "point", "partial": True}) + "\n")
+            f.flush()
+            print("pstswm: fake failure half way", file=sys.stderr)
+            return 3
+        if "--bad-record" in args:
+            f.write('{"bench": "swap", "type": \n')
+            return 0
+        if not option(args, "--copy"):
+            for b in (8, 64):
+                f.write(
+                    json.dumps(
+                        {
+                            **header,
+                            "type": "point",
+                            "protocol": "1,0",
+                            "bytes": b,
+                            "t_min": 1e-6 * b,
+                            "t_med": 1e-6 * b,
+                            "t_mean": 1e-6 * b,
+                            "t_max": 1e-6 * b,
+                            "reps": 3,
+                        }
+                    )
+                    + "\n"
+                )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

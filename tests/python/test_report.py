@@ -1,0 +1,137 @@
+"""`pstlab report` on the committed fixtures: every section, the seed tables, a self-contained page."""
+
+import base64
+import re
+import shutil
+
+import pytest
+
+from conftest import FIXTURES
+from pstlab import records, report, summary
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report")
+    md, html = report.write(FIXTURES / "openmpi", out)
+    return md.read_text(), html.read_text(), out
+
+
+def test_every_bench_has_its_section_and_seed_tables(rendered):
+    md, _, _ = rendered
+    for heading in (
+        "## Runs and machine",
+        "## Point-to-point SWAP",
+        "## Ping-pong",
+        "## Collective operations",
+        "## Message matching cost",
+        "## Parallel algorithm kernels",
+        "## Shallow water model runs",
+    ):
+        assert heading in md
+    for table in (
+        "seed 000 Table 3",
+        "seed 004",
+        "Protocol sensitivity summary",
+        "seed 002 §5.1",
+        "by communicator size",
+        "seed 003 Table 8",
+        "seed 003 Tables 1–6",
+        "Best protocol and protocol sensitivity per algorithm",
+        "seed 000 Table 1",
+        "seed 000 Table 5, runtimes",
+        "seed 000 Table 5, sensitivity",
+        "Accuracy and conservation",
+        "Experiments of suite 'fixtures'",
+    ):
+        assert table in md, table
+
+
+def test_markdown_plots_exist_and_html_embeds_them(rendered):
+    md, html, out = rendered
+    names = re.findall(r"\]\(plots/([\w-]+)\.png\)", md)
+    assert {
+        "swap-bandwidth",
+        "swap-latency",
+        "swap-volume",
+        "pingpong",
+        "coll",
+        "match",
+        "match-m",
+        "model-runtime",
+    } <= set(names)
+    for name in names:
+        assert (out / "plots" / f"{name}.png").read_bytes()[:4] == b"\x89PNG"
+    embedded = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
+    assert len(embedded) == len(names)
+    assert all(base64.b64decode(e)[:4] == b"\x89PNG" for e in embedded)
+    assert not re.search(r'(src|href)="(?!data:)', html)  # nothing outside the page
+
+
+def test_table3_numbers_match_the_records(rendered):
+    md, _, _ = rendered
+    rs = records.load(FIXTURES / "openmpi")
+    at_128k = [
+        p
+        for p in rs.points("swap")
+        if p["bytes"] == 128 << 10 and p.get("nmsg") == 1 and p["protocol"].split(",")[0] in ("0", "2")
+    ]
+    fastest = min(at_128k, key=lambda p: p["t_min"])
+    row = next(line for line in md.splitlines() if line.startswith("| mpi | unordered |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[7] == fastest["protocol"]
+    assert float(cells[5].replace(",", "")) == pytest.approx((128 << 10) / fastest["t_min"] / 1e6, rel=1e-3)
+
+
+def test_only_benches_with_records_are_reported(tmp_path):
+    shutil.copy(FIXTURES / "openmpi" / "swap-protocols.jsonl", tmp_path)
+    md, html = report.write(tmp_path)
+    text = md.read_text()
+    assert "## Point-to-point SWAP" in text
+    assert "## Ping-pong" not in text and "## Shallow water" not in text
+    assert "No records here for: pingpong, coll, match, kernel, model." in text
+    assert html.parent == tmp_path
+
+
+def test_report_of_a_single_file_goes_beside_it(tmp_path):
+    f = tmp_path / "run.jsonl"
+    shutil.copy(FIXTURES / "openmpi" / "kernel.jsonl", f)
+    md, _ = report.write(f)
+    assert md == tmp_path / "run-report" / "report.md"
+    assert "## Parallel algorithm kernels" in md.read_text()
+
+
+def test_unknown_bench_is_named_not_fatal(tmp_path):
+    shutil.copy(FIXTURES / "openmpi" / "swap-protocols.jsonl", tmp_path)
+    (tmp_path / "x.jsonl").write_text('{"bench": "rma-future", "type": "point", "run_id": "q"}\n')
+    md, _ = report.write(tmp_path)
+    assert "Records of rma-future are not reported" in md.read_text()
+
+
+def test_terminal_summary(rendered, tmp_path):
+    _, _, out = rendered
+    text = summary.render(FIXTURES / "openmpi")
+    assert "suite fixtures with openmpi: 8 experiments (3 done, 5 skipped)" in text
+    assert "swap: peak" in text and "pingpong send" in text and "match tag algorithm" in text
+    assert "model case 2 T42L4" in text
+    shutil.copytree(FIXTURES / "openmpi", tmp_path / "r")
+    shutil.copy(out / "report.html", tmp_path / "r")
+    assert f"report: {(tmp_path / 'r' / 'report.html').resolve()} (self-contained" in summary.render(tmp_path / "r")
+
+
+def test_cli_report_and_bad_input(cli, tmp_path):
+    kernel_only = tmp_path / "k"
+    kernel_only.mkdir()
+    shutil.copy(FIXTURES / "mpich" / "kernel.jsonl", kernel_only)
+    rc, out, _ = cli("report", kernel_only, "--out", tmp_path / "rep")
+    assert rc == 0 and out == f"pstlab: wrote {tmp_path / 'rep' / 'report.md'} and {tmp_path / 'rep' / 'report.html'}\n"
+    rc, _, err = cli("report", tmp_path / "missing")
+    assert rc == 2
+    assert err.strip() == f"pstlab report: {tmp_path / 'missing'}: no such file or directory"
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "a.jsonl").write_text('{"bench": "swap", "type": "point", "run_id": "r"}\nnot json\n')
+    rc, _, err = cli("report", bad)
+    assert rc == 2 and f"{bad / 'a.jsonl'}:2: malformed record" in err
+    rc, _, err = cli("summary", tmp_path / "missing")
+    assert rc == 2 and "no such file or directory" in err

@@ -1,0 +1,188 @@
+"""`pstlab run` with a fake pstswm: progress, manifest, skips, failures, resume, interruption."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import FIXTURES
+from pstlab import records
+from pstlab.errors import PstlabError, RunFailed
+from pstlab.run import Options, run_suite
+
+
+def suite(tmp_path, *experiments: str) -> str:
+    path = tmp_path / "t.toml"
+    path.write_text('description = "test"\n' + "".join(experiments))
+    return str(path)
+
+
+def exp(name, sub="swap", ranks=2, args=(), extra=""):
+    return (
+        f'[[experiment]]\nname = "{name}"\nsubcommand = "{sub}"\nranks = {ranks}\n'
+        f"args = {json.dumps(list(args))}\n{extra}"
+    )
+
+
+def opts(fake, suite_path, out, **kw):
+    return Options(suite_path, "openmpi", fake.launcher, pstswm=str(fake.path), out=str(out), **kw)
+
+
+def manifest(out):
+    return {e["name"]: e for e in json.loads((out / "manifest.json").read_text())["experiments"]}
+
+
+def test_run_writes_records_manifest_and_progress(fake, tmp_path):
+    s = suite(
+        tmp_path,
+        exp("swap-a", args=["--copy", str(FIXTURES / "openmpi" / "swap-protocols.jsonl")], extra="estimate_s = 2\n"),
+        exp("coll-b", sub="coll", ranks=4, args=["--copy", str(FIXTURES / "openmpi" / "coll.jsonl")]),
+        exp("match-c", sub="match"),
+    )
+    out = tmp_path / "res"
+    lines = []
+    assert run_suite(opts(fake, s, out), echo=lines.append) == out
+    m = manifest(out)
+    assert [m[k]["status"] for k in ("swap-a", "coll-b", "match-c")] == ["done", "done", "skipped"]
+    assert m["match-c"]["reason"] == "this pstswm build has no 'match' subcommand"
+    assert m["coll-b"]["command"][-2:] == ["--out", "coll-b.jsonl"] and "coll" in m["coll-b"]["command"]
+    assert sorted(p.name for p in out.glob("*.jsonl")) == ["coll-b.jsonl", "swap-a.jsonl"]
+    assert not (out / ".partial").exists()
+    assert (out / "logs" / "swap-a.err").exists()
+    text = "\n".join(lines)
+    assert "[1/3] swap-a: pstswm swap on 2 ranks | elapsed 0m00s | about" in text
+    assert "[3/3] match-c: skipped" in text
+    assert "2 done, 1 skipped" in text
+    rs = records.load(out)
+    assert rs.has("swap") and rs.has("coll") and rs.manifest["suite"] == "t"
+
+
+def test_failure_leaves_no_partial_records_and_resume_reruns_only_it(fake, tmp_path):
+    marker = tmp_path / "failed-once"
+    s = suite(tmp_path, exp("one"), exp("two", args=["--fail-once", str(marker)]), exp("three"))
+    out = tmp_path / "res"
+    with pytest.raises(RunFailed, match="1 experiment\\(s\\) failed: two"):
+        run_suite(opts(fake, s, out), echo=lambda _: None)
+    m = manifest(out)
+    assert [m[k]["status"] for k in ("one", "two", "three")] == ["done", "failed", "done"]
+    assert "exit status 3" in m["two"]["reason"] and "fake failure half way" in m["two"]["reason"]
+    assert not (out / "two.jsonl").exists()
+    assert not any(r.get("partial") for r in records.load(out).records)
+    assert len(fake.calls("swap")) == 3
+
+    lines = []
+    run_suite(opts(fake, s, out, resume=True), echo=lines.append)
+    assert len(fake.calls("swap")) == 4  # only "two" ran again
+    assert "[1/3] one: done in an earlier run, kept" in lines
+    assert all(e["status"] == "done" for e in manifest(out).values())
+    assert not any(r.get("partial") for r in records.load(out).records)
+
+
+def test_malformed_output_and_missing_file_are_failures(fake, tmp_path):
+    s = suite(tmp_path, exp("bad", args=["--bad-record"]), exp("none", args=["--no-out"]))
+    out = tmp_path / "res"
+    with pytest.raises(RunFailed):
+        run_suite(opts(fake, s, out), echo=lambda _: None)
+    m = manifest(out)
+    assert "bad.jsonl:2: malformed record" in m["bad"]["reason"]
+    assert m["none"]["reason"] == "exited 0 but wrote no record file"
+    assert not list(out.glob("*.jsonl"))
+
+
+def test_timeout_and_max_ranks(fake, tmp_path):
+    s = suite(tmp_path, exp("slow", args=["--sleep", "30"], extra="timeout_s = 0.5\n"), exp("big", ranks=16))
+    out = tmp_path / "res"
+    with pytest.raises(RunFailed):
+        run_suite(opts(fake, s, out, max_ranks=8), echo=lambda _: None)
+    m = manifest(out)
+    assert m["slow"]["reason"] == "timed out after 0.5 s and was stopped"
+    assert m["big"]["status"] == "skipped" and m["big"]["reason"] == "needs 16 ranks, --max-ranks is 8"
+
+
+def test_changed_definition_reruns_and_guards(fake, tmp_path):
+    out = tmp_path / "res"
+    run_suite(opts(fake, suite(tmp_path, exp("a"), exp("b")), out), echo=lambda _: None)
+    with pytest.raises(PstlabError, match="already holds a suite run: add --resume"):
+        run_suite(opts(fake, suite(tmp_path, exp("a"), exp("b")), out), echo=lambda _: None)
+    run_suite(
+        opts(fake, suite(tmp_path, exp("a"), exp("b", args=["--reps", "9"])), out, resume=True), echo=lambda _: None
+    )
+    assert [c[1:3] for c in fake.calls("swap")][-1] == ["--reps", "9"]
+    assert len(fake.calls("swap")) == 3
+    with pytest.raises(PstlabError, match="experiment\\(s\\) b are no longer in suite"):
+        run_suite(opts(fake, suite(tmp_path, exp("a")), out, resume=True), echo=lambda _: None)
+    with pytest.raises(PstlabError, match="was run with --mpi openmpi"):
+        run_suite(
+            Options(
+                suite(tmp_path, exp("a"), exp("b")),
+                "mpich",
+                fake.launcher,
+                pstswm=str(fake.path),
+                out=str(out),
+                resume=True,
+            ),
+            echo=lambda _: None,
+        )
+
+
+def test_resume_and_out_bad_input(fake, tmp_path, cli):
+    s = suite(tmp_path, exp("a"))
+    with pytest.raises(PstlabError, match="has no manifest.json, so it is not a pstlab run to resume"):
+        run_suite(opts(fake, s, tmp_path / "never", resume=True), echo=lambda _: None)
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "x").write_text("x")
+    rc, _, err = cli("run", s, "--launcher", fake.launcher, "--pstswm", fake.path, "--out", tmp_path / "full")
+    assert rc == 2 and "exists and is not an empty directory" in err
+
+
+def test_dry_run_lists_commands_without_running(fake, tmp_path, cli):
+    s = suite(tmp_path, exp("a", args=["--reps", "3"]), exp("m", sub="match"))
+    rc, out, _ = cli("run", s, "--launcher", fake.launcher, "--pstswm", fake.path, "--out", tmp_path / "r", "--dry-run")
+    assert rc == 0
+    assert f"{fake.path} swap --reps 3 --out a.jsonl" in out
+    assert "(skipped: no 'match' in this build)" in out
+    assert fake.calls("swap") == [] and not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_interrupt_keeps_finished_work_and_resume_completes(fake, tmp_path, sig):
+    s = suite(tmp_path, exp("first"), exp("second", args=["--sleep", "20"]), exp("third"))
+    out = tmp_path / "res"
+    cmd = [
+        sys.executable,
+        "-m",
+        "pstlab",
+        "run",
+        s,
+        "--launcher",
+        fake.launcher,
+        "--pstswm",
+        str(fake.path),
+        "--out",
+        str(out),
+    ]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ.copy())
+    deadline = time.monotonic() + 30
+    while not any("--sleep" in c for c in fake.calls("swap")) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(0.3)
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert "interrupted during second; finished experiments are kept. Resume with:" in err
+    m = manifest(out)
+    assert [m[k]["status"] for k in ("first", "second", "third")] == ["done", "pending", "pending"]
+    assert sorted(p.name for p in out.glob("*.jsonl")) == ["first.jsonl"]
+
+    before = len(fake.calls("swap"))
+    os.environ["FAKE_PSTSWM_NO_SLEEP"] = "1"
+    try:
+        run_suite(opts(fake, s, out, resume=True), echo=lambda _: None)
+    finally:
+        del os.environ["FAKE_PSTSWM_NO_SLEEP"]
+    assert [c[-1].rsplit("/", 1)[-1] for c in fake.calls("swap")[before:]] == ["second.jsonl", "third.jsonl"]
+    assert all(e["status"] == "done" for e in manifest(out).values())

@@ -1,0 +1,78 @@
+"""Suite files: the shipped ones load; bad ones give one clear message."""
+
+import pytest
+
+from pstlab import suites
+from pstlab.errors import PstlabError
+
+SUBCOMMANDS = {"swap", "pingpong", "coll", "match", "kernel", "model"}
+
+
+@pytest.mark.parametrize("name", ["quick", "paper", "full"])
+def test_shipped_suites_load(name):
+    suite = suites.load(name)
+    assert suite.name == name and suite.description
+    assert {e.subcommand for e in suite.experiments} <= SUBCOMMANDS
+    assert len({e.name for e in suite.experiments}) == len(suite.experiments)
+
+
+def test_quick_covers_every_benchmark_and_fits_in_a_few_minutes():
+    quick = suites.load("quick")
+    assert {e.subcommand for e in quick.experiments} == SUBCOMMANDS
+    assert sum(e.estimate_s for e in quick.experiments) <= 240
+    assert max(e.ranks for e in quick.experiments) <= 4
+
+
+def test_paper_has_the_seeds_experiments():
+    args = {e.name: " ".join(e.args) for e in suites.load("paper").experiments}
+    assert any("--volume 2M" in a for a in args.values())  # seed 004
+    assert any("1,10,20,30,40,50,60,70,80,90" in a and "1000000" in a for a in args.values())  # seed 003
+    assert any("--preset gen" in a for a in args.values()) and any("--preset coll" in a for a in args.values())
+
+
+def write(tmp_path, text):
+    path = tmp_path / "s.toml"
+    path.write_text(text)
+    return str(path)
+
+
+EXP = '[[experiment]]\nname = "a"\nsubcommand = "swap"\nranks = 2\n'
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("description = 'x'\n", "no \\[\\[experiment\\]\\] entries"),
+        ("descrption = 'x'\n" + EXP, "unknown key\\(s\\) descrption"),
+        (EXP + "rank = 3\n", "unknown key\\(s\\) rank"),
+        (EXP.replace("ranks = 2", "ranks = 0"), "ranks must be a positive integer"),
+        (EXP.replace('"a"', '"a b"'), "must be letters, digits"),
+        (EXP + 'args = "--reps 3"\n', "args must be a list of strings"),
+        (EXP + 'args = ["--out", "x"]\n', "must not contain --out"),
+        (EXP + "timeout_s = -1\n", "timeout_s must be a positive number"),
+        (EXP + EXP, "names must be unique: a"),
+        ("[[experiment]\n", "not valid TOML"),
+        ('[[experiment]]\nname = "a"\nranks = 2\n', "missing 'subcommand'"),
+    ],
+)
+def test_bad_suites(tmp_path, text, message):
+    with pytest.raises(PstlabError, match=message):
+        suites.load(write(tmp_path, text))
+
+
+def test_suite_defaults_and_digest(tmp_path):
+    suite = suites.load(write(tmp_path, EXP + 'args = ["--reps", "3"]\n'))
+    exp = suite.experiments[0]
+    assert exp.timeout_s == suites.DEFAULT_TIMEOUT_S and exp.estimate_s is None
+    other = suites.load(write(tmp_path, EXP + 'args = ["--reps", "4"]\n')).experiments[0]
+    assert exp.digest != other.digest
+
+
+def test_unknown_suite(cli):
+    with pytest.raises(PstlabError, match="unknown suite 'nosuch' \\(available: full, paper, quick"):
+        suites.load("nosuch")
+    rc, _, err = cli("run", "nosuch")
+    assert rc == 2
+    assert err.startswith("pstlab run: unknown suite 'nosuch' (available: full, paper, quick")
+    rc, _, err = cli("run", "missing/file.toml")
+    assert rc == 2 and "suite file missing/file.toml: no such file" in err
