@@ -34,6 +34,18 @@ static size_t leg_width(const pst_dyn *d) { return 28 * (size_t)d->B; }
 static int lat_of(const pst_dyn *d, int p, int h) { return h ? d->cfg.nlat - 1 - p : p; }
 static double one_minus_mu2(const pst_dyn *d, int lat) { return d->coslat[lat] * d->coslat[lat]; }
 
+/* Latitude pairs taken through FFT, products and FFT together: the largest divisor of npairs
+ * whose Fourier and grid lines (13 fields, both hemispheres, B levels) fit in 512 KiB, so that
+ * chain runs in a core's L2 cache instead of streaming whole-grid arrays through memory. */
+static int default_pair_chunk(int npairs, int B, int nlon)
+{
+    size_t per_pair = (size_t)B * 2 * (PST_DYN_NINV + PST_DYN_NFWD) * ((size_t)(nlon / 2 + 1) * 16 + (size_t)nlon * 8);
+    int best = 1;
+    for (int c = 1; c <= npairs; c++)
+        if (npairs % c == 0 && (size_t)c * per_pair <= 512 * 1024) best = c;
+    return best;
+}
+
 void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
 {
     memset(d, 0, sizeof *d);
@@ -49,14 +61,15 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
     pst_legendre_init(&d->leg, &d->spec, d->mu, d->coslat, d->npairs);
 
     int B = d->B, np = d->npairs, nlon = cfg->nlon;
-    pst_fft_init(&d->fft_inv, nlon, np * 2 * PST_DYN_NINV * B, cfg->fftw_flags);
-    pst_fft_init(&d->fft_fwd, nlon, np * 2 * PST_DYN_NFWD * B, cfg->fftw_flags);
+    d->pair_chunk = cfg->pair_chunk ? cfg->pair_chunk : default_pair_chunk(np, B, nlon);
+    pst_fft_init(&d->fft_inv, nlon, d->pair_chunk * 2 * PST_DYN_NINV * B, cfg->fftw_flags);
+    pst_fft_init(&d->fft_fwd, nlon, d->pair_chunk * 2 * PST_DYN_NFWD * B, cfg->fftw_flags);
     size_t nc = (size_t)d->fft_inv.nc, ncoef = d->spec.ncoef;
     d->state = malloc((size_t)d->nblocks * sizeof *d->state);
     d->grid_fwd = malloc((size_t)d->nblocks * sizeof *d->grid_fwd);
     for (int b = 0; b < d->nblocks; b++) {
         d->state[b] = pst_fft_alloc_real(ncoef * PST_DYN_NSPEC * B * 2);
-        d->grid_fwd[b] = pst_fft_alloc_real((size_t)d->fft_fwd.nlines * nlon);
+        d->grid_fwd[b] = pst_fft_alloc_real((size_t)np * 2 * PST_DYN_NFWD * B * nlon);
     }
     d->four_inv = pst_fft_alloc_complex((size_t)d->fft_inv.nlines * nc);
     d->four_fwd = pst_fft_alloc_complex((size_t)d->fft_fwd.nlines * nc);
@@ -137,15 +150,12 @@ void pst_dyn_set_forcing(pst_dyn *d, const double *coriolis, const double *phis)
             for (int n = d->spec.m[i]; n <= d->cfg.M; n++) derive_potentials(d, level, pst_spec_index(&d->spec, i, n), n);
 }
 
-/* Stage 1: per wavenumber and parity, P̄ sums of all five state fields and H sums of ψ', χ'
- * (two dgemm each) into the Legendre buffer [m][pair][xe | xo | ye | yo]; then, pair by pair
- * and along m (so each Fourier line is written sequentially), north = even + odd and
- * south = even − odd (H sums: the reverse) and the winds, straight into the Fourier lines of
- * the inverse FFT. */
-static void inverse_legendre(pst_dyn *d, const double *st)
+/* Stage 1a: per wavenumber and parity, P̄ sums of all five state fields and H sums of ψ', χ'
+ * (two dgemm each) into the Legendre buffer [m][pair][xe | xo | ye | yo]. */
+static void inverse_sums(pst_dyn *d, const double *st)
 {
-    const int B = d->B, np = d->npairs, nc = d->fft_inv.nc, cs = PST_DYN_NSPEC * B * 2, ch = 2 * B * 2;
-    const size_t W = leg_width(d), fs = (size_t)B * nc; /* fs: distance between fields of a line block */
+    const int B = d->B, np = d->npairs, cs = PST_DYN_NSPEC * B * 2, ch = 2 * B * 2;
+    const size_t W = leg_width(d);
     for (int i = 0; i < d->spec.nm; i++)
         for (int par = 0; par < 2; par++) {
             const double *S = st + (size_t)cs * pst_spec_block(&d->spec, i, par);
@@ -153,7 +163,16 @@ static void inverse_legendre(pst_dyn *d, const double *st)
             pst_leg_synth(&d->leg, PST_LEG_P, i, par, S, cs, cs, X + par * cs, (int)W);
             pst_leg_synth(&d->leg, PST_LEG_H, i, par, S + S_PSI * B * 2, cs, ch, X + 2 * cs + par * ch, (int)W);
         }
-    for (int p = 0; p < np; p++)
+}
+
+/* Stage 1b, pairs [p0, p1): north = even + odd, south = even − odd (H sums: the reverse) and
+ * the winds, straight into the chunk's Fourier lines, pair by pair along m so each line is
+ * written sequentially. */
+static void inverse_combine(pst_dyn *d, int p0, int p1)
+{
+    const int B = d->B, np = d->npairs, nc = d->fft_inv.nc, cs = PST_DYN_NSPEC * B * 2, ch = 2 * B * 2;
+    const size_t W = leg_width(d), fs = (size_t)B * nc; /* fs: distance between fields of a line block */
+    for (int p = p0; p < p1; p++)
         for (int i = 0; i < d->spec.nm; i++) {
             const int m = d->spec.m[i];
             const double *xe = d->legbuf + ((size_t)i * np + p) * W, *xo = xe + cs, *ye = xe + 2 * cs, *yo = ye + ch;
@@ -165,7 +184,7 @@ static void inverse_legendre(pst_dyn *d, const double *st)
                         for (int r = 0; r < 2; r++) x[f][r] = xe[(f * B + l) * 2 + r] + sg * xo[(f * B + l) * 2 + r];
                     for (int f = 0; f < 2; f++)
                         for (int r = 0; r < 2; r++) y[f][r] = sg * ye[(f * B + l) * 2 + r] + yo[(f * B + l) * 2 + r];
-                    fftw_complex *q = d->four_inv + inv_line(d, p, h, 0, l) * nc + m;
+                    fftw_complex *q = d->four_inv + inv_line(d, p - p0, h, 0, l) * nc + m;
                     pst_wind_from_sums(m, x[S_PSI], x[S_CHI], y[0], y[1], q[G_U * fs], q[G_V * fs]);
                     memcpy(q[G_ETA * fs], x[S_ETA], sizeof x[0]);
                     memcpy(q[G_DIV * fs], x[S_DIV], sizeof x[0]);
@@ -195,18 +214,18 @@ static void product_line(int nlon, double c, const double *restrict U, const dou
 
 /* Stage 3: nonlinear products; the previous level is completed (Robert term) or, on the
  * first step, taken from the current one. */
-static void products(pst_dyn *d, double *gf, const substep *s)
+static void products(pst_dyn *d, double *gf, const substep *s, int p0, int p1)
 {
     const int B = d->B, nlon = d->cfg.nlon;
     const size_t fi = (size_t)B * nlon; /* distance between fields of one latitude */
     const double eps = d->cfg.robert;
-    for (int p = 0; p < d->npairs; p++)
+    for (int p = p0; p < p1; p++)
         for (int h = 0; h < 2; h++) {
             const int lat = lat_of(d, p, h);
             const double c = 0.5 / one_minus_mu2(d, lat);
             const double *phis = d->phis + (size_t)lat * nlon;
             for (int l = 0; l < B; l++) {
-                const double *g = d->grid_inv + inv_line(d, p, h, 0, l) * nlon;
+                const double *g = d->grid_inv + inv_line(d, p - p0, h, 0, l) * nlon;
                 const double *U = g + G_U * fi, *V = g + G_V * fi, *E = g + G_ETA * fi, *F = g + G_PHI * fi;
                 double *q = gf + fwd_line(d, p, h, 0, l) * nlon;
                 product_line(nlon, c, U, V, E, F, phis, q + Q_UETA * fi, q + Q_VETA * fi, q + Q_UPHI * fi,
@@ -224,15 +243,15 @@ static void products(pst_dyn *d, double *gf, const substep *s)
 
 /* After the forward FFT: the current level becomes the previous one, Robert-filtered as far
  * as it can be now, (1 − 2ε) X_n + ε X_{n−1}; the ε X_{n+1} term is added next step. */
-static void store_old(pst_dyn *d, double *gf)
+static void store_old(pst_dyn *d, double *gf, int p0, int p1)
 {
     const int B = d->B, nlon = d->cfg.nlon;
     const size_t fi = (size_t)B * nlon;
     const double eps = d->cfg.robert;
-    for (int p = 0; p < d->npairs; p++)
+    for (int p = p0; p < p1; p++)
         for (int h = 0; h < 2; h++)
             for (int l = 0; l < B; l++) {
-                const double *g = d->grid_inv + inv_line(d, p, h, 0, l) * nlon;
+                const double *g = d->grid_inv + inv_line(d, p - p0, h, 0, l) * nlon;
                 double *q = gf + fwd_line(d, p, h, 0, l) * nlon;
                 for (int f = 0; f < 3; f++) {
                     const double *cur = g + (G_ETA + f) * fi;
@@ -255,14 +274,14 @@ static void store_old(pst_dyn *d, double *gf)
  * kernel and parity (H sums accumulate onto the first three outputs).  The combination runs pair
  * by pair along m (sequential reads of each Fourier line) into the Legendre buffer
  * [m][pair][sP | aP | sH | aH]. */
-static void forward_legendre(pst_dyn *d, const substep *s)
+static void forward_combine(pst_dyn *d, const substep *s, int p0, int p1)
 {
     const int B = d->B, np = d->npairs, nc = d->fft_fwd.nc, co = O_N * B * 2, chh = H_N * B * 2;
     const double tau = s->tau, a = PST_EARTH_RADIUS_M;
     const bool si = d->cfg.scheme == PST_SCHEME_SEMI_IMPLICIT;
     const double cphi = si ? tau * d->cfg.phibar : 0.0, ckap = si ? tau : 0.0;
     const size_t fs = (size_t)B * nc, W = leg_width(d);
-    for (int p = 0; p < np; p++) {
+    for (int p = p0; p < p1; p++) {
         const double wn = d->w[p] / d->cfg.nlon, sn = 2.0 * tau * wn / (a * one_minus_mu2(d, p));
         for (int i = 0; i < d->spec.nm; i++) {
             const int m = d->spec.m[i];
@@ -271,7 +290,7 @@ static void forward_legendre(pst_dyn *d, const substep *s)
             for (int l = 0; l < B; l++) {
                 double P[2][O_N][2], H[2][H_N][2];
                 for (int h = 0; h < 2; h++) {
-                    const fftw_complex *q = d->four_fwd + fwd_line(d, p, h, 0, l) * nc + m;
+                    const fftw_complex *q = d->four_fwd + fwd_line(d, p - p0, h, 0, l) * nc + m;
                     const double *A = q[Q_UETA * fs], *Bv = q[Q_VETA * fs], *C = q[Q_UPHI * fs], *D = q[Q_VPHI * fs];
                     const double *E = q[Q_ENERGY * fs], *eo = q[Q_ETA_OLD * fs], *dv = q[Q_DIV_OLD * fs], *po = q[Q_PHI_OLD * fs];
                     P[h][O_ETA][0] = wn * eo[0] + sm * A[1];
@@ -302,6 +321,13 @@ static void forward_legendre(pst_dyn *d, const substep *s)
             }
         }
     }
+}
+
+/* Stage 5b: one dgemm per kernel and parity (H sums accumulate onto the first three outputs). */
+static void forward_sums(pst_dyn *d)
+{
+    const int B = d->B, np = d->npairs, co = O_N * B * 2, chh = H_N * B * 2;
+    const size_t W = leg_width(d);
     for (int i = 0; i < d->spec.nm; i++) {
         const double *sP = d->legbuf + (size_t)i * np * W, *aP = sP + co, *sH = aP + co, *aH = sH + chh;
         for (int par = 0; par < 2; par++) {
@@ -368,27 +394,41 @@ static bool update(pst_dyn *d, double *st, const substep *s)
     return isfinite(acc);
 }
 
+static void add_time(pst_dyn *d, pst_stage stage, double *t)
+{
+    double now = pst_now_s();
+    d->stage_s[stage] += now - *t;
+    *t = now;
+}
+
+/* One substep of one level block: the inverse sums for all pairs, then chunk by chunk of
+ * latitude pairs the inverse combination, FFTs and products, then the forward sums and the
+ * update. */
 static bool substep_block(pst_dyn *d, int b, const substep *s)
 {
-    double t[8];
-    t[0] = pst_now_s();
-    inverse_legendre(d, d->state[b]);
-    t[1] = pst_now_s();
-    pst_fft_inverse(&d->fft_inv, d->four_inv, d->grid_inv);
-    t[2] = pst_now_s();
-    products(d, d->grid_fwd[b], s);
-    t[3] = pst_now_s();
-    pst_fft_forward(&d->fft_fwd, d->grid_fwd[b], d->four_fwd);
-    t[4] = pst_now_s();
-    if (!s->keep_old) store_old(d, d->grid_fwd[b]);
-    t[5] = pst_now_s();
-    forward_legendre(d, s);
-    t[6] = pst_now_s();
+    const int nlon = d->cfg.nlon, pc = d->pair_chunk;
+    double t = pst_now_s();
+    inverse_sums(d, d->state[b]);
+    add_time(d, PST_STAGE_LEGENDRE, &t);
+    for (int p0 = 0; p0 < d->npairs; p0 += pc) {
+        double *gf = d->grid_fwd[b], *gchunk = gf + fwd_line(d, p0, 0, 0, 0) * nlon;
+        inverse_combine(d, p0, p0 + pc);
+        add_time(d, PST_STAGE_LEGENDRE, &t);
+        pst_fft_inverse(&d->fft_inv, d->four_inv, d->grid_inv);
+        add_time(d, PST_STAGE_FFT, &t);
+        products(d, gf, s, p0, p0 + pc);
+        add_time(d, PST_STAGE_GRID, &t);
+        pst_fft_forward(&d->fft_fwd, gchunk, d->four_fwd);
+        add_time(d, PST_STAGE_FFT, &t);
+        if (!s->keep_old) store_old(d, gf, p0, p0 + pc);
+        add_time(d, PST_STAGE_GRID, &t);
+        forward_combine(d, s, p0, p0 + pc);
+        add_time(d, PST_STAGE_LEGENDRE, &t);
+    }
+    forward_sums(d);
+    add_time(d, PST_STAGE_LEGENDRE, &t);
     bool ok = update(d, d->state[b], s);
-    t[7] = pst_now_s();
-    static const pst_stage stage_of[7] = {PST_STAGE_LEGENDRE, PST_STAGE_FFT, PST_STAGE_GRID, PST_STAGE_FFT,
-                                          PST_STAGE_GRID, PST_STAGE_LEGENDRE, PST_STAGE_SPECTRAL};
-    for (int k = 0; k < 7; k++) d->stage_s[stage_of[k]] += t[k + 1] - t[k];
+    add_time(d, PST_STAGE_SPECTRAL, &t);
     return ok;
 }
 

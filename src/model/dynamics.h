@@ -18,7 +18,10 @@
  * averaged over the old and new levels; the first step is a forward half step followed by a
  * centred step (STSWM).  Optional Robert–Asselin filter and implicit ∇⁴ diffusion (n = 1
  * undamped in η and δ).  Each stage works on explicit local ranges: latitude pairs (north and
- * its mirror south), the list of wavenumbers in the spectral layout, blocks of levels. */
+ * its mirror south), the list of wavenumbers in the spectral layout, blocks of levels.  Steps
+ * 1 (its north/south combination) to 5 (its Fourier-space combination) run chunk by chunk of
+ * latitude pairs sized to stay in L2; the Legendre dgemms run over all local pairs, so the
+ * forward sums (partial over local latitudes) can be reduced before the update. */
 #ifndef PST_MODEL_DYNAMICS_H
 #define PST_MODEL_DYNAMICS_H
 
@@ -44,6 +47,7 @@ typedef struct pst_dyn_config {
     double phibar;            /* Φ̄, m² s⁻² */
     double robert;            /* Robert–Asselin coefficient (0: off) */
     double hdiff;             /* ∇⁴ diffusion coefficient, m⁴ s⁻¹ (0: off) */
+    int pair_chunk;           /* latitude pairs per FFT/product chunk, dividing nlat/2 (0: fit L2) */
     unsigned fftw_flags;
 } pst_dyn_config;
 
@@ -51,15 +55,15 @@ enum { PST_DYN_NSPEC = 5, PST_DYN_NFWD = 8, PST_DYN_NINV = 5 };
 
 typedef struct pst_dyn {
     pst_dyn_config cfg;
-    int npairs, nblocks, B;
+    int npairs, nblocks, B, pair_chunk;
     double *mu, *coslat, *w;         /* Gaussian nodes, √(1 − μ²), weights [nlat], north to south */
     pst_spec_layout spec;
     pst_legendre leg;
     pst_fft fft_inv, fft_fwd;
     double **state;                  /* per block: [ncoef][η, δ, Φ', ψ', χ'][B][2] */
     double **grid_fwd;               /* per block: [pair][hemi][8][B][nlon]; slots 5..7 = previous level */
-    fftw_complex *four_inv, *four_fwd;
-    double *grid_inv;                /* [pair][hemi][5][B][nlon]: U, V, η, δ, Φ' */
+    fftw_complex *four_inv, *four_fwd; /* one chunk of pairs: [pair][hemi][5 or 8][B][nc] */
+    double *grid_inv;                /* one chunk: [pair][hemi][5][B][nlon]: U, V, η, δ, Φ' */
     double *legbuf;                  /* Legendre sums (inverse) or inputs (forward) [m][pair][28 B] */
     double *out;                     /* forward Legendre output [ncoef][η, δ, Φ', κ][B][2] */
     double *coriolis;                /* f coefficients [ncoef][2] */
