@@ -10,7 +10,6 @@ foreign file and silently skipping it would hide that.
 
 import json
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -134,12 +133,3 @@ def number(rec: dict, key: str) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         return None
     return float(value)
-
-
-def distinct(records: Iterable[dict], key: str) -> list:
-    """The distinct values of a field in first-seen order (None for records without it)."""
-    seen: dict = {}
-    for r in records:
-        value = r.get(key)
-        seen.setdefault(json.dumps(value, sort_keys=True), value)
-    return list(seen.values())

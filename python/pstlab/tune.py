@@ -52,7 +52,7 @@ class Pick:
     t_s: float
 
 
-def grid_ranks(grid: str) -> int:
+def ranks_of_grid(grid: str) -> int:
     m = re.fullmatch(r"([1-9][0-9]*)x([1-9][0-9]*)", grid)
     if not m:
         raise PstlabError(f"--grid: '{grid}' is not PXxPY with positive integers (e.g. 4x2)")
@@ -117,7 +117,7 @@ def _run_kernel(opts: Options, records_path: Path) -> None:
     for name in ("trunc", "levels", "grid"):
         if getattr(opts, name) is None:
             raise PstlabError(f"tune: --{name} is required to run the kernels (or tune from --records FILE)")
-    ranks = grid_ranks(opts.grid)
+    ranks = ranks_of_grid(opts.grid)
     run = launch.Launch.create(opts.mpi, opts.launcher, opts.build, opts.pstswm)
     if kernel.BENCH not in run.subcommands():
         raise PstlabError(

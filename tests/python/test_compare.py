@@ -82,3 +82,17 @@ def test_bench_on_one_side_only(tmp_path, cli):
 def test_compare_bad_input(cli, tmp_path):
     rc, _, err = cli("compare", FIXTURES / "openmpi", tmp_path / "nope", "--out", tmp_path / "c")
     assert rc == 2 and "nope: no such file or directory" in err
+
+
+def test_peak_bandwidth_is_the_best_over_size_sweeps():
+    a = records.load(FIXTURES / "openmpi")
+    peaks = swap.METRICS[1].extract(a)
+    for (transport, cache, protocol), (peak, detail) in peaks.items():
+        mine = [
+            s["peak_mbytes_per_s"]
+            for s in a.summaries("swap", "protocol")
+            if (s["transport"], s["cache"], s["protocol"]) == (transport, cache, protocol)
+            and s["_file"] != "swap-volume.jsonl"
+        ]
+        assert peak == max(mine)
+        assert detail.startswith("at ")

@@ -97,10 +97,9 @@ def test_fixture_sets_have_every_bench(ompi_dir, mpich_dir):
         assert rs.label() == d.name
 
 
-def test_select_and_distinct(ompi_dir):
+def test_select(ompi_dir):
     rs = records.load(ompi_dir)
     summaries = rs.summaries("swap", "sensitivity")
     assert summaries and all(s["summary"] == "sensitivity" for s in summaries)
-    caches = records.distinct(rs.points("swap"), "cache")
-    assert set(caches) == {"1", "cold"}
+    assert {p["cache"] for p in rs.select("swap", "point", pair="0,1")} == {"1", "cold"}
     assert not rs.has("nosuchbench")

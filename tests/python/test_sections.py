@@ -224,6 +224,7 @@ def test_model_configuration_labels():
         == "dfft/ringpipe 3,1 +overlap"
     )
     assert model.config(run_record("2x1", 1, preset="opt", fft="dfft")) == "opt"
+    assert model.config(run_record("2x1", 1, fft="srtrans", protocol="0,6", transport="rma")) == "gen [rma]"
 
 
 def test_model_degradation_against_opt_or_fastest():

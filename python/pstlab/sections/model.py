@@ -23,17 +23,20 @@ def problem(rec: dict) -> str:
 
 
 def config(rec: dict) -> str:
-    """The algorithm choice: the preset when recorded, else recognised from the algorithms (DESIGN §6)."""
+    """The algorithm choice: the preset when recorded, else recognised from the algorithms (DESIGN §6);
+    a transport other than two-sided MPI is named, so rma runs never merge with mpi ones."""
+    transport = rec.get("transport")
+    suffix = f" [{transport}]" if transport not in (None, "mpi") else ""
     if rec.get("preset"):
-        return str(rec["preset"])
+        return f"{rec['preset']}{suffix}"
     if grid_ranks(rec.get("grid")) == 1:
         return "serial"
     fft, legendre, protocol = rec.get("fft"), rec.get("legendre"), rec.get("protocol")
     if fft == "coll" and legendre == "coll":
         return "coll"
     if fft == "srtrans" and protocol == "0,6":
-        return "gen"
-    return f"{fft}/{legendre} {protocol}{' +overlap' if rec.get('overlap') else ''}"
+        return f"gen{suffix}"
+    return f"{fft}/{legendre} {protocol}{' +overlap' if rec.get('overlap') else ''}{suffix}"
 
 
 def _fmt_count(x: float | None) -> str:

@@ -311,17 +311,28 @@ def _best_time(rs: RecordSet) -> dict:
     return out
 
 
-def _protocol_summary(field: str):
-    def extract(rs: RecordSet) -> dict:
-        out = {}
-        split_runs = {s.run_id for s in sweeps(rs) if s.split_volume}
-        for s in rs.summaries(BENCH, "protocol"):
-            value = number(s, field)
-            if value is not None and s.get("run_id") not in split_runs:
-                out[(s.get("transport"), s.get("cache"), s.get("protocol"))] = (value, s.get("slug", ""))
-        return out
+def _peak(rs: RecordSet) -> dict:
+    """Each protocol's highest peak bandwidth over the size sweeps, and the size it was reached at."""
+    out: dict = {}
+    split_runs = {s.run_id for s in sweeps(rs) if s.split_volume}
+    for s in rs.summaries(BENCH, "protocol"):
+        peak = number(s, "peak_mbytes_per_s")
+        key = (s.get("transport"), s.get("cache"), s.get("protocol"))
+        if peak is not None and s.get("run_id") not in split_runs and peak > out.get(key, (-1.0,))[0]:
+            out[key] = (peak, f"at {fmt_bytes(number(s, 'peak_bytes'))}")
+    return out
 
-    return extract
+
+def _alpha(rs: RecordSet) -> dict:
+    """Each protocol's α from the size sweep reaching the smallest sizes (as in Table 3)."""
+    out = {}
+    groups = group_by(size_points(rs), "transport", "cache", "pair")
+    for group in groups.values():
+        for p in group:
+            key = (p.get("transport"), p.get("cache"), p.get("protocol"))
+            if key not in out and (alpha := _alpha_s(rs, p, group)) is not None:
+                out[key] = (alpha, p.get("slug", ""))
+    return out
 
 
 METRICS = [
@@ -340,7 +351,7 @@ METRICS = [
         "MB/s",
         lambda v: fmt_num(v, 4),
         True,
-        _protocol_summary("peak_mbytes_per_s"),
+        _peak,
     ),
     Metric(
         "Per-message overhead α per protocol",
@@ -348,7 +359,7 @@ METRICS = [
         "α µs",
         fmt_us,
         False,
-        _protocol_summary("alpha_s"),
+        _alpha,
     ),
 ]
 
