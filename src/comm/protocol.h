@@ -93,7 +93,8 @@ const char *pst_transport_names(void);
  * max_inflight transfers in flight per rank (posted or sent, not yet waited).  Collective over
  * comm (every rank, also those that will not transfer), outside timing, with no transfer in
  * flight; call again to resize.  The one-sided transports allocate their window here; the
- * two-sided transport needs nothing.  pst_transport_release (collective) frees it. */
+ * two-sided transport needs nothing.  pst_transport_release (collective) frees it; call it
+ * before freeing comm (transfers find their window by the communicator handle). */
 void pst_transport_setup(const char *transport, MPI_Comm comm, size_t max_bytes, size_t max_inflight);
 void pst_transport_release(const char *transport, MPI_Comm comm);
 /* Before MPI_Init: let the transport named by "--transport NAME" (or --transport=NAME) in
