@@ -54,17 +54,21 @@ static bool significant(const pst_match_fit *f) { return f->ok && (f->m_ci[0] > 
 
 pst_queue_verdict pst_match_verdict(const pst_match_fit *comm, const pst_match_fit *tag, double *ratio)
 {
-    /* The question is whether the order dependence seen with tags (usually a cost, M > 0; on
-     * some libraries a saving, M < 0) reappears across communicators. */
+    /* The question is whether the order dependence seen with tags (usually a cost, M > 0, but
+     * it can come out negative) reappears across communicators. */
     bool tag_usable = tag && significant(tag);
     double r = tag_usable && comm->ok ? comm->m_s / tag->m_s : NAN;
     if (ratio) *ratio = r;
     if (!comm->ok) return PST_QUEUES_INCONCLUSIVE;
     /* Without a significant tag M there is no scale to call the comm M "next to nothing" on. */
     if (!tag_usable) return significant(comm) && !tag ? PST_QUEUES_SHARED : PST_QUEUES_INCONCLUSIVE;
-    if (!significant(comm) || (r >= 0 && r < 0.2)) return PST_QUEUES_PER_COMM;
-    if (r >= 0.5) return PST_QUEUES_SHARED;
-    return PST_QUEUES_INCONCLUSIVE; /* in between, or an effect of the opposite sign */
+    /* comm's interval in units of the tag effect: shared needs it clear of 0, one queue per
+     * communicator needs it within half the tag effect either way (a wide interval proves nothing). */
+    double t = fabs(tag->m_s), sgn = tag->m_s > 0 ? 1.0 : -1.0;
+    double lo = fmin(sgn * comm->m_ci[0], sgn * comm->m_ci[1]), hi = fmax(sgn * comm->m_ci[0], sgn * comm->m_ci[1]);
+    if (lo > 0 && r >= 0.5) return PST_QUEUES_SHARED;
+    if (hi < 0.5 * t && lo > -0.5 * t && fabs(r) < 0.2) return PST_QUEUES_PER_COMM;
+    return PST_QUEUES_INCONCLUSIVE;
 }
 
 const char *pst_match_verdict_name(pst_queue_verdict v)

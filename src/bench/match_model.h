@@ -40,9 +40,11 @@ double pst_match_m_per_n(long long n, double iot_s, double rot_s);
  * algorithm's M (one communicator per message) against the tag algorithm's M on the same
  * configuration (tag may be NULL when it was not run). */
 typedef enum pst_queue_verdict {
-    PST_QUEUES_PER_COMM,     /* tag M significantly != 0; comm M not, or below 20 % of it */
-    PST_QUEUES_SHARED,       /* comm M significantly != 0 and >= 50 % of the tag M (or no tag run) */
-    PST_QUEUES_INCONCLUSIVE, /* anything else, e.g. the tag M itself is not significantly != 0 */
+    PST_QUEUES_PER_COMM,     /* tag M significantly != 0; comm M within ±20 % of 0 relative to it, and
+                                its whole CI within ±50 % of it */
+    PST_QUEUES_SHARED,       /* comm M significantly != 0 with the tag M's sign and >= 50 % of it
+                                (or significantly != 0 when no tag run) */
+    PST_QUEUES_INCONCLUSIVE, /* anything else: tag M not significant, comm CI too wide, in between */
 } pst_queue_verdict;
 
 /* ratio (may be NULL) receives M_comm / M_tag, NaN without a usable tag fit. */
