@@ -45,7 +45,11 @@ pst_bad_input_test(match.bad.buffer 2 2 "error: --counts/--lengths: 100000 messa
   match --counts 100000 --lengths 10000 --out ${PST_TEST_OUT})
 pst_bad_input_test(match.bad.one-rank 1 2 "error: match needs at least 2 ranks \\(running on 1\\)"
   match --out ${PST_TEST_OUT})
-# More communicators than any library here provides (MPICH: ~2040, Open MPI: ~65530).
+# More communicators than the library provides.  MPICH runs out after ~2040 dups at once; Open
+# MPI only after 65529 (checked by hand: the same message, 3.6 s and 450 MB when the machine is
+# idle, over a minute under load), too slow for the suite.
+if(PST_MPI STREQUAL "mpich")
 pst_bad_input_test(match.bad.too-many-comms 2 2
   "error: --counts: the comm algorithm needs 70000 communicators \\(one per message\\) but this MPI library could create only [0-9]+ \\(MPI_Comm_dup: .+\\). lower --counts or use --algorithms tag$"
   match --algorithms comm --counts 70000 --lengths 0 --orders in --out ${PST_TEST_OUT})
+endif()
