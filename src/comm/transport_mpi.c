@@ -91,6 +91,28 @@ static void check(int rc, const char *what)
     if (rc != MPI_SUCCESS) pst_fatal(3, "MPI call %s failed (error %d)", what, rc);
 }
 
+static void drain_bsend_space(void);
+
+/* MPI reclaims a buffered message's space only when the sender next makes progress after the
+ * delivery, so under contention (oversubscribed ranks, many partners) the attached space can
+ * be momentarily full however it was sized.  Then wait for the buffered messages to leave
+ * (what a blocking send would have waited for anyway) and send again, instead of failing. */
+static void bsend(const pst_xfer *x)
+{
+    MPI_Errhandler previous;
+    MPI_Comm_get_errhandler(x->comm, &previous);
+    MPI_Comm_set_errhandler(x->comm, MPI_ERRORS_RETURN);
+    int rc = MPI_Bsend(x->sendbuf, x->bytes, MPI_BYTE, x->dest, data_tag(x), x->comm), cls = MPI_SUCCESS;
+    if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
+    if (cls == MPI_ERR_BUFFER) {
+        drain_bsend_space();
+        rc = MPI_Bsend(x->sendbuf, x->bytes, MPI_BYTE, x->dest, data_tag(x), x->comm);
+    }
+    MPI_Comm_set_errhandler(x->comm, previous);
+    MPI_Errhandler_free(&previous);
+    check(rc, "Bsend");
+}
+
 static void run_phase(pst_xfer *x, int phase)
 {
     int ordered = x->proto->ordered, side = ordered ? x->side : PST_SIDE_A;
@@ -114,7 +136,7 @@ static void run_phase(pst_xfer *x, int phase)
         case SEND: check(MPI_Send(sbuf, n, MPI_BYTE, x->dest, dt, x->comm), "Send"); break;
         case SSEND: check(MPI_Ssend(sbuf, n, MPI_BYTE, x->dest, dt, x->comm), "Ssend"); break;
         case RSEND: check(MPI_Rsend(sbuf, n, MPI_BYTE, x->dest, dt, x->comm), "Rsend"); break;
-        case BSEND: check(MPI_Bsend(sbuf, n, MPI_BYTE, x->dest, dt, x->comm), "Bsend"); break;
+        case BSEND: bsend(x); break;
         case ISEND: check(MPI_Isend(sbuf, n, MPI_BYTE, x->dest, dt, x->comm, &x->req[S_DATA]), "Isend"); break;
         case ISSEND: check(MPI_Issend(sbuf, n, MPI_BYTE, x->dest, dt, x->comm, &x->req[S_DATA]), "Issend"); break;
         case IRSEND: check(MPI_Irsend(sbuf, n, MPI_BYTE, x->dest, dt, x->comm, &x->req[S_DATA]), "Irsend"); break;
@@ -139,27 +161,35 @@ static void mpi_post(pst_xfer *x) { run_phase(x, PH_POST); }
 static void mpi_send(pst_xfer *x) { run_phase(x, PH_SEND); }
 static void mpi_wait(pst_xfer *x) { run_phase(x, PH_WAIT); }
 
+static void *bsend_buffer;
+static size_t bsend_attached;
+
+static void drain_bsend_space(void)
+{
+    void *buffer;
+    int size;
+    MPI_Buffer_detach(&buffer, &size); /* returns once every buffered message has left */
+    MPI_Buffer_attach(buffer, size);
+}
+
 /* Buffered sends (0,0) need attached space; grow it (outside timing) when asked. */
 static void mpi_reserve(const pst_xfer *x, size_t n)
 {
-    static void *buffer;
-    static size_t attached;
     if (x->proto->ordered || x->proto->variant != 0) return;
-    /* Twice the messages in flight: a delivered message's space is only reclaimed when the
-     * sender next makes progress, so back-to-back exchanges can briefly overlap. */
+    /* Twice the messages in flight, so the retry in bsend() stays rare. */
     size_t need = 2 * n * ((size_t)x->bytes + MPI_BSEND_OVERHEAD + 64);
-    if (need <= attached) return;
-    if (buffer) {
+    if (need <= bsend_attached) return;
+    if (bsend_buffer) {
         void *old;
         int size;
         MPI_Buffer_detach(&old, &size); /* blocks until buffered messages are delivered */
         free(old);
     }
     if (need > INT32_MAX) pst_fatal(3, "buffered-send space of %zu bytes exceeds MPI's int limit", need);
-    buffer = malloc(need);
-    if (!buffer) pst_fatal(3, "cannot allocate %zu bytes of buffered-send space", need);
-    MPI_Buffer_attach(buffer, (int)need);
-    attached = need;
+    bsend_buffer = malloc(need);
+    if (!bsend_buffer) pst_fatal(3, "cannot allocate %zu bytes of buffered-send space", need);
+    MPI_Buffer_attach(bsend_buffer, (int)need);
+    bsend_attached = need;
 }
 
 const pst_transport pst_transport_mpi = {
