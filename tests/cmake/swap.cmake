@@ -29,14 +29,14 @@ pst_records_test(swap.np16.pairs_all 16 CHECKS
   "len(points) == 4"
   "all(p['npairs'] == 8 for p in points)"
   ARGS swap --pairs all --protocols 0,6,1,4 --sizes 64,64K --reps 2 --warmup 1 --timeout 120)
-# Seed 004's study in miniature: 64 KiB as 1...64 messages, three cache states.
-# 3 caches x 2 protocols x 7 sizes = 42 points; summaries 3 x (2 + 7) = 27.
+# Seed 004's study in miniature: 64 KiB as 1...16 messages, three cache states.
+# 3 caches x 2 protocols x 5 sizes = 30 points; summaries 3 x (2 + 5) = 21.
 pst_records_test(swap.np2.volume_caches 2 CHECKS
   "all(r['bench'] == 'swap' for r in recs)"
-  "len(points) == 42"
-  "len(summaries) == 27"
+  "len(points) == 30"
+  "len(summaries) == 21"
   "all(p['volume'] == 65536 for p in points)"
-  ARGS swap --volume 64K --sizes 1K:64K --protocols 1,3,3,3 --cache cold,1,10 --reps 2 --timeout 120)
+  ARGS swap --volume 64K --sizes 4K:64K --protocols 1,3,3,3 --cache cold,1,10 --reps 2 --timeout 120)
 pst_records_test(swap.np2.samples 2 CHECKS
   "all(r['bench'] == 'swap' for r in recs)"
   "len(points) == 1"
