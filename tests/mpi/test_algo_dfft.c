@@ -4,6 +4,7 @@
  * max |error| <= 1e-12 max |reference| per case (round-off of a length-N FFT is ~eps log2 N).
  * On a rank count that is not a power of two, the largest power-of-two subset runs. */
 #include "algo/dfft.h"
+#include "algo_test.h"
 
 #include <fftw3.h>
 #include <math.h>
@@ -112,6 +113,7 @@ int main(int argc, char **argv)
     int rank, size, d = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    parse_mode(argc, argv);
     int P = 1;
     while (2 * P <= size) { P *= 2; d++; }
     MPI_Comm comm;
@@ -124,10 +126,10 @@ int main(int argc, char **argv)
         for (size_t pi = 0; pi < nprot; pi++)
             for (int ov = 0; ov < 2; ov++) {
                 const pst_protocol *p = pst_protocol_at("mpi", pi);
-                if (p->overlap && !ov) continue;
+                if ((p->overlap && !ov) || !protocol_selected(p)) continue;
                 run_case(comm, p, ov, 64, 5, 21);           /* T21-like: N = 64, M = 21 */
                 runs++;
-                if (pi % 4 == 0) { run_case(comm, p, ov, 1024, 6, 340); runs++; } /* chunked stages */
+                if (extra_protocol(p)) { run_case(comm, p, ov, 1024, 6, 340); runs++; } /* chunked stages */
             }
         MPI_Comm_free(&comm);
     }
