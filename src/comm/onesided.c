@@ -224,7 +224,7 @@ void pst_os_phase(const pst_os_backend *b, pst_xfer *x, int phase)
             break;
         case ARRIVE:
             b->await(s, word_at(s->arrived_at, src, 0, 1), x->seq_recv + 1);
-            memcpy(x->recvbuf, s->base + slot_at(s, x->slot), (size_t)x->bytes);
+            memcpy(x->recvbuf, s->base + slot_at(s, x->slot), (size_t)x->recv_bytes);
             give_slot(s, x->slot);
             break;
         case EXPECT: x->seq_recv = s->get_posted[src]++; break;
@@ -237,7 +237,7 @@ void pst_os_phase(const pst_os_backend *b, pst_xfer *x, int phase)
             break;
         case GET: {
             uint64_t t = b->await(s, word_at(s->ready_at, src, x->seq_recv % D, D), ticket(x->seq_recv, 0));
-            b->get(s, x->recvbuf, (size_t)x->bytes, x->src, slot_at(s, ticket_slot(t)));
+            b->get(s, x->recvbuf, (size_t)x->recv_bytes, x->src, slot_at(s, ticket_slot(t)));
             break;
         }
         case GET_DONE:

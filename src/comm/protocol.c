@@ -187,12 +187,15 @@ int pst_protocol_parse_list(const char *transport, const char *list, const pst_p
     return 0;
 }
 
-void pst_xfer_init(pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest, int src, int side,
-                   const void *sendbuf, void *recvbuf, size_t bytes, int tag)
+static int clamp_int(size_t bytes) { return bytes > INT_MAX ? INT_MAX : (int)bytes; }
+
+void pst_xfer_init_v(pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest, int src, int side,
+                     const void *sendbuf, size_t send_bytes, void *recvbuf, size_t recv_bytes, int tag)
 {
     bool swap = dest == src;
     *x = (pst_xfer){.proto = p, .comm = comm, .dest = dest, .src = src, .side = side, .tag = tag,
-                    .sendbuf = sendbuf, .recvbuf = recvbuf, .bytes = bytes > INT_MAX ? INT_MAX : (int)bytes};
+                    .sendbuf = sendbuf, .recvbuf = recvbuf, .bytes = clamp_int(send_bytes),
+                    .recv_bytes = clamp_int(recv_bytes)};
     for (int i = 0; i < 4; i++) x->req[i] = MPI_REQUEST_NULL;
     x->slot = -1;
     /* In an ordered SWAP, A's data reaching B already proves A's receive is posted (A posts
@@ -201,10 +204,22 @@ void pst_xfer_init(pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest, 
     x->waits_handshake = !(swap && p->ordered && side == PST_SIDE_B);
 }
 
+void pst_xfer_init(pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest, int src, int side,
+                   const void *sendbuf, void *recvbuf, size_t bytes, int tag)
+{
+    pst_xfer_init_v(x, p, comm, dest, src, side, sendbuf, bytes, recvbuf, bytes, tag);
+}
+
 void pst_xfer_reserve(const pst_xfer *x, size_t n) { x->proto->transport->reserve(x, n); }
 void pst_xfer_post(pst_xfer *x) { x->proto->transport->post(x); }
 void pst_xfer_send(pst_xfer *x) { x->proto->transport->send(x); }
 void pst_xfer_wait(pst_xfer *x) { x->proto->transport->wait(x); }
+/* A transport without the hook never blocks a send on the partner's wait phase. */
+bool pst_xfer_send_early(const pst_xfer *x)
+{
+    const pst_transport *t = x->proto->transport;
+    return !t->send_early || t->send_early(x);
+}
 
 void pst_xfer_run(pst_xfer *x, size_t n)
 {
@@ -212,8 +227,12 @@ void pst_xfer_run(pst_xfer *x, size_t n)
     const pst_transport *t = x[0].proto->transport;
     if (x[0].proto->overlap) {
         for (size_t i = 0; i < n; i++) t->post(&x[i]);
-        for (size_t i = 0; i < n; i++) t->send(&x[i]);
-        for (size_t i = 0; i < n; i++) t->wait(&x[i]);
+        for (size_t i = 0; i < n; i++)
+            if (pst_xfer_send_early(&x[i])) t->send(&x[i]);
+        for (size_t i = 0; i < n; i++) {
+            if (!pst_xfer_send_early(&x[i])) t->send(&x[i]);
+            t->wait(&x[i]);
+        }
     } else {
         for (size_t i = 0; i < n; i++) { t->post(&x[i]); t->send(&x[i]); t->wait(&x[i]); }
     }

@@ -39,6 +39,10 @@ typedef struct pst_transport {
     void (*post)(struct pst_xfer *x);
     void (*send)(struct pst_xfer *x);
     void (*wait)(struct pst_xfer *x);
+    /* May x's send phase run before the wait phases of other transfers in a batch?  False when
+     * it can block until a partner reaches its wait phase (see pst_xfer_send_early).  NULL:
+     * always early. */
+    bool (*send_early)(const struct pst_xfer *x);
     /* Make room for n transfers like x in flight (e.g. buffered-send space); outside timing. */
     void (*reserve)(const struct pst_xfer *x, size_t n);
     /* Collective over comm, outside timing; NULL when the transport needs no set-up. */
@@ -66,7 +70,8 @@ typedef struct pst_xfer {
     int dest, src, side, tag;
     const void *sendbuf;
     void *recvbuf;
-    int bytes;
+    int bytes;           /* sent to dest */
+    int recv_bytes;      /* received from src (== bytes unless set up by pst_xfer_init_v) */
     bool sends_handshake, waits_handshake;
     MPI_Request req[4];
     /* One-sided transports: per-communicator state, this transfer's place in the pair's send
@@ -108,12 +113,24 @@ const char *pst_transport_memory_model(const char *transport, MPI_Comm comm);
  * in posting order and ignore it).  dest == src makes it a SWAP. */
 void pst_xfer_init(pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest, int src, int side,
                    const void *sendbuf, void *recvbuf, size_t bytes, int tag);
+/* The same with different sizes each way (an all-to-all step with uneven blocks); either may
+ * be 0.  Both ends of a transfer must agree: one side's send_bytes is the other's recv_bytes. */
+void pst_xfer_init_v(pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest, int src, int side,
+                     const void *sendbuf, size_t send_bytes, void *recvbuf, size_t recv_bytes, int tag);
 void pst_xfer_reserve(const pst_xfer *x, size_t n);
 void pst_xfer_post(pst_xfer *x);
 void pst_xfer_send(pst_xfer *x);
 void pst_xfer_wait(pst_xfer *x);
-/* Run n set-up transfers to completion: overlap protocols post all, send all, wait all;
- * the others complete each transfer before starting the next. */
+/* In a batch (transfers with several partners in flight, e.g. an overlapped transpose), a send
+ * phase that can block until its partner reaches the partner's wait phase must not run ahead of
+ * this rank's own waits, or ranks can wait on each other in a cycle.  That is side B of an
+ * ordered protocol whose side A receives only in its wait phase (1,1 and 1,7 and their overlap
+ * codes).  Batches therefore run: post all; send every transfer whose send is early; then, in
+ * order, each remaining send followed by its wait.  For a single partner this is the plain
+ * post-all/send-all/wait-all order (side B's wait phase is empty). */
+bool pst_xfer_send_early(const pst_xfer *x);
+/* Run n set-up transfers to completion: overlap protocols run them as a batch (above); the
+ * others complete each transfer before starting the next. */
 void pst_xfer_run(pst_xfer *x, size_t n);
 
 /* Side for position `rank` in the SENDRECV pattern "send to rank+shift, receive from

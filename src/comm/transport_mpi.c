@@ -120,12 +120,12 @@ static void run_phase(pst_xfer *x, int phase)
     static char token; /* handshakes carry no data */
     void *rbuf = x->recvbuf;
     const void *sbuf = x->sendbuf;
-    int n = x->bytes, dt = data_tag(x);
+    int n = x->bytes, rn = x->recv_bytes, dt = data_tag(x);
     for (int i = 0; i < MAXOPS && ops[i] != END; i++) {
         switch (ops[i]) {
-        case IRECV: check(MPI_Irecv(rbuf, n, MPI_BYTE, x->src, dt, x->comm, &x->req[R_DATA]), "Irecv"); break;
+        case IRECV: check(MPI_Irecv(rbuf, rn, MPI_BYTE, x->src, dt, x->comm, &x->req[R_DATA]), "Irecv"); break;
         case WAIT_RECV: check(MPI_Wait(&x->req[R_DATA], MPI_STATUS_IGNORE), "Wait"); break;
-        case RECV: check(MPI_Recv(rbuf, n, MPI_BYTE, x->src, dt, x->comm, MPI_STATUS_IGNORE), "Recv"); break;
+        case RECV: check(MPI_Recv(rbuf, rn, MPI_BYTE, x->src, dt, x->comm, MPI_STATUS_IGNORE), "Recv"); break;
         case HS_POST:
             if (x->waits_handshake)
                 check(MPI_Irecv(&token, 0, MPI_BYTE, x->dest, hs_tag(x), x->comm, &x->req[R_HS]), "Irecv(handshake)");
@@ -147,7 +147,7 @@ static void run_phase(pst_xfer *x, int phase)
             break;
         }
         case SENDRECV:
-            check(MPI_Sendrecv(sbuf, n, MPI_BYTE, x->dest, dt, rbuf, n, MPI_BYTE, x->src, dt, x->comm,
+            check(MPI_Sendrecv(sbuf, n, MPI_BYTE, x->dest, dt, rbuf, rn, MPI_BYTE, x->src, dt, x->comm,
                                MPI_STATUS_IGNORE), "Sendrecv");
             break;
         case END: break;
@@ -155,6 +155,17 @@ static void run_phase(pst_xfer *x, int phase)
     }
     /* The handshake token's send completes with the transfer. */
     if (phase == PH_WAIT && x->req[S_HS] != MPI_REQUEST_NULL) check(MPI_Wait(&x->req[S_HS], MPI_STATUS_IGNORE), "Wait(handshake)");
+}
+
+/* Side B's send phase begins with WAIT_RECV and may then block until the partner receives;
+ * that is only safe ahead of our own waits when side A receives before its wait phase. */
+static bool mpi_send_early(const pst_xfer *x)
+{
+    if (!x->proto->ordered || x->side == PST_SIDE_A) return true;
+    const enum op *a_wait = recipes[1][x->proto->variant][PST_SIDE_A].ops[PH_WAIT];
+    for (int i = 0; i < MAXOPS && a_wait[i] != END; i++)
+        if (a_wait[i] == RECV) return false; /* not yet posted: A receives only when it waits */
+    return true;
 }
 
 static void mpi_post(pst_xfer *x) { run_phase(x, PH_POST); }
@@ -196,5 +207,5 @@ const pst_transport pst_transport_mpi = {
     .name = "mpi",
     .variants = {unordered_variants, ordered_variants},
     .nvariants = {7, 11},
-    .post = mpi_post, .send = mpi_send, .wait = mpi_wait, .reserve = mpi_reserve,
+    .post = mpi_post, .send = mpi_send, .wait = mpi_wait, .send_early = mpi_send_early, .reserve = mpi_reserve,
 };

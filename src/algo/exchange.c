@@ -1,0 +1,61 @@
+#include "algo/exchange.h"
+
+int pst_exchange_chunks(bool overlapped, size_t bytes)
+{
+    if (!overlapped) return 1;
+    size_t n = bytes / PST_CHUNK_MIN_BYTES;
+    return n < 1 ? 1 : n > PST_MAX_CHUNKS ? PST_MAX_CHUNKS : (int)n;
+}
+
+void pst_chunk_range(size_t bytes, int n, int c, size_t *off, size_t *len)
+{
+    size_t units = bytes / 16, q = units / (size_t)n, r = units % (size_t)n, uc = (size_t)c;
+    *off = 16 * (uc * q + (uc < r ? uc : r));
+    *len = 16 * (q + (uc < r ? 1 : 0));
+    if (c == n - 1) *len = bytes - *off; /* the tail that is not a multiple of 16 */
+}
+
+void pst_exchange(const pst_protocol *p, bool overlapped, MPI_Comm comm, int dest, int src, int side,
+                  const void *sendbuf, size_t send_bytes, void *recvbuf, size_t recv_bytes, int tag,
+                  int nchunks, const pst_exchange_ops *ops)
+{
+    pst_xfer x[PST_MAX_CHUNKS];
+    size_t soff[PST_MAX_CHUNKS], slen[PST_MAX_CHUNKS], roff[PST_MAX_CHUNKS], rlen[PST_MAX_CHUNKS];
+    for (int c = 0; c < nchunks; c++) {
+        pst_chunk_range(send_bytes, nchunks, c, &soff[c], &slen[c]);
+        pst_chunk_range(recv_bytes, nchunks, c, &roff[c], &rlen[c]);
+        pst_xfer_init_v(&x[c], p, comm, dest, src, side, (const char *)sendbuf + soff[c], slen[c],
+                        (char *)recvbuf + roff[c], rlen[c], tag + c);
+    }
+    if (overlapped) { /* the batch order of pst_xfer_run, with work between the phases */
+        for (int c = 0; c < nchunks; c++) pst_xfer_post(&x[c]);
+        for (int c = 0; c < nchunks; c++)
+            if (pst_xfer_send_early(&x[c])) {
+                if (ops->fill) ops->fill(ops->arg, soff[c], slen[c]);
+                pst_xfer_send(&x[c]);
+            }
+        if (ops->middle) ops->middle(ops->arg);
+        for (int c = 0; c < nchunks; c++) {
+            if (!pst_xfer_send_early(&x[c])) {
+                if (ops->fill) ops->fill(ops->arg, soff[c], slen[c]);
+                pst_xfer_send(&x[c]);
+            }
+            pst_xfer_wait(&x[c]);
+            if (ops->arrived) ops->arrived(ops->arg, roff[c], rlen[c]);
+        }
+    } else {
+        if (ops->fill) ops->fill(ops->arg, 0, send_bytes);
+        pst_xfer_run(x, (size_t)nchunks);
+        if (ops->middle) ops->middle(ops->arg);
+        if (ops->arrived) ops->arrived(ops->arg, 0, recv_bytes);
+    }
+}
+
+void pst_exchange_reserve(const pst_protocol *p, MPI_Comm comm, size_t bytes, size_t n)
+{
+    if (!p) return;
+    static char dummy;
+    pst_xfer x;
+    pst_xfer_init(&x, p, comm, 0, 0, PST_SIDE_A, &dummy, &dummy, bytes, 0);
+    pst_xfer_reserve(&x, n);
+}

@@ -1,0 +1,54 @@
+/* One logical exchange built on the split-phase protocols, the building block of the
+ * exchange-, halving- and ring-based algorithms.
+ *
+ * Send `send_bytes` to dest and receive `recv_bytes` from src (dest == src: a SWAP; else a
+ * SENDRECV, side from pst_shift_side), as `nchunks` transfers splitting both streams into
+ * pieces on 16-byte boundaries.  Callbacks (each may be NULL) let the caller work while data
+ * is in flight:
+ *   fill(arg, off, bytes)     produce send bytes [off, off+bytes) just before they go out;
+ *   middle(arg)               work independent of this exchange;
+ *   arrived(arg, off, bytes)  consume received bytes [off, off+bytes) once they are in.
+ * Overlapped: every receive is posted first, then each chunk is filled and sent, middle runs,
+ * and each chunk is waited for and consumed in turn, so consuming chunk c overlaps the
+ * transfer of chunks > c.  Not overlapped: fill all, one transfer to completion, middle,
+ * arrived.  Both ends of each message must use the same nchunks: for a SWAP, pst_exchange_chunks
+ * of the larger direction; for a ring, a count derived from a size every rank knows. */
+#ifndef PST_EXCHANGE_H
+#define PST_EXCHANGE_H
+
+#include "comm/protocol.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum { PST_MAX_CHUNKS = 4 };
+/* Smallest chunk worth its own message. */
+#define PST_CHUNK_MIN_BYTES ((size_t)8192)
+
+typedef struct pst_exchange_ops {
+    void (*fill)(void *arg, size_t off, size_t bytes);
+    void (*middle)(void *arg);
+    void (*arrived)(void *arg, size_t off, size_t bytes);
+    void *arg;
+} pst_exchange_ops;
+
+/* Chunks for an exchange whose larger direction carries `bytes`: 1 unless overlapped. */
+int pst_exchange_chunks(bool overlapped, size_t bytes);
+
+/* Chunk c of `bytes` split into n pieces on 16-byte boundaries. */
+void pst_chunk_range(size_t bytes, int n, int c, size_t *off, size_t *len);
+
+/* tag: 0 <= tag, tag + nchunks <= 2^14. */
+void pst_exchange(const pst_protocol *p, bool overlapped, MPI_Comm comm, int dest, int src, int side,
+                  const void *sendbuf, size_t send_bytes, void *recvbuf, size_t recv_bytes, int tag,
+                  int nchunks, const pst_exchange_ops *ops);
+
+/* Room for `n` transfers of up to `bytes` in flight (buffered-send space for 0,0); collective-
+ * free and outside timing: call when building a plan. */
+void pst_exchange_reserve(const pst_protocol *p, MPI_Comm comm, size_t bytes, size_t n);
+
+/* The effective schedule: the overlap flag, or an overlap protocol (2,x / 3,x, seed 000's
+ * designation of the overlap algorithms). */
+static inline bool pst_overlapped(const pst_protocol *p, bool overlap) { return overlap || (p && p->overlap); }
+
+#endif

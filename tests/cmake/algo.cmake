@@ -1,0 +1,16 @@
+# Parallel algorithms (src/algo) against the MPI collectives / serial FFTW they are equivalent
+# to: every algorithm x every protocol x overlap off/on at 1, 2, 3, 4 and 8 ranks.  MPICH at 8
+# oversubscribed ranks (~10 ms per message step) runs the representative protocol subset of
+# tests/mpi/algo_test.h; Open MPI runs every protocol there.
+foreach(prog transpose vsum dfft)
+  add_executable(test_algo_${prog} ${CMAKE_SOURCE_DIR}/tests/mpi/test_algo_${prog}.c)
+  target_link_libraries(test_algo_${prog} PRIVATE pst_app)
+  foreach(n 1 2 3 4 8)
+    set(args "")
+    if(n GREATER 4 AND NOT PST_MPI STREQUAL "openmpi")
+      set(args subset)
+    endif()
+    add_test(NAME algo.${prog}.np${n} COMMAND ${PSTRUN} -n ${n} $<TARGET_FILE:test_algo_${prog}> ${args})
+    set_tests_properties(algo.${prog}.np${n} PROPERTIES TIMEOUT 300 PROCESSORS ${n})
+  endforeach()
+endforeach()

@@ -1,0 +1,132 @@
+/* Every vector sum x every protocol x overlap off/on x replicated/partitioned against
+ * MPI_Allreduce: bitwise on dyadic data (every partial sum exact, so any order gives the same
+ * bits), to round-off on random data (|x - ref| <= 2 Q eps sum|x_i|); bitwise agreement where
+ * the additions are the same (exchsum = halfsum, ringsum = ringpipe) and across ranks for
+ * replicated results; vectors with empty blocks; ringpipe's compute order and call count. */
+#include "algo/vsum.h"
+#include "algo_test.h"
+
+#include <float.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int rank, size, failures;
+
+static double value(int r, size_t i, int dyadic)
+{
+    unsigned h = (unsigned)(r * 2654435761u) ^ (unsigned)(i * 40503u + 17u);
+    h ^= h >> 13;
+    h *= 0x5bd1e995u;
+    h ^= h >> 15;
+    if (dyadic) return (double)((int)(h % 2001) - 1000) / 64.0;
+    return ((double)(h % 1000003) / 1000003.0 - 0.5) * exp((double)(h % 7) - 3.0);
+}
+
+typedef struct gen { int dyadic; int calls; size_t last_lo; int order_bad; } gen;
+
+static void compute(void *arg, size_t lo, size_t count, double *out)
+{
+    gen *g = arg;
+    g->calls++;
+    for (size_t i = 0; i < count; i++) out[i] = value(rank, lo + i, g->dyadic);
+    g->last_lo = lo;
+}
+
+typedef struct result { double *v; } result;
+
+static void fail(const char *what, pst_vsum_alg alg, const pst_protocol *p, int ov, int part, size_t n, int dyadic)
+{
+    failures++;
+    fprintf(stderr, "rank %d/%d: %s: %s protocol %s overlap %d %s n %zu %s\n", rank, size, what, pst_vsum_alg_name(alg),
+            p ? p->code : "-", ov, part ? "partitioned" : "replicated", n, dyadic ? "dyadic" : "random");
+}
+
+/* Runs one configuration; returns the result (caller frees). */
+static double *one(pst_vsum_alg alg, const pst_protocol *p, int ov, int part, size_t n, size_t unit, int dyadic,
+                   const double *ref, const double *tol, bool extra)
+{
+    double *in = malloc((n + 1) * sizeof *in), *out = malloc((n + 1) * sizeof *out);
+    for (size_t i = 0; i < n; i++) in[i] = value(rank, i, dyadic);
+    pst_vsum *v = pst_vsum_create(alg, p, ov, MPI_COMM_WORLD, n, unit, part ? PST_VSUM_PARTITIONED : PST_VSUM_REPLICATED);
+    size_t lo = 0, count = n;
+    if (part) pst_vsum_block(n, unit, size, rank, &lo, &count);
+    /* Array form, out of place, then the compute form in place. */
+    pst_vsum_run(v, in, out);
+    for (size_t i = lo; i < lo + count; i++)
+        if (dyadic ? out[i] != ref[i] : !(fabs(out[i] - ref[i]) <= tol[i])) { fail("differs from MPI_Allreduce", alg, p, ov, part, n, dyadic); break; }
+    double *out2 = malloc((n + 1) * sizeof *out2);
+    if (!extra) goto done;
+    gen g = {.dyadic = dyadic};
+    pst_vsum_run_compute(v, compute, &g, out2);
+    if (g.calls != size) fail("compute calls != Q", alg, p, ov, part, n, dyadic);
+    if (memcmp(out2 + lo, out + lo, count * sizeof *out)) fail("compute form differs from array form", alg, p, ov, part, n, dyadic);
+    if (alg == PST_RINGPIPE && size > 1) {
+        size_t mylo, myn;
+        pst_vsum_block(n, unit, size, rank, &mylo, &myn);
+        if (g.last_lo != mylo) fail("ringpipe did not compute its own block last", alg, p, ov, part, n, dyadic);
+    }
+    memcpy(out2, in, n * sizeof *in); /* in place */
+    pst_vsum_run(v, out2, out2);
+    if (memcmp(out2 + lo, out + lo, count * sizeof *out)) fail("in-place run differs", alg, p, ov, part, n, dyadic);
+    if (!part) { /* replicated: the same bits everywhere */
+        memcpy(out2, out, n * sizeof *out);
+        MPI_Bcast(out2, (int)n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        if (memcmp(out2, out, n * sizeof *out)) fail("replicas differ between ranks", alg, p, ov, part, n, dyadic);
+    }
+done:
+    pst_vsum_free(v);
+    free(in);
+    free(out2);
+    return out;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    parse_mode(argc, argv);
+    /* (n, unit): uneven blocks; fewer units than ranks (empty blocks); large enough to chunk. */
+    const size_t cases[][2] = {{3 * 13, 3}, {2 * 5, 5}, {size <= 4 ? 24000 : 8000, 2}};
+    size_t nprot = pst_protocol_count("mpi");
+    int runs = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        for (int dyadic = 0; dyadic < 2; dyadic++) {
+            size_t n = cases[c][0], unit = cases[c][1];
+            double *in = malloc(n * sizeof *in), *ref = malloc(n * sizeof *ref), *tol = malloc(n * sizeof *tol);
+            for (size_t i = 0; i < n; i++) in[i] = fabs(value(rank, i, dyadic));
+            MPI_Allreduce(in, tol, (int)n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+            for (size_t i = 0; i < n; i++) { tol[i] *= 2.0 * size * DBL_EPSILON; in[i] = value(rank, i, dyadic); }
+            MPI_Allreduce(in, ref, (int)n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+            for (int part = 0; part < 2; part++)
+                for (size_t pi = 0; pi < nprot; pi++)
+                    for (int ov = 0; ov < 2; ov++) {
+                        const pst_protocol *p = pst_protocol_at("mpi", pi);
+                        if (p->overlap && !ov) continue;
+                        /* Every protocol: the first case, random data, array form; the rest: the extra protocols. */
+                        bool extra = extra_protocol(p);
+                        if (!protocol_selected(p) || ((c > 0 || dyadic) && !extra)) continue;
+                        double *res[PST_VSUM_NALGS];
+                        for (int a = 0; a < PST_VSUM_NALGS; a++) {
+                            res[a] = one(a, a == PST_VSUM_COLL ? NULL : p, ov, part, n, unit, dyadic, ref, tol, extra);
+                            runs++;
+                        }
+                        size_t lo = 0, count = n;
+                        if (part) pst_vsum_block(n, unit, size, rank, &lo, &count);
+                        if (memcmp(res[PST_EXCHSUM] + lo, res[PST_HALFSUM] + lo, count * sizeof(double)))
+                            fail("exchsum and halfsum differ", PST_HALFSUM, p, ov, part, n, dyadic);
+                        if (memcmp(res[PST_RINGSUM] + lo, res[PST_RINGPIPE] + lo, count * sizeof(double)))
+                            fail("ringsum and ringpipe differ", PST_RINGPIPE, p, ov, part, n, dyadic);
+                        for (int a = 0; a < PST_VSUM_NALGS; a++) free(res[a]);
+                    }
+            free(in); free(ref); free(tol);
+        }
+    int total = 0;
+    MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0) printf("vector sums on %d ranks: %d runs, %d failures\n", size, runs, total);
+    MPI_Finalize();
+    return total ? 1 : 0;
+}
