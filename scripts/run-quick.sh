@@ -10,6 +10,8 @@ rc=$?
 # Report whatever finished, even when an experiment failed (rc 3); nothing to report if none ran.
 if [[ -f $out/manifest.json ]] && compgen -G "$out/*.jsonl" >/dev/null; then
   .venv/bin/pstlab report "$out" >/dev/null || rc=$?
+  # The swap sweep's own tables (per-protocol model, protocol sensitivity), as pstswm printed them.
+  [[ -f $out/logs/swap-protocols.out ]] && { echo; cat "$out/logs/swap-protocols.out"; }
   echo
   .venv/bin/pstlab summary "$out"
 fi
