@@ -1,5 +1,5 @@
 # Parallel algorithms (src/algo) against the MPI collectives / serial FFTW they are equivalent
-# to: every algorithm x every protocol x overlap off/on at 1, 2, 3, 4 and 8 ranks.  MPICH at 8
+# to: every algorithm x every protocol x overlap off/on at 1, 2, 3, 4 and 8 ranks.  MPICH above 2
 # oversubscribed ranks (~10 ms per message step) runs the representative protocol subset of
 # tests/mpi/algo_test.h; Open MPI runs every protocol there.
 foreach(prog transpose vsum dfft)
@@ -7,7 +7,7 @@ foreach(prog transpose vsum dfft)
   target_link_libraries(test_algo_${prog} PRIVATE pst_app)
   foreach(n 1 2 3 4 8)
     set(args "")
-    if(n GREATER 4 AND NOT PST_MPI STREQUAL "openmpi")
+    if(n GREATER 2 AND NOT PST_MPI STREQUAL "openmpi")
       set(args subset)
     endif()
     add_test(NAME algo.${prog}.np${n} COMMAND ${PSTRUN} -n ${n} $<TARGET_FILE:test_algo_${prog}> ${args})
