@@ -12,6 +12,7 @@ static const struct {
     const char *summary;
 } commands[] = {
     {"swap", pst_cmd_swap, "point-to-point SWAP protocol sweep with protocol-sensitivity summary"},
+    {"kernel", pst_cmd_kernel, "each parallel algorithm alone, every protocol, checked against MPI collectives"},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -47,6 +47,7 @@ const char *pst_dfft_check(int nranks, int n, int mmax)
 static fftw_plan local_plan(int nl, int count, int sign, double complex *buf)
 {
     int len[1] = {nl};
+    if (count < 1) count = 1; /* never executed with no lines; FFTW wants a real plan */
     fftw_plan p = fftw_plan_many_dft(1, len, count, (fftw_complex *)buf, NULL, 1, nl, (fftw_complex *)buf, NULL, 1, nl,
                                      sign, FFTW_ESTIMATE | FFTW_UNALIGNED);
     if (!p) pst_fatal(3, "FFTW could not plan %d transforms of length %d", count, nl);

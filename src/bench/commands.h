@@ -3,5 +3,6 @@
 #define PST_COMMANDS_H
 
 int pst_cmd_swap(int argc, char **argv);
+int pst_cmd_kernel(int argc, char **argv);
 
 #endif
