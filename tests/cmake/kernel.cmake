@@ -1,3 +1,9 @@
+# Problem sizing (src/bench/kernel_problem.c is part of pstswm, so linked here by hand).
+add_executable(test_kernel_problem ${CMAKE_SOURCE_DIR}/tests/mpi/test_kernel_problem.c ${CMAKE_SOURCE_DIR}/src/bench/kernel_problem.c)
+target_link_libraries(test_kernel_problem PRIVATE pst_app)
+add_test(NAME unit.test_kernel_problem COMMAND ${PSTRUN} -n 1 $<TARGET_FILE:test_kernel_problem>)
+set_tests_properties(unit.test_kernel_problem PROPERTIES TIMEOUT 120)
+
 # pstswm kernel: every algorithm x protocol x overlap point verified against the MPI collective
 # (a wrong result exits 3, failing the test), record counts, summaries, and bad input.
 # 1d grid, 3 protocols: per transpose/dfft/sum algorithm 5 alternatives (0,6 and 1,1 with
