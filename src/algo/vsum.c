@@ -307,7 +307,7 @@ pst_vsum *pst_vsum_create(pst_vsum_alg alg, const pst_protocol *p, bool overlap,
     v->stream = malloc(cap * sizeof(double));
     for (int k = 0; k < 2; k++) v->work[k] = malloc((v->count[0] ? v->count[0] : 1) * sizeof(double));
     if (!v->scratch || !v->stream || !v->work[0] || !v->work[1]) pst_fatal(3, "cannot allocate vector-sum buffers for n = %zu", n);
-    pst_exchange_reserve(p, comm, n * sizeof(double), 2 * PST_MAX_CHUNKS);
+    pst_exchange_reserve_one(p, comm, n * sizeof(double));
     return v;
 }
 
