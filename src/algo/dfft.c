@@ -95,7 +95,7 @@ pst_dfft *pst_dfft_create(const pst_protocol *p, bool overlap, MPI_Comm comm, in
     f->plan[0][BWD] = local_plan(f->nl, lines, FFTW_BACKWARD, f->work);
     f->plan[1][FWD] = local_plan(f->nl, pairs, FFTW_FORWARD, f->work);
     f->plan[1][BWD] = local_plan(f->nl, pairs, FFTW_BACKWARD, f->work);
-    pst_exchange_reserve_one(p, comm, block * sizeof(double complex));
+    pst_exchange_reserve_run(p, comm, block * sizeof(double complex), (size_t)f->k + 1); /* stages + conjugate SWAP */
     return f;
 }
 
