@@ -1,6 +1,6 @@
-/* Every vector sum x every protocol x overlap off/on x replicated/partitioned against
- * MPI_Allreduce: bitwise on dyadic data (every partial sum exact, so any order gives the same
- * bits), to round-off on random data (|x - ref| <= 2 Q eps sum|x_i|); bitwise agreement where
+/* Every vector sum x every protocol x overlap off/on (replicated; partitioned with the protocol
+ * subset of algo_test.h) against MPI_Allreduce: bitwise on dyadic data (every partial sum
+ * exact, so any order gives the same bits), to round-off on random data (|x - ref| <= 2 Q eps sum|x_i|); bitwise agreement where
  * the additions are the same (exchsum = halfsum, ringsum = ringpipe) and across ranks for
  * replicated results; vectors with empty blocks; ringpipe's compute order and call count. */
 #include "algo/vsum.h"
@@ -111,6 +111,7 @@ int main(int argc, char **argv)
                         bool extra = extra_protocol(p);
                         if (!protocol_selected(p) || ((c > 0 || dyadic) && !extra) || (c > 0 && dyadic) || (c == 2 && !ov))
                             continue;
+                        if (part && !in_subset(p)) continue; /* partitioned: the subset (the gathers are the difference) */
                         bool full = extra && c == 0 && dyadic;
                         double *res[PST_VSUM_NALGS];
                         for (int a = 0; a < PST_VSUM_NALGS; a++) {
