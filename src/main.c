@@ -17,6 +17,7 @@ static const struct {
     {"coll", pst_cmd_coll, "collective timing vs message and communicator size, with per-rank imbalance"},
     {"match", pst_cmd_match, "cost of MPI message matching: tag/comm algorithms, in/reverse posting, fitted M"},
     {"model", pst_cmd_model, "spectral transform shallow water model: time per step, MFlop/s, errors, conservation"},
+    {"kernel", pst_cmd_kernel, "each parallel algorithm alone, every protocol, checked against MPI collectives"},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

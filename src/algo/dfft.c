@@ -47,6 +47,7 @@ const char *pst_dfft_check(int nranks, int n, int mmax)
 static fftw_plan local_plan(int nl, int count, int sign, double complex *buf)
 {
     int len[1] = {nl};
+    if (count < 1) count = 1; /* never executed with no lines; FFTW wants a real plan */
     fftw_plan p = fftw_plan_many_dft(1, len, count, (fftw_complex *)buf, NULL, 1, nl, (fftw_complex *)buf, NULL, 1, nl,
                                      sign, FFTW_ESTIMATE | FFTW_UNALIGNED);
     if (!p) pst_fatal(3, "FFTW could not plan %d transforms of length %d", count, nl);
@@ -94,7 +95,7 @@ pst_dfft *pst_dfft_create(const pst_protocol *p, bool overlap, MPI_Comm comm, in
     f->plan[0][BWD] = local_plan(f->nl, lines, FFTW_BACKWARD, f->work);
     f->plan[1][FWD] = local_plan(f->nl, pairs, FFTW_FORWARD, f->work);
     f->plan[1][BWD] = local_plan(f->nl, pairs, FFTW_BACKWARD, f->work);
-    pst_exchange_reserve(p, comm, block * sizeof(double complex), PST_MAX_CHUNKS);
+    pst_exchange_reserve_run(p, comm, block * sizeof(double complex), (size_t)f->k + 1); /* stages + conjugate SWAP */
     return f;
 }
 

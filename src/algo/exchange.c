@@ -59,3 +59,9 @@ void pst_exchange_reserve(const pst_protocol *p, MPI_Comm comm, size_t bytes, si
     pst_xfer_init(&x, p, comm, 0, 0, PST_SIDE_A, &dummy, &dummy, bytes, 0);
     pst_xfer_reserve(&x, n);
 }
+
+void pst_exchange_reserve_run(const pst_protocol *p, MPI_Comm comm, size_t bytes, size_t exchanges)
+{
+    /* Chunks are at most a quarter plus the 16-byte rounding; one whole message is covered too. */
+    pst_exchange_reserve(p, comm, bytes / PST_MAX_CHUNKS + 16, PST_MAX_CHUNKS * (exchanges ? exchanges : 1));
+}

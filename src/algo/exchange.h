@@ -43,9 +43,13 @@ void pst_exchange(const pst_protocol *p, bool overlapped, MPI_Comm comm, int des
                   const void *sendbuf, size_t send_bytes, void *recvbuf, size_t recv_bytes, int tag,
                   int nchunks, const pst_exchange_ops *ops);
 
-/* Room for `n` transfers of up to `bytes` in flight (buffered-send space for 0,0); collective-
- * free and outside timing: call when building a plan. */
+/* Room for `n` transfers of up to `bytes` in flight (buffered-send space for 0,0); local and
+ * outside timing: call when building a plan. */
 void pst_exchange_reserve(const pst_protocol *p, MPI_Comm comm, size_t bytes, size_t n);
+/* Room for a run of `exchanges` pst_exchange calls of up to `bytes` each, whole or in chunks.
+ * A whole run, not one exchange: with successive partners, a buffered message to one partner
+ * may still be undelivered when the next exchange starts. */
+void pst_exchange_reserve_run(const pst_protocol *p, MPI_Comm comm, size_t bytes, size_t exchanges);
 
 /* The effective schedule: the overlap flag, or an overlap protocol (2,x / 3,x, seed 000's
  * designation of the overlap algorithms). */

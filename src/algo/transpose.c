@@ -244,7 +244,7 @@ static void plan_logtrans(pst_trans *t)
     for (int k = 0; k < 2; k++) t->work[k] = malloc(work_max ? work_max : 1);
     t->stream = malloc(stream_max ? stream_max : 1);
     if (!t->work[0] || !t->work[1] || !t->stream) pst_fatal(3, "cannot allocate %zu bytes of logtrans buffers", 2 * work_max + stream_max);
-    pst_exchange_reserve(t->p, t->comm, stream_max, PST_MAX_CHUNKS);
+    pst_exchange_reserve_run(t->p, t->comm, stream_max, (size_t)t->nstages);
     free(C);
     free(at);
     free(next);

@@ -307,7 +307,12 @@ pst_vsum *pst_vsum_create(pst_vsum_alg alg, const pst_protocol *p, bool overlap,
     v->stream = malloc(cap * sizeof(double));
     for (int k = 0; k < 2; k++) v->work[k] = malloc((v->count[0] ? v->count[0] : 1) * sizeof(double));
     if (!v->scratch || !v->stream || !v->work[0] || !v->work[1]) pst_fatal(3, "cannot allocate vector-sum buffers for n = %zu", n);
-    pst_exchange_reserve(p, comm, n * sizeof(double), 2 * PST_MAX_CHUNKS);
+    /* Exchanges per run: fold, stages (and gather), unfold; or the two ring passes. */
+    int d;
+    pst_pow2_floor(v->size, &d);
+    bool ring = alg == PST_RINGSUM || alg == PST_RINGPIPE;
+    size_t exchanges = ring ? 2 * (size_t)v->size : 2 * (size_t)d + 2;
+    pst_exchange_reserve_run(p, comm, (ring ? v->count[0] : n) * sizeof(double), exchanges);
     return v;
 }
 

@@ -1,0 +1,339 @@
+#include "bench/kernel_cases.h"
+
+#include "algo/dfft.h"
+#include "algo/partition.h"
+#include "algo/transpose.h"
+#include "algo/vsum.h"
+#include "core/errors.h"
+
+#include <cblas.h>
+#include <fftw3.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct kcase {
+    kfamily fam;
+    int alg;
+    kgeom g;
+    int rank, size;
+    long long bytes;
+    /* transposes: A is rows x my cols, split by rows over ranks; B is my rows x all cols */
+    struct {
+        size_t rows, elem, ncols;          /* elem: bytes per (row, col) */
+        size_t *rlo, *rn, *clo, *cn;       /* row and column blocks of each rank */
+        int *sc, *sd, *rc, *rd;            /* forward Alltoallv layout (bytes) */
+        unsigned char *a, *recv, *b, *send2, *a2, *ref;
+        pst_trans *fwd, *inv;
+    } t;
+    /* dfft */
+    struct {
+        int n, lines, mmax, nl, nm;
+        double *in, *back, *ref_back;      /* ref_back: FFTW c2r of the spectrum cut at mmax */
+        double complex *coef, *ref;        /* ref: lines x nm from FFTW on gathered lines */
+        double scale, scale_back;
+        pst_dfft *f;
+    } d;
+    /* vector sums */
+    struct {
+        size_t n, unit, ncoef;
+        int lats;
+        double *legendre, *fourier, *out, *ref; /* legendre: ncoef x lats; fourier: lats x unit */
+        size_t lo, count;                        /* this rank's result block */
+        bool partitioned;
+        pst_vsum *v;
+    } s;
+};
+
+static void *xalloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) pst_fatal(3, "cannot allocate %zu bytes of kernel data", bytes);
+    return p;
+}
+
+/* Exactly representable values (multiples of 1/8, |x| <= 125): products and sums stay exact,
+ * so every summation order gives the same bits. */
+static double dyadic(unsigned long long a, unsigned long long b)
+{
+    unsigned long long h = a * 0x9e3779b97f4a7c15ull ^ (b + 0x632be59bd9b4e019ull) * 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 31;
+    return (double)((long long)(h % 2001) - 1000) / 8.0;
+}
+
+/* ---- transposes ---- */
+
+static void trans_unpack(void *arg, int q)
+{
+    kcase *c = arg;
+    size_t me = (size_t)c->rank, row_bytes = c->t.cn[q] * c->t.elem, full = c->t.ncols * c->t.elem;
+    for (size_t r = 0; r < c->t.rn[me]; r++)
+        memcpy(c->t.b + r * full + c->t.clo[q] * c->t.elem, c->t.recv + c->t.rd[q] + r * row_bytes, row_bytes);
+}
+
+/* Inverse: the block for q is my rows x q's columns, gathered from B. */
+static void trans_pack(void *arg, int q)
+{
+    kcase *c = arg;
+    size_t me = (size_t)c->rank, row_bytes = c->t.cn[q] * c->t.elem, full = c->t.ncols * c->t.elem;
+    for (size_t r = 0; r < c->t.rn[me]; r++)
+        memcpy(c->t.send2 + c->t.rd[q] + r * row_bytes, c->t.b + r * full + c->t.clo[q] * c->t.elem, row_bytes);
+}
+
+static void trans_create(kcase *c, kstage stage, const kproblem *k)
+{
+    int P = c->size, me = c->rank;
+    const kgeom *g = &c->g;
+    c->t.rlo = xalloc(P * sizeof(size_t)); c->t.rn = xalloc(P * sizeof(size_t));
+    c->t.clo = xalloc(P * sizeof(size_t)); c->t.cn = xalloc(P * sizeof(size_t));
+    if (stage == KS_FFT) { /* rows: the row's lines; columns: longitudes */
+        c->t.rows = (size_t)kp_fft_lines(k, g->py, g->y);
+        c->t.elem = sizeof(double);
+        for (int q = 0; q < P; q++) kp_lon_block(k, g->px, q, &c->t.clo[q], &c->t.cn[q]);
+    } else { /* rows: the column's wavenumbers; columns: latitudes, each levels x fields complex */
+        c->t.rows = (size_t)kp_nm(k, g->px, g->x);
+        c->t.elem = 2 * sizeof(double) * (size_t)k->levels * (size_t)k->fields;
+        size_t lo = 0;
+        for (int q = 0; q < P; q++) { c->t.clo[q] = lo; c->t.cn[q] = (size_t)kp_lats(k, g->py, q); lo += c->t.cn[q]; }
+    }
+    c->t.ncols = c->t.clo[P - 1] + c->t.cn[P - 1];
+    for (int q = 0; q < P; q++) pst_block(c->t.rows, P, q, &c->t.rlo[q], &c->t.rn[q]);
+    c->t.sc = xalloc(P * sizeof(int)); c->t.sd = xalloc(P * sizeof(int));
+    c->t.rc = xalloc(P * sizeof(int)); c->t.rd = xalloc(P * sizeof(int));
+    size_t mycols = c->t.cn[me], myrows = c->t.rn[me], roff = 0;
+    for (int q = 0; q < P; q++) {
+        c->t.sc[q] = (int)(c->t.rn[q] * mycols * c->t.elem);
+        c->t.sd[q] = (int)(c->t.rlo[q] * mycols * c->t.elem);
+        c->t.rc[q] = (int)(myrows * c->t.cn[q] * c->t.elem);
+        c->t.rd[q] = (int)roff;
+        roff += (size_t)c->t.rc[q];
+    }
+    size_t abytes = c->t.rows * mycols * c->t.elem, bbytes = myrows * c->t.ncols * c->t.elem;
+    if (abytes > 1u << 30 || bbytes > 1u << 30) pst_fatal(3, "transpose data above 1 GiB per rank");
+    c->t.a = xalloc(abytes); c->t.a2 = xalloc(abytes);
+    c->t.recv = xalloc(bbytes); c->t.ref = xalloc(bbytes); c->t.b = xalloc(bbytes); c->t.send2 = xalloc(bbytes);
+    double *a = (double *)c->t.a;
+    size_t per_row = mycols * c->t.elem / sizeof(double);
+    for (size_t r = 0; r < c->t.rows; r++)
+        for (size_t j = 0; j < per_row; j++) a[r * per_row + j] = dyadic(r, c->t.clo[me] * c->t.elem / sizeof(double) + j);
+    MPI_Alltoallv(c->t.a, c->t.sc, c->t.sd, MPI_BYTE, c->t.ref, c->t.rc, c->t.rd, MPI_BYTE, g->comm);
+    c->bytes = (long long)abytes;
+}
+
+static void trans_run(kcase *c)
+{
+    pst_trans_hooks fwd = {.unpack = trans_unpack, .arg = c}, inv = {.pack = trans_pack, .arg = c};
+    pst_trans_run(c->t.fwd, c->t.a, c->t.recv, &fwd);
+    pst_trans_run(c->t.inv, c->t.send2, c->t.a2, &inv);
+}
+
+static long long trans_verify(kcase *c)
+{
+    size_t abytes = c->t.rows * c->t.cn[c->rank] * c->t.elem, rbytes = c->t.rn[c->rank] * c->t.ncols * c->t.elem;
+    long long bad = memcmp(c->t.recv, c->t.ref, rbytes) != 0;
+    bad += memcmp(c->t.a2, c->t.a, abytes) != 0;
+    memset(c->t.recv, 0, rbytes); /* a stale result must not pass the next check */
+    memset(c->t.a2, 0, abytes);
+    return bad;
+}
+
+/* ---- dfft ---- */
+
+static void dfft_create(kcase *c, const kproblem *k)
+{
+    const kgeom *g = &c->g;
+    c->d.n = kp_fft_nlon(k, g->px);
+    c->d.lines = kp_fft_lines(k, g->py, g->y);
+    c->d.mmax = kp_mmax(k, g->px);
+    c->d.nl = c->d.n / c->size;
+    size_t local = (size_t)c->d.lines * c->d.nl;
+    c->d.in = xalloc(local * sizeof(double));
+    c->d.back = xalloc(local * sizeof(double));
+    c->d.ref_back = xalloc(local * sizeof(double));
+    for (int l = 0; l < c->d.lines; l++)
+        for (int j = 0; j < c->d.nl; j++) c->d.in[(size_t)l * c->d.nl + j] = dyadic((unsigned)l, (unsigned)(c->rank * c->d.nl + j));
+    /* Reference: the whole lines gathered (MPI_Allgather) and transformed by serial FFTW. */
+    double *all = xalloc(local * c->size * sizeof(double)), *line = fftw_malloc(c->d.n * sizeof(double));
+    double complex *half = fftw_malloc((c->d.n / 2 + 1) * sizeof *half);
+    MPI_Allgather(c->d.in, (int)local, MPI_DOUBLE, all, (int)local, MPI_DOUBLE, g->comm);
+    fftw_plan plan = fftw_plan_dft_r2c_1d(c->d.n, line, (fftw_complex *)half, FFTW_ESTIMATE);
+    fftw_plan back = fftw_plan_dft_c2r_1d(c->d.n, (fftw_complex *)half, line, FFTW_ESTIMATE);
+    /* This rank's wavenumbers, as the plan will own them (bit-reversed cyclic). */
+    pst_dfft *probe = pst_dfft_create(pst_protocol_at("mpi", 0), false, g->comm, c->d.n, 0, c->d.mmax);
+    c->d.nm = pst_dfft_nm(probe);
+    c->d.coef = xalloc((size_t)c->d.lines * (c->d.nm ? c->d.nm : 1) * sizeof *c->d.coef);
+    c->d.ref = xalloc((size_t)c->d.lines * (c->d.nm ? c->d.nm : 1) * sizeof *c->d.ref);
+    c->d.scale = 0;
+    for (int l = 0; l < c->d.lines; l++) {
+        for (int q = 0; q < c->size; q++)
+            memcpy(line + (size_t)q * c->d.nl, all + (size_t)q * local + (size_t)l * c->d.nl, c->d.nl * sizeof(double));
+        fftw_execute(plan);
+        for (int i = 0; i < c->d.nm; i++) {
+            c->d.ref[(size_t)l * c->d.nm + i] = half[pst_dfft_m(probe, i)];
+            c->d.scale = fmax(c->d.scale, cabs(half[pst_dfft_m(probe, i)]));
+        }
+        for (int m = c->d.mmax + 1; m <= c->d.n / 2; m++) half[m] = 0;
+        fftw_execute(back);
+        for (int j = 0; j < c->d.nl; j++) {
+            c->d.ref_back[(size_t)l * c->d.nl + j] = line[(size_t)c->rank * c->d.nl + j];
+            c->d.scale_back = fmax(c->d.scale_back, fabs(line[(size_t)c->rank * c->d.nl + j]));
+        }
+    }
+    pst_dfft_free(probe);
+    fftw_destroy_plan(plan);
+    fftw_destroy_plan(back);
+    fftw_free(line);
+    fftw_free(half);
+    free(all);
+    c->bytes = (long long)(local * sizeof(double));
+}
+
+static void dfft_run(kcase *c)
+{
+    pst_dfft_r2c(c->d.f, c->d.in, c->d.coef);
+    pst_dfft_c2r(c->d.f, c->d.coef, c->d.back);
+}
+
+/* Coefficients against FFTW r2c, the round trip against FFTW c2r of the spectrum cut at mmax,
+ * both to 1e-12 of the largest reference value on this rank. */
+static long long dfft_verify(kcase *c)
+{
+    long long bad = 0;
+    size_t ncoef = (size_t)c->d.lines * c->d.nm, local = (size_t)c->d.lines * c->d.nl;
+    for (size_t i = 0; i < ncoef; i++) bad += !(cabs(c->d.coef[i] - c->d.ref[i]) <= 1e-12 * c->d.scale);
+    for (size_t i = 0; i < local; i++) bad += !(fabs(c->d.back[i] - c->d.ref_back[i]) <= 1e-12 * c->d.scale_back);
+    memset(c->d.back, 0, local * sizeof(double));
+    return bad;
+}
+
+/* ---- vector sums ---- */
+
+/* Block [lo, lo+count) of this rank's partial Legendre sums: coefficient rows x (levels x
+ * fields x complex) = legendre rows x fourier, a dgemm over the rank's latitudes. */
+static void vsum_compute(void *arg, size_t lo, size_t count, double *out)
+{
+    kcase *c = arg;
+    size_t unit = c->s.unit, row0 = lo / unit, rows = count / unit;
+    if (rows == 0) return;
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)rows, (int)unit, c->s.lats, 1.0,
+                c->s.legendre + row0 * (size_t)c->s.lats, c->s.lats, c->s.fourier, (int)unit, 0.0, out, (int)unit);
+}
+
+static void vsum_create(kcase *c, const kproblem *k, bool partitioned)
+{
+    const kgeom *g = &c->g;
+    c->s.unit = 2 * (size_t)k->levels * (size_t)k->fields;
+    c->s.ncoef = (size_t)kp_ncoef(k, g->px, g->x);
+    c->s.n = c->s.ncoef * c->s.unit;
+    c->s.lats = kp_lats(k, g->py, g->y);
+    c->s.partitioned = partitioned;
+    c->s.legendre = xalloc(c->s.ncoef * (size_t)c->s.lats * sizeof(double));
+    c->s.fourier = xalloc((size_t)c->s.lats * c->s.unit * sizeof(double));
+    for (size_t i = 0; i < c->s.ncoef * (size_t)c->s.lats; i++) c->s.legendre[i] = dyadic(i, (unsigned)c->rank) / 16.0;
+    for (size_t i = 0; i < (size_t)c->s.lats * c->s.unit; i++) c->s.fourier[i] = dyadic(i + 7, (unsigned)c->rank);
+    c->s.out = xalloc(c->s.n * sizeof(double));
+    c->s.ref = xalloc(c->s.n * sizeof(double));
+    pst_vsum_block(c->s.n, c->s.unit, c->size, c->rank, &c->s.lo, &c->s.count);
+    /* Reference: the same contribution through MPI_Allreduce / MPI_Reduce_scatter. */
+    vsum_compute(c, 0, c->s.n, c->s.out);
+    if (partitioned) {
+        int *counts = xalloc(c->size * sizeof(int));
+        for (int q = 0; q < c->size; q++) {
+            size_t lo, n;
+            pst_vsum_block(c->s.n, c->s.unit, c->size, q, &lo, &n);
+            counts[q] = (int)n;
+        }
+        MPI_Reduce_scatter(c->s.out, c->s.ref + c->s.lo, counts, MPI_DOUBLE, MPI_SUM, g->comm);
+        free(counts);
+    } else {
+        MPI_Allreduce(c->s.out, c->s.ref, (int)c->s.n, MPI_DOUBLE, MPI_SUM, g->comm);
+    }
+    c->bytes = (long long)(c->s.n * sizeof(double));
+}
+
+static void vsum_run(kcase *c) { pst_vsum_run_compute(c->s.v, vsum_compute, c, c->s.out); }
+
+/* Bitwise: every partial sum of the dyadic data is exact. */
+static long long vsum_verify(kcase *c)
+{
+    long long bad = memcmp(c->s.out + c->s.lo, c->s.ref + c->s.lo, c->s.count * sizeof(double)) != 0;
+    if (!c->s.partitioned) bad += memcmp(c->s.out, c->s.ref, c->s.n * sizeof(double)) != 0;
+    memset(c->s.out, 0, c->s.n * sizeof(double));
+    return bad;
+}
+
+/* ---- dispatch ---- */
+
+kcase *kcase_create(kfamily fam, int alg, kstage stage, const kproblem *k, const kgeom *g, bool partitioned)
+{
+    kcase *c = calloc(1, sizeof *c);
+    c->fam = fam;
+    c->alg = alg;
+    c->g = *g;
+    MPI_Comm_rank(g->comm, &c->rank);
+    MPI_Comm_size(g->comm, &c->size);
+    switch (fam) {
+    case KF_TRANS: trans_create(c, stage, k); break;
+    case KF_DFFT: dfft_create(c, k); break;
+    case KF_VSUM: vsum_create(c, k, partitioned); break;
+    }
+    return c;
+}
+
+void kcase_prepare(kcase *c, const pst_protocol *p, bool overlap)
+{
+    switch (c->fam) {
+    case KF_TRANS:
+        c->t.fwd = pst_trans_create(c->alg, p, overlap, c->g.comm, c->t.sc, c->t.sd, c->t.rc, c->t.rd);
+        c->t.inv = pst_trans_create_inverse(c->t.fwd);
+        break;
+    case KF_DFFT: c->d.f = pst_dfft_create(p, overlap, c->g.comm, c->d.n, c->d.lines, c->d.mmax); break;
+    case KF_VSUM:
+        c->s.v = pst_vsum_create(c->alg, p, overlap, c->g.comm, c->s.n, c->s.unit,
+                                 c->s.partitioned ? PST_VSUM_PARTITIONED : PST_VSUM_REPLICATED);
+        break;
+    }
+}
+
+void kcase_run(kcase *c)
+{
+    switch (c->fam) {
+    case KF_TRANS: trans_run(c); break;
+    case KF_DFFT: dfft_run(c); break;
+    case KF_VSUM: vsum_run(c); break;
+    }
+}
+
+long long kcase_verify(kcase *c)
+{
+    switch (c->fam) {
+    case KF_TRANS: return trans_verify(c);
+    case KF_DFFT: return dfft_verify(c);
+    case KF_VSUM: return vsum_verify(c);
+    }
+    return 0;
+}
+
+void kcase_release(kcase *c)
+{
+    pst_trans_free(c->t.fwd);
+    pst_trans_free(c->t.inv);
+    pst_dfft_free(c->d.f);
+    pst_vsum_free(c->s.v);
+    c->t.fwd = c->t.inv = NULL;
+    c->d.f = NULL;
+    c->s.v = NULL;
+}
+
+long long kcase_bytes(const kcase *c) { return c->bytes; }
+
+void kcase_free(kcase *c)
+{
+    if (!c) return;
+    kcase_release(c);
+    void *bufs[] = {c->t.rlo, c->t.rn, c->t.clo, c->t.cn, c->t.sc, c->t.sd, c->t.rc, c->t.rd, c->t.a, c->t.recv, c->t.b,
+                    c->t.send2, c->t.a2, c->t.ref, c->d.in, c->d.back, c->d.ref_back, c->d.coef, c->d.ref, c->s.legendre, c->s.fourier,
+                    c->s.out, c->s.ref};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) free(bufs[i]);
+    free(c);
+}

@@ -1,0 +1,43 @@
+/* The algorithm cases `pstswm kernel` times: synthetic model-sized data for one algorithm on
+ * one stage communicator, the timed call, and verification against the MPI collective (or
+ * serial FFTW) the algorithm is equivalent to.
+ *
+ * Timed call per family (what one transform of the stage costs in a model run):
+ *   transposes  forward + inverse transpose (the double transpose around a serial FFT or
+ *               Legendre transform), unpacking into / packing from the full-line array by hooks;
+ *   dfft        real r2c (coefficients m <= mmax) + c2r of the row's longitude lines;
+ *   vector sums the forward Legendre sum: each block of spectral coefficients computed by a
+ *               dgemm of synthetic Legendre values and Fourier data (the compute callback) and
+ *               summed over the column. */
+#ifndef PST_KERNEL_CASES_H
+#define PST_KERNEL_CASES_H
+
+#include "bench/kernel_problem.h"
+#include "comm/protocol.h"
+
+#include <mpi.h>
+#include <stdbool.h>
+
+typedef enum kfamily { KF_TRANS, KF_DFFT, KF_VSUM } kfamily;
+typedef enum kstage { KS_FFT, KS_LEGENDRE } kstage;
+
+/* Where this rank sits: the stage communicator and its grid coordinates. */
+typedef struct kgeom {
+    MPI_Comm comm;   /* the row (FFT stage) or column (Legendre stage) */
+    int px, py, x, y;
+} kgeom;
+
+typedef struct kcase kcase;
+
+/* alg: the family's enum (pst_trans_alg, 0 for dfft, pst_vsum_alg). */
+kcase *kcase_create(kfamily fam, int alg, kstage stage, const kproblem *k, const kgeom *g, bool partitioned);
+void kcase_prepare(kcase *c, const pst_protocol *p, bool overlap);
+void kcase_run(kcase *c);
+/* Mismatches in the last run's result (0: verified). */
+long long kcase_verify(kcase *c);
+void kcase_release(kcase *c);
+/* This rank's data per call in bytes (the transposed block, line block or vector). */
+long long kcase_bytes(const kcase *c);
+void kcase_free(kcase *c);
+
+#endif

@@ -1,0 +1,45 @@
+/* Problem sizes for `pstswm kernel`: the per-rank data an algorithm sees in a model run of
+ * truncation T, L levels and F fields on a PX x PY grid (DESIGN §6), or, with a reference
+ * configuration (seed 000's "same granularity as T42L16 on 8x8"), the reference's per-rank
+ * sizes on the grid actually run.
+ *
+ * Model shape: M = T, nlon = smallest power of two >= 3T+1, nlat = nlon/2 (T42: 64 x 128,
+ * T85: 128 x 256).  Latitudes go to processor rows in north/south pairs (row y: pst_block of
+ * nlat/2 pairs over PY), longitudes to columns (pst_block of nlon over PX), wavenumbers
+ * m = 0..M to columns in serpentine order (0,1,..,PX-1,PX-1,..,0,0,1,..).
+ *   FFT stage (row of PX ranks):  lines = latitudes of the row x L x F real lines of nlon.
+ *   Legendre stage (column of PY ranks):  per rank, latitudes of its row and the spectral
+ *     coefficients (m,n), n = m..M, of its column's wavenumbers, x L x F complex values. */
+#ifndef PST_KERNEL_PROBLEM_H
+#define PST_KERNEL_PROBLEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct kproblem {
+    int trunc, levels, fields;
+    int nlon, nlat;
+    /* Scaling: sizes per rank taken from this reference configuration. */
+    bool scaled;
+    int ref_trunc, ref_levels, ref_px, ref_py, ref_nlon, ref_nlat;
+    char label[64];       /* "T42L16", or "T42L16@8x8" when scaled */
+} kproblem;
+
+/* Exact model configuration. */
+void kproblem_model(kproblem *k, int trunc, int levels, int fields);
+/* Parse "T42L16@8x8" into a scaled problem; -1 with a message when malformed or when the
+ * reference grid does not fit the reference problem. */
+int kproblem_scaled(kproblem *k, const char *spec, int fields, char *err, size_t errlen);
+/* Does a PX x PY grid fit (every rank at least one longitude, wavenumber and latitude pair)?
+ * NULL, or why not. */
+const char *kproblem_grid_check(const kproblem *k, int px, int py);
+
+int kp_fft_nlon(const kproblem *k, int px);                 /* FFT line length */
+int kp_fft_lines(const kproblem *k, int py, int y);         /* real lines in row y */
+void kp_lon_block(const kproblem *k, int px, int x, size_t *lo, size_t *n);
+int kp_lats(const kproblem *k, int py, int y);              /* latitudes of row y */
+int kp_nm(const kproblem *k, int px, int x);                /* wavenumbers of column x */
+long kp_ncoef(const kproblem *k, int px, int x);            /* spectral coefficients of column x */
+int kp_mmax(const kproblem *k, int px);                     /* highest wavenumber (dfft) */
+
+#endif

@@ -1,0 +1,83 @@
+# Problem sizing (src/bench/kernel_problem.c, reached through the pst_bench library).
+add_executable(test_kernel_problem ${CMAKE_SOURCE_DIR}/tests/mpi/test_kernel_problem.c)
+target_link_libraries(test_kernel_problem PRIVATE pst_bench)
+add_test(NAME unit.test_kernel_problem COMMAND ${PSTRUN} -n 1 $<TARGET_FILE:test_kernel_problem>)
+set_tests_properties(unit.test_kernel_problem PROPERTIES TIMEOUT 120)
+
+# pstswm kernel: every algorithm x protocol x overlap point verified against the MPI collective
+# (a wrong result exits 3, failing the test), record counts, summaries, and bad input.
+# 1d grid, 3 protocols: per transpose/dfft/sum algorithm 5 alternatives (0,6 and 1,1 with
+# overlap off/on, 3,1); 11 algorithm-stage pairs + 2 collectives = 58 points; 11 sensitivity +
+# 11 Table 4 summaries.
+pst_records_test(kernel.np4.1d 4 CHECKS
+  "all(r['bench'] == 'kernel' for r in recs)"
+  "len(points) == 58"
+  "len(summaries) == 22"
+  "all(p['verified'] is True for p in points)"
+  "all(p['comms'] == 1 for p in points)"
+  ARGS kernel --trunc 10 --levels 2 --protocols 0,6,1,1,3,1 --reps 2 --timeout 120)
+# Every protocol (49 alternatives per algorithm) on 2 ranks: (4 x 49 + 1) + (7 x 49 + 2) = 542.
+pst_records_test(kernel.np2.all_protocols 2 CHECKS
+  "all(r['bench'] == 'kernel' for r in recs)"
+  "len(points) == 542"
+  "len(summaries) == 22"
+  "all(p['verified'] is True for p in points)"
+  ARGS kernel --trunc 5 --levels 1 --fields 1 --reps 1 --warmup 0 --timeout 200)
+# A 2-D grid: both stages on 2 concurrent communicators; one alternative (1,3 + overlap).
+pst_records_test(kernel.np4.grid2x2 4 CHECKS
+  "all(r['bench'] == 'kernel' for r in recs)"
+  "len(points) == 14"
+  "len(summaries) == 22"
+  "all(p['comms'] == 2 for p in points)"
+  "all(p['comm_size'] == 2 for p in points)"
+  ARGS kernel --grid 2x2 --trunc 10 --levels 2 --protocols 1,3 --overlap on --reps 2 --timeout 120)
+# Uneven 3x1: dfft skipped (not a power of two), Legendre stage skipped (columns of 1 rank).
+pst_records_test(kernel.np3.uneven 3 CHECKS
+  "all(r['bench'] == 'kernel' for r in recs)"
+  "len(points) == 4"
+  "len(summaries) == 6"
+  "all(p['grid'] == '3x1' for p in points)"
+  ARGS kernel --grid 3x1 --trunc 10 --levels 2 --protocols 0,6 --overlap off --reps 2 --timeout 120)
+# Seed 000's scaling: T42L16 granularity on 8 (oversubscribed) ranks, 1d: FFT stage srtrans, dfft;
+# Legendre stage srtrans, halfsum, allreduce.
+pst_records_test(kernel.np8.granularity 8 CHECKS
+  "all(r['bench'] == 'kernel' for r in recs)"
+  "len(points) == 5"
+  "len(summaries) == 8"
+  "all(p['granularity'] == 'T42L16@8x8' for p in points)"
+  ARGS kernel --granularity T42L16@8x8 --algorithms srtrans,dfft,halfsum,allreduce --protocols 0,6 --overlap off
+  --reps 1 --warmup 0 --timeout 200)
+# Partitioned sums checked against MPI_Reduce_scatter on a non-power-of-two column: 4 x 3 + 1.
+pst_records_test(kernel.np3.partitioned 3 CHECKS
+  "all(r['bench'] == 'kernel' for r in recs)"
+  "len(points) == 13"
+  "len(summaries) == 8"
+  "all(p['result'] == 'partitioned' for p in points)"
+  ARGS kernel --algorithms exchsum,halfsum,ringsum,ringpipe,allreduce --result partitioned --trunc 10 --levels 2
+  --protocols 0,6,3,1 --overlap off,on --reps 2 --timeout 120)
+pst_mpi_test(kernel.help 1 kernel --help)
+
+pst_bad_input_test(kernel.bad.algorithm 2 2 "--algorithms: unknown value 'fft9' \\(allowed: srtrans"
+  kernel --algorithms fft9 --out ${PST_TEST_OUT})
+pst_bad_input_test(kernel.bad.grid_ranks 3 2 "--grid 2x2 needs 4 ranks \\(running on 3\\)"
+  kernel --grid 2x2 --out ${PST_TEST_OUT})
+pst_bad_input_test(kernel.bad.grid_syntax 2 2 "--grid: '2by2' is not PXxPY \\(e.g. 4x2\\) or 1d"
+  kernel --grid 2by2 --out ${PST_TEST_OUT})
+pst_bad_input_test(kernel.bad.grid_fit 4 2 "--grid 1x4 does not fit T2L16: 4 processor rows need at least 4 north/south latitude pairs. T2 has 2"
+  kernel --grid 1x4 --trunc 2 --out ${PST_TEST_OUT})
+pst_bad_input_test(kernel.bad.grid_fit_1d 4 2 "--grid 1d does not fit T1L16: 4 processor columns need at least 4 wavenumbers. T1 has 2"
+  kernel --trunc 1 --out ${PST_TEST_OUT})
+pst_bad_input_test(kernel.bad.dfft_ranks 3 2 "--algorithms dfft: dfft needs a power-of-two number of ranks \\(got 3\\)"
+  kernel --algorithms dfft --out ${PST_TEST_OUT})
+pst_bad_input_test(kernel.bad.granularity 2 2 "--granularity: 'T42L16' is not a configuration like T42L16@8x8"
+  kernel --granularity T42L16 --out ${PST_TEST_OUT})
+pst_bad_input_test(kernel.bad.granularity_grid 2 2 "--granularity: reference grid 3x3 must divide T42's 128 longitudes and 32 latitude pairs evenly"
+  kernel --granularity T42L16@3x3 --out ${PST_TEST_OUT})
+pst_bad_input_test(kernel.bad.granularity_trunc 2 2 "--granularity sets the problem size. drop --trunc/--levels"
+  kernel --granularity T42L16@8x8 --trunc 85 --out ${PST_TEST_OUT})
+pst_bad_input_test(kernel.bad.overlap 2 2 "--overlap: unknown value 'maybe' \\(allowed: off, on\\)"
+  kernel --overlap maybe --out ${PST_TEST_OUT})
+pst_bad_input_test(kernel.bad.protocol 2 2 "--protocols: unknown protocol '7,7'"
+  kernel --protocols 7,7 --out ${PST_TEST_OUT})
+pst_bad_input_test(kernel.bad.result 2 2 "--result: unknown value 'scattered'"
+  kernel --result scattered --out ${PST_TEST_OUT})
