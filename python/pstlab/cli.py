@@ -146,13 +146,15 @@ def _tune(args: argparse.Namespace) -> int:
         extra,
     )
     out, choice = tune.tune(opts)
-    for stage, (fastest, picks) in choice.items():
-        print(f"{stage}: fastest algorithm {fastest.algorithm}")
-        for p in picks:
+    for stage, c in choice.items():
+        print(f"{stage}: fastest algorithm {c.fastest.algorithm}" + (f" ({c.config})" if c.config else ""))
+        for p in c.picks:
             print(
                 f"  {p.algorithm:<10} protocol {p.protocol:<5} overlap {'on ' if p.overlap else 'off'} "
                 f"{p.t_s * 1e6:10.2f} µs"
             )
+        for p in c.collectives:
+            print(f"  {p.algorithm:<10} MPI collective (not a candidate) {p.t_s * 1e6:10.2f} µs")
     print(f"pstlab: wrote {out}")
     return 0
 

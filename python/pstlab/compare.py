@@ -14,8 +14,17 @@ from pstlab.stats import ratio
 TIE = 0.05
 
 
+def positive_ratio(a: float | None, b: float | None) -> float | None:
+    """B/A when both are positive; else None.  Times, rates and fitted costs compare only as positive
+    quantities: a fitted M can come out negative (noise, within its interval), and a ratio of it or a
+    'better' verdict on it would mean nothing."""
+    if a is None or b is None or a <= 0 or b <= 0:
+        return None
+    return ratio(a, b)
+
+
 def faster(a: float, b: float, higher_is_better: bool) -> str:
-    r = ratio(a, b)
+    r = positive_ratio(a, b)
     if r is None:
         return "–"
     if abs(r - 1) <= TIE:
@@ -48,7 +57,7 @@ def metric_table(metric: Metric, a: RecordSet, b: RecordSet) -> tuple[Table, dic
                 *([dx] if details else []),
                 metric.fmt(y),
                 *([dy] if details else []),
-                fmt_ratio(ratio(x, y)),
+                fmt_ratio(positive_ratio(x, y)),
                 verdict,
             ]
         )
@@ -64,8 +73,10 @@ def metric_table(metric: Metric, a: RecordSet, b: RecordSet) -> tuple[Table, dic
         "better",
     ]
     note = (
-        f"{better.capitalize()} is better; 'better' names the side, ≈ when within {TIE:.0%}. "
-        f"B better in {wins['B']}, A in {wins['A']}, tied in {wins['≈']} of {len(common)}; "
+        f"{better.capitalize()} is better; 'better' names the side, ≈ when within {TIE:.0%}, – when a value is "
+        "not positive (no ratio to take). "
+        f"B better in {wins['B']}, A in {wins['A']}, tied in {wins['≈']}, not comparable in {wins['–']} of "
+        f"{len(common)}; "
         f"not compared: {', '.join(only)}. {metric.note}"
     )
     return Table(metric.title, columns, rows, note.strip()), wins

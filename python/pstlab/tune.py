@@ -25,7 +25,9 @@ from pstlab.records import RecordSet, load, number
 from pstlab.sections import kernel
 from pstlab.sections.common import best, group_by
 
-STAGES = ("fft", "legendre")
+STAGES = kernel.STAGES
+# What must be the same for all of a stage's records to tune from them (one model configuration).
+CONFIG_KEYS = ("size", "grid", "result", "granularity", "fields")
 
 
 @dataclass
@@ -59,24 +61,54 @@ def ranks_of_grid(grid: str) -> int:
     return int(m[1]) * int(m[2])
 
 
-def choose(points: list[dict]) -> dict[str, tuple[Pick, list[Pick]]]:
-    """Per stage: (the fastest algorithm's pick, every algorithm's fastest protocol/overlap)."""
+@dataclass(frozen=True)
+class StageChoice:
+    """One transform stage: its fastest algorithm, every algorithm's best alternative, the collectives."""
+
+    fastest: Pick
+    picks: list[Pick]
+    collectives: list[Pick] = field(default_factory=list)  # MPI collectives measured alongside: not candidates
+    config: str = ""  # what the stage ran on besides the size, e.g. "grid 2x2, fields 3"
+
+
+def _configuration(points: list[dict]) -> str:
+    """What a stage ran on besides the problem size: 'grid 1x2, result replicated, fields 3'."""
+    values = {k: sorted({str(p[k]) for p in points if p.get(k) is not None}) for k in CONFIG_KEYS if k != "size"}
+    return ", ".join(f"{k} {'/'.join(v)}" for k, v in values.items() if v)
+
+
+def choose(points: list[dict]) -> dict[str, StageChoice]:
+    """Per stage: the fastest algorithm and every algorithm's fastest protocol/overlap (t_min).
+
+    The MPI collectives (protocol 'coll') are no candidates: 'opt' is seed 000's tuned message-passing
+    configuration, which Table 5 compares with the 'coll' preset; their times are kept for the record.
+    """
     timed = [dict(p, stage=kernel.stage(p)) for p in points if number(p, "t_min") is not None]
     out = {}
     for (stage,), pts in group_by(timed, "stage").items():
-        picks = []
-        for (algorithm,), variants in sorted(group_by(pts, "algorithm").items()):
+        picks, collectives = [], []
+        for (algorithm,), variants in sorted(
+            group_by(pts, "algorithm").items(), key=lambda kv: _algorithm_order(kv[0][0])
+        ):
             top = best(variants)
-            picks.append(Pick(str(algorithm), str(top.get("protocol")), bool(top.get("overlap")), top["t_min"]))
-        out[stage] = (min(picks, key=lambda p: p.t_s), picks)
+            pick = Pick(str(algorithm), str(top.get("protocol")), bool(top.get("overlap")), top["t_min"])
+            (collectives if kernel.is_collective(top) else picks).append(pick)
+        if not picks:
+            continue
+        out[stage] = StageChoice(min(picks, key=lambda p: p.t_s), picks, collectives, _configuration(pts))
     return dict(sorted(out.items(), key=lambda kv: STAGES.index(kv[0]) if kv[0] in STAGES else len(STAGES)))
+
+
+def _algorithm_order(algorithm) -> tuple:
+    known = kernel.ALGORITHMS
+    return (known.index(algorithm) if algorithm in known else len(known), str(algorithm))
 
 
 def _toml_key(name: str) -> str:
     return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else json.dumps(name)
 
 
-def preset_text(choice: dict[str, tuple[Pick, list[Pick]]], about: list[str]) -> str:
+def preset_text(choice: dict[str, StageChoice], about: list[str]) -> str:
     lines = [
         "# pstswm 'opt' preset: the fastest protocol for each parallel algorithm, and the fastest algorithm",
         "# per transform stage, measured by `pstswm kernel`.  Written by pstlab tune; read by",
@@ -84,12 +116,19 @@ def preset_text(choice: dict[str, tuple[Pick, list[Pick]]], about: list[str]) ->
         *(f"# {line}" for line in about),
         "# t_s: the kernel's time with that choice (t_min over repetitions, seconds).",
     ]
-    for stage, (fastest, picks) in choice.items():
-        lines += ["", f"[{_toml_key(stage)}]", f"algorithm = {json.dumps(fastest.algorithm)}"]
+    for stage, c in choice.items():
+        lines += ["", f"[{_toml_key(stage)}]"]
+        if c.config:
+            lines.append(f"# {c.config}")
+        lines.append(f"algorithm = {json.dumps(c.fastest.algorithm)}")
         lines += [
             f"{_toml_key(p.algorithm)} = {{ protocol = {json.dumps(p.protocol)}, overlap = {str(p.overlap).lower()}, "
             f"t_s = {p.t_s:.6e} }}"
-            for p in picks
+            for p in c.picks
+        ]
+        lines += [
+            f"# MPI collective {p.algorithm}: t_s = {p.t_s:.6e} (not a candidate: the 'coll' preset uses it)"
+            for p in c.collectives
         ]
     return "\n".join(lines) + "\n"
 
@@ -104,10 +143,21 @@ def _select(rs: RecordSet, opts: Options) -> list[dict]:
             points = [p for p in points if key not in p or str(p[key]) == str(value)]
     if not points:
         raise PstlabError(f"{rs.path}: no kernel records for {', '.join(f'{k} {v}' for k, v in wanted.items() if v)}")
+    # One problem size overall; one grid (and result kind, ...) per stage: a 1d run's FFT stage on Px1
+    # and Legendre stage on 1xP are one configuration.
+    several = {}
     sizes = sorted({str(p.get("size")) for p in points})
     if len(sizes) > 1:
+        several["size"] = set(sizes)
+    for _stage, pts in group_by([dict(p, stage=kernel.stage(p)) for p in points], "stage").items():
+        for key in CONFIG_KEYS[1:]:
+            values = sorted({str(p[key]) for p in pts if p.get(key) is not None})
+            if len(values) > 1:
+                several.setdefault(key, set()).update(values)
+    if several:
+        what = "; ".join(f"{k} {', '.join(sorted(v))}" for k, v in several.items())
         raise PstlabError(
-            f"{rs.path}: kernel records for several configurations (size {', '.join(sizes)}); "
+            f"{rs.path}: kernel records for several configurations ({what}); "
             "choose one with --trunc, --levels and --grid"
         )
     return points
@@ -157,7 +207,7 @@ def default_out(opts: Options) -> Path:
     return Path(f"opt-{''.join(parts).strip('-') or 'preset'}.toml")
 
 
-def tune(opts: Options) -> tuple[Path, dict[str, tuple[Pick, list[Pick]]]]:
+def tune(opts: Options) -> tuple[Path, dict[str, StageChoice]]:
     out = Path(opts.out) if opts.out else default_out(opts)
     if opts.records:
         source = Path(opts.records)
@@ -167,10 +217,13 @@ def tune(opts: Options) -> tuple[Path, dict[str, tuple[Pick, list[Pick]]]]:
     rs = load(source)
     points = _select(rs, opts)
     choice = choose(points)
+    if not choice:
+        raise PstlabError(f"{source}: only MPI collectives in these kernel records; nothing to tune")
     header = next((h for h in rs.headers() if h.get("run_id") == points[0].get("run_id")), {})
     about = [
         f"configuration: size {points[0].get('size')}"
-        + "".join(f", {k} {points[0][k]}" for k in ("trunc", "levels", "grid") if k in points[0]),
+        + "".join(f", {k} {points[0][k]}" for k in ("trunc", "levels") if k in points[0])
+        + "".join(f"; {stage} {c.config}" for stage, c in choice.items() if c.config),
         f"kernel records: {source} (run {points[0].get('run_id')}, {header.get('ranks', '?')} ranks, "
         f"{header.get('mpi_library', 'MPI unknown').split(',')[0]}, {header.get('date', 'date unknown')})",
         f"tuned by pstlab {__version__} on {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC",

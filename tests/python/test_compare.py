@@ -7,7 +7,7 @@ import pytest
 
 from conftest import FIXTURES
 from pstlab import compare, records
-from pstlab.sections import match, swap
+from pstlab.sections import kernel, match, swap
 
 
 @pytest.fixture(scope="module")
@@ -23,6 +23,9 @@ def test_faster_respects_direction_and_ties():
     assert compare.faster(1.0, 2.0, higher_is_better=True) == "B"
     assert compare.faster(1.0, 1.04, higher_is_better=False) == "≈"
     assert compare.faster(0.0, 1.0, higher_is_better=False) == "–"
+    # A fitted matching cost can come out negative within its interval: no ratio, no verdict.
+    assert compare.faster(1.0, -0.5, higher_is_better=False) == "–"
+    assert compare.positive_ratio(1.0, -0.5) is None and compare.positive_ratio(2.0, 3.0) == pytest.approx(1.5)
 
 
 def test_best_time_rows_carry_the_right_ratio():
@@ -61,11 +64,32 @@ def test_match_m_compared_per_algorithm(written):
     a, b = records.load(FIXTURES / "openmpi"), records.load(FIXTURES / "mpich")
     ma, mb = match.METRICS[0].extract(a), match.METRICS[0].extract(b)
     assert set(ma) == set(mb) and ma
-    key = next(k for k in ma if k[0] == "tag")
-    line = next(x for x in md.splitlines() if x.startswith(f"| tag | posted | – | {key[3]} |"))
-    cells = [c.strip() for c in line.strip("|").split("|")]
-    assert cells[4:6] == [f"{ma[key][0]:.3g}", f"{mb[key][0]:.3g}"]
-    assert cells[6] == f"{mb[key][0] / ma[key][0]:.2f}"
+    for key in ma:
+        algorithm, queue, wildcard, length = key
+        line = next(x for x in md.splitlines() if x.startswith(f"| {algorithm} | {queue} | {wildcard} | {length} |"))
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        assert [float(c) for c in cells[4:6]] == [
+            pytest.approx(ma[key][0], rel=5e-3, abs=5e-4),
+            pytest.approx(mb[key][0], rel=5e-3, abs=5e-4),
+        ]
+        if ma[key][0] > 0 and mb[key][0] > 0:
+            assert cells[6] == f"{mb[key][0] / ma[key][0]:.2f}"
+            assert cells[7] == compare.faster(ma[key][0], mb[key][0], higher_is_better=False)
+        else:  # a noisy fit below zero: neither a ratio nor a winner
+            assert cells[6:8] == ["–", "–"]
+
+
+def test_kernel_best_times_compared(written):
+    md, *_ = written
+    a, b = records.load(FIXTURES / "openmpi"), records.load(FIXTURES / "mpich")
+    ka, kb = kernel.METRICS[0].extract(a), kernel.METRICS[0].extract(b)
+    assert set(ka) == set(kb) and ka
+    for (stage, algorithm, size, grid), (t, detail) in ka.items():
+        mine = [p for p in a.points("kernel") if (p["stage"], p["algorithm"], p["grid"]) == (stage, algorithm, grid)]
+        top = min(mine, key=lambda p: p["t_min"])
+        assert t == top["t_min"] and detail == kernel.label(top)
+        line = next(x for x in md.splitlines() if x.startswith(f"| {stage} | {algorithm} | {size} | {grid} |"))
+        assert f"| {detail} |" in line
 
 
 def test_bench_on_one_side_only(tmp_path, cli):

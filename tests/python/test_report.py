@@ -37,14 +37,74 @@ def test_every_bench_has_its_section_and_seed_tables(rendered):
         "by communicator size",
         "seed 003 Table 8",
         "seed 003 Tables 1–6",
-        "Best protocol and protocol sensitivity per algorithm",
+        "Protocol sensitivity per algorithm (seed 001)",
+        "MPI collective instead of the best protocol (seed 000 Table 4)",
         "seed 000 Table 1",
         "seed 000 Table 5, runtimes",
-        "seed 000 Table 5, sensitivity",
         "Accuracy and conservation",
         "Experiments of suite 'fixtures'",
     ):
         assert table in md, table
+    # Table 5's degradation needs parallel model runs: the fixture's serial run has none to degrade.
+    parallel = [r for r in records.load(FIXTURES / "openmpi").points("model") if r["grid"] != "1x1"]
+    assert ("seed 000 Table 5, sensitivity" in md) == bool(parallel)
+
+
+# docs/kernel.md: the MPI collective each algorithm is equivalent to (none does dfft's work).
+COLLECTIVE = {
+    **dict.fromkeys(("srtrans", "swtrans", "logtrans"), "alltoallv"),
+    **dict.fromkeys(("exchsum", "halfsum", "ringsum", "ringpipe"), "allreduce"),
+    "dfft": None,
+}
+
+
+def _md_table(md: str, title: str) -> tuple[list[str], list[list[str]]]:
+    """The columns and rows of the Markdown table under the bold title containing `title`."""
+    lines = md.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("**") and title in line)
+    body = []
+    for line in lines[start + 1 :]:
+        if line.startswith("|"):
+            body.append([c.strip() for c in line.strip("|").split("|")])
+        elif body:
+            break
+    return body[0], body[2:]
+
+
+def test_kernel_tables_in_the_report_match_the_records(rendered):
+    """Seed 001 per algorithm and seed 000 Table 4, recomputed here from the raw points."""
+    md, _, _ = rendered
+    points = records.load(FIXTURES / "openmpi").points("kernel")
+    columns, rows = _md_table(md, "Protocol sensitivity per algorithm (seed 001)")
+    t4_columns, t4_rows = _md_table(md, "(seed 000 Table 4)")
+    algorithms = {(p["stage"], p["algorithm"]) for p in points if p["protocol"] != "coll"}
+    assert {(r[0], r[1]) for r in rows} == algorithms == {(r[0], r[1]) for r in t4_rows}
+    for stage, algorithm in algorithms:
+        mine = sorted(
+            (p for p in points if (p["stage"], p["algorithm"]) == (stage, algorithm)), key=lambda p: p["t_min"]
+        )
+        lo = mine[0]["t_min"]
+        rel = sorted((p["t_min"] - lo) / lo for p in mine)
+        n = len(rel)
+        median = rel[n // 2] if n % 2 else (rel[n // 2 - 1] + rel[n // 2]) / 2
+        level = "low" if median <= 0.05 else "high" if median >= 0.15 else "moderate"
+        best = mine[0]["protocol"] + ("+ov" if mine[0]["overlap"] and mine[0]["protocol"][0] in "01" else "")
+        row = dict(zip(columns, next(r for r in rows if (r[0], r[1]) == (stage, algorithm)), strict=True))
+        assert row["grid"] == mine[0]["grid"]
+        assert row["alternatives"] == str(n)
+        assert row["best"] == best
+        assert float(row["(median−min)/min"]) == pytest.approx(median, abs=5e-4)
+        assert float(row["(max−min)/min"]) == pytest.approx(rel[-1], abs=5e-4)
+        assert row["sensitivity"] == level
+        t4 = dict(zip(t4_columns, next(r for r in t4_rows if (r[0], r[1]) == (stage, algorithm)), strict=True))
+        gen = next(p for p in mine if p["protocol"] == "0,6" and not p["overlap"])
+        assert t4["best"] == best
+        assert t4["0,6 loss"] == f"{(gen['t_min'] - lo) / lo * 100:+.0f}%"
+        coll_name = COLLECTIVE[algorithm]
+        assert t4["collective"] == (coll_name or "–")
+        if coll_name:
+            coll = next(p for p in points if (p["stage"], p["algorithm"]) == (stage, coll_name))
+            assert t4["coll loss"] == f"{(coll['t_min'] - lo) / lo * 100:+.0f}%"
 
 
 def test_markdown_plots_exist_and_html_embeds_them(rendered):
@@ -111,9 +171,17 @@ def test_unknown_bench_is_named_not_fatal(tmp_path):
 def test_terminal_summary(rendered, tmp_path):
     _, _, out = rendered
     text = summary.render(FIXTURES / "openmpi")
-    assert "suite fixtures with openmpi: 8 experiments (3 done, 5 skipped)" in text
+    rs = records.load(FIXTURES / "openmpi")
+    n = len(rs.manifest["experiments"])
+    assert all(e["status"] == "done" for e in rs.manifest["experiments"])  # every fixture is a real record
+    assert f"suite fixtures with openmpi: {n} experiments ({n} done)" in text
     assert "swap: peak" in text and "pingpong send" in text and "match tag algorithm" in text
-    assert "model case 2 T42L4" in text
+    run = rs.points("model")[0]
+    assert f"model case {run['case']} T{run['trunc']}L{run['levels']}: fastest" in text
+    size = rs.points("kernel")[0]["size"]
+    for stage in ("fft", "legendre"):
+        grid = next(p["grid"] for p in rs.points("kernel") if p["stage"] == stage)
+        assert f"kernel {stage} {size} {grid}: best protocol (sensitivity)" in text
     shutil.copytree(FIXTURES / "openmpi", tmp_path / "r")
     shutil.copy(out / "report.html", tmp_path / "r")
     assert f"report: {(tmp_path / 'r' / 'report.html').resolve()} (self-contained" in summary.render(tmp_path / "r")

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from conftest import FIXTURES
 from pstlab import records
 from pstlab.records import RecordSet
 from pstlab.sections import coll, kernel, match, model, pingpong, swap
@@ -156,20 +157,25 @@ def test_match_fit_and_queue_verdict_from_summaries(ompi_dir):
     rs = records.load(ompi_dir)
     table = match.fit_table(rs)
     fits = [s for s in rs.summaries("match") if "m_ns" in s]
-    assert len(table.rows) == len(fits)
-    verdict = {
+    assert fits and len(table.rows) == len(fits)
+    for f in fits:
+        row = {"algorithm": f["algorithm"], "queue": f["queue"], "length": str(f["length"])}
+        assert float(cell(table, row, "M ns")) == pytest.approx(f["m_ns"], rel=5e-3, abs=5e-4)
+    verdicts = rs.summaries("match", "queues")
+    assert verdicts and [r[3] for r in match.queue_table(rs).rows] == [v["verdict"] for v in verdicts]
+    extra = {
         "bench": "match",
         "type": "summary",
         **BASE,
         "summary": "queues",
-        "queue": "posted",
+        "queue": "unexpected",
         "length": 10,
-        "verdict": "one queue per communicator",
-        "m_comm_ns": 0.1,
+        "verdict": "one queue shared by all communicators",
+        "m_comm_ns": 20.0,
         "m_tag_ns": 20.0,
     }
-    rs.records.append(verdict)
-    assert match.queue_table(rs).rows[0][3] == "one queue per communicator"
+    rs.records.append(extra)
+    assert cell(match.queue_table(rs), {"queue": "unexpected"}, "verdict") == extra["verdict"]
     assert len(match.fit_table(rs).rows) == len(fits)  # a verdict is not a fit
 
 
@@ -178,21 +184,74 @@ def test_match_fit_and_queue_verdict_from_summaries(ompi_dir):
 
 def test_kernel_best_protocol_spread_and_generic_penalty():
     pts = [
-        point("kernel", algorithm="halfsum", protocol=p, overlap=o, size="T42L16", t=t)
-        for p, o, t in (("0,6", False, 1.2e-4), ("1,3", False, 1.0e-4), ("1,3", True, 1.1e-4), ("0,3", False, 1.5e-4))
+        point("kernel", algorithm="halfsum", protocol=p, overlap=o, size="T42L16", grid="1x2", t=t)
+        for p, o, t in (
+            ("0,6", False, 1.2e-4),
+            ("0,6", True, 1.05e-4),  # 0,6 with overlap is not what 'gen' uses: Table 4 takes overlap off
+            ("1,3", False, 1.0e-4),
+            ("1,3", True, 1.1e-4),
+            ("3,1", True, 1.5e-4),
+        )
     ]
-    table = kernel.table(rs_of(*pts))
+    coll = point("kernel", algorithm="allreduce", protocol="coll", overlap=False, size="T42L16", grid="1x2", t=0.9e-4)
+    rs = rs_of(*pts, coll)
+    sens, table4 = kernel.sensitivity_table(rs), kernel.generic_table(rs)
     row = {"algorithm": "halfsum"}
-    assert cell(table, row, "best") == "1,3"
-    assert cell(table, row, "stage") == "legendre"
-    assert cell(table, row, "0,6 vs best") == "20%"
-    assert cell(table, row, "(median−min)/min") == "0.15"  # median of 0, .1, .2, .5
-    assert cell(table, row, "sensitivity") == "high"
+    assert cell(sens, row, "best") == "1,3"
+    assert cell(sens, row, "stage") == "legendre" and cell(sens, row, "grid") == "1x2"
+    assert cell(sens, row, "alternatives") == "5"
+    assert cell(sens, row, "(median−min)/min") == "0.100"  # median of 0, .05, .1, .2, .5
+    assert cell(sens, row, "(max−min)/min") == "0.500"
+    assert cell(sens, row, "sensitivity") == "moderate"
+    assert cell(sens, row, "five fastest") == "1,3 0,6+ov 1,3+ov 0,6 3,1"
+    assert [r[1] for r in sens.rows] == ["halfsum"]  # the collective has no protocol alternatives
+    assert cell(table4, row, "0,6 µs") == "120"
+    assert cell(table4, row, "0,6 loss") == "+20%"
+    assert cell(table4, row, "collective") == "allreduce"
+    assert cell(table4, row, "coll loss") == "-10%"
+
+
+def test_kernel_without_generic_or_collective_says_so():
+    pts = [
+        point("kernel", algorithm=a, stage="fft", protocol="1,3", overlap=False, size="T42L16", grid="2x1", t=t)
+        for a, t in (("dfft", 2e-4), ("srtrans", 1e-4))
+    ]
+    table4 = kernel.generic_table(rs_of(*pts))
+    for algorithm in ("dfft", "srtrans"):
+        assert cell(table4, {"algorithm": algorithm}, "0,6 loss") == "–"
+        assert cell(table4, {"algorithm": algorithm}, "collective") == "–"
+
+
+@pytest.mark.parametrize("mpi", ["openmpi", "mpich"])
+def test_kernel_tables_agree_with_pstswms_own_summaries(mpi):
+    """pstlab recomputes seed 001's and Table 4's figures from the points; pstswm kernel wrote its own."""
+    rs = records.load(FIXTURES / mpi / "kernel.jsonl")
+    sens, table4 = kernel.sensitivity_table(rs), kernel.generic_table(rs)
+    sensitivity = rs.summaries("kernel", "sensitivity")
+    generic = rs.summaries("kernel", "generic")
+    assert len(sens.rows) == len(sensitivity) > 0 and len(table4.rows) == len(generic) == len(sensitivity)
+    for s in sensitivity:
+        row = {"stage": s["stage"], "algorithm": s["algorithm"], "grid": s["grid"]}
+        assert cell(sens, row, "alternatives") == str(s["nalternatives"])
+        assert cell(sens, row, "best") == s["best"]
+        assert cell(sens, row, "(median−min)/min") == f"{s['median_rel']:.3f}"
+        assert cell(sens, row, "(max−min)/min") == f"{s['max_rel']:.3f}"
+        assert cell(sens, row, "sensitivity") == s["level"]
+        assert cell(sens, row, "five fastest").split()[0] == s["fastest"][0]
+    for g in generic:
+        row = {"stage": g["stage"], "algorithm": g["algorithm"], "grid": g["grid"]}
+        assert g["gen_protocol"] == kernel.GENERIC_PROTOCOL
+        assert cell(table4, row, "0,6 loss") == f"{g['gen_loss_rel'] * 100:+.0f}%"
+        assert cell(table4, row, "collective") == (g["coll_algorithm"] or "–")
+        if g["coll_algorithm"]:
+            assert cell(table4, row, "coll loss") == f"{g['coll_loss_rel'] * 100:+.0f}%"
 
 
 def test_kernel_stage_inference():
     assert kernel.stage({"algorithm": "ringpipe"}) == "legendre"
     assert kernel.stage({"algorithm": "srtrans"}) == "fft"
+    assert kernel.stage({"algorithm": "allreduce"}) == "legendre"
+    assert kernel.stage({"algorithm": "alltoallv"}) == "fft"
     assert kernel.stage({"algorithm": "srtrans", "stage": "legendre"}) == "legendre"
 
 

@@ -1,4 +1,18 @@
-"""`pstswm kernel`: protocol sensitivity of each parallel algorithm (seed 001; seed 000 Table 4)."""
+"""`pstswm kernel`: protocol sensitivity of each parallel algorithm (seed 001; seed 000 Table 4).
+
+pstswm kernel writes one point per (stage, algorithm, protocol, overlap) with `t_min` over
+repetitions, plus its own per-algorithm summaries.  pstlab recomputes the same figures from the
+points (so results merged from several runs, or records without summaries, report alike):
+
+- seed 001's sensitivity over an algorithm's alternatives (protocol × overlap), each at its t_min:
+  the best, (median−min)/min, (max−min)/min and the low / moderate / high class;
+- seed 000 Table 4: what the generic protocol 0,6 (MPI_Sendrecv, overlap off: the `gen` preset's
+  choice) and the MPI collective doing the same work (MPI_Alltoallv for the transposes,
+  MPI_Allreduce / MPI_Reduce_scatter for the vector sums; none for dfft) cost instead of the best.
+
+The collectives (`protocol: "coll"`) have no protocol alternatives: they appear in Table 4, not in
+the sensitivity table.
+"""
 
 from pstlab import stats
 from pstlab.doc import Section, Table, Text, fmt_pct, fmt_us
@@ -8,72 +22,208 @@ from pstlab.sections.common import Metric, best, group_by, sort_key, varying
 BENCH = "kernel"
 TITLE = "Parallel algorithm kernels: protocol sensitivity (seeds 000 Table 4, 001)"
 GENERIC_PROTOCOL = "0,6"  # MPI_Sendrecv: what a code uses when it knows nothing about protocols
+COLL_PROTOCOL = "coll"  # pstswm's protocol field for the MPI collectives
 
-# Which transform an algorithm serves when a record does not say (`stage`).  The transposes and
-# coll serve both; without a stage they are taken as FFT algorithms, as seed 000 §6 studies them.
+# Which transform an algorithm serves when a record does not say (`stage`): the vector sums and
+# their collective (allreduce) serve the Legendre transform; the transposes and alltoallv serve
+# both, and without a stage they are taken as FFT algorithms, as seed 000 §6 studies them.
 LEGENDRE_ONLY = ("exchsum", "halfsum", "ringsum", "ringpipe")
+TRANSPOSES = ("srtrans", "swtrans", "logtrans")
+# The MPI collective each algorithm is equivalent to (seed 000 Table 4's comparison); dfft's call
+# includes the FFTs, so no collective does the same work.
+COLLECTIVE_OF = {**{a: "alltoallv" for a in TRANSPOSES}, **{a: "allreduce" for a in LEGENDRE_ONLY}}
+COLLECTIVES = ("alltoallv", "allreduce", "coll")
+STAGES = ("fft", "legendre")
+# pstswm's order (docs/kernel.md): transposes, their collective, dfft; the sums, their collective.
+ALGORITHMS = (
+    "srtrans",
+    "swtrans",
+    "logtrans",
+    "alltoallv",
+    "dfft",
+    "exchsum",
+    "halfsum",
+    "ringsum",
+    "ringpipe",
+    "allreduce",
+)
+
+# What identifies one measured configuration besides stage and algorithm: always shown ...
+CONFIG = ("size", "grid")
+# ... and shown when they differ between the records (several runs in one directory).
+EXTRA = ("result", "fields", "granularity", "transport")
 
 
 def stage(rec: dict) -> str:
     if rec.get("stage"):
         return str(rec["stage"])
-    return "legendre" if rec.get("algorithm") in LEGENDRE_ONLY else "fft"
+    return "legendre" if rec.get("algorithm") in (*LEGENDRE_ONLY, "allreduce") else "fft"
 
 
-def variant(rec: dict) -> str:
-    """A protocol choice: the code, plus the overlap flag when set."""
-    return f"{rec.get('protocol')}{' +overlap' if rec.get('overlap') else ''}"
+def is_collective(rec: dict) -> bool:
+    return rec.get("protocol") == COLL_PROTOCOL or rec.get("algorithm") in COLLECTIVES
+
+
+def overlap_marked(protocol: str) -> bool:
+    """0,x and 1,x run with or without overlap; 2,x and 3,x are the overlap protocols (always on)."""
+    return protocol[:1] in ("0", "1")
+
+
+def label(rec: dict) -> str:
+    """An alternative as pstswm names it: the protocol code, '+ov' when overlap is on for a 0,x/1,x protocol."""
+    protocol = str(rec.get("protocol"))
+    return f"{protocol}+ov" if rec.get("overlap") and overlap_marked(protocol) else protocol
+
+
+def _order(key: tuple) -> list:
+    """Stages in transform order, algorithms in pstswm's order, the rest naturally."""
+    stage_, algorithm, *rest = key
+    return [
+        STAGES.index(stage_) if stage_ in STAGES else len(STAGES),
+        ALGORITHMS.index(algorithm) if algorithm in ALGORITHMS else len(ALGORITHMS),
+        sort_key(algorithm),
+        *(sort_key(k) for k in rest),
+    ]
+
+
+def _extras(points: list[dict]) -> list[str]:
+    return [k for k in EXTRA if varying([p for p in points if p.get(k) is not None], (k,))]
 
 
 def cases(rs: RecordSet) -> dict[tuple, list[dict]]:
-    """{(stage, algorithm, size, ...): points over protocol variants}, fastest variant per (protocol, overlap)."""
+    """{(stage, algorithm, size, grid, extras...): one record per alternative (protocol, overlap), its fastest}."""
     points = [dict(p, stage=stage(p)) for p in rs.points(BENCH) if number(p, "t_min") is not None]
-    keys = ("stage", "algorithm", "size", *varying(points, ("transport", "grid", "ranks")))
+    keys = ("stage", "algorithm", *CONFIG, *_extras(points))
     out = {}
     for key, pts in group_by(points, *keys).items():
-        out[key] = [best(g) for g in group_by(pts, "protocol", "overlap").values()]
-    return dict(sorted(out.items(), key=lambda kv: [sort_key(k) for k in kv[0]]))
+        out[key] = sorted(
+            (best(g) for g in group_by(pts, "protocol", "overlap").values()),
+            key=lambda r: (r["t_min"], sort_key(label(r))),
+        )
+    return dict(sorted(out.items(), key=lambda kv: _order(kv[0])))
 
 
-def table(rs: RecordSet) -> Table:
-    rows = []
+def key_columns(all_cases: dict[tuple, list[dict]]) -> list[str]:
+    width = max((len(k) for k in all_cases), default=2 + len(CONFIG))
+    points = [r for alts in all_cases.values() for r in alts]
+    return ["stage", "algorithm", *CONFIG, *_extras(points)][:width]
+
+
+def sensitivity(alternatives: list[dict]) -> dict:
+    """Seed 001's figures over one algorithm's alternatives (each its t_min), as pstswm's summary names them."""
+    top = alternatives[0]
+    spread = stats.spread([a["t_min"] for a in alternatives])
+    return {
+        "nalternatives": spread.n,
+        "best": label(top),
+        "best_s": top["t_min"],
+        "median_rel": spread.median_rel,
+        "max_rel": spread.max_rel,
+        "level": spread.sensitivity,
+        "fastest": [label(a) for a in alternatives[:5]],
+    }
+
+
+def generic(alternatives: list[dict]) -> dict | None:
+    """The 0,6 alternative without overlap (the `gen` preset's choice), or None when it was not run."""
+    return next(
+        (a for a in alternatives if a.get("protocol") == GENERIC_PROTOCOL and not a.get("overlap")),
+        None,
+    )
+
+
+def collective_for(key: tuple, all_cases: dict[tuple, list[dict]]) -> dict | None:
+    """The MPI collective measured on the same stage and configuration as the algorithm of `key`."""
+    name = COLLECTIVE_OF.get(str(key[1]))
+    if name is None:
+        return None
+    alts = all_cases.get((key[0], name, *key[2:]))
+    return alts[0] if alts else None
+
+
+def sensitivity_table(rs: RecordSet) -> Table | None:
     all_cases = cases(rs)
-    extra = max((len(k) for k in all_cases), default=3) - 3
-    for key, variants in all_cases.items():
-        top = best(variants)
-        spread = stats.spread([v["t_min"] for v in variants])
-        generic = best(v for v in variants if v.get("protocol") == GENERIC_PROTOCOL)
+    columns = key_columns(all_cases)
+    rows = []
+    for key, alts in all_cases.items():
+        if is_collective(alts[0]):
+            continue
+        s = sensitivity(alts)
         rows.append(
             [
                 *(str(k) for k in key),
-                str(len(variants)),
-                variant(top),
-                fmt_us(top["t_min"]),
-                f"{spread.median_rel:.2f}",
-                f"{spread.max_rel:.2f}",
-                spread.sensitivity,
-                fmt_pct(stats.rel_excess(generic["t_min"], top["t_min"])) if generic else "–",
+                str(s["nalternatives"]),
+                s["best"],
+                fmt_us(s["best_s"]),
+                f"{s['median_rel']:.3f}",
+                f"{s['max_rel']:.3f}",
+                s["level"],
+                " ".join(s["fastest"]),
             ]
         )
+    if not rows:
+        return None
     return Table(
-        "Best protocol and protocol sensitivity per algorithm",
+        "Protocol sensitivity per algorithm (seed 001)",
         [
-            "stage",
-            "algorithm",
-            "size",
-            *(["variant"] * extra),
-            "protocols",
+            *columns,
+            "alternatives",
             "best",
-            "t_min µs",
+            "best µs",
             "(median−min)/min",
             "(max−min)/min",
             "sensitivity",
-            f"{GENERIC_PROTOCOL} vs best",
+            "five fastest",
         ],
         rows,
-        "Over the protocol × overlap variants run, each taken at its t_min. Sensitivity as seed 001 classes it: "
-        f"low ≤ 5 %, high ≥ 15 % (median−min)/min. '{GENERIC_PROTOCOL} vs best' is seed 000 Table 4's "
-        "(t(0,6) − t_opt)/t_opt: what using MPI_Sendrecv instead of the best protocol costs.",
+        "Over the alternatives run (protocol × overlap; '+ov' marks overlap on for a 0,x or 1,x protocol, "
+        "2,x and 3,x always overlap), each taken at its t_min over repetitions; grid is the stage's "
+        "processor grid. Sensitivity as seed 001 classes it on (median−min)/min: low ≤ 5 %, high ≥ 15 %, "
+        "else moderate.",
+    )
+
+
+def generic_table(rs: RecordSet) -> Table | None:
+    all_cases = cases(rs)
+    columns = key_columns(all_cases)
+    rows = []
+    for key, alts in all_cases.items():
+        if is_collective(alts[0]):
+            continue
+        top, gen, coll = alts[0], generic(alts), collective_for(key, all_cases)
+        rows.append(
+            [
+                *(str(k) for k in key),
+                label(top),
+                fmt_us(top["t_min"]),
+                fmt_us(gen["t_min"]) if gen else "–",
+                fmt_pct(stats.rel_excess(gen["t_min"], top["t_min"]), signed=True) if gen else "–",
+                str(coll["algorithm"]) if coll else "–",
+                fmt_us(coll["t_min"]) if coll else "–",
+                fmt_pct(stats.rel_excess(coll["t_min"], top["t_min"]), signed=True) if coll else "–",
+            ]
+        )
+    if not rows:
+        return None
+    return Table(
+        f"Cost of the generic protocol {GENERIC_PROTOCOL} and of the MPI collective instead of the best "
+        "protocol (seed 000 Table 4)",
+        [
+            *columns,
+            "best",
+            "best µs",
+            f"{GENERIC_PROTOCOL} µs",
+            f"{GENERIC_PROTOCOL} loss",
+            "collective",
+            "coll µs",
+            "coll loss",
+        ],
+        rows,
+        f"Loss = (t − t_best)/t_best, every time the t_min over repetitions. {GENERIC_PROTOCOL} is "
+        "MPI_Sendrecv without overlap, the 'gen' preset's choice; the collective is the MPI operation doing "
+        "the same work (MPI_Alltoallv for a transpose, MPI_Allreduce or MPI_Reduce_scatter for a vector sum; "
+        "none for dfft, whose call includes the FFTs). A negative loss: the collective is faster than the "
+        "best protocol.",
     )
 
 
@@ -81,35 +231,52 @@ def section(rs: RecordSet) -> Section:
     sec = Section(TITLE)
     sec.add(
         Text(
-            "Each parallel algorithm alone on synthetic data sized like a model run, once per communication "
-            "protocol and overlap setting."
-        ),
-        table(rs),
+            "Each parallel algorithm alone on synthetic data sized like a model run (pstswm kernel), once per "
+            "communication protocol and overlap setting; FFT-stage algorithms across a processor row, "
+            "Legendre-stage ones down a column."
+        )
     )
+    for table in (sensitivity_table(rs), generic_table(rs)):
+        if table is not None:
+            sec.add(table)
     return sec
 
 
 def headline(rs: RecordSet) -> list[str]:
-    picks = [
-        f"{key[1]} {variant(best(v))} ({stats.spread([p['t_min'] for p in v]).sensitivity})"
-        for key, v in cases(rs).items()
-    ]
-    return [f"kernel best protocol (sensitivity): {', '.join(picks)}"] if picks else []
+    all_cases = cases(rs)
+    by_config = group_by(
+        [{"config": key[:1] + key[2:], "key": key} for key, alts in all_cases.items() if not is_collective(alts[0])],
+        "config",
+    )
+    lines = []
+    for (config,), entries in by_config.items():
+        picks = []
+        for e in entries:
+            s = sensitivity(all_cases[e["key"]])
+            picks.append(f"{e['key'][1]} {s['best']} ({s['level']})")
+        where = " ".join(str(c) for c in config[1:] if c is not None)
+        lines.append(f"kernel {config[0]} {where}: best protocol (sensitivity) {', '.join(picks)}")
+    return lines
 
 
 def _best_times(rs: RecordSet) -> dict:
-    return {(key[0], key[1], key[2]): (best(v)["t_min"], variant(best(v))) for key, v in cases(rs).items()}
+    out: dict[tuple, tuple[float, str]] = {}
+    for key, alts in cases(rs).items():
+        top = alts[0]
+        if key[:4] not in out or top["t_min"] < out[key[:4]][0]:
+            out[key[:4]] = (top["t_min"], label(top))
+    return out
 
 
 METRICS = [
     Metric(
         "Kernel time with its best protocol",
-        ("stage", "algorithm", "size"),
+        ("stage", "algorithm", "size", "grid"),
         "t_min µs",
         fmt_us,
         False,
         _best_times,
-        "The detail column names the best protocol.",
+        "The detail column names the best alternative (protocol, '+ov' for overlap; 'coll' for an MPI collective).",
     )
 ]
 
