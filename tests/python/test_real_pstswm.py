@@ -1,10 +1,17 @@
 """End to end with the real pstswm of PSTSWM_BUILD (skipped when it is not built)."""
 
+import sys
+
 import pytest
 
 from conftest import real_pstswm
-from pstlab import records, report
+from pstlab import records, report, tune
 from pstlab.run import Options, run_suite
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
 
 REAL = real_pstswm()
 pytestmark = pytest.mark.skipif(REAL is None, reason="no pstswm: set PSTSWM_BUILD=build/<mpi> and PSTSWM_MPI=<mpi>")
@@ -41,3 +48,29 @@ def test_bad_arguments_are_reported_as_such(tmp_path):
     assert entry["reason"].startswith("pstswm rejected its arguments: ")
     assert "--protocols" in entry["reason"]
     assert not list(out.glob("*.jsonl"))
+
+
+def test_tune_runs_the_real_kernel_and_its_records_report(tmp_path):
+    binary, mpi = REAL
+    opts = tune.Options(
+        trunc=10,
+        levels=2,
+        grid="2x1",
+        protocols="0,6,3,1",
+        mpi=mpi,
+        pstswm=str(binary),
+        out=str(tmp_path / "opt.toml"),
+        extra=["--reps", "2"],
+    )
+    out, choice = tune.tune(opts)
+    preset = tomllib.loads(out.read_text())
+    kept = tmp_path / "opt.kernel.jsonl"
+    points = records.load(kept).points("kernel")
+    # --grid 2x1: the Legendre stage's communicators have one rank, so pstswm runs the FFT stage only.
+    assert list(preset) == list(choice) == ["fft"] and {p["stage"] for p in points} == {"fft"}
+    assert {p["protocol"] for p in points} == {"0,6", "3,1", "coll"} and all(p["verified"] for p in points)
+    fastest = min((p for p in points if p["protocol"] != "coll"), key=lambda p: p["t_min"])
+    assert preset["fft"]["algorithm"] == fastest["algorithm"]
+    md, _ = report.write(kept)
+    text = md.read_text()
+    assert "Protocol sensitivity per algorithm (seed 001)" in text and "(seed 000 Table 4)" in text

@@ -7,7 +7,7 @@ import pytest
 from conftest import FIXTURES
 from pstlab import records
 from pstlab.records import RecordSet
-from pstlab.sections import coll, kernel, match, model, pingpong, swap
+from pstlab.sections import coll, common, kernel, match, model, pingpong, runinfo, swap
 
 BASE = {"run_id": "r", "ranks": 2, "transport": "mpi"}
 
@@ -322,3 +322,36 @@ def test_every_section_tolerates_extra_fields(ompi_dir, monkeypatch):
         assert bench.headline(rs)
     assert "swap-bandwidth" in drawn and "model-runtime" in drawn
     json.dumps(rs.records)  # still plain data
+
+
+# ---------------------------------------------------------------- runs and machine
+
+
+@pytest.mark.parametrize("mpi", ["openmpi", "mpich"])
+def test_runinfo_lists_every_run_and_one_machine(mpi):
+    rs = records.load(FIXTURES / mpi)
+    headers = rs.headers()
+    assert headers and all(h.get("mpi_build") == mpi for h in headers)
+    runs = runinfo.runs_table(rs)
+    assert sorted(r[0] for r in runs.rows) == sorted(h["_file"] for h in headers)
+    for h in headers:
+        row = next(r for r in runs.rows if r[0] == h["_file"])
+        assert row[1] == h["bench"] and row[2] == str(h["ranks"]) and row[5] == h["command"]
+        assert row[3] == runinfo.short_library(h["mpi_library"]) and "," not in row[3] and "\t" not in row[3]
+    machine = runinfo.machine_table(rs)
+    assert len(machine.rows) == len({(tuple(h["hosts"]), h["cpu_model"], h["git_commit"]) for h in headers})
+    experiments = runinfo.experiments_table(rs.manifest)
+    assert [r[1] for r in experiments.rows] == [e["name"] for e in rs.manifest["experiments"]]
+    assert runinfo.short_library("MPICH Version:\t4.0.2") == "MPICH 4.0.2"
+    assert runinfo.short_library("Open MPI v4.1.4, package: Debian OpenMPI") == "Open MPI v4.1.4"
+
+
+def test_common_helpers():
+    assert sorted(["1,10", "1,9", "0,6", None, "1,0"], key=common.sort_key) == ["0,6", "1,0", "1,9", "1,10", None]
+    assert sorted([8, "x", 2], key=common.sort_key) == [2, 8, "x"]
+    assert common.grid_ranks("4x8") == 32 and common.grid_ranks("1d") is None and common.grid_ranks(None) is None
+    recs = [{"a": 1, "b": "x"}, {"a": 2, "b": "x"}]
+    assert common.varying(recs, ("a", "b", "c")) == ["a"]
+    assert common.best([{"t_min": 2.0}, {"t_min": None}, {"t_min": 1.0}]) == {"t_min": 1.0}
+    assert common.best([{"t_min": None}]) is None
+    assert common.group_by(recs, "b") == {("x",): recs}
