@@ -109,7 +109,10 @@ def verdicts(a: RecordSet, b: RecordSet) -> list[str]:
             for metric in bench.METRICS:
                 if result := metric_table(metric, a, b):
                     w = result[1]
-                    lines.append(f"{metric.title}: B better in {w['B']}, A in {w['A']}, tied in {w['≈']}")
+                    lines.append(
+                        f"{metric.title}: B better in {w['B']}, A in {w['A']}, tied in {w['≈']}"
+                        + (f", not comparable in {w['–']}" if w["–"] else "")
+                    )
     return lines
 
 

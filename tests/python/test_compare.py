@@ -77,6 +77,10 @@ def test_match_m_compared_per_algorithm(written):
             assert cells[7] == compare.faster(ma[key][0], mb[key][0], higher_is_better=False)
         else:  # a noisy fit below zero: neither a ratio nor a winner
             assert cells[6:8] == ["–", "–"]
+    _, _, verdicts, _ = written
+    line = next(v for v in verdicts if v.startswith("Fitted cost per failed match"))
+    nonpositive = sum(1 for k in ma if ma[k][0] <= 0 or mb[k][0] <= 0)
+    assert line.endswith(f", not comparable in {nonpositive}") if nonpositive else "not comparable" not in line
 
 
 def test_kernel_best_times_compared(written):

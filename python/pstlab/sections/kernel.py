@@ -76,13 +76,14 @@ def label(rec: dict) -> str:
 
 
 def _order(key: tuple) -> list:
-    """Stages in transform order, algorithms in pstswm's order, the rest naturally."""
+    """Stages in transform order, then each configuration (size, grid, ...), its algorithms in pstswm's order."""
     stage_, algorithm, *rest = key
     return [
         STAGES.index(stage_) if stage_ in STAGES else len(STAGES),
+        sort_key(stage_),
+        *(sort_key(k) for k in rest),
         ALGORITHMS.index(algorithm) if algorithm in ALGORITHMS else len(ALGORITHMS),
         sort_key(algorithm),
-        *(sort_key(k) for k in rest),
     ]
 
 
