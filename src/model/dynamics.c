@@ -1,10 +1,12 @@
 #include "model/dynamics.h"
 
+#include "algo/exchange.h"
 #include "core/timer.h"
 #include "model/constants.h"
 #include "model/gauss.h"
 #include "model/wind.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,13 +27,23 @@ typedef struct substep {
     bool old_from_cur, keep_old;
 } substep;
 
-static size_t inv_line(const pst_dyn *d, int p, int h, int f, int l) { return (((size_t)p * 2 + h) * PST_DYN_NINV + f) * d->B + l; }
-static size_t fwd_line(const pst_dyn *d, int p, int h, int f, int l) { return (((size_t)p * 2 + h) * PST_DYN_NFWD + f) * d->B + l; }
+/* Lines of a chunk: [pair][field][level][hemisphere].  The hemispheres of one field and level
+ * are neighbours because the distributed FFT transforms two real lines as one complex line,
+ * which is only accurate for lines of similar magnitude. */
+static size_t inv_line(const pst_dyn *d, int p, int h, int f, int l) { return (((size_t)p * PST_DYN_NINV + f) * d->B + l) * 2 + h; }
+static size_t fwd_line(const pst_dyn *d, int p, int h, int f, int l) { return (((size_t)p * PST_DYN_NFWD + f) * d->B + l) * 2 + h; }
+/* Lines between one field and the next of the same pair, hemisphere and level. */
+static size_t field_lines(const pst_dyn *d) { return 2 * (size_t)d->B; }
 /* Doubles per (wavenumber, pair) in the Legendre buffer: inverse P̄ sums of 5 fields and H sums
  * of 2, both parities; forward P̄ inputs of 4 fields and H inputs of 3, symmetric and
  * antisymmetric: 28 per level either way. */
 static size_t leg_width(const pst_dyn *d) { return 28 * (size_t)d->B; }
-static int lat_of(const pst_dyn *d, int p, int h) { return h ? d->cfg.nlat - 1 - p : p; }
+/* Latitude of local pair p's hemisphere h (0 north). */
+static int lat_of(const pst_dyn *d, int p, int h)
+{
+    int g = (int)d->par->pair_lo + p;
+    return h ? d->cfg.nlat - 1 - g : g;
+}
 static double one_minus_mu2(const pst_dyn *d, int lat) { return d->coslat[lat] * d->coslat[lat]; }
 
 /* Latitude pairs taken through FFT, products and FFT together: the largest divisor of npairs
@@ -46,38 +58,76 @@ static int default_pair_chunk(int npairs, int B, int nlon)
     return best;
 }
 
+/* The communication stages of a parallel run (collective over the row and the column). */
+static void init_parallel(pst_dyn *d)
+{
+    const pst_par *par = d->par;
+    const int B = d->B, lines = d->pair_chunk * 2 * B;
+    if (par->cfg.PX > 1) {
+        d->pfft_inv = pst_pfft_create(par, d->cfg.M, d->cfg.nlon, lines * PST_DYN_NINV, d->cfg.fftw_flags);
+        d->pfft_fwd = pst_pfft_create(par, d->cfg.M, d->cfg.nlon, lines * PST_DYN_NFWD, d->cfg.fftw_flags);
+    }
+    if (par->cfg.PY > 1) {
+        const size_t unit = (size_t)O_N * B * 2;
+        d->pleg = pst_pleg_create(par, leg_width(d), d->spec.ncoef * unit, unit);
+    }
+    /* Buffered sends (0,0) keep a message's space until MPI reclaims it after delivery, which
+     * can lag several transposes behind: room for twice a whole substep's traffic. */
+    size_t bytes = (d->pfft_inv ? pst_pfft_send_bytes(d->pfft_inv) + pst_pfft_send_bytes(d->pfft_fwd) : 0) +
+                   (d->pleg ? pst_pleg_send_bytes(d->pleg) : 0);
+    if (bytes > INT_MAX / 4) bytes = INT_MAX / 4;
+    if (par->row != MPI_COMM_NULL) pst_exchange_reserve(par->cfg.fft_protocol, par->row, bytes, 1);
+    if (par->col != MPI_COMM_NULL) pst_exchange_reserve(par->cfg.leg_protocol, par->col, bytes, 1);
+}
+
 void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
 {
     memset(d, 0, sizeof *d);
     d->cfg = *cfg;
+    if (!cfg->par) pst_par_serial(&d->serial_par, cfg->M, cfg->nlat, cfg->nlon);
+    d->par = cfg->par ? cfg->par : &d->serial_par;
+    const pst_par *par = d->par;
     d->B = cfg->level_block;
     d->nblocks = cfg->levels / cfg->level_block;
-    d->npairs = cfg->nlat / 2;
+    d->npairs = (int)par->npairs;
+    d->nlon_local = (int)par->nlon;
+    d->nc = cfg->nlon / 2 + 1;
+    d->fstride = par->cfg.PX > 1 ? par->nmx : d->nc;
     d->mu = malloc((size_t)cfg->nlat * sizeof *d->mu);
     d->coslat = malloc((size_t)cfg->nlat * sizeof *d->coslat);
     d->w = malloc((size_t)cfg->nlat * sizeof *d->w);
     pst_gauss_nodes(cfg->nlat, d->mu, d->coslat, d->w);
-    pst_spec_layout_full(&d->spec, cfg->M);
-    pst_legendre_init(&d->leg, &d->spec, d->mu, d->coslat, d->npairs);
+    pst_spec_layout_init(&d->spec, cfg->M, par->mx + par->own_lo, par->nown);
+    /* The sums run over the local pairs, or over all of them after a Legendre transpose. */
+    bool whole = par->cfg.PY > 1 && pst_par_leg_is_transpose(par->cfg.legendre);
+    size_t first = whole ? 0 : par->pair_lo;
+    d->sum_pairs = whole ? (int)par->pairs_all : d->npairs;
+    pst_legendre_init(&d->leg, &d->spec, d->mu + first, d->coslat + first, d->sum_pairs);
 
-    int B = d->B, np = d->npairs, nlon = cfg->nlon;
-    d->pair_chunk = cfg->pair_chunk ? cfg->pair_chunk : default_pair_chunk(np, B, nlon);
-    pst_fft_init(&d->fft_inv, nlon, d->pair_chunk * 2 * PST_DYN_NINV * B, cfg->fftw_flags);
-    pst_fft_init(&d->fft_fwd, nlon, d->pair_chunk * 2 * PST_DYN_NFWD * B, cfg->fftw_flags);
-    size_t nc = (size_t)d->fft_inv.nc, ncoef = d->spec.ncoef;
+    int B = d->B, np = d->npairs, nlon = d->nlon_local;
+    /* The distributed FFT stage transforms all local pairs at once. */
+    d->pair_chunk = par->cfg.PX > 1 ? np : cfg->pair_chunk ? cfg->pair_chunk : default_pair_chunk(np, B, cfg->nlon);
+    if (par->cfg.PX == 1) {
+        pst_fft_init(&d->fft_inv, cfg->nlon, d->pair_chunk * 2 * PST_DYN_NINV * B, cfg->fftw_flags);
+        pst_fft_init(&d->fft_fwd, cfg->nlon, d->pair_chunk * 2 * PST_DYN_NFWD * B, cfg->fftw_flags);
+    }
+    size_t ncoef = d->spec.ncoef, chunk_lines = (size_t)d->pair_chunk * 2 * B;
     d->state = malloc((size_t)d->nblocks * sizeof *d->state);
     d->grid_fwd = malloc((size_t)d->nblocks * sizeof *d->grid_fwd);
     for (int b = 0; b < d->nblocks; b++) {
-        d->state[b] = pst_fft_alloc_real(ncoef * PST_DYN_NSPEC * B * 2);
+        d->state[b] = pst_fft_alloc_real(ncoef * PST_DYN_NSPEC * B * 2 + 1);
         d->grid_fwd[b] = pst_fft_alloc_real((size_t)np * 2 * PST_DYN_NFWD * B * nlon);
     }
-    d->four_inv = pst_fft_alloc_complex((size_t)d->fft_inv.nlines * nc);
-    d->four_fwd = pst_fft_alloc_complex((size_t)d->fft_fwd.nlines * nc);
-    d->grid_inv = pst_fft_alloc_real((size_t)d->fft_inv.nlines * nlon);
-    d->legbuf = pst_fft_alloc_real((size_t)d->spec.nm * np * leg_width(d));
-    d->out = pst_fft_alloc_real(ncoef * O_N * B * 2);
-    d->coriolis = calloc(2 * ncoef, sizeof *d->coriolis);
-    d->phis = calloc((size_t)cfg->nlat * nlon, sizeof *d->phis);
+    d->four_inv = pst_fft_alloc_complex(chunk_lines * PST_DYN_NINV * (size_t)d->fstride);
+    d->four_fwd = pst_fft_alloc_complex(chunk_lines * PST_DYN_NFWD * (size_t)d->fstride);
+    d->grid_inv = pst_fft_alloc_real(chunk_lines * PST_DYN_NINV * (size_t)nlon);
+    d->legbuf = pst_fft_alloc_real((size_t)par->nmx * np * leg_width(d) + 1);
+    if (whole) d->legall = pst_fft_alloc_real(ncoef ? (size_t)d->spec.nm * d->sum_pairs * leg_width(d) : 1);
+    d->out = pst_fft_alloc_real(ncoef * O_N * B * 2 + 1);
+    if (par->cfg.PY > 1 && par->cfg.legendre == PST_PLEG_RINGPIPE) d->sums = pst_fft_alloc_real(ncoef * O_N * B * 2 + 1);
+    d->coriolis = calloc(2 * ncoef + 1, sizeof *d->coriolis);
+    d->phis = calloc((size_t)cfg->nlat * cfg->nlon, sizeof *d->phis);
+    init_parallel(d);
 }
 
 void pst_dyn_free(pst_dyn *d)
@@ -92,16 +142,24 @@ void pst_dyn_free(pst_dyn *d)
     fftw_free(d->four_fwd);
     fftw_free(d->grid_inv);
     fftw_free(d->legbuf);
+    fftw_free(d->legall);
     fftw_free(d->out);
+    fftw_free(d->sums);
+    pst_pfft_free(d->pfft_inv);
+    pst_pfft_free(d->pfft_fwd);
+    pst_pleg_free(d->pleg);
     free(d->coriolis);
     free(d->phis);
-    pst_fft_free(&d->fft_inv);
-    pst_fft_free(&d->fft_fwd);
+    if (d->par->cfg.PX == 1) {
+        pst_fft_free(&d->fft_inv);
+        pst_fft_free(&d->fft_fwd);
+    }
     pst_legendre_free(&d->leg);
     pst_spec_layout_free(&d->spec);
     free(d->mu);
     free(d->coslat);
     free(d->w);
+    if (d->par == &d->serial_par) pst_par_free(&d->serial_par);
 }
 
 static double *state_at(const pst_dyn *d, int level, size_t coef, int field)
@@ -121,13 +179,16 @@ static void derive_potentials(pst_dyn *d, int level, size_t coef, int n)
     }
 }
 
+/* Full-layout index of local coefficient (i, n). */
+static size_t full_index(const pst_dyn *d, int i, int n) { return pst_spec_full_index(d->cfg.M, d->spec.m[i], n); }
+
 void pst_dyn_set_level(pst_dyn *d, int level, const double *eta, const double *div, const double *phi)
 {
     const double *src[3] = {eta, div, phi};
     for (int i = 0; i < d->spec.nm; i++)
         for (int n = d->spec.m[i]; n <= d->cfg.M; n++) {
-            size_t c = pst_spec_index(&d->spec, i, n);
-            for (int f = 0; f < 3; f++) memcpy(state_at(d, level, c, f), src[f] + 2 * c, 2 * sizeof(double));
+            size_t c = pst_spec_index(&d->spec, i, n), g = full_index(d, i, n);
+            for (int f = 0; f < 3; f++) memcpy(state_at(d, level, c, f), src[f] + 2 * g, 2 * sizeof(double));
             derive_potentials(d, level, c, n);
         }
 }
@@ -135,13 +196,34 @@ void pst_dyn_set_level(pst_dyn *d, int level, const double *eta, const double *d
 void pst_dyn_get_level(const pst_dyn *d, int level, double *eta, double *div, double *phi)
 {
     double *dst[3] = {eta, div, phi};
-    for (size_t c = 0; c < d->spec.ncoef; c++)
-        for (int f = 0; f < 3; f++) memcpy(dst[f] + 2 * c, state_at(d, level, c, f), 2 * sizeof(double));
+    const pst_par *par = d->par;
+    const bool parallel = par->cfg.PX * par->cfg.PY > 1;
+    const size_t nfull = 2 * pst_spec_count(d->cfg.M);
+    /* Each coefficient once: replicated spectral data (vector sums) comes from the first row. */
+    const bool writer = pst_par_leg_is_transpose(par->cfg.legendre) || par->py == 0;
+    if (parallel)
+        for (int f = 0; f < 3; f++) memset(dst[f], 0, nfull * sizeof *dst[f]);
+    if (writer)
+        for (int i = 0; i < d->spec.nm; i++)
+            for (int n = d->spec.m[i]; n <= d->cfg.M; n++) {
+                size_t c = pst_spec_index(&d->spec, i, n), g = full_index(d, i, n);
+                for (int f = 0; f < 3; f++) memcpy(dst[f] + 2 * g, state_at(d, level, c, f), 2 * sizeof(double));
+            }
+    if (parallel) /* zeros plus one value: the sum is exact */
+        for (int f = 0; f < 3; f++) MPI_Allreduce(MPI_IN_PLACE, dst[f], (int)nfull, MPI_DOUBLE, MPI_SUM, par->cfg.comm);
+}
+
+void pst_dyn_comm_s(const pst_dyn *d, double *fft_s, double *legendre_s)
+{
+    *fft_s = d->pfft_inv ? pst_pfft_comm_s(d->pfft_inv) + pst_pfft_comm_s(d->pfft_fwd) : 0.0;
+    *legendre_s = d->pleg ? pst_pleg_comm_s(d->pleg) : 0.0;
 }
 
 void pst_dyn_set_forcing(pst_dyn *d, const double *coriolis, const double *phis)
 {
-    memcpy(d->coriolis, coriolis, 2 * d->spec.ncoef * sizeof *d->coriolis);
+    for (int i = 0; i < d->spec.nm; i++)
+        for (int n = d->spec.m[i]; n <= d->cfg.M; n++)
+            memcpy(d->coriolis + 2 * pst_spec_index(&d->spec, i, n), coriolis + 2 * full_index(d, i, n), 2 * sizeof(double));
     size_t npts = (size_t)d->cfg.nlat * d->cfg.nlon;
     if (phis) memcpy(d->phis, phis, npts * sizeof *d->phis);
     else memset(d->phis, 0, npts * sizeof *d->phis);
@@ -152,14 +234,14 @@ void pst_dyn_set_forcing(pst_dyn *d, const double *coriolis, const double *phis)
 
 /* Stage 1a: per wavenumber and parity, P̄ sums of all five state fields and H sums of ψ', χ'
  * (two dgemm each) into the Legendre buffer [m][pair][xe | xo | ye | yo]. */
-static void inverse_sums(pst_dyn *d, const double *st)
+static void inverse_sums(pst_dyn *d, const double *st, double *lb)
 {
-    const int B = d->B, np = d->npairs, cs = PST_DYN_NSPEC * B * 2, ch = 2 * B * 2;
+    const int B = d->B, np = d->sum_pairs, cs = PST_DYN_NSPEC * B * 2, ch = 2 * B * 2;
     const size_t W = leg_width(d);
     for (int i = 0; i < d->spec.nm; i++)
         for (int par = 0; par < 2; par++) {
             const double *S = st + (size_t)cs * pst_spec_block(&d->spec, i, par);
-            double *X = d->legbuf + (size_t)i * np * W;
+            double *X = lb + (size_t)i * np * W;
             pst_leg_synth(&d->leg, PST_LEG_P, i, par, S, cs, cs, X + par * cs, (int)W);
             pst_leg_synth(&d->leg, PST_LEG_H, i, par, S + S_PSI * B * 2, cs, ch, X + 2 * cs + par * ch, (int)W);
         }
@@ -170,11 +252,11 @@ static void inverse_sums(pst_dyn *d, const double *st)
  * written sequentially. */
 static void inverse_combine(pst_dyn *d, int p0, int p1)
 {
-    const int B = d->B, np = d->npairs, nc = d->fft_inv.nc, cs = PST_DYN_NSPEC * B * 2, ch = 2 * B * 2;
-    const size_t W = leg_width(d), fs = (size_t)B * nc; /* fs: distance between fields of a line block */
+    const int B = d->B, np = d->npairs, nc = d->fstride, cs = PST_DYN_NSPEC * B * 2, ch = 2 * B * 2;
+    const size_t W = leg_width(d), fs = field_lines(d) * nc; /* fs: distance between fields */
     for (int p = p0; p < p1; p++)
-        for (int i = 0; i < d->spec.nm; i++) {
-            const int m = d->spec.m[i];
+        for (int i = 0; i < d->par->nmx; i++) {
+            const int m = d->par->mx[i];
             const double *xe = d->legbuf + ((size_t)i * np + p) * W, *xo = xe + cs, *ye = xe + 2 * cs, *yo = ye + ch;
             for (int h = 0; h < 2; h++) {
                 const double sg = h ? -1.0 : 1.0;
@@ -184,7 +266,7 @@ static void inverse_combine(pst_dyn *d, int p0, int p1)
                         for (int r = 0; r < 2; r++) x[f][r] = xe[(f * B + l) * 2 + r] + sg * xo[(f * B + l) * 2 + r];
                     for (int f = 0; f < 2; f++)
                         for (int r = 0; r < 2; r++) y[f][r] = sg * ye[(f * B + l) * 2 + r] + yo[(f * B + l) * 2 + r];
-                    fftw_complex *q = d->four_inv + inv_line(d, p - p0, h, 0, l) * nc + m;
+                    fftw_complex *q = d->four_inv + inv_line(d, p - p0, h, 0, l) * nc + i;
                     pst_wind_from_sums(m, x[S_PSI], x[S_CHI], y[0], y[1], q[G_U * fs], q[G_V * fs]);
                     memcpy(q[G_ETA * fs], x[S_ETA], sizeof x[0]);
                     memcpy(q[G_DIV * fs], x[S_DIV], sizeof x[0]);
@@ -192,9 +274,6 @@ static void inverse_combine(pst_dyn *d, int p0, int p1)
                 }
             }
         }
-    /* Wavenumbers above M are zero (c2r may have used them as scratch). */
-    for (int line = 0; line < d->fft_inv.nlines; line++)
-        memset(d->four_inv + (size_t)line * nc + d->cfg.M + 1, 0, (size_t)(nc - d->cfg.M - 1) * sizeof(fftw_complex));
 }
 
 /* One latitude line of the products (restrict: lets the compiler vectorise). */
@@ -216,14 +295,14 @@ static void product_line(int nlon, double c, const double *restrict U, const dou
  * first step, taken from the current one. */
 static void products(pst_dyn *d, double *gf, const substep *s, int p0, int p1)
 {
-    const int B = d->B, nlon = d->cfg.nlon;
-    const size_t fi = (size_t)B * nlon; /* distance between fields of one latitude */
+    const int B = d->B, nlon = d->nlon_local;
+    const size_t fi = field_lines(d) * nlon; /* distance between fields */
     const double eps = d->cfg.robert;
     for (int p = p0; p < p1; p++)
         for (int h = 0; h < 2; h++) {
             const int lat = lat_of(d, p, h);
             const double c = 0.5 / one_minus_mu2(d, lat);
-            const double *phis = d->phis + (size_t)lat * nlon;
+            const double *phis = d->phis + (size_t)lat * d->cfg.nlon + d->par->lon_lo;
             for (int l = 0; l < B; l++) {
                 const double *g = d->grid_inv + inv_line(d, p - p0, h, 0, l) * nlon;
                 const double *U = g + G_U * fi, *V = g + G_V * fi, *E = g + G_ETA * fi, *F = g + G_PHI * fi;
@@ -245,8 +324,8 @@ static void products(pst_dyn *d, double *gf, const substep *s, int p0, int p1)
  * as it can be now, (1 − 2ε) X_n + ε X_{n−1}; the ε X_{n+1} term is added next step. */
 static void store_old(pst_dyn *d, double *gf, int p0, int p1)
 {
-    const int B = d->B, nlon = d->cfg.nlon;
-    const size_t fi = (size_t)B * nlon;
+    const int B = d->B, nlon = d->nlon_local;
+    const size_t fi = field_lines(d) * nlon;
     const double eps = d->cfg.robert;
     for (int p = p0; p < p1; p++)
         for (int h = 0; h < 2; h++)
@@ -276,21 +355,22 @@ static void store_old(pst_dyn *d, double *gf, int p0, int p1)
  * [m][pair][sP | aP | sH | aH]. */
 static void forward_combine(pst_dyn *d, const substep *s, int p0, int p1)
 {
-    const int B = d->B, np = d->npairs, nc = d->fft_fwd.nc, co = O_N * B * 2, chh = H_N * B * 2;
+    const int B = d->B, np = d->npairs, nc = d->fstride, co = O_N * B * 2, chh = H_N * B * 2;
     const double tau = s->tau, a = PST_EARTH_RADIUS_M;
     const bool si = d->cfg.scheme == PST_SCHEME_SEMI_IMPLICIT;
     const double cphi = si ? tau * d->cfg.phibar : 0.0, ckap = si ? tau : 0.0;
-    const size_t fs = (size_t)B * nc, W = leg_width(d);
+    const size_t fs = field_lines(d) * nc, W = leg_width(d);
     for (int p = p0; p < p1; p++) {
-        const double wn = d->w[p] / d->cfg.nlon, sn = 2.0 * tau * wn / (a * one_minus_mu2(d, p));
-        for (int i = 0; i < d->spec.nm; i++) {
-            const int m = d->spec.m[i];
+        const int lat = lat_of(d, p, 0);
+        const double wn = d->w[lat] / d->cfg.nlon, sn = 2.0 * tau * wn / (a * one_minus_mu2(d, lat));
+        for (int i = 0; i < d->par->nmx; i++) {
+            const int m = d->par->mx[i];
             const double sm = sn * m;
             double *sP = d->legbuf + ((size_t)i * np + p) * W, *aP = sP + co, *sH = aP + co, *aH = sH + chh;
             for (int l = 0; l < B; l++) {
                 double P[2][O_N][2], H[2][H_N][2];
                 for (int h = 0; h < 2; h++) {
-                    const fftw_complex *q = d->four_fwd + fwd_line(d, p - p0, h, 0, l) * nc + m;
+                    const fftw_complex *q = d->four_fwd + fwd_line(d, p - p0, h, 0, l) * nc + i;
                     const double *A = q[Q_UETA * fs], *Bv = q[Q_VETA * fs], *C = q[Q_UPHI * fs], *D = q[Q_VPHI * fs];
                     const double *E = q[Q_ENERGY * fs], *eo = q[Q_ETA_OLD * fs], *dv = q[Q_DIV_OLD * fs], *po = q[Q_PHI_OLD * fs];
                     P[h][O_ETA][0] = wn * eo[0] + sm * A[1];
@@ -324,18 +404,34 @@ static void forward_combine(pst_dyn *d, const substep *s, int p0, int p1)
 }
 
 /* Stage 5b: one dgemm per kernel and parity (H sums accumulate onto the first three outputs). */
-static void forward_sums(pst_dyn *d)
+/* Owned wavenumbers [i0, i1) from the Legendre buffer lb ([owned m][sum pair][W]) into O_all
+ * (the layout of d->out). */
+static void forward_sums(pst_dyn *d, const double *lb, int i0, int i1, double *O_all)
 {
-    const int B = d->B, np = d->npairs, co = O_N * B * 2, chh = H_N * B * 2;
+    const int B = d->B, np = d->sum_pairs, co = O_N * B * 2, chh = H_N * B * 2;
     const size_t W = leg_width(d);
-    for (int i = 0; i < d->spec.nm; i++) {
-        const double *sP = d->legbuf + (size_t)i * np * W, *aP = sP + co, *sH = aP + co, *aH = sH + chh;
+    for (int i = i0; i < i1; i++) {
+        const double *sP = lb + (size_t)i * np * W, *aP = sP + co, *sH = aP + co, *aH = sH + chh;
         for (int par = 0; par < 2; par++) {
-            double *O = d->out + (size_t)co * pst_spec_block(&d->spec, i, par);
+            double *O = O_all + (size_t)co * pst_spec_block(&d->spec, i, par);
             pst_leg_analysis(&d->leg, PST_LEG_P, i, par, par ? aP : sP, (int)W, co, 0.0, O, co);
             pst_leg_analysis(&d->leg, PST_LEG_H, i, par, par ? sH : aH, (int)W, chh, 1.0, O, co);
         }
     }
+}
+
+/* ringpipe's just-in-time block: the sums of coefficients [lo, lo + count) / unit, computed
+ * by whole wavenumbers into d->sums (a wavenumber on a block boundary is computed twice). */
+static void forward_sums_block(void *arg, size_t lo, size_t count, double *dst)
+{
+    pst_dyn *d = arg;
+    const size_t unit = (size_t)O_N * d->B * 2, c0 = lo / unit, c1 = (lo + count) / unit;
+    int i0 = 0;
+    while (i0 < d->spec.nm && d->spec.off[i0 + 1] <= c0) i0++;
+    int i1 = i0;
+    while (i1 < d->spec.nm && d->spec.off[i1] < c1) i1++;
+    forward_sums(d, d->legbuf, i0, i1, d->sums);
+    memcpy(dst, d->sums + lo, count * sizeof *dst);
 }
 
 /* Stage 6: per coefficient of degree n (L = n(n+1)/a²):
@@ -401,31 +497,71 @@ static void add_time(pst_dyn *d, pst_stage stage, double *t)
     *t = now;
 }
 
+/* Stage 2 (inverse): the chunk's Fourier lines to grid lines, locally or across the row. */
+static void fft_inverse(pst_dyn *d)
+{
+    if (d->pfft_inv) {
+        pst_pfft_inverse(d->pfft_inv, d->four_inv, d->grid_inv);
+        return;
+    }
+    /* Wavenumbers above M are zero (c2r may have used them as scratch). */
+    const int nc = d->nc;
+    for (int line = 0; line < d->fft_inv.nlines; line++)
+        memset(d->four_inv + (size_t)line * nc + d->cfg.M + 1, 0, (size_t)(nc - d->cfg.M - 1) * sizeof(fftw_complex));
+    pst_fft_inverse(&d->fft_inv, d->four_inv, d->grid_inv);
+}
+
+static void fft_forward(pst_dyn *d, double *gchunk)
+{
+    if (d->pfft_fwd) pst_pfft_forward(d->pfft_fwd, gchunk, d->four_fwd);
+    else pst_fft_forward(&d->fft_fwd, gchunk, d->four_fwd);
+}
+
+/* Stage 5b with the column: the sums over all latitudes into d->out. */
+static void forward_legendre(pst_dyn *d)
+{
+    const pst_par *par = d->par;
+    if (d->legall) {                       /* transpose: all latitudes of the owned wavenumbers */
+        pst_pleg_to_spectral(d->pleg, d->legbuf, d->legall);
+        forward_sums(d, d->legall, 0, d->spec.nm, d->out);
+    } else if (d->sums) {                  /* ringpipe: each block's sums computed just in time */
+        pst_pleg_sum_compute(d->pleg, forward_sums_block, d, d->out);
+    } else {                               /* partial sums over local latitudes, then the vector sum */
+        forward_sums(d, d->legbuf, 0, d->spec.nm, d->out);
+        if (par->cfg.PY > 1) pst_pleg_sum(d->pleg, d->out);
+    }
+}
+
 /* One substep of one level block: the inverse sums for all pairs, then chunk by chunk of
  * latitude pairs the inverse combination, FFTs and products, then the forward sums and the
  * update. */
 static bool substep_block(pst_dyn *d, int b, const substep *s)
 {
-    const int nlon = d->cfg.nlon, pc = d->pair_chunk;
+    const int nlon = d->nlon_local, pc = d->pair_chunk;
     double t = pst_now_s();
-    inverse_sums(d, d->state[b]);
+    if (d->legall) {
+        inverse_sums(d, d->state[b], d->legall);
+        pst_pleg_to_fourier(d->pleg, d->legall, d->legbuf);
+    } else {
+        inverse_sums(d, d->state[b], d->legbuf);
+    }
     add_time(d, PST_STAGE_LEGENDRE, &t);
     for (int p0 = 0; p0 < d->npairs; p0 += pc) {
         double *gf = d->grid_fwd[b], *gchunk = gf + fwd_line(d, p0, 0, 0, 0) * nlon;
         inverse_combine(d, p0, p0 + pc);
         add_time(d, PST_STAGE_LEGENDRE, &t);
-        pst_fft_inverse(&d->fft_inv, d->four_inv, d->grid_inv);
+        fft_inverse(d);
         add_time(d, PST_STAGE_FFT, &t);
         products(d, gf, s, p0, p0 + pc);
         add_time(d, PST_STAGE_GRID, &t);
-        pst_fft_forward(&d->fft_fwd, gchunk, d->four_fwd);
+        fft_forward(d, gchunk);
         add_time(d, PST_STAGE_FFT, &t);
         if (!s->keep_old) store_old(d, gf, p0, p0 + pc);
         add_time(d, PST_STAGE_GRID, &t);
         forward_combine(d, s, p0, p0 + pc);
         add_time(d, PST_STAGE_LEGENDRE, &t);
     }
-    forward_sums(d);
+    forward_legendre(d);
     add_time(d, PST_STAGE_LEGENDRE, &t);
     bool ok = update(d, d->state[b], s);
     add_time(d, PST_STAGE_SPECTRAL, &t);

@@ -27,6 +27,9 @@
 
 #include "model/fft.h"
 #include "model/legendre.h"
+#include "model/parallel.h"
+#include "model/pfft.h"
+#include "model/pleg.h"
 #include "model/spectral.h"
 
 #include <stdbool.h>
@@ -47,25 +50,36 @@ typedef struct pst_dyn_config {
     double phibar;            /* Φ̄, m² s⁻² */
     double robert;            /* Robert–Asselin coefficient (0: off) */
     double hdiff;             /* ∇⁴ diffusion coefficient, m⁴ s⁻¹ (0: off) */
-    int pair_chunk;           /* latitude pairs per FFT/product chunk, dividing nlat/2 (0: fit L2) */
+    int pair_chunk;           /* latitude pairs per FFT/product chunk, dividing the local pairs (0: fit L2) */
     unsigned fftw_flags;
+    const pst_par *par;       /* this rank's share (parallel.h); NULL: serial.  Kept by reference. */
 } pst_dyn_config;
 
 enum { PST_DYN_NSPEC = 5, PST_DYN_NFWD = 8, PST_DYN_NINV = 5 };
 
+/* Pairs, longitudes and wavenumbers below are this rank's (pst_par); "pair" indexes are local
+ * unless named global.  Serially the local share is everything and mx[i] = i. */
 typedef struct pst_dyn {
     pst_dyn_config cfg;
+    const pst_par *par;              /* cfg.par, or serial_par */
+    pst_par serial_par;
     int npairs, nblocks, B, pair_chunk;
+    int nlon_local, nc, fstride;     /* local longitudes; FFTW's nlon/2+1; Fourier line stride */
+    int sum_pairs;                   /* pairs the Legendre sums run over (all of them for transposes) */
     double *mu, *coslat, *w;         /* Gaussian nodes, √(1 − μ²), weights [nlat], north to south */
-    pst_spec_layout spec;
+    pst_spec_layout spec;            /* the owned wavenumbers */
     pst_legendre leg;
-    pst_fft fft_inv, fft_fwd;
+    pst_fft fft_inv, fft_fwd;        /* serial FFTs (one processor column) */
+    pst_pfft *pfft_inv, *pfft_fwd;   /* the FFT stage across the row (PX > 1) */
+    pst_pleg *pleg;                  /* the Legendre stage down the column (PY > 1) */
     double **state;                  /* per block: [ncoef][η, δ, Φ', ψ', χ'][B][2] */
-    double **grid_fwd;               /* per block: [pair][hemi][8][B][nlon]; slots 5..7 = previous level */
-    fftw_complex *four_inv, *four_fwd; /* one chunk of pairs: [pair][hemi][5 or 8][B][nc] */
-    double *grid_inv;                /* one chunk: [pair][hemi][5][B][nlon]: U, V, η, δ, Φ' */
-    double *legbuf;                  /* Legendre sums (inverse) or inputs (forward) [m][pair][28 B] */
+    double **grid_fwd;               /* per block: [pair][8][B][hemi][nlon_local]; slots 5..7 = previous level */
+    fftw_complex *four_inv, *four_fwd; /* one chunk of pairs: [pair][5 or 8][B][hemi][fstride], wavenumber mx[i] at i */
+    double *grid_inv;                /* one chunk: [pair][5][B][hemi][nlon_local]: U, V, η, δ, Φ' */
+    double *legbuf;                  /* Legendre sums (inverse) or inputs (forward) [mx][pair][28 B] */
+    double *legall;                  /* Legendre transposes: [owned m][global pair][28 B] */
     double *out;                     /* forward Legendre output [ncoef][η, δ, Φ', κ][B][2] */
+    double *sums;                    /* ringpipe: the forward sums computed block by block */
     double *coriolis;                /* f coefficients [ncoef][2] */
     double *phis;                    /* surface geopotential [nlat][nlon] */
     long steps_done;
@@ -76,9 +90,13 @@ typedef struct pst_dyn {
 void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg);
 void pst_dyn_free(pst_dyn *d);
 
-/* Initial state of one level: η, δ, Φ' coefficients in the full layout ([ncoef][2]). */
+/* Initial state of one level: η, δ, Φ' coefficients in the full layout ([ncoef][2]); each rank
+ * takes its own. */
 void pst_dyn_set_level(pst_dyn *d, int level, const double *eta, const double *div, const double *phi);
+/* The whole level in the full layout on every rank (collective over the grid when parallel). */
 void pst_dyn_get_level(const pst_dyn *d, int level, double *eta, double *div, double *phi);
+/* Accumulated time in the FFT and Legendre stages' parallel algorithms (0 when serial). */
+void pst_dyn_comm_s(const pst_dyn *d, double *fft_s, double *legendre_s);
 /* Coriolis parameter coefficients (so ζ = η − f) and surface geopotential grid (NULL: none). */
 void pst_dyn_set_forcing(pst_dyn *d, const double *coriolis, const double *phis);
 

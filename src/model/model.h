@@ -26,6 +26,7 @@ typedef struct pst_model_config {
     bool explicit_scheme;
     double robert, hdiff;
     unsigned fftw_flags;
+    const pst_par *par;       /* parallel decomposition (NULL: serial); diagnostics are then collective */
 } pst_model_config;
 
 typedef struct pst_ref_grids {

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-static bool in_subset(const pst_protocol *p)
+static inline bool in_subset(const pst_protocol *p)
 {
     static const char *const codes[] = {"0,0", "0,6", "1,1", "1,4", "1,6", "1,7", "2,3", "3,1", "3,7", "3,9"};
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
@@ -21,9 +21,9 @@ static bool in_subset(const pst_protocol *p)
 /* argv[1] == "subset": only the subset's protocols and only the main checks (MPICH at 8
  * oversubscribed ranks, where every message step costs ~10 ms; Open MPI runs everything). */
 static bool subset_mode;
-static void parse_mode(int argc, char **argv) { subset_mode = argc > 1 && !strcmp(argv[1], "subset"); }
-static bool protocol_selected(const pst_protocol *p) { return !subset_mode || in_subset(p); }
+static inline void parse_mode(int argc, char **argv) { subset_mode = argc > 1 && !strcmp(argv[1], "subset"); }
+static inline bool protocol_selected(const pst_protocol *p) { return !subset_mode || in_subset(p); }
 /* Also run the larger and extra cases with p. */
-static bool extra_protocol(const pst_protocol *p) { return !subset_mode && in_subset(p); }
+static inline bool extra_protocol(const pst_protocol *p) { return !subset_mode && in_subset(p); }
 
 #endif

@@ -1,0 +1,106 @@
+#include "model/parallel.h"
+
+#include "algo/dfft.h"
+#include "algo/partition.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const fft_names[PST_PFFT_NALGS] = {"srtrans", "swtrans", "logtrans", "coll", "dfft"};
+static const char *const leg_names[PST_PLEG_NALGS] = {"srtrans", "swtrans", "logtrans", "exchsum",
+                                                      "halfsum", "ringsum", "ringpipe", "coll"};
+
+const char *pst_par_fft_name(pst_par_fft a) { return fft_names[a]; }
+const char *pst_par_leg_name(pst_par_leg a) { return leg_names[a]; }
+
+static int find(const char *const *names, int n, const char *name)
+{
+    for (int k = 0; k < n; k++)
+        if (!strcmp(names[k], name)) return k;
+    return -1;
+}
+
+int pst_par_fft_find(const char *name) { return find(fft_names, PST_PFFT_NALGS, name); }
+int pst_par_leg_find(const char *name) { return find(leg_names, PST_PLEG_NALGS, name); }
+
+static int bitrev(int x, int bits)
+{
+    int r = 0;
+    for (int b = 0; b < bits; b++) r |= ((x >> b) & 1) << (bits - 1 - b);
+    return r;
+}
+
+int pst_par_wavenumbers(int PX, int px, int M, int *out)
+{
+    int bits = 0, first = pst_is_pow2(PX) ? (pst_pow2_floor(PX, &bits), bitrev(px, bits)) : px, n = 0;
+    for (int m = first; m <= M; m += PX) out[n++] = m;
+    return n;
+}
+
+const char *pst_par_check(int PX, int PY, pst_par_fft fft, pst_par_leg leg, int M, int nlat, int nlon)
+{
+    static char msg[256];
+    int npairs = nlat / 2, fewest_m = (M - (PX - 1)) / PX + 1; /* the last column's count */
+    if (PY > npairs)
+        snprintf(msg, sizeof msg, "%d processor rows need at least %d north/south latitude pairs; %d latitudes have %d",
+                 PY, PY, nlat, npairs);
+    else if (PX > M + 1)
+        snprintf(msg, sizeof msg, "%d processor columns need at least %d wavenumbers; T%d has %d", PX, PX, M, M + 1);
+    else if (PX > nlon)
+        snprintf(msg, sizeof msg, "%d processor columns need at least %d longitudes; the grid has %d", PX, PX, nlon);
+    else if (PY > 1 && pst_par_leg_is_transpose(leg) && fewest_m < PY)
+        snprintf(msg, sizeof msg,
+                 "the Legendre transpose %s splits each column's wavenumbers over %d rows, but a column of T%d on %d "
+                 "columns has only %d",
+                 leg_names[leg], PY, M, PX, fewest_m);
+    else if (PX > 1 && fft == PST_PFFT_DFFT && pst_dfft_check(PX, nlon, M))
+        snprintf(msg, sizeof msg, "%s", pst_dfft_check(PX, nlon, M));
+    else
+        return NULL;
+    return msg;
+}
+
+static void common_init(pst_par *p, int M, int nlat, int nlon)
+{
+    int PX = p->cfg.PX, PY = p->cfg.PY;
+    p->pairs_all = (size_t)nlat / 2;
+    pst_block(p->pairs_all, PY, p->py, &p->pair_lo, &p->npairs);
+    pst_block((size_t)nlon, PX, p->px, &p->lon_lo, &p->nlon);
+    p->mx = malloc((size_t)(M + 1) * sizeof *p->mx);
+    p->nmx = pst_par_wavenumbers(PX, p->px, M, p->mx);
+    size_t lo = 0, n = (size_t)p->nmx;
+    if (pst_par_leg_is_transpose(p->cfg.legendre)) pst_block((size_t)p->nmx, PY, p->py, &lo, &n);
+    p->own_lo = (int)lo;
+    p->nown = (int)n;
+}
+
+void pst_par_serial(pst_par *p, int M, int nlat, int nlon)
+{
+    memset(p, 0, sizeof *p);
+    p->cfg = (pst_par_config){.comm = MPI_COMM_NULL, .PX = 1, .PY = 1, .legendre = PST_PLEG_COLL};
+    p->row = p->col = MPI_COMM_NULL;
+    common_init(p, M, nlat, nlon);
+}
+
+void pst_par_init(pst_par *p, const pst_par_config *cfg, int M, int nlat, int nlon)
+{
+    memset(p, 0, sizeof *p);
+    p->cfg = *cfg;
+    int rank;
+    MPI_Comm_rank(cfg->comm, &rank);
+    p->px = rank % cfg->PX;
+    p->py = rank / cfg->PX;
+    p->row = p->col = MPI_COMM_NULL;
+    if (cfg->PX > 1) MPI_Comm_split(cfg->comm, p->py, p->px, &p->row);
+    if (cfg->PY > 1) MPI_Comm_split(cfg->comm, p->px, p->py, &p->col);
+    common_init(p, M, nlat, nlon);
+}
+
+void pst_par_free(pst_par *p)
+{
+    if (p->row != MPI_COMM_NULL) MPI_Comm_free(&p->row);
+    if (p->col != MPI_COMM_NULL) MPI_Comm_free(&p->col);
+    free(p->mx);
+    p->mx = NULL;
+}

@@ -1,0 +1,78 @@
+/* The parallel decomposition of the model (seed 000 §6; Foster & Worley 1997): a logical
+ * PX x PY processor grid, rank = py * PX + px.
+ *
+ *   physical domain   longitudes block-split over PX (pst_block of nlon), latitudes over PY in
+ *                     north/south pairs (pst_block of nlat/2 pairs; pair p is latitude p and its
+ *                     mirror nlat-1-p, so the even/odd Legendre symmetry stays local), all
+ *                     levels and fields.
+ *   Fourier domain    wavenumbers over PX, latitude pairs over PY: column px owns the
+ *                     wavenumbers m = r + PX*i <= M (r = bitrev(px) when PX is a power of two,
+ *                     the order the distributed FFT produces; else r = px): cyclic, so the
+ *                     triangular truncation's work is balanced.
+ *   spectral domain   vector-sum Legendre algorithms: all of the column's wavenumbers,
+ *                     replicated over its PY ranks (each updates them redundantly, no
+ *                     communication before the inverse transform); transpose algorithms: the
+ *                     column's wavenumber list block-split over PY, all latitudes local.
+ *
+ * The FFT stage runs across a processor row (the PX ranks sharing latitudes), the Legendre
+ * stage down a processor column (the PY ranks sharing wavenumbers). */
+#ifndef PST_MODEL_PARALLEL_H
+#define PST_MODEL_PARALLEL_H
+
+#include "comm/protocol.h"
+
+#include <mpi.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* FFT stage: the double transpose around serial FFTs (the first four, pst_trans_alg's order)
+ * or the distributed FFT. */
+typedef enum pst_par_fft { PST_PFFT_SRTRANS, PST_PFFT_SWTRANS, PST_PFFT_LOGTRANS, PST_PFFT_COLL, PST_PFFT_DFFT, PST_PFFT_NALGS } pst_par_fft;
+/* Legendre stage: transposes (pst_trans_alg's order) or distributed vector sums (pst_vsum_alg's
+ * order from PST_PLEG_EXCHSUM; coll is MPI_Allreduce). */
+typedef enum pst_par_leg {
+    PST_PLEG_SRTRANS, PST_PLEG_SWTRANS, PST_PLEG_LOGTRANS,
+    PST_PLEG_EXCHSUM, PST_PLEG_HALFSUM, PST_PLEG_RINGSUM, PST_PLEG_RINGPIPE, PST_PLEG_COLL,
+    PST_PLEG_NALGS
+} pst_par_leg;
+
+const char *pst_par_fft_name(pst_par_fft a);   /* "srtrans", "swtrans", "logtrans", "coll", "dfft" */
+const char *pst_par_leg_name(pst_par_leg a);   /* "srtrans" ... "ringpipe", "coll" */
+int pst_par_fft_find(const char *name);        /* -1 when unknown */
+int pst_par_leg_find(const char *name);
+static inline bool pst_par_leg_is_transpose(pst_par_leg a) { return a <= PST_PLEG_LOGTRANS; }
+
+typedef struct pst_par_config {
+    MPI_Comm comm;                    /* PX * PY ranks */
+    int PX, PY;
+    pst_par_fft fft;
+    pst_par_leg legendre;
+    const pst_protocol *fft_protocol, *leg_protocol;  /* ignored by coll */
+    bool overlap;
+} pst_par_config;
+
+/* One rank's share of the domains. */
+typedef struct pst_par {
+    pst_par_config cfg;
+    int px, py;
+    MPI_Comm row, col;                /* MPI_COMM_NULL when PX (PY) is 1 */
+    size_t pair_lo, npairs, pairs_all; /* local latitude pairs; all of them */
+    size_t lon_lo, nlon;              /* local longitudes */
+    int nmx, *mx;                     /* the column's wavenumbers (Fourier domain) */
+    int own_lo, nown;                 /* spectral wavenumbers: mx[own_lo .. own_lo + nown) */
+} pst_par;
+
+/* The wavenumbers of column px (out has room for M + 1); returns their count. */
+int pst_par_wavenumbers(int PX, int px, int M, int *out);
+
+/* Why a PX x PY grid with these algorithms cannot run truncation M on nlat x nlon (NULL: it
+ * can).  Checked before any collective so every rank refuses the same way. */
+const char *pst_par_check(int PX, int PY, pst_par_fft fft, pst_par_leg leg, int M, int nlat, int nlon);
+
+/* Collective over cfg->comm (whose size must be PX * PY; checked by the caller). */
+void pst_par_init(pst_par *p, const pst_par_config *cfg, int M, int nlat, int nlon);
+/* The serial decomposition (1 x 1, no communicators, no MPI calls). */
+void pst_par_serial(pst_par *p, int M, int nlat, int nlon);
+void pst_par_free(pst_par *p);
+
+#endif

@@ -1,0 +1,140 @@
+#include "model/pleg.h"
+
+#include "algo/partition.h"
+#include "algo/transpose.h"
+#include "core/errors.h"
+#include "core/timer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct pst_pleg {
+    int Q, me;
+    size_t width, pairs_all;
+    size_t *pair_lo, *pair_n, *own_lo, *own_n;   /* per rank of the column, in pairs / wavenumbers */
+    double *stage;          /* to_spectral's receive (to_fourier's send) layout: [q][own_n[me]][pair_n[q]][width] */
+    double *whole_cur;      /* the hooks' [own][all pairs][width] array of the current call */
+    const double *whole_src;
+    pst_trans *fwd, *inv;
+    pst_vsum *sum;
+    size_t send_bytes;
+    double comm_s;
+};
+
+static size_t block_doubles(const pst_pleg *l, int q) { return l->own_n[l->me] * l->pair_n[q] * l->width; }
+static size_t stage_offset(const pst_pleg *l, int q) { return l->own_n[l->me] * l->pair_lo[q] * l->width; }
+
+/* After q's latitude pairs of my wavenumbers arrive: place them among all pairs. */
+static void unpack(void *arg, int q)
+{
+    pst_pleg *l = arg;
+    const double *src = l->stage + stage_offset(l, q);
+    size_t row = l->pair_n[q] * l->width;
+    for (size_t i = 0; i < l->own_n[l->me]; i++)
+        memcpy(l->whole_cur + (i * l->pairs_all + l->pair_lo[q]) * l->width, src + i * row, row * sizeof *src);
+}
+
+/* Before q gets back its latitude pairs of my wavenumbers. */
+static void pack(void *arg, int q)
+{
+    pst_pleg *l = arg;
+    double *dst = l->stage + stage_offset(l, q);
+    size_t row = l->pair_n[q] * l->width;
+    for (size_t i = 0; i < l->own_n[l->me]; i++)
+        memcpy(dst + i * row, l->whole_src + (i * l->pairs_all + l->pair_lo[q]) * l->width, row * sizeof *dst);
+}
+
+static int bytes_of(size_t doubles)
+{
+    if (doubles * sizeof(double) > (size_t)0x7fffffff) pst_fatal(3, "Legendre transpose block of %zu doubles exceeds MPI's int counts", doubles);
+    return (int)(doubles * sizeof(double));
+}
+
+pst_pleg *pst_pleg_create(const pst_par *par, size_t width, size_t sum_doubles, size_t unit)
+{
+    pst_pleg *l = calloc(1, sizeof *l);
+    l->Q = par->cfg.PY;
+    l->me = par->py;
+    l->width = width;
+    pst_par_leg alg = par->cfg.legendre;
+    if (!pst_par_leg_is_transpose(alg)) {
+        pst_vsum_alg v = (pst_vsum_alg)(alg - PST_PLEG_EXCHSUM);
+        l->sum = pst_vsum_create(v, par->cfg.leg_protocol, par->cfg.overlap, par->col, sum_doubles, unit, PST_VSUM_REPLICATED);
+        int log2q;
+        pst_pow2_floor(l->Q, &log2q);
+        l->send_bytes = ((size_t)log2q + 4) * sum_doubles * sizeof(double); /* the most any algorithm sends */
+        return l;
+    }
+    const int Q = l->Q;
+    l->pair_lo = calloc((size_t)Q * 4, sizeof *l->pair_lo);
+    l->pair_n = l->pair_lo + Q;
+    l->own_lo = l->pair_n + Q;
+    l->own_n = l->own_lo + Q;
+    const size_t pairs_all = par->pairs_all;
+    for (int q = 0; q < Q; q++) {
+        /* The partitions of pst_par: every row has the column's wavenumber list. */
+        pst_block((size_t)par->nmx, Q, q, &l->own_lo[q], &l->own_n[q]);
+        pst_block(pairs_all, Q, q, &l->pair_lo[q], &l->pair_n[q]);
+    }
+    l->pairs_all = pairs_all;
+    l->stage = calloc((size_t)l->own_n[l->me] * pairs_all * width + 1, sizeof *l->stage);
+    int *sc = calloc((size_t)Q * 4, sizeof *sc), *sd = sc + Q, *rc = sd + Q, *rd = rc + Q;
+    for (int q = 0; q < Q; q++) {
+        sc[q] = bytes_of(l->own_n[q] * par->npairs * width);
+        sd[q] = bytes_of(l->own_lo[q] * par->npairs * width);
+        rc[q] = bytes_of(block_doubles(l, q));
+        rd[q] = bytes_of(stage_offset(l, q));
+    }
+    l->fwd = pst_trans_create((pst_trans_alg)alg, par->cfg.leg_protocol, par->cfg.overlap, par->col, sc, sd, rc, rd);
+    l->inv = pst_trans_create_inverse(l->fwd);
+    l->send_bytes = 2 * (size_t)par->nmx * par->npairs * width * sizeof(double);
+    free(sc);
+    return l;
+}
+
+void pst_pleg_to_spectral(pst_pleg *l, const double *local, double *whole)
+{
+    double t = pst_now_s();
+    l->whole_cur = whole;
+    pst_trans_run(l->fwd, local, l->stage, &(pst_trans_hooks){.unpack = unpack, .arg = l});
+    l->comm_s += pst_now_s() - t;
+}
+
+void pst_pleg_to_fourier(pst_pleg *l, const double *whole, double *local)
+{
+    double t = pst_now_s();
+    l->whole_src = whole;
+    pst_trans_run(l->inv, l->stage, local, &(pst_trans_hooks){.pack = pack, .arg = l});
+    l->comm_s += pst_now_s() - t;
+}
+
+void pst_pleg_sum(pst_pleg *l, double *sums)
+{
+    double t = pst_now_s();
+    pst_vsum_run(l->sum, sums, sums);
+    l->comm_s += pst_now_s() - t;
+}
+
+void pst_pleg_sum_compute(pst_pleg *l, pst_vsum_compute_fn compute, void *arg, double *sums)
+{
+    double t = pst_now_s();
+    pst_vsum_run_compute(l->sum, compute, arg, sums);
+    l->comm_s += pst_now_s() - t;
+}
+
+double pst_pleg_comm_s(const pst_pleg *l) { return l->comm_s; }
+
+size_t pst_pleg_send_bytes(const pst_pleg *l) { return l->send_bytes; }
+
+void pst_pleg_free(pst_pleg *l)
+{
+    if (!l) return;
+    if (l->sum) pst_vsum_free(l->sum);
+    if (l->fwd) {
+        pst_trans_free(l->fwd);
+        pst_trans_free(l->inv);
+    }
+    free(l->pair_lo);
+    free(l->stage);
+    free(l);
+}

@@ -1,0 +1,35 @@
+/* The model's Legendre stage across a processor column: the communication that turns
+ * Fourier-domain data (latitude pairs split over the column) into spectral data and back.
+ *
+ *   transposes (srtrans, swtrans, logtrans): the Legendre buffer [mx][local pairs][width] is
+ *     transposed to [own wavenumbers][all pairs][width] before the forward sums and back after
+ *     the inverse sums (the rows' pair blocks are gathered/scattered in the transposes' hooks).
+ *   vector sums (exchsum, halfsum, ringsum, ringpipe, coll): the forward sums over local pairs
+ *     are partial; a replicated distributed vector sum (MPI_Allreduce-equivalent) completes
+ *     them.  ringpipe computes each block of the sums just in time (pst_pleg_sum_compute).
+ * comm_s accumulates the time in the parallel algorithm (for ringpipe including the sums it
+ * pipelines). */
+#ifndef PST_MODEL_PLEG_H
+#define PST_MODEL_PLEG_H
+
+#include "algo/vsum.h"
+#include "model/parallel.h"
+
+typedef struct pst_pleg pst_pleg;
+
+/* Collective over par->col (PY > 1).  width: doubles per (wavenumber, pair); sum_doubles: the
+ * length of the spectral sums vector (vector-sum algorithms), unit: doubles per coefficient. */
+pst_pleg *pst_pleg_create(const pst_par *par, size_t width, size_t sum_doubles, size_t unit);
+/* Transposes: local [nmx][npairs][width] → [nown][all pairs][width], and back. */
+void pst_pleg_to_spectral(pst_pleg *l, const double *local, double *whole);
+void pst_pleg_to_fourier(pst_pleg *l, const double *whole, double *local);
+/* Vector sums, in place on sum_doubles (replicated result). */
+void pst_pleg_sum(pst_pleg *l, double *sums);
+/* Vector sums with the contribution computed block by block (ringpipe's pipeline). */
+void pst_pleg_sum_compute(pst_pleg *l, pst_vsum_compute_fn compute, void *arg, double *sums);
+double pst_pleg_comm_s(const pst_pleg *l);
+/* Bytes this rank sends in one forward plus one inverse transform (buffered-send sizing). */
+size_t pst_pleg_send_bytes(const pst_pleg *l);
+void pst_pleg_free(pst_pleg *l);
+
+#endif
