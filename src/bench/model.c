@@ -1,9 +1,13 @@
-/* pstswm model: the spectral transform shallow water model (DESIGN §6, seed 000 §2 and §4).
+/* pstswm model: the spectral transform shallow water model (DESIGN §6, seed 000 §2, §4, §7).
  *
- * Runs a Williamson et al. (1992) test case with NCAR STSWM numerics on one rank and reports
- * the time per step (median over the steps after warm-up), the per-stage split, the analytic
- * flop count and the MFlop/s it implies, error norms (analytic solution or --reference run)
- * and conservation of mass, energy and potential enstrophy. */
+ * Runs a Williamson et al. (1992) test case with NCAR STSWM numerics, serially or on a PX x PY
+ * processor grid with the chosen parallel algorithms and protocols (model_algos.h), and reports
+ * the time per step (median over the steps after warm-up of the slowest rank's step), the
+ * per-stage split with each stage's time in its parallel algorithm, the analytic flop count and
+ * the MFlop/s it implies, error norms (analytic solution or --reference run) and conservation
+ * of mass, energy and potential enstrophy. */
+#include "bench/model_algos.h"
+#include "algo/exchange.h"
 #include "bench/commands.h"
 #include "core/cli.h"
 #include "core/context.h"
@@ -33,10 +37,12 @@ typedef struct model_cfg {
     double dt_s, days, robert, hdiff;
     const char *alpha_spec, *fftw_plan, *write_fields, *reference;
     bool explicit_scheme;
+    model_algos algos;
     /* derived */
     double alpha;
     unsigned fftw_flags;
     pst_reference ref;
+    pst_par_config par;       /* grid, algorithms and protocols (1x1: serial) */
 } model_cfg;
 
 /* A number, or [A*]pi[/B] (e.g. pi/4, 2*pi/3). */
@@ -84,8 +90,6 @@ static void default_grid(long long M, long long *nlat, long long *nlon)
 static void validate(model_cfg *c)
 {
     char err[512];
-    if (c->ctx.size != 1)
-        pst_usage_error("model runs on exactly 1 rank in this version (started on %d); run it without mpiexec -n", c->ctx.size);
     if (!pst_case_known((int)c->test_case))
         pst_usage_error("--case: %lld is not a supported test case (allowed: 1, 2, 5, 6)", c->test_case);
     if (parse_angle(c->alpha_spec, &c->alpha))
@@ -107,6 +111,7 @@ static void validate(model_cfg *c)
     if (c->steps && !isnan(c->days)) pst_usage_error("--steps and --days are exclusive: give one of them");
     if (!isnan(c->days) && c->days <= 0) pst_usage_error("--days: %g is not a positive simulated time", c->days);
     if (pst_fft_flags(c->fftw_plan, &c->fftw_flags)) pst_usage_error("--fftw-plan: unknown '%s'", c->fftw_plan);
+    model_algos_resolve(&c->algos, c->ctx.size, (int)c->trunc, (int)c->nlat, (int)c->nlon, &c->par);
     if (c->reference) {
         if (pst_reference_read(c->reference, &c->ref, err, sizeof err)) pst_usage_error("--reference: %s", err);
         if (c->ref.test_case != c->test_case || c->ref.alpha != c->alpha)
@@ -136,14 +141,17 @@ static long long resolve_steps(const model_cfg *c, double dt_s)
     return n;
 }
 
+static bool root;  /* rank 0 prints */
+
 static void print_diag_header(void)
 {
-    printf("  %6s %7s %10s %10s %10s %10s %11s %11s %11s %7s\n", "step", "day", "h_l1", "h_l2", "h_linf", "v_l2",
+    if (root) printf("  %6s %7s %10s %10s %10s %10s %11s %11s %11s %7s\n", "step", "day", "h_l1", "h_l2", "h_linf", "v_l2",
            "mass_rel", "energy_rel", "enstr_rel", "max_v");
 }
 
 static void print_diag(long long step, const pst_model_diag *d)
 {
+    if (!root) return;
     if (d->has_norms)
         printf("  %6lld %7.3f %10.3e %10.3e %10.3e %10.3e %11.3e %11.3e %11.3e %7.2f\n", step, d->t_s / PST_DAY_S,
                d->norms.h_l1, d->norms.h_l2, d->norms.h_linf, d->norms.v_l2, d->mass_rel, d->energy_rel,
@@ -153,18 +161,41 @@ static void print_diag(long long step, const pst_model_diag *d)
                "-", d->mass_rel, d->energy_rel, d->enstrophy_rel, d->max_speed);
 }
 
+static bool is_parallel(const model_cfg *c) { return c->par.PX * c->par.PY > 1; }
+
+/* What a stage ran: "serial" on one rank of that dimension, else the algorithm. */
+static const char *stage_alg(const model_cfg *c, bool fft)
+{
+    if (fft) return c->par.PX > 1 ? pst_par_fft_name(c->par.fft) : "serial";
+    return c->par.PY > 1 ? pst_par_leg_name(c->par.legendre) : "serial";
+}
+
+static const char *stage_protocol(const model_cfg *c, bool fft)
+{
+    const char *alg = stage_alg(c, fft);
+    if (!strcmp(alg, "serial")) return "local";
+    if (!strcmp(alg, "coll")) return "coll";
+    return (fft ? c->par.fft_protocol : c->par.leg_protocol)->code;
+}
+
 static void rec_identity(pst_rec *r, const model_cfg *c, const pst_model *m, long long steps)
 {
     char grid[32];
-    snprintf(grid, sizeof grid, "%dx%d", 1, 1);
+    snprintf(grid, sizeof grid, "%dx%d", c->par.PX, c->par.PY);
     pst_rec_int(r, "case", c->test_case);
     pst_rec_num(r, "alpha", c->alpha);
     pst_rec_int(r, "trunc", c->trunc);
     pst_rec_int(r, "levels", c->levels);
     pst_rec_str(r, "grid", grid);
-    pst_rec_str(r, "fft", "serial");
-    pst_rec_str(r, "legendre", "serial");
-    pst_rec_str(r, "protocol", "local");
+    pst_rec_int(r, "px", c->par.PX);
+    pst_rec_int(r, "py", c->par.PY);
+    pst_rec_str(r, "preset", is_parallel(c) ? (c->algos.preset ? c->algos.preset : "gen") : NULL);
+    pst_rec_str(r, "fft", stage_alg(c, true));
+    pst_rec_str(r, "legendre", stage_alg(c, false));
+    pst_rec_str(r, "fft_protocol", stage_protocol(c, true));
+    pst_rec_str(r, "legendre_protocol", stage_protocol(c, false));
+    pst_rec_bool(r, "fft_overlap", c->par.PX > 1 && pst_overlapped(c->par.fft_protocol, c->par.fft_overlap) && c->par.fft != PST_PFFT_COLL);
+    pst_rec_bool(r, "legendre_overlap", c->par.PY > 1 && pst_overlapped(c->par.leg_protocol, c->par.leg_overlap) && c->par.legendre != PST_PLEG_COLL);
     pst_rec_int(r, "nlat", c->nlat);
     pst_rec_int(r, "nlon", c->nlon);
     pst_rec_int(r, "level_block", c->level_block);
@@ -194,7 +225,7 @@ static void rec_diag(pst_rec *r, const pst_model_diag *d)
 
 static void courant_warning(const pst_model *m, double courant, double t_s, bool *warned)
 {
-    if (courant < 1.0 || *warned) return;
+    if (courant < 1.0 || *warned || !root) return;
     fprintf(stderr, "%s: warning: Courant number %.2f >= 1 at day %.2f (dt %g s, T%d): the run may become unstable\n",
             pst_progname(), courant, t_s / PST_DAY_S, m->cfg.dt_s, m->cfg.M);
     *warned = true;
@@ -204,7 +235,7 @@ int pst_cmd_model(int argc, char **argv)
 {
     static const char *const plans[] = {"estimate", "measure", "patient", NULL};
     model_cfg c = {.test_case = 2, .trunc = 42, .levels = 1, .warmup = 2, .dt_s = NAN, .days = NAN,
-                   .alpha_spec = "0", .fftw_plan = "measure"};
+                   .alpha_spec = "0", .fftw_plan = "measure", .algos.transport = "mpi"};
     pst_ctx_init(&c.ctx, "model", argc, argv);
     const pst_opt opts[] = {
         {"case", PST_OPT_INT, &c.test_case, "N", "Williamson test case: 1 cosine bell, 2 zonal flow, 5 mountain, 6 Rossby-Haurwitz (default 2)", 1, 0, NULL},
@@ -225,6 +256,15 @@ int pst_cmd_model(int argc, char **argv)
         {"write-fields", PST_OPT_STRING, &c.write_fields, "FILE", "write the final fields (level 0) as NetCDF", 1, 0, NULL},
         {"reference", PST_OPT_STRING, &c.reference, "FILE", "error norms against this --write-fields run of the same case and end time", 1, 0, NULL},
         {"fftw-plan", PST_OPT_STRING, &c.fftw_plan, "MODE", "FFTW planner effort (default measure)", 1, 0, plans},
+        {"grid", PST_OPT_STRING, &c.algos.grid, "PXxPY", "processor grid: longitudes over PX, latitude pairs over PY (default: near-square for the ranks)", 1, 0, NULL},
+        {"preset", PST_OPT_STRING, &c.algos.preset, "NAME", "algorithms and protocols: gen (default), coll, opt (--tuned), DTH, DR", 1, 0, pst_model_presets},
+        {"tuned", PST_OPT_STRING, &c.algos.tuned, "FILE", "the opt preset's per-stage algorithm, protocol and overlap (pstlab tune writes it)", 1, 0, NULL},
+        {"fft", PST_OPT_STRING, &c.algos.fft, "ALG", "FFT across PX: srtrans, swtrans, logtrans, coll (double transpose) or dfft", 1, 0, NULL},
+        {"legendre", PST_OPT_STRING, &c.algos.legendre, "ALG", "Legendre across PY: srtrans, swtrans, logtrans, exchsum, halfsum, ringsum, ringpipe, coll", 1, 0, NULL},
+        {"protocol", PST_OPT_STRING, &c.algos.protocol, "CODE", "protocol of both stages (e.g. 3,1; see pstswm swap --help)", 1, 0, NULL},
+        {"fft-protocol", PST_OPT_STRING, &c.algos.fft_protocol, "CODE", "protocol of the FFT stage", 1, 0, NULL},
+        {"legendre-protocol", PST_OPT_STRING, &c.algos.leg_protocol, "CODE", "protocol of the Legendre stage", 1, 0, NULL},
+        {"overlap", PST_OPT_FLAG, &c.algos.overlap, NULL, "overlap communication with computation in both stages", 1, 0, NULL},
         PST_COMMON_OPTS(&c.ctx),
         {0},
     };
@@ -238,21 +278,35 @@ int pst_cmd_model(int argc, char **argv)
             "docs/model.md; T42: 3,849,704 per level, seed 000: 4,129,859) / median step time.  Errors are\n"
             "Williamson's normalised l1, l2, linf of the height and the wind, against the analytic solution\n"
             "(cases 1, 2) or a --reference run.  A non-finite state ends the run with exit 3 naming the step\n"
-            "(--no-verify skips that check).  Runs on 1 rank; OpenBLAS is limited to 1 thread.",
+            "(--no-verify skips that check).  OpenBLAS is limited to 1 thread per rank.\n"
+            "On P ranks the model runs on a PX x PY grid (docs/model.md#parallel): the FFT stage across each\n"
+            "row by --fft, the Legendre stage down each column by --legendre, each with its protocol and\n"
+            "overlap.  The step time is the slowest rank's; stage and communication times are the largest\n"
+            "over ranks; fft_comm_s / legendre_comm_s are the time inside the stage's parallel algorithm.",
         .examples = "  pstswm model --case 2 --trunc 42 --levels 16 --days 5 --out model.jsonl\n"
                     "  pstswm model --case 2 --alpha pi/4 --trunc 85 --diag-every 120\n"
                     "  pstswm model --case 6 --trunc 213 --dt 120 --days 5 --write-fields ref.nc\n"
-                    "  pstswm model --case 6 --trunc 42 --days 5 --reference ref.nc",
+                    "  pstswm model --case 6 --trunc 42 --days 5 --reference ref.nc\n"
+                    "  mpiexec -n 2 pstswm model --grid 2x1 --fft dfft --legendre ringpipe --protocol 3,1 --trunc 85 --levels 16\n"
+                    "  mpiexec -n 8 pstswm model --grid 4x2 --preset DTH --fft logtrans --steps 20\n"
+                    "  mpiexec -n 4 pstswm model --grid 2x2 --preset opt --tuned opt-T42L16-2x2.toml",
         .opts = opts,
     };
     pst_cli_parse(&cmd, argc, argv);
     validate(&c);
     openblas_set_num_threads(1);
+    root = c.ctx.rank == 0;
+    pst_par par;
+    if (is_parallel(&c)) {
+        c.par.comm = MPI_COMM_WORLD;
+        pst_par_init(&par, &c.par, (int)c.trunc, (int)c.nlat, (int)c.nlon);
+    }
 
     pst_model_config mc = {
         .test_case = (int)c.test_case, .alpha = c.alpha, .M = (int)c.trunc, .nlat = (int)c.nlat, .nlon = (int)c.nlon,
         .levels = (int)c.levels, .level_block = (int)c.level_block, .dt_s = isnan(c.dt_s) ? 0 : c.dt_s,
         .explicit_scheme = c.explicit_scheme, .robert = c.robert, .hdiff = c.hdiff, .fftw_flags = c.fftw_flags,
+        .par = is_parallel(&c) ? &par : NULL,
     };
     pst_model m;
     pst_model_init(&m, &mc);
@@ -271,15 +325,22 @@ int pst_cmd_model(int argc, char **argv)
     pst_flops fl = pst_flops_per_level(dc);
     double flops_per_step = fl.total * (double)c.levels;
     bool warned = false;
-    printf("# model: case %lld%s%s, T%lld on %lld x %lld Gaussian grid, %lld level%s (blocks of %lld), %s\n", c.test_case,
-           pst_case_rotated((int)c.test_case) ? ", alpha " : "", pst_case_rotated((int)c.test_case) ? c.alpha_spec : "",
-           c.trunc, c.nlat, c.nlon, c.levels, c.levels == 1 ? "" : "s", c.level_block,
-           dc->scheme == PST_SCHEME_ADVECTION ? "advection (winds fixed)" : c.explicit_scheme ? "explicit" : "semi-implicit");
-    printf("#   dt %g s (%s; Courant number %.2f at max speed %.1f m/s, 2*Omega*dt %.2f), %lld steps = %.4g days, "
-           "phibar %.1f m^2/s^2\n", m.cfg.dt_s, isnan(c.dt_s) ? "default" : "--dt", m.courant, m.speed0, m.inertial,
-           steps, t_end / PST_DAY_S, m.phibar);
+    if (root) {
+        printf("# model: case %lld%s%s, T%lld on %lld x %lld Gaussian grid, %lld level%s (blocks of %lld), %s\n", c.test_case,
+               pst_case_rotated((int)c.test_case) ? ", alpha " : "", pst_case_rotated((int)c.test_case) ? c.alpha_spec : "",
+               c.trunc, c.nlat, c.nlon, c.levels, c.levels == 1 ? "" : "s", c.level_block,
+               dc->scheme == PST_SCHEME_ADVECTION ? "advection (winds fixed)" : c.explicit_scheme ? "explicit" : "semi-implicit");
+        printf("#   dt %g s (%s; Courant number %.2f at max speed %.1f m/s, 2*Omega*dt %.2f), %lld steps = %.4g days, "
+               "phibar %.1f m^2/s^2\n", m.cfg.dt_s, isnan(c.dt_s) ? "default" : "--dt", m.courant, m.speed0, m.inertial,
+               steps, t_end / PST_DAY_S, m.phibar);
+        if (is_parallel(&c))
+            printf("#   grid %dx%d (preset %s): FFT %s (protocol %s%s), Legendre %s (protocol %s%s)\n", c.par.PX, c.par.PY,
+                   c.algos.preset ? c.algos.preset : "gen", stage_alg(&c, true), stage_protocol(&c, true),
+                   c.par.fft_overlap ? ", overlap" : "", stage_alg(&c, false), stage_protocol(&c, false),
+                   c.par.leg_overlap ? ", overlap" : "");
+    }
     courant_warning(&m, m.courant, 0, &warned);
-    if (m.inertial >= 1.0)
+    if (m.inertial >= 1.0 && root)
         fprintf(stderr, "%s: warning: 2*Omega*dt = %.2f >= 1 (dt %g s): the explicit Coriolis term is unstable\n",
                 pst_progname(), m.inertial, m.cfg.dt_s);
 
@@ -290,14 +351,20 @@ int pst_cmd_model(int argc, char **argv)
     print_diag(0, &d);
     fflush(stdout);
 
-    double *step_s = malloc((size_t)steps * sizeof *step_s), stage0[PST_NSTAGES] = {0}, diag_s = 0;
+    double *step_s = malloc((size_t)steps * sizeof *step_s), stage0[PST_NSTAGES] = {0}, comm0[2] = {0}, diag_s = 0;
     long long warmup = c.warmup < steps ? c.warmup : 0;
     pst_watchdog_phase("model case %lld T%lldL%lld time stepping (%lld steps)", c.test_case, c.trunc, c.levels, steps);
+    if (is_parallel(&c)) MPI_Barrier(MPI_COMM_WORLD); /* setup and diagnostics end unevenly */
     for (long long s = 1; s <= steps; s++) {
-        if (s == warmup + 1) memcpy(stage0, m.dyn.stage_s, sizeof stage0);
+        if (s == warmup + 1) {
+            memcpy(stage0, m.dyn.stage_s, sizeof stage0);
+            pst_dyn_comm_s(&m.dyn, &comm0[0], &comm0[1]);
+        }
         double t0 = pst_now_s();
-        bool ok = pst_dyn_step(&m.dyn);
+        int ok = pst_dyn_step(&m.dyn);
         step_s[s - 1] = pst_now_s() - t0;
+        /* Every rank must agree to stop (outside the timed step). */
+        if (is_parallel(&c)) MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
         if (!ok && !c.ctx.no_verify)
             pst_collective_exit(PST_EXIT_FAILED,
                                 "numerical blow-up at step %lld (day %.3f): non-finite spectral coefficients; "
@@ -322,14 +389,20 @@ int pst_cmd_model(int argc, char **argv)
     pst_model_diagnose(&m, t_end, c.reference ? &ref : NULL, &d);
     print_diag(steps, &d);
 
+    /* Per step the slowest rank; per stage the largest mean over ranks. */
     size_t timed = (size_t)(steps - warmup);
-    pst_summary st = pst_summarize(step_s + warmup, timed);
-    double wall_s = 0, stage[PST_NSTAGES], stage_sum = 0;
-    for (long long s = 0; s < steps; s++) wall_s += step_s[s];
-    for (int k = 0; k < PST_NSTAGES; k++) {
-        stage[k] = (m.dyn.stage_s[k] - stage0[k]) / (double)timed;
-        stage_sum += stage[k];
+    double stage[PST_NSTAGES], comm[2], stage_sum = 0, wall_s = 0;
+    pst_dyn_comm_s(&m.dyn, &comm[0], &comm[1]);
+    for (int k = 0; k < 2; k++) comm[k] = (comm[k] - comm0[k]) / (double)timed;
+    for (int k = 0; k < PST_NSTAGES; k++) stage[k] = (m.dyn.stage_s[k] - stage0[k]) / (double)timed;
+    if (is_parallel(&c)) {
+        MPI_Allreduce(MPI_IN_PLACE, step_s, (int)steps, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        MPI_Allreduce(MPI_IN_PLACE, stage, PST_NSTAGES, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        MPI_Allreduce(MPI_IN_PLACE, comm, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     }
+    pst_summary st = pst_summarize(step_s + warmup, timed);
+    for (long long s = 0; s < steps; s++) wall_s += step_s[s];
+    for (int k = 0; k < PST_NSTAGES; k++) stage_sum += stage[k];
     double mflops = flops_per_step / st.median / 1e6;
 
     pst_rec r;
@@ -344,7 +417,9 @@ int pst_cmd_model(int argc, char **argv)
         snprintf(key, sizeof key, "%s_s", pst_stage_names[k]);
         pst_rec_num(&r, key, stage[k]);
     }
-    pst_rec_num(&r, "comm_s", 0.0);
+    pst_rec_num(&r, "fft_comm_s", comm[0]);
+    pst_rec_num(&r, "legendre_comm_s", comm[1]);
+    pst_rec_num(&r, "comm_s", comm[0] + comm[1]);
     pst_rec_num(&r, "diag_s", diag_s);
     pst_rec_num(&r, "flops_per_step", flops_per_step);
     pst_rec_num(&r, "flops_per_step_level", fl.total);
@@ -355,33 +430,45 @@ int pst_cmd_model(int argc, char **argv)
     pst_rec_num(&r, "inertial", m.inertial);
     pst_rec_emit(&r, &c.ctx);
 
-    printf("\n== model T%lldL%lld case %lld: %lld steps of %g s, statistic: median over %zu steps after %lld warm-up ==\n",
-           c.trunc, c.levels, c.test_case, steps, m.cfg.dt_s, timed, warmup);
-    printf("  time per step   %.4g ms (min %.4g, mean %.4g, max %.4g); wall %.3f s for all steps\n", st.median * 1e3,
-           st.min * 1e3, st.mean * 1e3, st.max * 1e3, wall_s);
-    printf("  per step (mean) ");
-    for (int k = 0; k < PST_NSTAGES; k++)
-        printf("%s %.4g ms (%.0f%%)%s", pst_stage_names[k], stage[k] * 1e3, 100 * stage[k] / stage_sum,
-               k + 1 < PST_NSTAGES ? ", " : "\n");
-    printf("  flops per step  %.0f (%.0f per level, analytic) -> %.1f MFlop/s\n", flops_per_step, fl.total, mflops);
-    if (d.has_norms)
-        printf("  errors (%s)  h: l1 %.3e  l2 %.3e  linf %.3e | v: l1 %.3e  l2 %.3e  linf %.3e\n",
-               c.reference ? "vs reference" : "vs analytic", d.norms.h_l1, d.norms.h_l2, d.norms.h_linf, d.norms.v_l1,
-               d.norms.v_l2, d.norms.v_linf);
-    printf("  conservation    relative change since t=0: mass %.3e, energy %.3e, potential enstrophy %.3e\n", d.mass_rel,
-           d.energy_rel, d.enstrophy_rel);
-    fflush(stdout);
+    if (root) {
+        printf("\n== model T%lldL%lld case %lld on %dx%d: %lld steps of %g s, statistic: median over %zu steps after %lld "
+               "warm-up%s ==\n", c.trunc, c.levels, c.test_case, c.par.PX, c.par.PY, steps, m.cfg.dt_s, timed, warmup,
+               is_parallel(&c) ? " (slowest rank per step)" : "");
+        printf("  time per step   %.4g ms (min %.4g, mean %.4g, max %.4g); wall %.3f s for all steps\n", st.median * 1e3,
+               st.min * 1e3, st.mean * 1e3, st.max * 1e3, wall_s);
+        printf("  per step (mean) ");
+        for (int k = 0; k < PST_NSTAGES; k++)
+            printf("%s %.4g ms (%.0f%%)%s", pst_stage_names[k], stage[k] * 1e3, 100 * stage[k] / stage_sum,
+                   k + 1 < PST_NSTAGES ? ", " : "\n");
+        if (is_parallel(&c))
+            printf("  communication   fft %s %.4g ms, legendre %s %.4g ms per step (inside the stages above, max over ranks)\n",
+                   stage_alg(&c, true), comm[0] * 1e3, stage_alg(&c, false), comm[1] * 1e3);
+        printf("  flops per step  %.0f (%.0f per level, analytic) -> %.1f MFlop/s\n", flops_per_step, fl.total, mflops);
+        if (d.has_norms)
+            printf("  errors (%s)  h: l1 %.3e  l2 %.3e  linf %.3e | v: l1 %.3e  l2 %.3e  linf %.3e\n",
+                   c.reference ? "vs reference" : "vs analytic", d.norms.h_l1, d.norms.h_l2, d.norms.h_linf, d.norms.v_l1,
+                   d.norms.v_l2, d.norms.v_linf);
+        printf("  conservation    relative change since t=0: mass %.3e, energy %.3e, potential enstrophy %.3e\n", d.mass_rel,
+               d.energy_rel, d.enstrophy_rel);
+        fflush(stdout);
+    }
 
     if (c.write_fields) {
-        char err[512];
-        if (pst_fields_write(c.write_fields, &m, t_end, steps, err, sizeof err))
-            pst_collective_exit(PST_EXIT_FAILED, "--write-fields: %s", err);
-        printf("  fields          written to %s (level 0, day %g)\n", c.write_fields, t_end / PST_DAY_S);
+        char err[512] = "";
+        pst_model_level_grids(&m, 0); /* collective: every rank gathers level 0 */
+        int rc = root ? pst_fields_write(c.write_fields, &m, t_end, steps, err, sizeof err) : 0;
+        if (is_parallel(&c)) {
+            MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+            MPI_Bcast(err, sizeof err, MPI_CHAR, 0, MPI_COMM_WORLD);
+        }
+        if (rc) pst_collective_exit(PST_EXIT_FAILED, "--write-fields: %s", err);
+        if (root) printf("  fields          written to %s (level 0, day %g)\n", c.write_fields, t_end / PST_DAY_S);
     }
     free(step_s);
     pst_ref_grids_free(&ref);
     pst_reference_free(&c.ref);
     pst_model_free(&m);
+    if (is_parallel(&c)) pst_par_free(&par);
     pst_ctx_finish(&c.ctx);
     return PST_EXIT_OK;
 }

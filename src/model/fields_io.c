@@ -63,12 +63,11 @@ int pst_fields_write(const char *path, pst_model *m, double t_s, long steps, cha
     for (size_t i = 0; i < nlon; i++) buf[i] = m->lon[i] * 180.0 / PST_PI;
     NC_TRY(nc_put_var_double(ncid, vlon, buf));
     NC_TRY(nc_put_var_double(ncid, vw, m->sht.w));
-    pst_model_level_grids(m, 0);
+    /* The caller gathered level 0 (pst_model_level_grids: grids, and its coefficients in spec). */
     for (size_t k = 0; k < npts; k++) m->grid[4][k] = m->grid[3][k] - m->f[k];
     const double *grids[5] = {m->grid[0], m->hs, m->grid[1], m->grid[2], m->grid[4]};
     for (int k = 0; k < 5; k++) NC_TRY(nc_put_var_double(ncid, vgrid[k], grids[k]));
 
-    pst_dyn_get_level(&m->dyn, 0, m->spec[0], m->spec[1], m->spec[2]);
     for (size_t k = 0; k < 2 * ncoef; k++) m->spec[0][k] -= m->f_spec[k];
     const pst_spec_layout *s = &m->sht.spec;
     for (int i = 0; i < s->nm; i++)

@@ -23,6 +23,7 @@ typedef struct pst_reference {
 } pst_reference;
 
 /* Level 0 of the model at time t_s after `steps` steps.  0, or -1 with a message. */
+/* Call pst_model_level_grids(m, 0) first (collective in a parallel run): this writes what it left. */
 int pst_fields_write(const char *path, pst_model *m, double t_s, long steps, char *err, size_t errlen);
 
 int pst_reference_read(const char *path, pst_reference *r, char *err, size_t errlen);

@@ -48,7 +48,7 @@ typedef struct pst_par_config {
     pst_par_fft fft;
     pst_par_leg legendre;
     const pst_protocol *fft_protocol, *leg_protocol;  /* ignored by coll */
-    bool overlap;
+    bool fft_overlap, leg_overlap;                    /* the overlap schedules (also implied by 2,x / 3,x) */
 } pst_par_config;
 
 /* One rank's share of the domains. */

@@ -100,14 +100,14 @@ static void make_transposes(pst_pfft *f, const pst_par *par)
         rd[q] = byte_count(stage_a_offset(f, q), sizeof(fftw_complex));
     }
     pst_trans_alg alg = (pst_trans_alg)f->alg;
-    f->a = pst_trans_create(alg, par->cfg.fft_protocol, par->cfg.overlap, par->row, sc, sd, rc, rd);
+    f->a = pst_trans_create(alg, par->cfg.fft_protocol, par->cfg.fft_overlap, par->row, sc, sd, rc, rd);
     for (int q = 0; q < P; q++) {                       /* B: whole grid lines → longitude blocks */
         sc[q] = byte_count(mine * f->lon_n[q], sizeof(double));
         sd[q] = byte_count(mine * f->lon_lo[q], sizeof(double));
         rc[q] = byte_count(f->line_n[q] * f->nlon_local, sizeof(double));
         rd[q] = byte_count(f->line_lo[q] * f->nlon_local, sizeof(double));
     }
-    f->b = pst_trans_create(alg, par->cfg.fft_protocol, par->cfg.overlap, par->row, sc, sd, rc, rd);
+    f->b = pst_trans_create(alg, par->cfg.fft_protocol, par->cfg.fft_overlap, par->row, sc, sd, rc, rd);
     f->a_inv = pst_trans_create_inverse(f->a);
     f->b_inv = pst_trans_create_inverse(f->b);
     free(sc);
@@ -126,7 +126,7 @@ pst_pfft *pst_pfft_create(const pst_par *par, int M, int nlon, int lines, unsign
     f->nlon_local = par->nlon;
     f->lines = (size_t)lines;
     if (f->alg == PST_PFFT_DFFT) {
-        f->dfft = pst_dfft_create(par->cfg.fft_protocol, par->cfg.overlap, par->row, nlon, lines, M);
+        f->dfft = pst_dfft_create(par->cfg.fft_protocol, par->cfg.fft_overlap, par->row, nlon, lines, M);
         if (pst_dfft_nm(f->dfft) != par->nmx) pst_fatal(3, "dfft wavenumbers disagree with the decomposition");
         for (int i = 0; i < par->nmx; i++)
             if (pst_dfft_m(f->dfft, i) != par->mx[i]) pst_fatal(3, "dfft wavenumbers disagree with the decomposition");

@@ -125,7 +125,7 @@ int main(int argc, char **argv)
             fflush(stdout);
         }
         pst_par_config pc = {.comm = MPI_COMM_WORLD, .PX = PX, .PY = PY, .fft = fft, .legendre = leg,
-                             .fft_protocol = p, .leg_protocol = p, .overlap = overlap};
+                             .fft_protocol = p, .leg_protocol = p, .fft_overlap = overlap, .leg_overlap = overlap};
         pst_par par;
         pst_par_init(&par, &pc, M, nlat, nlon);
         pst_model_config pmc = mc;
