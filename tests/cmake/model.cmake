@@ -53,8 +53,6 @@ pst_bad_input_test(model.bad.reference_missing 1 2 "--reference: /nonexistent/re
   model --reference /nonexistent/ref.nc --out ${PST_TEST_OUT})
 pst_bad_input_test(model.bad.write_fields 1 2 "--write-fields: cannot write '/nonexistent/f.nc'"
   model --write-fields /nonexistent/f.nc --out ${PST_TEST_OUT})
-pst_bad_input_test(model.bad.ranks 2 2 "model runs on exactly 1 rank in this version \\(started on 2\\)"
-  model --out ${PST_TEST_OUT})
 
 # A numerical blow-up ends the run with exit 3 naming the step (the header record is written by then).
 add_test(NAME model.blowup COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-fail.sh 3

@@ -1,0 +1,70 @@
+# pstswm model on processor grids: the issue's command, every preset, uneven and 8-rank grids,
+# records (grid, algorithms, protocols, per-stage communication time, errors of case 2 at
+# round-off), and bad input.  That every grid and algorithm reproduces the serial model is
+# tests/cmake/model_parallel.cmake.
+set(GRID_FAST --trunc 21 --levels 2 --steps 6 --warmup 1 --fftw-plan estimate)
+set(GRID_CHECKS
+  "all(r['bench'] == 'model' for r in recs)"
+  "len(points) == 1"
+  "points[0]['h_l2'] < 1e-12 and points[0]['v_l2'] < 1e-12"
+  "points[0]['comm_s'] == points[0]['fft_comm_s'] + points[0]['legendre_comm_s']")
+
+pst_records_test(model.grid.2x1.dfft_ringpipe 2 CHECKS ${GRID_CHECKS}
+  "points[0]['grid'] == '2x1' and points[0]['fft'] == 'dfft' and points[0]['legendre'] == 'serial'"
+  "points[0]['fft_protocol'] == '3,1' and points[0]['fft_overlap'] is True and points[0]['fft_comm_s'] > 0"
+  ARGS model --grid 2x1 --fft dfft --legendre ringpipe --protocol 3,1 ${GRID_FAST})
+pst_records_test(model.grid.1x2.ringpipe 2 CHECKS ${GRID_CHECKS}
+  "points[0]['legendre'] == 'ringpipe' and points[0]['legendre_protocol'] == '1,3' and points[0]['legendre_comm_s'] > 0"
+  "points[0]['fft'] == 'serial' and points[0]['fft_comm_s'] == 0"
+  ARGS model --grid 1x2 --legendre ringpipe --protocol 1,3 ${GRID_FAST})
+pst_records_test(model.grid.2x2.gen 4 CHECKS ${GRID_CHECKS}
+  "points[0]['preset'] == 'gen' and points[0]['fft'] == 'srtrans' and points[0]['legendre'] == 'halfsum'"
+  "points[0]['fft_protocol'] == '0,6' == points[0]['legendre_protocol'] and points[0]['fft_overlap'] is False"
+  ARGS model --grid 2x2 ${GRID_FAST})
+pst_records_test(model.grid.2x2.coll 4 CHECKS ${GRID_CHECKS}
+  "points[0]['fft'] == 'coll' == points[0]['legendre'] == points[0]['fft_protocol'] == points[0]['legendre_protocol']"
+  ARGS model --grid 2x2 --preset coll ${GRID_FAST})
+pst_records_test(model.grid.2x2.DTH 4 CHECKS ${GRID_CHECKS}
+  "points[0]['fft'] == 'swtrans' and points[0]['legendre'] == 'halfsum' and points[0]['legendre_overlap'] is True"
+  ARGS model --grid 2x2 --preset DTH --fft swtrans --overlap ${GRID_FAST})
+pst_records_test(model.grid.2x2.DR 4 CHECKS ${GRID_CHECKS}
+  "points[0]['fft'] == 'dfft' and points[0]['legendre'] == 'ringpipe' and points[0]['legendre_protocol'] == '2,2'"
+  ARGS model --grid 2x2 --preset DR --legendre-protocol 2,2 ${GRID_FAST})
+pst_records_test(model.grid.2x2.opt 4 CHECKS ${GRID_CHECKS}
+  "points[0]['preset'] == 'opt' and points[0]['fft'] == 'logtrans' and points[0]['fft_protocol'] == '1,3'"
+  "points[0]['fft_overlap'] is True and points[0]['legendre'] == 'ringpipe' and points[0]['legendre_protocol'] == '3,1'"
+  ARGS model --grid 2x2 --preset opt --tuned ${CMAKE_SOURCE_DIR}/tests/data/opt-T21L2-2x2.toml ${GRID_FAST})
+pst_records_test(model.grid.3x2.uneven 6 CHECKS ${GRID_CHECKS}
+  "points[0]['grid'] == '3x2' and points[0]['fft'] == 'logtrans' and points[0]['legendre'] == 'srtrans'"
+  ARGS model --grid 3x2 --fft logtrans --legendre srtrans --protocol 1,1 --case 2 ${GRID_FAST})
+if(PST_MPI STREQUAL "openmpi")
+  pst_records_test(model.grid.4x2.case6 8 CHECKS
+    "points[0]['grid'] == '4x2' and points[0]['fft'] == 'dfft' and abs(points[0]['mass_rel']) < 1e-12"
+    ARGS model --grid 4x2 --case 6 --preset DR --protocol 3,3 --trunc 21 --levels 2 --steps 6 --fftw-plan estimate)
+endif()
+
+pst_bad_input_test(model.bad.grid_syntax 2 2 "--grid: '2by1' is not PXxPY \\(e.g. 4x2\\)" model --grid 2by1 --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.grid_ranks 3 2 "--grid 2x2 needs 4 ranks \\(running on 3\\)" model --grid 2x2 --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.grid_fit 4 2
+  "--grid 1x4 does not fit T2 on 4 x 8: 4 processor rows need at least 4 north/south latitude pairs. 4 latitudes have 2"
+  model --grid 1x4 --trunc 2 --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.dfft_ranks 3 2 "--grid 3x1 does not fit T42 on 64 x 128: dfft needs a power-of-two number of ranks \\(got 3\\)"
+  model --grid 3x1 --fft dfft --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.fft 2 2 "--fft: unknown FFT algorithm 'fftw' \\(allowed: srtrans, swtrans, logtrans, coll, dfft\\)"
+  model --fft fftw --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.legendre 2 2 "--legendre: unknown Legendre algorithm 'sum' \\(allowed: srtrans, swtrans, logtrans, exchsum, halfsum, ringsum, ringpipe, coll\\)"
+  model --legendre sum --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.preset 2 2 "--preset: unknown value 'fast' \\(allowed: gen, coll, opt, DTH, DR\\)"
+  model --preset fast --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.protocol 2 2 "--protocol: unknown protocol '7,7'" model --protocol 7,7 --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.fft_protocol 2 2 "--fft-protocol: unknown protocol '9,1'" model --fft-protocol 9,1 --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.opt_untuned 2 2 "--preset opt needs --tuned FILE \\(written by pstlab tune\\)"
+  model --preset opt --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.tuned_preset 2 2 "--tuned: the file is read by --preset opt only"
+  model --tuned ${CMAKE_SOURCE_DIR}/tests/data/opt-T21L2-2x2.toml --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.tuned_missing 2 2 "--tuned: cannot read '/nonexistent/opt.toml'"
+  model --preset opt --tuned /nonexistent/opt.toml --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.tuned_incomplete 2 2 "--tuned: .*opt-no-protocol.toml has no protocol line for \\[fft\\] algorithm dfft"
+  model --preset opt --tuned ${CMAKE_SOURCE_DIR}/tests/data/opt-no-protocol.toml --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.dth_fft 2 2 "--preset DTH is a double transpose: --fft must be srtrans, swtrans, logtrans or coll \\(got 'dfft'\\)"
+  model --preset DTH --fft dfft --out ${PST_TEST_OUT})
