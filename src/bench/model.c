@@ -178,6 +178,15 @@ static const char *stage_protocol(const model_cfg *c, bool fft)
     return (fft ? c->par.fft_protocol : c->par.leg_protocol)->code;
 }
 
+/* The preset named, or gen when no algorithm option changed the default; NULL otherwise. */
+static const char *preset_label(const model_cfg *c)
+{
+    const model_algos *a = &c->algos;
+    if (a->preset) return a->preset;
+    bool custom = a->fft || a->legendre || a->protocol || a->fft_protocol || a->leg_protocol || a->overlap;
+    return custom ? NULL : "gen";
+}
+
 static void rec_identity(pst_rec *r, const model_cfg *c, const pst_model *m, long long steps)
 {
     char grid[32];
@@ -189,7 +198,7 @@ static void rec_identity(pst_rec *r, const model_cfg *c, const pst_model *m, lon
     pst_rec_str(r, "grid", grid);
     pst_rec_int(r, "px", c->par.PX);
     pst_rec_int(r, "py", c->par.PY);
-    pst_rec_str(r, "preset", is_parallel(c) ? (c->algos.preset ? c->algos.preset : "gen") : NULL);
+    pst_rec_str(r, "preset", is_parallel(c) ? preset_label(c) : NULL);
     pst_rec_str(r, "fft", stage_alg(c, true));
     pst_rec_str(r, "legendre", stage_alg(c, false));
     pst_rec_str(r, "fft_protocol", stage_protocol(c, true));
@@ -335,7 +344,7 @@ int pst_cmd_model(int argc, char **argv)
                steps, t_end / PST_DAY_S, m.phibar);
         if (is_parallel(&c))
             printf("#   grid %dx%d (preset %s): FFT %s (protocol %s%s), Legendre %s (protocol %s%s)\n", c.par.PX, c.par.PY,
-                   c.algos.preset ? c.algos.preset : "gen", stage_alg(&c, true), stage_protocol(&c, true),
+                   preset_label(&c) ? preset_label(&c) : "none", stage_alg(&c, true), stage_protocol(&c, true),
                    c.par.fft_overlap ? ", overlap" : "", stage_alg(&c, false), stage_protocol(&c, false),
                    c.par.leg_overlap ? ", overlap" : "");
     }

@@ -11,6 +11,7 @@ set(GRID_CHECKS
 
 pst_records_test(model.grid.2x1.dfft_ringpipe 2 CHECKS ${GRID_CHECKS}
   "points[0]['grid'] == '2x1' and points[0]['fft'] == 'dfft' and points[0]['legendre'] == 'serial'"
+  "points[0]['preset'] is None"
   "points[0]['fft_protocol'] == '3,1' and points[0]['fft_overlap'] is True and points[0]['fft_comm_s'] > 0"
   ARGS model --grid 2x1 --fft dfft --legendre ringpipe --protocol 3,1 ${GRID_FAST})
 pst_records_test(model.grid.1x2.ringpipe 2 CHECKS ${GRID_CHECKS}

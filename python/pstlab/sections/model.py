@@ -31,12 +31,16 @@ def config(rec: dict) -> str:
         return f"{rec['preset']}{suffix}"
     if grid_ranks(rec.get("grid")) == 1:
         return "serial"
-    fft, legendre, protocol = rec.get("fft"), rec.get("legendre"), rec.get("protocol")
-    if fft == "coll" and legendre == "coll":
+    fft, legendre = rec.get("fft"), rec.get("legendre")
+    protocols = {rec.get(k) for k in ("protocol", "fft_protocol", "legendre_protocol")} - {None, "local", "coll"}
+    protocol = next(iter(protocols), "coll") if len(protocols) == 1 else None
+    overlap = rec.get("overlap") or rec.get("fft_overlap") or rec.get("legendre_overlap")
+    if fft in ("coll", "serial") and legendre in ("coll", "serial"):
         return "coll"
-    if fft == "srtrans" and protocol == "0,6":
+    if fft in ("srtrans", "serial") and legendre in ("halfsum", "serial", None) and protocol == "0,6" and not overlap:
         return f"gen{suffix}"
-    return f"{fft}/{legendre} {protocol}{' +overlap' if rec.get('overlap') else ''}{suffix}"
+    protocol_text = protocol or "/".join(sorted(protocols))
+    return f"{fft}/{legendre} {protocol_text}{' +overlap' if overlap else ''}{suffix}"
 
 
 def _fmt_count(x: float | None) -> str:
