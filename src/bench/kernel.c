@@ -203,7 +203,7 @@ static point measure(kernel_cfg *cfg, kcase *kc, MPI_Comm comm, const alt *a)
     return pt;
 }
 
-static void base_fields(pst_rec *r, const kernel_cfg *cfg, const kalg *a, int stage)
+static void base_fields(pst_rec *r, const kernel_cfg *cfg, const kalg *a, int stage, const char *win_model)
 {
     const kgeom *g = &cfg->geom[stage];
     char grid[32];
@@ -219,17 +219,17 @@ static void base_fields(pst_rec *r, const kernel_cfg *cfg, const kalg *a, int st
     pst_rec_int(r, "comm_size", stage == 0 ? g->px : g->py);
     pst_rec_int(r, "comms", cfg->comms[stage]);
     if (a->fam == KF_VSUM) pst_rec_str(r, "result", cfg->result);
+    pst_rec_str(r, "win_model", win_model);
 }
 
 static void emit_point(kernel_cfg *cfg, const kalg *a, int stage, const alt *al, const point *pt)
 {
     pst_rec r;
     pst_rec_begin(&r, &cfg->ctx, "kernel", "point");
-    base_fields(&r, cfg, a, stage);
+    base_fields(&r, cfg, a, stage, pt->win_model);
     pst_rec_str(&r, "protocol", al->p ? al->p->code : "coll");
     pst_rec_str(&r, "slug", al->p ? al->p->slug : "mpi-collective");
     pst_rec_bool(&r, "overlap", al->overlap);
-    pst_rec_str(&r, "win_model", pt->win_model);
     pst_rec_int(&r, "bytes", pt->bytes_max);
     pst_rec_times(&r, &pt->t);
     pst_rec_int(&r, "warmup", cfg->warmup);
@@ -263,6 +263,7 @@ typedef struct outcome {
     int stage;
     size_t nalts;
     alt *alts;
+    const char *win_model;   /* of the transport's windows (NULL: none, or the collective) */
 } outcome;
 
 static void run_algorithm(kernel_cfg *cfg, const kalg *a, int stage, outcome *o)
@@ -290,6 +291,7 @@ static void run_algorithm(kernel_cfg *cfg, const kalg *a, int stage, outcome *o)
                                 "against the MPI collective", a->name, stage_names[stage], al->p ? al->p->code : "coll",
                                 al->overlap ? "on" : "off", pt.bad);
         al->t_min = pt.t.min;
+        if (pt.win_model) o->win_model = pt.win_model;
         if (cfg->ctx.rank == 0) {
             emit_point(cfg, a, stage, al, &pt);
             printf("  %-5s %-36s %-7s %10.4f %10.4f %10.4f\n", al->p ? al->p->code : "coll",
@@ -347,7 +349,7 @@ static void summaries(kernel_cfg *cfg, const outcome *out, size_t n)
         pst_rec r;
         pst_rec_begin(&r, &cfg->ctx, "kernel", "summary");
         pst_rec_str(&r, "summary", "sensitivity");
-        base_fields(&r, cfg, o->a, o->stage);
+        base_fields(&r, cfg, o->a, o->stage, o->win_model);
         pst_rec_str(&r, "stat", "t_min");
         pst_rec_int(&r, "nalternatives", (long long)s.n);
         pst_rec_str(&r, "best", s.norder ? best : NULL);
@@ -386,7 +388,7 @@ static void summaries(kernel_cfg *cfg, const outcome *out, size_t n)
         pst_rec r;
         pst_rec_begin(&r, &cfg->ctx, "kernel", "summary");
         pst_rec_str(&r, "summary", "generic");
-        base_fields(&r, cfg, o->a, o->stage);
+        base_fields(&r, cfg, o->a, o->stage, o->win_model);
         pst_rec_str(&r, "stat", "t_min");
         pst_rec_str(&r, "best", best);
         pst_rec_str(&r, "best_protocol", b->p->code);

@@ -71,6 +71,18 @@ static const recipe recipes[2][4][2] = {
     },
 };
 
+/* Side B's send phase waits for side A's notice (ARRIVE for A's PUT_DONE, GET for A's STAGE).
+ * When A gives it only in its wait phase (put-nb: PUT_DONE), B's send must not run ahead of
+ * B's own waits in a batch (pst_xfer_send_early), or ranks can wait on each other in a cycle. */
+bool pst_os_send_early(const pst_xfer *x)
+{
+    if (!x->proto->ordered || x->side == PST_SIDE_A) return true;
+    const enum op *a_wait = recipes[1][x->proto->variant][PST_SIDE_A].ops[PH_WAIT];
+    for (int i = 0; i < MAXOPS && a_wait[i] != END; i++)
+        if (a_wait[i] == PUT_DONE || a_wait[i] == STAGE) return false;
+    return true;
+}
+
 /* Every recipe spans several phases on side A, so each has an overlap form. */
 const pst_variant pst_os_variants[PST_OS_NVARIANTS] = {
     {"put", "put into the receiver's granted slot, complete, notify", true},

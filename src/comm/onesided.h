@@ -70,5 +70,6 @@ void pst_os_setup(const pst_os_backend *b, MPI_Comm comm, size_t max_bytes, size
 void pst_os_release(const pst_os_backend *b, MPI_Comm comm);
 const char *pst_os_memory_model(const pst_os_backend *b, MPI_Comm comm);
 void pst_os_phase(const pst_os_backend *b, pst_xfer *x, int phase); /* 0 post, 1 send, 2 wait */
+bool pst_os_send_early(const pst_xfer *x);
 
 #endif

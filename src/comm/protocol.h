@@ -137,8 +137,8 @@ void pst_xfer_wait(pst_xfer *x);
 /* In a batch (transfers with several partners in flight, e.g. an overlapped transpose), a send
  * phase that can block until its partner reaches the partner's wait phase must not run ahead of
  * this rank's own waits, or ranks can wait on each other in a cycle.  That is side B of an
- * ordered protocol whose side A receives only in its wait phase (1,1 and 1,7 and their overlap
- * codes).  Batches therefore run: post all; send every transfer whose send is early; then, in
+ * ordered protocol whose side A receives (mpi: 1,1 and 1,7) or announces its data (rma, shmem:
+ * 1,1, put-nb) only in its wait phase, and their overlap codes.  Batches therefore run: post all; send every transfer whose send is early; then, in
  * order, each remaining send followed by its wait.  For a single partner this is the plain
  * post-all/send-all/wait-all order (side B's wait phase is empty). */
 bool pst_xfer_send_early(const pst_xfer *x);

@@ -108,6 +108,6 @@ const pst_transport pst_transport_shmem = {
     .name = "shmem",
     .variants = {pst_os_variants, pst_os_variants},
     .nvariants = {PST_OS_NVARIANTS, PST_OS_NVARIANTS},
-    .post = post, .send = send, .wait = wait,
+    .post = post, .send = send, .wait = wait, .send_early = pst_os_send_early,
     .setup = setup, .release = release, .before_mpi_init = before_mpi_init,
 };
