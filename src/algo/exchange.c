@@ -51,17 +51,28 @@ void pst_exchange(const pst_protocol *p, bool overlapped, MPI_Comm comm, int des
     }
 }
 
-void pst_exchange_reserve(const pst_protocol *p, MPI_Comm comm, size_t bytes, size_t n)
+/* Buffered-send space for n messages of up to `bytes`. */
+static void reserve_buffered(const pst_protocol *p, MPI_Comm comm, size_t bytes, size_t n)
 {
-    if (!p) return;
     static char dummy;
     pst_xfer x;
     pst_xfer_init(&x, p, comm, 0, 0, PST_SIDE_A, &dummy, &dummy, bytes, 0);
     pst_xfer_reserve(&x, n);
 }
 
+void pst_exchange_reserve(const pst_protocol *p, MPI_Comm comm, size_t bytes, size_t n)
+{
+    if (!p) return;
+    pst_transport_grow(p->transport->name, comm, bytes, n);
+    reserve_buffered(p, comm, bytes, n);
+}
+
 void pst_exchange_reserve_run(const pst_protocol *p, MPI_Comm comm, size_t bytes, size_t exchanges)
 {
-    /* Chunks are at most a quarter plus the 16-byte rounding; one whole message is covered too. */
-    pst_exchange_reserve(p, comm, bytes / PST_MAX_CHUNKS + 16, PST_MAX_CHUNKS * (exchanges ? exchanges : 1));
+    if (!p) return;
+    /* In flight at once: one exchange, whole or in up to PST_MAX_CHUNKS chunks. */
+    pst_transport_grow(p->transport->name, comm, bytes, PST_MAX_CHUNKS);
+    /* Buffered over the run: every chunk (at most a quarter plus the 16-byte rounding; one
+     * whole message is covered too) of every exchange. */
+    reserve_buffered(p, comm, bytes / PST_MAX_CHUNKS + 16, PST_MAX_CHUNKS * (exchanges ? exchanges : 1));
 }

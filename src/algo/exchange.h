@@ -43,12 +43,15 @@ void pst_exchange(const pst_protocol *p, bool overlapped, MPI_Comm comm, int des
                   const void *sendbuf, size_t send_bytes, void *recvbuf, size_t recv_bytes, int tag,
                   int nchunks, const pst_exchange_ops *ops);
 
-/* Room for `n` transfers of up to `bytes` in flight (buffered-send space for 0,0); local and
- * outside timing: call when building a plan. */
+/* Room for `n` transfers of up to `bytes` in flight at once: the one-sided transports grow
+ * comm's area (pst_transport_grow), the two-sided one its buffered-send space for 0,0.
+ * Collective over comm and outside timing: call when building a plan (every rank of comm).
+ * Whoever owns comm calls pst_transport_release on it before freeing it. */
 void pst_exchange_reserve(const pst_protocol *p, MPI_Comm comm, size_t bytes, size_t n);
-/* Room for a run of `exchanges` pst_exchange calls of up to `bytes` each, whole or in chunks.
- * A whole run, not one exchange: with successive partners, a buffered message to one partner
- * may still be undelivered when the next exchange starts. */
+/* Room for a run of `exchanges` pst_exchange calls of up to `bytes` each, whole or in chunks
+ * (collective, as above).  One exchange is in flight at a time, but buffered sends count for a
+ * whole run: with successive partners, a buffered message to one partner may still be
+ * undelivered when the next exchange starts. */
 void pst_exchange_reserve_run(const pst_protocol *p, MPI_Comm comm, size_t bytes, size_t exchanges);
 
 /* The effective schedule: the overlap flag, or an overlap protocol (2,x / 3,x, seed 000's

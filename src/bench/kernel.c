@@ -7,7 +7,9 @@
  * max over repetitions of the time per call, each the max over all ranks; every result checked
  * against the MPI collective the algorithm is equivalent to.  Per algorithm: the protocol
  * sensitivity summary of seed 001 and seed 000 Table 4's cost of 0,6 and of the collective
- * instead of the best protocol. */
+ * instead of the best protocol.  --transport picks the protocols' transport: a one-sided one
+ * sets up its area on each stage communicator when the point's plans are built (outside
+ * timing) and frees it after the point. */
 #include "algo/dfft.h"
 #include "algo/transpose.h"
 #include "algo/vsum.h"
@@ -98,7 +100,9 @@ static void validate(kernel_cfg *cfg)
 {
     char err[512];
     pst_ctx *c = &cfg->ctx;
-    if (!pst_transport_known(cfg->transport)) pst_usage_error("--transport: unknown transport '%s' (allowed: mpi)", cfg->transport);
+    if (!pst_transport_known(cfg->transport))
+        pst_usage_error("--transport: unknown transport '%s' (allowed: %s)", cfg->transport, pst_transport_names());
+    c->transport = cfg->transport;
     if (pst_protocol_parse_list(cfg->transport, cfg->protocols_spec, &cfg->protocols, &cfg->nprotocols, err, sizeof err))
         pst_usage_error("--protocols: %s", err);
 
@@ -167,14 +171,18 @@ static void validate(kernel_cfg *cfg)
 typedef struct point {
     pst_summary t;
     long long bad, bytes_max;
+    const char *win_model;   /* the one-sided window's memory model, NULL if none */
 } point;
 
-static point measure(kernel_cfg *cfg, kcase *kc, const alt *a)
+static point measure(kernel_cfg *cfg, kcase *kc, MPI_Comm comm, const alt *a)
 {
     size_t nreps = (size_t)cfg->reps;
     double *local = calloc(nreps, sizeof *local), *all = calloc(nreps, sizeof *all);
     long long bad = 0;
+    point pt = {0};
+    /* Builds the plans; a one-sided transport sets up its area on comm here (collective). */
     kcase_prepare(kc, a->p, a->overlap);
+    pt.win_model = pst_transport_memory_model(cfg->transport, comm);
     for (long long w = 0; w < cfg->warmup; w++) kcase_run(kc);
     for (size_t r = 0; r < nreps; r++) {
         MPI_Barrier(MPI_COMM_WORLD);
@@ -184,7 +192,7 @@ static point measure(kernel_cfg *cfg, kcase *kc, const alt *a)
         if (!cfg->ctx.no_verify) bad += kcase_verify(kc);
     }
     kcase_release(kc);
-    point pt = {0};
+    pst_transport_release(cfg->transport, comm);
     long long bytes = kcase_bytes(kc);
     MPI_Allreduce(local, all, (int)nreps, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     MPI_Allreduce(&bad, &pt.bad, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
@@ -195,7 +203,7 @@ static point measure(kernel_cfg *cfg, kcase *kc, const alt *a)
     return pt;
 }
 
-static void base_fields(pst_rec *r, const kernel_cfg *cfg, const kalg *a, int stage)
+static void base_fields(pst_rec *r, const kernel_cfg *cfg, const kalg *a, int stage, const char *win_model)
 {
     const kgeom *g = &cfg->geom[stage];
     char grid[32];
@@ -211,13 +219,14 @@ static void base_fields(pst_rec *r, const kernel_cfg *cfg, const kalg *a, int st
     pst_rec_int(r, "comm_size", stage == 0 ? g->px : g->py);
     pst_rec_int(r, "comms", cfg->comms[stage]);
     if (a->fam == KF_VSUM) pst_rec_str(r, "result", cfg->result);
+    pst_rec_str(r, "win_model", win_model);
 }
 
 static void emit_point(kernel_cfg *cfg, const kalg *a, int stage, const alt *al, const point *pt)
 {
     pst_rec r;
     pst_rec_begin(&r, &cfg->ctx, "kernel", "point");
-    base_fields(&r, cfg, a, stage);
+    base_fields(&r, cfg, a, stage, pt->win_model);
     pst_rec_str(&r, "protocol", al->p ? al->p->code : "coll");
     pst_rec_str(&r, "slug", al->p ? al->p->slug : "mpi-collective");
     pst_rec_bool(&r, "overlap", al->overlap);
@@ -254,6 +263,7 @@ typedef struct outcome {
     int stage;
     size_t nalts;
     alt *alts;
+    const char *win_model;   /* of the transport's windows (NULL: none, or the collective) */
 } outcome;
 
 static void run_algorithm(kernel_cfg *cfg, const kalg *a, int stage, outcome *o)
@@ -275,12 +285,13 @@ static void run_algorithm(kernel_cfg *cfg, const kalg *a, int stage, outcome *o)
         alt *al = &o->alts[i];
         pst_watchdog_phase("kernel %s (%s stage) protocol %s overlap %s", a->name, stage_names[stage],
                            al->p ? al->p->code : "coll", al->overlap ? "on" : "off");
-        point pt = measure(cfg, kc, al);
+        point pt = measure(cfg, kc, g->comm, al);
         if (pt.bad)
             pst_collective_exit(PST_EXIT_FAILED, "verification failed: %s (%s stage) protocol %s overlap %s: %lld wrong results "
                                 "against the MPI collective", a->name, stage_names[stage], al->p ? al->p->code : "coll",
                                 al->overlap ? "on" : "off", pt.bad);
         al->t_min = pt.t.min;
+        if (pt.win_model) o->win_model = pt.win_model;
         if (cfg->ctx.rank == 0) {
             emit_point(cfg, a, stage, al, &pt);
             printf("  %-5s %-36s %-7s %10.4f %10.4f %10.4f\n", al->p ? al->p->code : "coll",
@@ -338,7 +349,7 @@ static void summaries(kernel_cfg *cfg, const outcome *out, size_t n)
         pst_rec r;
         pst_rec_begin(&r, &cfg->ctx, "kernel", "summary");
         pst_rec_str(&r, "summary", "sensitivity");
-        base_fields(&r, cfg, o->a, o->stage);
+        base_fields(&r, cfg, o->a, o->stage, o->win_model);
         pst_rec_str(&r, "stat", "t_min");
         pst_rec_int(&r, "nalternatives", (long long)s.n);
         pst_rec_str(&r, "best", s.norder ? best : NULL);
@@ -377,13 +388,13 @@ static void summaries(kernel_cfg *cfg, const outcome *out, size_t n)
         pst_rec r;
         pst_rec_begin(&r, &cfg->ctx, "kernel", "summary");
         pst_rec_str(&r, "summary", "generic");
-        base_fields(&r, cfg, o->a, o->stage);
+        base_fields(&r, cfg, o->a, o->stage, o->win_model);
         pst_rec_str(&r, "stat", "t_min");
         pst_rec_str(&r, "best", best);
         pst_rec_str(&r, "best_protocol", b->p->code);
         pst_rec_bool(&r, "best_overlap", b->overlap);
         pst_rec_num(&r, "best_s", b->t_min);
-        pst_rec_str(&r, "gen_protocol", "0,6");
+        pst_rec_str(&r, "gen_protocol", gen ? "0,6" : NULL);
         pst_rec_num(&r, "gen_s", t_gen);
         pst_rec_num(&r, "gen_loss_rel", rel(t_gen, b->t_min));
         pst_rec_str(&r, "coll_algorithm", co ? co->a->name : NULL);
@@ -428,7 +439,9 @@ int pst_cmd_kernel(int argc, char **argv)
          "(MPI_Reduce_scatter) (default replicated)", 1, 0, results},
         {"reps", PST_OPT_INT, &cfg.reps, "N", "timed repetitions per point (default 10)", 1, 1e6, NULL},
         {"warmup", PST_OPT_INT, &cfg.warmup, "N", "untimed calls before timing each point (default 1)", 0, 1e6, NULL},
-        {"transport", PST_OPT_STRING, &cfg.transport, "NAME", "message-passing transport (default mpi)", 1, 0, NULL},
+        {"transport", PST_OPT_STRING, &cfg.transport, "NAME",
+         "mpi (two-sided), rma (MPI-3 one-sided put/get), shmem where built; --protocols are that transport's "
+         "(default mpi)", 1, 0, NULL},
         PST_COMMON_OPTS(&cfg.ctx),
         {0},
     };
@@ -444,15 +457,16 @@ int pst_cmd_kernel(int argc, char **argv)
             "MPI_Alltoallv / MPI_Allreduce / MPI_Reduce_scatter (bitwise) or serial FFTW (1e-12 relative).",
         .examples = "  mpiexec -n 8 pstswm kernel --granularity T42L16@8x8 --out kernel.jsonl   # seed 000 Table 4\n"
                     "  mpiexec -n 4 pstswm kernel --grid 2x2 --trunc 85 --protocols 0,6,1,3,3,1 --overlap on\n"
-                    "  mpiexec -n 8 pstswm kernel --algorithms ringpipe,ringsum,allreduce --result partitioned",
+                    "  mpiexec -n 8 pstswm kernel --algorithms ringpipe,ringsum,allreduce --result partitioned\n"
+                    "  mpiexec -n 4 pstswm kernel --transport rma --grid 2x2 --protocols ordered,overlap",
         .opts = opts,
     };
     pst_cli_parse(&cmd, argc, argv);
     validate(&cfg);
     pst_ctx_start(&cfg.ctx);
     if (cfg.ctx.rank == 0)
-        printf("kernel %s (%d x %d grid, %d levels, %d fields), grid %s, %zu protocols\n", cfg.prob.label,
-               cfg.prob.nlat, cfg.prob.nlon, cfg.prob.levels, cfg.prob.fields, cfg.grid_spec, cfg.nprotocols);
+        printf("kernel %s (%d x %d grid, %d levels, %d fields), grid %s, transport %s, %zu protocols\n", cfg.prob.label,
+               cfg.prob.nlat, cfg.prob.nlon, cfg.prob.levels, cfg.prob.fields, cfg.grid_spec, cfg.transport, cfg.nprotocols);
 
     outcome *out = calloc(2 * NKALGS, sizeof *out);
     size_t nout = 0;

@@ -5,9 +5,12 @@
  * number.  One sample = one timed loop; --reps samples per point give t_min/t_med/t_mean/t_max.
  * The timed loop holds nothing but the MPI calls: payloads are written before and checked after
  * each loop, never inside it.  Modes are the MPI send modes (send, ssend, isend, bsend) or any
- * ordered SWAP protocol of the catalogue (an ordered exchange is a round trip).  Bidirectional
- * runs (--direction bi) have both sides send at once: receive posted, send, wait.  With
- * --pairs all, every pair runs at once and a sample is the slowest pair's.
+ * ordered SWAP protocol of the catalogue (an ordered exchange is a round trip).  --transport
+ * picks the catalogue: under a one-sided transport (rma, shmem) the modes are its ordered
+ * protocols only (the MPI send modes are refused: they are calls of two-sided MPI), its area is
+ * set up once for the largest size before any timing, and bidirectional runs are refused.
+ * Bidirectional runs (--direction bi) have both sides send at once: receive posted, send,
+ * wait.  With --pairs all, every pair runs at once and a sample is the slowest pair's.
  * Per mode: zero-byte latency, peak bandwidth and the fit T(N) = t_l + N·t_s over a window of
  * large messages (seed 002: 1-2 MB) with its residuals. */
 #include "bench/commands.h"
@@ -56,7 +59,7 @@ enum { NNATIVE = sizeof native_modes / sizeof native_modes[0] };
 
 typedef struct pp_cfg {
     pst_ctx ctx;
-    const char *modes_spec, *pairs_spec;
+    const char *modes_spec, *pairs_spec, *transport;
     pst_int_list sizes;
     pst_str_list directions;
     long long reps, warmup, iters, fit_from, fit_to;
@@ -69,7 +72,11 @@ typedef struct pp_cfg {
     MPI_Comm active; /* the ranks in a pair (barriers, agreement on iteration counts) */
     unsigned char *sbuf, *rbuf;
     void *bsend_space;
+    const char *win_model; /* memory model of a one-sided transport's window, NULL if none */
 } pp_cfg;
+
+/* The MPI send modes are calls of the two-sided transport. */
+static bool two_sided(const pp_cfg *cfg) { return !strcmp(cfg->transport, "mpi"); }
 
 typedef struct pp_point {
     pst_summary t;      /* seconds: half round trip (uni) or time per exchange (bi); slowest pair */
@@ -231,6 +238,8 @@ static void emit_point(pp_cfg *cfg, const pp_mode *m, bool bidir, long long byte
     pst_rec_begin(&r, &cfg->ctx, "pingpong", "point");
     pst_rec_str(&r, "mode", m->name);
     pst_rec_str(&r, "protocol", m->protocol);
+    pst_rec_str(&r, "slug", m->proto ? m->proto->slug : NULL);
+    pst_rec_str(&r, "win_model", cfg->win_model);
     pst_rec_str(&r, "direction", bidir ? "bi" : "uni");
     pst_rec_int(&r, "bytes", bytes);
     pst_rec_str(&r, "pair", cfg->pairs_spec);
@@ -264,8 +273,8 @@ static void report(pp_cfg *cfg, const pp_mode *m, bool bidir, size_t nsizes, con
     pst_latbw a = pst_latbw_analyse(nsizes, bytes, tmin, cfg->fit_from, cfg->fit_to, resid);
     for (size_t i = 0; i < nsizes; i++) emit_point(cfg, m, bidir, bytes[i], &pts[i], resid[i]);
 
-    printf("\n== pingpong %s (%s), %s, pairs %s (%d pair%s), %lld samples per size ==\n", m->name, m->recipe,
-           bidir ? "bidirectional: t = time per simultaneous exchange" : "unidirectional: t = half round trip",
+    printf("\n== pingpong %s (%s), transport %s, %s, pairs %s (%d pair%s), %lld samples per size ==\n", m->name,
+           m->recipe, cfg->transport, bidir ? "bidirectional: t = time per simultaneous exchange" : "unidirectional: t = half round trip",
            cfg->pairs_spec, np, np == 1 ? "" : "s", cfg->reps);
     printf("  %10s %8s %10s %10s %10s %10s", "bytes", "iters", "t_min us", "t_med us", "MB/s min", "MB/s med");
     if (np > 1 || bidir) printf(" %11s", "aggr MB/s");
@@ -302,6 +311,8 @@ static void report(pp_cfg *cfg, const pp_mode *m, bool bidir, size_t nsizes, con
     pst_rec_str(&r, "summary", "latbw");
     pst_rec_str(&r, "mode", m->name);
     pst_rec_str(&r, "protocol", m->protocol);
+    pst_rec_str(&r, "slug", m->proto ? m->proto->slug : NULL);
+    pst_rec_str(&r, "win_model", cfg->win_model);
     pst_rec_str(&r, "direction", bidir ? "bi" : "uni");
     pst_rec_str(&r, "pair", cfg->pairs_spec);
     pst_rec_int(&r, "npairs", np);
@@ -330,14 +341,41 @@ static void report(pp_cfg *cfg, const pp_mode *m, bool bidir, size_t nsizes, con
     free(resid);
 }
 
-/* --modes: send, ssend, isend, bsend, or ordered protocols by code (1,3) or slug. */
+/* The transport's ping-pongs for messages: "1,0 (ordered.put), 1,1 (ordered.put-nb), ...". */
+static void ordered_list(const char *transport, char *buf, size_t len)
+{
+    buf[0] = 0;
+    for (size_t i = 0; i < pst_protocol_count(transport); i++) {
+        const pst_protocol *p = pst_protocol_at(transport, i);
+        size_t used = strlen(buf);
+        if (p->cls == 1) snprintf(buf + used, len - used, "%s%s (%s)", used ? ", " : "", p->code, p->slug);
+    }
+}
+
+static void add_mode(pp_cfg *cfg, const pp_mode *m)
+{
+    for (size_t i = 0; i < cfg->nmodes; i++)
+        if (!strcmp(cfg->modes[i].name, m->name)) return;
+    cfg->modes = realloc(cfg->modes, (cfg->nmodes + 1) * sizeof *cfg->modes);
+    cfg->modes[cfg->nmodes++] = *m;
+}
+
+static void add_protocol_mode(pp_cfg *cfg, const pst_protocol *p)
+{
+    pp_mode m = {.kind = K_PROTOCOL, .proto = p, .protocol = p->code, .recipe = p->name};
+    snprintf(m.name, sizeof m.name, "%s", p->code);
+    add_mode(cfg, &m);
+}
+
+/* --modes: send, ssend, isend, bsend (transport mpi), ordered protocols of the transport by code
+ * (1,3) or slug, or "ordered" for all of them. */
 static void parse_modes(pp_cfg *cfg)
 {
+    const char *transport = cfg->transport;
     char *copy = strdup(cfg->modes_spec), *save = NULL;
     cfg->modes = NULL;
     cfg->nmodes = 0;
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        pp_mode m = {0};
         char spec[64];
         snprintf(spec, sizeof spec, "%s", tok);
         if (strspn(tok, "0123456789") == strlen(tok)) { /* a code is two integers: consume the second */
@@ -348,25 +386,36 @@ static void parse_modes(pp_cfg *cfg)
         size_t k = 0;
         while (k < NNATIVE && strcmp(native_modes[k].name, spec)) k++;
         if (k < NNATIVE) {
-            m = native_modes[k];
-        } else {
-            const pst_protocol *p = pst_protocol_find(cfg->ctx.transport, spec);
-            if (!p)
-                pst_usage_error("--modes: unknown mode '%s' (allowed: send, ssend, isend, bsend, or an ordered protocol "
-                                "by code or slug, e.g. 1,3 or ordered.isend-irecv)", spec);
-            if (p->cls != 1)
-                pst_usage_error("--modes: protocol %s (%s) is not a ping-pong: only ordered protocols 1,x are (side A "
-                                "sends first, side B answers)%s", p->code, p->slug,
-                                p->ordered ? "; the overlap variant 3,x runs a single round trip exactly as 1,x"
-                                           : "; unordered exchanges are measured by pstswm swap");
-            m = (pp_mode){.kind = K_PROTOCOL, .proto = p, .protocol = p->code, .recipe = p->name};
-            snprintf(m.name, sizeof m.name, "%s", p->code);
+            if (!two_sided(cfg)) {
+                char list[512];
+                ordered_list(transport, list, sizeof list);
+                pst_usage_error("--modes: '%s' is an MPI send mode, measured with --transport mpi; --transport %s offers "
+                                "its ordered protocols as modes: %s ('ordered': all of them)", spec, transport, list);
+            }
+            add_mode(cfg, &native_modes[k]);
+            continue;
         }
-        bool dup = false;
-        for (size_t i = 0; i < cfg->nmodes; i++) dup |= !strcmp(cfg->modes[i].name, m.name);
-        if (dup) continue;
-        cfg->modes = realloc(cfg->modes, (cfg->nmodes + 1) * sizeof *cfg->modes);
-        cfg->modes[cfg->nmodes++] = m;
+        if (!strcmp(spec, "ordered")) {
+            for (size_t i = 0; i < pst_protocol_count(transport); i++)
+                if (pst_protocol_at(transport, i)->cls == 1) add_protocol_mode(cfg, pst_protocol_at(transport, i));
+            continue;
+        }
+        const pst_protocol *p = pst_protocol_find(transport, spec);
+        if (!p) {
+            size_t last = 0;
+            for (size_t i = 0; i < pst_protocol_count(transport); i++)
+                if (pst_protocol_at(transport, i)->cls == 1) last = i;
+            const pst_protocol *example = pst_protocol_at(transport, last);
+            pst_usage_error("--modes: unknown mode '%s' (allowed: %sordered, or an ordered protocol of transport %s by "
+                            "code 1,0-%s or slug, e.g. %s)", spec, two_sided(cfg) ? "send, ssend, isend, bsend, " : "",
+                            transport, example->code, example->slug);
+        }
+        if (p->cls != 1)
+            pst_usage_error("--modes: protocol %s (%s) is not a ping-pong: only ordered protocols 1,x are (side A "
+                            "sends first, side B answers)%s", p->code, p->slug,
+                            p->ordered ? "; the overlap variant 3,x runs a single round trip exactly as 1,x"
+                                       : "; unordered exchanges are measured by pstswm swap");
+        add_protocol_mode(cfg, p);
     }
     free(copy);
     if (cfg->nmodes == 0) pst_usage_error("--modes: empty list");
@@ -397,10 +446,18 @@ static void validate(pp_cfg *cfg)
 {
     pst_ctx *c = &cfg->ctx;
     char err[512];
+    if (!pst_transport_known(cfg->transport))
+        pst_usage_error("--transport: unknown transport '%s' (allowed: %s)", cfg->transport, pst_transport_names());
+    c->transport = cfg->transport;
+    if (!cfg->modes_spec) cfg->modes_spec = two_sided(cfg) ? "send,ssend,isend,bsend" : "ordered";
     parse_modes(cfg);
     if (c->size < 2) pst_usage_error("pingpong needs at least 2 ranks (running on 1); start it with mpiexec -n 2 or more");
     if (pst_pairing_parse(cfg->pairs_spec, c->rank, c->size, &cfg->pairing, err, sizeof err)) pst_usage_error("%s", err);
     if (cfg->directions.n == 0) pst_parse_strings("uni", &cfg->directions, err, sizeof err);
+    if (pst_str_list_has(&cfg->directions, "bi") && !two_sided(cfg))
+        pst_usage_error("--direction bi: bidirectional runs use the MPI send modes of --transport mpi; the modes of "
+                        "--transport %s are ordered protocols, ping-pongs by construction (simultaneous one-sided "
+                        "exchanges: pstswm swap --transport %s)", cfg->transport, cfg->transport);
     if (pst_str_list_has(&cfg->directions, "bi"))
         for (size_t i = 0; i < cfg->nmodes; i++)
             if (cfg->modes[i].kind == K_PROTOCOL)
@@ -423,10 +480,14 @@ static void validate(pp_cfg *cfg)
     MPI_Comm_dup(MPI_COMM_WORLD, &cfg->comm);
 }
 
-/* Buffers for the largest size, and buffered-send space when a bsend mode runs. */
+/* The transport's area and buffers for the largest size, and buffered-send space when a bsend
+ * mode runs. */
 static void setup_buffers(pp_cfg *cfg)
 {
     size_t max = (size_t)cfg->sizes.v[cfg->sizes.n - 1];
+    /* Collective, idle ranks included; one transfer in flight per rank. */
+    pst_transport_setup(cfg->transport, cfg->comm, max, 1);
+    cfg->win_model = pst_transport_memory_model(cfg->transport, cfg->comm);
     if (cfg->pairing.partner < 0) return;
     cfg->sbuf = pst_buffer_alloc(max);
     cfg->rbuf = pst_buffer_alloc(max);
@@ -452,19 +513,20 @@ static void teardown(pp_cfg *cfg)
     free(cfg->rbuf);
     free(cfg->modes);
     if (cfg->active != MPI_COMM_NULL) MPI_Comm_free(&cfg->active);
+    pst_transport_release(cfg->transport, cfg->comm);
     MPI_Comm_free(&cfg->comm);
 }
 
 int pst_cmd_pingpong(int argc, char **argv)
 {
     static const char *const directions[] = {"uni", "bi", NULL};
-    pp_cfg cfg = {.modes_spec = "send,ssend,isend,bsend", .pairs_spec = "0,1", .reps = 20, .warmup = 10,
+    pp_cfg cfg = {.pairs_spec = "0,1", .transport = "mpi", .reps = 20, .warmup = 10,
                   .fit_from = 1 << 20, .fit_to = 2 << 20};
     pst_ctx_init(&cfg.ctx, "pingpong", argc, argv);
     const pst_opt opts[] = {
         {"modes", PST_OPT_STRING, &cfg.modes_spec, "LIST",
-         "send, ssend, isend, bsend, or ordered protocols by code or slug (1,3 / ordered.isend-irecv) "
-         "(default send,ssend,isend,bsend)", 1, 0, NULL},
+         "send, ssend, isend, bsend (transport mpi), ordered protocols of the transport by code or slug "
+         "(1,3 / ordered.isend-irecv), ordered = all of them (default send,ssend,isend,bsend; one-sided: ordered)", 1, 0, NULL},
         {"sizes", PST_OPT_SIZES, &cfg.sizes, "LIST",
          "message sizes in bytes, e.g. 8,1K,1M or 1:4M (doubling); 0 B is always added "
          "(default 1:4M plus 1M:2M:+128K)", 0, MAX_BYTES, NULL},
@@ -478,14 +540,18 @@ int pst_cmd_pingpong(int argc, char **argv)
         {"warmup", PST_OPT_INT, &cfg.warmup, "N", "untimed round trips before each size (default 10; auto --iters uses at least 2)", 0, 1e6, NULL},
         {"fit-from", PST_OPT_SIZE, &cfg.fit_from, "BYTES", "lower end of the linear-fit window (default 1M)", 0, MAX_BYTES, NULL},
         {"fit-to", PST_OPT_SIZE, &cfg.fit_to, "BYTES", "upper end of the linear-fit window (default 2M)", 0, MAX_BYTES, NULL},
+        {"transport", PST_OPT_STRING, &cfg.transport, "NAME",
+         "mpi (two-sided), rma (MPI-3 one-sided put/get), shmem where built; one-sided transports run their "
+         "ordered protocols (default mpi)", 1, 0, NULL},
         {"samples", PST_OPT_FLAG, &cfg.samples, NULL, "keep every sample's time in the records", 1, 0, NULL},
         PST_COMMON_OPTS(&cfg.ctx),
         {0},
     };
     const pst_command cmd = {
         .name = "pingpong",
-        .summary = "Ping-pong latency and bandwidth against message size for the MPI send modes (seed 002):\n"
-                   "zero-byte latency, peak bandwidth and the fit T(N) = t_l + N*t_s over large messages.",
+        .summary = "Ping-pong latency and bandwidth against message size for the MPI send modes and the ordered\n"
+                   "protocols of a transport (seed 002): zero-byte latency, peak bandwidth and the fit T(N) = t_l + N*t_s\n"
+                   "over large messages.",
         .description =
             "uni: t = half round trip = (time of a loop of round trips on side A) / (2 * round trips).\n"
             "bi: both sides post the receive, send and wait; t = time per exchange (the slower side).\n"
@@ -495,7 +561,8 @@ int pst_cmd_pingpong(int argc, char **argv)
             "observed - model.  Payloads are written before and checked after every loop, never inside it.",
         .examples = "  mpiexec -n 2 pstswm pingpong --out pp.jsonl\n"
                     "  mpiexec -n 2 pstswm pingpong --modes send,1,3,ordered.rsend --sizes 0:64K --direction uni,bi\n"
-                    "  mpiexec -n 8 pstswm pingpong --pairs all --modes send --sizes 8,64K,1M,4M",
+                    "  mpiexec -n 8 pstswm pingpong --pairs all --modes send --sizes 8,64K,1M,4M\n"
+                    "  mpiexec -n 2 pstswm pingpong --transport rma --sizes 8,1M          # ordered.put ... ordered.get-nb",
         .opts = opts,
     };
     pst_cli_parse(&cmd, argc, argv);

@@ -123,8 +123,7 @@ static void emit_point(swap_cfg *cfg, const pst_protocol *p, long long bytes, lo
     pst_rec_begin(&r, &cfg->ctx, "swap", "point");
     pst_rec_str(&r, "protocol", p->code);
     pst_rec_str(&r, "slug", p->slug);
-    const char *model = pst_transport_memory_model(cfg->transport, MPI_COMM_WORLD);
-    if (model) pst_rec_str(&r, "win_model", model);
+    pst_rec_str(&r, "win_model", pst_transport_memory_model(cfg->transport, MPI_COMM_WORLD));
     pst_rec_bool(&r, "ordered", p->ordered);
     pst_rec_bool(&r, "overlap", p->overlap);
     pst_rec_int(&r, "bytes", bytes);

@@ -3,8 +3,8 @@
  * put/get the same way: data moves one-sidedly into a slot of a symmetric buffer and a flag
  * tells the other side.
  *
- * Every rank of a communicator exposes one symmetric area (set up collectively, outside
- * timing) laid out as
+ * Every rank of a communicator exposes one symmetric area (set up outside timing, collectively
+ * over all processes: see onesided.h) laid out as
  *   grant[P][D]  tickets written by receivers: "put your message k to me into slot s"
  *   ready[P][D]  tickets written by senders:   "get my message k from my slot s"
  *   arrived[P]   count of messages a sender has put here (the data is complete before the count moves)
@@ -71,6 +71,18 @@ static const recipe recipes[2][4][2] = {
     },
 };
 
+/* Side B's send phase waits for side A's notice (ARRIVE for A's PUT_DONE, GET for A's STAGE).
+ * When A gives it only in its wait phase (put-nb: PUT_DONE), B's send must not run ahead of
+ * B's own waits in a batch (pst_xfer_send_early), or ranks can wait on each other in a cycle. */
+bool pst_os_send_early(const pst_xfer *x)
+{
+    if (!x->proto->ordered || x->side == PST_SIDE_A) return true;
+    const enum op *a_wait = recipes[1][x->proto->variant][PST_SIDE_A].ops[PH_WAIT];
+    for (int i = 0; i < MAXOPS && a_wait[i] != END; i++)
+        if (a_wait[i] == PUT_DONE || a_wait[i] == STAGE) return false;
+    return true;
+}
+
 /* Every recipe spans several phases on side A, so each has an overlap form. */
 const pst_variant pst_os_variants[PST_OS_NVARIANTS] = {
     {"put", "put into the receiver's granted slot, complete, notify", true},
@@ -120,7 +132,10 @@ static void alloc_area(pst_os_state *s, size_t depth, size_t slot)
     s->done_at = s->arrived_at + P * word;
     s->data_at = round_up(s->done_at + P * word, 64);
     s->data_bytes = depth * slot;
-    s->base = s->backend->alloc(s, s->data_at + s->data_bytes);
+    /* Equal on every process, also where communicators of different sizes are set up at once. */
+    unsigned long long bytes = s->data_at + s->data_bytes, most;
+    MPI_Allreduce(&bytes, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    s->base = s->backend->alloc(s, (size_t)most);
     s->put_posted = calloc(4 * P, sizeof *s->put_posted);
     s->free_slots = malloc(depth * sizeof *s->free_slots);
     if (!s->put_posted || !s->free_slots) pst_fatal(3, "transport %s: out of memory", s->backend->name);
@@ -129,13 +144,17 @@ static void alloc_area(pst_os_state *s, size_t depth, size_t slot)
     s->get_sent = s->get_posted + P;
 }
 
-void pst_os_setup(const pst_os_backend *b, MPI_Comm comm, size_t max_bytes, size_t max_inflight)
+void pst_os_setup(const pst_os_backend *b, MPI_Comm comm, size_t max_bytes, size_t max_inflight, bool grow)
 {
+    pst_os_state **sp = find_state(b, comm), *s;
     /* Agree on the geometry, so every rank lays out (and keeps or replaces) the same area. */
     unsigned long long want[2] = {max_bytes, max_inflight}, agreed[2];
-    MPI_Allreduce(want, agreed, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
+    if (grow && sp) {
+        if ((*sp)->slot_bytes > want[0]) want[0] = (*sp)->slot_bytes;
+        if ((*sp)->nslots > want[1]) want[1] = (*sp)->nslots;
+    }
+    MPI_Allreduce(want, agreed, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
     size_t slot = round_up(agreed[0] ? (size_t)agreed[0] : 1, 64), n = agreed[1] ? (size_t)agreed[1] : 1;
-    pst_os_state **sp = find_state(b, comm), *s;
     if (sp) {
         s = *sp;
         if (s->nfree != s->nslots)
@@ -150,6 +169,17 @@ void pst_os_setup(const pst_os_backend *b, MPI_Comm comm, size_t max_bytes, size
         *s = (pst_os_state){.backend = b, .comm = comm};
         MPI_Comm_rank(comm, &s->rank);
         MPI_Comm_size(comm, &s->size);
+        s->world = malloc((size_t)s->size * sizeof *s->world);
+        int *ranks = malloc((size_t)s->size * sizeof *ranks);
+        if (!s->world || !ranks) pst_fatal(3, "transport %s: out of memory", b->name);
+        for (int r = 0; r < s->size; r++) ranks[r] = r;
+        MPI_Group group, world_group;
+        MPI_Comm_group(comm, &group);
+        MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+        MPI_Group_translate_ranks(group, s->size, ranks, world_group, s->world);
+        MPI_Group_free(&group);
+        MPI_Group_free(&world_group);
+        free(ranks);
         alloc_area(s, n, slot);
     }
     s->slot_bytes = slot;
@@ -163,6 +193,7 @@ void pst_os_release(const pst_os_backend *b, MPI_Comm comm)
     pst_os_state **sp = find_state(b, comm);
     if (!sp) return;
     free_area(*sp);
+    free((*sp)->world);
     free(*sp);
     *sp = NULL;
 }
@@ -171,14 +202,6 @@ const char *pst_os_memory_model(const pst_os_backend *b, MPI_Comm comm)
 {
     pst_os_state **sp = find_state(b, comm);
     return sp && b->model ? b->model(*sp) : NULL;
-}
-
-void pst_os_reserve(const pst_os_backend *b, const pst_xfer *x, size_t n)
-{
-    pst_os_state *s = state_of(b, x);
-    if ((size_t)x->bytes > s->slot_bytes || n > s->nslots)
-        pst_fatal(3, "transport %s: %zu transfers of %d bytes in flight do not fit the area set up for %zu of %zu bytes",
-                  b->name, n, x->bytes, s->nslots, s->slot_bytes);
 }
 
 static int take_slot(pst_os_state *s, const pst_xfer *x)
@@ -204,23 +227,24 @@ void pst_os_phase(const pst_os_backend *b, pst_xfer *x, int phase)
     if (phase == PH_POST) x->state = state_of(b, x);
     pst_os_state *s = x->state;
     size_t me = (size_t)s->rank, D = s->depth, dest = (size_t)x->dest, src = (size_t)x->src;
+    int to = s->world[x->dest], from = s->world[x->src]; /* the backends' ranks */
     for (int i = 0; i < MAXOPS && ops[i] != END; i++) {
         switch (ops[i]) {
         case GRANT:
             x->seq_recv = s->put_posted[src]++;
             x->slot = take_slot(s, x);
             b->fence(s); /* our loads of the slot's last message precede the grant */
-            b->store(s, x->src, word_at(s->grant_at, me, x->seq_recv % D, D), ticket(x->seq_recv, x->slot));
+            b->store(s, from, word_at(s->grant_at, me, x->seq_recv % D, D), ticket(x->seq_recv, x->slot));
             break;
         case PUT: {
             x->seq_send = s->put_sent[dest]++;
             uint64_t t = b->await(s, word_at(s->grant_at, dest, x->seq_send % D, D), ticket(x->seq_send, 0));
-            b->put(s, x->sendbuf, (size_t)x->bytes, x->dest, slot_at(s, ticket_slot(t)));
+            b->put(s, x->sendbuf, (size_t)x->bytes, to, slot_at(s, ticket_slot(t)));
             break;
         }
         case PUT_DONE:
-            b->complete(s, x->dest);
-            b->add(s, x->dest, word_at(s->arrived_at, me, 0, 1));
+            b->complete(s, to);
+            b->add(s, to, word_at(s->arrived_at, me, 0, 1));
             break;
         case ARRIVE:
             b->await(s, word_at(s->arrived_at, src, 0, 1), x->seq_recv + 1);
@@ -233,16 +257,16 @@ void pst_os_phase(const pst_os_backend *b, pst_xfer *x, int phase)
             x->slot = take_slot(s, x);
             memcpy(s->base + slot_at(s, x->slot), x->sendbuf, (size_t)x->bytes);
             b->fence(s); /* the copy is visible to gets before the ticket */
-            b->store(s, x->dest, word_at(s->ready_at, me, x->seq_send % D, D), ticket(x->seq_send, x->slot));
+            b->store(s, to, word_at(s->ready_at, me, x->seq_send % D, D), ticket(x->seq_send, x->slot));
             break;
         case GET: {
             uint64_t t = b->await(s, word_at(s->ready_at, src, x->seq_recv % D, D), ticket(x->seq_recv, 0));
-            b->get(s, x->recvbuf, (size_t)x->recv_bytes, x->src, slot_at(s, ticket_slot(t)));
+            b->get(s, x->recvbuf, (size_t)x->recv_bytes, from, slot_at(s, ticket_slot(t)));
             break;
         }
         case GET_DONE:
-            b->complete(s, x->src);
-            b->add(s, x->src, word_at(s->done_at, me, 0, 1));
+            b->complete(s, from);
+            b->add(s, from, word_at(s->done_at, me, 0, 1));
             break;
         case RELEASE:
             b->await(s, word_at(s->done_at, dest, 0, 1), x->seq_send + 1);

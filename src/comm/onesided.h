@@ -13,13 +13,20 @@
 
 typedef struct pst_os_state pst_os_state;
 
-/* Primitives on the symmetric area (offsets in bytes from its start, ranks in the
- * communicator of the state).  Flags and counters are 64-bit words touched only through
- * `store`, `add` and `await`. */
+/* Primitives on the symmetric area (offsets in bytes from its start, ranks in MPI_COMM_WORLD).
+ * Flags and counters are 64-bit words touched only through `store`, `add` and `await`.
+ *
+ * Symmetric memory spans every process, as SHMEM's symmetric heap does: an area is allocated
+ * over MPI_COMM_WORLD even when its state serves a smaller communicator (a row of a processor
+ * grid), so set-up and release are collective over all processes, each passing the
+ * communicator it will use, and the state maps that communicator's ranks to world ranks.
+ * (Windows over sibling communicators of one MPI_Comm_split also collide in Open MPI 4.1's
+ * osc/rdma, open-mpi/ompi#9492; world windows do not.) */
 typedef struct pst_os_backend {
     const char *name;
-    /* Collective over s->comm: symmetric area of `bytes`, zeroed and visible to all peers
-     * before any returns; returns the local base.  `release` frees it (collective). */
+    /* Collective over MPI_COMM_WORLD: symmetric area of `bytes` (equal on every process),
+     * zeroed and visible to all peers before any returns; returns the local base.  `release`
+     * frees it (collective). */
     unsigned char *(*alloc)(pst_os_state *s, size_t bytes);
     void (*release)(pst_os_state *s);
     /* Start moving data; complete(rank) makes every put to / get from rank complete at both ends. */
@@ -42,7 +49,8 @@ typedef struct pst_os_backend {
 struct pst_os_state {
     const pst_os_backend *backend;
     MPI_Comm comm;            /* as given to set-up: transfers find their state by this handle */
-    int rank, size;
+    int rank, size;           /* in comm */
+    int *world;               /* MPI_COMM_WORLD rank of each rank of comm */
     void *impl;               /* the backend's own data (window, PE map) */
     unsigned char *base;      /* our symmetric area */
     size_t depth;             /* ring entries per peer = transfers in flight the area holds */
@@ -58,10 +66,10 @@ extern const pst_variant pst_os_variants[4];
 enum { PST_OS_NVARIANTS = 4 };
 
 /* pst_transport entry points, given the backend. */
-void pst_os_setup(const pst_os_backend *b, MPI_Comm comm, size_t max_bytes, size_t max_inflight);
+void pst_os_setup(const pst_os_backend *b, MPI_Comm comm, size_t max_bytes, size_t max_inflight, bool grow);
 void pst_os_release(const pst_os_backend *b, MPI_Comm comm);
 const char *pst_os_memory_model(const pst_os_backend *b, MPI_Comm comm);
-void pst_os_reserve(const pst_os_backend *b, const pst_xfer *x, size_t n);
 void pst_os_phase(const pst_os_backend *b, pst_xfer *x, int phase); /* 0 post, 1 send, 2 wait */
+bool pst_os_send_early(const pst_xfer *x);
 
 #endif

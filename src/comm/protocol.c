@@ -75,7 +75,13 @@ static const pst_transport *transport_or_die(const char *transport)
 void pst_transport_setup(const char *transport, MPI_Comm comm, size_t max_bytes, size_t max_inflight)
 {
     const pst_transport *t = transport_or_die(transport);
-    if (t->setup) t->setup(comm, max_bytes, max_inflight);
+    if (t->setup) t->setup(comm, max_bytes, max_inflight, false);
+}
+
+void pst_transport_grow(const char *transport, MPI_Comm comm, size_t max_bytes, size_t max_inflight)
+{
+    const pst_transport *t = transport_or_die(transport);
+    if (t->setup) t->setup(comm, max_bytes, max_inflight, true);
 }
 
 void pst_transport_release(const char *transport, MPI_Comm comm)
@@ -210,7 +216,10 @@ void pst_xfer_init(pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest, 
     pst_xfer_init_v(x, p, comm, dest, src, side, sendbuf, bytes, recvbuf, bytes, tag);
 }
 
-void pst_xfer_reserve(const pst_xfer *x, size_t n) { x->proto->transport->reserve(x, n); }
+void pst_xfer_reserve(const pst_xfer *x, size_t n)
+{
+    if (x->proto->transport->reserve) x->proto->transport->reserve(x, n);
+}
 void pst_xfer_post(pst_xfer *x) { x->proto->transport->post(x); }
 void pst_xfer_send(pst_xfer *x) { x->proto->transport->send(x); }
 void pst_xfer_wait(pst_xfer *x) { x->proto->transport->wait(x); }

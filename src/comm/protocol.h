@@ -43,10 +43,12 @@ typedef struct pst_transport {
      * it can block until a partner reaches its wait phase (see pst_xfer_send_early).  NULL:
      * always early. */
     bool (*send_early)(const struct pst_xfer *x);
-    /* Make room for n transfers like x in flight (e.g. buffered-send space); outside timing. */
+    /* Local room for n messages like x that may be outstanding at once (buffered-send space);
+     * outside timing.  NULL: nothing to reserve (one-sided transports size their area in setup). */
     void (*reserve)(const struct pst_xfer *x, size_t n);
-    /* Collective over comm, outside timing; NULL when the transport needs no set-up. */
-    void (*setup)(MPI_Comm comm, size_t max_bytes, size_t max_inflight);
+    /* Collective over comm, outside timing; grow: keep what comm's area already covers (see
+     * pst_transport_grow).  NULL when the transport needs no set-up. */
+    void (*setup)(MPI_Comm comm, size_t max_bytes, size_t max_inflight, bool grow);
     void (*release)(MPI_Comm comm);
     /* MPI_WIN_MODEL of the transport's window on comm ("unified"/"separate"), NULL if none. */
     const char *(*memory_model)(MPI_Comm comm);
@@ -99,8 +101,17 @@ const char *pst_transport_names(void);
  * comm (every rank, also those that will not transfer), outside timing, with no transfer in
  * flight; call again to resize.  The one-sided transports allocate their window here; the
  * two-sided transport needs nothing.  pst_transport_release (collective) frees it; call it
- * before freeing comm (transfers find their window by the communicator handle). */
+ * before freeing comm (transfers find their window by the communicator handle).  Each
+ * communicator has its own area: set up every communicator transfers run on (a row or column
+ * of a processor grid too).  One-sided areas are symmetric memory over all processes (a window
+ * on MPI_COMM_WORLD, the SHMEM heap), so for "rma" and "shmem" set-up and release are
+ * collective over all processes, each passing the communicator it will use (its row, say, or
+ * MPI_COMM_WORLD); the geometry is agreed over all of them. */
 void pst_transport_setup(const char *transport, MPI_Comm comm, size_t max_bytes, size_t max_inflight);
+/* As pst_transport_setup, but keeping what comm is already set up for: the area grows to cover
+ * both (created when comm has none) and never shrinks.  For plans built one after another on
+ * one communicator (a transpose and its inverse: src/algo sets up through this). */
+void pst_transport_grow(const char *transport, MPI_Comm comm, size_t max_bytes, size_t max_inflight);
 void pst_transport_release(const char *transport, MPI_Comm comm);
 /* Before MPI_Init: let the transport named by "--transport NAME" (or --transport=NAME) in
  * argv prepare the MPI environment (the shmem transport needs this with Open MPI 4.1). */
@@ -117,6 +128,8 @@ void pst_xfer_init(pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest, 
  * be 0.  Both ends of a transfer must agree: one side's send_bytes is the other's recv_bytes. */
 void pst_xfer_init_v(pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest, int src, int side,
                      const void *sendbuf, size_t send_bytes, void *recvbuf, size_t recv_bytes, int tag);
+/* Buffered-send space for n messages like x outstanding at once (0,0 of "mpi"); local.
+ * Nothing for the one-sided transports: their set-up bounds the transfers in flight. */
 void pst_xfer_reserve(const pst_xfer *x, size_t n);
 void pst_xfer_post(pst_xfer *x);
 void pst_xfer_send(pst_xfer *x);
@@ -124,8 +137,8 @@ void pst_xfer_wait(pst_xfer *x);
 /* In a batch (transfers with several partners in flight, e.g. an overlapped transpose), a send
  * phase that can block until its partner reaches the partner's wait phase must not run ahead of
  * this rank's own waits, or ranks can wait on each other in a cycle.  That is side B of an
- * ordered protocol whose side A receives only in its wait phase (1,1 and 1,7 and their overlap
- * codes).  Batches therefore run: post all; send every transfer whose send is early; then, in
+ * ordered protocol whose side A receives (mpi: 1,1 and 1,7) or announces its data (rma, shmem:
+ * 1,1, put-nb) only in its wait phase, and their overlap codes.  Batches therefore run: post all; send every transfer whose send is early; then, in
  * order, each remaining send followed by its wait.  For a single partner this is the plain
  * post-all/send-all/wait-all order (side B's wait phase is empty). */
 bool pst_xfer_send_early(const pst_xfer *x);

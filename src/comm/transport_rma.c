@@ -1,7 +1,8 @@
 /* The one-sided transport "rma": the message passing of onesided.c on MPI-3 RMA.
  *
- * The symmetric area is a window from MPI_Win_allocate over the communicator, in one
- * passive-target epoch (MPI_Win_lock_all) from set-up to release.  Data moves with
+ * The symmetric area is a window from MPI_Win_allocate over MPI_COMM_WORLD (whatever
+ * communicator it serves: see onesided.h), in one passive-target epoch (MPI_Win_lock_all)
+ * from set-up to release.  Data moves with
  * MPI_Put / MPI_Get, completed with MPI_Win_flush (remote completion) before the flag that
  * announces it.  Memory model: flags and counters are only ever accessed with MPI atomics on
  * MPI_UINT64_T (MPI_Accumulate REPLACE / SUM, then flushed; our own words read with
@@ -19,6 +20,7 @@
 
 typedef struct rma_impl {
     MPI_Win win;
+    int me;              /* our rank in the window (MPI_COMM_WORLD) */
     const char *model;
 } rma_impl;
 
@@ -41,7 +43,8 @@ static unsigned char *rma_alloc(pst_os_state *s, size_t bytes)
     MPI_Info_set(info, "accumulate_ops", "same_op_no_op");
     MPI_Info_set(info, "accumulate_ordering", "none");
     unsigned char *base;
-    check(MPI_Win_allocate((MPI_Aint)bytes, 1, info, s->comm, &base, &w->win), "Win_allocate");
+    check(MPI_Win_allocate((MPI_Aint)bytes, 1, info, MPI_COMM_WORLD, &base, &w->win), "Win_allocate");
+    MPI_Comm_rank(MPI_COMM_WORLD, &w->me);
     MPI_Info_free(&info);
     int *model, flag = 0;
     check(MPI_Win_get_attr(w->win, MPI_WIN_MODEL, &model, &flag), "Win_get_attr(MPI_WIN_MODEL)");
@@ -49,7 +52,7 @@ static unsigned char *rma_alloc(pst_os_state *s, size_t bytes)
     check(MPI_Win_lock_all(MPI_MODE_NOCHECK, w->win), "Win_lock_all");
     memset(base, 0, s->data_at);
     check(MPI_Win_sync(w->win), "Win_sync"); /* zeroes into the public copy ... */
-    check(MPI_Barrier(s->comm), "Barrier");   /* ... before any peer writes a ticket */
+    check(MPI_Barrier(MPI_COMM_WORLD), "Barrier"); /* ... before any peer writes a ticket */
     s->impl = w;
     return base;
 }
@@ -88,9 +91,10 @@ static void rma_add(pst_os_state *s, int rank, size_t off) { accumulate(s, rank,
 static uint64_t rma_await(pst_os_state *s, size_t off, uint64_t want)
 {
     uint64_t v;
+    int me = ((const rma_impl *)s->impl)->me;
     do {
-        check(MPI_Fetch_and_op(NULL, &v, MPI_UINT64_T, s->rank, (MPI_Aint)off, MPI_NO_OP, win_of(s)), "Fetch_and_op(NO_OP)");
-        check(MPI_Win_flush(s->rank, win_of(s)), "Win_flush");
+        check(MPI_Fetch_and_op(NULL, &v, MPI_UINT64_T, me, (MPI_Aint)off, MPI_NO_OP, win_of(s)), "Fetch_and_op(NO_OP)");
+        check(MPI_Win_flush(me, win_of(s)), "Win_flush");
     } while (v < want);
     check(MPI_Win_sync(win_of(s)), "Win_sync");
     return v;
@@ -105,10 +109,12 @@ static const pst_os_backend backend = {
     .model = rma_model,
 };
 
-static void setup(MPI_Comm comm, size_t max_bytes, size_t max_inflight) { pst_os_setup(&backend, comm, max_bytes, max_inflight); }
+static void setup(MPI_Comm comm, size_t max_bytes, size_t max_inflight, bool grow)
+{
+    pst_os_setup(&backend, comm, max_bytes, max_inflight, grow);
+}
 static void release(MPI_Comm comm) { pst_os_release(&backend, comm); }
 static const char *memory_model(MPI_Comm comm) { return pst_os_memory_model(&backend, comm); }
-static void reserve(const pst_xfer *x, size_t n) { pst_os_reserve(&backend, x, n); }
 static void post(pst_xfer *x) { pst_os_phase(&backend, x, 0); }
 static void send(pst_xfer *x) { pst_os_phase(&backend, x, 1); }
 static void wait(pst_xfer *x) { pst_os_phase(&backend, x, 2); }
@@ -117,6 +123,6 @@ const pst_transport pst_transport_rma = {
     .name = "rma",
     .variants = {pst_os_variants, pst_os_variants},
     .nvariants = {PST_OS_NVARIANTS, PST_OS_NVARIANTS},
-    .post = post, .send = send, .wait = wait, .reserve = reserve,
+    .post = post, .send = send, .wait = wait, .send_early = pst_os_send_early,
     .setup = setup, .release = release, .memory_model = memory_model,
 };

@@ -6,19 +6,16 @@
  * announces it; flags and counters are 64-bit atomics (set, add, fetch) followed by
  * shmem_quiet, awaited with shmem_wait_until (which progresses the library).
  *
- * OpenSHMEM's PEs are MPI_COMM_WORLD's ranks (checked at start-up), and symmetric memory is
- * allocated collectively over all PEs, so the transport works on communicators holding every
- * rank (any order).  OpenSHMEM starts at the first set-up and shuts down at pst_finalize. */
+ * OpenSHMEM's PEs are MPI_COMM_WORLD's ranks (checked at start-up), so the world ranks that
+ * onesided.c passes are PEs; symmetric memory is allocated over all PEs, as onesided.h's
+ * set-up over all processes expects.  OpenSHMEM starts at the first set-up and shuts down at
+ * pst_finalize. */
 #include "comm/onesided.h"
 #include "core/errors.h"
 
 #include <shmem.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct shmem_impl {
-    int *pe;   /* PE of each rank of the communicator */
-} shmem_impl;
 
 static void shutdown_shmem(void) { shmem_finalize(); }
 
@@ -39,65 +36,41 @@ static void start_shmem(void)
 
 static unsigned char *sh_area(pst_os_state *s, size_t bytes)
 {
-    int world;
-    MPI_Comm_size(MPI_COMM_WORLD, &world);
-    if (s->size != world)
-        pst_fatal(3, "transport shmem: set-up on a communicator of %d of the %d ranks; OpenSHMEM 1.4 allocates symmetric "
-                     "memory over all processes, so use a communicator holding every rank", s->size, world);
     start_shmem();
-    shmem_impl *m = malloc(sizeof *m);
-    if (!m || !(m->pe = malloc((size_t)s->size * sizeof *m->pe))) pst_fatal(3, "transport shmem: out of memory");
-    MPI_Group group, world_group;
-    MPI_Comm_group(s->comm, &group);
-    MPI_Comm_group(MPI_COMM_WORLD, &world_group);
-    int *ranks = malloc((size_t)s->size * sizeof *ranks);
-    for (int r = 0; r < s->size; r++) ranks[r] = r;
-    MPI_Group_translate_ranks(group, s->size, ranks, world_group, m->pe);
-    free(ranks);
-    MPI_Group_free(&group);
-    MPI_Group_free(&world_group);
     unsigned char *base = shmem_align(64, bytes);
     if (!base)
         pst_fatal(3, "transport shmem: cannot allocate %zu bytes of symmetric memory; raise SHMEM_SYMMETRIC_SIZE "
                      "(e.g. SHMEM_SYMMETRIC_SIZE=2G)", bytes);
     memset(base, 0, s->data_at);
     shmem_barrier_all(); /* every PE's flags are zero before anyone writes one */
-    s->impl = m;
     return base;
 }
 
-static void sh_release(pst_os_state *s)
-{
-    shmem_impl *m = s->impl;
-    shmem_free(s->base); /* collective, with a barrier */
-    free(m->pe);
-    free(m);
-}
+static void sh_release(pst_os_state *s) { shmem_free(s->base); /* collective, with a barrier */ }
 
-static int pe_of(const pst_os_state *s, int rank) { return ((const shmem_impl *)s->impl)->pe[rank]; }
 static unsigned long long *word(pst_os_state *s, size_t off) { return (unsigned long long *)(void *)(s->base + off); }
 
-static void sh_put(pst_os_state *s, const void *src, size_t bytes, int rank, size_t off)
+static void sh_put(pst_os_state *s, const void *src, size_t bytes, int pe, size_t off)
 {
-    shmem_putmem_nbi(s->base + off, src, bytes, pe_of(s, rank));
+    shmem_putmem_nbi(s->base + off, src, bytes, pe);
 }
 
-static void sh_get(pst_os_state *s, void *dst, size_t bytes, int rank, size_t off)
+static void sh_get(pst_os_state *s, void *dst, size_t bytes, int pe, size_t off)
 {
-    shmem_getmem_nbi(dst, s->base + off, bytes, pe_of(s, rank));
+    shmem_getmem_nbi(dst, s->base + off, bytes, pe);
 }
 
 static void sh_complete(pst_os_state *s, int rank) { shmem_quiet(); }
 
-static void sh_store(pst_os_state *s, int rank, size_t off, uint64_t value)
+static void sh_store(pst_os_state *s, int pe, size_t off, uint64_t value)
 {
-    shmem_ulonglong_atomic_set(word(s, off), value, pe_of(s, rank));
+    shmem_ulonglong_atomic_set(word(s, off), value, pe);
     shmem_quiet();
 }
 
-static void sh_add(pst_os_state *s, int rank, size_t off)
+static void sh_add(pst_os_state *s, int pe, size_t off)
 {
-    shmem_ulonglong_atomic_add(word(s, off), 1, pe_of(s, rank));
+    shmem_ulonglong_atomic_add(word(s, off), 1, pe);
     shmem_quiet();
 }
 
@@ -117,9 +90,11 @@ static const pst_os_backend backend = {
     .fence = sh_fence_local,
 };
 
-static void setup(MPI_Comm comm, size_t max_bytes, size_t max_inflight) { pst_os_setup(&backend, comm, max_bytes, max_inflight); }
+static void setup(MPI_Comm comm, size_t max_bytes, size_t max_inflight, bool grow)
+{
+    pst_os_setup(&backend, comm, max_bytes, max_inflight, grow);
+}
 static void release(MPI_Comm comm) { pst_os_release(&backend, comm); }
-static void reserve(const pst_xfer *x, size_t n) { pst_os_reserve(&backend, x, n); }
 static void post(pst_xfer *x) { pst_os_phase(&backend, x, 0); }
 static void send(pst_xfer *x) { pst_os_phase(&backend, x, 1); }
 static void wait(pst_xfer *x) { pst_os_phase(&backend, x, 2); }
@@ -133,6 +108,6 @@ const pst_transport pst_transport_shmem = {
     .name = "shmem",
     .variants = {pst_os_variants, pst_os_variants},
     .nvariants = {PST_OS_NVARIANTS, PST_OS_NVARIANTS},
-    .post = post, .send = send, .wait = wait, .reserve = reserve,
+    .post = post, .send = send, .wait = wait, .send_early = pst_os_send_early,
     .setup = setup, .release = release, .before_mpi_init = before_mpi_init,
 };

@@ -30,6 +30,7 @@ pst_records_test(kernel.np4.grid2x2 4 CHECKS
   "len(summaries) == 22"
   "all(p['comms'] == 2 for p in points)"
   "all(p['comm_size'] == 2 for p in points)"
+  "all(r['transport'] == 'mpi' for r in recs) and all(p['win_model'] is None for p in points)"
   ARGS kernel --grid 2x2 --trunc 10 --levels 2 --protocols 1,3 --overlap on --reps 2 --timeout 120)
 # Uneven 3x1: dfft skipped (not a power of two), Legendre stage skipped (columns of 1 rank).
 pst_records_test(kernel.np3.uneven 3 CHECKS

@@ -10,6 +10,8 @@ pst_records_test(pingpong.modes.2 2 CHECKS
   "all(p['bytes'] in (0, 8, 4096, 131072) and p['reps'] == 2 and p['iters'] == 4 for p in points)"
   "[p['protocol'] for p in points if p['bytes'] == 0][:2] == ['1,0', '1,10']"
   "len(summaries) == 7 and all(s['latency0_s'] > 0 for s in summaries)"
+  "[s['slug'] for s in summaries] == [None] * 4 + ['ordered.isend-irecv', 'ordered.rsend', 'ordered.sync']"
+  "all(r['transport'] == 'mpi' for r in recs) and all(p['win_model'] is None for p in points)"
   ARGS ${PP} --modes send,ssend,isend,bsend,1,3,ordered.rsend,1,6 --sizes 8,4K,128K)
 
 # Fit window: three sizes in 1-2 MiB, residuals per point; auto iteration count.  No timing
