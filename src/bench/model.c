@@ -199,6 +199,7 @@ static void rec_identity(pst_rec *r, const model_cfg *c, const pst_model *m, lon
     pst_rec_int(r, "px", c->par.PX);
     pst_rec_int(r, "py", c->par.PY);
     pst_rec_str(r, "preset", is_parallel(c) ? preset_label(c) : NULL);
+    pst_rec_str(r, "transport", c->algos.transport);
     pst_rec_str(r, "fft", stage_alg(c, true));
     pst_rec_str(r, "legendre", stage_alg(c, false));
     pst_rec_str(r, "fft_protocol", stage_protocol(c, true));
@@ -273,6 +274,7 @@ int pst_cmd_model(int argc, char **argv)
         {"protocol", PST_OPT_STRING, &c.algos.protocol, "CODE", "protocol of both stages (e.g. 3,1; see pstswm swap --help)", 1, 0, NULL},
         {"fft-protocol", PST_OPT_STRING, &c.algos.fft_protocol, "CODE", "protocol of the FFT stage", 1, 0, NULL},
         {"legendre-protocol", PST_OPT_STRING, &c.algos.leg_protocol, "CODE", "protocol of the Legendre stage", 1, 0, NULL},
+        {"transport", PST_OPT_STRING, &c.algos.transport, "NAME", "message-passing transport of both stages: mpi (default), rma, shmem", 1, 0, NULL},
         {"overlap", PST_OPT_FLAG, &c.algos.overlap, NULL, "overlap communication with computation in both stages", 1, 0, NULL},
         PST_COMMON_OPTS(&c.ctx),
         {0},

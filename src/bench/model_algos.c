@@ -93,7 +93,9 @@ static void read_tuned(const char *path, tuned_stage st[2])
 static const pst_protocol *protocol_of(const char *transport, const char *option, const char *code)
 {
     const pst_protocol *p = pst_protocol_find(transport, code);
-    if (!p) pst_usage_error("%s: unknown protocol '%s' (see pstswm swap --help for the catalogue)", option, code);
+    if (!p)
+        pst_usage_error("%s: unknown protocol '%s' for transport %s (see pstswm swap --transport %s --help)", option, code,
+                        transport, transport);
     return p;
 }
 
@@ -134,7 +136,11 @@ void model_algos_resolve(const model_algos *a, int nranks, int M, int nlat, int 
     if (a->tuned && strcmp(preset, "opt")) pst_usage_error("--tuned: the file is read by --preset opt only");
     if (!strcmp(preset, "opt") && !a->tuned) pst_usage_error("--preset opt needs --tuned FILE (written by pstlab tune)");
 
-    const char *fft = "srtrans", *leg = "halfsum", *fft_code = "0,6", *leg_code = "0,6";
+    if (!pst_transport_known(a->transport))
+        pst_usage_error("--transport: unknown transport '%s' (allowed: %s)", a->transport, pst_transport_names());
+    /* 0,6 (MPI_Sendrecv) is two-sided; a one-sided transport's presets use its first protocol. */
+    const char *generic = strcmp(a->transport, "mpi") ? pst_protocol_at(a->transport, 0)->code : "0,6";
+    const char *fft = "srtrans", *leg = "halfsum", *fft_code = generic, *leg_code = generic;
     tuned_stage st[2];
     if (!strcmp(preset, "coll")) {
         fft = leg = "coll";
@@ -145,8 +151,8 @@ void model_algos_resolve(const model_algos *a, int nranks, int M, int nlat, int 
         read_tuned(a->tuned, st);
         fft = st[0].algorithm;
         leg = st[1].algorithm;
-        fft_code = st[0].has_choice ? st[0].protocol : "0,6";
-        leg_code = st[1].has_choice ? st[1].protocol : "0,6";
+        fft_code = st[0].has_choice ? st[0].protocol : generic;
+        leg_code = st[1].has_choice ? st[1].protocol : generic;
         cfg->fft_overlap = st[0].overlap;
         cfg->leg_overlap = st[1].overlap;
     }

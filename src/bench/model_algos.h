@@ -5,6 +5,7 @@
  * --overlap override them):
  *   gen   srtrans FFT transposes + halfsum Legendre sums, protocol 0,6 (MPI_Sendrecv): what one
  *         uses knowing nothing about protocols (the default)
+ * (with a one-sided --transport, whose catalogue has no 0,6, the presets use its first protocol)
  *   coll  MPI_Alltoallv transposes + MPI_Allreduce sums
  *   DTH   double transpose FFT (srtrans unless --fft names another transpose) + halfsum, 0,6
  *   DR    distributed FFT + pipelined ring sums, 0,6

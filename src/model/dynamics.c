@@ -148,6 +148,10 @@ void pst_dyn_free(pst_dyn *d)
     pst_pfft_free(d->pfft_inv);
     pst_pfft_free(d->pfft_fwd);
     pst_pleg_free(d->pleg);
+    /* The plans set up their communicators' transport areas (collective over all processes). */
+    const pst_par *par = d->par;
+    if (par->row != MPI_COMM_NULL) pst_transport_release(par->cfg.fft_protocol->transport->name, par->row);
+    if (par->col != MPI_COMM_NULL) pst_transport_release(par->cfg.leg_protocol->transport->name, par->col);
     free(d->coriolis);
     free(d->phis);
     if (d->par->cfg.PX == 1) {

@@ -69,3 +69,19 @@ pst_bad_input_test(model.bad.tuned_incomplete 2 2 "--tuned: .*opt-no-protocol.to
   model --preset opt --tuned ${CMAKE_SOURCE_DIR}/tests/data/opt-no-protocol.toml --out ${PST_TEST_OUT})
 pst_bad_input_test(model.bad.dth_fft 2 2 "--preset DTH is a double transpose: --fft must be srtrans, swtrans, logtrans or coll \\(got 'dfft'\\)"
   model --preset DTH --fft dfft --out ${PST_TEST_OUT})
+
+# One-sided transports (issue 8): the model's algorithms on rma (and shmem where built); the
+# transport is recorded; a two-sided protocol is refused on rma.
+pst_records_test(model.grid.2x2.rma 4 CHECKS ${GRID_CHECKS}
+  "points[0]['transport'] == 'rma' and points[0]['fft'] == 'dfft' and points[0]['legendre_protocol'] == '1,1'"
+  ARGS model --grid 2x2 --transport rma --preset DR --protocol 1,1 ${GRID_FAST})
+if(PST_HAVE_SHMEM)
+  pst_records_test(model.grid.2x2.shmem 4 CHECKS ${GRID_CHECKS}
+    "points[0]['transport'] == 'shmem' and points[0]['fft'] == 'logtrans'"
+    ARGS model --grid 2x2 --transport shmem --fft logtrans --legendre exchsum --protocol 3,1 ${GRID_FAST})
+else()
+  pst_bad_input_test(model.bad.shmem_not_built 2 2 "--transport: unknown transport 'shmem' \\(allowed: mpi, rma\\)"
+    model --transport shmem --out ${PST_TEST_OUT})
+endif()
+pst_bad_input_test(model.bad.rma_protocol 2 2 "--protocol: unknown protocol '0,6' for transport rma"
+  model --grid 2x1 --transport rma --protocol 0,6 --out ${PST_TEST_OUT})

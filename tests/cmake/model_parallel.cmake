@@ -25,3 +25,15 @@ foreach(grid 1x1 2x1 1x2 2x2 4x2 2x4 3x2)
       PASS_REGULAR_EXPRESSION ": ok")
   endforeach()
 endforeach()
+
+# The one-sided transport (issue 8): every rma protocol on 2x1, 1x2 and 2x2, case 6.
+foreach(grid 2x1 1x2 2x2)
+  string(REPLACE "x" ";" dims ${grid})
+  list(GET dims 0 px)
+  list(GET dims 1 py)
+  math(EXPR n "${px} * ${py}")
+  add_test(NAME model.parallel.rma.${grid}.case6
+    COMMAND ${PSTRUN} -n ${n} $<TARGET_FILE:test_model_parallel> ${grid} 6 10 2 3 all rma)
+  set_tests_properties(model.parallel.rma.${grid}.case6 PROPERTIES TIMEOUT 300 PROCESSORS ${n}
+    PASS_REGULAR_EXPRESSION ": ok")
+endforeach()

@@ -3,10 +3,11 @@
  * subset) so that every protocol also runs, the state after STEPS steps of test case CASE is
  * compared with the serial run of the same configuration on every rank.
  *
- *   test_model_parallel PXxPY CASE TRUNC LEVELS STEPS [all|subset|lean]
+ *   test_model_parallel PXxPY CASE TRUNC LEVELS STEPS [all|subset|lean [TRANSPORT]]
  *
  * subset: the representative protocols of algo_test.h; lean: those, and overlap on for every
  * other algorithm pair instead of both settings for each (MPICH at 6-8 oversubscribed ranks).
+ * TRANSPORT (default mpi): the protocols of that transport's catalogue (rma, shmem: all of them).
  *
  * Tolerance: max |parallel - serial| / scale per field and level <= TOL (1e-12; the scale of
  * vorticity and divergence is their common maximum, of Φ' its own).  The
@@ -103,10 +104,12 @@ int main(int argc, char **argv)
 
     const pst_protocol **protos = NULL;
     size_t nprotos = 0;
-    for (size_t i = 0; i < pst_protocol_count("mpi"); i++) {
-        const pst_protocol *p = pst_protocol_at("mpi", i);
+    const char *transport = argc > 7 ? argv[7] : "mpi";
+    bool two_sided = !strcmp(transport, "mpi");
+    for (size_t i = 0; i < pst_protocol_count(transport); i++) {
+        const pst_protocol *p = pst_protocol_at(transport, i);
         const char *only = getenv("PST_TEST_PROTOCOL"); /* debugging one protocol */
-        if (!protocol_selected(p) || (only && strcmp(only, p->code))) continue;
+        if ((two_sided && !protocol_selected(p)) || (only && strcmp(only, p->code))) continue;
         protos = realloc(protos, (nprotos + 1) * sizeof *protos);
         protos[nprotos++] = p;
     }
@@ -156,9 +159,9 @@ int main(int argc, char **argv)
         if (!rank) printf("FAIL 1x1 runs differ from the serial model (%d of %d bitwise)\n", bitwise_runs, ran);
     }
     if (!rank)
-        printf("grid %dx%d case %d T%dL%d %ld steps: %d runs (%zu protocols), %d refused by pst_par_check, %d bitwise, "
+        printf("grid %dx%d case %d T%dL%d %ld steps, transport %s: %d runs (%zu protocols), %d refused by pst_par_check, %d bitwise, "
                "max relative difference %.3e (tolerance %.0e): %s\n",
-               PX, PY, test_case, M, levels, steps, ran, nprotos, refused, bitwise_runs, worst, TOL,
+               PX, PY, test_case, M, levels, steps, transport, ran, nprotos, refused, bitwise_runs, worst, TOL,
                failures ? "FAIL" : "ok");
     spectra_free(&serial);
     free(protos);
