@@ -83,6 +83,7 @@ void pst_model_init(pst_model *m, const pst_model_config *cfg)
     pst_dyn_config dc = {
         .M = cfg->M, .nlat = nlat, .nlon = nlon, .levels = cfg->levels, .level_block = cfg->level_block,
         .dt_s = cfg->dt_s, .robert = cfg->robert, .hdiff = cfg->hdiff, .fftw_flags = cfg->fftw_flags, .par = cfg->par,
+        .pair_chunk = cfg->pair_chunk,
         .scheme = cfg->test_case == 1 ? PST_SCHEME_ADVECTION
                   : cfg->explicit_scheme ? PST_SCHEME_EXPLICIT : PST_SCHEME_SEMI_IMPLICIT,
     };

@@ -27,6 +27,7 @@ typedef struct pst_model_config {
     double robert, hdiff;
     unsigned fftw_flags;
     const pst_par *par;       /* parallel decomposition (NULL: serial); diagnostics are then collective */
+    int pair_chunk;           /* latitude pairs per FFT/product chunk (0: sized for the cache) */
 } pst_model_config;
 
 typedef struct pst_ref_grids {

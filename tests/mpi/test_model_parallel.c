@@ -137,6 +137,7 @@ int main(int argc, char **argv)
         pst_par_init(&par, &pc, M, nlat, nlon);
         pst_model_config pmc = mc;
         pmc.par = &par;
+        pmc.pair_chunk = r % 2 ? 1 : 0; /* every other run one latitude pair per chunk: a transpose round each */
         spectra got;
         run(pmc, steps, &got);
         bool bitwise;
