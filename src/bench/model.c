@@ -290,7 +290,7 @@ int pst_cmd_model(int argc, char **argv)
             "Williamson's normalised l1, l2, linf of the height and the wind, against the analytic solution\n"
             "(cases 1, 2) or a --reference run.  A non-finite state ends the run with exit 3 naming the step\n"
             "(--no-verify skips that check).  OpenBLAS is limited to 1 thread per rank.\n"
-            "On P ranks the model runs on a PX x PY grid (docs/model.md#parallel): the FFT stage across each\n"
+            "On P ranks the model runs on a PX x PY grid (docs/model.md#parallel-runs): the FFT stage across each\n"
             "row by --fft, the Legendre stage down each column by --legendre, each with its protocol and\n"
             "overlap.  The step time is the slowest rank's; stage and communication times are the largest\n"
             "over ranks; fft_comm_s / legendre_comm_s are the time inside the stage's parallel algorithm.",
