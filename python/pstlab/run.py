@@ -4,6 +4,7 @@ Layout of a results directory:
     manifest.json        the suite, the MPI, the launcher and every experiment's status
     <experiment>.jsonl   the records of each finished experiment (nothing else ends in .jsonl)
     logs/<experiment>.out, .err   pstswm's human tables and messages
+    tuned/<experiment>.toml   the opt preset of a `tuned_from` experiment, tuned from its kernel's records
     .partial/            where a running experiment writes; a file moves out only when it succeeded
 
 An experiment's records appear under their final name only after pstswm exited 0 and every
@@ -13,6 +14,7 @@ line checked out, so an interrupted or failed experiment never mixes partial rec
 
 import datetime
 import json
+import re
 import shutil
 import socket
 import time
@@ -25,6 +27,7 @@ from pstlab.records import load_file
 
 MANIFEST = "manifest.json"
 PARTIAL = ".partial"
+TUNED = "tuned"
 
 
 class Interrupted(PstlabError):
@@ -95,6 +98,7 @@ def new_manifest(suite: suites.Suite, run: launch.Launch) -> dict:
                 "args": list(e.args),
                 "digest": e.digest,
                 "status": "pending",
+                **({"tuned_from": e.tuned_from} if e.tuned_from else {}),
             }
             for e in suite.experiments
         ],
@@ -215,6 +219,44 @@ def _finish(
     entry["finished"] = _now()
 
 
+def tuned_path(exp: suites.Experiment) -> Path:
+    """Where a tuned_from experiment's opt preset goes, relative to the results directory."""
+    return Path(TUNED) / f"{exp.name}.toml"
+
+
+def _tune_args(exp: suites.Experiment, preset: Path) -> list[str]:
+    return ["--preset", "opt", "--tuned", str(preset)] if exp.tuned_from else []
+
+
+def _tune(exp: suites.Experiment, directory: Path, entries: dict) -> tuple[Path | None, str]:
+    """Write the opt preset of a tuned_from experiment from its kernel's finished records.
+
+    Returns (the preset's path, "") or (None, why the experiment is skipped); raises PstlabError
+    when the records are there but do not tune (the experiment then fails).
+    """
+    from pstlab import tune
+
+    source = entries[exp.tuned_from]
+    records = directory / f"{exp.tuned_from}.jsonl"
+    out = directory / tuned_path(exp)
+    out.unlink(missing_ok=True)  # always rewritten from the records: never a preset of older records
+    if source.get("status") != "done" or not records.is_file():
+        status = source.get("status", "pending")
+        why = f": {source['reason']}" if source.get("reason") else ""
+        return None, f"its opt preset is tuned from '{exp.tuned_from}', which is {status}{why}"
+    grid = exp.option("--grid")
+    opts = tune.Options(
+        trunc=exp.option("--trunc"),
+        levels=exp.option("--levels"),
+        # a 1-D grid's records have a Px1 FFT stage and a 1xP Legendre stage: no single grid to select
+        grid=grid if grid and re.fullmatch(r"[0-9]+x[0-9]+", grid) else None,
+        records=str(records),
+        out=str(out),
+    )
+    path, _ = tune.tune(opts)
+    return path, ""
+
+
 def run_suite(opts: Options, echo=print) -> Path:
     """Run (or resume) a suite; return the results directory.  Raises RunFailed if experiments failed."""
     suite = suites.load(opts.suite)
@@ -229,7 +271,10 @@ def run_suite(opts: Options, echo=print) -> Path:
         echo(f"suite {suite.name}: {n} experiments; this pstswm has: {', '.join(sorted(available))}")
         for i, exp in enumerate(suite.experiments, 1):
             mark = "" if exp.subcommand in available else f"   (skipped: no '{exp.subcommand}' in this build)"
-            command = " ".join(run.command(exp.ranks, exp.subcommand, [*exp.args, "--out", f"{exp.name}.jsonl"]))
+            args = [*exp.args, *_tune_args(exp, tuned_path(exp)), "--out", f"{exp.name}.jsonl"]
+            command = " ".join(run.command(exp.ranks, exp.subcommand, args))
+            if exp.tuned_from:
+                mark += f"   (opt preset tuned from {exp.tuned_from}'s records)"
             echo(f"[{i}/{n}] {exp.name}: {command}{mark}")
         return directory
 
@@ -243,15 +288,18 @@ def run_suite(opts: Options, echo=print) -> Path:
 
     start, history = time.monotonic(), []
     entries = {e["name"]: e for e in manifest["experiments"]}
+    attempted = set()  # experiments (re)run now: what was tuned from their old records is stale
     for i, exp in enumerate(suite.experiments, 1):
         entry = entries[exp.name]
         final = directory / f"{exp.name}.jsonl"
         prefix = f"[{i}/{n}] {exp.name}"
-        if entry.get("status") == "done" and final.is_file():
+        if entry.get("status") == "done" and final.is_file() and exp.tuned_from not in attempted:
             echo(f"{prefix}: done in an earlier run, kept")
             continue
+        attempted.add(exp.name)
         final.unlink(missing_ok=True)  # a done entry whose definition changed is re-run
-        entry.pop("reason", None)
+        for key in ("reason", "tuned"):
+            entry.pop(key, None)
         if exp.subcommand not in available:
             entry.update(status="skipped", reason=f"this pstswm build has no '{exp.subcommand}' subcommand")
             echo(f"{prefix}: skipped: {entry['reason']}")
@@ -263,6 +311,24 @@ def run_suite(opts: Options, echo=print) -> Path:
             write_manifest(directory, manifest)
             continue
 
+        extra = []
+        if exp.tuned_from:
+            try:
+                preset, skip = _tune(exp, directory, entries)
+            except PstlabError as e:
+                entry.update(status="failed", reason=f"tuning the opt preset from '{exp.tuned_from}' failed: {e}")
+                entry["finished"] = _now()
+                echo(f"{prefix}: FAILED: {entry['reason']}")
+                write_manifest(directory, manifest)
+                continue
+            if preset is None:
+                entry.update(status="skipped", reason=skip)
+                echo(f"{prefix}: skipped: {skip}")
+                write_manifest(directory, manifest)
+                continue
+            entry["tuned"] = str(tuned_path(exp))
+            extra = _tune_args(exp, preset.resolve())
+            echo(f"{prefix}: opt preset tuned from {exp.tuned_from}'s records: {entry['tuned']}")
         todo = [
             e
             for e in suite.experiments[i - 1 :]
@@ -275,10 +341,12 @@ def run_suite(opts: Options, echo=print) -> Path:
             f" | about {fmt_duration(_estimate_left(todo, history))} left"
         )
         partial = directory / PARTIAL / f"{exp.name}.jsonl"
-        argv = run.command(exp.ranks, exp.subcommand, [*exp.args, "--out", str(partial.resolve())])
+        argv = run.command(exp.ranks, exp.subcommand, [*exp.args, *extra, "--out", str(partial.resolve())])
         entry.update(
             status="running",
-            command=run.command(exp.ranks, exp.subcommand, [*exp.args, "--out", final.name]),
+            command=run.command(
+                exp.ranks, exp.subcommand, [*exp.args, *_tune_args(exp, tuned_path(exp)), "--out", final.name]
+            ),
             started=_now(),
         )
         write_manifest(directory, manifest)

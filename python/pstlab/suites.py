@@ -8,6 +8,8 @@ ranks = 2
 args = ["--protocols", "all", "--sizes", "8:4M"]
 estimate_s = 20              # optional: expected run time, for the progress estimate
 timeout_s = 600              # optional: kill the experiment after this long (default 900)
+tuned_from = "kernel-2x2"    # optional, model experiments only: run with --preset opt --tuned FILE,
+                             # FILE tuned (pstlab tune) from that earlier kernel experiment's records
 """
 
 import hashlib
@@ -27,7 +29,9 @@ else:
 
 DEFAULT_TIMEOUT_S = 900.0
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
-EXPERIMENT_KEYS = {"name", "subcommand", "ranks", "args", "estimate_s", "timeout_s", "description"}
+EXPERIMENT_KEYS = {"name", "subcommand", "ranks", "args", "estimate_s", "timeout_s", "description", "tuned_from"}
+# The options a kernel experiment and a model experiment tuned from it must agree on.
+TUNED_MATCH = ("--trunc", "--levels", "--grid")
 SUITE_KEYS = {"description", "experiment"}
 
 
@@ -40,12 +44,23 @@ class Experiment:
     estimate_s: float | None = None
     timeout_s: float = DEFAULT_TIMEOUT_S
     description: str = ""
+    tuned_from: str | None = None  # an earlier kernel experiment whose records tune --preset opt
 
     @property
     def digest(self) -> str:
         """Identifies what the experiment runs: a changed definition is a different experiment."""
-        text = json.dumps([self.subcommand, self.ranks, list(self.args)])
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        what = [self.subcommand, self.ranks, list(self.args)] + ([self.tuned_from] if self.tuned_from else [])
+        return hashlib.sha256(json.dumps(what).encode()).hexdigest()[:16]
+
+    def option(self, name: str) -> str | None:
+        """The value of `name VALUE` (or `name=VALUE`) in args; the last one wins, as in pstswm."""
+        value = None
+        for i, a in enumerate(self.args):
+            if a == name and i + 1 < len(self.args):
+                value = self.args[i + 1]
+            elif a.startswith(name + "="):
+                value = a[len(name) + 1 :]
+        return value
 
 
 @dataclass(frozen=True)
@@ -106,6 +121,20 @@ def _experiment(raw: object, where: str) -> Experiment:
         if value is not None and (isinstance(value, bool) or not isinstance(value, int | float) or value <= 0):
             raise PstlabError(f"{where} ({name}): {key} must be a positive number of seconds, got {value!r}")
         numbers[key] = value
+    tuned_from = raw.get("tuned_from")
+    if tuned_from is not None:
+        if not isinstance(tuned_from, str) or not tuned_from:
+            raise PstlabError(f"{where} ({name}): tuned_from must be the name of an earlier kernel experiment")
+        if raw["subcommand"] != "model":
+            raise PstlabError(
+                f"{where} ({name}): tuned_from is for model experiments (they run --preset opt); "
+                f"this one is '{raw['subcommand']}'"
+            )
+        if clash := [a for a in args if a.split("=")[0] in ("--preset", "--tuned")]:
+            raise PstlabError(
+                f"{where} ({name}): with tuned_from, args must not contain {clash[0].split('=')[0]} "
+                "(pstlab adds --preset opt --tuned FILE)"
+            )
     return Experiment(
         name,
         raw["subcommand"],
@@ -114,7 +143,35 @@ def _experiment(raw: object, where: str) -> Experiment:
         numbers["estimate_s"],
         float(numbers["timeout_s"] or DEFAULT_TIMEOUT_S),
         str(raw.get("description", "")),
+        tuned_from,
     )
+
+
+def _check_tuned_from(path: Path, experiments: tuple[Experiment, ...]) -> None:
+    """tuned_from names an earlier kernel experiment of the same configuration."""
+    seen: dict[str, Experiment] = {}
+    names = {e.name for e in experiments}
+    for i, e in enumerate(experiments, 1):
+        where = f"{path}: experiment {i} ({e.name})"
+        if e.tuned_from is not None:
+            source = seen.get(e.tuned_from)
+            if source is None:
+                later = "comes later in the suite" if e.tuned_from in names else "is no experiment of this suite"
+                raise PstlabError(
+                    f"{where}: tuned_from '{e.tuned_from}' {later}; it must name an earlier kernel experiment"
+                )
+            if source.subcommand != "kernel":
+                raise PstlabError(
+                    f"{where}: tuned_from '{e.tuned_from}' is a '{source.subcommand}' experiment, not 'kernel'"
+                )
+            for option in TUNED_MATCH:
+                mine, theirs = e.option(option), source.option(option)
+                if mine is not None and theirs is not None and mine != theirs:
+                    raise PstlabError(
+                        f"{where}: {option} {mine}, but tuned_from '{source.name}' runs the kernel with "
+                        f"{option} {theirs}; the opt preset must be tuned for the model's configuration"
+                    )
+        seen[e.name] = e
 
 
 def load(name: str) -> Suite:
@@ -132,4 +189,5 @@ def load(name: str) -> Suite:
     names = [e.name for e in experiments]
     if duplicates := sorted({n for n in names if names.count(n) > 1}):
         raise PstlabError(f"{path}: experiment names must be unique: {', '.join(duplicates)}")
+    _check_tuned_from(path, experiments)
     return Suite(path.stem, path, str(data.get("description", "")), experiments)

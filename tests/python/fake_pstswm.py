@@ -12,6 +12,8 @@ ARGS it understands (others are ignored):
     --sleep S            sleep S seconds before writing (to be interrupted or timed out),
                          unless $FAKE_PSTSWM_NO_SLEEP is set
     --no-out             exit 0 without writing the --out file
+    --tuned FILE         (model --preset opt) FILE must be an opt preset with [fft] and [legendre]
+                         tables naming an algorithm, else exit 2 as pstswm would
 Every invocation appends its argv as one JSON line to $FAKE_PSTSWM_LOG if set.
 """
 
@@ -20,6 +22,11 @@ import os
 import sys
 import time
 from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
 
 
 def option(args, name):
@@ -40,6 +47,14 @@ def main(argv):
         print(f"pstswm: unknown subcommand '{argv[0] if argv else ''}'", file=sys.stderr)
         return 2
     sub, args = argv[0], argv[1:]
+    if tuned := option(args, "--tuned"):
+        try:
+            preset = tomllib.loads(Path(tuned).read_text())
+            assert option(args, "--preset") == "opt"
+            assert all(isinstance(preset[stage]["algorithm"], str) for stage in ("fft", "legendre"))
+        except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError, AssertionError):
+            print(f"pstswm: --tuned {tuned}: not an opt preset with [fft] and [legendre]", file=sys.stderr)
+            return 2
     if (sleep := option(args, "--sleep")) and not os.environ.get("FAKE_PSTSWM_NO_SLEEP"):
         time.sleep(float(sleep))
     out = option(args, "--out")

@@ -9,8 +9,13 @@ import time
 
 import pytest
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
+
 from conftest import FIXTURES
-from pstlab import records
+from pstlab import records, tune
 from pstlab.errors import PstlabError, RunFailed
 from pstlab.run import Options, run_suite
 
@@ -186,3 +191,112 @@ def test_interrupt_keeps_finished_work_and_resume_completes(fake, tmp_path, sig)
         del os.environ["FAKE_PSTSWM_NO_SLEEP"]
     assert [c[-1].rsplit("/", 1)[-1] for c in fake.calls("swap")[before:]] == ["second.jsonl", "third.jsonl"]
     assert all(e["status"] == "done" for e in manifest(out).values())
+
+
+# ---------------------------------------------------------------- tuned_from: the opt preset from a kernel's records
+
+KERNEL = FIXTURES / "openmpi" / "kernel.jsonl"  # real records: T21L2, grid 1d (FFT stage 2x1, Legendre 1x2)
+CONFIG = ["--trunc", "21", "--levels", "2", "--grid", "1d"]
+
+
+def _opt_suite(tmp_path, kernel_args=(), model_args=CONFIG):
+    return suite(
+        tmp_path,
+        exp("k", sub="kernel", ranks=4, args=["--copy", str(KERNEL), *CONFIG, *kernel_args]),
+        exp("m", sub="model", args=[*model_args, "--steps", "2"], extra='tuned_from = "k"\n'),
+        exp("gen", sub="model", args=[*model_args, "--preset", "gen"]),
+    )
+
+
+def test_tuned_from_runs_the_model_with_the_preset_tuned_from_the_kernel_records(fake, tmp_path):
+    fake.commands("kernel,model")
+    out = tmp_path / "res"
+    lines = []
+    run_suite(opts(fake, _opt_suite(tmp_path), out), echo=lines.append)
+    m = manifest(out)
+    assert [m[k]["status"] for k in ("k", "m", "gen")] == ["done", "done", "done"]
+    preset = out / "tuned" / "m.toml"
+    assert m["m"]["tuned_from"] == "k" and m["m"]["tuned"] == "tuned/m.toml"
+    assert m["m"]["command"][-6:] == ["--preset", "opt", "--tuned", "tuned/m.toml", "--out", "m.jsonl"]
+    assert "tuned" not in m["gen"] and "tuned_from" not in m["gen"]
+    call = fake.calls("model")[0]
+    assert call[call.index("--tuned") - 2 : call.index("--tuned") + 2] == ["--preset", "opt", "--tuned", str(preset)]
+    assert "--tuned" not in fake.calls("model")[1]
+    chosen = tune.choose(records.load(KERNEL).points("kernel"))
+    text = tomllib.loads(preset.read_text())
+    assert {s: text[s]["algorithm"] for s in ("fft", "legendre")} == {s: c.fastest.algorithm for s, c in chosen.items()}
+    assert f"kernel records: {out / 'k.jsonl'}" in preset.read_text()
+    assert "[2/3] m: opt preset tuned from k's records: tuned/m.toml" in lines
+    assert sorted(p.name for p in out.glob("*.jsonl")) == ["gen.jsonl", "k.jsonl", "m.jsonl"]
+
+    # resume with nothing to do keeps everything; a re-run kernel makes the opt run stale: both run again
+    run_suite(opts(fake, _opt_suite(tmp_path), out, resume=True), echo=lambda _: None)
+    assert len(fake.calls("kernel")) == 1 and len(fake.calls("model")) == 2
+    preset.write_text("# stale\n")
+    run_suite(opts(fake, _opt_suite(tmp_path, ["--reps", "3"]), out, resume=True), echo=lambda _: None)
+    assert len(fake.calls("kernel")) == 2 and len(fake.calls("model")) == 3  # k and m, not gen
+    assert "[fft]" in preset.read_text() and manifest(out)["m"]["status"] == "done"
+
+
+def test_tuned_from_a_failed_kernel_is_skipped_and_resume_tunes_from_the_new_records(fake, tmp_path):
+    fake.commands("kernel,model")
+    s = _opt_suite(tmp_path, ["--fail-once", str(tmp_path / "failed-once")])
+    out = tmp_path / "res"
+    lines = []
+    with pytest.raises(RunFailed, match="1 experiment\\(s\\) failed: k "):
+        run_suite(opts(fake, s, out), echo=lines.append)
+    m = manifest(out)
+    assert [m[k]["status"] for k in ("k", "m", "gen")] == ["failed", "skipped", "done"]
+    assert m["m"]["reason"] == (
+        "its opt preset is tuned from 'k', which is failed: exit status 3: pstswm: fake failure half way"
+    )
+    assert "tuned" not in m["m"] and not (out / "tuned" / "m.toml").exists()
+    assert fake.calls("model")[0][-1].endswith("gen.jsonl")  # the opt model never ran
+    assert any(line.startswith("[2/3] m: skipped: its opt preset is tuned from 'k'") for line in lines)
+
+    run_suite(opts(fake, s, out, resume=True), echo=lambda _: None)
+    m = manifest(out)
+    assert [m[k]["status"] for k in ("k", "m", "gen")] == ["done", "done", "done"]
+    assert "--tuned" in fake.calls("model")[-1] and (out / "tuned" / "m.toml").is_file()
+    assert not any(r.get("partial") for r in records.load(out).records)
+
+
+def test_tuned_from_skips_with_the_kernel_and_fails_when_the_records_do_not_tune(fake, tmp_path):
+    fake.commands("kernel,model")
+    out = tmp_path / "res"
+    run_suite(opts(fake, _opt_suite(tmp_path), out, max_ranks=2), echo=lambda _: None)
+    m = manifest(out)
+    assert m["k"]["status"] == "skipped"
+    assert m["m"]["reason"] == "its opt preset is tuned from 'k', which is skipped: needs 4 ranks, --max-ranks is 2"
+
+    s = suite(
+        tmp_path,
+        exp("k", sub="kernel", args=["--copy", str(KERNEL)]),
+        exp("m", sub="model", args=["--trunc", "42", "--grid", "2x2"], extra='tuned_from = "k"\n'),
+    )
+    out = tmp_path / "res2"
+    with pytest.raises(RunFailed, match="failed: m "):
+        run_suite(opts(fake, s, out), echo=lambda _: None)
+    reason = manifest(out)["m"]["reason"]
+    assert reason == (
+        f"tuning the opt preset from 'k' failed: {out / 'k.jsonl'}: no kernel records for trunc 42, grid 2x2"
+    )
+    assert [c for c in fake.calls("model") if "--tuned" in c] == []
+
+
+def test_dry_run_shows_the_tuned_preset(fake, tmp_path, cli):
+    fake.commands("kernel,model")
+    rc, out, _ = cli(
+        "run",
+        _opt_suite(tmp_path),
+        "--launcher",
+        fake.launcher,
+        "--pstswm",
+        fake.path,
+        "--out",
+        tmp_path / "r",
+        "--dry-run",
+    )
+    assert rc == 0
+    assert "--steps 2 --preset opt --tuned tuned/m.toml --out m.jsonl   (opt preset tuned from k's records)" in out
+    assert not (tmp_path / "r").exists()

@@ -103,3 +103,79 @@ def test_shipped_suites_use_options_the_built_pstswm_accepts(name, options):
     for e in suites.load(name).experiments:
         unknown += [f"{e.name}: {a}" for a in e.args if a.startswith("--") and a not in options[e.subcommand]]
     assert not unknown
+
+
+def _tuned_suite(tmp_path, *experiments: tuple[str, str, str]) -> str:
+    return write(
+        tmp_path,
+        "".join(
+            f'[[experiment]]\nname = "{n}"\nsubcommand = "{sub}"\nranks = 4\n{extra}\n' for n, sub, extra in experiments
+        ),
+    )
+
+
+KERNEL_2x2 = ("k", "kernel", 'args = ["--trunc", "42", "--levels", "16", "--grid", "2x2"]')
+OPT_2x2 = ("m", "model", 'args = ["--trunc", "42", "--grid", "2x2"]\ntuned_from = "k"')
+
+
+@pytest.mark.parametrize(
+    ("experiments", "message"),
+    [
+        (
+            [("m", "model", 'tuned_from = "nosuch"')],
+            "experiment 1 (m): tuned_from 'nosuch' is no experiment of this suite; "
+            "it must name an earlier kernel experiment",
+        ),
+        (
+            [OPT_2x2, KERNEL_2x2],
+            "experiment 1 (m): tuned_from 'k' comes later in the suite; it must name an earlier kernel experiment",
+        ),
+        (
+            [("k", "swap", ""), OPT_2x2],
+            "experiment 2 (m): tuned_from 'k' is a 'swap' experiment, not 'kernel'",
+        ),
+        (
+            [KERNEL_2x2, ("m", "kernel", 'tuned_from = "k"')],
+            "experiment 2 (m): tuned_from is for model experiments (they run --preset opt); this one is 'kernel'",
+        ),
+        (
+            [KERNEL_2x2, ("m", "model", 'args = ["--grid", "4x2"]\ntuned_from = "k"')],
+            "experiment 2 (m): --grid 4x2, but tuned_from 'k' runs the kernel with --grid 2x2; "
+            "the opt preset must be tuned for the model's configuration",
+        ),
+        (
+            [KERNEL_2x2, ("m", "model", 'args = ["--preset", "gen"]\ntuned_from = "k"')],
+            "experiment 2 (m): with tuned_from, args must not contain --preset (pstlab adds --preset opt --tuned FILE)",
+        ),
+        (
+            [KERNEL_2x2, ("m", "model", "tuned_from = 3")],
+            "experiment 2 (m): tuned_from must be the name of an earlier kernel experiment",
+        ),
+    ],
+)
+def test_bad_tuned_from(tmp_path, cli, experiments, message):
+    path = _tuned_suite(tmp_path, *experiments)
+    with pytest.raises(PstlabError) as e:
+        suites.load(path)
+    assert str(e.value) == f"{path}: {message}"
+    rc, _, err = cli("run", path, "--dry-run")
+    assert rc == 2 and err == f"pstlab run: {path}: {message}\n"
+
+
+def test_tuned_from_loads_and_is_part_of_the_digest(tmp_path):
+    m = suites.load(_tuned_suite(tmp_path, KERNEL_2x2, OPT_2x2)).experiments[1]
+    assert m.tuned_from == "k" and m.option("--grid") == "2x2" and m.option("--levels") is None
+    plain = suites.load(_tuned_suite(tmp_path, KERNEL_2x2, ("m", "model", OPT_2x2[2].split("\n")[0]))).experiments[1]
+    assert plain.tuned_from is None and plain.digest != m.digest
+
+
+@pytest.mark.parametrize(("name", "kernel"), [("paper", "kernel-T42L16-2x2"), ("full", "kernel-T85L16-4x4")])
+def test_shipped_suites_run_opt_tuned_from_their_kernel(name, kernel):
+    experiments = {e.name: e for e in suites.load(name).experiments}
+    opt = [e for e in experiments.values() if e.tuned_from]
+    assert opt and all(e.tuned_from == kernel and e.subcommand == "model" for e in opt)
+    for e in opt:
+        twin = experiments[e.name.replace("-opt-", "-gen-")]  # the same run with the gen preset
+        assert [a for a in twin.args if a not in ("--preset", "gen")] == list(e.args)
+        for option in suites.TUNED_MATCH:
+            assert e.option(option) == experiments[kernel].option(option) is not None
