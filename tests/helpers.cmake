@@ -6,6 +6,8 @@
 # pst_bad_input_test(NAME RANKS RC REGEX ARGS...)
 #   run `pstswm ARGS...` and require exit code RC, a stderr line matching REGEX and that the
 #   file ${PST_TEST_OUT} (pass it as --out where relevant) is not created.
+# pst_output_test(NAME RANKS REGEX PROGRAM ARGS...)
+#   run PROGRAM ARGS... on RANKS ranks; passes on exit 0 and an output line matching REGEX (ERE).
 set(PST_TEST_OUT ${CMAKE_CURRENT_BINARY_DIR}/bad-input-should-not-exist.jsonl)
 
 function(pst_mpi_test name ranks)
@@ -20,6 +22,12 @@ function(pst_bad_input_test name ranks rc regex)
   add_test(NAME ${name} COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-fail.sh ${rc} ${regex} ${PST_TEST_OUT}
     -- ${PSTRUN} -n ${ranks} $<TARGET_FILE:pstswm> ${ARGN})
   set_tests_properties(${name} PROPERTIES TIMEOUT 60 PROCESSORS ${ranks})
+endfunction()
+
+function(pst_output_test name ranks regex)
+  add_test(NAME ${name} COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-output.sh ${regex}
+    -- ${PSTRUN} -n ${ranks} ${ARGN})
+  set_tests_properties(${name} PROPERTIES TIMEOUT 300 PROCESSORS ${ranks})
 endfunction()
 
 # pst_records_test(NAME RANKS CHECKS expr... ARGS args...)

@@ -7,9 +7,8 @@ foreach(n 2 3 4 8)
   if(n GREATER 2 AND NOT PST_MPI STREQUAL "openmpi")
     set(mode quick)
   endif()
-  add_test(NAME comm.rma.np${n} COMMAND ${PSTRUN} -n ${n} $<TARGET_FILE:test_mpi_comm> rma ${mode})
-  set_tests_properties(comm.rma.np${n} PROPERTIES TIMEOUT 300 PROCESSORS ${n}
-    PASS_REGULAR_EXPRESSION "transport rma: 16 protocols on ${n} ranks: 0 corrupted transfers")
+  pst_output_test(comm.rma.np${n} ${n} "transport rma: 16 protocols on ${n} ranks: 0 corrupted transfers"
+    $<TARGET_FILE:test_mpi_comm> rma ${mode})
 endforeach()
 
 # 16 protocols x 2 sizes = 32 points; 16 protocol summaries + 2 sensitivity rows.
@@ -153,9 +152,8 @@ pst_bad_input_test(kernel.rma.bad.mpi_protocol 2 2 "--protocols: unknown protoco
 # the symmetric heap.  Without it, asking for it is a usage error, never a fallback.
 if(PST_HAVE_SHMEM)
   foreach(n 2 3 4 8)
-    add_test(NAME comm.shmem.np${n} COMMAND ${PSTRUN} -n ${n} $<TARGET_FILE:test_mpi_comm> shmem)
-    set_tests_properties(comm.shmem.np${n} PROPERTIES TIMEOUT 300 PROCESSORS ${n}
-      PASS_REGULAR_EXPRESSION "transport shmem: 16 protocols on ${n} ranks: 0 corrupted transfers")
+    pst_output_test(comm.shmem.np${n} ${n} "transport shmem: 16 protocols on ${n} ranks: 0 corrupted transfers"
+      $<TARGET_FILE:test_mpi_comm> shmem)
   endforeach()
   pst_records_test(swap.shmem.np2.all_protocols 2 CHECKS
     "all(r['bench'] == 'swap' for r in recs)"

@@ -17,6 +17,7 @@
  * required.  Configurations the grid cannot run (dfft on a non-power-of-two row, a Legendre
  * transpose with fewer wavenumbers than rows) must be refused by pst_par_check, and are. */
 #include "algo_test.h"
+#include "core/errors.h"
 #include "model/model.h"
 #include "model/parallel.h"
 
@@ -82,6 +83,8 @@ static double compare(const spectra *a, const spectra *b, int levels, int M, boo
 
 int main(int argc, char **argv)
 {
+    char *as_option[] = {argv[0], "--transport", argc > 7 ? argv[7] : "mpi"};
+    pst_transport_before_mpi_init(3, as_option);
     MPI_Init(&argc, &argv);
     openblas_set_num_threads(1);
     int rank, size, PX, PY;
@@ -154,6 +157,10 @@ int main(int argc, char **argv)
                        PX, PY, pst_par_fft_name(fft), pst_par_leg_name(leg), p->code, overlap, diff, TOL);
         }
     }
+    if (ran == 0) {
+        failures++;
+        if (!rank) printf("FAIL no configuration ran on grid %dx%d\n", PX, PY);
+    }
     /* A 1 x 1 grid must be the serial run bit for bit. */
     if (PX * PY == 1 && bitwise_runs != ran) {
         failures++;
@@ -166,6 +173,6 @@ int main(int argc, char **argv)
                failures ? "FAIL" : "ok");
     spectra_free(&serial);
     free(protos);
-    MPI_Finalize();
+    pst_finalize(); /* shuts OpenSHMEM down first when a shmem run started it */
     return failures ? 1 : 0;
 }
