@@ -6,7 +6,10 @@
  *   test_model_parallel PXxPY CASE TRUNC LEVELS STEPS [all|subset|lean [TRANSPORT]]
  *
  * subset: the representative protocols of algo_test.h; lean: those, and overlap on for every
- * other algorithm pair instead of both settings for each (MPICH at 6-8 oversubscribed ranks).
+ * other algorithm pair instead of both settings for each (MPICH at 6-8 oversubscribed ranks);
+ * once: each protocol in one run, the runs cycling through the FFT and Legendre algorithms and
+ * both overlap settings (one-sided transports on oversubscribed MPICH, where every flag poll
+ * busy-waits for a rank that is not scheduled).
  * TRANSPORT (default mpi): the protocols of that transport's catalogue (rma, shmem: all of them).
  *
  * Tolerance: max |parallel - serial| / scale per field and level <= TOL (1e-12; the scale of
@@ -96,8 +99,8 @@ int main(int argc, char **argv)
     }
     int test_case = atoi(argv[2]), M = atoi(argv[3]), levels = atoi(argv[4]);
     long steps = atol(argv[5]);
-    bool lean = argc > 6 && !strcmp(argv[6], "lean");
-    parse_mode(2, (char *[]){argv[0], lean ? "subset" : argc > 6 ? argv[6] : "all"});
+    bool lean = argc > 6 && !strcmp(argv[6], "lean"), once = argc > 6 && !strcmp(argv[6], "once");
+    parse_mode(2, (char *[]){argv[0], lean || once ? "subset" : argc > 6 ? argv[6] : "all"});
     int nlat = 2 * ((3 * M + 1 + 3) / 4), nlon = 1;
     while (nlon < 3 * M + 1) nlon *= 2;
     pst_model_config mc = {.test_case = test_case, .M = M, .nlat = nlat, .nlon = nlon, .levels = levels,
@@ -117,7 +120,7 @@ int main(int argc, char **argv)
         protos[nprotos++] = p;
     }
     const int ncombos = PST_PFFT_NALGS * PST_PLEG_NALGS * (lean ? 1 : 2);
-    const long nruns = ncombos > (long)nprotos ? ncombos : (long)nprotos;
+    const long nruns = once ? (long)nprotos : ncombos > (long)nprotos ? ncombos : (long)nprotos;
     int failures = 0, refused = 0, ran = 0, bitwise_runs = 0;
     double worst = 0;
     for (long r = 0; r < nruns; r++) {
@@ -125,6 +128,11 @@ int main(int argc, char **argv)
         pst_par_fft fft = (pst_par_fft)(combo % PST_PFFT_NALGS);
         pst_par_leg leg = (pst_par_leg)(combo / PST_PFFT_NALGS % PST_PLEG_NALGS);
         bool overlap = lean ? ((int)fft + (int)leg) % 2 != 0 : combo / (PST_PFFT_NALGS * PST_PLEG_NALGS) != 0;
+        if (once) { /* both indices cycle, so 16 runs meet every algorithm of each stage */
+            fft = (pst_par_fft)(r % PST_PFFT_NALGS);
+            leg = (pst_par_leg)(r % PST_PLEG_NALGS);
+            overlap = r / PST_PLEG_NALGS % 2 != 0;
+        }
         const pst_protocol *p = protos[r % (long)nprotos];
         if (pst_par_check(PX, PY, fft, leg, M, nlat, nlon)) {
             refused++;
