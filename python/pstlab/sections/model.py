@@ -102,7 +102,7 @@ def runtime_table(recs: list[dict]) -> Table:
         ["problem", "algorithms", *grids],
         rows,
         "Median time per step over the run (seed 000 gives 5-day totals; multiply by the steps of a simulated day "
-        "to compare). 'gen' is srtrans with protocol 0,6, 'coll' the MPI collectives, 'opt' the tuned preset.",
+        "to compare). 'gen' is srtrans + halfsum on protocol 0,6, 'coll' the MPI collectives, 'opt' the tuned preset.",
     )
 
 
