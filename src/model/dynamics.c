@@ -97,7 +97,7 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
     d->coslat = malloc((size_t)cfg->nlat * sizeof *d->coslat);
     d->w = malloc((size_t)cfg->nlat * sizeof *d->w);
     pst_gauss_nodes(cfg->nlat, d->mu, d->coslat, d->w);
-    pst_spec_layout_init(&d->spec, cfg->M, par->mx + par->own_lo, par->nown);
+    pst_spec_layout_init(&d->spec, cfg->M, par->leg_mx + par->own_lo, par->nown);
     /* The sums run over the local pairs, or over all of them after a Legendre transpose. */
     bool whole = par->cfg.PY > 1 && pst_par_leg_is_transpose(par->cfg.legendre);
     size_t first = whole ? 0 : par->pair_lo;
@@ -264,7 +264,7 @@ static void inverse_combine(pst_dyn *d, int p0, int p1)
     for (int p = p0; p < p1; p++)
         for (int i = 0; i < d->par->nmx; i++) {
             const int m = d->par->mx[i];
-            const double *xe = d->legbuf + ((size_t)i * np + p) * W, *xo = xe + cs, *ye = xe + 2 * cs, *yo = ye + ch;
+            const double *xe = d->legbuf + ((size_t)d->par->leg_slot[i] * np + p) * W, *xo = xe + cs, *ye = xe + 2 * cs, *yo = ye + ch;
             for (int h = 0; h < 2; h++) {
                 const double sg = h ? -1.0 : 1.0;
                 for (int l = 0; l < B; l++) {
@@ -373,7 +373,7 @@ static void forward_combine(pst_dyn *d, const substep *s, int p0, int p1)
         for (int i = 0; i < d->par->nmx; i++) {
             const int m = d->par->mx[i];
             const double sm = sn * m;
-            double *sP = d->legbuf + ((size_t)i * np + p) * W, *aP = sP + co, *sH = aP + co, *aH = sH + chh;
+            double *sP = d->legbuf + ((size_t)d->par->leg_slot[i] * np + p) * W, *aP = sP + co, *sH = aP + co, *aH = sH + chh;
             for (int l = 0; l < B; l++) {
                 double P[2][O_N][2], H[2][H_N][2];
                 for (int h = 0; h < 2; h++) {

@@ -61,6 +61,22 @@ const char *pst_par_check(int PX, int PY, pst_par_fft fft, pst_par_leg leg, int 
     return msg;
 }
 
+/* The Legendre stage's order of the column's nmx wavenumbers (ascending m) for Q ranks: slot_of[k]
+ * for the k-th.  Transposes give rank q the slots of pst_block(nmx, Q, q); a wavenumber's work
+ * falls with m (M + 1 - m coefficients), so contiguous blocks of m would give the first of two
+ * ranks three times the second's sums.  Dealing m = 0, 1, ... to the ranks in serpentine order
+ * (0, 1, .., Q-1, Q-1, .., 0, 0, 1, ..; a full rank is passed over) balances them. */
+static void deal_serpentine(int nmx, int Q, int *slot_of)
+{
+    size_t *lo = calloc((size_t)Q * 3, sizeof *lo), *count = lo + Q, *filled = count + Q;
+    for (int q = 0; q < Q; q++) pst_block((size_t)nmx, Q, q, &lo[q], &count[q]);
+    for (int k = 0, t = 0; k < nmx; t++) {
+        int turn = t % Q, q = (t / Q) % 2 ? Q - 1 - turn : turn;
+        if (filled[q] < count[q]) slot_of[k++] = (int)(lo[q] + filled[q]++);
+    }
+    free(lo);
+}
+
 static void common_init(pst_par *p, int M, int nlat, int nlon)
 {
     int PX = p->cfg.PX, PY = p->cfg.PY;
@@ -69,8 +85,16 @@ static void common_init(pst_par *p, int M, int nlat, int nlon)
     pst_block((size_t)nlon, PX, p->px, &p->lon_lo, &p->nlon);
     p->mx = malloc((size_t)(M + 1) * sizeof *p->mx);
     p->nmx = pst_par_wavenumbers(PX, p->px, M, p->mx);
+    p->leg_mx = malloc((size_t)(M + 1) * sizeof *p->leg_mx);
+    p->leg_slot = malloc((size_t)(M + 1) * sizeof *p->leg_slot);
     size_t lo = 0, n = (size_t)p->nmx;
-    if (pst_par_leg_is_transpose(p->cfg.legendre)) pst_block((size_t)p->nmx, PY, p->py, &lo, &n);
+    bool split = PY > 1 && pst_par_leg_is_transpose(p->cfg.legendre);
+    if (split) {
+        pst_block((size_t)p->nmx, PY, p->py, &lo, &n);
+        deal_serpentine(p->nmx, PY, p->leg_slot);
+    } else
+        for (int i = 0; i < p->nmx; i++) p->leg_slot[i] = i;
+    for (int i = 0; i < p->nmx; i++) p->leg_mx[p->leg_slot[i]] = p->mx[i];
     p->own_lo = (int)lo;
     p->nown = (int)n;
 }
@@ -102,5 +126,7 @@ void pst_par_free(pst_par *p)
     if (p->row != MPI_COMM_NULL) MPI_Comm_free(&p->row);
     if (p->col != MPI_COMM_NULL) MPI_Comm_free(&p->col);
     free(p->mx);
-    p->mx = NULL;
+    free(p->leg_mx);
+    free(p->leg_slot);
+    p->mx = p->leg_mx = p->leg_slot = NULL;
 }

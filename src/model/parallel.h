@@ -12,7 +12,8 @@
  *   spectral domain   vector-sum Legendre algorithms: all of the column's wavenumbers,
  *                     replicated over its PY ranks (each updates them redundantly, no
  *                     communication before the inverse transform); transpose algorithms: the
- *                     column's wavenumber list block-split over PY, all latitudes local.
+ *                     column's wavenumbers split over PY in blocks of pst_block's sizes, dealt
+ *                     to the blocks in serpentine order (leg_mx), all latitudes local.
  *
  * The FFT stage runs across a processor row (the PX ranks sharing latitudes), the Legendre
  * stage down a processor column (the PY ranks sharing wavenumbers). */
@@ -59,7 +60,8 @@ typedef struct pst_par {
     size_t pair_lo, npairs, pairs_all; /* local latitude pairs; all of them */
     size_t lon_lo, nlon;              /* local longitudes */
     int nmx, *mx;                     /* the column's wavenumbers (Fourier domain) */
-    int own_lo, nown;                 /* spectral wavenumbers: mx[own_lo .. own_lo + nown) */
+    int *leg_mx, *leg_slot;           /* the Legendre stage's order of them: mx[i] is leg_mx[leg_slot[i]] */
+    int own_lo, nown;                 /* spectral wavenumbers: leg_mx[own_lo .. own_lo + nown) */
 } pst_par;
 
 /* The wavenumbers of column px (out has room for M + 1); returns their count. */

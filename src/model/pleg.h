@@ -20,7 +20,8 @@ typedef struct pst_pleg pst_pleg;
 /* Collective over par->col (PY > 1).  width: doubles per (wavenumber, pair); sum_doubles: the
  * length of the spectral sums vector (vector-sum algorithms), unit: doubles per coefficient. */
 pst_pleg *pst_pleg_create(const pst_par *par, size_t width, size_t sum_doubles, size_t unit);
-/* Transposes: local [nmx][npairs][width] → [nown][all pairs][width], and back. */
+/* Transposes: local [nmx][npairs][width] (wavenumbers in the slots of pst_par.leg_mx) →
+ * [nown][all pairs][width], and back. */
 void pst_pleg_to_spectral(pst_pleg *l, const double *local, double *whole);
 void pst_pleg_to_fourier(pst_pleg *l, const double *whole, double *local);
 /* Vector sums, in place on sum_doubles (replicated result). */
