@@ -100,8 +100,7 @@ static void validate(kernel_cfg *cfg)
 {
     char err[512];
     pst_ctx *c = &cfg->ctx;
-    if (!pst_transport_known(cfg->transport))
-        pst_usage_error("--transport: unknown transport '%s' (allowed: %s)", cfg->transport, pst_transport_names());
+    pst_transport_require(cfg->transport);
     c->transport = cfg->transport;
     if (pst_protocol_parse_list(cfg->transport, cfg->protocols_spec, &cfg->protocols, &cfg->nprotocols, err, sizeof err))
         pst_usage_error("--protocols: %s", err);

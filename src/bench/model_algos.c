@@ -136,8 +136,7 @@ void model_algos_resolve(const model_algos *a, int nranks, int M, int nlat, int 
     if (a->tuned && strcmp(preset, "opt")) pst_usage_error("--tuned: the file is read by --preset opt only");
     if (!strcmp(preset, "opt") && !a->tuned) pst_usage_error("--preset opt needs --tuned FILE (written by pstlab tune)");
 
-    if (!pst_transport_known(a->transport))
-        pst_usage_error("--transport: unknown transport '%s' (allowed: %s)", a->transport, pst_transport_names());
+    pst_transport_require(a->transport);
     /* 0,6 (MPI_Sendrecv) is two-sided; a one-sided transport's presets use its first protocol. */
     const char *generic = strcmp(a->transport, "mpi") ? pst_protocol_at(a->transport, 0)->code : "0,6";
     const char *fft = "srtrans", *leg = "halfsum", *fft_code = generic, *leg_code = generic;

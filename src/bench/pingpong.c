@@ -446,8 +446,7 @@ static void validate(pp_cfg *cfg)
 {
     pst_ctx *c = &cfg->ctx;
     char err[512];
-    if (!pst_transport_known(cfg->transport))
-        pst_usage_error("--transport: unknown transport '%s' (allowed: %s)", cfg->transport, pst_transport_names());
+    pst_transport_require(cfg->transport);
     c->transport = cfg->transport;
     if (!cfg->modes_spec) cfg->modes_spec = two_sided(cfg) ? "send,ssend,isend,bsend" : "ordered";
     parse_modes(cfg);

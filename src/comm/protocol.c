@@ -109,6 +109,12 @@ const char *pst_transport_memory_model(const char *transport, MPI_Comm comm)
 
 bool pst_transport_known(const char *transport) { return catalogue(transport) != NULL; }
 
+void pst_transport_require(const char *transport)
+{
+    if (!pst_transport_known(transport))
+        pst_usage_error("--transport: unknown transport '%s' (allowed: %s)", transport, pst_transport_names());
+}
+
 size_t pst_protocol_count(const char *transport)
 {
     const struct catalogue *c = catalogue(transport);

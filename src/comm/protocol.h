@@ -93,6 +93,9 @@ const pst_protocol *pst_protocol_find(const char *transport, const char *spec);
 int pst_protocol_parse_list(const char *transport, const char *list, const pst_protocol ***out,
                             size_t *n, char *err, size_t errlen);
 bool pst_transport_known(const char *transport);
+/* The value of a --transport option: returns when this build has it, else a usage error (exit 2)
+ * naming the transports it has. */
+void pst_transport_require(const char *transport);
 /* The transports of this build, comma-separated ("mpi, rma"), for messages. */
 const char *pst_transport_names(void);
 

@@ -2,7 +2,7 @@
 
 from pstlab import stats
 from pstlab.doc import Section, Table, Text, fmt_bytes, fmt_num, fmt_pct, fmt_us
-from pstlab.plots import Panel, Series, figure
+from pstlab.plots import Panel, Series, figure, time_vs_size_panel
 from pstlab.records import RecordSet, number
 from pstlab.sections.common import Metric, best, group_by, sort_key, varying
 
@@ -110,15 +110,7 @@ def table(rs: RecordSet) -> Table:
 
 def _panels(sets: list[tuple[str, RecordSet]]) -> list[Panel]:
     bw = Panel("Ping-pong bandwidth", "message size (bytes)", "MB/s (from t_min)", xlog=True, xbytes=True)
-    lat = Panel(
-        "Ping-pong half round trip",
-        "message size (bytes)",
-        "t_min (µs)",
-        xlog=True,
-        ylog=True,
-        xbytes=True,
-        rank_by_max_y=False,
-    )
+    lat = time_vs_size_panel("Ping-pong half round trip")
     for (label, rs), style in zip(sets, ("-", "--"), strict=False):
         for key, curve in _curves(rs).items():
             sizes = sorted(b for b in curve if b > 0)

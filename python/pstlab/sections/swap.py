@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 from pstlab import stats
 from pstlab.doc import Section, Table, Text, fmt_bytes, fmt_num, fmt_pct, fmt_sci, fmt_us
-from pstlab.plots import Panel, Series, figure
+from pstlab.plots import Panel, Series, figure, time_vs_size_panel
 from pstlab.records import RecordSet, number
 from pstlab.sections.common import Metric, best, group_by, sort_key, varying
 
@@ -223,15 +223,7 @@ def _size_panels(points: list[dict]) -> tuple[list[Panel], list[Panel]]:
         bw = Panel(
             f"Bandwidth ({where})", "message size (bytes)", "MB/s per direction (from t_min)", xlog=True, xbytes=True
         )
-        lat = Panel(
-            f"Time per exchange ({where})",
-            "message size (bytes)",
-            "t_min (µs)",
-            xlog=True,
-            ylog=True,
-            xbytes=True,
-            rank_by_max_y=False,
-        )
+        lat = time_vs_size_panel(f"Time per exchange ({where})")
         for label, curve in sorted(curves.items(), key=lambda kv: sort_key(kv[0].split()[0])):
             sizes = sorted(b for b in curve if number(curve[b], "t_min"))
             bw.series.append(Series(label, sizes, [mbytes_per_s(curve[b]) for b in sizes]))
@@ -366,15 +358,7 @@ METRICS = [
 
 def overlay(sets: list[tuple[str, RecordSet]]) -> list:
     bw = Panel("Best bandwidth over protocols", "message size (bytes)", "MB/s per direction", xlog=True, xbytes=True)
-    lat = Panel(
-        "Best time per exchange over protocols",
-        "message size (bytes)",
-        "t_min (µs)",
-        xlog=True,
-        ylog=True,
-        xbytes=True,
-        rank_by_max_y=False,
-    )
+    lat = time_vs_size_panel("Best time per exchange over protocols")
     for (label, rs), style in zip(sets, ("-", "--"), strict=False):
         for key, pts in group_by(size_points(rs), "transport", "cache", "pair").items():
             per_size = {b: best(g) for (b,), g in group_by(pts, "bytes").items()}
