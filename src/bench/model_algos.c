@@ -42,8 +42,10 @@ static char *trim(char *s)
     return s;
 }
 
-/* Read the [fft] and [legendre] choices of a `pstlab tune` file. */
-static void read_tuned(const char *path, tuned_stage st[2])
+/* Read the [fft] and [legendre] choices of a `pstlab tune` file.  A stage the grid does not
+ * distribute (PX = 1: no FFT stage; PY = 1: no Legendre stage) need not be there: pstlab tune
+ * has no kernel to time for it and leaves it out. */
+static void read_tuned(const char *path, const bool needed[2], tuned_stage st[2])
 {
     FILE *f = fopen(path, "r");
     if (!f) pst_usage_error("--tuned: cannot read '%s'", path);
@@ -82,6 +84,7 @@ static void read_tuned(const char *path, tuned_stage st[2])
     fclose(f);
     static const char *const names[2] = {"fft", "legendre"};
     for (int s = 0; s < 2; s++) {
+        if (!st[s].algorithm[0] && !needed[s]) continue;
         if (!st[s].algorithm[0]) pst_usage_error("--tuned: %s has no [%s] algorithm", path, names[s]);
         /* Kernel records name the collectives by their MPI routine. */
         if (!strcmp(st[s].algorithm, "alltoallv") || !strcmp(st[s].algorithm, "allreduce")) strcpy(st[s].algorithm, "coll");
@@ -147,9 +150,9 @@ void model_algos_resolve(const model_algos *a, int nranks, int M, int nlat, int 
         fft = "dfft";
         leg = "ringpipe";
     } else if (!strcmp(preset, "opt")) {
-        read_tuned(a->tuned, st);
-        fft = st[0].algorithm;
-        leg = st[1].algorithm;
+        read_tuned(a->tuned, (const bool[2]){cfg->PX > 1, cfg->PY > 1}, st);
+        if (st[0].algorithm[0]) fft = st[0].algorithm;
+        if (st[1].algorithm[0]) leg = st[1].algorithm;
         fft_code = st[0].has_choice ? st[0].protocol : generic;
         leg_code = st[1].has_choice ? st[1].protocol : generic;
         cfg->fft_overlap = st[0].overlap;

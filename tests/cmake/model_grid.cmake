@@ -35,6 +35,14 @@ pst_records_test(model.grid.2x2.opt 4 CHECKS ${GRID_CHECKS}
   "points[0]['preset'] == 'opt' and points[0]['fft'] == 'logtrans' and points[0]['fft_protocol'] == '1,3'"
   "points[0]['fft_overlap'] is True and points[0]['legendre'] == 'ringpipe' and points[0]['legendre_protocol'] == '3,1'"
   ARGS model --grid 2x2 --preset opt --tuned ${CMAKE_SOURCE_DIR}/tests/data/opt-T21L2-2x2.toml ${GRID_FAST})
+# pstlab tune on 1x2 has no FFT stage to time and writes only [legendre] (a real tune file);
+# the model runs it, and refuses it on a grid that splits longitudes.
+pst_records_test(model.grid.1x2.opt_legendre_only 2 CHECKS ${GRID_CHECKS}
+  "points[0]['preset'] == 'opt' and points[0]['fft'] == 'serial' and points[0]['legendre'] == 'ringsum'"
+  "points[0]['legendre_protocol'] == '0,6' and points[0]['legendre_overlap'] is False"
+  ARGS model --grid 1x2 --preset opt --tuned ${CMAKE_SOURCE_DIR}/tests/data/opt-T21L2-1x2.toml ${GRID_FAST})
+pst_bad_input_test(model.bad.tuned_no_fft 2 2 "--tuned: .*opt-T21L2-1x2.toml has no \\[fft\\] algorithm"
+  model --grid 2x1 --preset opt --tuned ${CMAKE_SOURCE_DIR}/tests/data/opt-T21L2-1x2.toml --out ${PST_TEST_OUT})
 pst_records_test(model.grid.3x2.uneven 6 CHECKS ${GRID_CHECKS}
   "points[0]['grid'] == '3x2' and points[0]['fft'] == 'logtrans' and points[0]['legendre'] == 'srtrans'"
   ARGS model --grid 3x2 --fft logtrans --legendre srtrans --protocol 1,1 --case 2 ${GRID_FAST})
