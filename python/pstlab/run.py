@@ -172,12 +172,12 @@ def results_directory(opts: Options, suite: suites.Suite) -> Path:
 # ---------------------------------------------------------------- running
 
 
-def _estimate_left(todo: list[suites.Experiment], history: list[tuple[float, float | None]]) -> float:
+def _estimate_left(remaining: list[suites.Experiment], history: list[tuple[float, float | None]]) -> float:
     """Seconds left: the suite's estimates, scaled by how the finished experiments compared with theirs."""
     estimated = [(actual, est) for actual, est in history if est]
     scale = sum(a for a, _ in estimated) / sum(e for _, e in estimated) if estimated else 1.0
     mean_actual = sum(a for a, _ in history) / len(history) if history else 30.0
-    return sum((e.estimate_s * scale) if e.estimate_s else mean_actual for e in todo)
+    return sum((e.estimate_s * scale) if e.estimate_s else mean_actual for e in remaining)
 
 
 def _tail(path: Path, lines: int = 3) -> str:
@@ -329,7 +329,7 @@ def run_suite(opts: Options, echo=print) -> Path:
             entry["tuned"] = str(tuned_path(exp))
             extra = _tune_args(exp, preset.resolve())
             echo(f"{prefix}: opt preset tuned from {exp.tuned_from}'s records: {entry['tuned']}")
-        todo = [
+        remaining = [
             e
             for e in suite.experiments[i - 1 :]
             if entries[e.name].get("status") != "done"
@@ -338,7 +338,7 @@ def run_suite(opts: Options, echo=print) -> Path:
         ]
         echo(
             f"{prefix}: pstswm {exp.subcommand} on {exp.ranks} ranks | elapsed {fmt_duration(time.monotonic() - start)}"
-            f" | about {fmt_duration(_estimate_left(todo, history))} left"
+            f" | about {fmt_duration(_estimate_left(remaining, history))} left"
         )
         partial = directory / PARTIAL / f"{exp.name}.jsonl"
         argv = run.command(exp.ranks, exp.subcommand, [*exp.args, *extra, "--out", str(partial.resolve())])

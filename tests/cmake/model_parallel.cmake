@@ -1,18 +1,26 @@
-# The parallel model reproduces the serial one (tests/mpi/test_model_parallel.c): every grid,
-# FFT algorithm x Legendre algorithm x overlap, protocols rotating through the catalogue, cases
-# 2 and 6.  MPICH busy-polls when oversubscribed: above 2 ranks it runs the protocol subset, and
-# above 4 only case 6 with overlap alternating over the algorithm pairs (lean).
+# The parallel model reproduces the serial one (tests/mpi/test_model_parallel.c) on every grid.
+# Two-sided: FFT algorithm x Legendre algorithm x overlap, protocols rotating through the
+# catalogue, cases 2 and 6.  MPICH busy-polls when oversubscribed: above 2 ranks it runs the
+# protocol subset, and above 4 only case 6 with overlap alternating over the algorithm pairs (lean).
+# One-sided (issue 8): every protocol of rma (and of shmem where built), case 6; MPICH above 2
+# ranks runs each protocol once (all 80 runs took 136 s at 2x2 and over 300 s at 4x2 there).
 add_executable(test_model_parallel ${CMAKE_SOURCE_DIR}/tests/mpi/test_model_parallel.c)
 target_link_libraries(test_model_parallel PRIVATE pst_app)
+set(one_sided rma)
+if(PST_HAVE_SHMEM)
+  list(APPEND one_sided shmem)
+endif()
 foreach(grid 1x1 2x1 1x2 2x2 4x2 2x4 3x2)
   string(REPLACE "x" ";" dims ${grid})
   list(GET dims 0 px)
   list(GET dims 1 py)
   math(EXPR n "${px} * ${py}")
   set(mode all)
+  set(one_sided_mode all)
   set(cases 2 6)
   if(n GREATER 2 AND NOT PST_MPI STREQUAL "openmpi")
     set(mode subset)
+    set(one_sided_mode once)
   endif()
   if(n GREATER 4 AND NOT PST_MPI STREQUAL "openmpi")
     set(mode lean)
@@ -22,26 +30,8 @@ foreach(grid 1x1 2x1 1x2 2x2 4x2 2x4 3x2)
     pst_output_test(model.parallel.${grid}.case${case} ${n} ": ok$"
       $<TARGET_FILE:test_model_parallel> ${grid} ${case} 10 2 3 ${mode})
   endforeach()
-endforeach()
-
-# The one-sided transports (issue 8): every protocol of rma (and of shmem where built) on every
-# grid above, case 6, reproduces the serial run; MPICH above 2 ranks runs each protocol once
-# (all 80 runs took 136 s at 2x2 and over 300 s at 4x2 there).
-set(one_sided rma)
-if(PST_HAVE_SHMEM)
-  list(APPEND one_sided shmem)
-endif()
-foreach(transport ${one_sided})
-  foreach(grid 1x1 2x1 1x2 2x2 4x2 2x4 3x2)
-    string(REPLACE "x" ";" dims ${grid})
-    list(GET dims 0 px)
-    list(GET dims 1 py)
-    math(EXPR n "${px} * ${py}")
-    set(mode all)
-    if(n GREATER 2 AND NOT PST_MPI STREQUAL "openmpi")
-      set(mode once)
-    endif()
+  foreach(transport ${one_sided})
     pst_output_test(model.parallel.${transport}.${grid}.case6 ${n} ": ok$"
-      $<TARGET_FILE:test_model_parallel> ${grid} 6 10 2 3 ${mode} ${transport})
+      $<TARGET_FILE:test_model_parallel> ${grid} 6 10 2 3 ${one_sided_mode} ${transport})
   endforeach()
 endforeach()

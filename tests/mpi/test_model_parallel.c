@@ -84,6 +84,19 @@ static double compare(const spectra *a, const spectra *b, int levels, int M, boo
     return worst;
 }
 
+/* A Legendre transpose splits the column's wavenumbers over its rows; wavenumber m carries
+ * M + 1 - m coefficients.  Dealt in serpentine order the rows' totals differ by at most one
+ * wavenumber's (M + 1); contiguous blocks of m would not (T10 on 1x2: 51 vs 15). */
+static bool balanced(const pst_par *par, int M)
+{
+    if (par->col == MPI_COMM_NULL || !pst_par_leg_is_transpose(par->cfg.legendre)) return true;
+    int work[2] = {0, 0};
+    for (int i = 0; i < par->nown; i++) work[0] += M + 1 - par->leg_mx[par->own_lo + i];
+    work[1] = -work[0];
+    MPI_Allreduce(MPI_IN_PLACE, work, 2, MPI_INT, MPI_MAX, par->col);
+    return work[0] + work[1] <= M + 1; /* max - min */
+}
+
 int main(int argc, char **argv)
 {
     char *as_option[] = {argv[0], "--transport", argc > 7 ? argv[7] : "mpi"};
@@ -146,6 +159,10 @@ int main(int argc, char **argv)
                              .fft_protocol = p, .leg_protocol = p, .fft_overlap = overlap, .leg_overlap = overlap};
         pst_par par;
         pst_par_init(&par, &pc, M, nlat, nlon);
+        if (!balanced(&par, M)) {
+            failures++;
+            if (!rank) printf("FAIL grid %dx%d legendre %s: the column's spectral work is unbalanced\n", PX, PY, pst_par_leg_name(leg));
+        }
         pst_model_config pmc = mc;
         pmc.par = &par;
         pmc.pair_chunk = r % 2 ? 1 : 0; /* every other run one latitude pair per chunk: a transpose round each */
