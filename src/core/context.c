@@ -143,6 +143,7 @@ static void write_header(pst_ctx *c)
     pst_rec_num(&r, "timer_resolution_s", c->timer_resolution_s);
     pst_rec_num(&r, "wtick_s", tick);
     pst_rec_str(&r, "date", date);
+    if (c->header_extra) c->header_extra(&r, c, c->header_extra_arg);
     pst_rec_emit(&r, c);
 
     printf("# pstswm %s (%s) %s | %s | %d rank%s on %zu node%s | timer resolution %.3g us | run %s\n",

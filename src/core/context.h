@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+struct pst_rec;
+
 typedef struct pst_ctx {
     int rank, size;
     char run_id[24];
@@ -19,6 +21,9 @@ typedef struct pst_ctx {
     FILE *out;
     const char *transport;     /* written into every record */
     double timer_resolution_s;
+    /* Subcommand fields for the run header (e.g. the comparison schedule); NULL: none. */
+    void (*header_extra)(struct pst_rec *r, const struct pst_ctx *c, void *arg);
+    void *header_extra_arg;
 } pst_ctx;
 
 /* Common options, for a subcommand's pst_opt table. */
