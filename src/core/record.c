@@ -93,6 +93,18 @@ void pst_rec_nums(pst_rec *r, const char *k, const double *v, size_t n)
     put(r, "]", 1);
 }
 
+void pst_rec_nums_compact(pst_rec *r, const char *k, const double *v, size_t n)
+{
+    key(r, k);
+    put(r, "[", 1);
+    for (size_t i = 0; i < n; i++) {
+        if (i) put(r, ",", 1);
+        if (isfinite(v[i])) putf(r, "%.5g", v[i]);
+        else puts_(r, "null");
+    }
+    put(r, "]", 1);
+}
+
 void pst_rec_ints(pst_rec *r, const char *k, const long long *v, size_t n)
 {
     key(r, k);

@@ -23,6 +23,8 @@ void pst_rec_int(pst_rec *r, const char *key, long long value);
 void pst_rec_num(pst_rec *r, const char *key, double value);      /* non-finite → null */
 void pst_rec_bool(pst_rec *r, const char *key, bool value);
 void pst_rec_nums(pst_rec *r, const char *key, const double *v, size_t n);
+/* The same with 5 significant digits: per-round samples, where full precision would triple the line. */
+void pst_rec_nums_compact(pst_rec *r, const char *key, const double *v, size_t n);
 void pst_rec_ints(pst_rec *r, const char *key, const long long *v, size_t n);
 void pst_rec_strs(pst_rec *r, const char *key, const char *const *v, size_t n);
 /* t_min, t_med, t_mean, t_max (seconds) and reps from a summary of per-repetition times. */
