@@ -18,6 +18,7 @@
 #include "bench/kernel_problem.h"
 #include "comm/protocol.h"
 #include "core/cli.h"
+#include "core/compare.h"
 #include "core/context.h"
 #include "core/errors.h"
 #include "core/record.h"
@@ -28,6 +29,7 @@
 
 #include <math.h>
 #include <mpi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +74,7 @@ typedef struct kernel_cfg {
     bool one_d;               /* FFT stage on P x 1, Legendre stage on 1 x P */
     int px, py;
     kgeom geom[2];            /* per stage */
+    pst_compare_opts compare;
     int comms[2];             /* concurrent communicators per stage */
 } kernel_cfg;
 
@@ -79,15 +82,9 @@ typedef struct kernel_cfg {
 typedef struct alt {
     const pst_protocol *p;
     bool overlap;
-    double t_min;
+    int alg;                 /* the family's algorithm: the kernel's own, or its collective (comparator) */
+    char label[32];          /* "2,3+ov", "0,6", "coll" */
 } alt;
-
-static void alt_label(const alt *a, char *buf, size_t len)
-{
-    if (!a->p) snprintf(buf, len, "coll");
-    else snprintf(buf, len, "%s%s", a->p->code, a->overlap && !a->p->overlap ? "+ov" : "");
-}
-
 /* ---- validation ---- */
 
 static int parse_grid(const char *s, int *px, int *py)
@@ -165,42 +162,33 @@ static void validate(kernel_cfg *cfg)
     }
 }
 
+/* The (algorithm, stage) pairs the run will measure: each is one comparison. */
+static size_t comparisons(const kernel_cfg *cfg)
+{
+    size_t n = 0;
+    for (int stage = 0; stage < 2; stage++) {
+        int csize = stage == 0 ? cfg->geom[stage].px : cfg->geom[stage].py;
+        if (!cfg->run_stage[stage] || csize == 1) continue;
+        for (int a = 0; a < NKALGS; a++) n += cfg->run_alg[a] && kalgs[a].stages[stage];
+    }
+    return n;
+}
+
 /* ---- measurement ---- */
 
-typedef struct point {
-    pst_summary t;
-    long long bad, bytes_max;
-    const char *win_model;   /* the one-sided window's memory model, NULL if none */
-} point;
-
-static point measure(kernel_cfg *cfg, kcase *kc, MPI_Comm comm, const alt *a)
-{
-    size_t nreps = (size_t)cfg->reps;
-    double *local = calloc(nreps, sizeof *local), *all = calloc(nreps, sizeof *all);
-    long long bad = 0;
-    point pt = {0};
-    /* Builds the plans; a one-sided transport sets up its area on comm here (collective). */
-    kcase_prepare(kc, a->p, a->overlap);
-    pt.win_model = pst_transport_memory_model(cfg->transport, comm);
-    for (long long w = 0; w < cfg->warmup; w++) kcase_run(kc);
-    for (size_t r = 0; r < nreps; r++) {
-        MPI_Barrier(MPI_COMM_WORLD);
-        double t0 = pst_now_s();
-        kcase_run(kc);
-        local[r] = pst_now_s() - t0;
-        if (!cfg->ctx.no_verify) bad += kcase_verify(kc);
-    }
-    kcase_release(kc);
-    pst_transport_release(cfg->transport, comm);
-    long long bytes = kcase_bytes(kc);
-    MPI_Allreduce(local, all, (int)nreps, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    MPI_Allreduce(&bad, &pt.bad, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
-    MPI_Allreduce(&bytes, &pt.bytes_max, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
-    pt.t = pst_summarize(all, nreps);
-    free(local);
-    free(all);
-    return pt;
-}
+/* Results of one (algorithm, stage): its alternatives measured in the same rounds.  The
+ * protocol alternatives come first; a transpose or vector sum also runs its stage's MPI
+ * collective on the same data in the same rounds (the last alternative, ncomparator = 1), so
+ * what the collective costs against the best protocol is a paired comparison. */
+typedef struct outcome {
+    const kalg *a;
+    int stage;
+    size_t nalts, nprotocol_alts;
+    alt *alts;
+    pst_rounds R;
+    long long bytes_max;
+    const char *win_model;   /* of the transport's windows (NULL: none, or the collective) */
+} outcome;
 
 static void base_fields(pst_rec *r, const kernel_cfg *cfg, const kalg *a, int stage, const char *win_model)
 {
@@ -221,192 +209,234 @@ static void base_fields(pst_rec *r, const kernel_cfg *cfg, const kalg *a, int st
     pst_rec_str(r, "win_model", win_model);
 }
 
-static void emit_point(kernel_cfg *cfg, const kalg *a, int stage, const alt *al, const point *pt)
+typedef struct kturn {
+    kernel_cfg *cfg;
+    kcase *kc;
+    kplan **plans;
+    long long *bad;          /* per alternative */
+} kturn;
+
+/* One turn: the alternative's warm-up calls before its first round, one untimed call to re-warm
+ * it after the previous turn ran another, then one timed call, verified outside the timing. */
+static double kernel_turn(void *arg, size_t i, size_t round)
 {
+    kturn *T = arg;
+    for (long long w = 0; w < (round == 0 ? T->cfg->warmup : 0) + 1; w++) kcase_run(T->kc, T->plans[i]);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = pst_now_s();
+    kcase_run(T->kc, T->plans[i]);
+    double t = pst_now_s() - t0;
+    if (!T->cfg->ctx.no_verify) T->bad[i] += kcase_verify(T->kc);
+    return t;
+}
+
+static int collective_of(kfamily fam) { return fam == KF_TRANS ? PST_TRANS_COLL : PST_VSUM_COLL; }
+
+/* The alternatives of one algorithm: each protocol x overlap setting (an overlap protocol 2,x /
+ * 3,x is always overlapped and runs once), then the stage's collective as the comparator; or
+ * the collective alone. */
+static void alternatives(const kernel_cfg *cfg, outcome *o)
+{
+    const kalg *a = o->a;
+    o->alts = malloc((2 * cfg->nprotocols + 1) * sizeof *o->alts);
+    size_t n = 0;
+    if (!is_collective(a))
+        for (size_t i = 0; i < cfg->nprotocols; i++) {
+            const pst_protocol *p = cfg->protocols[i];
+            for (int ov = 0; ov < 2; ov++) {
+                if (p->overlap && !ov) continue;
+                if (!p->overlap && !cfg->overlaps[ov]) continue;
+                alt *al = &o->alts[n++];
+                *al = (alt){p, ov == 1, a->alg, ""};
+                snprintf(al->label, sizeof al->label, "%s%s", p->code, ov && !p->overlap ? "+ov" : "");
+            }
+        }
+    o->nprotocol_alts = is_collective(a) ? 1 : n;
+    if (a->fam != KF_DFFT) o->alts[n++] = (alt){NULL, false, collective_of(a->fam), "coll"};
+    o->nalts = n;
+}
+
+static void emit_point(kernel_cfg *cfg, const outcome *o, size_t i)
+{
+    const alt *al = &o->alts[i];
     pst_rec r;
     pst_rec_begin(&r, &cfg->ctx, "kernel", "point");
-    base_fields(&r, cfg, a, stage, pt->win_model);
+    base_fields(&r, cfg, o->a, o->stage, o->win_model);
     pst_rec_str(&r, "protocol", al->p ? al->p->code : "coll");
     pst_rec_str(&r, "slug", al->p ? al->p->slug : "mpi-collective");
     pst_rec_bool(&r, "overlap", al->overlap);
-    pst_rec_int(&r, "bytes", pt->bytes_max);
-    pst_rec_times(&r, &pt->t);
+    pst_rec_int(&r, "bytes", o->bytes_max);
+    pst_rec_rounds(&r, &o->R, i, &cfg->compare);
     pst_rec_int(&r, "warmup", cfg->warmup);
     pst_rec_bool(&r, "verified", !cfg->ctx.no_verify);
     pst_rec_emit(&r, &cfg->ctx);
 }
 
-/* The alternatives of one algorithm: each protocol x overlap setting (an overlap protocol
- * 2,x / 3,x is always overlapped and runs once), or the collective once. */
-static size_t alternatives(const kernel_cfg *cfg, const kalg *a, alt *out)
-{
-    if (is_collective(a)) {
-        out[0] = (alt){NULL, false, NAN};
-        return 1;
-    }
-    size_t n = 0;
-    for (size_t i = 0; i < cfg->nprotocols; i++) {
-        const pst_protocol *p = cfg->protocols[i];
-        for (int ov = 0; ov < 2; ov++) {
-            if (p->overlap && !ov) continue;
-            if (!p->overlap && !cfg->overlaps[ov]) continue;
-            out[n++] = (alt){p, ov == 1, NAN};
-        }
-    }
-    return n;
-}
-
-/* Results of one (algorithm, stage) for the summaries. */
-typedef struct outcome {
-    const kalg *a;
-    int stage;
-    size_t nalts;
-    alt *alts;
-    const char *win_model;   /* of the transport's windows (NULL: none, or the collective) */
-} outcome;
-
 static void run_algorithm(kernel_cfg *cfg, const kalg *a, int stage, outcome *o)
 {
     kgeom *g = &cfg->geom[stage];
-    kcase *kc = kcase_create(a->fam, a->alg, stage, &cfg->prob, g, !strcmp(cfg->result, "partitioned"));
-    o->a = a;
-    o->stage = stage;
-    o->alts = malloc((2 * cfg->nprotocols + 1) * sizeof *o->alts);
-    o->nalts = alternatives(cfg, a, o->alts);
+    kcase *kc = kcase_create(a->fam, stage, &cfg->prob, g, !strcmp(cfg->result, "partitioned"));
+    *o = (outcome){.a = a, .stage = stage};
+    alternatives(cfg, o);
+    long long bytes = kcase_bytes(kc);
+    MPI_Allreduce(&bytes, &o->bytes_max, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
     if (cfg->ctx.rank == 0) {
-        long long bytes = kcase_bytes(kc);
-        printf("\n== %s, %s stage: %d communicator%s of %d ranks, %lld bytes on rank 0, %lld reps; times in ms over reps ==\n",
+        printf("\n== %s, %s stage: %d communicator%s of %d ranks, %lld bytes on rank 0, %lld+ rounds (%s); times in ms ==\n",
                a->name, stage_names[stage], cfg->comms[stage], cfg->comms[stage] == 1 ? "" : "s",
-               stage == 0 ? g->px : g->py, bytes, cfg->reps);
-        printf("  %-5s %-36s %-7s %10s %10s %10s\n", "code", "protocol", "overlap", "min", "median", "max");
+               stage == 0 ? g->px : g->py, bytes, cfg->reps, cfg->compare.schedule);
+        printf("  %-7s %-36s %-7s %10s %10s %21s %6s\n", "alt", "protocol", "overlap", "min", "median", "median CI", "rounds");
     }
-    for (size_t i = 0; i < o->nalts; i++) {
-        alt *al = &o->alts[i];
-        pst_watchdog_phase("kernel %s (%s stage) protocol %s overlap %s", a->name, stage_names[stage],
-                           al->p ? al->p->code : "coll", al->overlap ? "on" : "off");
-        point pt = measure(cfg, kc, g->comm, al);
-        if (pt.bad)
+    /* Plans for every alternative (a one-sided transport sets up its area on the stage
+     * communicator here, collectively), then the rounds. */
+    kturn T = {cfg, kc, malloc(o->nalts * sizeof *T.plans), calloc(o->nalts, sizeof *T.bad)};
+    for (size_t i = 0; i < o->nalts; i++) T.plans[i] = kcase_plan(kc, o->alts[i].alg, o->alts[i].p, o->alts[i].overlap);
+    o->win_model = pst_transport_memory_model(cfg->transport, g->comm);
+    pst_watchdog_phase("kernel %s (%s stage): %zu alternatives in rounds", a->name, stage_names[stage], o->nalts);
+    pst_rounds_run(&o->R, &cfg->compare, o->nalts, cfg->reps, kernel_turn, &T);
+    for (size_t i = 0; i < o->nalts; i++) kplan_free(T.plans[i]);
+    pst_transport_release(cfg->transport, g->comm);
+    MPI_Allreduce(MPI_IN_PLACE, T.bad, (int)o->nalts, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    for (size_t i = 0; i < o->nalts; i++)
+        if (T.bad[i])
             pst_collective_exit(PST_EXIT_FAILED, "verification failed: %s (%s stage) protocol %s overlap %s: %lld wrong results "
-                                "against the MPI collective", a->name, stage_names[stage], al->p ? al->p->code : "coll",
-                                al->overlap ? "on" : "off", pt.bad);
-        al->t_min = pt.t.min;
-        if (pt.win_model) o->win_model = pt.win_model;
-        if (cfg->ctx.rank == 0) {
-            emit_point(cfg, a, stage, al, &pt);
-            printf("  %-5s %-36s %-7s %10.4f %10.4f %10.4f\n", al->p ? al->p->code : "coll",
-                   al->p ? al->p->slug : "mpi-collective", al->overlap ? "on" : "off", pt.t.min * 1e3, pt.t.median * 1e3,
-                   pt.t.max * 1e3);
-            fflush(stdout);
-        }
-    }
+                                "against the MPI collective", a->name, stage_names[stage], o->alts[i].p ? o->alts[i].p->code : "coll",
+                                o->alts[i].overlap ? "on" : "off", T.bad[i]);
+    free(T.plans);
+    free(T.bad);
     kcase_free(kc);
+    if (cfg->ctx.rank != 0) return;
+    for (size_t i = 0; i < o->nalts; i++) {
+        const alt *al = &o->alts[i];
+        /* The comparator's point belongs to the collective's own algorithm run. */
+        if (i < o->nprotocol_alts) emit_point(cfg, o, i);
+        double lo, hi, med = pst_median_ci(o->R.t[i], o->R.n, cfg->compare.confidence, &lo, &hi);
+        pst_summary sm = pst_summarize(o->R.t[i], o->R.n);
+        char ci[32];
+        snprintf(ci, sizeof ci, "[%.4f, %.4f]", lo * 1e3, hi * 1e3);
+        printf("  %-7s %-36s %-7s %10.4f %10.4f %21s %6zu%s\n", al->label, al->p ? al->p->slug : "mpi-collective",
+               al->overlap ? "on" : "off", sm.min * 1e3, med * 1e3, ci, o->R.n,
+               i >= o->nprotocol_alts ? "  (comparator)" : "");
+    }
+    fflush(stdout);
 }
 
 /* ---- summaries ---- */
 
-static const alt *find_alt(const outcome *o, const char *code, bool overlap)
+static size_t find_alt(const outcome *o, const char *code, bool overlap)
 {
-    for (size_t i = 0; i < o->nalts; i++)
-        if (o->alts[i].p && !strcmp(o->alts[i].p->code, code) && o->alts[i].overlap == overlap) return &o->alts[i];
-    return NULL;
+    for (size_t i = 0; i < o->nprotocol_alts; i++)
+        if (o->alts[i].p && !strcmp(o->alts[i].p->code, code) && o->alts[i].overlap == overlap) return i;
+    return SIZE_MAX;
 }
 
-/* The stage's collective doing the same work: alltoallv for transposes, allreduce for sums
- * (none for dfft, whose call includes the FFTs). */
-static const outcome *find_coll(const outcome *all, size_t n, const outcome *o)
+/* The paired ratio of alternative i against the best (fields <name>_ratio, _ratio_ci,
+ * _significant) and its printed form. */
+static pst_ratio ratio_fields(pst_rec *r, const char *name, const outcome *o, size_t i, size_t best,
+                              const pst_compare_opts *co, char *text, size_t len)
 {
-    if (o->a->fam == KF_DFFT) return NULL;
-    const char *name = o->a->fam == KF_VSUM ? "allreduce" : "alltoallv";
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(all[i].a->name, name) && all[i].stage == o->stage) return &all[i];
-    return NULL;
+    pst_ratio q = {NAN, NAN, NAN, false};
+    if (i != SIZE_MAX) q = pst_paired_ratio(o->R.t[i], o->R.t[best], o->R.n, co->confidence, co->margin);
+    char key[48];
+    snprintf(key, sizeof key, "%s_ratio", name);
+    pst_rec_num(r, key, q.ratio);
+    snprintf(key, sizeof key, "%s_ratio_ci", name);
+    pst_rec_nums(r, key, (double[]){q.lo, q.hi}, 2);
+    snprintf(key, sizeof key, "%s_significant", name);
+    pst_rec_bool(r, key, q.significant);
+    if (i == SIZE_MAX) snprintf(text, len, "n/a");
+    else if (!q.significant) snprintf(text, len, "%.2f [%.2f,%.2f] n.s.", q.ratio, q.lo, q.hi);
+    else snprintf(text, len, "%.2f [%.2f,%.2f]", q.ratio, q.lo, q.hi);
+    return q;
 }
 
-static double rel(double t, double best) { return isfinite(t) && best > 0 ? (t - best) / best : NAN; }
+static double median_of_alt(const outcome *o, size_t i)
+{
+    double lo, hi;
+    return i == SIZE_MAX ? NAN : pst_median_ci(o->R.t[i], o->R.n, 0.5, &lo, &hi);
+}
 
 static void summaries(kernel_cfg *cfg, const outcome *out, size_t n)
 {
-    printf("\n== protocol sensitivity per algorithm (seed 001): over protocols x overlap, each its min over reps ==\n");
-    printf("  %-10s %-8s %-14s %4s %-8s %10s %9s %9s  %-8s %s\n", "algorithm", "stage", "size", "n", "best", "best ms",
-           "(med-min)", "(max-min)", "level", "five fastest");
+    const pst_compare_opts *co = &cfg->compare;
+    printf("\n== protocol sensitivity per algorithm (Worley & Foster): protocols x overlap, each its median over rounds;\n"
+           "   best set: not slower than the best beyond %.0f %% at %.0f %% confidence ==\n", co->margin * 100, co->confidence * 100);
+    printf("  %-10s %-8s %-14s %4s %10s %7s %7s  %-12s %s\n", "algorithm", "stage", "size", "n", "best ms", "median", "max",
+           "level", "best set");
+    pst_verdict *verdicts = calloc(n, sizeof *verdicts);
     for (size_t i = 0; i < n; i++) {
         const outcome *o = &out[i];
         if (is_collective(o->a)) continue;
-        double *t = malloc(o->nalts * sizeof *t);
-        for (size_t k = 0; k < o->nalts; k++) t[k] = o->alts[k].t_min;
-        pst_sensitivity s = pst_sensitivity_of(t, o->nalts);
-        free(t);
-        char labels[5][32], best[32] = "-", five[5 * 32] = "";
+        size_t k = o->nprotocol_alts;
+        bool *in_set = malloc(k * sizeof *in_set);
+        double *med = malloc(k * sizeof *med);
+        const char **labels = malloc(k * sizeof *labels);
+        for (size_t j = 0; j < k; j++) labels[j] = o->alts[j].label;
+        pst_verdict v = verdicts[i] = pst_rounds_verdict(&o->R, NULL, k, co, in_set, med);
+        pst_sensitivity s = pst_sensitivity_of(med, k);
         const char *fastest[5];
-        for (size_t k = 0; k < s.norder; k++) {
-            alt_label(&o->alts[s.order[k]], labels[k], sizeof labels[k]);
-            fastest[k] = labels[k];
-            strncat(five, labels[k], sizeof five - strlen(five) - 1);
-            if (k + 1 < s.norder) strncat(five, " ", sizeof five - strlen(five) - 1);
-        }
-        if (s.norder) snprintf(best, sizeof best, "%s", labels[0]);
+        for (size_t j = 0; j < s.norder; j++) fastest[j] = labels[s.order[j]];
+        const alt *b = &o->alts[v.best];
         pst_rec r;
         pst_rec_begin(&r, &cfg->ctx, "kernel", "summary");
         pst_rec_str(&r, "summary", "sensitivity");
         base_fields(&r, cfg, o->a, o->stage, o->win_model);
-        pst_rec_str(&r, "stat", "t_min");
-        pst_rec_int(&r, "nalternatives", (long long)s.n);
-        pst_rec_str(&r, "best", s.norder ? best : NULL);
-        pst_rec_str(&r, "best_protocol", s.norder ? o->alts[s.order[0]].p->code : NULL);
-        pst_rec_bool(&r, "best_overlap", s.norder && o->alts[s.order[0]].overlap);
+        pst_rec_verdict(&r, &v, in_set, labels, &o->R, co, &cfg->ctx);
+        pst_rec_str(&r, "best_protocol", b->p->code);
+        pst_rec_bool(&r, "best_overlap", b->overlap);
         pst_rec_num(&r, "best_s", s.min);
         pst_rec_num(&r, "mean_rel", s.mean_rel);
-        pst_rec_num(&r, "median_rel", s.median_rel);
+        pst_rec_num(&r, "median_rel", v.median_rel);
         pst_rec_num(&r, "max_rel", s.max_rel);
-        pst_rec_str(&r, "level", s.level);
         pst_rec_strs(&r, "fastest", fastest, s.norder);
         pst_rec_int(&r, "within_1pct", (long long)s.within[0]);
         pst_rec_int(&r, "within_5pct", (long long)s.within[1]);
         pst_rec_int(&r, "within_25pct", (long long)s.within[2]);
         pst_rec_emit(&r, &cfg->ctx);
-        printf("  %-10s %-8s %-14s %4zu %-8s %10.4f %9.3f %9.3f  %-8s %s\n", o->a->name, stage_names[o->stage], cfg->prob.label,
-               s.n, best, s.min * 1e3, s.median_rel, s.max_rel, s.level, five);
+        char ties[1024];
+        printf("  %-10s %-8s %-14s %4zu %10.4f %7.3f %7.3f  %-12s %s\n", o->a->name, stage_names[o->stage], cfg->prob.label, k,
+               s.min * 1e3, v.median_rel, s.max_rel, v.level, pst_tie_set(&v, in_set, labels, med, ties, sizeof ties));
+        free(in_set);
+        free(med);
+        free(labels);
     }
-    printf("  (level: low if (med-min)/min <= 0.05, high if >= 0.15, else moderate; +ov = overlap on)\n");
+    printf("  (median: median over alternatives of the paired ratio to the best, minus 1; max: (slowest-best)/best;\n"
+           "   level: low <= 0.05 < moderate < 0.15 <= high, 'undetermined' when the interval spans two classes; +ov = overlap)\n");
 
-    printf("\n== cost of the generic protocol 0,6 and of the MPI collective instead of the best protocol (seed 000 Table 4) ==\n");
-    printf("  %-10s %-8s %-8s %10s %10s %9s %-10s %10s %9s\n", "algorithm", "stage", "best", "best ms", "0,6 ms", "0,6 loss",
-           "collective", "coll ms", "coll loss");
+    printf("\n== cost of the generic protocol 0,6 and of the MPI collective against the best protocol (Worley & Foster Table 4);\n"
+           "   paired ratio over rounds [%.0f %% CI], n.s. = no significant difference beyond the %.0f %% margin ==\n",
+           co->confidence * 100, co->margin * 100);
+    printf("  %-10s %-8s %-8s %10s %-26s %-26s\n", "algorithm", "stage", "best", "best ms", "0,6 / best", "collective / best");
     for (size_t i = 0; i < n; i++) {
         const outcome *o = &out[i];
         if (is_collective(o->a)) continue;
-        const alt *b = NULL;
-        for (size_t k = 0; k < o->nalts; k++)
-            if (isfinite(o->alts[k].t_min) && (!b || o->alts[k].t_min < b->t_min)) b = &o->alts[k];
-        if (!b) continue;
-        const alt *gen = find_alt(o, "0,6", false);
-        const outcome *co = find_coll(out, n, o);
-        double t_gen = gen ? gen->t_min : NAN, t_coll = co ? co->alts[0].t_min : NAN;
-        char best[32];
-        alt_label(b, best, sizeof best);
+        const pst_verdict *v = &verdicts[i];
+        const alt *b = &o->alts[v->best];
+        size_t gen = find_alt(o, "0,6", false), coll = o->nalts > o->nprotocol_alts ? o->nprotocol_alts : SIZE_MAX;
         pst_rec r;
         pst_rec_begin(&r, &cfg->ctx, "kernel", "summary");
         pst_rec_str(&r, "summary", "generic");
         base_fields(&r, cfg, o->a, o->stage, o->win_model);
-        pst_rec_str(&r, "stat", "t_min");
-        pst_rec_str(&r, "best", best);
+        pst_rec_str(&r, "stat", "t_med");
+        pst_rec_str(&r, "best", b->label);
         pst_rec_str(&r, "best_protocol", b->p->code);
         pst_rec_bool(&r, "best_overlap", b->overlap);
-        pst_rec_num(&r, "best_s", b->t_min);
-        pst_rec_str(&r, "gen_protocol", gen ? "0,6" : NULL);
-        pst_rec_num(&r, "gen_s", t_gen);
-        pst_rec_num(&r, "gen_loss_rel", rel(t_gen, b->t_min));
-        pst_rec_str(&r, "coll_algorithm", co ? co->a->name : NULL);
-        pst_rec_num(&r, "coll_s", t_coll);
-        pst_rec_num(&r, "coll_loss_rel", rel(t_coll, b->t_min));
+        pst_rec_bool(&r, "decided", v->decided);
+        pst_rec_num(&r, "best_s", v->best_median);
+        char gen_text[48], coll_text[48];
+        pst_rec_str(&r, "gen_protocol", gen != SIZE_MAX ? "0,6" : NULL);
+        pst_rec_num(&r, "gen_s", median_of_alt(o, gen));
+        pst_ratio qg = ratio_fields(&r, "gen", o, gen, v->best, co, gen_text, sizeof gen_text);
+        pst_rec_num(&r, "gen_loss_rel", qg.ratio - 1);
+        pst_rec_str(&r, "coll_algorithm", coll != SIZE_MAX ? (o->a->fam == KF_VSUM ? "allreduce" : "alltoallv") : NULL);
+        pst_rec_num(&r, "coll_s", median_of_alt(o, coll));
+        pst_ratio qc = ratio_fields(&r, "coll", o, coll, v->best, co, coll_text, sizeof coll_text);
+        pst_rec_num(&r, "coll_loss_rel", qc.ratio - 1);
         pst_rec_emit(&r, &cfg->ctx);
-        char gen_s[16] = "n/a", gen_l[16] = "n/a", coll_s[16] = "n/a", coll_l[16] = "n/a";
-        if (gen) { snprintf(gen_s, sizeof gen_s, "%.4f", t_gen * 1e3); snprintf(gen_l, sizeof gen_l, "%.0f%%", rel(t_gen, b->t_min) * 100); }
-        if (co) { snprintf(coll_s, sizeof coll_s, "%.4f", t_coll * 1e3); snprintf(coll_l, sizeof coll_l, "%.0f%%", rel(t_coll, b->t_min) * 100); }
-        printf("  %-10s %-8s %-8s %10.4f %10s %9s %-10s %10s %9s\n", o->a->name, stage_names[o->stage], best, b->t_min * 1e3,
-               gen_s, gen_l, co ? co->a->name : "-", coll_s, coll_l);
+        printf("  %-10s %-8s %-8s %10.4f %-26s %-26s\n", o->a->name, stage_names[o->stage], b->label, v->best_median * 1e3,
+               gen_text, coll_text);
     }
-    printf("  (loss = (t - t_best)/t_best, times = min over reps; 0,6 without overlap, the 'gen' preset's choice)\n");
+    printf("  (0,6 without overlap is the 'gen' preset's choice; the collective ran on the same data in the same rounds)\n");
+    free(verdicts);
 }
 
 int pst_cmd_kernel(int argc, char **argv)
@@ -417,7 +447,7 @@ int pst_cmd_kernel(int argc, char **argv)
     static const char *const onoff[] = {"off", "on", NULL};
     static const char *const results[] = {"replicated", "partitioned", NULL};
     kernel_cfg cfg = {.protocols_spec = "all", .grid_spec = "1d", .transport = "mpi", .result = "replicated", .fields = 3,
-                      .reps = 10, .warmup = 1};
+                      .reps = 10, .warmup = 1, .compare = PST_COMPARE_DEFAULTS};
     pst_ctx_init(&cfg.ctx, "kernel", argc, argv);
     const pst_opt opts[] = {
         {"algorithms", PST_OPT_STRINGS, &cfg.algorithms, "LIST",
@@ -436,11 +466,13 @@ int pst_cmd_kernel(int argc, char **argv)
         {"overlap", PST_OPT_STRINGS, &cfg.overlap, "LIST", "off,on (default both; 2,x/3,x always overlap)", 1, 0, onoff},
         {"result", PST_OPT_STRING, &cfg.result, "KIND", "vector sums: replicated (MPI_Allreduce) or partitioned "
          "(MPI_Reduce_scatter) (default replicated)", 1, 0, results},
-        {"reps", PST_OPT_INT, &cfg.reps, "N", "timed repetitions per point (default 10)", 1, 1e6, NULL},
-        {"warmup", PST_OPT_INT, &cfg.warmup, "N", "untimed calls before timing each point (default 1)", 0, 1e6, NULL},
+        {"reps", PST_OPT_INT, &cfg.reps, "N", "timed rounds per point; the minimum with --adaptive (default 10)", 1, 1e6, NULL},
+        {"warmup", PST_OPT_INT, &cfg.warmup, "N",
+         "untimed calls before an alternative's first timed one; each later turn re-warms with one (default 1)", 0, 1e6, NULL},
         {"transport", PST_OPT_STRING, &cfg.transport, "NAME",
          "mpi (two-sided), rma (MPI-3 one-sided put/get), shmem where built; --protocols are that transport's "
          "(default mpi)", 1, 0, NULL},
+        PST_COMPARE_OPTS(&cfg.compare),
         PST_COMMON_OPTS(&cfg.ctx),
         {0},
     };
@@ -452,7 +484,8 @@ int pst_cmd_kernel(int argc, char **argv)
             "FFT-stage algorithms run across grid rows, Legendre-stage ones down columns, all rows/columns at once.\n"
             "A call is: transposes, forward + inverse transpose; dfft, real r2c + c2r of the row's lines; sums, the\n"
             "forward Legendre sum with a dgemm computing each block.  Times per call are the max over ranks of each\n"
-            "repetition; tables and summaries use each alternative's min over reps.  Results are verified against\n"
+            "round; the alternatives of one algorithm (and the stage's collective, as a comparator) run in\n"
+            "interleaved rounds, and summaries use medians with paired comparisons.  Results are verified against\n"
             "MPI_Alltoallv / MPI_Allreduce / MPI_Reduce_scatter (bitwise) or serial FFTW (1e-12 relative).",
         .examples = "  mpiexec -n 8 pstswm kernel --granularity T42L16@8x8 --out kernel.jsonl   # seed 000 Table 4\n"
                     "  mpiexec -n 4 pstswm kernel --grid 2x2 --trunc 85 --protocols 0,6,1,3,3,1 --overlap on\n"
@@ -462,6 +495,7 @@ int pst_cmd_kernel(int argc, char **argv)
     };
     pst_cli_parse(&cmd, argc, argv);
     validate(&cfg);
+    pst_compare_setup(&cfg.compare, &cfg.ctx, cfg.reps, comparisons(&cfg));
     pst_ctx_start(&cfg.ctx);
     if (cfg.ctx.rank == 0)
         printf("kernel %s (%d x %d grid, %d levels, %d fields), grid %s, transport %s, %zu protocols\n", cfg.prob.label,
@@ -481,7 +515,10 @@ int pst_cmd_kernel(int argc, char **argv)
             if (cfg.run_alg[a] && kalgs[a].stages[stage]) run_algorithm(&cfg, &kalgs[a], stage, &out[nout++]);
     }
     if (cfg.ctx.rank == 0 && nout) summaries(&cfg, out, nout);
-    for (size_t i = 0; i < nout; i++) free(out[i].alts);
+    for (size_t i = 0; i < nout; i++) {
+        free(out[i].alts);
+        pst_rounds_free(&out[i].R);
+    }
     free(out);
     free(cfg.protocols);
     for (int s = 0; s < 2; s++) MPI_Comm_free(&cfg.geom[s].comm);

@@ -14,7 +14,6 @@
 
 struct kcase {
     kfamily fam;
-    int alg;
     kgeom g;
     int rank, size;
     long long bytes;
@@ -24,7 +23,6 @@ struct kcase {
         size_t *rlo, *rn, *clo, *cn;       /* row and column blocks of each rank */
         int *sc, *sd, *rc, *rd;            /* forward Alltoallv layout (bytes) */
         unsigned char *a, *recv, *b, *send2, *a2, *ref;
-        pst_trans *fwd, *inv;
     } t;
     /* dfft */
     struct {
@@ -32,7 +30,6 @@ struct kcase {
         double *in, *back, *ref_back;      /* ref_back: FFTW c2r of the spectrum cut at mmax */
         double complex *coef, *ref;        /* ref: lines x nm from FFTW on gathered lines */
         double scale, scale_back;
-        pst_dfft *f;
     } d;
     /* vector sums */
     struct {
@@ -41,8 +38,14 @@ struct kcase {
         double *legendre, *fourier, *out, *ref; /* legendre: ncoef x lats; fourier: lats x unit */
         size_t lo, count;                        /* this rank's result block */
         bool partitioned;
-        pst_vsum *v;
     } s;
+};
+
+/* The prepared algorithm of one alternative: its plans over the case's communicator. */
+struct kplan {
+    pst_trans *fwd, *inv;
+    pst_dfft *f;
+    pst_vsum *v;
 };
 
 static void *xalloc(size_t bytes)
@@ -120,11 +123,11 @@ static void trans_create(kcase *c, kstage stage, const kproblem *k)
     c->bytes = (long long)abytes;
 }
 
-static void trans_run(kcase *c)
+static void trans_run(kcase *c, const kplan *pl)
 {
     pst_trans_hooks fwd = {.unpack = trans_unpack, .arg = c}, inv = {.pack = trans_pack, .arg = c};
-    pst_trans_run(c->t.fwd, c->t.a, c->t.recv, &fwd);
-    pst_trans_run(c->t.inv, c->t.send2, c->t.a2, &inv);
+    pst_trans_run(pl->fwd, c->t.a, c->t.recv, &fwd);
+    pst_trans_run(pl->inv, c->t.send2, c->t.a2, &inv);
 }
 
 static long long trans_verify(kcase *c)
@@ -188,10 +191,10 @@ static void dfft_create(kcase *c, const kproblem *k)
     c->bytes = (long long)(local * sizeof(double));
 }
 
-static void dfft_run(kcase *c)
+static void dfft_run(kcase *c, const kplan *pl)
 {
-    pst_dfft_r2c(c->d.f, c->d.in, c->d.coef);
-    pst_dfft_c2r(c->d.f, c->d.coef, c->d.back);
+    pst_dfft_r2c(pl->f, c->d.in, c->d.coef);
+    pst_dfft_c2r(pl->f, c->d.coef, c->d.back);
 }
 
 /* Coefficients against FFTW r2c, the round trip against FFTW c2r of the spectrum cut at mmax,
@@ -251,7 +254,7 @@ static void vsum_create(kcase *c, const kproblem *k, bool partitioned)
     c->bytes = (long long)(c->s.n * sizeof(double));
 }
 
-static void vsum_run(kcase *c) { pst_vsum_run_compute(c->s.v, vsum_compute, c, c->s.out); }
+static void vsum_run(kcase *c, const kplan *pl) { pst_vsum_run_compute(pl->v, vsum_compute, c, c->s.out); }
 
 /* Bitwise: every partial sum of the dyadic data is exact. */
 static long long vsum_verify(kcase *c)
@@ -264,11 +267,10 @@ static long long vsum_verify(kcase *c)
 
 /* ---- dispatch ---- */
 
-kcase *kcase_create(kfamily fam, int alg, kstage stage, const kproblem *k, const kgeom *g, bool partitioned)
+kcase *kcase_create(kfamily fam, kstage stage, const kproblem *k, const kgeom *g, bool partitioned)
 {
     kcase *c = calloc(1, sizeof *c);
     c->fam = fam;
-    c->alg = alg;
     c->g = *g;
     MPI_Comm_rank(g->comm, &c->rank);
     MPI_Comm_size(g->comm, &c->size);
@@ -280,27 +282,39 @@ kcase *kcase_create(kfamily fam, int alg, kstage stage, const kproblem *k, const
     return c;
 }
 
-void kcase_prepare(kcase *c, const pst_protocol *p, bool overlap)
+kplan *kcase_plan(kcase *c, int alg, const pst_protocol *p, bool overlap)
 {
+    kplan *pl = calloc(1, sizeof *pl);
     switch (c->fam) {
     case KF_TRANS:
-        c->t.fwd = pst_trans_create(c->alg, p, overlap, c->g.comm, c->t.sc, c->t.sd, c->t.rc, c->t.rd);
-        c->t.inv = pst_trans_create_inverse(c->t.fwd);
+        pl->fwd = pst_trans_create(alg, p, overlap, c->g.comm, c->t.sc, c->t.sd, c->t.rc, c->t.rd);
+        pl->inv = pst_trans_create_inverse(pl->fwd);
         break;
-    case KF_DFFT: c->d.f = pst_dfft_create(p, overlap, c->g.comm, c->d.n, c->d.lines, c->d.mmax); break;
+    case KF_DFFT: pl->f = pst_dfft_create(p, overlap, c->g.comm, c->d.n, c->d.lines, c->d.mmax); break;
     case KF_VSUM:
-        c->s.v = pst_vsum_create(c->alg, p, overlap, c->g.comm, c->s.n, c->s.unit,
-                                 c->s.partitioned ? PST_VSUM_PARTITIONED : PST_VSUM_REPLICATED);
+        pl->v = pst_vsum_create(alg, p, overlap, c->g.comm, c->s.n, c->s.unit,
+                                c->s.partitioned ? PST_VSUM_PARTITIONED : PST_VSUM_REPLICATED);
         break;
     }
+    return pl;
 }
 
-void kcase_run(kcase *c)
+void kplan_free(kplan *pl)
+{
+    if (!pl) return;
+    pst_trans_free(pl->fwd);
+    pst_trans_free(pl->inv);
+    pst_dfft_free(pl->f);
+    pst_vsum_free(pl->v);
+    free(pl);
+}
+
+void kcase_run(kcase *c, const kplan *pl)
 {
     switch (c->fam) {
-    case KF_TRANS: trans_run(c); break;
-    case KF_DFFT: dfft_run(c); break;
-    case KF_VSUM: vsum_run(c); break;
+    case KF_TRANS: trans_run(c, pl); break;
+    case KF_DFFT: dfft_run(c, pl); break;
+    case KF_VSUM: vsum_run(c, pl); break;
     }
 }
 
@@ -314,23 +328,11 @@ long long kcase_verify(kcase *c)
     return 0;
 }
 
-void kcase_release(kcase *c)
-{
-    pst_trans_free(c->t.fwd);
-    pst_trans_free(c->t.inv);
-    pst_dfft_free(c->d.f);
-    pst_vsum_free(c->s.v);
-    c->t.fwd = c->t.inv = NULL;
-    c->d.f = NULL;
-    c->s.v = NULL;
-}
-
 long long kcase_bytes(const kcase *c) { return c->bytes; }
 
 void kcase_free(kcase *c)
 {
     if (!c) return;
-    kcase_release(c);
     void *bufs[] = {c->t.rlo, c->t.rn, c->t.clo, c->t.cn, c->t.sc, c->t.sd, c->t.rc, c->t.rd, c->t.a, c->t.recv, c->t.b,
                     c->t.send2, c->t.a2, c->t.ref, c->d.in, c->d.back, c->d.ref_back, c->d.coef, c->d.ref, c->s.legendre, c->s.fourier,
                     c->s.out, c->s.ref};

@@ -28,14 +28,18 @@ typedef struct kgeom {
 } kgeom;
 
 typedef struct kcase kcase;
+typedef struct kplan kplan;
 
-/* alg: the family's enum (pst_trans_alg, 0 for dfft, pst_vsum_alg). */
-kcase *kcase_create(kfamily fam, int alg, kstage stage, const kproblem *k, const kgeom *g, bool partitioned);
-void kcase_prepare(kcase *c, const pst_protocol *p, bool overlap);
-void kcase_run(kcase *c);
+kcase *kcase_create(kfamily fam, kstage stage, const kproblem *k, const kgeom *g, bool partitioned);
+/* One alternative's plans on the case's data: alg is the family's enum (pst_trans_alg, 0 for
+ * dfft, pst_vsum_alg; the collective takes p = NULL).  Several plans may be alive at once, so
+ * alternatives can be measured in interleaved rounds; a one-sided transport grows its area on
+ * the case's communicator as plans are made (release it after freeing them). */
+kplan *kcase_plan(kcase *c, int alg, const pst_protocol *p, bool overlap);
+void kplan_free(kplan *pl);
+void kcase_run(kcase *c, const kplan *pl);
 /* Mismatches in the last run's result (0: verified). */
 long long kcase_verify(kcase *c);
-void kcase_release(kcase *c);
 /* This rank's data per call in bytes (the transposed block, line block or vector). */
 long long kcase_bytes(const kcase *c);
 void kcase_free(kcase *c);

@@ -12,6 +12,7 @@
 #include "core/buffer.h"
 #include "core/cache.h"
 #include "core/cli.h"
+#include "core/compare.h"
 #include "core/context.h"
 #include "core/errors.h"
 #include "core/fit.h"
@@ -50,6 +51,7 @@ typedef struct swap_cfg {
     long long volume, reps, warmup;
     pst_str_list cache;
     bool samples;
+    pst_compare_opts compare;
     /* derived */
     const pst_protocol **protocols;
     size_t nprotocols;
@@ -58,67 +60,90 @@ typedef struct swap_cfg {
     MPI_Comm active;         /* the participating ranks */
 } swap_cfg;
 
-typedef struct point_result {
-    pst_summary t;           /* seconds per exchange */
-    long long corrupted;     /* words that failed verification, all ranks */
-} point_result;
+/* One comparison: every protocol at one (size, cache state), sharing the buffers, each with its
+ * own transfers, measured in rounds.  A turn re-warms the protocol with one untimed exchange
+ * (the previous turn ran another protocol), refills and poisons the payloads, flushes the
+ * caches when asked, then times one sample. */
+typedef struct swap_set {
+    swap_cfg *cfg;
+    long long bytes, nmsg;
+    const cache_mode *cm;
+    unsigned char *sendbuf, *recvbuf;
+    pst_xfer **x;            /* [protocol][nmsg] */
+    long long *corrupted;    /* [protocol] words that failed verification */
+} swap_set;
 
-/* Time one (protocol, size, cache) point.  Collective over MPI_COMM_WORLD. */
-static point_result measure(swap_cfg *cfg, const pst_protocol *proto, long long bytes, long long nmsg,
-                            const cache_mode *cm, double *samples)
+static double swap_turn(void *arg, size_t pi, size_t round)
 {
-    size_t nreps = (size_t)cfg->reps;
-    long long corrupted = 0;
-    double *local = calloc(nreps, sizeof *local);
+    swap_set *S = arg;
+    swap_cfg *cfg = S->cfg;
+    if (cfg->partner < 0) return 0;
+    size_t nmsg = (size_t)S->nmsg, bytes = (size_t)S->bytes, total = bytes * nmsg;
+    pst_xfer *x = S->x[pi];
+    for (long long w = 0; w < (round == 0 ? cfg->warmup : 0) + 1; w++) pst_xfer_run(x, nmsg);
+    bool verify = !cfg->ctx.no_verify;
+    long long tag = (long long)(round * cfg->nprotocols + pi);
+    if (verify) {
+        for (size_t i = 0; i < nmsg; i++)
+            pst_payload_fill(S->sendbuf + i * bytes, bytes, pst_payload_seed(cfg->ctx.rank, (long long)i, tag));
+        pst_payload_poison(S->recvbuf, total);
+    }
+    if (S->cm->flush) pst_cache_flush();
+    MPI_Barrier(cfg->active);
+    double t0 = pst_now_s();
+    for (int it = 0; it < S->cm->iters; it++) pst_xfer_run(x, nmsg);
+    double t = (pst_now_s() - t0) / S->cm->iters;
+    if (verify)
+        for (size_t i = 0; i < nmsg; i++) {
+            size_t first;
+            S->corrupted[pi] += (long long)pst_payload_check(S->recvbuf + i * bytes, bytes,
+                                                         pst_payload_seed(cfg->partner, (long long)i, tag), &first);
+        }
+    return t;
+}
+
+/* Time every protocol at one point, in rounds.  Collective over MPI_COMM_WORLD. */
+static void measure_set(swap_cfg *cfg, long long bytes, long long nmsg, const cache_mode *cm, pst_rounds *R)
+{
+    swap_set S = {.cfg = cfg, .bytes = bytes, .nmsg = nmsg, .cm = cm,
+                  .corrupted = calloc(cfg->nprotocols, sizeof *S.corrupted)};
     /* Collective, idle ranks included: a one-sided transport sizes its window here. */
     pst_transport_setup(cfg->transport, MPI_COMM_WORLD, (size_t)bytes, (size_t)nmsg);
     if (cfg->partner >= 0) {
         size_t total = (size_t)bytes * (size_t)nmsg;
-        unsigned char *sendbuf = pst_buffer_alloc(total), *recvbuf = pst_buffer_alloc(total);
-        pst_xfer *x = malloc((size_t)nmsg * sizeof *x);
-        for (long long i = 0; i < nmsg; i++)
-            pst_xfer_init(&x[i], proto, MPI_COMM_WORLD, cfg->partner, cfg->partner, cfg->side,
-                          sendbuf + i * bytes, recvbuf + i * bytes, (size_t)bytes, 0);
-        pst_xfer_reserve(&x[0], (size_t)nmsg);
-        for (long long i = 0; i < nmsg; i++) pst_payload_fill(sendbuf + i * bytes, (size_t)bytes, pst_payload_seed(cfg->ctx.rank, i, -1));
-        for (long long w = 0; w < cfg->warmup; w++) pst_xfer_run(x, (size_t)nmsg);
-        for (size_t rep = 0; rep < nreps; rep++) {
-            bool verify = !cfg->ctx.no_verify;
-            if (verify) {
-                for (long long i = 0; i < nmsg; i++)
-                    pst_payload_fill(sendbuf + i * bytes, (size_t)bytes, pst_payload_seed(cfg->ctx.rank, i, (long long)rep));
-                pst_payload_poison(recvbuf, total);
-            }
-            if (cm->flush) pst_cache_flush();
-            MPI_Barrier(cfg->active);
-            double t0 = pst_now_s();
-            for (int it = 0; it < cm->iters; it++) pst_xfer_run(x, (size_t)nmsg);
-            local[rep] = (pst_now_s() - t0) / cm->iters;
-            if (verify) {
-                for (long long i = 0; i < nmsg; i++) {
-                    size_t first;
-                    corrupted += (long long)pst_payload_check(recvbuf + i * bytes, (size_t)bytes,
-                                                              pst_payload_seed(cfg->partner, i, (long long)rep), &first);
-                }
-            }
+        S.sendbuf = pst_buffer_alloc(total);
+        S.recvbuf = pst_buffer_alloc(total);
+        S.x = malloc(cfg->nprotocols * sizeof *S.x);
+        for (size_t pi = 0; pi < cfg->nprotocols; pi++) {
+            S.x[pi] = malloc((size_t)nmsg * sizeof **S.x);
+            for (long long i = 0; i < nmsg; i++)
+                pst_xfer_init(&S.x[pi][i], cfg->protocols[pi], MPI_COMM_WORLD, cfg->partner, cfg->partner, cfg->side,
+                              S.sendbuf + i * bytes, S.recvbuf + i * bytes, (size_t)bytes, 0);
+            pst_xfer_reserve(&S.x[pi][0], (size_t)nmsg);
         }
-        free(x);
-        free(sendbuf);
-        free(recvbuf);
     }
-    point_result res = {0};
-    MPI_Reduce(local, samples, (int)nreps, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-    MPI_Allreduce(&corrupted, &res.corrupted, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
-    if (cfg->ctx.rank == 0) res.t = pst_summarize(samples, nreps);
-    free(local);
-    return res;
+    pst_rounds_run(R, &cfg->compare, cfg->nprotocols, cfg->reps, swap_turn, &S);
+    MPI_Allreduce(MPI_IN_PLACE, S.corrupted, (int)cfg->nprotocols, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    for (size_t pi = 0; pi < cfg->nprotocols; pi++)
+        if (S.corrupted[pi])
+            pst_collective_exit(PST_EXIT_FAILED,
+                                "payload verification failed: protocol %s (%s), %lld bytes x %lld msgs, cache %s: "
+                                "%lld corrupted words", cfg->protocols[pi]->code, cfg->protocols[pi]->slug, bytes, nmsg,
+                                cm->name, S.corrupted[pi]);
+    free(S.corrupted);
+    if (S.x)
+        for (size_t pi = 0; pi < cfg->nprotocols; pi++) free(S.x[pi]);
+    free(S.x);
+    free(S.sendbuf);
+    free(S.recvbuf);
 }
 
 static double mbytes_per_s(long long bytes, long long nmsg, double t_s) { return (double)bytes * (double)nmsg / t_s / 1e6; }
 
-static void emit_point(swap_cfg *cfg, const pst_protocol *p, long long bytes, long long nmsg, const cache_mode *cm,
-                       const point_result *res, const double *samples)
+static void emit_point(swap_cfg *cfg, size_t pi, long long bytes, long long nmsg, const cache_mode *cm,
+                       const pst_rounds *R)
 {
+    const pst_protocol *p = cfg->protocols[pi];
     pst_rec r;
     pst_rec_begin(&r, &cfg->ctx, "swap", "point");
     pst_rec_str(&r, "protocol", p->code);
@@ -133,12 +158,12 @@ static void emit_point(swap_cfg *cfg, const pst_protocol *p, long long bytes, lo
     pst_rec_int(&r, "iters", cm->iters);
     pst_rec_str(&r, "pair", cfg->pairs_spec);
     pst_rec_int(&r, "npairs", cfg->npairs);
-    pst_rec_times(&r, &res->t);
+    pst_summary t = pst_rec_rounds(&r, R, pi, &cfg->compare);
     pst_rec_int(&r, "warmup", cfg->warmup);
-    pst_rec_num(&r, "mbytes_per_s", mbytes_per_s(bytes, nmsg, res->t.min));
-    pst_rec_num(&r, "mbytes_per_s_med", mbytes_per_s(bytes, nmsg, res->t.median));
+    pst_rec_num(&r, "mbytes_per_s", mbytes_per_s(bytes, nmsg, t.min));
+    pst_rec_num(&r, "mbytes_per_s_med", mbytes_per_s(bytes, nmsg, t.median));
     pst_rec_bool(&r, "verified", !cfg->ctx.no_verify);
-    if (cfg->samples) pst_rec_nums(&r, "samples", samples, (size_t)cfg->reps);
+    if (cfg->samples) pst_rec_nums(&r, "samples", R->t[pi], R->n);
     pst_rec_emit(&r, &cfg->ctx);
 }
 
@@ -174,7 +199,7 @@ static void protocol_summary(swap_cfg *cfg, const pst_protocol *p, const cache_m
     pst_rec_str(&r, "slug", p->slug);
     pst_rec_str(&r, "cache", cm->name);
     pst_rec_str(&r, "pair", cfg->pairs_spec);
-    pst_rec_str(&r, "stat", "t_min");
+    pst_rec_str(&r, "stat", "t_med");
     pst_rec_num(&r, "peak_mbytes_per_s", peak);
     pst_rec_int(&r, "peak_bytes", peak_bytes);
     pst_rec_num(&r, "alpha_s", alpha_s);
@@ -188,17 +213,19 @@ static void protocol_summary(swap_cfg *cfg, const pst_protocol *p, const cache_m
            alpha_s * 1e6, beta / 1e6, maxerr * 100);
 }
 
-/* Per-size protocol sensitivity summary across protocols (seed 004). */
-static void sensitivity_summary(swap_cfg *cfg, const cache_mode *cm, long long bytes, long long nmsg, const double *tmin)
+/* Per-size protocol sensitivity summary across protocols (Worley, 1998), now a verdict: the best
+ * set at the stated confidence and margin, from paired per-round times. */
+static void sensitivity_summary(swap_cfg *cfg, const cache_mode *cm, long long bytes, long long nmsg, const pst_rounds *R)
 {
-    pst_sensitivity s = pst_sensitivity_of(tmin, cfg->nprotocols);
+    size_t k = cfg->nprotocols;
+    bool *in_set = malloc(k * sizeof *in_set);
+    double *med = malloc(k * sizeof *med);
+    const char **labels = malloc(k * sizeof *labels);
+    for (size_t pi = 0; pi < k; pi++) labels[pi] = cfg->protocols[pi]->code;
+    pst_verdict v = pst_rounds_verdict(R, NULL, k, &cfg->compare, in_set, med);
+    pst_sensitivity s = pst_sensitivity_of(med, k);
     const char *fastest[5];
-    char five[64] = "";
-    for (size_t k = 0; k < s.norder; k++) {
-        fastest[k] = cfg->protocols[s.order[k]]->code;
-        strncat(five, fastest[k], sizeof five - strlen(five) - 1);
-        if (k + 1 < s.norder) strncat(five, " ", sizeof five - strlen(five) - 1);
-    }
+    for (size_t i = 0; i < s.norder; i++) fastest[i] = labels[s.order[i]];
     pst_rec r;
     pst_rec_begin(&r, &cfg->ctx, "swap", "summary");
     pst_rec_str(&r, "summary", "sensitivity");
@@ -206,13 +233,13 @@ static void sensitivity_summary(swap_cfg *cfg, const cache_mode *cm, long long b
     pst_rec_str(&r, "pair", cfg->pairs_spec);
     pst_rec_int(&r, "bytes", bytes);
     pst_rec_int(&r, "nmsg", nmsg);
-    pst_rec_str(&r, "stat", "t_min");
-    pst_rec_int(&r, "nprotocols", (long long)s.n);
+    pst_rec_verdict(&r, &v, in_set, labels, R, &cfg->compare, &cfg->ctx);
+    pst_rec_int(&r, "nprotocols", (long long)k);
     pst_rec_num(&r, "min_s", s.min);
     pst_rec_num(&r, "min_s_per_msg", s.min / (double)nmsg);
     pst_rec_num(&r, "max_mbytes_per_s", mbytes_per_s(bytes, nmsg, s.min));
     pst_rec_num(&r, "mean_rel", s.mean_rel);
-    pst_rec_num(&r, "median_rel", s.median_rel);
+    pst_rec_num(&r, "median_rel", v.median_rel);
     pst_rec_num(&r, "max_rel", s.max_rel);
     pst_rec_strs(&r, "fastest", fastest, s.norder);
     pst_rec_int(&r, "within_1pct", (long long)s.within[0]);
@@ -220,9 +247,13 @@ static void sensitivity_summary(swap_cfg *cfg, const cache_mode *cm, long long b
     pst_rec_int(&r, "within_25pct", (long long)s.within[2]);
     pst_rec_emit(&r, &cfg->ctx);
 
-    printf("  %9lld %6lld %11.4e %11.4e %9.1f %6.2f %6.2f %6.2f  %-24s %3zu %3zu %3zu\n", bytes, nmsg, s.min,
-           s.min / (double)nmsg, mbytes_per_s(bytes, nmsg, s.min), s.mean_rel, s.median_rel, s.max_rel, five,
-           s.within[0], s.within[1], s.within[2]);
+    char ties[512];
+    printf("  %9lld %6lld %11.4e %9.1f %6.2f %6.2f %6.2f  %-12s %3zu %3zu %3zu  %s\n", bytes, nmsg, s.min,
+           mbytes_per_s(bytes, nmsg, s.min), s.mean_rel, v.median_rel, s.max_rel, v.level, s.within[0], s.within[1],
+           s.within[2], pst_tie_set(&v, in_set, labels, med, ties, sizeof ties));
+    free(in_set);
+    free(med);
+    free(labels);
 }
 
 static const cache_mode *find_cache_mode(const char *name)
@@ -279,7 +310,8 @@ static void validate(swap_cfg *cfg)
 int pst_cmd_swap(int argc, char **argv)
 {
     static const char *const caches[] = {"cold", "1", "10", NULL};
-    swap_cfg cfg = {.protocols_spec = "all", .pairs_spec = "0,1", .transport = "mpi", .reps = 20, .warmup = 2};
+    swap_cfg cfg = {.protocols_spec = "all", .pairs_spec = "0,1", .transport = "mpi", .reps = 20, .warmup = 2,
+                    .compare = PST_COMPARE_DEFAULTS};
     pst_ctx_init(&cfg.ctx, "swap", argc, argv);
     const pst_opt opts[] = {
         {"protocols", PST_OPT_STRING, &cfg.protocols_spec, "LIST",
@@ -290,11 +322,13 @@ int pst_cmd_swap(int argc, char **argv)
          "fixed volume per exchange, split into volume/size messages (seed 004: 2M as 1...1024 messages)", 1, MAX_BYTES, NULL},
         {"cache", PST_OPT_STRINGS, &cfg.cache, "LIST", "cache states: cold (flushed), 1 (one exchange), 10 (mean of ten) (default 1)", 1, 0, caches},
         {"pairs", PST_OPT_STRING, &cfg.pairs_spec, "I,J|all", "the pair I,J (default 0,1) or all: rank i with i+P/2, all at once", 1, 0, NULL},
-        {"reps", PST_OPT_INT, &cfg.reps, "N", "timed repetitions per point (default 20)", 1, 1e7, NULL},
-        {"warmup", PST_OPT_INT, &cfg.warmup, "N", "untimed exchanges before timing each point (default 2)", 0, 1e6, NULL},
+        {"reps", PST_OPT_INT, &cfg.reps, "N", "timed rounds per point; the minimum with --adaptive (default 20)", 1, 1e7, NULL},
+        {"warmup", PST_OPT_INT, &cfg.warmup, "N",
+         "untimed exchanges before a protocol's first timed one; each later turn re-warms with one (default 2)", 0, 1e6, NULL},
         {"transport", PST_OPT_STRING, &cfg.transport, "NAME",
          "mpi (two-sided), rma (MPI-3 one-sided put/get), shmem where built (default mpi)", 1, 0, NULL},
         {"samples", PST_OPT_FLAG, &cfg.samples, NULL, "keep every repetition's time in the records", 1, 0, NULL},
+        PST_COMPARE_OPTS(&cfg.compare),
         PST_COMMON_OPTS(&cfg.ctx),
         {0},
     };
@@ -304,9 +338,11 @@ int pst_cmd_swap(int argc, char **argv)
                    "per-protocol bandwidth/latency model and the per-size protocol-sensitivity summary.",
         .description =
             "Times are per exchange (all messages both ways), the max over participating ranks of each\n"
-            "repetition; records carry t_min/t_med/t_mean/t_max.  Bandwidth is unidirectional, MB = 10^6 bytes,\n"
-            "from t_min.  The model T = nmsg*alpha + volume/beta is fitted to the per-size minima with relative\n"
-            "weights; 'max err' is its largest relative error over the sizes run.  Payloads are verified.",
+            "round; the protocols of one size and cache state run in interleaved rounds (--schedule).  Records\n"
+            "carry t_min/t_med/t_mean/t_max, the median's confidence interval and every round's time.\n"
+            "Bandwidth is unidirectional, MB = 10^6 bytes.  The model T = nmsg*alpha + volume/beta is fitted to\n"
+            "the per-size medians with relative weights; 'max err' is its largest relative error.  The best set\n"
+            "holds the protocols the data cannot tell from the fastest (docs/statistics.md).  Payloads are verified.",
         .examples = "  mpiexec -n 2 pstswm swap --protocols 1,0,0,6,ordered.isend-irecv --sizes 8:4M --out swap.jsonl\n"
                     "  mpiexec -n 2 pstswm swap --volume 2M --cache cold,1,10          # seed 004's split-volume study\n"
                     "  mpiexec -n 8 pstswm swap --pairs all --protocols ordered --sizes 1K,64K,1M\n"
@@ -315,60 +351,57 @@ int pst_cmd_swap(int argc, char **argv)
     };
     pst_cli_parse(&cmd, argc, argv);
     validate(&cfg);
+    pst_compare_setup(&cfg.compare, &cfg.ctx, cfg.reps, cfg.cache.n * cfg.sizes.n);
     pst_ctx_start(&cfg.ctx);
 
-    size_t nsizes = cfg.sizes.n, nreps = (size_t)cfg.reps;
-    double *samples = calloc(nreps, sizeof *samples);
-    double *tmin = malloc(nsizes * cfg.nprotocols * sizeof *tmin); /* [protocol][size] */
+    size_t nsizes = cfg.sizes.n;
+    double *tmed = malloc(nsizes * cfg.nprotocols * sizeof *tmed); /* [protocol][size] */
     long long *nmsg = malloc(nsizes * sizeof *nmsg);
+    pst_rounds *R = calloc(nsizes, sizeof *R);
     for (size_t s = 0; s < nsizes; s++) nmsg[s] = cfg.volume > 0 ? cfg.volume / cfg.sizes.v[s] : 1;
-    int rc = PST_EXIT_OK;
 
-    for (size_t ci = 0; ci < cfg.cache.n && rc == PST_EXIT_OK; ci++) {
+    for (size_t ci = 0; ci < cfg.cache.n; ci++) {
         const cache_mode *cm = find_cache_mode(cfg.cache.v[ci]);
-        for (size_t pi = 0; pi < cfg.nprotocols; pi++) {
-            const pst_protocol *p = cfg.protocols[pi];
-            for (size_t s = 0; s < nsizes; s++) {
-                long long bytes = cfg.sizes.v[s];
-                pst_watchdog_phase("swap protocol %s (%s) bytes %lld x %lld msgs cache %s", p->code, p->slug, bytes,
-                                   nmsg[s], cm->name);
-                point_result res = measure(&cfg, p, bytes, nmsg[s], cm, samples);
-                if (res.corrupted)
-                    pst_collective_exit(PST_EXIT_FAILED,
-                                        "payload verification failed: protocol %s (%s), %lld bytes x %lld msgs, cache %s: "
-                                        "%lld corrupted words", p->code, p->slug, bytes, nmsg[s], cm->name, res.corrupted);
-                tmin[pi * nsizes + s] = res.t.min;
-                if (cfg.ctx.rank == 0) emit_point(&cfg, p, bytes, nmsg[s], cm, &res, samples);
+        for (size_t s = 0; s < nsizes; s++) {
+            long long bytes = cfg.sizes.v[s];
+            pst_watchdog_phase("swap %zu protocols at %lld bytes x %lld msgs, cache %s", cfg.nprotocols, bytes, nmsg[s],
+                               cm->name);
+            measure_set(&cfg, bytes, nmsg[s], cm, &R[s]);
+            for (size_t pi = 0; pi < cfg.nprotocols; pi++) {
+                double lo, hi;
+                tmed[pi * nsizes + s] = pst_median_ci(R[s].t[pi], R[s].n, cfg.compare.confidence, &lo, &hi);
+                if (cfg.ctx.rank == 0) emit_point(&cfg, pi, bytes, nmsg[s], cm, &R[s]);
             }
         }
-        if (cfg.ctx.rank != 0) continue;
-        printf("\n== swap, transport %s, cache %s (%s), pairs %s (%d pair%s), %lld reps, statistic: min over reps ==\n",
-               cfg.transport, cm->name, cm->description, cfg.pairs_spec, cfg.npairs, cfg.npairs == 1 ? "" : "s", cfg.reps);
-        printf("  %-5s %-32s %10s %9s %10s %10s %10s\n", "code", "protocol", "peak MB/s", "at bytes", "alpha us",
-               "beta MB/s", "max err");
-        for (size_t pi = 0; pi < cfg.nprotocols; pi++)
-            protocol_summary(&cfg, cfg.protocols[pi], cm, nsizes, cfg.sizes.v, nmsg, &tmin[pi * nsizes]);
-        if (cfg.nprotocols >= 2) {
-            printf("\n  protocol sensitivity summary (cache %s; each protocol's time = its min over reps)\n", cm->name);
-            printf("  %9s %6s %11s %11s %9s %6s %6s %6s  %-24s %3s %3s %3s\n", "bytes", "nmsg", "min s", "min s/msg",
-                   "max MB/s", "mean", "median", "max", "five fastest", "1%", "5%", "25%");
-            double *col = malloc(cfg.nprotocols * sizeof *col);
-            for (size_t s = 0; s < nsizes; s++) {
-                for (size_t pi = 0; pi < cfg.nprotocols; pi++) col[pi] = tmin[pi * nsizes + s];
-                sensitivity_summary(&cfg, cm, cfg.sizes.v[s], nmsg[s], col);
+        if (cfg.ctx.rank == 0) {
+            printf("\n== swap, transport %s, cache %s (%s), pairs %s (%d pair%s), %zu+ rounds (%s), statistic: median ==\n",
+                   cfg.transport, cm->name, cm->description, cfg.pairs_spec, cfg.npairs, cfg.npairs == 1 ? "" : "s",
+                   (size_t)cfg.reps, cfg.compare.schedule);
+            printf("  %-5s %-32s %10s %9s %10s %10s %10s\n", "code", "protocol", "peak MB/s", "at bytes", "alpha us",
+                   "beta MB/s", "max err");
+            for (size_t pi = 0; pi < cfg.nprotocols; pi++)
+                protocol_summary(&cfg, cfg.protocols[pi], cm, nsizes, cfg.sizes.v, nmsg, &tmed[pi * nsizes]);
+            if (cfg.nprotocols >= 2) {
+                printf("\n  protocol sensitivity summary (cache %s; each protocol's time = its median over rounds;\n"
+                       "  best set: protocols not slower than the best beyond %.0f %% at %.0f %% confidence)\n", cm->name,
+                       cfg.compare.margin * 100, cfg.compare.confidence * 100);
+                printf("  %9s %6s %11s %9s %6s %6s %6s  %-12s %3s %3s %3s  %s\n", "bytes", "nmsg", "best s", "max MB/s", "mean",
+                       "median", "max", "level", "1%", "5%", "25%", "best set");
+                for (size_t s = 0; s < nsizes; s++) sensitivity_summary(&cfg, cm, cfg.sizes.v[s], nmsg[s], &R[s]);
+                printf("  (mean, max: (x-best)/best over protocols' medians; median: paired; 1%%/5%%/25%%: protocols within that "
+                       "of the best)\n");
             }
-            free(col);
-            printf("  (mean, median, max: (x-min)/min over protocols; 1%%/5%%/25%%: protocols within that of the min)\n");
+            fflush(stdout);
         }
-        fflush(stdout);
+        for (size_t s = 0; s < nsizes; s++) pst_rounds_free(&R[s]);
     }
 
-    free(samples);
-    free(tmin);
+    free(R);
+    free(tmed);
     free(nmsg);
     free(cfg.protocols);
     pst_transport_release(cfg.transport, MPI_COMM_WORLD);
     if (cfg.active != MPI_COMM_NULL) MPI_Comm_free(&cfg.active);
     pst_ctx_finish(&cfg.ctx);
-    return rc;
+    return PST_EXIT_OK;
 }

@@ -151,7 +151,7 @@ pst_summary pst_rec_rounds(pst_rec *r, const pst_rounds *R, size_t alt, const ps
 pst_verdict pst_rounds_verdict(const pst_rounds *R, const size_t *idx, size_t nidx, const pst_compare_opts *o,
                                bool *in_set, double *median)
 {
-    size_t k = idx ? nidx : R->k, n = R->n;
+    size_t k = nidx, n = R->n;
     double *t = malloc((k * n + 1) * sizeof *t);
     for (size_t i = 0; i < k; i++) memcpy(&t[i * n], R->t[idx ? idx[i] : i], n * sizeof *t);
     pst_verdict v = pst_verdict_of(t, k, n, o->confidence, o->margin, in_set, median, NULL, NULL);

@@ -78,7 +78,7 @@ void pst_rounds_free(pst_rounds *R);
  * rounds, precision_reached, round_s.  Returns its summary. */
 pst_summary pst_rec_rounds(pst_rec *r, const pst_rounds *R, size_t alt, const pst_compare_opts *o);
 
-/* The verdict over the alternatives listed in idx (nidx of them; NULL: all of R).  in_set
+/* The verdict over the alternatives listed in idx (nidx of them; NULL: the first nidx).  in_set
  * (nidx entries) receives the best set. */
 pst_verdict pst_rounds_verdict(const pst_rounds *R, const size_t *idx, size_t nidx, const pst_compare_opts *o,
                                bool *in_set, double *median);

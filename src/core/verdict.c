@@ -112,7 +112,7 @@ pst_verdict pst_verdict_of(const double *t, size_t k, size_t n, double conf, dou
         rel_hi[i] = i == v.best ? 0 : q.hi - 1;
     }
     v.median_rel = median_of(rel, k);
-    v.median_rel_lo = median_of(rel_lo, k);
+    v.median_rel_lo = fmax(0, median_of(rel_lo, k)); /* no alternative beats the best by definition */
     v.median_rel_hi = median_of(rel_hi, k);
     free(rel);
     v.level_lo = pst_sensitivity_class(v.median_rel_lo);
