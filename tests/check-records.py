@@ -36,6 +36,12 @@ def main() -> int:
         "len({r['run_id'] for r in recs}) == 1",
         "all(0 <= p['t_min'] <= p['t_med'] <= p['t_max'] and p['t_min'] <= p['t_mean'] <= p['t_max']"
         " for p in points if 't_min' in p)",
+        # Points measured in rounds: the median's interval holds the median, one time per round.
+        "all((p['ci_low'] is None or p['ci_low'] <= p['t_med'] <= p['ci_high']) and len(p['round_s']) == p['rounds']"
+        " for p in points if 'round_s' in p)",
+        # Verdicts: the point estimate is in its best set, and decided means a set of one.
+        "all(s['best'] in s['best_set'] and s['decided'] == (len(s['best_set']) == 1)"
+        " and len(s['best_set']) <= s['nalternatives'] for s in summaries if 'best_set' in s)",
     ]
     failed = [e for e in generic + exprs if not holds(e, env)]
     for e in failed:

@@ -364,8 +364,8 @@ int pst_cmd_swap(int argc, char **argv)
         const cache_mode *cm = find_cache_mode(cfg.cache.v[ci]);
         for (size_t s = 0; s < nsizes; s++) {
             long long bytes = cfg.sizes.v[s];
-            pst_watchdog_phase("swap %zu protocols at %lld bytes x %lld msgs, cache %s", cfg.nprotocols, bytes, nmsg[s],
-                               cm->name);
+            pst_watchdog_phase("swap bytes %lld x %lld msgs cache %s (%zu protocols in rounds)", bytes, nmsg[s], cm->name,
+                               cfg.nprotocols);
             measure_set(&cfg, bytes, nmsg[s], cm, &R[s]);
             for (size_t pi = 0; pi < cfg.nprotocols; pi++) {
                 double lo, hi;

@@ -82,3 +82,14 @@ pst_bad_input_test(kernel.bad.protocol 2 2 "--protocols: unknown protocol '7,7'"
   kernel --protocols 7,7 --out ${PST_TEST_OUT})
 pst_bad_input_test(kernel.bad.result 2 2 "--result: unknown value 'scattered'"
   kernel --result scattered --out ${PST_TEST_OUT})
+
+# Verdicts: each algorithm's alternatives and the stage's collective in the same rounds; best sets,
+# and Table 4's paired ratios with intervals (the collective's for transposes and sums, none for dfft).
+pst_records_test(kernel.np2.verdict 2 CHECKS
+  "all(p['rounds'] == 10 and len(p['round_s']) == 10 and p['ci_low'] is not None for p in points)"
+  "all(set(s['best_set']) <= {'0,6', '0,6+ov', '1,3', '1,3+ov', '3,1'} and s['nalternatives'] == 5 for s in summaries if s['summary'] == 'sensitivity')"
+  "all(s['gen_ratio'] > 0 and len(s['gen_ratio_ci']) == 2 and isinstance(s['gen_significant'], bool) for s in summaries if s['summary'] == 'generic')"
+  "all((s['coll_ratio'] is None) == (s['algorithm'] == 'dfft') for s in summaries if s['summary'] == 'generic')"
+  ARGS kernel --trunc 10 --levels 2 --protocols 0,6,1,3,3,1 --reps 10 --timeout 120)
+pst_bad_input_test(kernel.bad.adaptive_reps 2 2 "--adaptive needs --reps 10 or more \\(got 3\\)"
+  kernel --adaptive --reps 3 --out ${PST_TEST_OUT})

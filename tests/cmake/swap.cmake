@@ -75,5 +75,32 @@ pst_bad_input_test(swap.bad.reps 2 2 "--reps: 0 is out of range"
   swap --reps 0 --out ${PST_TEST_OUT})
 pst_bad_input_test(pstswm.bad.subcommand 2 2 "unknown subcommand 'bogus'" bogus)
 # The watchdog names the experiment that overran and ends the job with exit 4.
-pst_bad_input_test(swap.watchdog 2 4 "timeout: experiment 'swap protocol 1,0 \\(ordered.simple\\) bytes 4194304"
+pst_bad_input_test(swap.watchdog 2 4 "timeout: experiment 'swap bytes 4194304 x 1 msgs cache 1 \\(1 protocols in rounds\\)"
   swap --protocols 1,0 --sizes 4M --reps 10000000 --timeout 1)
+
+# Verdicts: protocols of one size in interleaved rounds, medians with intervals, best sets.
+pst_records_test(swap.np2.verdict 2 CHECKS
+  "header['schedule'] == 'rounds' and header['seed'] == 7 and header['margin'] == 0.02 and header['confidence'] == 0.95"
+  "len(points) == 6 and all(p['rounds'] == 12 and p['stat'] == 't_med' and p['ci_low'] is not None for p in points)"
+  "len([s for s in summaries if s['summary'] == 'sensitivity']) == 2"
+  "all(s['nalternatives'] == 3 and set(s['best_set']) <= {'1,0', '0,6', '0,3'} and s['stat'] == 't_med' and s['level'] in ('low', 'moderate', 'high', 'undetermined') and len(s['median_rel_ci']) == 2 and isinstance(s['verdict_ok'], bool) for s in summaries if s['summary'] == 'sensitivity')"
+  ARGS swap --protocols 1,0,0,6,0,3 --sizes 8,64K --reps 12 --seed 7 --timeout 60)
+pst_records_test(swap.np2.sequential 2 CHECKS
+  "header['schedule'] == 'sequential' and not header['adaptive']"
+  "all(p['rounds'] == 10 for p in points)"
+  ARGS swap --protocols 1,0,0,6 --sizes 1K --reps 10 --schedule sequential --timeout 60)
+# Adaptive with a precision every run reaches at once: exactly the minimum rounds.
+pst_records_test(swap.np2.adaptive 2 CHECKS
+  "header['adaptive'] and header['precision'] == 0.9 and header['budget_s'] == 5"
+  "all(p['rounds'] == 10 and p['precision_reached'] for p in points)"
+  ARGS swap --protocols 1,0,0,6 --sizes 1K --reps 10 --adaptive --precision 0.9 --budget 5 --timeout 60)
+pst_bad_input_test(swap.bad.schedule 2 2 "--schedule: unknown value 'random' \\(allowed: rounds, sequential\\)"
+  swap --schedule random --out ${PST_TEST_OUT})
+pst_bad_input_test(swap.bad.adaptive_reps 2 2 "--adaptive needs --reps 10 or more \\(got 5\\)"
+  swap --adaptive --reps 5 --out ${PST_TEST_OUT})
+pst_bad_input_test(swap.bad.adaptive_sequential 2 2 "--adaptive needs --schedule rounds"
+  swap --adaptive --schedule sequential --out ${PST_TEST_OUT})
+pst_bad_input_test(swap.bad.budget_alone 2 2 "--budget limits the adaptive rounds: add --adaptive"
+  swap --budget 10 --out ${PST_TEST_OUT})
+pst_bad_input_test(swap.bad.margin 2 2 "--margin: 2 is out of range"
+  swap --margin 2 --out ${PST_TEST_OUT})
