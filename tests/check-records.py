@@ -6,7 +6,7 @@
 The run header must come first, all records must share its run_id, and every record with
 t_min must have t_min <= t_med <= t_max and t_min <= t_mean <= t_max.  Each EXPR is a Python
 expression over `recs` (all records of FILE, parsed), `points` (type
-"point"), `summaries` (type "summary"), and `header`.  Prints the failing expressions and exits 1.
+"point"), `summaries` (type "summary"), `latbw` (pingpong's per-mode fit summaries), and `header`.  Prints the failing expressions and exits 1.
 """
 import json
 import sys
@@ -29,6 +29,7 @@ def main() -> int:
         "points": [r for r in recs if r.get("type") == "point"],
         "summaries": [r for r in recs if r.get("type") == "summary"],
         "header": next((r for r in recs if r.get("type") == "header"), None),
+        "latbw": [r for r in recs if r.get("summary") == "latbw"],
     }
     # Always: the run header comes first, one run id, consistent statistics.
     generic = [

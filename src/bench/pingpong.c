@@ -18,6 +18,7 @@
 #include "comm/protocol.h"
 #include "core/buffer.h"
 #include "core/cli.h"
+#include "core/compare.h"
 #include "core/context.h"
 #include "core/errors.h"
 #include "core/idle.h"
@@ -64,6 +65,7 @@ typedef struct pp_cfg {
     pst_str_list directions;
     long long reps, warmup, iters, fit_from, fit_to;
     bool samples;
+    pst_compare_opts compare;
     /* derived */
     pp_mode *modes;
     size_t nmodes;
@@ -80,10 +82,12 @@ static bool two_sided(const pp_cfg *cfg) { return !strcmp(cfg->transport, "mpi")
 
 typedef struct pp_point {
     pst_summary t;      /* seconds: half round trip (uni) or time per exchange (bi); slowest pair */
-    double *samples;    /* [reps] per-sample value of the slowest pair */
-    double *pair_tmin;  /* [npairs] each pair's min over samples */
+    double *samples;    /* [rounds] per-round value of the slowest pair */
+    size_t nsamples;
+    double ci[2];       /* the median's interval */
+    bool precise;
+    double *pair_tmin;  /* [npairs] each pair's min over rounds */
     long long iters;
-    long long corrupted;
 } pp_point;
 
 static inline void send_blocking(send_kind k, const void *buf, int n, int peer, MPI_Comm comm)
@@ -160,73 +164,157 @@ static double timed_loop(const pp_cfg *cfg, const pp_mode *m, pst_xfer *x, bool 
     return loop_of(K_PROTOCOL, cfg, x, bidir, n, iters);
 }
 
-/* Measure one (mode, direction, size) point.  Collective over MPI_COMM_WORLD; the ranks that
- * sit out only join the result gathering (sleeping, so they do not compete for cores). */
-static void measure(pp_cfg *cfg, const pp_mode *m, bool bidir, long long bytes, long long point_id, pp_point *out)
+/* One comparison: every mode at one (direction, size), in rounds.  A mode's first turn runs
+ * its warm-up (whose second half sizes the loop with --iters auto, the same for all pairs);
+ * every later turn re-warms it with one untimed round trip, since the turn before ran another
+ * mode.  Payloads are written before and checked after each timed loop. */
+typedef struct pp_set {
+    pp_cfg *cfg;
+    bool bidir;
+    long long bytes, point_id;
+    pst_xfer *x;             /* [mode] (protocol modes) */
+    long long *iters;        /* [mode] */
+    double **local;          /* [mode][round] this rank's value */
+    size_t cap;
+    long long *corrupted;    /* [mode] */
+} pp_set;
+
+static double pp_turn(void *arg, size_t mi, size_t round)
 {
+    pp_set *S = arg;
+    pp_cfg *cfg = S->cfg;
     const pst_ctx *c = &cfg->ctx;
-    size_t nreps = (size_t)cfg->reps;
-    double *local = malloc(nreps * sizeof *local);
-    for (size_t i = 0; i < nreps; i++) local[i] = NAN;
-    long long corrupted = 0, iters = cfg->iters;
-    const bool verify = !c->no_verify;
-    const int n = (int)bytes, per_iter = bidir ? 1 : 2; /* messages per iteration on one path */
-    if (cfg->pairing.partner >= 0) {
-        pst_xfer x = {0};
-        if (m->kind == K_PROTOCOL)
-            pst_xfer_init(&x, m->proto, cfg->comm, cfg->pairing.partner, cfg->pairing.partner, cfg->pairing.side,
-                          cfg->sbuf, cfg->rbuf, (size_t)bytes, 0);
-        /* Warm-up; with --iters auto its second half (past first-touch and connection set-up)
-         * sizes the loop, the same for all pairs. */
-        long long w = cfg->warmup > 1 || iters > 0 ? cfg->warmup : 2, w_timed = w / 2;
-        MPI_Barrier(cfg->active);
-        timed_loop(cfg, m, &x, bidir, n, w - w_timed);
-        double warm_s = timed_loop(cfg, m, &x, bidir, n, w_timed), per_s;
-        if (iters == 0) {
-            MPI_Allreduce(&warm_s, &per_s, 1, MPI_DOUBLE, MPI_MAX, cfg->active);
-            iters = pst_iters_for(per_s / (double)w_timed, TARGET_SAMPLE_S, 1, 1000000);
-        }
-        for (size_t rep = 0; rep < nreps; rep++) {
-            if (verify) {
-                pst_payload_fill(cfg->sbuf, (size_t)bytes, pst_payload_seed(c->rank, point_id, (long long)rep));
-                pst_payload_poison(cfg->rbuf, (size_t)bytes);
-            }
-            MPI_Barrier(cfg->active);
-            local[rep] = timed_loop(cfg, m, &x, bidir, n, iters) / (double)iters / per_iter;
-            if (verify) {
-                size_t first;
-                corrupted += (long long)pst_payload_check(cfg->rbuf, (size_t)bytes,
-                                                          pst_payload_seed(cfg->pairing.partner, point_id, (long long)rep), &first);
-            }
-        }
+    if (round >= S->cap) {
+        S->cap = 2 * round + 16;
+        for (size_t i = 0; i < cfg->nmodes; i++) S->local[i] = realloc(S->local[i], S->cap * sizeof **S->local);
     }
-    /* Gather every rank's samples to rank 0 and agree on corruption, without spinning. */
-    double *all = c->rank == 0 ? malloc((size_t)c->size * nreps * sizeof *all) : NULL;
+    S->local[mi][round] = NAN;
+    if (cfg->pairing.partner < 0) return 0;
+    const pp_mode *m = &cfg->modes[mi];
+    const int n = (int)S->bytes, per_iter = S->bidir ? 1 : 2; /* messages per iteration on one path */
+    pst_xfer *x = &S->x[mi];
+    if (round == 0) {
+        long long w = cfg->warmup > 1 || S->iters[mi] > 0 ? cfg->warmup : 2, w_timed = w / 2;
+        MPI_Barrier(cfg->active);
+        timed_loop(cfg, m, x, S->bidir, n, w - w_timed);
+        double warm_s = timed_loop(cfg, m, x, S->bidir, n, w_timed), per_s;
+        if (S->iters[mi] == 0) {
+            MPI_Allreduce(&warm_s, &per_s, 1, MPI_DOUBLE, MPI_MAX, cfg->active);
+            S->iters[mi] = pst_iters_for(per_s / (double)w_timed, TARGET_SAMPLE_S, 1, 1000000);
+        }
+    } else {
+        timed_loop(cfg, m, x, S->bidir, n, 1);
+    }
+    const bool verify = !c->no_verify;
+    long long rep = (long long)(round * cfg->nmodes + mi);
+    if (verify) {
+        pst_payload_fill(cfg->sbuf, (size_t)S->bytes, pst_payload_seed(c->rank, S->point_id, rep));
+        pst_payload_poison(cfg->rbuf, (size_t)S->bytes);
+    }
+    MPI_Barrier(cfg->active);
+    double t = timed_loop(cfg, m, x, S->bidir, n, S->iters[mi]) / (double)S->iters[mi] / per_iter;
+    if (verify) {
+        size_t first;
+        S->corrupted[mi] += (long long)pst_payload_check(cfg->rbuf, (size_t)S->bytes,
+                                                         pst_payload_seed(cfg->pairing.partner, S->point_id, rep), &first);
+    }
+    S->local[mi][round] = t;
+    /* The slowest pair: uni counts the initiator's clock only (as in Hunold's and Worley's
+     * ping-pongs), bi the slower side. */
+    return S->bidir || cfg->pairing.side == PST_SIDE_A ? t : 0;
+}
+
+/* Each pair's min over rounds (its initiator's clock, or the slower side for bi), gathered to
+ * rank 0 without spinning. */
+static void pair_minima(pp_set *S, size_t mi, size_t nrounds, pp_point *out)
+{
+    pp_cfg *cfg = S->cfg;
+    const pst_ctx *c = &cfg->ctx;
+    double *all = c->rank == 0 ? malloc((size_t)c->size * nrounds * sizeof *all) : NULL;
     long long iters_max = 0;
-    MPI_Request req[3];
-    MPI_Igather(local, (int)nreps, MPI_DOUBLE, all, (int)nreps, MPI_DOUBLE, 0, MPI_COMM_WORLD, &req[0]);
-    MPI_Iallreduce(&corrupted, &out->corrupted, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD, &req[1]);
-    MPI_Ireduce(&iters, &iters_max, 1, MPI_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD, &req[2]);
-    pst_wait_sleeping(3, req);
+    MPI_Request req[2];
+    MPI_Igather(S->local[mi], (int)nrounds, MPI_DOUBLE, all, (int)nrounds, MPI_DOUBLE, 0, MPI_COMM_WORLD, &req[0]);
+    MPI_Ireduce(&S->iters[mi], &iters_max, 1, MPI_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD, &req[1]);
+    pst_wait_sleeping(2, req);
     if (c->rank == 0) {
         out->iters = iters_max;
-        int np = cfg->pairing.npairs;
-        for (int p = 0; p < np; p++) out->pair_tmin[p] = INFINITY;
-        for (size_t rep = 0; rep < nreps; rep++) {
-            double slowest = 0;
-            for (int p = 0; p < np; p++) {
-                double ta = all[(size_t)pst_pairing_rank(cfg->pairs_spec, c->size, p, PST_SIDE_A) * nreps + rep];
-                double tb = all[(size_t)pst_pairing_rank(cfg->pairs_spec, c->size, p, PST_SIDE_B) * nreps + rep];
-                double t = bidir ? fmax(ta, tb) : ta; /* uni: the initiator's clock, as in seed 002 */
-                out->pair_tmin[p] = fmin(out->pair_tmin[p], t);
-                slowest = fmax(slowest, t);
+        for (int p = 0; p < cfg->pairing.npairs; p++) {
+            out->pair_tmin[p] = INFINITY;
+            size_t a = (size_t)pst_pairing_rank(cfg->pairs_spec, c->size, p, PST_SIDE_A);
+            size_t b = (size_t)pst_pairing_rank(cfg->pairs_spec, c->size, p, PST_SIDE_B);
+            for (size_t r = 0; r < nrounds; r++) {
+                double ta = all[a * nrounds + r], tb = all[b * nrounds + r];
+                out->pair_tmin[p] = fmin(out->pair_tmin[p], S->bidir ? fmax(ta, tb) : ta);
             }
-            out->samples[rep] = slowest;
         }
-        out->t = pst_summarize(out->samples, nreps);
     }
     free(all);
-    free(local);
+}
+
+/* Measure every mode at one (direction, size); fills pts[mode] and R.  Collective over
+ * MPI_COMM_WORLD; the ranks that sit out only join the gathering (sleeping). */
+static void measure_set(pp_cfg *cfg, bool bidir, long long bytes, long long point_id, pp_point **pts, size_t s, pst_rounds *R)
+{
+    size_t nm = cfg->nmodes;
+    pp_set S = {.cfg = cfg, .bidir = bidir, .bytes = bytes, .point_id = point_id, .x = calloc(nm, sizeof *S.x),
+                .iters = malloc(nm * sizeof *S.iters), .local = calloc(nm, sizeof *S.local),
+                .corrupted = calloc(nm, sizeof *S.corrupted)};
+    for (size_t mi = 0; mi < nm; mi++) {
+        S.iters[mi] = cfg->iters;
+        if (cfg->modes[mi].kind == K_PROTOCOL && cfg->pairing.partner >= 0)
+            pst_xfer_init(&S.x[mi], cfg->modes[mi].proto, cfg->comm, cfg->pairing.partner, cfg->pairing.partner,
+                          cfg->pairing.side, cfg->sbuf, cfg->rbuf, (size_t)bytes, 0);
+    }
+    pst_rounds_run(R, &cfg->compare, nm, cfg->reps, pp_turn, &S);
+    MPI_Allreduce(MPI_IN_PLACE, S.corrupted, (int)nm, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    for (size_t mi = 0; mi < nm; mi++)
+        if (S.corrupted[mi])
+            pst_collective_exit(PST_EXIT_FAILED, "payload verification failed: mode %s, %s, %lld bytes: %lld corrupted words",
+                                cfg->modes[mi].name, bidir ? "bi" : "uni", bytes, S.corrupted[mi]);
+    for (size_t mi = 0; mi < nm; mi++) {
+        pp_point *pt = &pts[mi][s];
+        pair_minima(&S, mi, R->n, pt);
+        free(pt->samples);
+        pt->samples = malloc(R->n * sizeof *pt->samples);
+        memcpy(pt->samples, R->t[mi], R->n * sizeof *pt->samples);
+        pt->nsamples = R->n;
+        pt->t = pst_summarize(pt->samples, R->n);
+        double lo, hi, med = pst_median_ci(pt->samples, R->n, cfg->compare.confidence, &lo, &hi);
+        pt->ci[0] = lo;
+        pt->ci[1] = hi;
+        pt->precise = isfinite(lo) && (hi - lo) / 2 <= cfg->compare.precision * med;
+        free(S.local[mi]);
+    }
+    free(S.x);
+    free(S.iters);
+    free(S.local);
+    free(S.corrupted);
+}
+
+/* The modes at one (direction, size) as a verdict: which send mode is fastest. */
+static void modes_verdict(pp_cfg *cfg, bool bidir, long long bytes, const pst_rounds *R)
+{
+    size_t k = cfg->nmodes;
+    bool *in_set = malloc(k * sizeof *in_set);
+    double *med = malloc(k * sizeof *med);
+    const char **labels = malloc(k * sizeof *labels);
+    for (size_t i = 0; i < k; i++) labels[i] = cfg->modes[i].name;
+    pst_verdict v = pst_rounds_verdict(R, NULL, k, &cfg->compare, in_set, med);
+    pst_rec r;
+    pst_rec_begin(&r, &cfg->ctx, "pingpong", "summary");
+    pst_rec_str(&r, "summary", "modes");
+    pst_rec_str(&r, "direction", bidir ? "bi" : "uni");
+    pst_rec_int(&r, "bytes", bytes);
+    pst_rec_str(&r, "pair", cfg->pairs_spec);
+    pst_rec_verdict(&r, &v, in_set, labels, R, &cfg->compare, &cfg->ctx);
+    pst_rec_num(&r, "median_rel", v.median_rel);
+    pst_rec_emit(&r, &cfg->ctx);
+    char ties[512];
+    printf("  %10lld %-4s %12.3f  %-12s %s\n", bytes, bidir ? "bi" : "uni", v.best_median * 1e6, v.level,
+           pst_tie_set(&v, in_set, labels, med, ties, sizeof ties));
+    free(in_set);
+    free(med);
+    free(labels);
 }
 
 static double mbytes_per_s(long long bytes, double t_s) { return (double)bytes / t_s / 1e6; }
@@ -245,6 +333,12 @@ static void emit_point(pp_cfg *cfg, const pp_mode *m, bool bidir, long long byte
     pst_rec_str(&r, "pair", cfg->pairs_spec);
     pst_rec_int(&r, "npairs", np);
     pst_rec_times(&r, &pt->t);
+    pst_rec_str(&r, "stat", "t_med");
+    pst_rec_num(&r, "ci_low", pt->ci[0]);
+    pst_rec_num(&r, "ci_high", pt->ci[1]);
+    pst_rec_int(&r, "rounds", (long long)pt->nsamples);
+    pst_rec_bool(&r, "precision_reached", pt->precise);
+    pst_rec_nums_compact(&r, "round_s", pt->samples, pt->nsamples);
     pst_rec_str(&r, "t_is", bidir ? "time per exchange (both directions at once)" : "half round trip");
     pst_rec_int(&r, "iters", pt->iters);
     pst_rec_int(&r, "warmup", cfg->warmup);
@@ -260,7 +354,7 @@ static void emit_point(pp_cfg *cfg, const pp_mode *m, bool bidir, long long byte
     }
     if (isfinite(resid)) pst_rec_num(&r, "fit_residual_s", resid);
     pst_rec_bool(&r, "verified", !cfg->ctx.no_verify);
-    if (cfg->samples) pst_rec_nums(&r, "samples", pt->samples, (size_t)cfg->reps);
+    if (cfg->samples) pst_rec_nums(&r, "samples", pt->samples, pt->nsamples);
     pst_rec_emit(&r, &cfg->ctx);
 }
 
@@ -273,7 +367,7 @@ static void report(pp_cfg *cfg, const pp_mode *m, bool bidir, size_t nsizes, con
     pst_latbw a = pst_latbw_analyse(nsizes, bytes, tmin, cfg->fit_from, cfg->fit_to, resid);
     for (size_t i = 0; i < nsizes; i++) emit_point(cfg, m, bidir, bytes[i], &pts[i], resid[i]);
 
-    printf("\n== pingpong %s (%s), transport %s, %s, pairs %s (%d pair%s), %lld samples per size ==\n", m->name,
+    printf("\n== pingpong %s (%s), transport %s, %s, pairs %s (%d pair%s), %lld+ rounds per size ==\n", m->name,
            m->recipe, cfg->transport, bidir ? "bidirectional: t = time per simultaneous exchange" : "unidirectional: t = half round trip",
            cfg->pairs_spec, np, np == 1 ? "" : "s", cfg->reps);
     printf("  %10s %8s %10s %10s %10s %10s", "bytes", "iters", "t_min us", "t_med us", "MB/s min", "MB/s med");
@@ -520,7 +614,7 @@ int pst_cmd_pingpong(int argc, char **argv)
 {
     static const char *const directions[] = {"uni", "bi", NULL};
     pp_cfg cfg = {.pairs_spec = "0,1", .transport = "mpi", .reps = 20, .warmup = 10,
-                  .fit_from = 1 << 20, .fit_to = 2 << 20};
+                  .fit_from = 1 << 20, .fit_to = 2 << 20, .compare = PST_COMPARE_DEFAULTS};
     pst_ctx_init(&cfg.ctx, "pingpong", argc, argv);
     const pst_opt opts[] = {
         {"modes", PST_OPT_STRING, &cfg.modes_spec, "LIST",
@@ -533,16 +627,19 @@ int pst_cmd_pingpong(int argc, char **argv)
          "uni (ping-pong) and/or bi (both sides send at once) (default uni)", 1, 0, directions},
         {"pairs", PST_OPT_STRING, &cfg.pairs_spec, "I,J|all",
          "the pair I,J (default 0,1) or all: rank i with i+P/2, all pairs at once", 1, 0, NULL},
-        {"reps", PST_OPT_INT, &cfg.reps, "N", "timed samples (loops) per size (default 20)", 1, 1e6, NULL},
+        {"reps", PST_OPT_INT, &cfg.reps, "N", "timed rounds (one loop per mode each) per size; the minimum with --adaptive "
+         "(default 20)", 1, 1e6, NULL},
         {"iters", PST_OPT_INT, &cfg.iters, "N",
          "round trips per sample; 0 = auto: about 2 ms per sample, from the second half of the warm-up (default 0)", 0, 1e9, NULL},
-        {"warmup", PST_OPT_INT, &cfg.warmup, "N", "untimed round trips before each size (default 10; auto --iters uses at least 2)", 0, 1e6, NULL},
+        {"warmup", PST_OPT_INT, &cfg.warmup, "N", "untimed round trips before a mode's first loop at a size; later turns "
+         "re-warm with one (default 10; auto --iters uses at least 2)", 0, 1e6, NULL},
         {"fit-from", PST_OPT_SIZE, &cfg.fit_from, "BYTES", "lower end of the linear-fit window (default 1M)", 0, MAX_BYTES, NULL},
         {"fit-to", PST_OPT_SIZE, &cfg.fit_to, "BYTES", "upper end of the linear-fit window (default 2M)", 0, MAX_BYTES, NULL},
         {"transport", PST_OPT_STRING, &cfg.transport, "NAME",
          "mpi (two-sided), rma (MPI-3 one-sided put/get), shmem where built; one-sided transports run their "
          "ordered protocols (default mpi)", 1, 0, NULL},
         {"samples", PST_OPT_FLAG, &cfg.samples, NULL, "keep every sample's time in the records", 1, 0, NULL},
+        PST_COMPARE_OPTS(&cfg.compare),
         PST_COMMON_OPTS(&cfg.ctx),
         {0},
     };
@@ -554,7 +651,8 @@ int pst_cmd_pingpong(int argc, char **argv)
         .description =
             "uni: t = half round trip = (time of a loop of round trips on side A) / (2 * round trips).\n"
             "bi: both sides post the receive, send and wait; t = time per exchange (the slower side).\n"
-            "A sample is one timed loop; t_min/t_med/t_mean/t_max are over --reps samples.  With --pairs all, a\n"
+            "A sample is one timed loop; the modes of one size run in interleaved rounds (--schedule), and\n"
+            "t_min/t_med/t_mean/t_max are over the rounds.  With --pairs all, a\n"
             "sample is the slowest pair's; 'aggr MB/s' = pairs * directions * bytes / t_min.  MB = 10^6 bytes.\n"
             "The fit uses each size's t_min inside [--fit-from, --fit-to] (ordinary least squares); residuals are\n"
             "observed - model.  Payloads are written before and checked after every loop, never inside it.",
@@ -566,38 +664,48 @@ int pst_cmd_pingpong(int argc, char **argv)
     };
     pst_cli_parse(&cmd, argc, argv);
     validate(&cfg);
+    pst_compare_setup(&cfg.compare, &cfg.ctx, cfg.reps, cfg.directions.n * cfg.sizes.n);
     pst_ctx_start(&cfg.ctx);
     setup_buffers(&cfg);
 
-    size_t nsizes = cfg.sizes.n, nreps = (size_t)cfg.reps;
-    pp_point *pts = calloc(nsizes, sizeof *pts);
-    for (size_t i = 0; i < nsizes; i++) {
-        pts[i].samples = calloc(nreps, sizeof *pts[i].samples);
-        pts[i].pair_tmin = calloc((size_t)cfg.pairing.npairs, sizeof *pts[i].pair_tmin);
+    size_t nsizes = cfg.sizes.n, nm = cfg.nmodes;
+    pp_point **pts = malloc(nm * sizeof *pts);
+    for (size_t mi = 0; mi < nm; mi++) {
+        pts[mi] = calloc(nsizes, sizeof **pts);
+        for (size_t i = 0; i < nsizes; i++) pts[mi][i].pair_tmin = calloc((size_t)cfg.pairing.npairs, sizeof *pts[mi][i].pair_tmin);
     }
+    pst_rounds *R = calloc(nsizes, sizeof *R);
     long long point_id = 0;
     for (size_t di = 0; di < cfg.directions.n; di++) {
         bool bidir = !strcmp(cfg.directions.v[di], "bi");
-        for (size_t mi = 0; mi < cfg.nmodes; mi++) {
-            const pp_mode *m = &cfg.modes[mi];
-            for (size_t s = 0; s < nsizes; s++) {
-                long long bytes = cfg.sizes.v[s];
-                pst_watchdog_phase("pingpong mode %s %s bytes %lld pairs %s", m->name, bidir ? "bi" : "uni", bytes,
-                                   cfg.pairs_spec);
-                measure(&cfg, m, bidir, bytes, point_id++, &pts[s]);
-                if (pts[s].corrupted)
-                    pst_collective_exit(PST_EXIT_FAILED,
-                                        "payload verification failed: mode %s, %s, %lld bytes: %lld corrupted words",
-                                        m->name, bidir ? "bi" : "uni", bytes, pts[s].corrupted);
-            }
-            if (cfg.ctx.rank == 0) report(&cfg, m, bidir, nsizes, cfg.sizes.v, pts);
+        for (size_t s = 0; s < nsizes; s++) {
+            long long bytes = cfg.sizes.v[s];
+            pst_watchdog_phase("pingpong %s bytes %lld pairs %s (%zu modes in rounds)", bidir ? "bi" : "uni", bytes,
+                               cfg.pairs_spec, nm);
+            measure_set(&cfg, bidir, bytes, point_id++, pts, s, &R[s]);
         }
+        if (cfg.ctx.rank == 0) {
+            for (size_t mi = 0; mi < nm; mi++) report(&cfg, &cfg.modes[mi], bidir, nsizes, cfg.sizes.v, pts[mi]);
+            if (nm >= 2) {
+                printf("\n== fastest mode per size (%s): medians over rounds; best set = modes not slower than the best beyond "
+                       "%.0f %% at %.0f %% confidence ==\n", bidir ? "bi" : "uni", cfg.compare.margin * 100,
+                       cfg.compare.confidence * 100);
+                printf("  %10s %-4s %12s  %-12s %s\n", "bytes", "dir", "best t us", "level", "best set");
+                for (size_t s = 0; s < nsizes; s++) modes_verdict(&cfg, bidir, cfg.sizes.v[s], &R[s]);
+                fflush(stdout);
+            }
+        }
+        for (size_t s = 0; s < nsizes; s++) pst_rounds_free(&R[s]);
     }
-    for (size_t i = 0; i < nsizes; i++) {
-        free(pts[i].samples);
-        free(pts[i].pair_tmin);
+    for (size_t mi = 0; mi < nm; mi++) {
+        for (size_t i = 0; i < nsizes; i++) {
+            free(pts[mi][i].samples);
+            free(pts[mi][i].pair_tmin);
+        }
+        free(pts[mi]);
     }
     free(pts);
+    free(R);
     teardown(&cfg);
     pst_ctx_finish(&cfg.ctx);
     return PST_EXIT_OK;

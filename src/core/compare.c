@@ -1,6 +1,7 @@
 #include "core/compare.h"
 
 #include "core/errors.h"
+#include "core/idle.h"
 #include "core/timer.h"
 
 #include <math.h>
@@ -71,7 +72,11 @@ static void grow(pst_rounds *R, size_t need)
 static void combine(pst_rounds *R, double *local, size_t from, size_t to)
 {
     size_t cnt = R->k * (to - from);
-    MPI_Allreduce(MPI_IN_PLACE, local, (int)cnt, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    /* Sleeping, not spinning: ranks that sit the comparison out must not steal the cores of
+     * the ranks being measured (MPI libraries busy-poll). */
+    MPI_Request req;
+    MPI_Iallreduce(MPI_IN_PLACE, local, (int)cnt, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD, &req);
+    pst_wait_sleeping(1, &req);
     for (size_t i = 0; i < R->k; i++)
         for (size_t r = from; r < to; r++) R->t[i][r] = local[(r - from) * R->k + i];
 }
@@ -116,7 +121,9 @@ void pst_rounds_run(pst_rounds *R, pst_compare_opts *o, size_t k, long long reps
             /* Rank 0's clock and judgement decide for everyone. */
             int more = o->adaptive && R->n < max_rounds && !all_precise(R, o) &&
                        (o->budget_s <= 0 || pst_now_s() - t0 < share_s);
-            MPI_Bcast(&more, 1, MPI_INT, 0, MPI_COMM_WORLD);
+            MPI_Request req;
+            MPI_Ibcast(&more, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);
+            pst_wait_sleeping(1, &req);
             if (!more) break;
         }
     }

@@ -9,8 +9,8 @@ pst_records_test(pingpong.modes.2 2 CHECKS
   "{p['mode'] for p in points} == {'send','ssend','isend','bsend','1,3','1,4','1,6'}"
   "all(p['bytes'] in (0, 8, 4096, 131072) and p['reps'] == 2 and p['iters'] == 4 for p in points)"
   "[p['protocol'] for p in points if p['bytes'] == 0][:2] == ['1,0', '1,10']"
-  "len(summaries) == 7 and all(s['latency0_s'] > 0 for s in summaries)"
-  "[s['slug'] for s in summaries] == [None] * 4 + ['ordered.isend-irecv', 'ordered.rsend', 'ordered.sync']"
+  "len(latbw) == 7 and all(s['latency0_s'] > 0 for s in latbw)"
+  "[s['slug'] for s in latbw] == [None] * 4 + ['ordered.isend-irecv', 'ordered.rsend', 'ordered.sync']"
   "all(r['transport'] == 'mpi' for r in recs) and all(p['win_model'] is None for p in points)"
   ARGS ${PP} --modes send,ssend,isend,bsend,1,3,ordered.rsend,1,6 --sizes 8,4K,128K)
 
@@ -73,3 +73,10 @@ pst_bad_input_test(pingpong.bad.out 2 2 "--out: cannot write '/nonexistent/pp.js
   pingpong --sizes 8 --out /nonexistent/pp.jsonl)
 pst_bad_input_test(pingpong.bad.option 2 2 "unknown option '--mode' \\(see 'pstswm pingpong --help'\\)"
   pingpong --mode send --out ${PPBAD})
+
+# Verdicts: the modes of each size in interleaved rounds; one 'modes' summary per size.
+pst_records_test(pingpong.np2.verdict 2 CHECKS
+  "len([s for s in summaries if s['summary'] == 'modes']) == 3"
+  "all(set(s['best_set']) <= {'send', 'ssend', 'isend'} and s['nalternatives'] == 3 for s in summaries if s['summary'] == 'modes')"
+  "all(p['rounds'] == 10 and len(p['round_s']) == 10 and p['stat'] == 't_med' for p in points)"
+  ARGS pingpong --modes send,ssend,isend --sizes 8,1K --reps 10 --iters 20)

@@ -71,9 +71,9 @@ set(PPRMA pingpong --transport rma --reps 2 --iters 4 --warmup 1)
 # 4 modes x 4 sizes (0 B added) = 16 points, 4 latency/bandwidth summaries.
 pst_records_test(pingpong.rma.np2.modes 2 CHECKS
   "all(r['transport'] == 'rma' for r in recs)"
-  "len(points) == 16 and len(summaries) == 4"
-  "[s['mode'] for s in summaries] == ['1,0', '1,1', '1,2', '1,3']"
-  "[s['slug'] for s in summaries] == ['ordered.put', 'ordered.put-nb', 'ordered.get', 'ordered.get-nb']"
+  "len(points) == 16 and len(latbw) == 4"
+  "[s['mode'] for s in latbw] == ['1,0', '1,1', '1,2', '1,3']"
+  "[s['slug'] for s in latbw] == ['ordered.put', 'ordered.put-nb', 'ordered.get', 'ordered.get-nb']"
   "all(p['protocol'] == p['mode'] and p['win_model'] == 'unified' and p['verified'] for p in points)"
   "all(p['t_min'] > 0 and p['iters'] == 4 and p['bytes'] in (0, 8, 4096, 1048576) for p in points)"
   ARGS ${PPRMA} --sizes 8,4K,1M)
@@ -173,7 +173,7 @@ if(PST_HAVE_SHMEM)
   # pingpong: 4 modes x 3 sizes; no MPI window, so no memory model.
   pst_records_test(pingpong.shmem.np2.modes 2 CHECKS
     "all(r['transport'] == 'shmem' for r in recs)"
-    "len(points) == 12 and [s['slug'] for s in summaries] == ['ordered.put', 'ordered.put-nb', 'ordered.get', 'ordered.get-nb']"
+    "len(points) == 12 and [s['slug'] for s in latbw] == ['ordered.put', 'ordered.put-nb', 'ordered.get', 'ordered.get-nb']"
     "all(p['win_model'] is None and p['verified'] for p in points)"
     ARGS pingpong --transport shmem --sizes 8,64K --reps 2 --iters 4 --warmup 1)
   # Idle ranks take part in the symmetric allocation.
