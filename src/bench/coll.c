@@ -14,6 +14,7 @@
 #include "core/buffer.h"
 #include "core/busbw.h"
 #include "core/cli.h"
+#include "core/compare.h"
 #include "core/context.h"
 #include "core/errors.h"
 #include "core/idle.h"
@@ -260,6 +261,7 @@ typedef struct coll_cfg {
     const char *root_spec;
     long long reps, iters, warmup;
     bool samples;
+    pst_compare_opts compare;
     /* derived */
     bool rotate;
     int root;
@@ -268,65 +270,81 @@ typedef struct coll_cfg {
 typedef struct coll_point {
     double size_bytes;   /* nccl-tests' S */
     pst_summary t;       /* seed-002 loop: seconds per call */
-    double *loop_s;      /* [reps] */
+    double ci[2];        /* the median's interval */
+    const pst_rounds *R; /* the rounds, R->t[alt] the loops */
+    size_t alt;
     double *rank_stats;  /* [n][3]: each rank's min, median, max seconds per single call */
-    long long iters, corrupted;
+    long long iters;
 } coll_point;
 
 static int root_of(const coll_cfg *cfg, long long i, int n) { return cfg->rotate ? (int)(i % n) : cfg->root; }
 
-/* Everything a rank of the sub-communicator does for one point; results land on its rank 0. */
-static void measure_active(const coll_cfg *cfg, const coll_op *op, coll_run *r, coll_point *pt, long long *corrupted)
-{
-    const bool verify = !cfg->ctx.no_verify;
-    size_t nreps = (size_t)cfg->reps;
-    long long iters = cfg->iters;
-    pt->size_bytes = op->setup(r);
+/* One comparison: the ops of one (comm size, size), each with its own buffers, their seed-002
+ * loops in interleaved rounds.  An op's first turn warms it up and sizes its loop; later turns
+ * re-warm it with one call.  Inputs are written before and results checked after each loop. */
+typedef struct coll_set {
+    const coll_cfg *cfg;
+    const coll_op **ops;
+    coll_run *runs;          /* [op]; comm MPI_COMM_NULL on ranks outside */
+    long long *iters, *corrupted;
+} coll_set;
 
-    long long w = cfg->warmup > 0 || iters > 0 ? cfg->warmup : 1;
-    op->fill(r, -1, root_of(cfg, 0, r->n));
+static double coll_turn(void *arg, size_t oi, size_t round)
+{
+    coll_set *S = arg;
+    const coll_cfg *cfg = S->cfg;
+    coll_run *r = &S->runs[oi];
+    const coll_op *op = S->ops[oi];
+    if (r->comm == MPI_COMM_NULL) return 0;
+    const bool verify = !cfg->ctx.no_verify;
+    if (round == 0) {
+        long long w = cfg->warmup > 0 || S->iters[oi] > 0 ? cfg->warmup : 1;
+        op->fill(r, -1, root_of(cfg, 0, r->n));
+        MPI_Barrier(r->comm);
+        double t0 = pst_now_s();
+        for (long long i = 0; i < w; i++) op->call(r, root_of(cfg, i, r->n));
+        double warm_s = pst_now_s() - t0, per_s;
+        if (S->iters[oi] == 0) {
+            MPI_Allreduce(&warm_s, &per_s, 1, MPI_DOUBLE, MPI_MAX, r->comm);
+            S->iters[oi] = pst_iters_for(per_s / (double)w, TARGET_LOOP_S, 10, 1000);
+        }
+    } else {
+        op->call(r, root_of(cfg, 0, r->n));
+    }
+    long long iters = S->iters[oi], k = (long long)round;
+    bool was_root = cfg->rotate ? r->me < iters : r->me == cfg->root;
+    if (verify) op->fill(r, k, root_of(cfg, 0, r->n));
     MPI_Barrier(r->comm);
     double t0 = pst_now_s();
-    for (long long i = 0; i < w; i++) op->call(r, root_of(cfg, i, r->n));
-    double warm_s = pst_now_s() - t0, per_s;
-    if (iters == 0) {
-        MPI_Allreduce(&warm_s, &per_s, 1, MPI_DOUBLE, MPI_MAX, r->comm);
-        iters = pst_iters_for(per_s / (double)w, TARGET_LOOP_S, 10, 1000);
-    }
-    pt->iters = iters;
+    for (long long i = 0; i < iters; i++) op->call(r, root_of(cfg, i, r->n));
+    double t = (pst_now_s() - t0) / (double)iters;
+    if (verify) S->corrupted[oi] += op->check(r, k, root_of(cfg, 0, r->n), was_root);
+    return t;
+}
 
-    /* seed 002: barrier, loop, max over ranks of the loop's time */
-    double *loop = malloc(nreps * sizeof *loop);
-    bool was_root = cfg->rotate ? r->me < iters : r->me == cfg->root;
-    for (size_t rep = 0; rep < nreps; rep++) {
-        if (verify) op->fill(r, (long long)rep, root_of(cfg, 0, r->n));
-        MPI_Barrier(r->comm);
-        t0 = pst_now_s();
-        for (long long i = 0; i < iters; i++) op->call(r, root_of(cfg, i, r->n));
-        loop[rep] = (pst_now_s() - t0) / (double)iters;
-        if (verify) *corrupted += op->check(r, (long long)rep, root_of(cfg, 0, r->n), was_root);
-    }
-    MPI_Reduce(loop, pt->loop_s, (int)nreps, MPI_DOUBLE, MPI_MAX, 0, r->comm);
-
-    /* per call: barrier, one call timed on every rank */
+/* Per call: `iters` more calls, each after a barrier and timed alone on every rank; each rank's
+ * min/median/max land on the communicator's rank 0. */
+static long long single_calls(const coll_cfg *cfg, const coll_op *op, coll_run *r, long long iters, long long k0,
+                              double *rank_stats)
+{
+    const bool verify = !cfg->ctx.no_verify;
+    long long corrupted = 0;
     double *one = malloc((size_t)iters * sizeof *one);
     for (long long i = 0; i < iters; i++) {
         int root = root_of(cfg, i, r->n);
-        long long k = (long long)nreps + i;
+        long long k = k0 + i;
         if (verify) op->fill(r, k, root);
         MPI_Barrier(r->comm);
-        t0 = pst_now_s();
+        double t0 = pst_now_s();
         op->call(r, root);
         one[i] = pst_now_s() - t0;
-        if (verify) *corrupted += op->check(r, k, root, r->me == root);
+        if (verify) corrupted += op->check(r, k, root, r->me == root);
     }
     pst_summary s = pst_summarize(one, (size_t)iters);
     double mine[3] = {s.min, s.median, s.max};
-    MPI_Gather(mine, 3, MPI_DOUBLE, pt->rank_stats, 3, MPI_DOUBLE, 0, r->comm);
-    if (r->me == 0) pt->t = pst_summarize(pt->loop_s, nreps);
+    MPI_Gather(mine, 3, MPI_DOUBLE, rank_stats, 3, MPI_DOUBLE, 0, r->comm);
     free(one);
-    free(loop);
-    run_free(r);
+    return corrupted;
 }
 
 static void emit_point(coll_cfg *cfg, const coll_op *op, int n, long long bytes, const coll_point *pt)
@@ -357,7 +375,7 @@ static void emit_point(coll_cfg *cfg, const coll_op *op, int n, long long bytes,
     else pst_rec_str(&r, "root", NULL);
     pst_rec_bool(&r, "root_rotate", op->rooted && cfg->rotate);
     pst_rec_str(&r, "method", "seed002-loop");
-    pst_rec_times(&r, &pt->t);
+    pst_rec_rounds(&r, pt->R, pt->alt, &cfg->compare);
     pst_rec_int(&r, "iters", pt->iters);
     pst_rec_int(&r, "warmup", cfg->warmup);
     pst_rec_num(&r, "algbw", algbw);
@@ -374,7 +392,7 @@ static void emit_point(coll_cfg *cfg, const coll_op *op, int n, long long bytes,
     pst_rec_nums(&r, "rank_t_med", med, (size_t)n);
     pst_rec_nums(&r, "rank_t_max", mx, (size_t)n);
     pst_rec_bool(&r, "verified", !cfg->ctx.no_verify && op->bw != PST_BW_NONE);
-    if (cfg->samples) pst_rec_nums(&r, "samples", pt->loop_s, (size_t)cfg->reps);
+    if (cfg->samples) pst_rec_nums(&r, "samples", pt->R->t[pt->alt], pt->R->n);
     pst_rec_emit(&r, &cfg->ctx);
 
     char bw[2][16];
@@ -466,7 +484,7 @@ int pst_cmd_coll(int argc, char **argv)
 {
     static const char *op_names[NOPS + 1];
     for (size_t i = 0; i < NOPS; i++) op_names[i] = ops[i].name;
-    coll_cfg cfg = {.root_spec = "0", .reps = 10, .warmup = 5};
+    coll_cfg cfg = {.root_spec = "0", .reps = 10, .warmup = 5, .compare = PST_COMPARE_DEFAULTS};
     pst_ctx_init(&cfg.ctx, "coll", argc, argv);
     const pst_opt opts[] = {
         {"ops", PST_OPT_STRINGS, &cfg.ops, "LIST", "operations (default all)", 1, 0, op_names},
@@ -477,12 +495,15 @@ int pst_cmd_coll(int argc, char **argv)
          "communicator sizes: the first n ranks (default 2, 4, 8, ... and the rank count)", 2, 1e9, NULL},
         {"root", PST_OPT_STRING, &cfg.root_spec, "R|rotate",
          "root of bcast and reduce, or rotate: call i uses root i mod n (default 0)", 1, 0, NULL},
-        {"reps", PST_OPT_INT, &cfg.reps, "N", "timed loops per point (default 10)", 1, 1e6, NULL},
+        {"reps", PST_OPT_INT, &cfg.reps, "N", "timed rounds (one loop per op each) per size; the minimum with --adaptive "
+         "(default 10)", 1, 1e6, NULL},
         {"iters", PST_OPT_INT, &cfg.iters, "N",
          "calls per loop and single-call timings per point; 0 = auto: about 2 ms per loop, 10 ... 1000 (default 0)",
          0, 1e7, NULL},
-        {"warmup", PST_OPT_INT, &cfg.warmup, "N", "untimed calls before each point (default 5)", 0, 1e6, NULL},
+        {"warmup", PST_OPT_INT, &cfg.warmup, "N", "untimed calls before an op's first loop at a size; later turns re-warm "
+         "with one (default 5)", 0, 1e6, NULL},
         {"samples", PST_OPT_FLAG, &cfg.samples, NULL, "keep every loop's time in the records", 1, 0, NULL},
+        PST_COMPARE_OPTS(&cfg.compare),
         PST_COMMON_OPTS(&cfg.ctx),
         {0},
     };
@@ -507,52 +528,75 @@ int pst_cmd_coll(int argc, char **argv)
     };
     pst_cli_parse(&cmd, argc, argv);
     validate(&cfg);
+    pst_compare_setup(&cfg.compare, &cfg.ctx, cfg.reps, cfg.comm_sizes.n * cfg.sizes.n);
     pst_ctx_start(&cfg.ctx);
 
     const pst_ctx *c = &cfg.ctx;
-    size_t nreps = (size_t)cfg.reps;
-    coll_point pt = {.loop_s = calloc(nreps, sizeof(double)), .rank_stats = calloc(3 * (size_t)c->size, sizeof(double))};
+    double *rank_stats = calloc(3 * (size_t)c->size, sizeof(double));
+    const coll_op **set_ops = malloc(cfg.ops.n * sizeof *set_ops);
     for (size_t ci = 0; ci < cfg.comm_sizes.n; ci++) {
         int n = (int)cfg.comm_sizes.v[ci];
         MPI_Comm comm;
         MPI_Comm_split(MPI_COMM_WORLD, c->rank < n ? 0 : MPI_UNDEFINED, c->rank, &comm);
         if (c->rank == 0) {
-            printf("\n== coll, comm size %d (ranks 0...%d), root %s, %lld loops per point ==\n", n, n - 1,
-                   cfg.rotate ? "rotating" : cfg.root_spec, cfg.reps);
+            printf("\n== coll, comm size %d (ranks 0...%d), root %s, %lld+ rounds per size, ops interleaved (%s) ==\n", n,
+                   n - 1, cfg.rotate ? "rotating" : cfg.root_spec, cfg.reps, cfg.compare.schedule);
             printf("  %-10s %10s %6s %10s %10s %9s %9s | %32s %5s %7s\n", "", "", "", "seed 002 loop", "", "", "",
                    "single call: rank median us", "", "");
             printf("  %-10s %10s %6s %10s %10s %9s %9s | %10s %10s %10s %5s %7s\n", "op", "bytes", "iters", "t_min us",
                    "t_med us", "algbw", "busbw", "min", "median", "max", "slow", "imbal");
         }
-        for (size_t oi = 0; oi < cfg.ops.n; oi++) {
-            const coll_op *op = find_op(cfg.ops.v[oi]);
-            size_t nsizes = op->bw == PST_BW_NONE ? 1 : cfg.sizes.n;
-            for (size_t s = 0; s < nsizes; s++) {
-                long long bytes = op->bw == PST_BW_NONE ? 0 : cfg.sizes.v[s];
-                pst_watchdog_phase("coll %s bytes %lld comm size %d", op->name, bytes, n);
-                long long corrupted = 0, total = 0;
-                if (comm != MPI_COMM_NULL) {
-                    coll_run r = {.comm = comm, .n = n, .me = c->rank, .bytes = bytes};
-                    measure_active(&cfg, op, &r, &pt, &corrupted);
-                }
-                MPI_Request req;
-                MPI_Iallreduce(&corrupted, &total, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD, &req);
-                pst_wait_sleeping(1, &req);
-                if (total)
+        /* One comparison per size; the size-less barrier joins the first. */
+        for (size_t s = 0; s < cfg.sizes.n; s++) {
+            long long bytes = cfg.sizes.v[s];
+            size_t nops = 0;
+            for (size_t oi = 0; oi < cfg.ops.n; oi++) {
+                const coll_op *op = find_op(cfg.ops.v[oi]);
+                if (op->bw != PST_BW_NONE || s == 0) set_ops[nops++] = op;
+            }
+            if (!nops) continue;
+            pst_watchdog_phase("coll bytes %lld comm size %d (%zu ops in rounds)", bytes, n, nops);
+            coll_set S = {&cfg, set_ops, calloc(nops, sizeof *S.runs), malloc(nops * sizeof *S.iters),
+                          calloc(nops, sizeof *S.corrupted)};
+            double *size_bytes = malloc(nops * sizeof *size_bytes);
+            for (size_t oi = 0; oi < nops; oi++) {
+                S.iters[oi] = cfg.iters;
+                S.runs[oi] = (coll_run){.comm = comm, .n = n, .me = c->rank, .bytes = set_ops[oi]->bw == PST_BW_NONE ? 0 : bytes};
+                size_bytes[oi] = comm != MPI_COMM_NULL ? set_ops[oi]->setup(&S.runs[oi]) : 0;
+            }
+            pst_rounds R;
+            pst_rounds_run(&R, &cfg.compare, nops, cfg.reps, coll_turn, &S);
+            for (size_t oi = 0; oi < nops; oi++) {
+                const coll_op *op = set_ops[oi];
+                coll_point pt = {.size_bytes = size_bytes[oi], .R = &R, .alt = oi, .rank_stats = rank_stats};
+                if (comm != MPI_COMM_NULL)
+                    S.corrupted[oi] += single_calls(&cfg, op, &S.runs[oi], S.iters[oi], (long long)R.n, rank_stats);
+                MPI_Request req[2];
+                MPI_Iallreduce(MPI_IN_PLACE, &S.corrupted[oi], 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD, &req[0]);
+                MPI_Ireduce(&S.iters[oi], &pt.iters, 1, MPI_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD, &req[1]);
+                pst_wait_sleeping(2, req);
+                if (S.corrupted[oi])
                     pst_collective_exit(PST_EXIT_FAILED,
                                         "result check failed: %s, %lld bytes, comm size %d: %lld wrong words or elements",
-                                        op->name, bytes, n, total);
-                if (c->rank == 0) emit_point(&cfg, op, n, bytes, &pt);
+                                        op->name, S.runs[oi].bytes, n, S.corrupted[oi]);
+                pt.t = pst_summarize(R.t[oi], R.n);
+                if (c->rank == 0) emit_point(&cfg, op, n, S.runs[oi].bytes, &pt);
+                run_free(&S.runs[oi]);
             }
+            pst_rounds_free(&R);
+            free(size_bytes);
+            free(S.runs);
+            free(S.iters);
+            free(S.corrupted);
         }
         if (c->rank == 0) fflush(stdout);
         if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
     }
+    free(set_ops);
+    free(rank_stats);
     if (c->rank == 0)
         printf("\n  t: seed 002 loop, seconds per call (min / median over loops); algbw, busbw: GB/s from t_min (nccl-tests);\n"
                "  single call: each rank's median over its calls, min/median/max over ranks; slow = rank with the largest.\n");
-    free(pt.loop_s);
-    free(pt.rank_stats);
     pst_ctx_finish(&cfg.ctx);
     return PST_EXIT_OK;
 }
