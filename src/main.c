@@ -2,6 +2,7 @@
 #include "bench/commands.h"
 #include "comm/protocol.h"
 #include "core/errors.h"
+#include "core/thread_level.h"
 
 #include <mpi.h>
 #include <stdio.h>
@@ -30,9 +31,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     pst_transport_before_mpi_init(argc, argv);
-    /* FUNNELED: only the main thread calls MPI (the watchdog thread only ever aborts). */
-    int provided;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    pst_mpi_init(&argc, &argv);
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {

@@ -46,7 +46,7 @@ static char *join_cmdline(int argc, char **argv, const char *subcommand)
 
 void pst_ctx_init(pst_ctx *c, const char *subcommand, int argc, char **argv)
 {
-    *c = (pst_ctx){.subcommand = subcommand, .timeout_s = 600, .transport = "mpi"};
+    *c = (pst_ctx){.subcommand = subcommand, .timeout_s = 600, .transport = "mpi", .thread_level = "single"};
     MPI_Comm_rank(MPI_COMM_WORLD, &c->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &c->size);
     static char progname[64];
@@ -142,6 +142,8 @@ static void write_header(pst_ctx *c)
     pst_rec_str(&r, "compiler", "gcc " __VERSION__);
     pst_rec_num(&r, "timer_resolution_s", c->timer_resolution_s);
     pst_rec_num(&r, "wtick_s", tick);
+    pst_rec_str(&r, "thread_level", pst_thread_level_requested());
+    pst_rec_str(&r, "thread_level_provided", pst_thread_level_provided());
     pst_rec_str(&r, "date", date);
     if (c->header_extra) c->header_extra(&r, c, c->header_extra_arg);
     pst_rec_emit(&r, c);

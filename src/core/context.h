@@ -3,6 +3,8 @@
 #ifndef PST_CONTEXT_H
 #define PST_CONTEXT_H
 
+#include "core/thread_level.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -17,6 +19,7 @@ typedef struct pst_ctx {
     const char *out_path;      /* NULL: no record file */
     double timeout_s;          /* per-experiment watchdog; 0 disables */
     bool no_verify;
+    const char *thread_level;  /* checked here; MPI was initialised at it before parsing */
     /* state */
     FILE *out;
     const char *transport;     /* written into every record */
@@ -31,7 +34,10 @@ typedef struct pst_ctx {
     {"out", PST_OPT_STRING, &(ctx)->out_path, "FILE", "write JSON Lines records to FILE (rank 0; replaced)", 1, 0, NULL}, \
     {"timeout", PST_OPT_DOUBLE, &(ctx)->timeout_s, "SEC",                                         \
      "abort (exit 4) if any one experiment runs longer than SEC s; 0 = never (default 600)", 0, 1e9, NULL}, \
-    {"no-verify", PST_OPT_FLAG, &(ctx)->no_verify, NULL, "skip payload/result verification", 1, 0, NULL}
+    {"no-verify", PST_OPT_FLAG, &(ctx)->no_verify, NULL, "skip payload/result verification", 1, 0, NULL}, \
+    {"thread-level", PST_OPT_STRING, &(ctx)->thread_level, "LEVEL",                                   \
+     "MPI thread support to ask for: single|funneled|serialized|multiple, to measure what it costs (default single)", \
+     1, 0, pst_thread_levels}
 
 /* Before parsing: defaults, rank/size, run id (agreed by broadcast), command line. */
 void pst_ctx_init(pst_ctx *c, const char *subcommand, int argc, char **argv);

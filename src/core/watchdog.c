@@ -2,87 +2,93 @@
 
 #include "core/errors.h"
 
-#include <errno.h>
 #include <mpi.h>
-#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+/* A POSIX timer on CLOCK_MONOTONIC (wall-clock jumps neither fire nor delay it) whose signal
+ * handler writes the message and leaves the process.  No thread: a helper thread would make
+ * pstswm ask the MPI library for thread support, and on some libraries that alone slows every
+ * message (docs/pingpong-coll.md).  The handler uses only async-signal-safe calls; the message
+ * is composed in advance by pst_watchdog_phase. */
 static struct {
-    pthread_t thread;
-    pthread_mutex_t lock;
-    pthread_cond_t wake;
-    bool running, stop;
+    timer_t timer;
+    bool running;
+    int rank;
     double timeout_s;
-    struct timespec deadline;
-    char phase[256];
-} wd = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER, .phase = "start-up"};
+    char message[512];
+    volatile sig_atomic_t message_len;
+} wd;
+
+static void on_timeout(int sig)
+{
+    (void)sig;
+    ssize_t unused = write(STDERR_FILENO, wd.message, (size_t)wd.message_len);
+    (void)unused;
+    _exit(PST_EXIT_TIMEOUT);
+}
 
 static void arm(void)
 {
-    clock_gettime(CLOCK_REALTIME, &wd.deadline);
-    double whole = (double)(long long)wd.timeout_s;
-    wd.deadline.tv_sec += (time_t)whole;
-    wd.deadline.tv_nsec += (long)((wd.timeout_s - whole) * 1e9);
-    if (wd.deadline.tv_nsec >= 1000000000L) { wd.deadline.tv_sec++; wd.deadline.tv_nsec -= 1000000000L; }
+    struct itimerspec when = {0};
+    when.it_value.tv_sec = (time_t)wd.timeout_s;
+    when.it_value.tv_nsec = (long)((wd.timeout_s - (double)when.it_value.tv_sec) * 1e9);
+    if (!when.it_value.tv_sec && !when.it_value.tv_nsec) when.it_value.tv_nsec = 1;
+    timer_settime(wd.timer, 0, &when, NULL);
 }
 
-static void *watch(void *unused)
+static void compose(const char *phase)
 {
-    pthread_mutex_lock(&wd.lock);
-    while (!wd.stop) {
-        int rc = pthread_cond_timedwait(&wd.wake, &wd.lock, &wd.deadline);
-        if (rc == ETIMEDOUT && !wd.stop) {
-            struct timespec now;
-            clock_gettime(CLOCK_REALTIME, &now);
-            if (now.tv_sec > wd.deadline.tv_sec ||
-                (now.tv_sec == wd.deadline.tv_sec && now.tv_nsec >= wd.deadline.tv_nsec)) {
-                int rank = 0;
-                MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-                fprintf(stderr, "%s: error (rank %d): timeout: experiment '%s' ran longer than %g s; aborting\n",
-                        pst_progname(), rank, wd.phase, wd.timeout_s);
-                fflush(stderr);
-                /* The main thread is stuck inside MPI; abort is the only way out. If the MPI
-                 * cannot abort from this thread, leave the process anyway. */
-                MPI_Abort(MPI_COMM_WORLD, PST_EXIT_TIMEOUT);
-                _exit(PST_EXIT_TIMEOUT);
-            }
-        }
-    }
-    pthread_mutex_unlock(&wd.lock);
-    return NULL;
+    /* Block the signal while the message changes, so the handler never sees half of it. */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGALRM);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    int n = snprintf(wd.message, sizeof wd.message,
+                     "%s: error (rank %d): timeout: experiment '%s' ran longer than %g s; aborting\n", pst_progname(), wd.rank,
+                     phase, wd.timeout_s);
+    wd.message_len = n < 0 ? 0 : n >= (int)sizeof wd.message ? (int)sizeof wd.message - 1 : n;
+    sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 void pst_watchdog_start(double timeout_s)
 {
     if (timeout_s <= 0 || wd.running) return;
     wd.timeout_s = timeout_s;
-    wd.stop = false;
+    MPI_Comm_rank(MPI_COMM_WORLD, &wd.rank);
+    struct sigaction sa = {0};
+    sa.sa_handler = on_timeout;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, NULL);
+    struct sigevent ev = {0};
+    ev.sigev_notify = SIGEV_SIGNAL;
+    ev.sigev_signo = SIGALRM;
+    if (timer_create(CLOCK_MONOTONIC, &ev, &wd.timer) != 0) pst_fatal(PST_EXIT_FAILED, "watchdog: cannot create a timer");
+    wd.running = true;
+    compose("start-up");
     arm();
-    wd.running = pthread_create(&wd.thread, NULL, watch, NULL) == 0;
 }
 
 void pst_watchdog_phase(const char *fmt, ...)
 {
-    pthread_mutex_lock(&wd.lock);
+    if (!wd.running) return;
+    char phase[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(wd.phase, sizeof wd.phase, fmt, ap);
+    vsnprintf(phase, sizeof phase, fmt, ap);
     va_end(ap);
-    if (wd.running) arm();
-    pthread_mutex_unlock(&wd.lock);
+    compose(phase);
+    arm();
 }
 
 void pst_watchdog_stop(void)
 {
     if (!wd.running) return;
-    pthread_mutex_lock(&wd.lock);
-    wd.stop = true;
-    pthread_cond_signal(&wd.wake);
-    pthread_mutex_unlock(&wd.lock);
-    pthread_join(wd.thread, NULL);
+    timer_delete(wd.timer);
     wd.running = false;
 }

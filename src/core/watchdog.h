@@ -1,5 +1,6 @@
-/* Watchdog: a helper thread aborts the job when one experiment runs longer than allowed,
- * naming the experiment, so a stuck protocol gives a message instead of a hang. */
+/* Watchdog: a monotonic timer ends the process with exit 4 when one experiment runs longer than
+ * allowed, naming the experiment, so a stuck protocol gives a message instead of a hang.  Every
+ * rank has its own timer; the launcher ends the job when the first rank leaves. */
 #ifndef PST_WATCHDOG_H
 #define PST_WATCHDOG_H
 

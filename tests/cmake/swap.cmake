@@ -104,3 +104,13 @@ pst_bad_input_test(swap.bad.budget_alone 2 2 "--budget limits the adaptive round
   swap --budget 10 --out ${PST_TEST_OUT})
 pst_bad_input_test(swap.bad.margin 2 2 "--margin: 2 is out of range"
   swap --margin 2 --out ${PST_TEST_OUT})
+
+# The MPI thread level: single by default (plain MPI_Init), others on request, recorded.
+pst_records_test(swap.np2.thread_single 2 CHECKS
+  "header['thread_level'] == 'single' and header['thread_level_provided'] in ('single', 'funneled', 'serialized', 'multiple')"
+  ARGS swap --protocols 0,6 --sizes 8 --reps 2)
+pst_records_test(swap.np2.thread_multiple 2 CHECKS
+  "header['thread_level'] == 'multiple' and header['thread_level_provided'] in ('single', 'funneled', 'serialized', 'multiple')"
+  ARGS swap --protocols 0,6 --sizes 8 --reps 2 --thread-level multiple)
+pst_bad_input_test(swap.bad.thread_level 2 2 "--thread-level: unknown value 'many' \\(allowed: single, funneled, serialized, multiple\\)"
+  swap --thread-level many --out ${PST_TEST_OUT})
