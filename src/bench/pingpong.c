@@ -112,7 +112,6 @@ static inline __attribute__((always_inline)) double loop_of(const send_kind k, c
     const void *s = cfg->sbuf;
     void *r = cfg->rbuf;
     MPI_Request req[2];
-    MPI_Status st[2];
     double t0 = pst_now_s();
     if (k == K_PROTOCOL) {
         for (long long i = 0; i < iters; i++) pst_xfer_run(x, 1);
@@ -121,29 +120,29 @@ static inline __attribute__((always_inline)) double loop_of(const send_kind k, c
             MPI_Irecv(r, n, MPI_BYTE, peer, TAG, comm, &req[0]);
             if (k == K_ISEND) {
                 MPI_Isend(s, n, MPI_BYTE, peer, TAG, comm, &req[1]);
-                MPI_Waitall(2, req, st);
+                MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
             } else {
                 send_blocking(k, s, n, peer, comm);
-                MPI_Wait(&req[0], st);
+                MPI_Wait(&req[0], MPI_STATUS_IGNORE);
             }
         }
     } else if (cfg->pairing.side == PST_SIDE_A) {
         for (long long i = 0; i < iters; i++) {
             if (k == K_ISEND) {
                 MPI_Isend(s, n, MPI_BYTE, peer, TAG, comm, &req[1]);
-                MPI_Recv(r, n, MPI_BYTE, peer, TAG, comm, st);
-                MPI_Wait(&req[1], st);
+                MPI_Recv(r, n, MPI_BYTE, peer, TAG, comm, MPI_STATUS_IGNORE);
+                MPI_Wait(&req[1], MPI_STATUS_IGNORE);
             } else {
                 send_blocking(k, s, n, peer, comm);
-                MPI_Recv(r, n, MPI_BYTE, peer, TAG, comm, st);
+                MPI_Recv(r, n, MPI_BYTE, peer, TAG, comm, MPI_STATUS_IGNORE);
             }
         }
     } else {
         for (long long i = 0; i < iters; i++) {
-            MPI_Recv(r, n, MPI_BYTE, peer, TAG, comm, st);
+            MPI_Recv(r, n, MPI_BYTE, peer, TAG, comm, MPI_STATUS_IGNORE);
             if (k == K_ISEND) {
                 MPI_Isend(s, n, MPI_BYTE, peer, TAG, comm, &req[1]);
-                MPI_Wait(&req[1], st);
+                MPI_Wait(&req[1], MPI_STATUS_IGNORE);
             } else {
                 send_blocking(k, s, n, peer, comm);
             }
