@@ -1,5 +1,6 @@
 #include "core/cli.h"
 
+#include "core/checked.h"
 #include "core/errors.h"
 
 #include <ctype.h>
@@ -93,23 +94,68 @@ static int list_push(pst_int_list *l, size_t *cap, long long v, char *err, size_
     return 0;
 }
 
-int pst_parse_list(const char *s, bool sizes, pst_int_list *out, char *err, size_t errlen)
+/* The comma-separated items of s, each a fresh string; an empty item is an error (",", "8,,16"
+ * and "8," are typing mistakes, not requests for the default). */
+static int split_items(const char *s, pst_str_list *out, char *err, size_t errlen)
+{
+    pst_str_list l = {0};
+    if (!*s) { snprintf(err, errlen, "empty list"); return -1; }
+    for (const char *p = s;; p++) {
+        size_t len = strcspn(p, ",");
+        if (len == 0) {
+            snprintf(err, errlen, "empty item in list '%s'", s);
+            pst_str_list_free(&l);
+            return -1;
+        }
+        l.v = realloc(l.v, (l.n + 1) * sizeof *l.v);
+        l.v[l.n++] = strndup(p, len);
+        p += len;
+        if (!*p) break;
+    }
+    *out = l;
+    return 0;
+}
+
+static bool int_list_has(const pst_int_list *l, long long v)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (l->v[i] == v) return true;
+    return false;
+}
+
+static bool in_bounds(const pst_opt *o, double v);
+static const char *bounds_text(const pst_opt *o, char *buf, size_t len);
+
+/* A value or range end must lie inside the option's bounds (o may be NULL: no bounds). */
+static int check_bounds(const pst_opt *o, long long v, char *err, size_t errlen)
+{
+    char b[128];
+    if (!o || in_bounds(o, (double)v)) return 0;
+    snprintf(err, errlen, "%lld is out of range%s", v, bounds_text(o, b, sizeof b));
+    return -1;
+}
+
+static int parse_list_bounded(const char *s, bool sizes, const pst_opt *o, pst_int_list *out, char *err, size_t errlen)
 {
     pst_int_list l = {0};
+    pst_str_list items;
     size_t cap = 0;
-    char *copy = strdup(s), *save = NULL;
+    if (split_items(s, &items, err, errlen)) return -1;
     int rc = 0;
-    if (!*s) { snprintf(err, errlen, "empty list"); rc = -1; }
-    for (char *item = strtok_r(copy, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save)) {
-        char *parts[3] = {item, NULL, NULL};
+    for (size_t it = 0; it < items.n && !rc; it++) {
+        char *parts[3] = {items.v[it], NULL, NULL};
         for (int k = 1; k < 3; k++) {
             char *colon = parts[k - 1] ? strchr(parts[k - 1], ':') : NULL;
             if (colon) { *colon = '\0'; parts[k] = colon + 1; }
         }
         long long lo, hi;
-        if ((rc = parse_value(parts[0], sizes, &lo, err, errlen))) break;
-        if (!parts[1]) { rc = list_push(&l, &cap, lo, err, errlen); continue; }
-        if ((rc = parse_value(parts[1], sizes, &hi, err, errlen))) break;
+        if ((rc = parse_value(parts[0], sizes, &lo, err, errlen)) || (rc = check_bounds(o, lo, err, errlen))) break;
+        if (!parts[1]) {
+            /* Duplicates are dropped: each point is measured once. */
+            if (!int_list_has(&l, lo)) rc = list_push(&l, &cap, lo, err, errlen);
+            continue;
+        }
+        if ((rc = parse_value(parts[1], sizes, &hi, err, errlen)) || (rc = check_bounds(o, hi, err, errlen))) break;
         char mode = 'x';
         long long step = 2;
         if (parts[2]) {
@@ -128,27 +174,35 @@ int pst_parse_list(const char *s, bool sizes, pst_int_list *out, char *err, size
             rc = -1;
             break;
         }
-        for (long long v = lo; v <= hi && !rc; v = mode == 'x' ? v * step : v + step) {
-            rc = list_push(&l, &cap, v, err, errlen);
-            if (mode == 'x' && v > INT64_MAX / step) break;
+        /* Checked steps: the range ends where the next value would pass hi or leave 64 bits. */
+        for (long long v = lo; !rc;) {
+            if (!int_list_has(&l, v)) rc = list_push(&l, &cap, v, err, errlen);
+            bool ok = mode == 'x' ? pst_mul_ll(v, step, &v) : pst_add_ll(v, step, &v);
+            if (!ok || v > hi) break;
         }
     }
-    free(copy);
+    pst_str_list_free(&items);
     if (rc) { free(l.v); return -1; }
     *out = l;
     return 0;
 }
 
+int pst_parse_list(const char *s, bool sizes, pst_int_list *out, char *err, size_t errlen)
+{
+    return parse_list_bounded(s, sizes, NULL, out, err, errlen);
+}
+
 int pst_parse_strings(const char *s, pst_str_list *out, char *err, size_t errlen)
 {
-    pst_str_list l = {0};
-    char *copy = strdup(s), *save = NULL;
-    for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+    pst_str_list items, l = {0};
+    if (split_items(s, &items, err, errlen)) return -1;
+    /* Duplicates are dropped, first occurrence kept. */
+    for (size_t i = 0; i < items.n; i++) {
+        if (pst_str_list_has(&l, items.v[i])) { free(items.v[i]); continue; }
         l.v = realloc(l.v, (l.n + 1) * sizeof *l.v);
-        l.v[l.n++] = strdup(item);
+        l.v[l.n++] = items.v[i];
     }
-    free(copy);
-    if (l.n == 0) { snprintf(err, errlen, "empty list"); return -1; }
+    free(items.v);
     *out = l;
     return 0;
 }
@@ -219,10 +273,8 @@ static void apply(const pst_command *cmd, const pst_opt *o, const char *val)
     case PST_OPT_SIZES:
     case PST_OPT_INTS: {
         pst_int_list l;
-        if (pst_parse_list(val, o->kind == PST_OPT_SIZES, &l, err, sizeof err)) pst_usage_error("--%s: %s", o->name, err);
-        for (size_t i = 0; i < l.n; i++)
-            if (!in_bounds(o, (double)l.v[i]))
-                pst_usage_error("--%s: %lld is out of range%s", o->name, l.v[i], bounds_text(o, b, sizeof b));
+        if (parse_list_bounded(val, o->kind == PST_OPT_SIZES, o, &l, err, sizeof err)) pst_usage_error("--%s: %s", o->name, err);
+        pst_int_list_free((pst_int_list *)o->dest); /* a repeated option replaces the earlier list */
         *(pst_int_list *)o->dest = l;
         return;
     }
@@ -231,6 +283,7 @@ static void apply(const pst_command *cmd, const pst_opt *o, const char *val)
         if (pst_parse_strings(val, &l, err, sizeof err)) pst_usage_error("--%s: %s", o->name, err);
         for (size_t i = 0; i < l.n; i++)
             if (!choice_ok(o, l.v[i])) bad_choice(cmd, o, l.v[i]);
+        pst_str_list_free((pst_str_list *)o->dest); /* a repeated option replaces the earlier list */
         *(pst_str_list *)o->dest = l;
         return;
     }

@@ -53,3 +53,6 @@ pst_bad_input_test(match.bad.too-many-comms 2 2
   "error: --counts: the comm algorithm needs 70000 communicators \\(one per message\\) but this MPI library could create only [0-9]+ \\(MPI_Comm_dup: .+\\). lower --counts or use --algorithms tag$"
   match --algorithms comm --counts 70000 --lengths 0 --orders in --out ${PST_TEST_OUT})
 endif()
+# A range whose end is past the option's bound (and whose step would overflow 64 bits).
+pst_bad_input_test(match.bad.count_range_overflow 2 2 "--counts: 9223372036854775807 is out of range"
+  match --counts 1:9223372036854775807:+9223372036854775807 --out ${PST_TEST_OUT})

@@ -80,3 +80,7 @@ pst_records_test(pingpong.np2.verdict 2 CHECKS
   "all(set(s['best_set']) <= {'send', 'ssend', 'isend'} and s['nalternatives'] == 3 for s in summaries if s['summary'] == 'modes')"
   "all(p['rounds'] == 10 and len(p['round_s']) == 10 and p['stat'] == 't_med' for p in points)"
   ARGS pingpong --modes send,ssend,isend --sizes 8,1K --reps 10 --iters 20)
+# Repeated list items are measured once: 0 B (always added) and 8 B, one direction.
+pst_records_test(pingpong.np2.dedup 2 CHECKS
+  "len(points) == 2 and sorted(p['bytes'] for p in points) == [0, 8]"
+  ARGS pingpong --modes send,send --direction uni,uni --sizes 8,8 --reps 2 --iters 4)

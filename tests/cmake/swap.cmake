@@ -114,3 +114,8 @@ pst_records_test(swap.np2.thread_multiple 2 CHECKS
   ARGS swap --protocols 0,6 --sizes 8 --reps 2 --thread-level multiple)
 pst_bad_input_test(swap.bad.thread_level 2 2 "--thread-level: unknown value 'many' \\(allowed: single, funneled, serialized, multiple\\)"
   swap --thread-level many --out ${PST_TEST_OUT})
+# List options: an empty item is an error; a range end must be inside the option's bounds.
+pst_bad_input_test(swap.bad.empty_list_item 2 2 "--sizes: empty item in list ','"
+  swap --sizes , --out ${PST_TEST_OUT})
+pst_bad_input_test(swap.bad.trailing_comma 2 2 "--cache: empty item in list .1,."
+  swap --cache 1, --out ${PST_TEST_OUT})

@@ -48,6 +48,20 @@ static void test_lists(void)
     CHECK(pst_parse_list("1:1000000000", false, &l, err, sizeof err) == 0 && l.n == 30);
     pst_int_list_free(&l);
     CHECK(pst_parse_list("1:200000:+1", false, &l, err, sizeof err) == -1); /* runaway list refused */
+    /* Empty items are mistakes, not requests for the default. */
+    CHECK(pst_parse_list(",", true, &l, err, sizeof err) == -1 && strstr(err, "empty item") != NULL);
+    CHECK(pst_parse_list("8,,16", true, &l, err, sizeof err) == -1);
+    CHECK(pst_parse_list("8,", true, &l, err, sizeof err) == -1);
+    /* Ranges that would leave 64 bits stop at the last value that fits. */
+    CHECK(pst_parse_list("1:9223372036854775807:+9223372036854775807", false, &l, err, sizeof err) == 0 && l.n == 1);
+    pst_int_list_free(&l);
+    CHECK(pst_parse_list("1:9223372036854775807:x3", false, &l, err, sizeof err) == 0 && l.n == 40);
+    CHECK(l.v[39] == 4052555153018976267LL); /* 3^39; 3^40 overflows */
+    pst_int_list_free(&l);
+    /* Duplicates are measured once, in first-occurrence order. */
+    CHECK(pst_parse_list("64,8,64,8:16", true, &l, err, sizeof err) == 0 && l.n == 3);
+    CHECK(l.v[0] == 64 && l.v[1] == 8 && l.v[2] == 16);
+    pst_int_list_free(&l);
 }
 
 static void test_strings_and_format(void)
@@ -57,6 +71,9 @@ static void test_strings_and_format(void)
     CHECK(pst_parse_strings("cold,1,10", &s, err, sizeof err) == 0 && s.n == 3);
     CHECK(pst_str_list_has(&s, "10") && !pst_str_list_has(&s, "2"));
     pst_str_list_free(&s);
+    CHECK(pst_parse_strings("uni,uni,bi", &s, err, sizeof err) == 0 && s.n == 2 && !strcmp(s.v[1], "bi"));
+    pst_str_list_free(&s);
+    CHECK(pst_parse_strings("uni,", &s, err, sizeof err) == -1 && strstr(err, "empty item") != NULL);
     CHECK(!strcmp(pst_format_bytes(8, buf, sizeof buf), "8 B"));
     CHECK(!strcmp(pst_format_bytes(4 << 20, buf, sizeof buf), "4 MiB"));
     CHECK(!strcmp(pst_format_bytes(1000, buf, sizeof buf), "1000 B"));
