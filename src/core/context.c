@@ -23,14 +23,18 @@
 #define PST_MPI_FLAVOUR "unknown"
 #endif
 
+/* The command line, shell-quoted: plain words as they are, the rest in single quotes with each
+ * quote written as '\'' (4 bytes for 1, so the buffer holds 4 per byte plus the quotes). */
 static char *join_cmdline(int argc, char **argv, const char *subcommand)
 {
     size_t len = strlen("pstswm ") + strlen(subcommand) + 1;
-    for (int i = 1; i < argc; i++) len += 3 * strlen(argv[i]) + 3;
+    for (int i = 1; i < argc; i++) len += 4 * strlen(argv[i]) + 3;
     char *s = malloc(len), *p = s;
+    if (!s) pst_fatal(PST_EXIT_FAILED, "cannot allocate %zu bytes for the command line", len);
     p += sprintf(p, "pstswm %s", subcommand);
     for (int i = 1; i < argc; i++) {
-        bool plain = strspn(argv[i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,:/+") == strlen(argv[i]);
+        bool plain = *argv[i] && strspn(argv[i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,:/+") ==
+                                     strlen(argv[i]);
         *p++ = ' ';
         if (plain) { p = stpcpy(p, argv[i]); continue; }
         *p++ = '\'';

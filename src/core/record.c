@@ -31,6 +31,20 @@ static void putf(pst_rec *r, const char *fmt, ...)
     put(r, tmp, (size_t)n);
 }
 
+/* Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlongs, no surrogates, at
+ * most U+10FFFF), or 0 when the bytes there are not one. */
+static size_t utf8_sequence(const unsigned char *p)
+{
+    unsigned char c = p[0];
+    size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
+    if (c >= 0xF5) return 0;
+    for (size_t i = 1; i < n; i++)
+        if ((p[i] & 0xC0) != 0x80) return 0;
+    if ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] >= 0xA0) || (c == 0xF0 && p[1] < 0x90) || (c == 0xF4 && p[1] >= 0x90))
+        return 0;
+    return n;
+}
+
 void pst_json_escape(pst_rec *r, const char *s)
 {
     put(r, "\"", 1);
@@ -42,8 +56,17 @@ void pst_json_escape(pst_rec *r, const char *s)
         case '\t': puts_(r, "\\t"); break;
         case '\r': puts_(r, "\\r"); break;
         default:
-            if (*p < 0x20) putf(r, "\\u%04x", *p);
-            else put(r, (const char *)p, 1);
+            if (*p < 0x20) {
+                putf(r, "\\u%04x", *p);
+            } else if (*p < 0x80) {
+                put(r, (const char *)p, 1);
+            } else {
+                /* Records are UTF-8 JSON: a byte that starts no valid sequence (a Latin-1
+                 * argument, say) becomes U+FFFD, the replacement character. */
+                size_t n = utf8_sequence(p);
+                if (n) { put(r, (const char *)p, n); p += n - 1; }
+                else puts_(r, "\\ufffd");
+            }
         }
     }
     put(r, "\"", 1);

@@ -119,3 +119,9 @@ pst_bad_input_test(swap.bad.empty_list_item 2 2 "--sizes: empty item in list ','
   swap --sizes , --out ${PST_TEST_OUT})
 pst_bad_input_test(swap.bad.trailing_comma 2 2 "--cache: empty item in list .1,."
   swap --cache 1, --out ${PST_TEST_OUT})
+# A long argument of quotes: the command line recorded in the header is quoted in a buffer
+# sized for it (it overflowed, and the job hung in the crash handler).
+string(REPEAT "'" 2000 quotes)
+pst_bad_input_test(swap.bad.quotes_argument 2 2 "unexpected argument" swap ${quotes})
+string(REPEAT "'" 100000 long_name)
+pst_bad_input_test(swap.bad.quotes_out 2 2 "--out: cannot write" swap --sizes 8 --protocols 0,6 --out ${long_name})

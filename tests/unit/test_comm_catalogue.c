@@ -101,6 +101,22 @@ static void test_json_escape(void)
     pst_json_escape(&r, "a\"b\\c\nd\x01");
     CHECK(!strcmp(r.buf, "\"a\\\"b\\\\c\\nd\\u0001\""));
     free(r.buf);
+    /* Valid UTF-8 passes through; bytes that start no valid sequence become U+FFFD: Latin-1,
+     * a lone continuation byte, an overlong form, a UTF-16 surrogate, a sequence cut short. */
+    static const struct { const char *in, *out; } utf8[] = {
+        {"caf\xc3\xa9 \xf0\x9f\x99\x82", "\"caf\xc3\xa9 \xf0\x9f\x99\x82\""},
+        {"caf\xe9", "\"caf\\ufffd\""},
+        {"\x80x", "\"\\ufffdx\""},
+        {"\xc0\xaf", "\"\\ufffd\\ufffd\""},
+        {"\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\""},
+        {"\xe2\x82", "\"\\ufffd\\ufffd\""},
+    };
+    for (size_t i = 0; i < sizeof utf8 / sizeof utf8[0]; i++) {
+        r = (pst_rec){.empty = true};
+        pst_json_escape(&r, utf8[i].in);
+        CHECK(!strcmp(r.buf, utf8[i].out));
+        free(r.buf);
+    }
 }
 
 int main(int argc, char **argv)
