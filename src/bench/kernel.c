@@ -87,12 +87,6 @@ typedef struct alt {
 } alt;
 /* ---- validation ---- */
 
-static int parse_grid(const char *s, int *px, int *py)
-{
-    int used = 0;
-    return sscanf(s, "%dx%d%n", px, py, &used) == 2 && !s[used] && *px >= 1 && *py >= 1 ? 0 : -1;
-}
-
 static void validate(kernel_cfg *cfg)
 {
     char err[512];
@@ -127,8 +121,8 @@ static void validate(kernel_cfg *cfg)
     /* The grid. */
     cfg->one_d = !strcmp(cfg->grid_spec, "1d");
     if (!cfg->one_d) {
-        if (parse_grid(cfg->grid_spec, &cfg->px, &cfg->py))
-            pst_usage_error("--grid: '%s' is not PXxPY (e.g. 4x2) or 1d", cfg->grid_spec);
+        if (pst_parse_grid(cfg->grid_spec, &cfg->px, &cfg->py, err, sizeof err))
+            pst_usage_error("--grid: %s, or 1d", err);
         if (cfg->px * cfg->py != c->size)
             pst_usage_error("--grid %s needs %d ranks (running on %d)", cfg->grid_spec, cfg->px * cfg->py, c->size);
     }

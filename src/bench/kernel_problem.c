@@ -1,6 +1,7 @@
 #include "bench/kernel_problem.h"
 
 #include "algo/partition.h"
+#include "core/cli.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -21,11 +22,17 @@ void kproblem_model(kproblem *k, int trunc, int levels, int fields)
 
 int kproblem_scaled(kproblem *k, const char *spec, int fields, char *err, size_t errlen)
 {
-    int t, l, px, py, used = 0;
-    if (sscanf(spec, "T%dL%d@%dx%d%n", &t, &l, &px, &py, &used) != 4 || spec[used] || t < 1 || l < 1 || px < 1 || py < 1) {
-        snprintf(err, errlen, "'%s' is not a configuration like T42L16@8x8", spec);
+    const char *p = spec;
+    long long tt, ll;
+    int t, l, px, py;
+    char gerr[160];
+    if (*p++ != 'T' || !pst_scan_count(&p, 1000, &tt) || *p++ != 'L' || !pst_scan_count(&p, 1000, &ll) || *p++ != '@' ||
+        tt < 1 || ll < 1 || pst_parse_grid(p, &px, &py, gerr, sizeof gerr)) {
+        snprintf(err, errlen, "'%s' is not a configuration like T42L16@8x8 (T and L in 1 ... 1000)", spec);
         return -1;
     }
+    t = (int)tt;
+    l = (int)ll;
     kproblem_model(k, t, l, fields);
     const char *why = kproblem_grid_check(k, px, py);
     if (why) {

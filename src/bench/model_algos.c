@@ -1,5 +1,6 @@
 #include "bench/model_algos.h"
 
+#include "core/cli.h"
 #include "core/errors.h"
 
 #include <ctype.h>
@@ -8,12 +9,6 @@
 #include <string.h>
 
 const char *const pst_model_presets[] = {"gen", "coll", "opt", "DTH", "DR", NULL};
-
-int model_parse_grid(const char *s, int *px, int *py)
-{
-    int used = 0;
-    return sscanf(s, "%dx%d%n", px, py, &used) == 2 && !s[used] && *px >= 1 && *py >= 1 ? 0 : -1;
-}
 
 /* One stage of a tuned file: [fft] or [legendre] with `algorithm = "NAME"` and
  * `NAME = { protocol = "C,V", overlap = true|false, ... }`. */
@@ -129,7 +124,8 @@ void model_algos_resolve(const model_algos *a, int nranks, int M, int nlat, int 
 {
     memset(cfg, 0, sizeof *cfg);
     if (a->grid) {
-        if (model_parse_grid(a->grid, &cfg->PX, &cfg->PY)) pst_usage_error("--grid: '%s' is not PXxPY (e.g. 4x2)", a->grid);
+        char err[160];
+        if (pst_parse_grid(a->grid, &cfg->PX, &cfg->PY, err, sizeof err)) pst_usage_error("--grid: %s", err);
         if (cfg->PX * cfg->PY != nranks)
             pst_usage_error("--grid %s needs %d ranks (running on %d)", a->grid, cfg->PX * cfg->PY, nranks);
     } else {

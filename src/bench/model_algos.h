@@ -25,9 +25,6 @@ typedef struct model_algos {
 
 extern const char *const pst_model_presets[]; /* NULL-terminated: gen, coll, opt, DTH, DR */
 
-/* Parse "PXxPY"; -1 when malformed. */
-int model_parse_grid(const char *s, int *px, int *py);
-
 /* Resolve the options into a configuration for nranks ranks (cfg->comm is left to the caller).
  * Any inconsistency is a collective usage error (exit 2) naming the option. */
 void model_algos_resolve(const model_algos *a, int nranks, int M, int nlat, int nlon, pst_par_config *cfg);

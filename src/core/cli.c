@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <mpi.h>
 #include <stdint.h>
@@ -204,6 +205,32 @@ int pst_parse_strings(const char *s, pst_str_list *out, char *err, size_t errlen
     }
     free(items.v);
     *out = l;
+    return 0;
+}
+
+bool pst_scan_count(const char **p, long long max, long long *out)
+{
+    long long v = 0;
+    const char *q = *p;
+    if (!isdigit((unsigned char)*q)) return false;
+    for (; isdigit((unsigned char)*q); q++)
+        if (!pst_mul_ll(v, 10, &v) || !pst_add_ll(v, *q - '0', &v) || v > max) return false;
+    *p = q;
+    *out = v;
+    return true;
+}
+
+int pst_parse_grid(const char *s, int *px, int *py, char *err, size_t errlen)
+{
+    const char *p = s;
+    long long x, y, ranks;
+    if (!pst_scan_count(&p, INT_MAX, &x) || *p++ != 'x' || !pst_scan_count(&p, INT_MAX, &y) || *p || x < 1 || y < 1 ||
+        !pst_mul_ll(x, y, &ranks) || ranks > INT_MAX) {
+        snprintf(err, errlen, "'%s' is not PXxPY (e.g. 4x2) with PX*PY in 1 ... %d", s, INT_MAX);
+        return -1;
+    }
+    *px = (int)x;
+    *py = (int)y;
     return 0;
 }
 

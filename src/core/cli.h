@@ -54,6 +54,12 @@ int pst_parse_size(const char *s, long long *out, char *err, size_t errlen);
 int pst_parse_list(const char *s, bool sizes, pst_int_list *out, char *err, size_t errlen);
 int pst_parse_strings(const char *s, pst_str_list *out, char *err, size_t errlen);
 
+/* A processor grid "PXxPY", each at least 1 and PX*PY at most INT_MAX. */
+int pst_parse_grid(const char *s, int *px, int *py, char *err, size_t errlen);
+/* Decimal digits at *p (no sign) as a count at most max; advances *p.  False when there are
+ * none or the value passes max (checked, so no overflow). */
+bool pst_scan_count(const char **p, long long max, long long *out);
+
 void pst_int_list_set(pst_int_list *l, size_t n, const long long *v);
 void pst_int_list_free(pst_int_list *l);
 void pst_str_list_free(pst_str_list *l);

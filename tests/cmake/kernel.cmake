@@ -62,7 +62,7 @@ pst_bad_input_test(kernel.bad.algorithm 2 2 "--algorithms: unknown value 'fft9' 
   kernel --algorithms fft9 --out ${PST_TEST_OUT})
 pst_bad_input_test(kernel.bad.grid_ranks 3 2 "--grid 2x2 needs 4 ranks \\(running on 3\\)"
   kernel --grid 2x2 --out ${PST_TEST_OUT})
-pst_bad_input_test(kernel.bad.grid_syntax 2 2 "--grid: '2by2' is not PXxPY \\(e.g. 4x2\\) or 1d"
+pst_bad_input_test(kernel.bad.grid_syntax 2 2 "--grid: '2by2' is not PXxPY \\(e.g. 4x2\\) with PX\\*PY in 1 ... 2147483647, or 1d"
   kernel --grid 2by2 --out ${PST_TEST_OUT})
 pst_bad_input_test(kernel.bad.grid_fit 4 2 "--grid 1x4 does not fit T2L16: 4 processor rows need at least 4 north/south latitude pairs. T2 has 2"
   kernel --grid 1x4 --trunc 2 --out ${PST_TEST_OUT})
@@ -93,3 +93,8 @@ pst_records_test(kernel.np2.verdict 2 CHECKS
   ARGS kernel --trunc 10 --levels 2 --protocols 0,6,1,3,3,1 --reps 10 --timeout 120)
 pst_bad_input_test(kernel.bad.adaptive_reps 2 2 "--adaptive needs --reps 10 or more \\(got 3\\)"
   kernel --adaptive --reps 3 --out ${PST_TEST_OUT})
+# Grid numbers past int are refused, not wrapped (4294967298x1 was read as 2x1).
+pst_bad_input_test(kernel.bad.grid_overflow 2 2 "--grid: '4294967298x1' is not PXxPY"
+  kernel --grid 4294967298x1 --out ${PST_TEST_OUT})
+pst_bad_input_test(kernel.bad.granularity_overflow 2 2 "--granularity: 'T42L16@4294967298x1' is not a configuration"
+  kernel --granularity T42L16@4294967298x1 --out ${PST_TEST_OUT})

@@ -103,3 +103,5 @@ set_tests_properties(model.grid.write_fields PROPERTIES TIMEOUT 120 FIXTURES_SET
 pst_output_test(model.grid.reference_serial 1 "errors \\(vs reference\\)  h: l1 [0-9.]+e-1[2-9]"
   $<TARGET_FILE:pstswm> model --case 6 --trunc 21 --days 0.25 --dt 900 --reference ${GRID_REF} --fftw-plan estimate)
 set_tests_properties(model.grid.reference_serial PROPERTIES TIMEOUT 120 FIXTURES_REQUIRED grid_ref)
+# Grid numbers past int are refused, not wrapped (4294967297x1 was read as 1x1).
+pst_bad_input_test(model.bad.grid_overflow 2 2 "--grid: '4294967297x1' is not PXxPY" model --grid 4294967297x1 --out ${PST_TEST_OUT})

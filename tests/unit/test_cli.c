@@ -64,6 +64,21 @@ static void test_lists(void)
     pst_int_list_free(&l);
 }
 
+static void test_grids(void)
+{
+    char err[160];
+    int px, py;
+    CHECK(pst_parse_grid("4x2", &px, &py, err, sizeof err) == 0 && px == 4 && py == 2);
+    CHECK(pst_parse_grid("2147483647x1", &px, &py, err, sizeof err) == 0 && px == 2147483647);
+    CHECK(pst_parse_grid("4294967297x1", &px, &py, err, sizeof err) == -1);   /* past int: not wrapped to 1 */
+    CHECK(pst_parse_grid("65536x65536", &px, &py, err, sizeof err) == -1);    /* product past int */
+    CHECK(pst_parse_grid("0x2", &px, &py, err, sizeof err) == -1);
+    CHECK(pst_parse_grid("-1x2", &px, &py, err, sizeof err) == -1);
+    CHECK(pst_parse_grid("2x2x", &px, &py, err, sizeof err) == -1);
+    CHECK(pst_parse_grid("+2x2", &px, &py, err, sizeof err) == -1);
+    CHECK(pst_parse_grid("99999999999999999999x1", &px, &py, err, sizeof err) == -1);
+}
+
 static void test_strings_and_format(void)
 {
     char err[64], buf[32];
@@ -84,6 +99,7 @@ int main(int argc, char **argv)
     CHECK_MAIN_BEGIN(argc, argv);
     test_sizes();
     test_lists();
+    test_grids();
     test_strings_and_format();
     CHECK_MAIN_END();
 }
