@@ -45,6 +45,9 @@ typedef struct model_cfg {
     pst_par_config par;       /* grid, algorithms and protocols (1x1: serial) */
 } model_cfg;
 
+/* The longest run --steps or --days may ask for. */
+static const double MAX_STEPS = 1e9;
+
 /* A number, or [A*]pi[/B] (e.g. pi/4, 2*pi/3). */
 static int parse_angle(const char *s, double *out)
 {
@@ -65,7 +68,8 @@ static int parse_angle(const char *s, double *out)
         return -1;
     }
     *out = num * PST_PI / den;
-    return 0;
+    /* A rotation angle is meaningful within one turn either way; 1e308*pi is not an angle. */
+    return isfinite(*out) && fabs(*out) <= 2 * PST_PI ? 0 : -1;
 }
 
 static bool good_fft_length(long long n)
@@ -90,10 +94,11 @@ static void default_grid(long long M, long long *nlat, long long *nlon)
 static void validate(model_cfg *c)
 {
     char err[512];
-    if (!pst_case_known((int)c->test_case))
+    if (c->test_case < 1 || c->test_case > 6 || !pst_case_known((int)c->test_case))
         pst_usage_error("--case: %lld is not a supported test case (allowed: 1, 2, 5, 6)", c->test_case);
     if (parse_angle(c->alpha_spec, &c->alpha))
-        pst_usage_error("--alpha: '%s' is not an angle in radians (e.g. 0.05, pi/4, 2*pi/3)", c->alpha_spec);
+        pst_usage_error("--alpha: '%s' is not an angle in radians within one turn (e.g. 0.05, pi/4, 2*pi/3; |alpha| <= 2*pi)",
+                        c->alpha_spec);
     if (c->alpha != 0 && !pst_case_rotated((int)c->test_case))
         pst_usage_error("--alpha: the rotation angle applies to cases 1 and 2 only (case %lld)", c->test_case);
     default_grid(c->trunc, &c->nlat, &c->nlon);
@@ -134,6 +139,8 @@ static long long resolve_steps(const model_cfg *c, double dt_s)
     if (c->steps) return c->steps;
     double days = isnan(c->days) ? pst_case_default_days((int)c->test_case) : c->days;
     double exact = days * PST_DAY_S / dt_s;
+    if (!(exact <= MAX_STEPS))
+        pst_usage_error("--days: %g days are %.3g time steps of %g s (allowed: up to %.0e steps)", days, exact, dt_s, MAX_STEPS);
     long long n = llround(exact);
     if (n < 1 || fabs(exact - (double)n) > 1e-6 * fmax(1.0, exact))
         pst_usage_error("--days: %g days is not a whole number of %g s time steps (%.4f); use --steps or another --dt",
@@ -256,7 +263,7 @@ int pst_cmd_model(int argc, char **argv)
         {"levels", PST_OPT_INT, &c.levels, "K", "independent vertical levels (work is linear in K; default 1)", 1, MAX_LEVELS, NULL},
         {"level-block", PST_OPT_INT, &c.level_block, "B", "levels transformed together, dividing K (default 2 if K is even, else 1)", 1, MAX_LEVELS, NULL},
         {"dt", PST_OPT_DOUBLE, &c.dt_s, "SEC", "time step in seconds (default: from the Courant number, printed)", 1, 0, NULL},
-        {"steps", PST_OPT_INT, &c.steps, "N", "time steps to run (default: --days)", 1, 1e9, NULL},
+        {"steps", PST_OPT_INT, &c.steps, "N", "time steps to run (default: --days)", 1, MAX_STEPS, NULL},
         {"days", PST_OPT_DOUBLE, &c.days, "D", "simulated days (default: the case's standard 12, 5, 15, 14)", 1, 0, NULL},
         {"diag-every", PST_OPT_INT, &c.diag_every, "N", "print and record diagnostics every N steps (default 0: start and end only)", 0, 1e9, NULL},
         {"warmup", PST_OPT_INT, &c.warmup, "N", "steps left out of the timing statistics (default 2)", 0, 1e9, NULL},

@@ -58,3 +58,11 @@ add_test(NAME model.blowup COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-fail.sh 3
   "numerical blow-up at step [0-9]+ \\(day [0-9.]+\\): non-finite spectral coefficients" -
   -- ${PSTRUN} -n 1 $<TARGET_FILE:pstswm> model --case 2 --trunc 21 --explicit --dt 7200 --steps 400 ${MODEL_FAST})
 set_tests_properties(model.blowup PROPERTIES TIMEOUT 60)
+# Values past every limit are refused before anything is allocated (they ran case 2 as case
+# 4294967298, dereferenced NULL after asking for 2.4e10 steps, blew up at alpha = 1e308*pi).
+pst_bad_input_test(model.bad.case_overflow 1 2 "--case: 4294967298 is not a supported test case"
+  model --case 4294967298 --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.days_too_many_steps 1 2 "--days: 1e\\+09 days are 2.4e\\+10 time steps"
+  model --trunc 10 --days 1e9 --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.alpha_huge 1 2 "--alpha: '1e308\\*pi' is not an angle in radians within one turn"
+  model --alpha 1e308*pi --out ${PST_TEST_OUT})
