@@ -29,7 +29,7 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { MAX_TRUNC = 2047, MAX_LEVELS = 4096 };
+enum { MAX_LEVELS = 4096 };
 
 typedef struct model_cfg {
     pst_ctx ctx;
@@ -257,7 +257,7 @@ int pst_cmd_model(int argc, char **argv)
     const pst_opt opts[] = {
         {"case", PST_OPT_INT, &c.test_case, "N", "Williamson test case: 1 cosine bell, 2 zonal flow, 5 mountain, 6 Rossby-Haurwitz (default 2)", 1, 0, NULL},
         {"alpha", PST_OPT_STRING, &c.alpha_spec, "RAD", "rotation angle of cases 1 and 2 in radians: 0.05, pi/4, pi/2 (default 0)", 1, 0, NULL},
-        {"trunc", PST_OPT_INT, &c.trunc, "M", "triangular truncation TM (default 42)", 1, MAX_TRUNC, NULL},
+        {"trunc", PST_OPT_INT, &c.trunc, "M", "triangular truncation TM (default 42)", 1, PST_MAX_TRUNC, NULL},
         {"nlat", PST_OPT_INT, &c.nlat, "N", "Gaussian latitudes (default: smallest even >= (3M+1)/2; T42: 64)", 2, 1 << 16, NULL},
         {"nlon", PST_OPT_INT, &c.nlon, "N", "longitudes (default: smallest 2,3,5-smooth >= 3M+1; T42: 128)", 4, 1 << 17, NULL},
         {"levels", PST_OPT_INT, &c.levels, "K", "independent vertical levels (work is linear in K; default 1)", 1, MAX_LEVELS, NULL},

@@ -92,6 +92,30 @@ fail:
     return -1;
 }
 
+/* The variable `name` must be one-dimensional over `dim` (nc_get_var reads a whole variable,
+ * whatever its shape, so a larger one would overrun the buffer sized for dim). */
+static int coef_var(int ncid, const char *path, const char *name, int dim, int *varid, char *err, size_t errlen)
+{
+    int ndims, dims[NC_MAX_VAR_DIMS];
+    nc_type type;
+    int st = nc_inq_varid(ncid, name, varid);
+    if (st == NC_NOERR) st = nc_inq_var(ncid, *varid, NULL, &type, &ndims, dims, NULL);
+    if (st != NC_NOERR) {
+        snprintf(err, errlen, "%s: variable '%s': %s", path, name, nc_strerror(st));
+        return -1;
+    }
+    if (ndims != 1 || dims[0] != dim) {
+        snprintf(err, errlen, "%s: variable '%s' must have the single dimension 'coef' (it has %d dimension%s)", path, name,
+                 ndims, ndims == 1 ? ", another one" : "s");
+        return -1;
+    }
+    if (type == NC_CHAR || type == NC_STRING) {
+        snprintf(err, errlen, "%s: variable '%s' must be numeric", path, name);
+        return -1;
+    }
+    return 0;
+}
+
 int pst_reference_read(const char *path, pst_reference *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
@@ -107,15 +131,20 @@ int pst_reference_read(const char *path, pst_reference *r, char *err, size_t err
     NC_TRY(nc_get_att_double(ncid, NC_GLOBAL, "phibar", &r->phibar));
     NC_TRY(nc_inq_dimid(ncid, "coef", &dcoef));
     NC_TRY(nc_inq_dimlen(ncid, dcoef, &ncoef));
-    if (r->M < 1 || ncoef != pst_spec_count(r->M)) {
+    /* Bound M before counting its coefficients (the count is quadratic in M). */
+    if (r->M < 1 || r->M > PST_MAX_TRUNC || ncoef != pst_spec_count(r->M)) {
         snprintf(err, errlen, "%s: %zu coefficients do not match truncation T%d", path, ncoef, r->M);
         goto fail;
     }
     cm = malloc(ncoef * sizeof *cm);
     cn = malloc(ncoef * sizeof *cn);
     buf = malloc(ncoef * sizeof *buf);
-    NC_TRY(nc_inq_varid(ncid, "coef_m", &vm));
-    NC_TRY(nc_inq_varid(ncid, "coef_n", &vn));
+    if (!cm || !cn || !buf) {
+        snprintf(err, errlen, "%s: cannot allocate %zu coefficients", path, ncoef);
+        goto fail;
+    }
+    if (coef_var(ncid, path, "coef_m", dcoef, &vm, err, errlen) || coef_var(ncid, path, "coef_n", dcoef, &vn, err, errlen))
+        goto fail;
     NC_TRY(nc_get_var_int(ncid, vm, cm));
     NC_TRY(nc_get_var_int(ncid, vn, cn));
     for (size_t k = 0; k < ncoef; k++)
@@ -126,8 +155,12 @@ int pst_reference_read(const char *path, pst_reference *r, char *err, size_t err
     double **dst[3] = {&r->zeta, &r->div, &r->phi};
     for (int f = 0; f < 3; f++) {
         *dst[f] = calloc(2 * ncoef, sizeof(double));
+        if (!*dst[f]) {
+            snprintf(err, errlen, "%s: cannot allocate %zu coefficients", path, ncoef);
+            goto fail;
+        }
         for (int q = 0; q < 2; q++) {
-            NC_TRY(nc_inq_varid(ncid, coef_names[f][q], &v));
+            if (coef_var(ncid, path, coef_names[f][q], dcoef, &v, err, errlen)) goto fail;
             NC_TRY(nc_get_var_double(ncid, v, buf));
             for (size_t k = 0; k < ncoef; k++) (*dst[f])[2 * pst_spec_full_index(r->M, cm[k], cn[k]) + q] = buf[k];
         }
