@@ -29,7 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_BYTES = 1 << 30 };
+enum { MAX_BYTES = 1 << 30, MAX_MESSAGES = 1 << 20 };
+/* Transfer state of one point: every protocol's transfers are alive at once (rounds). */
+static const double MAX_XFER_STATE_BYTES = 1 << 30;
 
 typedef struct cache_mode {
     const char *name;
@@ -292,6 +294,15 @@ static void validate(swap_cfg *cfg)
             if (cfg->sizes.v[i] > cfg->volume || cfg->volume % cfg->sizes.v[i])
                 pst_usage_error("--sizes: %lld does not divide --volume %lld", cfg->sizes.v[i], cfg->volume);
         if (cfg->volume > MAX_BYTES) pst_usage_error("--volume: %lld is out of range (allowed: 1 ... %d)", cfg->volume, MAX_BYTES);
+        /* Refused before anything is allocated: each message is a transfer per protocol. */
+        long long smallest = cfg->sizes.v[0];
+        for (size_t i = 1; i < cfg->sizes.n; i++) smallest = cfg->sizes.v[i] < smallest ? cfg->sizes.v[i] : smallest;
+        long long nmsg = cfg->volume / smallest;
+        double state_bytes = (double)nmsg * (double)cfg->nprotocols * (double)sizeof(pst_xfer);
+        if (nmsg > MAX_MESSAGES || state_bytes > MAX_XFER_STATE_BYTES)
+            pst_usage_error("--volume %lld as messages of %lld bytes is %lld messages per exchange, %.3g GB of transfer state "
+                            "per rank for %zu protocols (allowed: up to %d messages and %.3g GB)", cfg->volume, smallest, nmsg,
+                            state_bytes / 1e9, cfg->nprotocols, MAX_MESSAGES, MAX_XFER_STATE_BYTES / 1e9);
     } else if (cfg->sizes.n == 0) {
         long long v[20];
         size_t n = 0;

@@ -125,3 +125,7 @@ string(REPEAT "'" 2000 quotes)
 pst_bad_input_test(swap.bad.quotes_argument 2 2 "unexpected argument" swap ${quotes})
 string(REPEAT "'" 100000 long_name)
 pst_bad_input_test(swap.bad.quotes_out 2 2 "--out: cannot write" swap --sizes 8 --protocols 0,6 --out ${long_name})
+# More messages per exchange than transfer state can hold is refused before any allocation
+# (it tried ~8 GiB per rank and dereferenced NULL).
+pst_bad_input_test(swap.bad.volume_messages 2 2 "--volume 67108864 as messages of 1 bytes is 67108864 messages per exchange"
+  swap --volume 64M --sizes 1 --out ${PST_TEST_OUT})
