@@ -11,6 +11,7 @@
  * really sums, every alltoallv block lands where it belongs), never inside the timed region.
  * Bandwidths follow nccl-tests (core/busbw.h). */
 #include "bench/commands.h"
+#include "core/alloc_state.h"
 #include "core/buffer.h"
 #include "core/busbw.h"
 #include "core/cli.h"
@@ -258,7 +259,7 @@ typedef struct coll_cfg {
     pst_ctx ctx;
     pst_str_list ops;
     pst_int_list sizes, comm_sizes;
-    const char *root_spec;
+    const char *root_spec, *alloc_state;
     long long reps, iters, warmup;
     bool samples;
     pst_compare_opts compare;
@@ -375,6 +376,7 @@ static void emit_point(coll_cfg *cfg, const coll_op *op, int n, long long bytes,
     else pst_rec_str(&r, "root", NULL);
     pst_rec_bool(&r, "root_rotate", op->rooted && cfg->rotate);
     pst_rec_str(&r, "method", "seed002-loop");
+    pst_rec_str(&r, "alloc_state", cfg->alloc_state);
     pst_rec_rounds(&r, pt->R, pt->alt, &cfg->compare);
     pst_rec_int(&r, "iters", pt->iters);
     pst_rec_int(&r, "warmup", cfg->warmup);
@@ -433,7 +435,7 @@ static void sort_unique(pst_int_list *l)
 
 static void validate(coll_cfg *cfg)
 {
-    const pst_ctx *c = &cfg->ctx;
+    pst_ctx *c = &cfg->ctx;
     char err[256];
     if (c->size < 2) pst_usage_error("coll needs at least 2 ranks (running on 1); start it with mpiexec -n 2 or more");
     if (cfg->ops.n == 0) {
@@ -478,13 +480,18 @@ static void validate(coll_cfg *cfg)
                             cfg->root_spec, nmin - 1);
         cfg->root = (int)root;
     }
+    /* The allocator state, before any buffer exists: the largest message sizes it. */
+    long long largest = cfg->sizes.v[cfg->sizes.n - 1];
+    cfg->ctx.alloc_probe_bytes = (size_t)largest;
+    const char *why = pst_alloc_state_set(cfg->alloc_state, (size_t)largest);
+    if (why) pst_usage_error("--alloc-state %s: %s (largest --sizes: %lld bytes)", cfg->alloc_state, why, largest);
 }
 
 int pst_cmd_coll(int argc, char **argv)
 {
     static const char *op_names[NOPS + 1];
     for (size_t i = 0; i < NOPS; i++) op_names[i] = ops[i].name;
-    coll_cfg cfg = {.root_spec = "0", .reps = 10, .warmup = 5, .compare = PST_COMPARE_DEFAULTS};
+    coll_cfg cfg = {.root_spec = "0", .alloc_state = "default", .reps = 10, .warmup = 5, .compare = PST_COMPARE_DEFAULTS};
     pst_ctx_init(&cfg.ctx, "coll", argc, argv);
     const pst_opt opts[] = {
         {"ops", PST_OPT_STRINGS, &cfg.ops, "LIST", "operations (default all)", 1, 0, op_names},
@@ -503,6 +510,10 @@ int pst_cmd_coll(int argc, char **argv)
         {"warmup", PST_OPT_INT, &cfg.warmup, "N", "untimed calls before an op's first loop at a size; later turns re-warm "
          "with one (default 5)", 0, 1e6, NULL},
         {"samples", PST_OPT_FLAG, &cfg.samples, NULL, "keep every loop's time in the records", 1, 0, NULL},
+        {"alloc-state", PST_OPT_STRING, &cfg.alloc_state, "STATE",
+         "glibc allocator state for the library's temporary buffers: default (untouched), warm (large blocks from a warm "
+         "heap, as in a long-running application) or fresh (mapped afresh each call, as in a cold micro-benchmark) "
+         "(default default)", 1, 0, pst_alloc_states},
         PST_COMPARE_OPTS(&cfg.compare),
         PST_COMMON_OPTS(&cfg.ctx),
         {0},

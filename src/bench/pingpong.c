@@ -566,6 +566,7 @@ static void validate(pp_cfg *cfg)
         pst_int_list_set(&cfg->sizes, n, v);
     }
     normalise_sizes(&cfg->sizes);
+    c->alloc_probe_bytes = (size_t)cfg->sizes.v[cfg->sizes.n - 1];
 
     int color = cfg->pairing.partner >= 0 ? 0 : MPI_UNDEFINED;
     MPI_Comm_split(MPI_COMM_WORLD, color, c->rank, &cfg->active);

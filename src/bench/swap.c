@@ -314,6 +314,9 @@ static void validate(swap_cfg *cfg)
         cfg->cache.v[0] = strdup("1");
         cfg->cache.n = 1;
     }
+    long long largest = cfg->volume;
+    for (size_t i = 0; i < cfg->sizes.n; i++) largest = cfg->sizes.v[i] > largest ? cfg->sizes.v[i] : largest;
+    c->alloc_probe_bytes = (size_t)largest;
     int color = cfg->partner >= 0 ? 0 : MPI_UNDEFINED;
     MPI_Comm_split(MPI_COMM_WORLD, color, c->rank, &cfg->active);
 }

@@ -189,8 +189,10 @@ void pst_rec_verdict(pst_rec *r, const pst_verdict *v, const bool *in_set, const
     pst_rec_int(r, "rounds", (long long)v->n);
     pst_rec_bool(r, "precision_reached", R->precision_reached);
 
-    const char *caveats[4];
+    const char *caveats[6];
     size_t nc = 0;
+    if (c->oversubscribed) caveats[nc++] = "oversubscribed";
+    if (c->noisy) caveats[nc++] = "noisy";
     if (v->n < PST_MIN_VERDICT_ROUNDS) caveats[nc++] = "fewer than 10 rounds";
     if (!R->precision_reached) caveats[nc++] = "precision not reached";
     /* Below 20 ticks of the clock a verdict is about the timer, not the alternatives. */

@@ -1,6 +1,9 @@
 #include "core/context.h"
 
+#include "core/alloc_state.h"
 #include "core/errors.h"
+#include "core/machine.h"
+#include "core/noise.h"
 #include "core/record.h"
 #include "core/timer.h"
 #include "core/watchdog.h"
@@ -50,7 +53,8 @@ static char *join_cmdline(int argc, char **argv, const char *subcommand)
 
 void pst_ctx_init(pst_ctx *c, const char *subcommand, int argc, char **argv)
 {
-    *c = (pst_ctx){.subcommand = subcommand, .timeout_s = 600, .transport = "mpi", .thread_level = "single"};
+    *c = (pst_ctx){.subcommand = subcommand, .timeout_s = 600, .transport = "mpi", .thread_level = "single",
+                   .noise_probe_s = 0.2, .alloc_probe_bytes = 1 << 20};
     MPI_Comm_rank(MPI_COMM_WORLD, &c->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &c->size);
     static char progname[64];
@@ -112,7 +116,30 @@ static size_t gather_hosts(pst_ctx *c, char ***hosts_out, char **storage)
     return n;
 }
 
-static void write_header(pst_ctx *c)
+static void noise_line(const pst_ctx *c, const char *when, const pst_noise *n)
+{
+    printf("# noise %s: %.2g s probe, lost %.2f %% (max over ranks; median %.2f %%), max gap %.3g ms, %lld gaps over %.0f us%s\n",
+           when, n->probe_s, 100 * n->lost_frac_max, 100 * n->lost_frac_median, n->max_gap_s * 1e3, n->gaps, n->threshold_s * 1e6,
+           c->oversubscribed ? " (ranks outnumber CPUs: the probe measures the ranks taking turns)" : "");
+    if (n->lost_frac_max > PST_NOISE_LIMIT)
+        fprintf(stderr, "%s: warning: the host lost %.1f %% of the time %s the run in stalls (max %.3g ms): timings are noisy "
+                "and verdicts unreliable\n", pst_progname(), 100 * n->lost_frac_max, when, n->max_gap_s * 1e3);
+}
+
+static void rec_noise_probe(pst_rec *r, const pst_ctx *c, const char *when, const pst_noise *n)
+{
+    pst_rec_obj_begin(r, "noise");
+    if (!strcmp(when, "before")) {
+        pst_rec_num(r, "probe_s", n->probe_s);
+        pst_rec_num(r, "threshold_s", n->threshold_s);
+        pst_rec_bool(r, "measures_ranks", c->oversubscribed);
+    }
+    pst_rec_noise(r, when, n);
+    pst_rec_bool(r, "noisy", n->lost_frac_max > PST_NOISE_LIMIT);
+    pst_rec_obj_end(r);
+}
+
+static void write_header(pst_ctx *c, const pst_machine *m, const pst_noise *noise)
 {
     char **hosts = NULL, *storage = NULL;
     size_t nhosts = gather_hosts(c, &hosts, &storage);
@@ -149,12 +176,20 @@ static void write_header(pst_ctx *c)
     pst_rec_str(&r, "thread_level", pst_thread_level_requested());
     pst_rec_str(&r, "thread_level_provided", pst_thread_level_provided());
     pst_rec_str(&r, "date", date);
+    pst_rec_machine(&r, m);
+    if (noise) rec_noise_probe(&r, c, "before", noise);
+    else pst_rec_null(&r, "noise");
+    pst_rec_alloc_state(&r, c->alloc_probe_bytes);
     if (c->header_extra) c->header_extra(&r, c, c->header_extra_arg);
     pst_rec_emit(&r, c);
 
     printf("# pstswm %s (%s) %s | %s | %d rank%s on %zu node%s | timer resolution %.3g us | run %s\n",
            PST_VERSION, PST_GIT_COMMIT, c->subcommand, library, c->size, c->size == 1 ? "" : "s", nhosts,
            nhosts == 1 ? "" : "s", c->timer_resolution_s * 1e6, c->run_id);
+    if (m->oversubscribed)
+        printf("# oversubscribed: %d ranks on a host with %d CPUs for them: timings are not verdicts\n", m->max_ranks_per_cpu_host,
+               m->cpus_of_that_host);
+    if (noise) noise_line(c, "before", noise);
     fflush(stdout);
     free(hosts);
     free(storage);
@@ -170,13 +205,45 @@ void pst_ctx_start(pst_ctx *c)
     MPI_Bcast(&err, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (err) pst_usage_error("--out: cannot write '%s': %s", c->out_path, strerror(err));
     c->timer_resolution_s = pst_timer_resolution_s();
-    write_header(c);
+    pst_machine m = pst_machine_survey();
+    c->oversubscribed = m.oversubscribed;
+    pst_noise noise;
+    if (c->noise_probe_s > 0) {
+        noise = pst_noise_probe(c->noise_probe_s, c->timer_resolution_s);
+        int noisy = noise.lost_frac_max > PST_NOISE_LIMIT;
+        MPI_Bcast(&noisy, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        c->noisy = noisy;
+    }
+    write_header(c, &m, c->noise_probe_s > 0 ? &noise : NULL);
+    c->start_s = MPI_Wtime();
     pst_watchdog_start(c->timeout_s);
 }
 
 void pst_ctx_finish(pst_ctx *c)
 {
     pst_watchdog_stop();
+    /* The footer closes a complete run: its absence marks an interrupted one. */
+    double elapsed_s = MPI_Wtime() - c->start_s;
+    pst_noise after;
+    if (c->noise_probe_s > 0) {
+        after = pst_noise_probe(c->noise_probe_s, c->timer_resolution_s);
+        int noisy = after.lost_frac_max > PST_NOISE_LIMIT;
+        MPI_Bcast(&noisy, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        c->noisy |= noisy;
+    }
+    if (c->rank == 0) {
+        pst_rec r;
+        pst_rec_begin(&r, c, c->subcommand, "footer");
+        if (c->noise_probe_s > 0) rec_noise_probe(&r, c, "after", &after);
+        else pst_rec_null(&r, "noise");
+        pst_rec_num(&r, "elapsed_s", elapsed_s);
+        pst_rec_emit(&r, c);
+        if (c->noise_probe_s > 0) {
+            noise_line(c, "after", &after);
+            fflush(stdout);
+        }
+    }
+    pst_alloc_state_release();
     if (c->out) fclose(c->out);
     c->out = NULL;
     free(c->cmdline);

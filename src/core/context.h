@@ -20,10 +20,15 @@ typedef struct pst_ctx {
     double timeout_s;          /* per-experiment watchdog; 0 disables */
     bool no_verify;
     const char *thread_level;  /* checked here; MPI was initialised at it before parsing */
+    double noise_probe_s;      /* host-noise probe before and after the run; 0 disables */
+    size_t alloc_probe_bytes;  /* block size of the allocator probe: the run's largest message */
     /* state */
     FILE *out;
     const char *transport;     /* written into every record */
     double timer_resolution_s;
+    double start_s;
+    bool oversubscribed;       /* some host runs more ranks than CPUs: timings are not verdicts */
+    bool noisy;                /* the noise probe lost more than PST_NOISE_LIMIT on some rank */
     /* Subcommand fields for the run header (e.g. the comparison schedule); NULL: none. */
     void (*header_extra)(struct pst_rec *r, const struct pst_ctx *c, void *arg);
     void *header_extra_arg;
@@ -35,6 +40,9 @@ typedef struct pst_ctx {
     {"timeout", PST_OPT_DOUBLE, &(ctx)->timeout_s, "SEC",                                         \
      "abort (exit 4) if any one experiment runs longer than SEC s; 0 = never (default 600)", 0, 1e9, NULL}, \
     {"no-verify", PST_OPT_FLAG, &(ctx)->no_verify, NULL, "skip payload/result verification", 1, 0, NULL}, \
+    {"noise-probe", PST_OPT_DOUBLE, &(ctx)->noise_probe_s, "SEC",                                     \
+     "spin on the clock for SEC s on every rank before and after the run to measure host noise; 0 = off (default 0.2)", \
+     0, 60, NULL},                                                                                  \
     {"thread-level", PST_OPT_STRING, &(ctx)->thread_level, "LEVEL",                                   \
      "MPI thread support to ask for: single|funneled|serialized|multiple, to measure what it costs (default single)", \
      1, 0, pst_thread_levels}
@@ -42,11 +50,12 @@ typedef struct pst_ctx {
 /* Before parsing: defaults, rank/size, run id (agreed by broadcast), command line. */
 void pst_ctx_init(pst_ctx *c, const char *subcommand, int argc, char **argv);
 
-/* After all validation: open --out (collective usage error if it cannot be written), write the
- * run header record, print the header line on stdout, start the watchdog. */
+/* After all validation: open --out (collective usage error if it cannot be written), survey
+ * the machine (binding, oversubscription) and probe its noise, write the run header record,
+ * print the header lines on stdout, start the watchdog. */
 void pst_ctx_start(pst_ctx *c);
 
-/* Stop the watchdog, close the record file. */
+/* Stop the watchdog, probe the noise again into a final footer record, close the record file. */
 void pst_ctx_finish(pst_ctx *c);
 
 #endif

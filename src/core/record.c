@@ -144,6 +144,35 @@ void pst_rec_strs(pst_rec *r, const char *k, const char *const *v, size_t n)
     put(r, "]", 1);
 }
 
+void pst_rec_obj_begin(pst_rec *r, const char *k)
+{
+    if (k) key(r, k);
+    else if (!r->empty) put(r, ",", 1);
+    put(r, "{", 1);
+    r->empty = true;
+}
+
+void pst_rec_obj_end(pst_rec *r)
+{
+    put(r, "}", 1);
+    r->empty = false;
+}
+
+void pst_rec_list_begin(pst_rec *r, const char *k)
+{
+    key(r, k);
+    put(r, "[", 1);
+    r->empty = true;
+}
+
+void pst_rec_list_end(pst_rec *r)
+{
+    put(r, "]", 1);
+    r->empty = false;
+}
+
+void pst_rec_null(pst_rec *r, const char *k) { key(r, k); puts_(r, "null"); }
+
 void pst_rec_times(pst_rec *r, const pst_summary *s)
 {
     pst_rec_num(r, "t_min", s->min);

@@ -27,6 +27,13 @@ void pst_rec_nums(pst_rec *r, const char *key, const double *v, size_t n);
 void pst_rec_nums_compact(pst_rec *r, const char *key, const double *v, size_t n);
 void pst_rec_ints(pst_rec *r, const char *key, const long long *v, size_t n);
 void pst_rec_strs(pst_rec *r, const char *key, const char *const *v, size_t n);
+/* Nested values: an object under key k (k NULL: the next element of the enclosing list), a
+ * list of objects under key k, and null. */
+void pst_rec_obj_begin(pst_rec *r, const char *k);
+void pst_rec_obj_end(pst_rec *r);
+void pst_rec_list_begin(pst_rec *r, const char *k);
+void pst_rec_list_end(pst_rec *r);
+void pst_rec_null(pst_rec *r, const char *k);
 /* t_min, t_med, t_mean, t_max (seconds) and reps from a summary of per-repetition times. */
 void pst_rec_times(pst_rec *r, const pst_summary *s);
 /* Finish and write (rank 0, if a file is open); always releases the buffer. */

@@ -48,3 +48,17 @@ pst_bad_input_test(coll.bad.iters 2 2 "--iters: -1 is out of range"
   coll --iters -1 --out ${COBAD})
 pst_bad_input_test(coll.bad.out 2 2 "--out: cannot write '/nonexistent/c.jsonl'"
   coll --sizes 8 --out /nonexistent/c.jsonl)
+
+# The allocator state: warm serves a 1 MiB block from the heap, fresh and default map it.
+pst_records_test(coll.alloc_warm 2 CHECKS
+  "header['allocator']['alloc_state'] == 'warm' and header['allocator']['probe_mmapped'] is False"
+  "header['allocator']['mmap_threshold_bytes'] > 1048576 and all(p['alloc_state'] == 'warm' for p in points)"
+  ARGS coll --ops allreduce --sizes 1M --reps 2 --alloc-state warm)
+pst_records_test(coll.alloc_fresh 2 CHECKS
+  "header['allocator']['alloc_state'] == 'fresh' and header['allocator']['probe_mmapped'] is True"
+  "header['allocator']['mmap_threshold_bytes'] == 131072 and all(p['alloc_state'] == 'fresh' for p in points)"
+  ARGS coll --ops allreduce --sizes 1M --reps 2 --alloc-state fresh)
+pst_bad_input_test(coll.bad.alloc_state 2 2 "--alloc-state: unknown value 'tepid' \\(allowed: default, warm, fresh\\)"
+  coll --alloc-state tepid --out ${PST_TEST_OUT})
+pst_bad_input_test(coll.bad.alloc_warm_huge 2 2 "--alloc-state warm: glibc maps blocks above 32 MiB"
+  coll --ops allreduce --sizes 64M --alloc-state warm --out ${PST_TEST_OUT})

@@ -129,3 +129,22 @@ pst_bad_input_test(swap.bad.quotes_out 2 2 "--out: cannot write" swap --sizes 8 
 # (it tried ~8 GiB per rank and dereferenced NULL).
 pst_bad_input_test(swap.bad.volume_messages 2 2 "--volume 67108864 as messages of 1 bytes is 67108864 messages per exchange"
   swap --volume 64M --sizes 1 --out ${PST_TEST_OUT})
+
+# The run header says what the numbers came from, and a footer closes a complete run.
+foreach(np 1 2 4)
+  pst_records_test(header.np${np}.machine ${np} CHECKS
+    "{'noise', 'env', 'binding', 'oversubscribed', 'allocator', 'cpu_governor', 'transparent_hugepages', 'kernel_release', 'ld_preload', 'compile_flags', 'thread_level'} <= set(header)"
+    "len(header['binding']) == ${np} and all(set(b) == {'rank', 'host', 'cpus', 'numa_node'} for b in header['binding'])"
+    "header['noise']['probe_s'] == 0.1 and 0 <= header['noise']['before']['lost_frac_median'] <= header['noise']['before']['lost_frac_max'] <= 1"
+    "header['oversubscribed'] == (${np} > header['cpus_online']) and header['noise']['measures_ranks'] == header['oversubscribed']"
+    "header['allocator']['alloc_state'] == 'default' and header['allocator']['probe_bytes'] == 1048576"
+    "recs[-1]['type'] == 'footer' and set(recs[-1]['noise']['after']) == {'lost_frac_max', 'lost_frac_median', 'max_gap_s', 'gaps'} and recs[-1]['elapsed_s'] >= 0"
+    ARGS model --trunc 5 --levels 1 --steps 2 --grid ${np}x1 --noise-probe 0.1)
+endforeach()
+pst_records_test(header.noise_off 2 CHECKS
+  "header['noise'] is None and recs[-1]['type'] == 'footer' and recs[-1]['noise'] is None"
+  ARGS swap --protocols 0,6 --sizes 8 --reps 2 --noise-probe 0)
+pst_bad_input_test(header.bad.noise_probe 2 2 "--noise-probe: -1 is out of range \\(allowed: 0 ... 60\\)"
+  swap --noise-probe -1 --out ${PST_TEST_OUT})
+pst_bad_input_test(header.bad.noise_probe_text 2 2 "--noise-probe: 'abc' is not a finite number"
+  swap --noise-probe abc --out ${PST_TEST_OUT})

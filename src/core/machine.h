@@ -1,0 +1,33 @@
+/* What the numbers came from, for the run header: the environment variables that steer MPI,
+ * OpenMP and BLAS; where each rank may run (binding) and whether any host runs more ranks than
+ * CPUs; and the system settings that move timings (CPU frequency governor, transparent huge
+ * pages, kernel release, LD_PRELOAD). */
+#ifndef PST_MACHINE_H
+#define PST_MACHINE_H
+
+#include "core/record.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* "0-3,8,10-11" for the set cpus[0..n) (ascending), into buf. */
+const char *pst_cpu_list(const int *cpus, size_t n, char *buf, size_t len);
+
+/* Does the variable NAME=VALUE belong in the header's env (MPI, PMIx, UCX, libfabric, PSM2,
+ * OpenMP, OpenBLAS, Slurm, glibc malloc)? */
+bool pst_env_recorded(const char *name_value);
+
+typedef struct pst_machine {
+    bool oversubscribed;    /* some host runs more ranks than CPUs allowed to them */
+    int max_ranks_per_cpu_host; /* ranks on the most crowded host */
+    int cpus_of_that_host;
+} pst_machine;
+
+/* Collective over MPI_COMM_WORLD: gathers every rank's host, allowed CPUs and NUMA node. */
+pst_machine pst_machine_survey(void);
+
+/* Rank 0 after pst_machine_survey: env, binding, oversubscribed, cpu_governor,
+ * transparent_hugepages, kernel_release, ld_preload, compile_flags. */
+void pst_rec_machine(pst_rec *r, const pst_machine *m);
+
+#endif
