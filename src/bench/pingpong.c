@@ -25,6 +25,7 @@
 #include "core/latbw.h"
 #include "core/payload.h"
 #include "core/record.h"
+#include "core/segfit.h"
 #include "core/stats.h"
 #include "core/timer.h"
 #include "core/watchdog.h"
@@ -385,14 +386,29 @@ static void report(pp_cfg *cfg, const pp_mode *m, bool bidir, size_t nsizes, con
         printf("  peak bandwidth: %.1f MB/s at %lld bytes, where t = %.3f us (min over samples)\n", a.peak_bytes_per_s / 1e6,
                bytes[a.peak], tmin[a.peak] * 1e6);
     double bw_fit = a.fitted && a.fit.coef[1] > 0 ? 1.0 / a.fit.coef[1] : NAN;
+    /* The window fit is valid only with a positive latency and bandwidth and a small error. */
+    bool window_ok = a.fitted && a.fit.coef[0] >= 0 && a.fit.coef[1] > 0 && a.max_rel_resid <= PST_SEGFIT_MAX_ERR;
     if (a.fitted)
-        printf("  fit T(N) = t_l + N*t_s over %lld ... %lld bytes (%zu sizes, t_min): t_l = %.3f us [95%% CI %.3f, %.3f], "
+        printf("  fit T(N) = t_l + N*t_s over %lld ... %lld bytes (%zu sizes, t_min): %st_l = %.3f us [95%% CI %.3f, %.3f], "
                "1/t_s = %.1f MB/s, r2 = %.6f, max |residual| = %.3f us (%.2f%%)\n",
-               cfg->fit_from, cfg->fit_to, a.npoints, a.fit.coef[0] * 1e6, a.t_l_ci95[0] * 1e6, a.t_l_ci95[1] * 1e6,
-               bw_fit / 1e6, a.fit.r2, a.max_abs_resid_s * 1e6, a.max_rel_resid * 100);
+               cfg->fit_from, cfg->fit_to, a.npoints, window_ok ? "" : "FIT NOT OK: ", a.fit.coef[0] * 1e6,
+               a.t_l_ci95[0] * 1e6, a.t_l_ci95[1] * 1e6, bw_fit / 1e6, a.fit.r2, a.max_abs_resid_s * 1e6, a.max_rel_resid * 100);
     else
         printf("  fit T(N) = t_l + N*t_s: not done, %zu size%s in the window %lld ... %lld bytes (needs 2)\n", a.npoints,
                a.npoints == 1 ? "" : "s", cfg->fit_from, cfg->fit_to);
+    fflush(stdout);
+
+    /* Over every size: T(N) = t_l + N*t_s piecewise by protocol regime, on the medians. */
+    double *X = malloc(2 * nsizes * sizeof *X), *tmed = malloc(nsizes * sizeof *tmed);
+    for (size_t i = 0; i < nsizes; i++) {
+        X[2 * i] = 1;
+        X[2 * i + 1] = (double)bytes[i];
+        tmed[i] = pts[i].t.median;
+    }
+    pst_segfit pw = pst_segfit_run(nsizes, X, tmed, bytes, cfg->compare.confidence);
+    char pw_text[160];
+    printf("  piecewise T(N) = t_l + N*t_s over all sizes (t_med): t_l us, 1/t_s MB/s, max err: %s\n",
+           pst_segfit_text(&pw, bytes, pw_text, sizeof pw_text));
     fflush(stdout);
 
     double *fit_bytes = malloc(nsizes * sizeof *fit_bytes), *fit_resid = malloc(nsizes * sizeof *fit_resid);
@@ -427,7 +443,11 @@ static void report(pp_cfg *cfg, const pp_mode *m, bool bidir, size_t nsizes, con
     pst_rec_nums(&r, "fit_bytes", fit_bytes, nf);
     pst_rec_nums(&r, "fit_residuals_s", fit_resid, nf);
     pst_rec_num(&r, "fit_max_rel_residual", a.fitted ? a.max_rel_resid : NAN);
+    pst_rec_bool(&r, "window_fit_ok", window_ok);
+    pst_rec_segfit(&r, &pw, bytes);
     pst_rec_emit(&r, &cfg->ctx);
+    free(X);
+    free(tmed);
     free(fit_bytes);
     free(fit_resid);
     free(tmin);

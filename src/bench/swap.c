@@ -15,9 +15,9 @@
 #include "core/compare.h"
 #include "core/context.h"
 #include "core/errors.h"
-#include "core/fit.h"
 #include "core/payload.h"
 #include "core/record.h"
+#include "core/segfit.h"
 #include "core/sensitivity.h"
 #include "core/stats.h"
 #include "core/timer.h"
@@ -169,30 +169,32 @@ static void emit_point(swap_cfg *cfg, size_t pi, long long bytes, long long nmsg
     pst_rec_emit(&r, &cfg->ctx);
 }
 
-/* Per-protocol block (seed 004): peak bandwidth, latency and model error. */
+/* Per-protocol block (Worley 2000): peak bandwidth, and the model T = nmsg·α + volume/β
+ * piecewise over the protocol regimes (core/segfit.h), fitted to the per-size medians. */
 static void protocol_summary(swap_cfg *cfg, const pst_protocol *p, const cache_mode *cm, size_t nsizes,
-                             const long long *bytes, const long long *nmsg, const double *tmin)
+                             const long long *bytes, const long long *nmsg, const double *tmed)
 {
     double peak = 0;
     long long peak_bytes = 0;
-    double *X = malloc(2 * nsizes * sizeof *X), *w = malloc(nsizes * sizeof *w);
-    for (size_t i = 0; i < nsizes; i++) {
-        double bw = mbytes_per_s(bytes[i], nmsg[i], tmin[i]);
+    /* segfit wants the points in ascending size order. */
+    size_t *order = malloc(nsizes * sizeof *order);
+    for (size_t i = 0; i < nsizes; i++) order[i] = i;
+    for (size_t i = 1; i < nsizes; i++)
+        for (size_t j = i; j > 0 && bytes[order[j]] < bytes[order[j - 1]]; j--) {
+            size_t t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
+        }
+    double *X = malloc(2 * nsizes * sizeof *X), *y = malloc(nsizes * sizeof *y);
+    long long *key = malloc(nsizes * sizeof *key);
+    for (size_t k = 0; k < nsizes; k++) {
+        size_t i = order[k];
+        double bw = mbytes_per_s(bytes[i], nmsg[i], tmed[i]);
         if (bw > peak) { peak = bw; peak_bytes = bytes[i]; }
-        X[2 * i] = (double)nmsg[i];
-        X[2 * i + 1] = (double)(bytes[i] * nmsg[i]);
-        w[i] = 1.0 / (tmin[i] * tmin[i]);
+        X[2 * k] = (double)nmsg[i];
+        X[2 * k + 1] = (double)(bytes[i] * nmsg[i]);
+        y[k] = tmed[i];
+        key[k] = bytes[i];
     }
-    pst_fit f;
-    bool fitted = nsizes >= 2 && pst_lsq(nsizes, 2, X, tmin, w, &f) == 0;
-    double alpha_s = fitted ? f.coef[0] : NAN, beta = fitted && f.coef[1] > 0 ? 1.0 / f.coef[1] : NAN, maxerr = 0;
-    for (size_t i = 0; fitted && i < nsizes; i++) {
-        double model = f.coef[0] * X[2 * i] + f.coef[1] * X[2 * i + 1];
-        maxerr = fmax(maxerr, fabs(model - tmin[i]) / tmin[i]);
-    }
-    if (!fitted) maxerr = NAN;
-    free(X);
-    free(w);
+    pst_segfit f = pst_segfit_run(nsizes, X, y, key, cfg->compare.confidence);
 
     pst_rec r;
     pst_rec_begin(&r, &cfg->ctx, "swap", "summary");
@@ -204,15 +206,20 @@ static void protocol_summary(swap_cfg *cfg, const pst_protocol *p, const cache_m
     pst_rec_str(&r, "stat", "t_med");
     pst_rec_num(&r, "peak_mbytes_per_s", peak);
     pst_rec_int(&r, "peak_bytes", peak_bytes);
-    pst_rec_num(&r, "alpha_s", alpha_s);
-    pst_rec_num(&r, "beta_mbytes_per_s", beta / 1e6);
-    pst_rec_num(&r, "model_max_rel_err", maxerr);
-    pst_rec_int(&r, "range_min_bytes", bytes[0]);
-    pst_rec_int(&r, "range_max_bytes", bytes[nsizes - 1]);
+    /* The first segment's latency and the last one's bandwidth: small- and large-message limits. */
+    pst_rec_num(&r, "alpha_s", f.nseg ? f.seg[0].fit.coef[0] : NAN);
+    pst_rec_num(&r, "beta_mbytes_per_s", f.nseg && f.seg[f.nseg - 1].fit.coef[1] > 0 ? 1e-6 / f.seg[f.nseg - 1].fit.coef[1] : NAN);
+    pst_rec_segfit(&r, &f, key);
+    pst_rec_int(&r, "range_min_bytes", key[0]);
+    pst_rec_int(&r, "range_max_bytes", key[nsizes - 1]);
     pst_rec_emit(&r, &cfg->ctx);
 
-    printf("  %-5s %-32s %10.1f %9lld %10.2f %10.1f %9.1f%%\n", p->code, p->slug, peak, peak_bytes,
-           alpha_s * 1e6, beta / 1e6, maxerr * 100);
+    char fit[160];
+    printf("  %-5s %-32s %10.1f %9lld %s\n", p->code, p->slug, peak, peak_bytes, pst_segfit_text(&f, key, fit, sizeof fit));
+    free(order);
+    free(X);
+    free(y);
+    free(key);
 }
 
 /* Per-size protocol sensitivity summary across protocols (Worley, 1998), now a verdict: the best
@@ -391,8 +398,8 @@ int pst_cmd_swap(int argc, char **argv)
             printf("\n== swap, transport %s, cache %s (%s), pairs %s (%d pair%s), %zu+ rounds (%s), statistic: median ==\n",
                    cfg.transport, cm->name, cm->description, cfg.pairs_spec, cfg.npairs, cfg.npairs == 1 ? "" : "s",
                    (size_t)cfg.reps, cfg.compare.schedule);
-            printf("  %-5s %-32s %10s %9s %10s %10s %10s\n", "code", "protocol", "peak MB/s", "at bytes", "alpha us",
-                   "beta MB/s", "max err");
+            printf("  %-5s %-32s %10s %9s %8s %10s %10s  (piecewise by regime)\n", "code", "protocol", "peak MB/s", "at bytes",
+                   "alpha us", "beta MB/s", "max err");
             for (size_t pi = 0; pi < cfg.nprotocols; pi++)
                 protocol_summary(&cfg, cfg.protocols[pi], cm, nsizes, cfg.sizes.v, nmsg, &tmed[pi * nsizes]);
             if (cfg.nprotocols >= 2) {
