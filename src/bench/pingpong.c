@@ -14,6 +14,7 @@
  * Per mode: zero-byte latency, peak bandwidth and the fit T(N) = t_l + N·t_s over a window of
  * large messages (seed 002: 1-2 MB) with its residuals. */
 #include "bench/commands.h"
+#include "bench/loggp.h"
 #include "bench/pairing.h"
 #include "comm/protocol.h"
 #include "core/buffer.h"
@@ -64,8 +65,8 @@ typedef struct pp_cfg {
     const char *modes_spec, *pairs_spec, *transport;
     pst_int_list sizes;
     pst_str_list directions;
-    long long reps, warmup, iters, fit_from, fit_to;
-    bool samples;
+    long long reps, warmup, iters, fit_from, fit_to, loggp_n;
+    bool samples, loggp;
     pst_compare_opts compare;
     /* derived */
     pp_mode *modes;
@@ -575,6 +576,8 @@ static void validate(pp_cfg *cfg)
             if (cfg->modes[i].kind == K_PROTOCOL)
                 pst_usage_error("--direction bi: mode %s is an ordered protocol (a ping-pong by construction); "
                                 "bidirectional runs take send, ssend, isend, bsend", cfg->modes[i].name);
+    if (cfg->loggp && (!two_sided(cfg) || !strcmp(cfg->pairs_spec, "all")))
+        pst_usage_error("--loggp measures one pair with MPI_Send/MPI_Recv: it needs --transport mpi and one pair (--pairs I,J)");
     if (cfg->fit_from > cfg->fit_to)
         pst_usage_error("--fit-from %lld is above --fit-to %lld", cfg->fit_from, cfg->fit_to);
     if (cfg->sizes.n == 0) {
@@ -634,7 +637,7 @@ int pst_cmd_pingpong(int argc, char **argv)
 {
     static const char *const directions[] = {"uni", "bi", NULL};
     pp_cfg cfg = {.pairs_spec = "0,1", .transport = "mpi", .reps = 20, .warmup = 10,
-                  .fit_from = 1 << 20, .fit_to = 2 << 20, .compare = PST_COMPARE_DEFAULTS};
+                  .fit_from = 1 << 20, .fit_to = 2 << 20, .loggp_n = 16, .compare = PST_COMPARE_DEFAULTS};
     pst_ctx_init(&cfg.ctx, "pingpong", argc, argv);
     const pst_opt opts[] = {
         {"modes", PST_OPT_STRING, &cfg.modes_spec, "LIST",
@@ -659,6 +662,9 @@ int pst_cmd_pingpong(int argc, char **argv)
          "mpi (two-sided), rma (MPI-3 one-sided put/get), shmem where built; one-sided transports run their "
          "ordered protocols (default mpi)", 1, 0, NULL},
         {"samples", PST_OPT_FLAG, &cfg.samples, NULL, "keep every sample's time in the records", 1, 0, NULL},
+        {"loggp", PST_OPT_FLAG, &cfg.loggp, NULL,
+         "also measure the LogGP parameters L, o_s, o_r, g, G over the sizes (PRTT method, MPI_Send/MPI_Recv)", 1, 0, NULL},
+        {"loggp-n", PST_OPT_INT, &cfg.loggp_n, "N", "messages per parametrised round trip of --loggp (default 16)", 2, 1e6, NULL},
         PST_COMPARE_OPTS(&cfg.compare),
         PST_COMMON_OPTS(&cfg.ctx),
         {0},
@@ -726,6 +732,13 @@ int pst_cmd_pingpong(int argc, char **argv)
     }
     free(pts);
     free(R);
+    if (cfg.loggp) {
+        pst_watchdog_phase("pingpong --loggp (PRTT round trips)");
+        pst_loggp_run run = {.comm = cfg.active, .partner = cfg.pairing.partner, .side = cfg.pairing.side, .n = cfg.loggp_n,
+                             .reps = cfg.reps, .sizes = cfg.sizes.v + 1, .nsizes = nsizes - 1, .sbuf = cfg.sbuf,
+                             .rbuf = cfg.rbuf, .confidence = cfg.compare.confidence};
+        if (run.nsizes) pst_loggp(&cfg.ctx, &run);
+    }
     teardown(&cfg);
     pst_ctx_finish(&cfg.ctx);
     return PST_EXIT_OK;
