@@ -100,3 +100,133 @@ def nearest_in_log(values: list[float], target: float, max_factor: float = 2.0) 
         return None
     best = min(candidates, key=lambda v: abs(math.log(v / target)))
     return best if abs(math.log(best / target)) <= math.log(max_factor) + 1e-12 else None
+
+
+# --- Verdicts with confidence: the same method as pstswm's core/verdict.c (docs/statistics.md) ---
+# Distribution-free throughout: a median's interval from binomial order statistics, alternatives
+# compared paired by round through log-ratios against the empirically fastest, the best set by a
+# Bonferroni-adjusted sign test against an equivalence margin.
+
+
+def _binom_half_cdf(n: int, m: int) -> float:
+    """P(Binomial(n, 1/2) <= m), in log space so n in the thousands stays accurate."""
+    ln_half_n, lg_n1 = -n * math.log(2.0), math.lgamma(n + 1)
+    return sum(
+        math.exp(lg_n1 - math.lgamma(i + 1) - math.lgamma(n - i + 1) + ln_half_n) for i in range(min(m, n) + 1)
+    )
+
+
+def sign_rank(n: int, alpha: float) -> int:
+    """The largest j with P(Binomial(n, 1/2) <= j-1) <= alpha: the j-th order statistic from each end
+    bounds the median with coverage >= 1 - 2·alpha; 0 when n is too small for any interval."""
+    j = 0
+    while j + 1 <= n and _binom_half_cdf(n, j) <= alpha:
+        j += 1
+    return j
+
+
+def quantile_sorted(s: list[float], q: float) -> float:
+    """Linear interpolation between order statistics (numpy's default, pstswm's pst_quantile_sorted)."""
+    if not s:
+        return math.nan
+    h = q * (len(s) - 1)
+    lo = math.floor(h)
+    if lo + 1 >= len(s):
+        return s[-1]
+    return s[lo] + (h - lo) * (s[lo + 1] - s[lo])
+
+
+def median_ci(x: list[float], conf: float = 0.95) -> tuple[float, float, float]:
+    """(median, lo, hi): the interval from order statistics, NaN ends when x is too short for conf."""
+    s = sorted(x)
+    j = sign_rank(len(s), (1 - conf) / 2)
+    med = quantile_sorted(s, 0.5)
+    return (med, s[j - 1], s[len(s) - j]) if j else (med, math.nan, math.nan)
+
+
+@dataclass(frozen=True)
+class PairedRatio:
+    """a/b from paired samples: exp of the median per-pair log-ratio, its interval, and whether the
+    interval lies wholly outside the equivalence band [1/(1+margin), 1+margin]."""
+
+    ratio: float
+    lo: float
+    hi: float
+    n: int
+    significant: bool
+
+
+def paired_ratio(a: list[float], b: list[float], conf: float = 0.95, margin: float = 0.02) -> PairedRatio:
+    if len(a) != len(b):
+        raise ValueError(f"paired samples of different lengths ({len(a)} and {len(b)})")
+    d = [math.log(x) - math.log(y) for x, y in zip(a, b, strict=True)]
+    med, lo, hi = median_ci(d, conf)
+    band = math.log1p(margin)
+    significant = math.isfinite(lo) and (lo > band or hi < -band)
+    return PairedRatio(math.exp(med), math.exp(lo), math.exp(hi), len(d), significant)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Which alternatives may be the fastest: pstswm's summary fields, recomputed from rounds."""
+
+    best: str
+    best_set: list[str]  # best first, the rest in the order given
+    medians: dict[str, float]
+    median_rel: float
+    median_rel_ci: tuple[float, float]
+    level: str
+    level_ci: tuple[str, str]
+    rounds: int
+    margin: float
+    confidence: float
+
+    @property
+    def decided(self) -> bool:
+        return len(self.best_set) == 1
+
+    def tie_set(self) -> str:
+        """'2,3 ≈ 3,1 ≈ 0,6': the best set in order of the medians."""
+        return " ≈ ".join(sorted(self.best_set, key=lambda a: (a != self.best, self.medians[a])))
+
+
+def _median(values: list[float]) -> float:
+    return math.nan if any(not math.isfinite(v) for v in values) else quantile_sorted(sorted(values), 0.5)
+
+
+def sensitivity_class(rel: float) -> str:
+    return classify(rel) if math.isfinite(rel) else "n/a"
+
+
+def verdict(rounds: dict[str, list[float]], conf: float = 0.95, margin: float = 0.02) -> Verdict:
+    """The verdict over alternatives {label: per-round times}, every list paired by round."""
+    labels = list(rounds)
+    lengths = {len(v) for v in rounds.values()}
+    if not labels or len(lengths) != 1 or 0 in lengths:
+        raise ValueError("a verdict needs alternatives with the same nonzero number of rounds")
+    n, k = lengths.pop(), len(labels)
+    medians = {a: median_ci(rounds[a], conf)[0] for a in labels}
+    best = min(labels, key=lambda a: medians[a])  # first of equal medians, as pstswm
+    j = sign_rank(n, (1 - conf) / (k - 1)) if k > 1 else 0
+    band = math.log1p(margin)
+    in_set = {}
+    for a in labels:
+        if a == best or not j:
+            in_set[a] = True
+            continue
+        d = sorted(math.log(x) - math.log(y) for x, y in zip(rounds[a], rounds[best], strict=True))
+        in_set[a] = d[j - 1] <= band
+    rel, rel_lo, rel_hi = [], [], []
+    for a in labels:
+        q = paired_ratio(rounds[a], rounds[best], conf, margin)
+        rel.append(q.ratio - 1)
+        rel_lo.append(0.0 if a == best else q.lo - 1)
+        rel_hi.append(0.0 if a == best else q.hi - 1)
+    # No alternative beats the best by definition, so 0 bounds the spread below (also when the
+    # rounds are too few for an interval: C's fmax, which pstswm uses, does the same).
+    lo_med = _median(rel_lo)
+    lo, hi = max(0.0, lo_med) if math.isfinite(lo_med) else 0.0, _median(rel_hi)
+    level_ci = (sensitivity_class(lo), sensitivity_class(hi))
+    level = level_ci[0] if level_ci[0] == level_ci[1] and level_ci[0] != "n/a" else "undetermined"
+    best_set = [best, *(a for a in labels if in_set[a] and a != best)]
+    return Verdict(best, best_set, medians, _median(rel), (lo, hi), level, level_ci, n, margin, conf)
