@@ -16,6 +16,7 @@ EPILOG = """examples:
   pstlab run full --launcher srun                      # inside a batch allocation
   pstlab report results/q1                             # results/q1/report.md and report.html
   pstlab compare results/q-openmpi results/q-mpich --out results/ompi-vs-mpich
+  pstlab compare results/before results/after --fail-above 5       # gate a library upgrade (3+ launches each)
   pstlab tune --trunc 42 --levels 16 --grid 2x1 --out opt.toml
   pstlab summary results/q1
 """
@@ -70,6 +71,13 @@ def parser() -> argparse.ArgumentParser:
     cmp_.add_argument("a", help="results directory A")
     cmp_.add_argument("b", help="results directory B")
     cmp_.add_argument("--out", metavar="DIR", help="where to write compare.md/.html (default results/compare-A-vs-B)")
+    cmp_.add_argument(
+        "--fail-above",
+        type=float,
+        metavar="PCT",
+        help="exit 1 when B is significantly (Holm-adjusted, 95 %%) worse than A by more than PCT %% anywhere; "
+        "needs 3 or more launches on each side (pstlab run --launches 3), else exit 2",
+    )
 
     tune = sub.add_parser(
         "tune",
@@ -122,7 +130,7 @@ def _report(args: argparse.Namespace) -> int:
 def _compare(args: argparse.Namespace) -> int:
     from pstlab import compare
 
-    md, html, verdicts = compare.write(args.a, args.b, args.out)
+    md, html, verdicts = compare.write(args.a, args.b, args.out, args.fail_above)
     print("\n".join(verdicts))
     print(f"pstlab: wrote {md} and {html}")
     return 0

@@ -41,10 +41,10 @@ class Panel:
     rank_by_max_y: bool = True  # with many series, highlight the largest (False: smallest) final y
 
 
-
 def time_vs_size_panel(title: str) -> Panel:
     """t_min in µs against message size, both axes logarithmic, the fastest series highlighted."""
     return Panel(title, "message size (bytes)", "t_min (µs)", xlog=True, ylog=True, xbytes=True, rank_by_max_y=False)
+
 
 def _highlight(panel: Panel) -> set[int]:
     if len(panel.series) <= MAX_HIGHLIGHTED:

@@ -10,12 +10,21 @@ foreign file and silently skipping it would hide that.
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pstlab.errors import PstlabError
 
 TIME_FIELDS = ("t_min", "t_med", "t_mean", "t_max")
+# `pstlab run --launches N` writes launch k of an experiment to <experiment>-L<k>.jsonl.
+LAUNCH_FILE = re.compile(r"-L([0-9]+)\.jsonl$")
+
+
+def launch_of(rec: dict) -> int:
+    """The launch a record came from: k of an <experiment>-L<k>.jsonl file, else 1."""
+    m = LAUNCH_FILE.search(str(rec.get("_file", "")))
+    return int(m.group(1)) if m else 1
 
 
 def _check(rec: object) -> str | None:
@@ -101,6 +110,16 @@ class RecordSet:
     def has(self, bench: str) -> bool:
         """True when the bench has measurements here (a header alone is not enough to report on)."""
         return any(r["bench"] == bench and r["type"] != "header" for r in self.records)
+
+    def launches(self) -> list["RecordSet"]:
+        """One record set per launch (files of launch k of every experiment), in launch order."""
+        by_launch: dict[int, list[dict]] = {}
+        for r in self.records:
+            by_launch.setdefault(launch_of(r), []).append(r)
+        return [RecordSet(self.path, by_launch[k], self.manifest) for k in sorted(by_launch)]
+
+    def footers(self) -> list[dict]:
+        return self.select(type="footer")
 
     def label(self) -> str:
         """A short name for this result set: the MPI it was built with, else the directory name."""

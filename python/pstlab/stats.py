@@ -111,9 +111,7 @@ def nearest_in_log(values: list[float], target: float, max_factor: float = 2.0) 
 def _binom_half_cdf(n: int, m: int) -> float:
     """P(Binomial(n, 1/2) <= m), in log space so n in the thousands stays accurate."""
     ln_half_n, lg_n1 = -n * math.log(2.0), math.lgamma(n + 1)
-    return sum(
-        math.exp(lg_n1 - math.lgamma(i + 1) - math.lgamma(n - i + 1) + ln_half_n) for i in range(min(m, n) + 1)
-    )
+    return sum(math.exp(lg_n1 - math.lgamma(i + 1) - math.lgamma(n - i + 1) + ln_half_n) for i in range(min(m, n) + 1))
 
 
 def sign_rank(n: int, alpha: float) -> int:
