@@ -13,6 +13,7 @@ EPILOG = """examples:
   pstlab run quick                       # the quick suite with Open MPI, into results/<timestamp>-quick-openmpi
   pstlab run paper --mpi mpich --max-ranks 4
   pstlab run quick --out results/q1 --resume          # finish an interrupted run
+  pstlab run quick --launches 3 --out results/q3      # 3 interleaved launches of every experiment
   pstlab run full --launcher srun                      # inside a batch allocation
   pstlab report results/q1                             # results/q1/report.md and report.html
   pstlab compare results/q-openmpi results/q-mpich --out results/ompi-vs-mpich
@@ -61,6 +62,14 @@ def parser() -> argparse.ArgumentParser:
         "finished experiments are kept, the others run",
     )
     run.add_argument("--max-ranks", type=int, metavar="N", help="skip experiments that need more than N ranks")
+    run.add_argument(
+        "--launches",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run every experiment N times, interleaved across experiments (<name>-L<k>.jsonl); the statistics "
+        "then count the variation between launches (compare --fail-above needs 3)",
+    )
     run.add_argument("--dry-run", action="store_true", help="print each experiment's command line and run nothing")
 
     rep = sub.add_parser("report", help="write report.md and report.html for a results directory")
@@ -114,6 +123,7 @@ def _run(args: argparse.Namespace) -> int:
         args.resume,
         args.max_ranks,
         args.dry_run,
+        args.launches,
     )
     run.run_suite(opts, echo=lambda text: print(text, flush=True))
     return 0

@@ -2,10 +2,15 @@
 
 Layout of a results directory:
     manifest.json        the suite, the MPI, the launcher and every experiment's status
-    <experiment>.jsonl   the records of each finished experiment (nothing else ends in .jsonl)
-    logs/<experiment>.out, .err   pstswm's human tables and messages
-    tuned/<experiment>.toml   the opt preset of a `tuned_from` experiment, tuned from its kernel's records
+    <experiment>.jsonl   the records of each finished experiment (nothing else ends in .jsonl);
+                         with --launches N, <experiment>-L<k>.jsonl for launch k = 1..N
+    logs/<file stem>.out, .err   pstswm's human tables and messages
+    tuned/<file stem>.toml   the opt preset of a `tuned_from` experiment, tuned from its kernel's records
     .partial/            where a running experiment writes; a file moves out only when it succeeded
+
+With --launches N every experiment runs N times, interleaved across experiments (launch 1 of
+each, then launch 2 of each, ...), so a drift of the host's load over the suite hits every
+experiment alike; pstlab's statistics then treat the launch as the unit of replication.
 
 An experiment's records appear under their final name only after pstswm exited 0 and every
 line checked out, so an interrupted or failed experiment never mixes partial records in, and
@@ -56,6 +61,7 @@ class Options:
     resume: bool = False
     max_ranks: int | None = None
     dry_run: bool = False
+    launches: int = 1
 
 
 # ---------------------------------------------------------------- the manifest
@@ -79,7 +85,11 @@ def read_manifest(directory: Path) -> dict:
         raise PstlabError(f"{path}:{e.lineno}: malformed manifest ({e.msg})") from None
 
 
-def new_manifest(suite: suites.Suite, run: launch.Launch) -> dict:
+def record_file(name: str, launch_no: int, launches: int) -> str:
+    return f"{name}.jsonl" if launches == 1 else f"{name}-L{launch_no}.jsonl"
+
+
+def new_manifest(suite: suites.Suite, run: launch.Launch, launches: int = 1) -> dict:
     return {
         "suite": suite.name,
         "suite_file": str(suite.path),
@@ -90,22 +100,30 @@ def new_manifest(suite: suites.Suite, run: launch.Launch) -> dict:
         "pstlab_version": __version__,
         "host": socket.gethostname(),
         "created": _now(),
+        "launches": launches,
         "experiments": [
             {
                 "name": e.name,
+                "launch": k,
+                "file": record_file(e.name, k, launches),
                 "subcommand": e.subcommand,
                 "ranks": e.ranks,
-                "args": list(e.args),
+                "args": e.launch_args(k),
                 "digest": e.digest,
                 "status": "pending",
                 **({"tuned_from": e.tuned_from} if e.tuned_from else {}),
             }
+            for k in range(1, launches + 1)
             for e in suite.experiments
         ],
     }
 
 
-def _merge(manifest: dict, suite: suites.Suite, run: launch.Launch, directory: Path) -> dict:
+def _job(entry: dict) -> tuple[str, int]:
+    return entry["name"], entry.get("launch", 1)
+
+
+def _merge(manifest: dict, suite: suites.Suite, run: launch.Launch, directory: Path, launches: int) -> dict:
     """Resume: the old entries of experiments still defined alike, fresh entries for the rest."""
     if manifest.get("suite") != suite.name:
         raise PstlabError(f"{directory} holds suite '{manifest.get('suite')}', not '{suite.name}'")
@@ -120,11 +138,17 @@ def _merge(manifest: dict, suite: suites.Suite, run: launch.Launch, directory: P
             f"{directory}: experiment(s) {', '.join(stale)} are no longer in suite '{suite.name}'; "
             "start a new results directory"
         )
-    old = {e["name"]: e for e in manifest.get("experiments", [])}
-    fresh = new_manifest(suite, run)
+    if manifest.get("launches", 1) != launches:
+        raise PstlabError(
+            f"{directory} was run with --launches {manifest.get('launches', 1)}; resume it with the same number"
+        )
+    old = {_job(e): e for e in manifest.get("experiments", [])}
+    fresh = new_manifest(suite, run, launches)
     fresh["created"] = manifest.get("created", fresh["created"])
     fresh["experiments"] = [
-        old[e["name"]] if e["name"] in old and old[e["name"]].get("digest") == e["digest"] else e
+        {"launch": 1, "file": e["file"], **old[_job(e)]}
+        if _job(e) in old and old[_job(e)].get("digest") == e["digest"]
+        else e
         for e in fresh["experiments"]
     ]
     return fresh
@@ -219,26 +243,27 @@ def _finish(
     entry["finished"] = _now()
 
 
-def tuned_path(exp: suites.Experiment) -> Path:
+def tuned_path(entry: dict) -> Path:
     """Where a tuned_from experiment's opt preset goes, relative to the results directory."""
-    return Path(TUNED) / f"{exp.name}.toml"
+    return Path(TUNED) / Path(entry["file"]).with_suffix(".toml")
 
 
 def _tune_args(exp: suites.Experiment, preset: Path) -> list[str]:
     return ["--preset", "opt", "--tuned", str(preset)] if exp.tuned_from else []
 
 
-def _tune(exp: suites.Experiment, directory: Path, entries: dict) -> tuple[Path | None, str]:
-    """Write the opt preset of a tuned_from experiment from its kernel's finished records.
+def _tune(exp: suites.Experiment, entry: dict, directory: Path, entries: dict) -> tuple[Path | None, str]:
+    """Write the opt preset of a tuned_from experiment from its kernel's finished records (the
+    same launch's, so each launch is a whole replicate of the suite).
 
     Returns (the preset's path, "") or (None, why the experiment is skipped); raises PstlabError
     when the records are there but do not tune (the experiment then fails).
     """
     from pstlab import tune
 
-    source = entries[exp.tuned_from]
-    records = directory / f"{exp.tuned_from}.jsonl"
-    out = directory / tuned_path(exp)
+    source = entries[(exp.tuned_from, entry.get("launch", 1))]
+    records = directory / source["file"]
+    out = directory / tuned_path(entry)
     out.unlink(missing_ok=True)  # always rewritten from the records: never a preset of older records
     if source.get("status") != "done" or not records.is_file():
         status = source.get("status", "pending")
@@ -263,40 +288,58 @@ def run_suite(opts: Options, echo=print) -> Path:
     run = launch.Launch.create(opts.mpi, opts.launcher, opts.build, opts.pstswm)
     if opts.max_ranks is not None and opts.max_ranks < 1:
         raise PstlabError(f"--max-ranks must be at least 1, got {opts.max_ranks}")
+    if opts.launches < 1:
+        raise PstlabError(f"--launches must be at least 1, got {opts.launches}")
     directory = results_directory(opts, suite)
     available = run.subcommands()
-    n = len(suite.experiments)
+    by_name = {e.name: e for e in suite.experiments}
 
     if opts.dry_run:
-        echo(f"suite {suite.name}: {n} experiments; this pstswm has: {', '.join(sorted(available))}")
-        for i, exp in enumerate(suite.experiments, 1):
+        plan = new_manifest(suite, run, opts.launches)["experiments"]
+        times = f" × {opts.launches} launches" if opts.launches > 1 else ""
+        echo(
+            f"suite {suite.name}: {len(suite.experiments)} experiments{times}; this pstswm has: "
+            f"{', '.join(sorted(available))}"
+        )
+        for i, entry in enumerate(plan, 1):
+            exp = by_name[entry["name"]]
             mark = "" if exp.subcommand in available else f"   (skipped: no '{exp.subcommand}' in this build)"
-            args = [*exp.args, *_tune_args(exp, tuned_path(exp)), "--out", f"{exp.name}.jsonl"]
+            args = [*entry["args"], *_tune_args(exp, tuned_path(entry)), "--out", entry["file"]]
             command = " ".join(run.command(exp.ranks, exp.subcommand, args))
             if exp.tuned_from:
                 mark += f"   (opt preset tuned from {exp.tuned_from}'s records)"
-            echo(f"[{i}/{n}] {exp.name}: {command}{mark}")
+            echo(f"[{i}/{len(plan)}] {exp.name}: {command}{mark}")
         return directory
 
-    manifest = _merge(read_manifest(directory), suite, run, directory) if opts.resume else new_manifest(suite, run)
+    manifest = (
+        _merge(read_manifest(directory), suite, run, directory, opts.launches)
+        if opts.resume
+        else new_manifest(suite, run, opts.launches)
+    )
     for sub in ("logs", PARTIAL):
         (directory / sub).mkdir(parents=True, exist_ok=True)
     shutil.rmtree(directory / PARTIAL)  # leftovers of an interrupted experiment: never kept
     (directory / PARTIAL).mkdir()
     write_manifest(directory, manifest)
-    echo(f"pstlab: suite {suite.name} ({n} experiments) with {run.mpi} via {run.launcher}; results in {directory}")
+    jobs = manifest["experiments"]
+    n = len(jobs)
+    times = f" × {opts.launches} launches" if opts.launches > 1 else ""
+    echo(
+        f"pstlab: suite {suite.name} ({len(suite.experiments)} experiments{times}) with {run.mpi} via "
+        f"{run.launcher}; results in {directory}"
+    )
 
     start, history = time.monotonic(), []
-    entries = {e["name"]: e for e in manifest["experiments"]}
-    attempted = set()  # experiments (re)run now: what was tuned from their old records is stale
-    for i, exp in enumerate(suite.experiments, 1):
-        entry = entries[exp.name]
-        final = directory / f"{exp.name}.jsonl"
-        prefix = f"[{i}/{n}] {exp.name}"
-        if entry.get("status") == "done" and final.is_file() and exp.tuned_from not in attempted:
+    entries = {_job(e): e for e in jobs}
+    attempted = set()  # launches (re)run now: what was tuned from their old records is stale
+    for i, entry in enumerate(jobs, 1):
+        exp, k = by_name[entry["name"]], entry.get("launch", 1)
+        final = directory / entry["file"]
+        prefix = f"[{i}/{n}] {exp.name}" + (f" (launch {k})" if opts.launches > 1 else "")
+        if entry.get("status") == "done" and final.is_file() and (exp.tuned_from, k) not in attempted:
             echo(f"{prefix}: done in an earlier run, kept")
             continue
-        attempted.add(exp.name)
+        attempted.add((exp.name, k))
         final.unlink(missing_ok=True)  # a done entry whose definition changed is re-run
         for key in ("reason", "tuned"):
             entry.pop(key, None)
@@ -314,7 +357,7 @@ def run_suite(opts: Options, echo=print) -> Path:
         extra = []
         if exp.tuned_from:
             try:
-                preset, skip = _tune(exp, directory, entries)
+                preset, skip = _tune(exp, entry, directory, entries)
             except PstlabError as e:
                 entry.update(status="failed", reason=f"tuning the opt preset from '{exp.tuned_from}' failed: {e}")
                 entry["finished"] = _now()
@@ -326,31 +369,32 @@ def run_suite(opts: Options, echo=print) -> Path:
                 echo(f"{prefix}: skipped: {skip}")
                 write_manifest(directory, manifest)
                 continue
-            entry["tuned"] = str(tuned_path(exp))
+            entry["tuned"] = str(tuned_path(entry))
             extra = _tune_args(exp, preset.resolve())
             echo(f"{prefix}: opt preset tuned from {exp.tuned_from}'s records: {entry['tuned']}")
         remaining = [
-            e
-            for e in suite.experiments[i - 1 :]
-            if entries[e.name].get("status") != "done"
-            and e.subcommand in available
-            and (opts.max_ranks is None or e.ranks <= opts.max_ranks)
+            by_name[e["name"]]
+            for e in jobs[i - 1 :]
+            if e.get("status") != "done"
+            and by_name[e["name"]].subcommand in available
+            and (opts.max_ranks is None or by_name[e["name"]].ranks <= opts.max_ranks)
         ]
         echo(
             f"{prefix}: pstswm {exp.subcommand} on {exp.ranks} ranks | elapsed {fmt_duration(time.monotonic() - start)}"
             f" | about {fmt_duration(_estimate_left(remaining, history))} left"
         )
-        partial = directory / PARTIAL / f"{exp.name}.jsonl"
-        argv = run.command(exp.ranks, exp.subcommand, [*exp.args, *extra, "--out", str(partial.resolve())])
+        partial = directory / PARTIAL / entry["file"]
+        args = exp.launch_args(k)
+        argv = run.command(exp.ranks, exp.subcommand, [*args, *extra, "--out", str(partial.resolve())])
         entry.update(
             status="running",
             command=run.command(
-                exp.ranks, exp.subcommand, [*exp.args, *_tune_args(exp, tuned_path(exp)), "--out", final.name]
+                exp.ranks, exp.subcommand, [*args, *_tune_args(exp, tuned_path(entry)), "--out", entry["file"]]
             ),
             started=_now(),
         )
         write_manifest(directory, manifest)
-        log = directory / "logs" / exp.name
+        log = directory / "logs" / Path(entry["file"]).stem
         try:
             outcome = launch.run(argv, log.with_suffix(".out"), log.with_suffix(".err"), exp.timeout_s)
         except KeyboardInterrupt:
@@ -360,6 +404,7 @@ def run_suite(opts: Options, echo=print) -> Path:
             raise Interrupted(
                 f"interrupted during {exp.name}; finished experiments are kept. Resume with: "
                 f"pstlab run {opts.suite} --mpi {opts.mpi} --out {directory} --resume"
+                + (f" --launches {opts.launches}" if opts.launches > 1 else "")
             ) from None
         _finish(exp, entry, outcome, partial, final, log.with_suffix(".err"))
         history.append((outcome.elapsed_s, exp.estimate_s))
@@ -367,14 +412,14 @@ def run_suite(opts: Options, echo=print) -> Path:
         if entry["status"] == "done":
             echo(f"{' ' * len(prefix)}  done in {outcome.elapsed_s:.1f} s")
         else:
-            echo(f"{' ' * len(prefix)}  FAILED: {entry['reason']} (logs/{exp.name}.err)")
+            echo(f"{' ' * len(prefix)}  FAILED: {entry['reason']} (logs/{log.name}.err)")
 
     shutil.rmtree(directory / PARTIAL, ignore_errors=True)
-    statuses = [entries[e.name]["status"] for e in suite.experiments]
+    statuses = [e["status"] for e in jobs]
     counts = ", ".join(f"{statuses.count(s)} {s}" for s in ("done", "skipped", "failed") if s in statuses)
     elapsed = fmt_duration(time.monotonic() - start)
     echo(f"pstlab: suite {suite.name} finished in {elapsed}: {counts}; results in {directory}")
-    if failed := [e.name for e in suite.experiments if entries[e.name]["status"] == "failed"]:
+    if failed := list(dict.fromkeys(e["name"] for e in jobs if e["status"] == "failed")):
         raise RunFailed(
             f"{len(failed)} experiment(s) failed: {', '.join(failed)} (see {directory}/logs; "
             f"--resume re-runs only these)"

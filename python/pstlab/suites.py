@@ -10,6 +10,12 @@ estimate_s = 20              # optional: expected run time, for the progress est
 timeout_s = 600              # optional: kill the experiment after this long (default 900)
 tuned_from = "kernel-2x2"    # optional, model experiments only: run with --preset opt --tuned FILE,
                              # FILE tuned (pstlab tune) from that earlier kernel experiment's records
+budget_s = 20                # optional, for subcommands that compare alternatives in rounds (swap,
+                             # kernel, pingpong, coll): run with --adaptive --budget 20, i.e. add
+                             # rounds until the medians are precise or 20 s are spent
+
+Launch k of an experiment that compares alternatives runs with --seed k (unless args set one), so
+the launches of `pstlab run --launches N` shuffle their rounds differently.
 """
 
 import hashlib
@@ -29,7 +35,19 @@ else:
 
 DEFAULT_TIMEOUT_S = 900.0
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
-EXPERIMENT_KEYS = {"name", "subcommand", "ranks", "args", "estimate_s", "timeout_s", "description", "tuned_from"}
+EXPERIMENT_KEYS = {
+    "name",
+    "subcommand",
+    "ranks",
+    "args",
+    "estimate_s",
+    "timeout_s",
+    "description",
+    "tuned_from",
+    "budget_s",
+}
+# The subcommands that run alternatives in interleaved rounds (--seed, --adaptive, --budget).
+IN_ROUNDS = ("swap", "kernel", "pingpong", "coll")
 # The options a kernel experiment and a model experiment tuned from it must agree on.
 TUNED_MATCH = ("--trunc", "--levels", "--grid")
 SUITE_KEYS = {"description", "experiment"}
@@ -45,12 +63,21 @@ class Experiment:
     timeout_s: float = DEFAULT_TIMEOUT_S
     description: str = ""
     tuned_from: str | None = None  # an earlier kernel experiment whose records tune --preset opt
+    budget_s: float | None = None  # adaptive rounds until precise or this spent
 
     @property
     def digest(self) -> str:
         """Identifies what the experiment runs: a changed definition is a different experiment."""
         what = [self.subcommand, self.ranks, list(self.args)] + ([self.tuned_from] if self.tuned_from else [])
+        what += [self.budget_s] if self.budget_s else []
         return hashlib.sha256(json.dumps(what).encode()).hexdigest()[:16]
+
+    def launch_args(self, launch: int) -> list[str]:
+        """The pstswm arguments of launch `launch` (1-based): args, the budget, a seed of its own."""
+        extra = ["--adaptive", "--budget", f"{self.budget_s:g}"] if self.budget_s else []
+        if self.subcommand in IN_ROUNDS and self.option("--seed") is None:
+            extra += ["--seed", str(launch)]
+        return [*self.args, *extra]
 
     def option(self, name: str) -> str | None:
         """The value of `name VALUE` (or `name=VALUE`) in args; the last one wins, as in pstswm."""
@@ -116,11 +143,22 @@ def _experiment(raw: object, where: str) -> Experiment:
     if "--out" in args:
         raise PstlabError(f"{where} ({name}): args must not contain --out (pstlab chooses the record file)")
     numbers = {}
-    for key in ("estimate_s", "timeout_s"):
+    for key in ("estimate_s", "timeout_s", "budget_s"):
         value = raw.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int | float) or value <= 0):
             raise PstlabError(f"{where} ({name}): {key} must be a positive number of seconds, got {value!r}")
         numbers[key] = value
+    if numbers["budget_s"] is not None:
+        if raw["subcommand"] not in IN_ROUNDS:
+            raise PstlabError(
+                f"{where} ({name}): budget_s is for subcommands that compare alternatives in rounds "
+                f"({', '.join(IN_ROUNDS)}); this one is '{raw['subcommand']}'"
+            )
+        if clash := [a for a in args if a.split("=")[0] in ("--adaptive", "--budget")]:
+            raise PstlabError(
+                f"{where} ({name}): with budget_s, args must not contain {clash[0].split('=')[0]} "
+                "(pstlab adds --adaptive --budget)"
+            )
     tuned_from = raw.get("tuned_from")
     if tuned_from is not None:
         if not isinstance(tuned_from, str) or not tuned_from:
@@ -144,6 +182,7 @@ def _experiment(raw: object, where: str) -> Experiment:
         float(numbers["timeout_s"] or DEFAULT_TIMEOUT_S),
         str(raw.get("description", "")),
         tuned_from,
+        numbers["budget_s"],
     )
 
 

@@ -148,7 +148,7 @@ def test_dry_run_lists_commands_without_running(fake, tmp_path, cli):
     s = suite(tmp_path, exp("a", args=["--reps", "3"]), exp("m", sub="match"))
     rc, out, _ = cli("run", s, "--launcher", fake.launcher, "--pstswm", fake.path, "--out", tmp_path / "r", "--dry-run")
     assert rc == 0
-    assert f"{fake.path} swap --reps 3 --out a.jsonl" in out
+    assert f"{fake.path} swap --reps 3 --seed 1 --out a.jsonl" in out
     assert "(skipped: no 'match' in this build)" in out
     assert fake.calls("swap") == [] and not (tmp_path / "r").exists()
 
@@ -300,3 +300,46 @@ def test_dry_run_shows_the_tuned_preset(fake, tmp_path, cli):
     assert rc == 0
     assert "--steps 2 --preset opt --tuned tuned/m.toml --out m.jsonl   (opt preset tuned from k's records)" in out
     assert not (tmp_path / "r").exists()
+
+
+def test_launches_interleave_experiments_with_a_seed_each(fake, tmp_path):
+    s = suite(
+        tmp_path,
+        exp("a", args=["--copy", str(FIXTURES / "openmpi" / "swap-protocols.jsonl")], extra="budget_s = 7\n"),
+        exp("b", sub="coll", args=["--copy", str(FIXTURES / "openmpi" / "coll.jsonl"), "--seed", "9"]),
+    )
+    out = tmp_path / "res"
+    lines = []
+    run_suite(opts(fake, s, out, launches=3), echo=lines.append)
+    # launch 1 of every experiment, then launch 2 of every one, ...
+    order = [(c[0], c[c.index("--out") + 1].rsplit("/", 1)[-1]) for c in fake.calls() if "--out" in c]
+    assert order == [
+        ("swap", "a-L1.jsonl"),
+        ("coll", "b-L1.jsonl"),
+        ("swap", "a-L2.jsonl"),
+        ("coll", "b-L2.jsonl"),
+        ("swap", "a-L3.jsonl"),
+        ("coll", "b-L3.jsonl"),
+    ]
+    swaps = [c for c in fake.calls("swap") if "--out" in c]
+    assert [c[c.index("--seed") + 1] for c in swaps] == ["1", "2", "3"]
+    assert all(c[c.index("--adaptive") + 1 : c.index("--adaptive") + 3] == ["--budget", "7"] for c in swaps)
+    assert all(c.count("--seed") == 1 and c[c.index("--seed") + 1] == "9" for c in fake.calls("coll") if "--out" in c)
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["launches"] == 3 and len(m["experiments"]) == 6
+    assert all(e["status"] == "done" for e in m["experiments"])
+    assert "[4/6] b (launch 2): pstswm coll on 2 ranks" in "\n".join(lines)
+    rs = records.load(out)
+    assert [len(x.records) > 0 for x in rs.launches()] == [True, True, True]
+    assert {records.launch_of(r) for r in rs.records} == {1, 2, 3}
+
+
+def test_resume_needs_the_same_number_of_launches(fake, tmp_path):
+    s = suite(tmp_path, exp("a", args=["--fail"]))
+    out = tmp_path / "res"
+    with pytest.raises(RunFailed):
+        run_suite(opts(fake, s, out, launches=2), echo=lambda _: None)
+    with pytest.raises(PstlabError, match="was run with --launches 2; resume it with the same number"):
+        run_suite(opts(fake, s, out, launches=3, resume=True), echo=lambda _: None)
+    with pytest.raises(PstlabError, match="--launches must be at least 1, got 0"):
+        run_suite(opts(fake, s, tmp_path / "r0", launches=0), echo=lambda _: None)

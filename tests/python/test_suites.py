@@ -179,3 +179,20 @@ def test_shipped_suites_run_opt_tuned_from_their_kernel(name, kernel):
         assert [a for a in twin.args if a not in ("--preset", "gen")] == list(e.args)
         for option in suites.TUNED_MATCH:
             assert e.option(option) == experiments[kernel].option(option) is not None
+
+
+def test_budget_only_for_subcommands_in_rounds(tmp_path):
+    def load(body):
+        path = tmp_path / "s.toml"
+        path.write_text('description = "x"\n[[experiment]]\nname = "e"\nranks = 2\n' + body)
+        return suites.load(str(path))
+
+    e = load('subcommand = "kernel"\nargs = ["--reps", "10"]\nbudget_s = 12.5\n').experiments[0]
+    assert e.launch_args(2) == ["--reps", "10", "--adaptive", "--budget", "12.5", "--seed", "2"]
+    assert load('subcommand = "model"\n').experiments[0].launch_args(3) == []  # model has no rounds, no seed
+    with pytest.raises(PstlabError, match=r"budget_s is for subcommands that compare alternatives in rounds"):
+        load('subcommand = "match"\nbudget_s = 5\n')
+    with pytest.raises(PstlabError, match=r"with budget_s, args must not contain --budget"):
+        load('subcommand = "swap"\nargs = ["--budget", "3"]\nbudget_s = 5\n')
+    with pytest.raises(PstlabError, match=r"budget_s must be a positive number of seconds, got -1"):
+        load('subcommand = "swap"\nbudget_s = -1\n')

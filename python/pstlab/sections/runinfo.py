@@ -19,12 +19,14 @@ def short_library(text: str | None) -> str:
 
 def experiments_table(manifest: dict) -> Table:
     rows = []
+    launches = manifest.get("launches", 1) > 1
     for i, e in enumerate(manifest.get("experiments", []), 1):
         elapsed = e.get("elapsed_s")
         rows.append(
             [
                 str(i),
                 e.get("name", ""),
+                *([str(e.get("launch", 1))] if launches else []),
                 e.get("subcommand", ""),
                 str(e.get("ranks", "")),
                 e.get("status", ""),
@@ -34,7 +36,7 @@ def experiments_table(manifest: dict) -> Table:
         )
     return Table(
         f"Experiments of suite '{manifest.get('suite')}' ({manifest.get('mpi')}, launcher {manifest.get('launcher')})",
-        ["#", "experiment", "subcommand", "ranks", "status", "elapsed", "note"],
+        ["#", "experiment", *(["launch"] if launches else []), "subcommand", "ranks", "status", "elapsed", "note"],
         rows,
     )
 
