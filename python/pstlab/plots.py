@@ -130,3 +130,24 @@ def figure(name: str, caption: str, panels: list[Panel], columns: int = 2) -> Fi
     fig.savefig(buf, format="png", dpi=90)
     plt.close(fig)
     return Figure(name, caption, buf.getvalue())
+
+
+def stacked_bars(
+    name: str, caption: str, title: str, ylabel: str, bars: list[str], stacks: dict[str, list[float]]
+) -> Figure:
+    """One bar per entry of `bars`, each split into the named stacks (e.g. compute and communication)."""
+    fig, ax = plt.subplots(figsize=(max(PANEL_IN[0], 0.9 * len(bars) + 2), PANEL_IN[1]))
+    fig.subplots_adjust(left=0.12, right=0.97, bottom=0.3, top=0.9)
+    bottom = [0.0] * len(bars)
+    for label, values in stacks.items():
+        ax.bar(range(len(bars)), values, bottom=bottom, label=label)
+        bottom = [b + v for b, v in zip(bottom, values, strict=True)]
+    ax.set_xticks(range(len(bars)), bars, rotation=30, ha="right", fontsize=8)
+    ax.set_title(title, fontsize=10)
+    ax.set_ylabel(ylabel)
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(fontsize=8)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=90)
+    plt.close(fig)
+    return Figure(name, caption, buf.getvalue())

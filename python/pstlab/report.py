@@ -5,14 +5,14 @@ from pathlib import Path
 
 from pstlab import __version__, doc
 from pstlab.records import RecordSet, load
-from pstlab.sections import BENCHES, runinfo
+from pstlab.sections import BENCHES, answers, runinfo
 
 PLOT_DIR = "plots"
 
 
 def sections(rs: RecordSet) -> list[doc.Section]:
-    """The run information, then one section per bench that has records here."""
-    return [runinfo.section(rs), *(bench.section(rs) for bench in BENCHES if rs.has(bench.BENCH))]
+    """The answers first, then the run information, then one section per bench that has records here."""
+    return [answers.section(rs), runinfo.section(rs), *(bench.section(rs) for bench in BENCHES if rs.has(bench.BENCH))]
 
 
 def intro(rs: RecordSet) -> str:

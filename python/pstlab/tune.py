@@ -2,7 +2,8 @@
 
 The preset is a small TOML file that `pstswm model --preset opt --tuned FILE` reads: per
 transform stage (fft, legendre) the fastest algorithm, and for every algorithm measured the
-fastest protocol and overlap setting:
+fastest protocol and overlap setting.  Where the records carry rounds, "fastest" is a tie set
+(pstlab.verdicts), and the choice inside it follows TIE_RULE, which the file states:
 
     [fft]
     algorithm = "dfft"
@@ -19,13 +20,17 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pstlab import __version__, launch
+from pstlab import __version__, launch, verdicts
 from pstlab.errors import PstlabError, RunFailed
 from pstlab.records import RecordSet, load, number
 from pstlab.sections import kernel
 from pstlab.sections.common import best, group_by
 
 STAGES = kernel.STAGES
+TIE_RULE = (
+    "inside a tie set (alternatives not significantly slower than the best), prefer the generic 0,6 "
+    "without overlap, then the fastest member without overlap, then the fastest member"
+)
 # What must be the same for all of a stage's records to tune from them (one model configuration).
 CONFIG_KEYS = ("size", "grid", "result", "granularity", "fields")
 
@@ -52,6 +57,36 @@ class Pick:
     protocol: str
     overlap: bool
     t_s: float
+    tie_set: str = ""  # 'a ≈ b' when the records carry rounds, else empty
+    stat: str = "t_min"
+
+
+def _in_tie_set(case: verdicts.Case) -> str:
+    """The member TIE_RULE picks."""
+    v = case.verdict
+    if kernel.GENERIC_PROTOCOL in v.best_set:
+        return kernel.GENERIC_PROTOCOL
+    plain = [a for a in v.best_set if not a.endswith("+ov") and a[:1] in ("0", "1")]
+    return min(plain, key=lambda a: v.medians[a]) if plain else v.best
+
+
+def _pick(algorithm: str, variants: list[dict]) -> Pick:
+    """The algorithm's protocol and overlap: by TIE_RULE from rounds, else the t_min of older records."""
+    cases = verdicts.build(variants, [], kernel.VERDICT_KEY, kernel.label)
+    if len(cases) == 1:
+        case = cases[0]
+        chosen = _in_tie_set(case)
+        top = next(p for p in variants if kernel.label(p) == chosen)
+        return Pick(
+            algorithm,
+            str(top.get("protocol")),
+            bool(top.get("overlap")),
+            case.verdict.medians[chosen],
+            case.verdict.tie_set(),
+            "t_med",
+        )
+    top = best(variants)
+    return Pick(algorithm, str(top.get("protocol")), bool(top.get("overlap")), top["t_min"])
 
 
 def ranks_of_grid(grid: str) -> int:
@@ -90,9 +125,8 @@ def choose(points: list[dict]) -> dict[str, StageChoice]:
         for (algorithm,), variants in sorted(
             group_by(pts, "algorithm").items(), key=lambda kv: _algorithm_order(kv[0][0])
         ):
-            top = best(variants)
-            pick = Pick(str(algorithm), str(top.get("protocol")), bool(top.get("overlap")), top["t_min"])
-            (collectives if kernel.is_collective(top) else picks).append(pick)
+            pick = _pick(str(algorithm), variants)
+            (collectives if kernel.is_collective(variants[0]) else picks).append(pick)
         if not picks:
             continue
         out[stage] = StageChoice(min(picks, key=lambda p: p.t_s), picks, collectives, _configuration(pts))
@@ -114,18 +148,22 @@ def preset_text(choice: dict[str, StageChoice], about: list[str]) -> str:
         "# per transform stage, measured by `pstswm kernel`.  Written by pstlab tune; read by",
         "#   pstswm model --preset opt --tuned THIS_FILE ...",
         *(f"# {line}" for line in about),
-        "# t_s: the kernel's time with that choice (t_min over repetitions, seconds).",
+        "# t_s: the kernel's time with that choice (seconds; the median over rounds where the records have",
+        "# rounds, else the minimum over repetitions); the fastest algorithm is the one with the least t_s.",
+        f"# Protocol choice: {TIE_RULE}.",
     ]
     for stage, c in choice.items():
         lines += ["", f"[{_toml_key(stage)}]"]
         if c.config:
             lines.append(f"# {c.config}")
         lines.append(f"algorithm = {json.dumps(c.fastest.algorithm)}")
-        lines += [
-            f"{_toml_key(p.algorithm)} = {{ protocol = {json.dumps(p.protocol)}, overlap = {str(p.overlap).lower()}, "
-            f"t_s = {p.t_s:.6e} }}"
-            for p in c.picks
-        ]
+        for p in c.picks:
+            if p.tie_set:
+                lines.append(f"# {p.algorithm}: tie set {p.tie_set}")
+            lines.append(
+                f"{_toml_key(p.algorithm)} = {{ protocol = {json.dumps(p.protocol)}, "
+                f"overlap = {str(p.overlap).lower()}, t_s = {p.t_s:.6e} }}"
+            )
         lines += [
             f"# MPI collective {p.algorithm}: t_s = {p.t_s:.6e} (not a candidate: the 'coll' preset uses it)"
             for p in c.collectives

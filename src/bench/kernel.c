@@ -425,6 +425,8 @@ static void summaries(kernel_cfg *cfg, const outcome *out, size_t n)
         pst_rec_num(&r, "coll_s", median_of_alt(o, coll));
         pst_ratio qc = ratio_fields(&r, "coll", o, coll, v->best, co, coll_text, sizeof coll_text);
         pst_rec_num(&r, "coll_loss_rel", qc.ratio - 1);
+        /* The comparator's rounds beside this algorithm's, so pairs survive merging launches. */
+        if (coll != SIZE_MAX) pst_rec_nums_compact(&r, "coll_round_s", o->R.t[coll], o->R.n);
         pst_rec_emit(&r, &cfg->ctx);
         printf("  %-10s %-8s %-8s %10.4f %-26s %-26s\n", o->a->name, stage_names[o->stage], b->label, v->best_median * 1e3,
                gen_text, coll_text);

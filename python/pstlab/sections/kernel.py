@@ -14,7 +14,7 @@ The collectives (`protocol: "coll"`) have no protocol alternatives: they appear 
 the sensitivity table.
 """
 
-from pstlab import stats
+from pstlab import stats, verdicts
 from pstlab.doc import Section, Table, Text, fmt_pct, fmt_us
 from pstlab.records import RecordSet, number
 from pstlab.sections.common import Metric, best, group_by, sort_key, varying
@@ -35,6 +35,7 @@ COLLECTIVE_OF = {**{a: "alltoallv" for a in TRANSPOSES}, **{a: "allreduce" for a
 COLLECTIVES = ("alltoallv", "allreduce", "coll")
 STAGES = ("fft", "legendre")
 # pstswm's order (docs/kernel.md): transposes, their collective, dfft; the sums, their collective.
+ALG_KEY = ["stage", "algorithm", "size", "grid"]
 ALGORITHMS = (
     "srtrans",
     "swtrans",
@@ -48,6 +49,8 @@ ALGORITHMS = (
     "allreduce",
 )
 
+# What identifies one verdict (pstlab.verdicts): the alternatives of one algorithm on one configuration.
+VERDICT_KEY = ("stage", "algorithm", "size", "grid", "transport", "result", "fields", "granularity")
 # What identifies one measured configuration besides stage and algorithm: always shown ...
 CONFIG = ("size", "grid")
 # ... and shown when they differ between the records (several runs in one directory).
@@ -228,6 +231,74 @@ def generic_table(rs: RecordSet) -> Table | None:
     )
 
 
+def _shown_key(case: verdicts.Case, shown: int) -> list[str]:
+    return [str(k) for k in case.key[:shown]]
+
+
+def fmt_ratio_ci(q: stats.PairedRatio | None) -> str:
+    """'1.12 [1.05, 1.20]', with 'n.s.' when the interval does not clear the equivalence margin."""
+    if q is None:
+        return "–"
+    text = f"{q.ratio:.2f} [{q.lo:.2f}, {q.hi:.2f}]" if q.lo == q.lo else f"{q.ratio:.2f} [no interval]"
+    return text if q.significant else f"{text} n.s."
+
+
+def verdict_table(cases: list[verdicts.Case]) -> Table:
+    rows = []
+    for c in cases:
+        v = c.verdict
+        lo, hi = v.median_rel_ci
+        rows.append(
+            [
+                *_shown_key(c, 4),
+                str(len(v.medians)),
+                f"{v.rounds}" + (f" ({c.launches} launches)" if c.launches > 1 else ""),
+                v.tie_set() if not v.decided else v.best,
+                fmt_us(v.medians[v.best]),
+                f"{v.median_rel:.3f} [{lo:.3f}, {hi:.3f}]",
+                v.level,
+                ", ".join(c.caveats) or "ok",
+            ]
+        )
+    return Table(
+        "Protocol sensitivity per algorithm (Worley & Foster 1994), with confidence",
+        [*ALG_KEY, "alternatives", "rounds", "best (tie set)", "best µs", "spread [CI]", "sensitivity", "caveats"],
+        rows,
+        "Alternatives are protocol × overlap ('+ov': overlap on for a 0,x or 1,x protocol), run in interleaved "
+        "rounds and compared paired by round. The tie set holds every alternative not shown slower than the best "
+        "beyond the margin (default 2 %) at 95 % confidence, in order of their medians; a single name is a "
+        "decided verdict. best µs: the best's median over rounds. Spread: the median over alternatives of their "
+        "paired ratio to the best, minus 1, with its interval; the sensitivity class (low ≤ 5 %, high ≥ 15 %) "
+        "is 'undetermined' when the interval's ends fall in different classes. Caveats: why a verdict may not "
+        "hold (docs/statistics.md).",
+    )
+
+
+def cost_table(cases: list[verdicts.Case]) -> Table:
+    rows = []
+    for c in cases:
+        rows.append(
+            [
+                *_shown_key(c, 4),
+                c.verdict.tie_set(),
+                "best" if c.verdict.best == GENERIC_PROTOCOL else fmt_ratio_ci(c.ratio(GENERIC_PROTOCOL)),
+                COLLECTIVE_OF.get(str(c.key[1]), "–"),
+                fmt_ratio_ci(c.ratio(COLL_PROTOCOL)),
+            ]
+        )
+    return Table(
+        f"Cost of the generic protocol {GENERIC_PROTOCOL} and of the MPI collective relative to the best "
+        "(Worley & Foster 1994, Table 4)",
+        [*ALG_KEY, "best (tie set)", f"{GENERIC_PROTOCOL} / best [CI]", "collective", "collective / best [CI]"],
+        rows,
+        f"Ratios of medians paired by round (the collective ran on the same data in the same rounds), with 95 % "
+        f"intervals; 'n.s.': no significant difference beyond the margin. {GENERIC_PROTOCOL} is MPI_Sendrecv "
+        "without overlap, the 'gen' preset's choice; the collective is MPI_Alltoallv for a transpose, "
+        "MPI_Allreduce for a vector sum; none does dfft's work (its call includes the FFTs). A ratio below 1: "
+        "the collective beats the best protocol.",
+    )
+
+
 def section(rs: RecordSet) -> Section:
     sec = Section(TITLE)
     sec.add(
@@ -237,13 +308,19 @@ def section(rs: RecordSet) -> Section:
             "Legendre-stage ones down a column."
         )
     )
-    for table in (sensitivity_table(rs), generic_table(rs)):
-        if table is not None:
-            sec.add(table)
+    cases = [c for group in _by_stage(verdicts.kernel_cases(rs)).values() for c in group]
+    tables = [verdict_table(cases), cost_table(cases)] if cases else [sensitivity_table(rs), generic_table(rs)]
+    sec.add(*tables)
     return sec
 
 
 def headline(rs: RecordSet) -> list[str]:
+    if with_rounds := verdicts.kernel_cases(rs):
+        lines = []
+        for (stage_, size, grid), group in _by_stage(with_rounds).items():
+            picks = ", ".join(f"{c.key[1]} {c.verdict.tie_set()} ({c.verdict.level})" for c in group)
+            lines.append(f"kernel {stage_} {size} {grid}: best protocol (sensitivity) {picks}")
+        return lines
     all_cases = cases(rs)
     by_config = group_by(
         [{"config": key[:1] + key[2:], "key": key} for key, alts in all_cases.items() if not is_collective(alts[0])],
@@ -258,6 +335,13 @@ def headline(rs: RecordSet) -> list[str]:
         where = " ".join(str(c) for c in config[1:] if c is not None)
         lines.append(f"kernel {config[0]} {where}: best protocol (sensitivity) {', '.join(picks)}")
     return lines
+
+
+def _by_stage(cases_: list[verdicts.Case]) -> dict[tuple, list[verdicts.Case]]:
+    out: dict[tuple, list[verdicts.Case]] = {}
+    for c in sorted(cases_, key=lambda c: _order((c.key[0], c.key[1], *c.key[2:]))):
+        out.setdefault((c.key[0], c.key[2], c.key[3]), []).append(c)
+    return out
 
 
 def _best_times(rs: RecordSet) -> dict:

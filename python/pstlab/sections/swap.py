@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from pstlab import stats
+from pstlab import stats, verdicts
 from pstlab.doc import Section, Table, Text, fmt_bytes, fmt_num, fmt_pct, fmt_sci, fmt_us
 from pstlab.plots import Panel, Series, figure, time_vs_size_panel
 from pstlab.records import RecordSet, number
@@ -11,6 +11,8 @@ from pstlab.sections.common import Metric, best, group_by, sort_key, varying
 BENCH = "swap"
 TITLE = "Point-to-point SWAP (seeds 000 and 004)"
 
+# What identifies one per-size verdict over protocols (pstlab.verdicts).
+VERDICT_KEY = ("transport", "cache", "pair", "bytes", "nmsg")
 # Seed 000 Table 3's size classes: 1024, 16384 and 262144 64-bit values.
 SIZE_CLASSES = (8 << 10, 128 << 10, 2 << 20)
 
@@ -158,7 +160,57 @@ def protocol_table(rs: RecordSet) -> Table | None:
     )
 
 
+def verdict_tables(rs: RecordSet) -> list[Table]:
+    """Per sweep (transport, cache, pair): the tie set over protocols at each size, with confidence."""
+    tables = []
+    grouped = group_by([{"k": c.key[:3], "c": c} for c in verdicts.swap_cases(rs)], "k")
+    for ((transport, cache, pair),), entries in grouped.items():
+        rows = []
+        for c in sorted((e["c"] for e in entries), key=lambda c: (c.key[4], c.key[3])):
+            v = c.verdict
+            lo, hi = v.median_rel_ci
+            rows.append(
+                [
+                    fmt_bytes(c.key[3]),
+                    str(c.key[4]),
+                    str(len(v.medians)),
+                    f"{v.rounds}" + (f" ({c.launches} launches)" if c.launches > 1 else ""),
+                    v.tie_set(),
+                    fmt_us(v.medians[v.best]),
+                    f"{v.median_rel:.3f} [{lo:.3f}, {hi:.3f}]",
+                    v.level,
+                    ", ".join(c.caveats) or "ok",
+                ]
+            )
+        tables.append(
+            Table(
+                f"Fastest protocols per message size, with confidence: transport {transport}, cache {cache}, "
+                f"pair {pair}",
+                [
+                    "msg size",
+                    "nmsg",
+                    "protocols",
+                    "rounds",
+                    "best (tie set)",
+                    "best µs",
+                    "spread [CI]",
+                    "sensitivity",
+                    "caveats",
+                ],
+                rows,
+                "The protocols of one size ran in interleaved rounds and are compared paired by round; the tie set "
+                "holds every protocol not shown slower than the best beyond the margin (default 2 %) at 95 % "
+                "confidence, in order of their medians. Spread: the median over protocols of their paired ratio to "
+                "the best, minus 1, with its interval; sensitivity (low ≤ 5 %, high ≥ 15 %) is 'undetermined' when "
+                "the interval's ends fall in different classes (docs/statistics.md).",
+            )
+        )
+    return tables
+
+
 def sensitivity_tables(rs: RecordSet) -> list[Table]:
+    if with_rounds := verdict_tables(rs):
+        return with_rounds
     titles = {(s.run_id, s.cache, s.pair): s.title for s in sweeps(rs)}
     tables = []
     for (run_id, cache, pair), recs in group_by(rs.summaries(BENCH, "sensitivity"), "run_id", "cache", "pair").items():
