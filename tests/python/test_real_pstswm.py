@@ -5,7 +5,7 @@ import sys
 import pytest
 
 from conftest import real_pstswm
-from pstlab import records, report, tune
+from pstlab import records, report, tune, verdicts
 from pstlab.run import Options, run_suite
 
 if sys.version_info >= (3, 11):
@@ -60,7 +60,7 @@ def test_tune_runs_the_real_kernel_and_its_records_report(tmp_path):
         mpi=mpi,
         pstswm=str(binary),
         out=str(tmp_path / "opt.toml"),
-        extra=["--reps", "2"],
+        extra=["--reps", "10"],
     )
     out, choice = tune.tune(opts)
     preset = tomllib.loads(out.read_text())
@@ -69,8 +69,47 @@ def test_tune_runs_the_real_kernel_and_its_records_report(tmp_path):
     # --grid 2x1: the Legendre stage's communicators have one rank, so pstswm runs the FFT stage only.
     assert list(preset) == list(choice) == ["fft"] and {p["stage"] for p in points} == {"fft"}
     assert {p["protocol"] for p in points} == {"0,6", "3,1", "coll"} and all(p["verified"] for p in points)
-    fastest = min((p for p in points if p["protocol"] != "coll"), key=lambda p: p["t_min"])
-    assert preset["fft"]["algorithm"] == fastest["algorithm"]
+    # each algorithm's pick lies in its tie set; the stage's algorithm has the least median
+    cases = {c.key[1]: c for c in verdicts.kernel_cases(records.load(kept))}
+    for algorithm, pick in preset["fft"].items():
+        if isinstance(pick, dict):
+            label = pick["protocol"] + ("+ov" if pick["overlap"] and pick["protocol"][0] in "01" else "")
+            assert label in cases[algorithm].verdict.best_set
+    assert preset["fft"]["algorithm"] == min(choice["fft"].picks, key=lambda p: p.t_s).algorithm
+    assert "# Protocol choice: inside a tie set" in out.read_text()
     md, _ = report.write(kept)
     text = md.read_text()
-    assert "Protocol sensitivity per algorithm (seed 001)" in text and "(seed 000 Table 4)" in text
+    assert text.index("## Answers for this machine") < text.index("## Runs and machine")
+    assert "Protocol sensitivity per algorithm (Worley & Foster 1994), with confidence" in text
+    assert "MPI collective relative to the best (Worley & Foster 1994, Table 4)" in text
+
+
+def test_pstlab_verdicts_are_pstswms(tmp_path):
+    """pstlab recomputes verdicts from the rounds in the records; for one launch they are pstswm's own."""
+    binary, mpi = REAL
+    opts = tune.Options(
+        trunc=10,
+        levels=2,
+        grid="1x2",
+        protocols="0,6,1,3,3,1",
+        mpi=mpi,
+        pstswm=str(binary),
+        out=str(tmp_path / "opt.toml"),
+        extra=["--reps", "12", "--stages", "legendre"],
+    )
+    tune.tune(opts)
+    rs = records.load(tmp_path / "opt.kernel.jsonl")
+    mine = {c.key[:2]: c for c in verdicts.kernel_cases(rs)}
+    theirs = rs.summaries("kernel", "sensitivity")
+    assert theirs and len(mine) == len(theirs)
+    for s in theirs:
+        c = mine[(s["stage"], s["algorithm"])]
+        assert c.verdict.best == s["best"] and c.verdict.best_set == s["best_set"]
+        assert c.verdict.level == s["level"] and list(c.verdict.level_ci) == s["level_ci"]
+        assert c.verdict.median_rel_ci == pytest.approx(s["median_rel_ci"], rel=1e-3)
+        assert c.verdict.rounds == s["rounds"]
+    generic = rs.summaries("kernel", "generic")
+    for g in generic:
+        q = mine[(g["stage"], g["algorithm"])].ratio("coll")
+        assert q is not None and q.ratio == pytest.approx(g["coll_ratio"], rel=1e-3)
+        assert q.significant == g["coll_significant"]
