@@ -1,8 +1,8 @@
 """Verdicts merged over launches, the report's answers and its guardrails, tune's tie-set rule."""
 
 import json
-import random
 
+import numpy as np
 import pytest
 
 from pstlab import records, report, stats, tune, verdicts
@@ -15,7 +15,7 @@ def _write(path, recs):
 
 def _swap_launch(rid, seed, n=12, caveats=()):
     """One swap launch at one size: 0,0 10 % slower than 0,6 and 1,3 in every round (2 % noise)."""
-    rng = random.Random(seed)
+    rng = np.random.default_rng(seed)
     base = [1e-5 * rng.uniform(1, 1.04) for _ in range(n)]  # shared per-round drift
     alts = {"0,6": 1.0, "0,0": 1.1, "1,3": 1.0}
     points = [
@@ -110,7 +110,7 @@ def test_report_opens_with_answers_and_a_quiet_box(tmp_path):
 
 
 def _kernel_points(alts, n=12, seed=3):
-    rng = random.Random(seed)
+    rng = np.random.default_rng(seed)
     base = [1e-4 * rng.uniform(1, 1.2) for _ in range(n)]
     out = []
     for (protocol, overlap), f in alts.items():

@@ -8,7 +8,6 @@
 - the guardrails: everything that weakens the figures above.
 """
 
-
 from pstlab import compare, verdicts
 from pstlab.doc import Section, Table, Text, fmt_bytes, fmt_ms, fmt_pct, fmt_us
 from pstlab.plots import stacked_bars
