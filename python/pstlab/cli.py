@@ -19,6 +19,7 @@ EPILOG = """examples:
   pstlab compare results/q-openmpi results/q-mpich --out results/ompi-vs-mpich
   pstlab compare results/before results/after --fail-above 5       # gate a library upgrade (3+ launches each)
   pstlab tune --trunc 42 --levels 16 --grid 2x1 --out opt.toml
+  pstlab repro results/q1 results/q2 results/q3        # do the verdicts of three runs agree?
   pstlab summary results/q1
 """
 
@@ -105,6 +106,16 @@ def parser() -> argparse.ArgumentParser:
     tune.add_argument("--out", metavar="FILE", help="preset file to write (default opt-T<M>L<K>-<grid>.toml)")
     tune.add_argument("extra", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
 
+    rep_ = sub.add_parser(
+        "repro",
+        help="do the kernel and swap verdicts of several runs agree?",
+        description="The share of verdicts whose best sets intersect in every pair of runs, and the best sets' "
+        "size. Exit 0 when the targets are met (>= 95 %% consistent, best set median <= 25 %%, 90th percentile "
+        "<= 50 %% of the alternatives), 1 when not, 2 when the runs share no verdict.",
+    )
+    rep_.add_argument("results", nargs="+", help="two or more results directories of the same suite")
+    rep_.add_argument("--json", action="store_true", help="print the figures as JSON")
+
     summ = sub.add_parser("summary", help="print the headline figures of a results directory")
     summ.add_argument("results", help="a results directory (or one .jsonl file)")
     return top
@@ -177,6 +188,16 @@ def _tune(args: argparse.Namespace) -> int:
     return 0
 
 
+def _repro(args: argparse.Namespace) -> int:
+    import json
+
+    from pstlab import repro
+
+    result = repro.analyse(args.results)
+    print(json.dumps(result, indent=2) if args.json else repro.render(result))
+    return repro.exit_code(result)
+
+
 def _summary(args: argparse.Namespace) -> int:
     from pstlab import summary
 
@@ -184,7 +205,14 @@ def _summary(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"run": _run, "report": _report, "compare": _compare, "tune": _tune, "summary": _summary}
+COMMANDS = {
+    "run": _run,
+    "report": _report,
+    "compare": _compare,
+    "tune": _tune,
+    "repro": _repro,
+    "summary": _summary,
+}
 
 
 def _terminate(_signum, _frame) -> None:

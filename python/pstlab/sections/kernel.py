@@ -14,6 +14,8 @@ The collectives (`protocol: "coll"`) have no protocol alternatives: they appear 
 the sensitivity table.
 """
 
+from __future__ import annotations  # verdicts imports this package: annotations stay unevaluated
+
 from pstlab import stats, verdicts
 from pstlab.doc import Section, Table, Text, fmt_pct, fmt_us
 from pstlab.records import RecordSet, number
