@@ -90,6 +90,8 @@ def record_file(name: str, launch_no: int, launches: int) -> str:
 
 
 def new_manifest(suite: suites.Suite, run: launch.Launch, launches: int = 1) -> dict:
+    """Every launch of every experiment, interleaved: launch 1 of each, then launch 2 of each that has one, ..."""
+    total = {e.name: launches * e.launches for e in suite.experiments}
     return {
         "suite": suite.name,
         "suite_file": str(suite.path),
@@ -105,7 +107,7 @@ def new_manifest(suite: suites.Suite, run: launch.Launch, launches: int = 1) -> 
             {
                 "name": e.name,
                 "launch": k,
-                "file": record_file(e.name, k, launches),
+                "file": record_file(e.name, k, total[e.name]),
                 "subcommand": e.subcommand,
                 "ranks": e.ranks,
                 "args": e.launch_args(k),
@@ -113,8 +115,9 @@ def new_manifest(suite: suites.Suite, run: launch.Launch, launches: int = 1) -> 
                 "status": "pending",
                 **({"tuned_from": e.tuned_from} if e.tuned_from else {}),
             }
-            for k in range(1, launches + 1)
+            for k in range(1, max(total.values()) + 1)
             for e in suite.experiments
+            if k <= total[e.name]
         ],
     }
 
@@ -261,7 +264,8 @@ def _tune(exp: suites.Experiment, entry: dict, directory: Path, entries: dict) -
     """
     from pstlab import tune
 
-    source = entries[(exp.tuned_from, entry.get("launch", 1))]
+    launches = [k for name, k in entries if name == exp.tuned_from]
+    source = entries[(exp.tuned_from, min(entry.get("launch", 1), max(launches)))]
     records = directory / source["file"]
     out = directory / tuned_path(entry)
     out.unlink(missing_ok=True)  # always rewritten from the records: never a preset of older records
@@ -335,7 +339,7 @@ def run_suite(opts: Options, echo=print) -> Path:
     for i, entry in enumerate(jobs, 1):
         exp, k = by_name[entry["name"]], entry.get("launch", 1)
         final = directory / entry["file"]
-        prefix = f"[{i}/{n}] {exp.name}" + (f" (launch {k})" if opts.launches > 1 else "")
+        prefix = f"[{i}/{n}] {exp.name}" + (f" (launch {k})" if entry["file"] != f"{exp.name}.jsonl" else "")
         if entry.get("status") == "done" and final.is_file() and (exp.tuned_from, k) not in attempted:
             echo(f"{prefix}: done in an earlier run, kept")
             continue

@@ -14,6 +14,10 @@ budget_s = 20                # optional, for subcommands that compare alternativ
                              # kernel, pingpong, coll): run with --adaptive --budget 20, i.e. add
                              # rounds until the medians are precise or 20 s are spent
 
+launches = 3                 # optional: launch this experiment 3 times per run of the suite (files
+                             # <name>-L1.jsonl ...), interleaved with the others; its verdicts
+                             # then rest on the variation between launches too
+
 Launch k of an experiment that compares alternatives runs with --seed k (unless args set one), so
 the launches of `pstlab run --launches N` shuffle their rounds differently.
 """
@@ -45,6 +49,7 @@ EXPERIMENT_KEYS = {
     "description",
     "tuned_from",
     "budget_s",
+    "launches",
 }
 # The subcommands that run alternatives in interleaved rounds (--seed, --adaptive, --budget).
 IN_ROUNDS = ("swap", "kernel", "pingpong", "coll")
@@ -64,12 +69,14 @@ class Experiment:
     description: str = ""
     tuned_from: str | None = None  # an earlier kernel experiment whose records tune --preset opt
     budget_s: float | None = None  # adaptive rounds until precise or this spent
+    launches: int = 1  # launches per run of the suite
 
     @property
     def digest(self) -> str:
         """Identifies what the experiment runs: a changed definition is a different experiment."""
         what = [self.subcommand, self.ranks, list(self.args)] + ([self.tuned_from] if self.tuned_from else [])
         what += [self.budget_s] if self.budget_s else []
+        what += [{"launches": self.launches}] if self.launches > 1 else []
         return hashlib.sha256(json.dumps(what).encode()).hexdigest()[:16]
 
     def launch_args(self, launch: int) -> list[str]:
@@ -148,6 +155,9 @@ def _experiment(raw: object, where: str) -> Experiment:
         if value is not None and (isinstance(value, bool) or not isinstance(value, int | float) or value <= 0):
             raise PstlabError(f"{where} ({name}): {key} must be a positive number of seconds, got {value!r}")
         numbers[key] = value
+    launches = raw.get("launches", 1)
+    if isinstance(launches, bool) or not isinstance(launches, int) or launches < 1:
+        raise PstlabError(f"{where} ({name}): launches must be a positive integer, got {launches!r}")
     if numbers["budget_s"] is not None:
         if raw["subcommand"] not in IN_ROUNDS:
             raise PstlabError(
@@ -183,6 +193,7 @@ def _experiment(raw: object, where: str) -> Experiment:
         str(raw.get("description", "")),
         tuned_from,
         numbers["budget_s"],
+        launches,
     )
 
 

@@ -3,7 +3,9 @@
 pstswm writes each alternative's time in every round (`round_s`) beside its summary.  Within
 one launch the alternatives ran in the same rounds, so round r of each pairs with round r of the
 others; launches are concatenated (each pairs within itself), which is how `pstlab run
---launches N` lets the variation between launches into a verdict.  The method is pstswm's own
+--launches N` lets the variation between launches into a verdict.  Every launch contributes the
+same number of rounds (its first n, n the fewest any launch has), so that a launch whose adaptive
+rounds ran long does not outvote the others.  The method is pstswm's own
 (pstlab.stats.verdict, docs/statistics.md): one launch gives exactly pstswm's verdict.
 """
 
@@ -29,6 +31,7 @@ class Case:
     rounds: dict[str, list[float]]  # label -> per-round seconds, launches concatenated
     launches: int
     caveats: list[str]
+    per_launch: int = 0  # rounds taken from each launch
     comparators: dict[str, list[float]] = field(default_factory=dict)  # paired, not candidates
     verdict: stats.Verdict | None = None
 
@@ -81,7 +84,8 @@ def build(points: list[dict], summaries: list[dict], key_fields: tuple[str, ...]
         usable = [(rid, r) for (rid, _), r in zip(runs, per_run, strict=True) if len({len(r[a]) for a in common}) == 1]
         if not common or not usable:
             continue
-        rounds = {a: [t for _, r in usable for t in r[a]] for a in common}
+        per_launch = min(len(r[common[0]]) for _, r in usable)
+        rounds = {a: [t for _, r in usable for t in r[a][:per_launch]] for a in common}
         caveats, margin, conf = set(), 0.02, 0.95
         for rid, _ in usable:
             # a summary may omit fields its points carry (kernel's 'result'): match on those it has
@@ -96,7 +100,7 @@ def build(points: list[dict], summaries: list[dict], key_fields: tuple[str, ...]
             caveats.add(f"fewer than {MIN_ROUNDS} rounds")
         if not _precise(rounds, conf):
             caveats.add("precision not reached")
-        case = Case(key, rounds, len(usable), sorted(caveats))
+        case = Case(key, rounds, len(usable), sorted(caveats), per_launch)
         case.verdict = stats.verdict(rounds, conf, margin)
         out.append(case)
     return out
@@ -113,7 +117,7 @@ def kernel_cases(rs: RecordSet) -> list[Case]:
     colls = group_by(generic, *kernel.VERDICT_KEY)
     for c in cases:
         samples = [s for s in colls.get(c.key, []) if _rounds({"round_s": s.get("coll_round_s")})]
-        joined = [t for s in sorted(samples, key=launch_of) for t in s["coll_round_s"]]
+        joined = [t for s in sorted(samples, key=launch_of) for t in s["coll_round_s"][: c.per_launch]]
         if samples and len(joined) == len(next(iter(c.rounds.values()))):
             c.comparators[kernel.COLL_PROTOCOL] = joined
     return cases

@@ -343,3 +343,16 @@ def test_resume_needs_the_same_number_of_launches(fake, tmp_path):
         run_suite(opts(fake, s, out, launches=3, resume=True), echo=lambda _: None)
     with pytest.raises(PstlabError, match="--launches must be at least 1, got 0"):
         run_suite(opts(fake, s, tmp_path / "r0", launches=0), echo=lambda _: None)
+
+
+def test_an_experiment_can_have_launches_of_its_own(fake, tmp_path):
+    s = suite(
+        tmp_path,
+        exp("a", args=["--copy", str(FIXTURES / "openmpi" / "swap-protocols.jsonl")], extra="launches = 2\n"),
+        exp("b", sub="coll", args=["--copy", str(FIXTURES / "openmpi" / "coll.jsonl")]),
+    )
+    out = tmp_path / "res"
+    run_suite(opts(fake, s, out), echo=lambda _: None)
+    order = [c[c.index("--out") + 1].rsplit("/", 1)[-1] for c in fake.calls() if "--out" in c]
+    assert order == ["a-L1.jsonl", "b.jsonl", "a-L2.jsonl"]
+    assert sorted(p.name for p in out.glob("*.jsonl")) == ["a-L1.jsonl", "a-L2.jsonl", "b.jsonl"]

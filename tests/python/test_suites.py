@@ -196,3 +196,12 @@ def test_budget_only_for_subcommands_in_rounds(tmp_path):
         load('subcommand = "swap"\nargs = ["--budget", "3"]\nbudget_s = 5\n')
     with pytest.raises(PstlabError, match=r"budget_s must be a positive number of seconds, got -1"):
         load('subcommand = "swap"\nbudget_s = -1\n')
+
+
+def test_launches_must_be_a_positive_integer(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text('[[experiment]]\nname = "e"\nsubcommand = "swap"\nranks = 2\nlaunches = 0\n')
+    with pytest.raises(PstlabError, match=r"launches must be a positive integer, got 0"):
+        suites.load(str(path))
+    path.write_text('[[experiment]]\nname = "e"\nsubcommand = "swap"\nranks = 2\nlaunches = 3\n')
+    assert suites.load(str(path)).experiments[0].launches == 3
