@@ -216,6 +216,7 @@ static double kernel_turn(void *arg, size_t i, size_t round)
 {
     kturn *T = arg;
     for (long long w = 0; w < (round == 0 ? T->cfg->warmup : 0) + 1; w++) kcase_run(T->kc, T->plans[i]);
+    pst_transport_settle();
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = pst_now_s();
     kcase_run(T->kc, T->plans[i]);

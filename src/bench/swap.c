@@ -83,6 +83,7 @@ static double swap_turn(void *arg, size_t pi, size_t round)
     size_t nmsg = (size_t)S->nmsg, bytes = (size_t)S->bytes, total = bytes * nmsg;
     pst_xfer *x = S->x[pi];
     for (long long w = 0; w < (round == 0 ? cfg->warmup : 0) + 1; w++) pst_xfer_run(x, nmsg);
+    pst_transport_settle();
     bool verify = !cfg->ctx.no_verify;
     long long tag = (long long)(round * cfg->nprotocols + pi);
     if (verify) {

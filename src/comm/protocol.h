@@ -134,6 +134,9 @@ void pst_xfer_init_v(pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest
 /* Buffered-send space for n messages like x outstanding at once (0,0 of "mpi"); local.
  * Nothing for the one-sided transports: their set-up bounds the transfers in flight. */
 void pst_xfer_reserve(const pst_xfer *x, size_t n);
+/* Outside timing, between turns: wait until this rank's buffered sends have left, so that none
+ * outlives the turn that sent it and the space reserved for one exchange suffices. */
+void pst_transport_settle(void);
 void pst_xfer_post(pst_xfer *x);
 void pst_xfer_send(pst_xfer *x);
 void pst_xfer_wait(pst_xfer *x);

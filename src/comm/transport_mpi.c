@@ -92,25 +92,20 @@ static void check(int rc, const char *what)
 }
 
 static void drain_bsend_space(void);
+static size_t bsend_attached, bsend_pending; /* bytes attached; bytes sent buffered since the last drain */
 
-/* MPI reclaims a buffered message's space only when the sender next makes progress after the
- * delivery, so under contention (oversubscribed ranks, many partners) the attached space can
- * be momentarily full however it was sized.  Then wait for the buffered messages to leave
- * (what a blocking send would have waited for anyway) and send again, instead of failing. */
+static size_t bsend_need(const pst_xfer *x) { return (size_t)x->bytes + MPI_BSEND_OVERHEAD + 64; }
+
+/* Make room before the send, never retry after it: Open MPI's ob1 can put a message's first
+ * fragment on the wire before it finds the buffered space short and returns MPI_ERR_BUFFER, so a
+ * retried send leaves the receiver matched to a message that never completes (a hang seen when
+ * 0,0 ran in rounds).  MPI cannot say how much space is free, so count what was sent since the
+ * space was last drained. */
 static void bsend(const pst_xfer *x)
 {
-    MPI_Errhandler previous;
-    MPI_Comm_get_errhandler(x->comm, &previous);
-    MPI_Comm_set_errhandler(x->comm, MPI_ERRORS_RETURN);
-    int rc = MPI_Bsend(x->sendbuf, x->bytes, MPI_BYTE, x->dest, data_tag(x), x->comm), cls = MPI_SUCCESS;
-    if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
-    if (cls == MPI_ERR_BUFFER) {
-        drain_bsend_space();
-        rc = MPI_Bsend(x->sendbuf, x->bytes, MPI_BYTE, x->dest, data_tag(x), x->comm);
-    }
-    MPI_Comm_set_errhandler(x->comm, previous);
-    MPI_Errhandler_free(&previous);
-    check(rc, "Bsend");
+    if (bsend_pending + bsend_need(x) > bsend_attached) drain_bsend_space();
+    check(MPI_Bsend(x->sendbuf, x->bytes, MPI_BYTE, x->dest, data_tag(x), x->comm), "Bsend");
+    bsend_pending += bsend_need(x);
 }
 
 static void run_phase(pst_xfer *x, int phase)
@@ -173,28 +168,33 @@ static void mpi_send(pst_xfer *x) { run_phase(x, PH_SEND); }
 static void mpi_wait(pst_xfer *x) { run_phase(x, PH_WAIT); }
 
 static void *bsend_buffer;
-static size_t bsend_attached;
 
 static void drain_bsend_space(void)
 {
+    if (!bsend_pending) return;
     void *buffer;
     int size;
     MPI_Buffer_detach(&buffer, &size); /* returns once every buffered message has left */
     MPI_Buffer_attach(buffer, size);
+    bsend_pending = 0;
 }
+
+void pst_transport_settle(void) { drain_bsend_space(); }
 
 /* Buffered sends (0,0) need attached space; grow it (outside timing) when asked. */
 static void mpi_reserve(const pst_xfer *x, size_t n)
 {
     if (x->proto->ordered || x->proto->variant != 0) return;
-    /* Twice the messages in flight, so the retry in bsend() stays rare. */
-    size_t need = 2 * n * ((size_t)x->bytes + MPI_BSEND_OVERHEAD + 64);
+    /* Twice the messages of one exchange: a turn's re-warm and timed exchange fit, and
+     * pst_transport_settle empties the space between turns, so no drain falls into a timing. */
+    size_t need = 2 * n * bsend_need(x);
     if (need <= bsend_attached) return;
     if (bsend_buffer) {
         void *old;
         int size;
         MPI_Buffer_detach(&old, &size); /* blocks until buffered messages are delivered */
         free(old);
+        bsend_pending = 0;
     }
     if (need > INT32_MAX) pst_fatal(3, "buffered-send space of %zu bytes exceeds MPI's int limit", need);
     bsend_buffer = malloc(need);

@@ -85,6 +85,11 @@ pst_records_test(swap.np2.verdict 2 CHECKS
   "len([s for s in summaries if s['summary'] == 'sensitivity']) == 2"
   "all(s['nalternatives'] == 3 and set(s['best_set']) <= {'1,0', '0,6', '0,3'} and s['stat'] == 't_med' and s['level'] in ('low', 'moderate', 'high', 'undetermined') and len(s['median_rel_ci']) == 2 and isinstance(s['verdict_ok'], bool) for s in summaries if s['summary'] == 'sensitivity')"
   ARGS swap --protocols 1,0,0,6,0,3 --sizes 8,64K --reps 12 --seed 7 --timeout 60)
+# Buffered sends split over many messages, in rounds with other protocols: the space drains
+# between turns and before a send that would not fit, never by retrying a failed send.
+pst_records_test(swap.np2.bsend_volume_rounds 2 CHECKS
+  "len(points) == 3 * 11 and all(p['verified'] and p['rounds'] == 30 for p in points)"
+  ARGS swap --protocols 0,0,0,6,1,0 --volume 256K --reps 30 --seed 5 --noise-probe 0 --timeout 120)
 pst_records_test(swap.np2.sequential 2 CHECKS
   "header['schedule'] == 'sequential' and not header['adaptive']"
   "all(p['rounds'] == 10 for p in points)"
