@@ -355,3 +355,59 @@ def test_common_helpers():
     assert common.best([{"t_min": 2.0}, {"t_min": None}, {"t_min": 1.0}]) == {"t_min": 1.0}
     assert common.best([{"t_min": None}]) is None
     assert common.group_by(recs, "b") == {("x",): recs}
+
+
+def test_latency_plot_draws_intervals_and_the_piecewise_model(tmp_path):
+    from pstlab.sections import pingpong as pp
+
+    recs = [{"bench": "pingpong", "type": "header", "run_id": "p"}]
+    for b in (8, 1024, 65536):
+        t = 1e-6 + b / 5e9
+        recs.append(
+            {
+                "bench": "pingpong",
+                "type": "point",
+                "run_id": "p",
+                "mode": "send",
+                "bytes": b,
+                "t_min": t * 0.95,
+                "t_med": t,
+                "ci_low": t * 0.97,
+                "ci_high": t * 1.04,
+            }
+        )
+    seg = {"from_bytes": 8, "to_bytes": 65536, "alpha_s": 1e-6, "beta_mbytes_per_s": 5000.0}
+    recs.append(
+        {
+            "bench": "pingpong",
+            "type": "summary",
+            "run_id": "p",
+            "summary": "latbw",
+            "mode": "send",
+            "segments": [seg],
+            "fit_ok": True,
+        }
+    )
+    (tmp_path / "pp.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+    panels = pp._panels([("", records.load(tmp_path))])
+    ci = panels[-1]
+    assert ci.title.startswith("Half round trip: median with 95 % interval")
+    median, model = ci.series
+    assert median.yerr[1] == pytest.approx((1024 / 5e9 * 0.97e6 + 0.97, (1e-6 + 1024 / 5e9) * 1.04e6))
+    assert model.label == "send model" and model.y[-1] == pytest.approx((1e-6 + 65536 / 5e9) * 1e6)
+    # a fit that failed its checks is not drawn as a model
+    recs[-1]["fit_ok"] = False
+    (tmp_path / "pp.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+    assert len(pp._panels([("", records.load(tmp_path))])[-1].series) == 1
+
+
+def test_coll_busbw_against_size_at_the_largest_communicator():
+    from pstlab.sections import coll
+
+    pts = [
+        {"op": "allreduce", "comm_size": n, "bytes": b, "busbw": float(b * n)} for n in (2, 4) for b in (1024, 8, 65536)
+    ]
+    panel = coll.busbw_panel(pts)
+    assert panel.title == "Bus bandwidth on 4 ranks" and panel.xbytes
+    (series,) = panel.series
+    assert series.x == [8, 1024, 65536] and series.y == [32.0, 4096.0, 262144.0]

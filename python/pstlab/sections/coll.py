@@ -105,6 +105,19 @@ def _panels(sets: list[tuple[str, RecordSet]]) -> list[Panel]:
     return list(panels.values())
 
 
+def busbw_panel(points: list[dict]) -> Panel | None:
+    """Bus bandwidth against message size at the largest communicator, one line per operation."""
+    with_bw = [p for p in points if number(p, "busbw") and p.get("bytes")]
+    if not with_bw:
+        return None
+    largest = max(p["comm_size"] for p in with_bw)
+    panel = Panel(f"Bus bandwidth on {largest} ranks", "message size (bytes)", "busbw (MB/s)", xlog=True, xbytes=True)
+    for (op,), same_op in sorted(group_by([p for p in with_bw if p["comm_size"] == largest], "op").items()):
+        by_size = sorted(same_op, key=lambda p: p["bytes"])
+        panel.series.append(Series(str(op), [p["bytes"] for p in by_size], [p["busbw"] for p in by_size]))
+    return panel
+
+
 def section(rs: RecordSet) -> Section:
     points = _points(rs)
     sec = Section(TITLE)
@@ -119,6 +132,8 @@ def section(rs: RecordSet) -> Section:
     )
     if panels := _panels([("", rs)]):
         sec.add(figure("coll", "Collective time vs communicator size, one line per message size.", panels, columns=3))
+    if bus := busbw_panel(points):
+        sec.add(figure("coll-busbw", "Bus bandwidth (the NCCL-tests convention) vs message size per operation.", [bus]))
     return sec
 
 

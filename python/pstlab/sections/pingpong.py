@@ -108,17 +108,61 @@ def table(rs: RecordSet) -> Table:
     )
 
 
+def _median_series(name: str, curve: dict[int, dict], sizes: list[int], style: str, group: str) -> Series | None:
+    """Medians with their 95 % intervals as error bars, where the points carry them."""
+    if not all(number(curve[b], k) is not None for b in sizes for k in ("t_med", "ci_low", "ci_high")):
+        return None
+    return Series(
+        name,
+        sizes,
+        [curve[b]["t_med"] * 1e6 for b in sizes],
+        yerr=[(curve[b]["ci_low"] * 1e6, curve[b]["ci_high"] * 1e6) for b in sizes],
+        style=style,
+        group=group,
+    )
+
+
+def _model_series(rs: RecordSet, fields: dict, curve: dict[int, dict], name: str) -> Series | None:
+    """pstswm's piecewise T(N) = α + N/β over the sizes it covers, when the fit is ok."""
+    run_ids = {p.get("run_id") for p in curve.values()}
+    s = next(
+        (
+            s
+            for s in rs.summaries(BENCH, "latbw")
+            if s.get("run_id") in run_ids and all(s.get(k) == v for k, v in fields.items()) and s.get("segments")
+        ),
+        None,
+    )
+    if s is None or s.get("fit_ok") is False:
+        return None
+    xs, ys = [], []
+    for seg in s["segments"]:
+        alpha, beta = number(seg, "alpha_s"), number(seg, "beta_mbytes_per_s")
+        if alpha is None or not beta:
+            return None
+        for b in (max(seg["from_bytes"], 1), seg["to_bytes"]):
+            xs.append(b)
+            ys.append((alpha + b / (beta * 1e6)) * 1e6)
+    return Series(f"{name} model", xs, ys, style="--", group=f"{name} model")
+
+
 def _panels(sets: list[tuple[str, RecordSet]]) -> list[Panel]:
     bw = Panel("Ping-pong bandwidth", "message size (bytes)", "MB/s (from t_min)", xlog=True, xbytes=True)
     lat = time_vs_size_panel("Ping-pong half round trip")
+    with_ci = time_vs_size_panel("Half round trip: median with 95 % interval, piecewise model dashed")
+    with_ci.ylabel = "t_med (µs)"
     for (label, rs), style in zip(sets, ("-", "--"), strict=False):
-        for key, curve in _curves(rs).items():
+        for key, (fields, curve) in _curves_with_fields(rs).items():
             sizes = sorted(b for b in curve if b > 0)
             name = " ".join(key)
             shown = f"{label}: {name}" if label else name
             bw.series.append(Series(shown, sizes, [mbytes_per_s(curve[b]) for b in sizes], style=style, group=name))
             lat.series.append(Series(shown, sizes, [curve[b]["t_min"] * 1e6 for b in sizes], style=style, group=name))
-    return [bw, lat]
+            if len(sets) == 1 and (med := _median_series(shown, curve, sizes, style, name)):
+                with_ci.series.append(med)
+                if model := _model_series(rs, fields, curve, shown):
+                    with_ci.series.append(model)
+    return [bw, lat, *([with_ci] if with_ci.series else [])]
 
 
 def section(rs: RecordSet) -> Section:
