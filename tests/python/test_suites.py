@@ -23,7 +23,12 @@ def test_shipped_suites_load(name):
 def test_quick_covers_every_benchmark_and_fits_in_a_few_minutes():
     quick = suites.load("quick")
     assert {e.subcommand for e in quick.experiments} == SUBCOMMANDS
-    assert sum(e.estimate_s for e in quick.experiments) <= 240
+    # every launch counts; the estimates are measured times on this 2-core machine
+    assert sum(e.estimate_s * e.launches for e in quick.experiments) <= 240
+    # verdicts need 10 rounds at least
+    for e in quick.experiments:
+        if e.subcommand in suites.IN_ROUNDS:
+            assert int(e.option("--reps")) >= 10, e.name
     assert max(e.ranks for e in quick.experiments) <= 4
 
 

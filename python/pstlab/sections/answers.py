@@ -40,7 +40,9 @@ def _model_rows(rs: RecordSet) -> list[dict]:
                     "grid": grid,
                     "step_s": r["step_s"],
                     "comm_s": comm,
-                    "compute_s": r["step_s"] - comm,
+                    # per-stage communication is summed per rank and can exceed the median step when
+                    # ranks wait on each other (oversubscribed): then no split is shown
+                    "compute_s": r["step_s"] - comm if comm <= r["step_s"] else None,
                     "efficiency": ref / (p * r["step_s"]) if ref and p > 1 else None,
                     "file": r.get("_file"),
                 }
@@ -61,9 +63,9 @@ def model_answer(rs: RecordSet, oversubscribed_files: set[str]) -> list:
                 r["config"],
                 r["grid"],
                 fmt_ms(r["step_s"]),
-                fmt_ms(r["compute_s"]),
+                fmt_ms(r["compute_s"]) if r["compute_s"] is not None else "– (comm > step)",
                 fmt_ms(r["comm_s"]),
-                fmt_pct(r["comm_s"] / r["step_s"]) if r["step_s"] else "–",
+                fmt_pct(r["comm_s"] / r["step_s"]) if r["compute_s"] is not None else "–",
                 ("not meaningful: oversubscribed" if r["file"] in oversubscribed_files else fmt_pct(r["efficiency"]))
                 if r["efficiency"] is not None
                 else "–",
@@ -74,14 +76,18 @@ def model_answer(rs: RecordSet, oversubscribed_files: set[str]) -> list:
         "inside the parallel algorithms' message passing, compute the rest. Efficiency = T(1 rank) / (P × T(P)) "
         "against the same problem on one rank.",
     )
-    bars = [f"{r['grid']} {r['config']}" for r in rows]
+    rows_split = [r for r in rows if r["compute_s"] is not None]
+    bars = [f"{r['grid']} {r['config']}" for r in rows_split]
     fig = stacked_bars(
         "answers-model",
         "Time per step, split into computation and communication",
         "Model: time per step",
         "ms per step",
         bars,
-        {"compute": [r["compute_s"] * 1e3 for r in rows], "communication": [r["comm_s"] * 1e3 for r in rows]},
+        {
+            "compute": [r["compute_s"] * 1e3 for r in rows_split],
+            "communication": [r["comm_s"] * 1e3 for r in rows_split],
+        },
     )
     return [table, fig]
 
