@@ -79,6 +79,22 @@ def latency_bandwidth(bytes_: list[float], times_s: list[float]) -> LineFit | No
     return line_fit(bytes_, times_s, [1.0 / (t * t) for t in times_s])
 
 
+# A fitted model whose largest relative error exceeds this is not shown as if it were valid
+# (pstswm's fit_ok uses the same bound).
+FIT_MAX_REL_ERR = 0.15
+
+
+def fit_problem(max_rel_err: float | None, latency_s: float | None, bandwidth: float | None) -> str | None:
+    """Why a latency/bandwidth fit is not ok ('20 % error', 'negative latency'), or None when it is."""
+    if max_rel_err is not None and max_rel_err > FIT_MAX_REL_ERR:
+        return f"{max_rel_err:.0%} error"
+    if latency_s is not None and latency_s < 0:
+        return "negative latency"
+    if bandwidth is not None and bandwidth <= 0:
+        return "negative bandwidth"
+    return None
+
+
 def per_match_s(diff_s: float, n: int) -> float | None:
     """Seed 003's per-n matching time: Diff / (n(n-1)/2) failed matches; None for n < 2."""
     if n < 2:

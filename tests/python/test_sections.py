@@ -411,3 +411,38 @@ def test_coll_busbw_against_size_at_the_largest_communicator():
     assert panel.title == "Bus bandwidth on 4 ranks" and panel.xbytes
     (series,) = panel.series
     assert series.x == [8, 1024, 65536] and series.y == [32.0, 4096.0, 262144.0]
+
+
+def test_no_fit_is_shown_unflagged(tmp_path):
+    from pstlab import stats
+
+    assert stats.fit_problem(0.16, 1e-6, 100.0) == "16% error"
+    assert stats.fit_problem(0.10, -6e-5, 100.0) == "negative latency"
+    assert stats.fit_problem(0.10, 1e-6, -5.0) == "negative bandwidth"
+    assert stats.fit_problem(0.15, 0.0, 1.0) is None
+    base = {"bench": "swap", "type": "summary", "run_id": "s", "summary": "protocol", "cache": "1", "pair": "0,1"}
+    recs = [
+        dict(base, protocol="0,0", alpha_s=1e-6, beta_mbytes_per_s=900.0, model_max_rel_err=0.31),
+        dict(base, protocol="0,6", alpha_s=1e-6, beta_mbytes_per_s=900.0, model_max_rel_err=0.05),
+        dict(base, protocol="1,3", alpha_s=1e-6, beta_mbytes_per_s=900.0, model_max_rel_err=0.05, fit_ok=False),
+        {"bench": "pingpong", "type": "point", "run_id": "p", "mode": "send", "bytes": 8, "t_min": 1e-6},
+        {
+            "bench": "pingpong",
+            "type": "summary",
+            "run_id": "p",
+            "summary": "latbw",
+            "mode": "send",
+            "t_l_s": -6e-5,
+            "fit_mbytes_per_s": 9000.0,
+            "fit_max_rel_residual": 0.02,
+            "fit_from_bytes": 1 << 20,
+            "fit_to_bytes": 2 << 20,
+        },
+    ]
+    (tmp_path / "r.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+    rs = records.load(tmp_path)
+    rows = {r[0]: r for r in swap.protocol_table(rs).rows}
+    assert "FIT NOT OK (31% error)" in rows["0,0"] and "FIT NOT OK (pstswm's checks)" in rows["1,3"]
+    assert not any("FIT NOT OK" in c for c in rows["0,6"])
+    (row,) = pingpong.table(rs).rows
+    assert "FIT NOT OK (negative latency)" in row and not any(c.startswith("-") and "µs" in c for c in row)

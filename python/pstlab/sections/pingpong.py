@@ -59,18 +59,19 @@ def _fit_cells(rs: RecordSet, fields: dict, curve: dict[int, dict]) -> list[str]
     s = _summary(rs, fields, {p.get("run_id") for p in curve.values()})
     if s is not None:
         window = f"{fmt_bytes(number(s, 'fit_from_bytes'))}…{fmt_bytes(number(s, 'fit_to_bytes'))}"
-        return [
-            fmt_us(number(s, "t_l_s")),
-            fmt_num(number(s, "fit_mbytes_per_s"), 4),
-            window,
-            fmt_pct(number(s, "fit_max_rel_residual")),
-            "pstswm",
-        ]
+        err = number(s, "fit_max_rel_residual")
+        why = stats.fit_problem(err, number(s, "t_l_s"), number(s, "fit_mbytes_per_s"))
+        if why is None and s.get("window_fit_ok") is False:
+            why = "pstswm's checks"
+        if why:
+            return [f"FIT NOT OK ({why})", "–", window, fmt_pct(err), "pstswm"]
+        return [fmt_us(number(s, "t_l_s")), fmt_num(number(s, "fit_mbytes_per_s"), 4), window, fmt_pct(err), "pstswm"]
     fit, window = _fit(curve)
     if fit is None:
         return ["–", "–", window, "–", "pstlab"]
-    bandwidth = fmt_num(1 / fit.slope / 1e6, 4) if fit.slope > 0 else "–"
-    return [fmt_us(fit.intercept), bandwidth, window, fmt_pct(fit.max_rel_residual), "pstlab"]
+    if why := stats.fit_problem(fit.max_rel_residual, fit.intercept, fit.slope):
+        return [f"FIT NOT OK ({why})", "–", window, fmt_pct(fit.max_rel_residual), "pstlab"]
+    return [fmt_us(fit.intercept), fmt_num(1 / fit.slope / 1e6, 4), window, fmt_pct(fit.max_rel_residual), "pstlab"]
 
 
 def table(rs: RecordSet) -> Table:

@@ -81,10 +81,20 @@ def _alpha_s(rs: RecordSet, rec: dict, group: list[dict]) -> float | None:
     ]
     if fits:
         widest = min(fits, key=lambda s: (number(s, "range_min_bytes") or 0, -(number(s, "range_max_bytes") or 0)))
-        return number(widest, "alpha_s")
+        return number(widest, "alpha_s") if not _fit_not_ok(widest) else None
     pts = sorted((p for p in group if p.get("protocol") == rec.get("protocol")), key=lambda p: p["bytes"])
     fit = stats.latency_bandwidth([p["bytes"] for p in pts], [p["t_min"] for p in pts])
-    return fit.intercept if fit else None
+    if fit is None or stats.fit_problem(fit.max_rel_residual, fit.intercept, fit.slope):
+        return None
+    return fit.intercept
+
+
+def _fit_not_ok(s: dict) -> str | None:
+    """Why pstswm's protocol model is not to be shown as valid: its own verdict, else the same checks."""
+    problem = stats.fit_problem(number(s, "model_max_rel_err"), number(s, "alpha_s"), number(s, "beta_mbytes_per_s"))
+    if s.get("fit_ok") is False:
+        return problem or "pstswm's checks"
+    return problem
 
 
 def table3(rs: RecordSet) -> Table | None:
@@ -145,8 +155,11 @@ def protocol_table(rs: RecordSet) -> Table | None:
                 *(str(s.get(k)) for k in extra),
                 fmt_num(number(s, "peak_mbytes_per_s"), 4),
                 fmt_bytes(number(s, "peak_bytes")),
-                fmt_us(number(s, "alpha_s")),
-                fmt_num(number(s, "beta_mbytes_per_s"), 4),
+                *(
+                    [f"FIT NOT OK ({why})", "–"]
+                    if (why := _fit_not_ok(s))
+                    else [fmt_us(number(s, "alpha_s")), fmt_num(number(s, "beta_mbytes_per_s"), 4)]
+                ),
                 fmt_pct(number(s, "model_max_rel_err")),
                 f"{fmt_bytes(number(s, 'range_min_bytes'))}…{fmt_bytes(number(s, 'range_max_bytes'))}",
             ]
@@ -155,8 +168,10 @@ def protocol_table(rs: RecordSet) -> Table | None:
         "Per-protocol bandwidth and latency model (seed 004)",
         ["code", "protocol", "sweep", "cache", *extra, "peak MB/s", "at bytes", "α µs", "β MB/s", "model err", "range"],
         rows,
-        "From pstswm's protocol summaries: T = nmsg·α + volume/β fitted to the per-size minima with relative "
-        "weights; 'model err' is the largest relative error of the fit over the range.",
+        "From pstswm's protocol summaries: T = nmsg·α + volume/β (piecewise by protocol regime where pstswm "
+        "found breakpoints: α of the first segment, β of the last) fitted with relative weights; 'model err' is "
+        "the largest relative error over the range. A fit above 15 % error or with a negative latency or "
+        "bandwidth is shown as FIT NOT OK, never as numbers.",
     )
 
 
