@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Seed 000 Table 3 on this machine: best two-sided (mpi) vs best one-sided (rma, and shmem where
+# Worley 1998 Table 3 on this machine: best two-sided (mpi) vs best one-sided (rma, and shmem where
 # built) SWAP bandwidth and latency at 8 KB, 128 KB and 2 MB (1024, 16384, 262144 doubles).
 #
 #   bench/rma_vs_mpi.sh [--mpis "openmpi mpich"] [--launches 3] [--reps 20] [--out DIR]
@@ -8,7 +8,7 @@
 # launches interleaved (mpi, rma, ..., mpi, rma, ...) so all transports see the same machine
 # state.  Per transport, protocol and size the time is the min over launches of t_min (min over
 # reps); per size the best protocol is the fastest one.  BW = bytes / time (MB/s, 10^6 B, one
-# direction, as swap reports it); "lat" = the same protocol's time for an 8-byte SWAP (seed 000:
+# direction, as swap reports it); "lat" = the same protocol's time for an 8-byte SWAP (Worley 1998:
 # "typical SWAP overhead for the corresponding protocol").  Needs build/<mpi>/pstswm.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

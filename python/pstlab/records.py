@@ -1,4 +1,4 @@
-"""Read pstswm's JSON Lines records (DESIGN §3) and check them.
+"""Read pstswm's JSON Lines records (the record format: README, Output format) and check them.
 
 Every line is one JSON object with at least `bench`, `type` (header, point, summary, or a bench's
 own kind such as the model's per-step "diag") and `run_id`; statistics, when present, are numbers

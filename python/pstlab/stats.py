@@ -1,7 +1,7 @@
 """The statistics pstlab derives from records: spreads over protocols, fits, ratios.
 
 pstswm already reports per-point statistics over repetitions (t_min, t_med, ...); these are the
-second-level figures the seeds tabulate across protocols, sizes and configurations.
+second-level figures the papers tabulate across protocols, sizes and configurations.
 """
 
 import math
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-# Seed 001: protocol sensitivity is low / moderate / high when (median-min)/min is
+# Worley 1999: protocol sensitivity is low / moderate / high when (median-min)/min is
 # <= 5 %, between 5 % and 15 %, or >= 15 %.
 LOW_REL, HIGH_REL = 0.05, 0.15
 
@@ -39,14 +39,14 @@ def spread(times: list[float]) -> Spread:
 
 
 def classify(median_rel: float) -> str:
-    """Seed 001's classification of protocol sensitivity."""
+    """Worley 1999's classification of protocol sensitivity."""
     if median_rel <= LOW_REL:
         return "low"
     return "high" if median_rel >= HIGH_REL else "moderate"
 
 
 def rel_excess(t: float, best: float) -> float:
-    """(t - best)/best: the performance lost by using t instead of best (seed 000 Tables 4, 5)."""
+    """(t - best)/best: the performance lost by using t instead of best (Worley 1998 Tables 4, 5)."""
     return (t - best) / best
 
 
@@ -75,7 +75,7 @@ def line_fit(x: list[float], y: list[float], weights: list[float] | None = None)
 
 
 def latency_bandwidth(bytes_: list[float], times_s: list[float]) -> LineFit | None:
-    """T(N) = t_l + N·t_s (seed 002 §5.1), with relative weights so small sizes count too."""
+    """T(N) = t_l + N·t_s (Frese & Knipp 1998 §5.1), with relative weights so small sizes count too."""
     return line_fit(bytes_, times_s, [1.0 / (t * t) for t in times_s])
 
 
@@ -96,7 +96,7 @@ def fit_problem(max_rel_err: float | None, latency_s: float | None, bandwidth: f
 
 
 def per_match_s(diff_s: float, n: int) -> float | None:
-    """Seed 003's per-n matching time: Diff / (n(n-1)/2) failed matches; None for n < 2."""
+    """Song 2013's per-n matching time: Diff / (n(n-1)/2) failed matches; None for n < 2."""
     if n < 2:
         return None
     return diff_s / (n * (n - 1) / 2)

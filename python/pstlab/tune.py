@@ -115,7 +115,7 @@ def _configuration(points: list[dict]) -> str:
 def choose(points: list[dict]) -> dict[str, StageChoice]:
     """Per stage: the fastest algorithm and every algorithm's fastest protocol/overlap (t_min).
 
-    The MPI collectives (protocol 'coll') are no candidates: 'opt' is seed 000's tuned message-passing
+    The MPI collectives (protocol 'coll') are no candidates: 'opt' is Worley 1998's tuned message-passing
     configuration, which Table 5 compares with the 'coll' preset; their times are kept for the record.
     """
     timed = [dict(p, stage=kernel.stage(p)) for p in points if number(p, "t_min") is not None]

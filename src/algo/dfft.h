@@ -1,4 +1,4 @@
-/* dfft: distributed FFT of many lines by binary exchange (seed 000 §6; Foster & Worley 1997).
+/* dfft: distributed FFT of many lines by binary exchange (Worley 1998 §6; Foster & Worley 1997).
  *
  * Complex lines: `lines` lines of length N, block-distributed over the P = 2^k ranks of comm:
  * rank p holds elements [p*nl, (p+1)*nl) of every line, nl = N/P (N a multiple of P), stored

@@ -54,7 +54,7 @@ void pst_exchange_reserve(const pst_protocol *p, MPI_Comm comm, size_t bytes, si
  * undelivered when the next exchange starts. */
 void pst_exchange_reserve_run(const pst_protocol *p, MPI_Comm comm, size_t bytes, size_t exchanges);
 
-/* The effective schedule: the overlap flag, or an overlap protocol (2,x / 3,x, seed 000's
+/* The effective schedule: the overlap flag, or an overlap protocol (2,x / 3,x, Worley 1998's
  * designation of the overlap algorithms). */
 static inline bool pst_overlapped(const pst_protocol *p, bool overlap) { return overlap || (p && p->overlap); }
 

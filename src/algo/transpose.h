@@ -1,5 +1,5 @@
 /* Distributed transposes: each is functionally MPI_Alltoallv on bytes over a communicator of P
- * ranks (seed 000 §6; Foster & Worley 1997).
+ * ranks (Worley 1998 §6; Foster & Worley 1997).
  *
  * Layout (exactly MPI_Alltoallv's with MPI_BYTE): rank r sends sendcounts[q] bytes starting at
  * sendbuf + sdispls[q] to every rank q (itself included) and receives recvcounts[q] bytes from

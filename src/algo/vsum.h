@@ -1,4 +1,4 @@
-/* Distributed vector sums over a communicator of Q ranks (seed 000 §6; Foster & Worley 1997):
+/* Distributed vector sums over a communicator of Q ranks (Worley 1998 §6; Foster & Worley 1997):
  * each rank contributes a vector of n doubles and gets the elementwise sum over all ranks,
  * either replicated (MPI_Allreduce with MPI_SUM) or partitioned (a reduce-scatter).
  *

@@ -1,8 +1,8 @@
-/* pstswm coll: collective operations against message size and communicator size (seed 002 §5.2).
+/* pstswm coll: collective operations against message size and communicator size (Frese & Knipp 1998 §5.2).
  *
  * For each communicator size n (the first n ranks, as a sub-communicator) and each operation and
  * size, two measurements:
- *  - seed 002's loop: barrier, then each rank times a loop of `iters` back-to-back calls; the
+ *  - Frese & Knipp 1998's loop: barrier, then each rank times a loop of `iters` back-to-back calls; the
  *    loop's time is the max over ranks of (end − start) / iters (each rank's own start after the
  *    barrier, so no global clock is needed).  --reps loops give t_min/t_med/t_mean/t_max.
  *  - per call: `iters` more calls, each after a barrier and timed alone on every rank; each rank's
@@ -270,7 +270,7 @@ typedef struct coll_cfg {
 
 typedef struct coll_point {
     double size_bytes;   /* nccl-tests' S */
-    pst_summary t;       /* seed-002 loop: seconds per call */
+    pst_summary t;       /* Frese & Knipp (1998) loop: seconds per call */
     double ci[2];        /* the median's interval */
     const pst_rounds *R; /* the rounds, R->t[alt] the loops */
     size_t alt;
@@ -280,7 +280,7 @@ typedef struct coll_point {
 
 static int root_of(const coll_cfg *cfg, long long i, int n) { return cfg->rotate ? (int)(i % n) : cfg->root; }
 
-/* One comparison: the ops of one (comm size, size), each with its own buffers, their seed-002
+/* One comparison: the ops of one (comm size, size), each with its own buffers, their Frese & Knipp (1998)
  * loops in interleaved rounds.  An op's first turn warms it up and sizes its loop; later turns
  * re-warm it with one call.  Inputs are written before and results checked after each loop. */
 typedef struct coll_set {
@@ -520,10 +520,10 @@ int pst_cmd_coll(int argc, char **argv)
     };
     const pst_command cmd = {
         .name = "coll",
-        .summary = "Collective operations against message size and communicator size (seed 002), timed two ways:\n"
-                   "seed 002's loop and single calls with per-rank statistics, results checked.",
+        .summary = "Collective operations against message size and communicator size (Frese & Knipp 1998), timed two ways:\n"
+                   "Frese & Knipp 1998's loop and single calls with per-rank statistics, results checked.",
         .description =
-            "t (seed 002): barrier, each rank times `iters` back-to-back calls; t = max over ranks of the loop time /\n"
+            "t (Frese & Knipp 1998): barrier, each rank times `iters` back-to-back calls; t = max over ranks of the loop time /\n"
             "iters; t_min/t_med over --reps loops.  Per call: each call after a barrier, timed alone on every rank;\n"
             "'rank median' = each rank's median over its calls, shown as min/median/max over ranks, 'slowest' = the\n"
             "rank with the largest median, imbal = (max - min) / max of those medians.\n"
@@ -552,7 +552,7 @@ int pst_cmd_coll(int argc, char **argv)
         if (c->rank == 0) {
             printf("\n== coll, comm size %d (ranks 0...%d), root %s, %lld+ rounds per size, ops interleaved (%s) ==\n", n,
                    n - 1, cfg.rotate ? "rotating" : cfg.root_spec, cfg.reps, cfg.compare.schedule);
-            printf("  %-10s %10s %6s %10s %10s %9s %9s | %32s %5s %7s\n", "", "", "", "seed 002 loop", "", "", "",
+            printf("  %-10s %10s %6s %10s %10s %9s %9s | %32s %5s %7s\n", "", "", "", "Frese & Knipp 1998 loop", "", "", "",
                    "single call: rank median us", "", "");
             printf("  %-10s %10s %6s %10s %10s %9s %9s | %10s %10s %10s %5s %7s\n", "op", "bytes", "iters", "t_min us",
                    "t_med us", "algbw", "busbw", "min", "median", "max", "slow", "imbal");
@@ -606,7 +606,7 @@ int pst_cmd_coll(int argc, char **argv)
     free(set_ops);
     free(rank_stats);
     if (c->rank == 0)
-        printf("\n  t: seed 002 loop, seconds per call (min / median over loops); algbw, busbw: GB/s from t_min (nccl-tests);\n"
+        printf("\n  t: Frese & Knipp 1998 loop, seconds per call (min / median over loops); algbw, busbw: GB/s from t_min (nccl-tests);\n"
                "  single call: each rank's median over its calls, min/median/max over ranks; slow = rank with the largest.\n");
     pst_ctx_finish(&cfg.ctx);
     return PST_EXIT_OK;

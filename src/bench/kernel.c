@@ -1,12 +1,12 @@
-/* pstswm kernel: each parallel algorithm of seed 000 §6 alone, on synthetic data sized like a
- * model run, for every protocol and overlap setting (seeds 000 and 001).
+/* pstswm kernel: each parallel algorithm of Worley 1998 §6 alone, on synthetic data sized like a
+ * model run, for every protocol and overlap setting (Worley 1998 and 1999).
  *
  * FFT-stage algorithms (srtrans, swtrans, logtrans, alltoallv, dfft) run across the rows of
  * the grid, Legendre-stage ones (the transposes again, exchsum, halfsum, ringsum, ringpipe,
  * allreduce) down its columns; every row (column) runs at once.  Per point: min/median/mean/
  * max over repetitions of the time per call, each the max over all ranks; every result checked
  * against the MPI collective the algorithm is equivalent to.  Per algorithm: the protocol
- * sensitivity summary of seed 001 and seed 000 Table 4's cost of 0,6 and of the collective
+ * sensitivity summary of Worley 1999 and Worley 1998 Table 4's cost of 0,6 and of the collective
  * instead of the best protocol.  --transport picks the protocols' transport: a one-sided one
  * sets up its area on each stage communicator when the point's plans are built (outside
  * timing) and frees it after the point. */
@@ -457,7 +457,7 @@ int pst_cmd_kernel(int argc, char **argv)
         {"grid", PST_OPT_STRING, &cfg.grid_spec, "PXxPY|1d",
          "processor grid (PX*PY = ranks), or 1d: FFT stage on P x 1 and Legendre stage on 1 x P (default 1d)", 1, 0, NULL},
         {"granularity", PST_OPT_STRING, &cfg.granularity, "TnLk@AxB",
-         "per-rank sizes of that configuration on the grid run (seed 000: T42L16@8x8)", 1, 0, NULL},
+         "per-rank sizes of that configuration on the grid run (Worley 1998: T42L16@8x8)", 1, 0, NULL},
         {"protocols", PST_OPT_STRING, &cfg.protocols_spec, "LIST", "protocols by code or slug, or all|ordered|unordered|overlap|"
          "no-overlap (default all)", 1, 0, NULL},
         {"overlap", PST_OPT_STRINGS, &cfg.overlap, "LIST", "off,on (default both; 2,x/3,x always overlap)", 1, 0, onoff},
@@ -484,7 +484,7 @@ int pst_cmd_kernel(int argc, char **argv)
             "round; the alternatives of one algorithm (and the stage's collective, as a comparator) run in\n"
             "interleaved rounds, and summaries use medians with paired comparisons.  Results are verified against\n"
             "MPI_Alltoallv / MPI_Allreduce / MPI_Reduce_scatter (bitwise) or serial FFTW (1e-12 relative).",
-        .examples = "  mpiexec -n 8 pstswm kernel --granularity T42L16@8x8 --out kernel.jsonl   # seed 000 Table 4\n"
+        .examples = "  mpiexec -n 8 pstswm kernel --granularity T42L16@8x8 --out kernel.jsonl   # Worley 1998 Table 4\n"
                     "  mpiexec -n 4 pstswm kernel --grid 2x2 --trunc 85 --protocols 0,6,1,3,3,1 --overlap on\n"
                     "  mpiexec -n 8 pstswm kernel --algorithms ringpipe,ringsum,allreduce --result partitioned\n"
                     "  mpiexec -n 4 pstswm kernel --transport rma --grid 2x2 --protocols ordered,overlap",

@@ -1,6 +1,6 @@
 /* Problem sizes for `pstswm kernel`: the per-rank data an algorithm sees in a model run of
- * truncation T, L levels and F fields on a PX x PY grid (DESIGN §6), or, with a reference
- * configuration (seed 000's "same granularity as T42L16 on 8x8"), the reference's per-rank
+ * truncation T, L levels and F fields on a PX x PY grid (docs/model.md), or, with a reference
+ * configuration (Worley 1998's "same granularity as T42L16 on 8x8"), the reference's per-rank
  * sizes on the grid actually run.
  *
  * Model shape: M = T, nlon = smallest power of two >= 3T+1, nlat = nlon/2 (T42: 64 x 128,

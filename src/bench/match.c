@@ -1,4 +1,4 @@
-/* pstswm match: the cost of MPI message matching (seed 003).
+/* pstswm match: the cost of MPI message matching (Song 2013).
  *
  * Ranks 0 (A) and 1 (B) play a multi-message ping-pong; other ranks idle.  A sends n messages
  * of `length` doubles, B receives them and echoes them back, A receives and verifies them.
@@ -13,7 +13,7 @@
  *   unexpected  the sender sends its batch, then a zero-byte fence on a control communicator;
  *               the receiver waits for the fence and probes the last message sent, and only
  *               then posts its receives, so they search a full unexpected-message queue.
- *   any         seed 003 as written: no control messages; whichever queue the race gives.
+ *   any         Song 2013 as written: no control messages; whichever queue the race gives.
  * Control messages travel on their own communicator and are the first receive in any
  * posted queue, so they add a constant per round trip (in L) and no failed matches. */
 #include "bench/commands.h"
@@ -52,7 +52,7 @@ static const char *const queue_names[] = {"posted", "unexpected", "any", NULL};
 static const char *const queue_desc[] = {
     "receives posted before the messages arrive (go-signal)",
     "messages queued before the receives are posted (fence + probe)",
-    "no control: as seed 003, whichever queue the race gives",
+    "no control: as Song 2013, whichever queue the race gives",
 };
 static const char *const wild_names[] = {"none", "source", "tag", NULL};
 static const char *const wild_desc[] = {"source and tag named", "receives use MPI_ANY_SOURCE", "receives use MPI_ANY_TAG"};
@@ -323,7 +323,7 @@ static void print_cell(bool have, double v, int width, int prec)
     else printf(" %*s", width, "-");
 }
 
-/* Prints the seed's per-n table and returns the joint fit (rank 0). */
+/* Prints Song's (2013) per-n table and returns the joint fit (rank 0). */
 static pst_match_fit report_config(match_cfg *cfg, fit_key key, size_t k, const long long *n, const double *iot,
                                    const double *rot)
 {
@@ -347,7 +347,7 @@ static pst_match_fit report_config(match_cfg *cfg, fit_key key, size_t k, const 
         print_cell(both && isfinite(mper[i]), mper[i], 12, 3);
         putchar('\n');
     }
-    /* The main fit carries the shared n²·Q term when three distinct n allow it; the seed's
+    /* The main fit carries the shared n²·Q term when three distinct n allow it; Song's
      * linear model is reported beside it for comparison. */
     pst_match_fit seed = both ? pst_match_fit_model(k, n, iot, rot, false, CONF) : (pst_match_fit){.ok = false};
     pst_match_fit f = both ? pst_match_fit_model(k, n, iot, rot, true, CONF) : (pst_match_fit){.ok = false};
@@ -577,7 +577,7 @@ int pst_cmd_match(int argc, char **argv)
     };
     const pst_command cmd = {
         .name = "match",
-        .summary = "Cost of MPI message matching (seed 003): multi-message ping-pong between ranks 0 and 1 with\n"
+        .summary = "Cost of MPI message matching (Song 2013): multi-message ping-pong between ranks 0 and 1 with\n"
                    "receives posted in order or in reverse; fits M, the time per failed match, over all n.",
         .description =
             "Rank 0 sends n messages, rank 1 receives them (in order or in reverse) and echoes them back in the\n"
@@ -585,11 +585,11 @@ int pst_cmd_match(int argc, char **argv)
             "times for in-order and reverse-order posting; in and reverse are interleaved in every repetition.\n"
             "Model: IOT = L + n*S + n^2*Q, ROT = IOT + n(n-1)*M (n(n-1)/2 failed matches per direction), fitted by\n"
             "least squares to both curves at once; M is reported in ns per failed match with a 95 % t interval.\n"
-            "Q (not in the seed) takes up curvature common to both orders; the seed's Q = 0 fit is shown beside it.\n"
+            "Q (not in Song 2013) takes up curvature common to both orders; Song's Q = 0 fit is shown beside it.\n"
             "With both algorithms, the comm algorithm's M against the tag algorithm's says whether the library\n"
             "keeps one match queue per communicator.  Wildcard tag with the tag algorithm forces no order: a\n"
             "control whose M should be 0.",
-        .examples = "  mpiexec -n 2 pstswm match --out match.jsonl                       # seed 003's sweep, scaled\n"
+        .examples = "  mpiexec -n 2 pstswm match --out match.jsonl                       # Song 2013's sweep, scaled\n"
                     "  mpiexec -n 2 pstswm match --queue posted,unexpected --lengths 10 --reps 30\n"
                     "  mpiexec -n 2 pstswm match --algorithms tag --counts 1000:10000:+3000 --lengths 1 --iters 1\n"
                     "  mpiexec -n 2 pstswm match --algorithms tag --wildcard none,source,tag --lengths 10",

@@ -1,4 +1,4 @@
-/* The message-matching model of seed 003 (§3.1.2, §3.2.2), fitted over all batch sizes at once.
+/* The message-matching model of Song 2013 (§3.1.2, §3.2.2), fitted over all batch sizes at once.
  *
  * One round trip moves n messages each way.  Receives posted in the order the messages are
  * sent match at the head of the queue; posted in reverse, every pair of messages is inverted,
@@ -7,7 +7,7 @@
  *     ROT(n) = L + n·S + n(n−1)·M       (reverse-order posting)
  * L, S are per round trip; M is the cost of one failed match.
  *
- * Beyond the seed, a term n²·Q common to both orders may be added: measured in-order curves
+ * Beyond Song (2013), a term n²·Q common to both orders may be added: measured in-order curves
  * bend upwards (cache footprint, eager-buffer pools grow with n), and without Q the joint fit
  * pushes part of that shared curvature into M.  With Q, M is determined by ROT − IOT alone. */
 #ifndef PST_MATCH_MODEL_H
@@ -33,7 +33,7 @@ double pst_match_failed(long long n);
 pst_match_fit pst_match_fit_model(size_t k, const long long *n, const double *iot_s, const double *rot_s, bool curved,
                                   double conf);
 
-/* The seed's per-n estimate (ROT − IOT)/(n(n−1)); NaN for n < 2. */
+/* Song's per-n estimate (ROT − IOT)/(n(n−1)); NaN for n < 2. */
 double pst_match_m_per_n(long long n, double iot_s, double rot_s);
 
 /* Does the library keep one match queue per communicator?  Judged from the communicator

@@ -1,4 +1,4 @@
-/* pstswm model: the spectral transform shallow water model (DESIGN §6, seed 000 §2, §4, §7).
+/* pstswm model: the spectral transform shallow water model (docs/model.md, Worley 1998 §2, §4, §7).
  *
  * Runs a Williamson et al. (1992) test case with NCAR STSWM numerics, serially or on a PX x PY
  * processor grid with the chosen parallel algorithms and protocols (model_algos.h), and reports
@@ -293,7 +293,7 @@ int pst_cmd_model(int argc, char **argv)
         .description =
             "Time per step is the median over the steps after --warmup (the first step is a forward half step\n"
             "plus a centred step); stage times are means per step.  MFlop/s = analytic flops per step (see\n"
-            "docs/model.md; T42: 3,849,704 per level, seed 000: 4,129,859) / median step time.  Errors are\n"
+            "docs/model.md; T42: 3,849,704 per level, Worley 1998: 4,129,859) / median step time.  Errors are\n"
             "Williamson's normalised l1, l2, linf of the height and the wind, against the analytic solution\n"
             "(cases 1, 2) or a --reference run.  A non-finite state ends the run with exit 3 naming the step\n"
             "(--no-verify skips that check).  OpenBLAS is limited to 1 thread per rank.\n"

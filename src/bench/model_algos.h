@@ -1,5 +1,5 @@
 /* `pstswm model`'s choice of processor grid, parallel algorithms and protocols: the options as
- * given, the presets of seed 000 §7, and the `opt` preset file `pstlab tune` writes.
+ * given, the presets of Worley 1998 §7, and the `opt` preset file `pstlab tune` writes.
  *
  * Presets (explicit --fft, --legendre, --protocol, --fft-protocol, --legendre-protocol and
  * --overlap override them):

@@ -1,4 +1,4 @@
-/* pstswm pingpong: half round-trip time and bandwidth against message size (seed 002 §5.1).
+/* pstswm pingpong: half round-trip time and bandwidth against message size (Frese & Knipp 1998 §5.1).
  *
  * Side A of a pair sends a message, side B receives it and sends one of the same size back;
  * the half round trip is the time of a loop of round trips on side A divided by twice their
@@ -12,7 +12,7 @@
  * Bidirectional runs (--direction bi) have both sides send at once: receive posted, send,
  * wait.  With --pairs all, every pair runs at once and a sample is the slowest pair's.
  * Per mode: zero-byte latency, peak bandwidth and the fit T(N) = t_l + N·t_s over a window of
- * large messages (seed 002: 1-2 MB) with its residuals. */
+ * large messages (Frese & Knipp 1998: 1-2 MB) with its residuals. */
 #include "bench/commands.h"
 #include "bench/loggp.h"
 #include "bench/pairing.h"
@@ -581,7 +581,7 @@ static void validate(pp_cfg *cfg)
     if (cfg->fit_from > cfg->fit_to)
         pst_usage_error("--fit-from %lld is above --fit-to %lld", cfg->fit_from, cfg->fit_to);
     if (cfg->sizes.n == 0) {
-        /* 1 B ... 4 MiB by doubling, plus 1 ... 2 MiB in steps of 128 KiB for the seed-002 fit. */
+        /* 1 B ... 4 MiB by doubling, plus 1 ... 2 MiB in steps of 128 KiB for the Frese & Knipp (1998) fit. */
         long long v[40];
         size_t n = 0;
         for (long long b = 1; b <= 4 << 20; b *= 2) v[n++] = b;
@@ -672,7 +672,7 @@ int pst_cmd_pingpong(int argc, char **argv)
     const pst_command cmd = {
         .name = "pingpong",
         .summary = "Ping-pong latency and bandwidth against message size for the MPI send modes and the ordered\n"
-                   "protocols of a transport (seed 002): zero-byte latency, peak bandwidth and the fit T(N) = t_l + N*t_s\n"
+                   "protocols of a transport (Frese & Knipp 1998): zero-byte latency, peak bandwidth and the fit T(N) = t_l + N*t_s\n"
                    "over large messages.",
         .description =
             "uni: t = half round trip = (time of a loop of round trips on side A) / (2 * round trips).\n"

@@ -1,4 +1,4 @@
-/* pstswm swap: point-to-point SWAP protocol sweep (seeds 000 §5 and 004).
+/* pstswm swap: point-to-point SWAP protocol sweep (Worley 1998 §5 and Worley 2000).
  *
  * Pairs of ranks exchange messages with every selected protocol, message size and cache
  * state.  One "exchange" moves nmsg messages of `bytes` each way (nmsg = volume / bytes with
@@ -291,7 +291,7 @@ static void validate(swap_cfg *cfg)
 
     if (cfg->volume > 0) {
         if (cfg->sizes.n == 0) {
-            /* Seed 004: the volume as 1 ... 1024 messages. */
+            /* Worley 2000: the volume as 1 ... 1024 messages. */
             long long v[11];
             size_t n = 0;
             for (long long k = 1024; k >= 1; k /= 2)
@@ -341,7 +341,7 @@ int pst_cmd_swap(int argc, char **argv)
         {"sizes", PST_OPT_SIZES, &cfg.sizes, "LIST",
          "message sizes in bytes: 64,1K or ranges 8:4M (doubling), 1K:64K:x4, 100:1000:+100 (default 8:4M)", 1, MAX_BYTES, NULL},
         {"volume", PST_OPT_SIZE, &cfg.volume, "BYTES",
-         "fixed volume per exchange, split into volume/size messages (seed 004: 2M as 1...1024 messages)", 1, MAX_BYTES, NULL},
+         "fixed volume per exchange, split into volume/size messages (Worley 2000: 2M as 1...1024 messages)", 1, MAX_BYTES, NULL},
         {"cache", PST_OPT_STRINGS, &cfg.cache, "LIST", "cache states: cold (flushed), 1 (one exchange), 10 (mean of ten) (default 1)", 1, 0, caches},
         {"pairs", PST_OPT_STRING, &cfg.pairs_spec, "I,J|all", "the pair I,J (default 0,1) or all: rank i with i+P/2, all at once", 1, 0, NULL},
         {"reps", PST_OPT_INT, &cfg.reps, "N", "timed rounds per point; the minimum with --adaptive (default 20)", 1, 1e7, NULL},
@@ -366,7 +366,7 @@ int pst_cmd_swap(int argc, char **argv)
             "the per-size medians with relative weights; 'max err' is its largest relative error.  The best set\n"
             "holds the protocols the data cannot tell from the fastest (docs/statistics.md).  Payloads are verified.",
         .examples = "  mpiexec -n 2 pstswm swap --protocols 1,0,0,6,ordered.isend-irecv --sizes 8:4M --out swap.jsonl\n"
-                    "  mpiexec -n 2 pstswm swap --volume 2M --cache cold,1,10          # seed 004's split-volume study\n"
+                    "  mpiexec -n 2 pstswm swap --volume 2M --cache cold,1,10          # Worley 2000's split-volume study\n"
                     "  mpiexec -n 8 pstswm swap --pairs all --protocols ordered --sizes 1K,64K,1M\n"
                     "  mpiexec -n 2 pstswm swap --transport rma --protocols all --sizes 8K,128K,2M",
         .opts = opts,

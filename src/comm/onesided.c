@@ -1,5 +1,5 @@
 /* SHMEM-style message passing on one-sided put/get, shared by the "rma" (MPI-3 RMA) and
- * "shmem" (OpenSHMEM) transports.  Seeds 000/001 built PSTSWM's message layer from SHMEM
+ * "shmem" (OpenSHMEM) transports.  Worley (1998, 1999) built PSTSWM's message layer from SHMEM
  * put/get the same way: data moves one-sidedly into a slot of a symmetric buffer and a flag
  * tells the other side.
  *

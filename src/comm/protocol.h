@@ -1,4 +1,4 @@
-/* The protocol catalogue (DESIGN §4, seed 000 Table 2, seed 004) and split-phase transfers.
+/* The protocol catalogue (the protocol catalogue (README), Worley 1998 Table 2, Worley 2000) and split-phase transfers.
  *
  * A protocol is a recipe for one exchange, written in three phases so algorithms can overlap
  * communication with computation:  post (receives and receive-ready handshakes), send, wait.
@@ -59,7 +59,7 @@ typedef struct pst_transport {
 typedef struct pst_protocol {
     char code[24];       /* "1,3" */
     char slug[48];       /* "ordered.isend-irecv", overlap: "ordered.isend-irecv.overlap" */
-    const char *name;    /* seed 004 wording */
+    const char *name;    /* Worley 2000 wording */
     int cls, variant;    /* code = cls,variant; cls 0 unordered, 1 ordered, 2/3 overlap */
     bool ordered, overlap;
     const pst_transport *transport;

@@ -55,7 +55,7 @@ static const recipe recipes[2][11][2] = {
     },
 };
 
-/* Names follow seed 004's wording.  `splits`: side A's recipe spans several phases, so an
+/* Names follow Worley 2000's wording.  `splits`: side A's recipe spans several phases, so an
  * algorithm can compute between them; only these get overlap codes (2,x / 3,x).  The
  * handshake of 1,6 is a synchronisation, not an overlap opportunity. */
 static const pst_variant unordered_variants[] = {

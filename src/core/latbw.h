@@ -1,4 +1,4 @@
-/* Latency/bandwidth analysis of a message-size sweep (seed 002): the linear model
+/* Latency/bandwidth analysis of a message-size sweep (Frese & Knipp 1998): the linear model
  * T(N) = t_l + N·t_s fitted by least squares over a window of large messages, its residuals,
  * and the point where the bandwidth N/T(N) peaks. */
 #ifndef PST_LATBW_H

@@ -1,5 +1,5 @@
-/* Protocol-sensitivity statistics over a set of alternatives measured at one point (seed 004's
- * summary, seed 001's (median-min)/min classification). */
+/* Protocol-sensitivity statistics over a set of alternatives measured at one point (Worley 2000's
+ * summary, Worley 1999's (median-min)/min classification). */
 #ifndef PST_SENSITIVITY_H
 #define PST_SENSITIVITY_H
 

@@ -16,8 +16,8 @@
  *   spectral   semi-implicit (or explicit) update, ψ' and χ': 20 per coefficient (advection: 10)
  *              (+6 with ∇⁴ diffusion)                                        20 · K
  *
- * T42 (64 x 128): 3,849,704 (seed 000: 4,129,859, −6.8 %); T85 (128 x 256): 23,089,732
- * (seed 000: 24,235,477, −4.7 %).  Per-coefficient constants (n(n+1)/a², the solve factor)
+ * T42 (64 x 128): 3,849,704 (Worley 1998: 4,129,859, −6.8 %); T85 (128 x 256): 23,089,732
+ * (Worley 1998: 24,235,477, −4.7 %).  Per-coefficient constants (n(n+1)/a², the solve factor)
  * are shared by all levels and left out. */
 #ifndef PST_MODEL_FLOPS_H
 #define PST_MODEL_FLOPS_H

@@ -1,4 +1,4 @@
-/* The parallel decomposition of the model (seed 000 §6; Foster & Worley 1997): a logical
+/* The parallel decomposition of the model (Worley 1998 §6; Foster & Worley 1997): a logical
  * PX x PY processor grid, rank = py * PX + px.
  *
  *   physical domain   longitudes block-split over PX (pst_block of nlon), latitudes over PY in

@@ -39,7 +39,7 @@ pst_records_test(kernel.np3.uneven 3 CHECKS
   "len(summaries) == 6"
   "all(p['grid'] == '3x1' for p in points)"
   ARGS kernel --grid 3x1 --trunc 10 --levels 2 --protocols 0,6 --overlap off --reps 2 --timeout 120)
-# Seed 000's scaling: T42L16 granularity on 8 (oversubscribed) ranks, 1d: FFT stage srtrans, dfft;
+# Worley 1998's scaling: T42L16 granularity on 8 (oversubscribed) ranks, 1d: FFT stage srtrans, dfft;
 # Legendre stage srtrans, halfsum, allreduce.
 pst_records_test(kernel.np8.granularity 8 CHECKS
   "all(r['bench'] == 'kernel' for r in recs)"

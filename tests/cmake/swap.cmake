@@ -29,7 +29,7 @@ pst_records_test(swap.np16.pairs_all 16 CHECKS
   "len(points) == 4"
   "all(p['npairs'] == 8 for p in points)"
   ARGS swap --pairs all --protocols 0,6,1,4 --sizes 64,64K --reps 2 --warmup 1 --timeout 120)
-# Seed 004's study in miniature: 64 KiB as 1...16 messages, three cache states.
+# Worley 2000's study in miniature: 64 KiB as 1...16 messages, three cache states.
 # 3 caches x 2 protocols x 5 sizes = 30 points; summaries 3 x (2 + 5) = 21.
 pst_records_test(swap.np2.volume_caches 2 CHECKS
   "all(r['bench'] == 'swap' for r in recs)"

@@ -34,7 +34,7 @@ def test_small_suite_runs_and_reports(tmp_path):
     assert {p["protocol"] for p in points} == {"1,0", "0,6"} and all(p["verified"] for p in points)
     assert rs.headers()[0]["mpi_build"] == mpi
     md, _ = report.write(out)
-    assert "seed 000 Table 3" in md.read_text()
+    assert "Worley 1998 Table 3" in md.read_text()
 
 
 def test_bad_arguments_are_reported_as_such(tmp_path):

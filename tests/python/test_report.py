@@ -1,4 +1,4 @@
-"""`pstlab report` on the committed fixtures: every section, the seed tables, a self-contained page."""
+"""`pstlab report` on the committed fixtures: every section, the papers' tables, a self-contained page."""
 
 import base64
 import re
@@ -30,24 +30,24 @@ def test_every_bench_has_its_section_and_seed_tables(rendered):
     ):
         assert heading in md
     for table in (
-        "seed 000 Table 3",
-        "seed 004",
+        "Worley 1998 Table 3",
+        "Worley 2000",
         "Protocol sensitivity summary",
-        "seed 002 §5.1",
+        "Frese & Knipp 1998 §5.1",
         "by communicator size",
-        "seed 003 Table 8",
-        "seed 003 Tables 1–6",
-        "Protocol sensitivity per algorithm (seed 001)",
-        "MPI collective instead of the best protocol (seed 000 Table 4)",
-        "seed 000 Table 1",
-        "seed 000 Table 5, runtimes",
+        "Song 2013 Table 8",
+        "Song 2013 Tables 1–6",
+        "Protocol sensitivity per algorithm (Worley 1999)",
+        "MPI collective instead of the best protocol (Worley 1998 Table 4)",
+        "Worley 1998 Table 1",
+        "Worley 1998 Table 5, runtimes",
         "Accuracy and conservation",
         "Experiments of suite 'fixtures'",
     ):
         assert table in md, table
     # Table 5's degradation needs parallel model runs: the fixture's serial run has none to degrade.
     parallel = [r for r in records.load(FIXTURES / "openmpi").points("model") if r["grid"] != "1x1"]
-    assert ("seed 000 Table 5, sensitivity" in md) == bool(parallel)
+    assert ("Worley 1998 Table 5, sensitivity" in md) == bool(parallel)
 
 
 # docs/kernel.md: the MPI collective each algorithm is equivalent to (none does dfft's work).
@@ -72,11 +72,11 @@ def _md_table(md: str, title: str) -> tuple[list[str], list[list[str]]]:
 
 
 def test_kernel_tables_in_the_report_match_the_records(rendered):
-    """Seed 001 per algorithm and seed 000 Table 4, recomputed here from the raw points."""
+    """Worley 1999 per algorithm and Worley 1998 Table 4, recomputed here from the raw points."""
     md, _, _ = rendered
     points = records.load(FIXTURES / "openmpi").points("kernel")
-    columns, rows = _md_table(md, "Protocol sensitivity per algorithm (seed 001)")
-    t4_columns, t4_rows = _md_table(md, "(seed 000 Table 4)")
+    columns, rows = _md_table(md, "Protocol sensitivity per algorithm (Worley 1999)")
+    t4_columns, t4_rows = _md_table(md, "(Worley 1998 Table 4)")
     algorithms = {(p["stage"], p["algorithm"]) for p in points if p["protocol"] != "coll"}
     assert {(r[0], r[1]) for r in rows} == algorithms == {(r[0], r[1]) for r in t4_rows}
     for stage, algorithm in algorithms:

@@ -224,7 +224,7 @@ def test_kernel_without_generic_or_collective_says_so():
 
 @pytest.mark.parametrize("mpi", ["openmpi", "mpich"])
 def test_kernel_tables_agree_with_pstswms_own_summaries(mpi):
-    """pstlab recomputes seed 001's and Table 4's figures from the points; pstswm kernel wrote its own."""
+    """pstlab recomputes Worley 1999's and Table 4's figures from the points; pstswm kernel wrote its own."""
     rs = records.load(FIXTURES / mpi / "kernel.jsonl")
     sens, table4 = kernel.sensitivity_table(rs), kernel.generic_table(rs)
     sensitivity = rs.summaries("kernel", "sensitivity")

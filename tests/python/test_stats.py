@@ -44,7 +44,7 @@ def test_latency_bandwidth_fit_of_a_swap_like_curve():
 
 
 def test_per_match_quotient_is_seed003s():
-    # Seed 003 Table 1: n = 10, Diff 1 µs -> 0.0222 µs per failed match (45 of them).
+    # Song 2013 Table 1: n = 10, Diff 1 µs -> 0.0222 µs per failed match (45 of them).
     assert stats.per_match_s(1e-6, 10) == pytest.approx(1e-6 / 45)
     assert stats.per_match_s(1e-6, 1) is None
 

@@ -8,8 +8,9 @@ import pytest
 from pstlab import stats
 
 
-@pytest.mark.parametrize(("n", "alpha", "rank"), [(10, 0.025, 2), (20, 0.025, 6), (6, 0.025, 1), (5, 0.025, 0),
-                                                  (20, 0.05 / 61, 3)])
+@pytest.mark.parametrize(
+    ("n", "alpha", "rank"), [(10, 0.025, 2), (20, 0.025, 6), (6, 0.025, 1), (5, 0.025, 0), (20, 0.05 / 61, 3)]
+)
 def test_sign_rank_known_answers(n, alpha, rank):
     assert stats.sign_rank(n, alpha) == rank
 

@@ -34,8 +34,8 @@ def test_quick_covers_every_benchmark_and_fits_in_a_few_minutes():
 
 def test_paper_has_the_seeds_experiments():
     args = {e.name: " ".join(e.args) for e in suites.load("paper").experiments}
-    assert any("--volume 2M" in a for a in args.values())  # seed 004
-    assert any("1,10,20,30,40,50,60,70,80,90" in a and "1000000" in a for a in args.values())  # seed 003
+    assert any("--volume 2M" in a for a in args.values())  # Worley 2000
+    assert any("1,10,20,30,40,50,60,70,80,90" in a and "1000000" in a for a in args.values())  # Song 2013
     assert any("--preset gen" in a for a in args.values()) and any("--preset coll" in a for a in args.values())
 
 

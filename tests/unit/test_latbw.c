@@ -1,4 +1,4 @@
-/* Numeric helpers of pingpong and coll: the seed-002 latency/bandwidth fit with residuals and
+/* Numeric helpers of pingpong and coll: the Frese & Knipp (1998) latency/bandwidth fit with residuals and
  * peak, nccl-tests' bus-bandwidth factors, auto iteration counts, size-list steps with units. */
 #include "check.h"
 #include "core/busbw.h"

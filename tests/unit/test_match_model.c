@@ -56,7 +56,7 @@ static void test_exact(void)
 
 static void test_curvature(void)
 {
-    /* A shared n² term (Q = 3 ns/msg², i.e. IOT(90) grows 24 us beyond linear) biases the seed's
+    /* A shared n² term (Q = 3 ns/msg², i.e. IOT(90) grows 24 us beyond linear) biases Song's
      * M and swells its interval; the curved model recovers M, and its M is the ROT − IOT
      * regression on n(n−1). */
     const double Q_S = 3e-9;

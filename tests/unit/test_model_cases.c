@@ -1,6 +1,6 @@
 /* The model against Williamson's test cases: case 2 at round-off (T42 and T85, α = 0 and π/4),
  * case 6 bounded with its wavenumber-4 pattern and converging to a T85 reference as dt falls,
- * case 5 for 15 days, case 1 advection, and the flop count against seed 000. */
+ * case 5 for 15 days, case 1 advection, and the flop count against Worley 1998. */
 #include "check.h"
 #include "model/constants.h"
 #include "model/flops.h"

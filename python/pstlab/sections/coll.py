@@ -1,4 +1,4 @@
-"""`pstswm coll`: collective time vs message size and communicator size (seed 002 §5.2)."""
+"""`pstswm coll`: collective time vs message size and communicator size (Frese & Knipp 1998 §5.2)."""
 
 from pstlab.doc import Section, Table, Text, fmt_bytes, fmt_num, fmt_us
 from pstlab.plots import Panel, Series, figure
@@ -6,7 +6,7 @@ from pstlab.records import RecordSet, number
 from pstlab.sections.common import Metric, group_by, sort_key, varying
 
 BENCH = "coll"
-TITLE = "Collective operations (seed 002)"
+TITLE = "Collective operations (Frese & Knipp 1998)"
 STAT = "t_med"  # the typical call; t_min is shown beside it in the bandwidth table
 OPS = ("barrier", "bcast", "reduce", "allreduce", "alltoall", "alltoallv", "allgather")
 
@@ -41,7 +41,7 @@ def time_table(points: list[dict]) -> Table:
         "Time per call (µs, median over iterations) by communicator size",
         ["operation", "bytes", *(f"{c} ranks" for c in sizes)],
         rows,
-        "Communicator sizes are sub-communicators of the run's ranks (seed 002 sweeps 2…P); bytes per rank "
+        "Communicator sizes are sub-communicators of the run's ranks (Frese & Knipp 1998 sweeps 2…P); bytes per rank "
         "as pstswm defines them for each operation.",
     )
 
@@ -124,7 +124,7 @@ def section(rs: RecordSet) -> Section:
     sec.add(
         Text(
             "Each operation over message sizes and communicator sizes; times are per call, the median over "
-            "iterations of the time across ranks (seed 002's barrier/loop/max-of-end-times method as pstswm "
+            "iterations of the time across ranks (Frese & Knipp 1998's barrier/loop/max-of-end-times method as pstswm "
             "records it)."
         ),
         time_table(points),

@@ -1,12 +1,12 @@
-"""`pstswm kernel`: protocol sensitivity of each parallel algorithm (seed 001; seed 000 Table 4).
+"""`pstswm kernel`: protocol sensitivity of each parallel algorithm (Worley 1999; Worley 1998 Table 4).
 
 pstswm kernel writes one point per (stage, algorithm, protocol, overlap) with `t_min` over
 repetitions, plus its own per-algorithm summaries.  pstlab recomputes the same figures from the
 points (so results merged from several runs, or records without summaries, report alike):
 
-- seed 001's sensitivity over an algorithm's alternatives (protocol × overlap), each at its t_min:
+- Worley 1999's sensitivity over an algorithm's alternatives (protocol × overlap), each at its t_min:
   the best, (median−min)/min, (max−min)/min and the low / moderate / high class;
-- seed 000 Table 4: what the generic protocol 0,6 (MPI_Sendrecv, overlap off: the `gen` preset's
+- Worley 1998 Table 4: what the generic protocol 0,6 (MPI_Sendrecv, overlap off: the `gen` preset's
   choice) and the MPI collective doing the same work (MPI_Alltoallv for the transposes,
   MPI_Allreduce / MPI_Reduce_scatter for the vector sums; none for dfft) cost instead of the best.
 
@@ -22,16 +22,16 @@ from pstlab.records import RecordSet, number
 from pstlab.sections.common import Metric, best, group_by, sort_key, varying
 
 BENCH = "kernel"
-TITLE = "Parallel algorithm kernels: protocol sensitivity (seeds 000 Table 4, 001)"
+TITLE = "Parallel algorithm kernels: protocol sensitivity (Worley 1998 Table 4; Worley 1999)"
 GENERIC_PROTOCOL = "0,6"  # MPI_Sendrecv: what a code uses when it knows nothing about protocols
 COLL_PROTOCOL = "coll"  # pstswm's protocol field for the MPI collectives
 
 # Which transform an algorithm serves when a record does not say (`stage`): the vector sums and
 # their collective (allreduce) serve the Legendre transform; the transposes and alltoallv serve
-# both, and without a stage they are taken as FFT algorithms, as seed 000 §6 studies them.
+# both, and without a stage they are taken as FFT algorithms, as Worley 1998 §6 studies them.
 LEGENDRE_ONLY = ("exchsum", "halfsum", "ringsum", "ringpipe")
 TRANSPOSES = ("srtrans", "swtrans", "logtrans")
-# The MPI collective each algorithm is equivalent to (seed 000 Table 4's comparison); dfft's call
+# The MPI collective each algorithm is equivalent to (Worley 1998 Table 4's comparison); dfft's call
 # includes the FFTs, so no collective does the same work.
 COLLECTIVE_OF = {**{a: "alltoallv" for a in TRANSPOSES}, **{a: "allreduce" for a in LEGENDRE_ONLY}}
 COLLECTIVES = ("alltoallv", "allreduce", "coll")
@@ -116,7 +116,7 @@ def key_columns(all_cases: dict[tuple, list[dict]]) -> list[str]:
 
 
 def sensitivity(alternatives: list[dict]) -> dict:
-    """Seed 001's figures over one algorithm's alternatives (each its t_min), as pstswm's summary names them."""
+    """Worley 1999's figures over one algorithm's alternatives (each its t_min), as pstswm's summary names them."""
     top = alternatives[0]
     spread = stats.spread([a["t_min"] for a in alternatives])
     return {
@@ -170,7 +170,7 @@ def sensitivity_table(rs: RecordSet) -> Table | None:
     if not rows:
         return None
     return Table(
-        "Protocol sensitivity per algorithm (seed 001)",
+        "Protocol sensitivity per algorithm (Worley 1999)",
         [
             *columns,
             "alternatives",
@@ -184,7 +184,7 @@ def sensitivity_table(rs: RecordSet) -> Table | None:
         rows,
         "Over the alternatives run (protocol × overlap; '+ov' marks overlap on for a 0,x or 1,x protocol, "
         "2,x and 3,x always overlap), each taken at its t_min over repetitions; grid is the stage's "
-        "processor grid. Sensitivity as seed 001 classes it on (median−min)/min: low ≤ 5 %, high ≥ 15 %, "
+        "processor grid. Sensitivity as Worley 1999 classes it on (median−min)/min: low ≤ 5 %, high ≥ 15 %, "
         "else moderate.",
     )
 
@@ -213,7 +213,7 @@ def generic_table(rs: RecordSet) -> Table | None:
         return None
     return Table(
         f"Cost of the generic protocol {GENERIC_PROTOCOL} and of the MPI collective instead of the best "
-        "protocol (seed 000 Table 4)",
+        "protocol (Worley 1998 Table 4)",
         [
             *columns,
             "best",

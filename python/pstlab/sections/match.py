@@ -1,9 +1,9 @@
-"""`pstswm match`: the cost of MPI message matching (seed 003).
+"""`pstswm match`: the cost of MPI message matching (Song 2013).
 
 IOT(n) and ROT(n) are the round-trip times of a batch of n messages received in order and in
 reverse order; Diff = ROT − IOT is what the failed matches of the reverse order cost.  pstswm fits
 the per-match cost M over all n at once (summary records); the report shows that fit, its
-interval and the per-n values pstswm derived, or seed 003's quotient Diff / (n(n−1)/2) when the
+interval and the per-n values pstswm derived, or Song 2013's quotient Diff / (n(n−1)/2) when the
 records carry no per-n values.
 """
 
@@ -14,7 +14,7 @@ from pstlab.records import RecordSet, number
 from pstlab.sections.common import Metric, group_by, sort_key, varying
 
 BENCH = "match"
-TITLE = "Message matching cost (seed 003)"
+TITLE = "Message matching cost (Song 2013)"
 KEYS = ("algorithm", "queue", "wildcard", "length")
 
 
@@ -81,11 +81,11 @@ def fit_table(rs: RecordSet) -> Table | None:
     if not rows:
         return None
     return Table(
-        "Fitted cost per failed match M (seed 003 Table 8)",
-        ["algorithm", "queue", "wildcard", "length", "M ns", "95% CI ns", "R²", "seed-method M ns"],
+        "Fitted cost per failed match M (Song 2013 Table 8)",
+        ["algorithm", "queue", "wildcard", "length", "M ns", "95% CI ns", "R²", "Song-method M ns"],
         rows,
-        "pstswm's least-squares fit over all n at once (the model it states in each record); 'seed-method M' is "
-        "seed 003's average of per-n quotients, where recorded, for comparison.",
+        "pstswm's least-squares fit over all n at once (the model it states in each record); 'Song-method M' is "
+        "Song 2013's average of per-n quotients, where recorded, for comparison.",
     )
 
 
@@ -135,9 +135,9 @@ def batch_table(key: tuple, per_n: dict[int, dict[str, float]], recorded_m: dict
             m_s = stats.per_match_s(diff, n) if diff is not None else None
             m_ns = m_s * 1e9 if m_s is not None else None
         rows.append([str(n), fmt_us(iot), fmt_us(rot), fmt_us(diff), fmt_num(m_ns)])
-    source = "as pstswm derived it" if recorded_m is not None else "Diff / (n(n−1)/2), seed 003's per-n quotient"
+    source = "as pstswm derived it" if recorded_m is not None else "Diff / (n(n−1)/2), Song 2013's per-n quotient"
     return Table(
-        f"IOT, ROT and Diff vs n: {_label(key)} (seed 003 Tables 1–6)",
+        f"IOT, ROT and Diff vs n: {_label(key)} (Song 2013 Tables 1–6)",
         ["n", "IOT µs", "ROT µs", "Diff µs", "per-n M ns"],
         rows,
         f"Round-trip times of a batch of n messages at pstswm's stated statistic; per-n M {source}.",

@@ -1,4 +1,4 @@
-"""`pstswm model`: serial rate, runtimes over processor grids, gen/coll degradation (seed 000 Tables 1, 5)."""
+"""`pstswm model`: serial rate, runtimes over processor grids, gen/coll degradation (Worley 1998 Tables 1, 5)."""
 
 from pstlab import stats
 from pstlab.doc import Section, Table, Text, fmt_ms, fmt_num, fmt_pct, fmt_sci
@@ -7,7 +7,7 @@ from pstlab.records import RecordSet, number
 from pstlab.sections.common import Metric, grid_ranks, group_by
 
 BENCH = "model"
-TITLE = "Shallow water model runs (seed 000 Tables 1 and 5)"
+TITLE = "Shallow water model runs (Worley 1998 Tables 1 and 5)"
 ERRORS = ("h_l1", "h_l2", "h_linf", "v_l2", "mass_rel", "energy_rel", "enstrophy_rel")
 # Fields ending in _s that are not per-stage times (t_s is the simulated time reached).
 NOT_STAGES = ("dt_s", "t_s", "wall_s", "step_s", "t_min", "t_med", "t_mean", "t_max")
@@ -23,7 +23,7 @@ def problem(rec: dict) -> str:
 
 
 def config(rec: dict) -> str:
-    """The algorithm choice: the preset when recorded, else recognised from the algorithms (DESIGN §6);
+    """The algorithm choice: the preset when recorded, else recognised from the algorithms (docs/model.md);
     a transport other than two-sided MPI is named, so rma runs never merge with mpi ones."""
     transport = rec.get("transport")
     suffix = f" [{transport}]" if transport not in (None, "mpi") else ""
@@ -83,11 +83,11 @@ def serial_table(recs: list[dict]) -> Table | None:
             ]
         )
     return Table(
-        "Serial performance (seed 000 Table 1)",
+        "Serial performance (Worley 1998 Table 1)",
         ["problem", "ms per step", "MFlop/s", "flops per step", "steps"],
         rows,
         "One rank; time per step is the median over steps; MFlop/s from pstswm's analytic flop count per step "
-        "(seed 000: T42 4,129,859 and T85 24,235,477 flops per step per level).",
+        "(Worley 1998: T42 4,129,859 and T85 24,235,477 flops per step per level).",
     )
 
 
@@ -98,10 +98,10 @@ def runtime_table(recs: list[dict]) -> Table:
         for (p, c), cells in _by_problem_config(recs).items()
     ]
     return Table(
-        "Time per step (ms) by processor grid PX×PY (seed 000 Table 5, runtimes)",
+        "Time per step (ms) by processor grid PX×PY (Worley 1998 Table 5, runtimes)",
         ["problem", "algorithms", *grids],
         rows,
-        "Median time per step over the run (seed 000 gives 5-day totals; multiply by the steps of a simulated day "
+        "Median time per step over the run (Worley 1998 gives 5-day totals; multiply by the steps of a simulated day "
         "to compare). 'gen' is srtrans + halfsum on protocol 0,6, 'coll' the MPI collectives, 'opt' the tuned preset.",
     )
 
@@ -137,7 +137,7 @@ def degradation_table(recs: list[dict]) -> Table | None:
     if not any(cell not in ("–", "best") for row in rows for cell in row[2:]):
         return None
     return Table(
-        "Degradation against the optimal configuration (seed 000 Table 5, sensitivity)",
+        "Degradation against the optimal configuration (Worley 1998 Table 5, sensitivity)",
         ["problem", "algorithms", *grids],
         rows,
         "(t − t_opt)/t_opt per grid, where t_opt is the 'opt' preset's run when there is one and otherwise the fastest "

@@ -1,4 +1,4 @@
-"""`pstswm pingpong`: latency and bandwidth per send mode (seed 002 §5.1)."""
+"""`pstswm pingpong`: latency and bandwidth per send mode (Frese & Knipp 1998 §5.1)."""
 
 from pstlab import stats
 from pstlab.doc import Section, Table, Text, fmt_bytes, fmt_num, fmt_pct, fmt_us
@@ -7,9 +7,9 @@ from pstlab.records import RecordSet, number
 from pstlab.sections.common import Metric, best, group_by, sort_key, varying
 
 BENCH = "pingpong"
-TITLE = "Ping-pong latency and bandwidth (seed 002)"
+TITLE = "Ping-pong latency and bandwidth (Frese & Knipp 1998)"
 
-# Seed 002: latency and bandwidth by linear regression over messages of 1 to 2 MB.
+# Frese & Knipp 1998: latency and bandwidth by linear regression over messages of 1 to 2 MB.
 FIT_WINDOW = (1 << 20, 2 << 20)
 VARIANTS = ("transport", "pair", "pairs", "direction")
 
@@ -89,7 +89,7 @@ def table(rs: RecordSet) -> Table:
             ]
         )
     return Table(
-        "Latency and bandwidth per mode (seed 002 §5.1)",
+        "Latency and bandwidth per mode (Frese & Knipp 1998 §5.1)",
         [
             "mode",
             "latency µs (size)",
@@ -104,8 +104,8 @@ def table(rs: RecordSet) -> Table:
         rows,
         "Times are half round trips (per exchange for direction bi), t_min over repetitions. Latency at the smallest "
         "size measured; peak MB/s = bytes / t_min (MB = 10^6 B). T(N) = t_l + N·t_s by least squares over the window "
-        "(seed 002: 1–2 MB): pstswm's fit where it recorded one, else pstlab's over the same points (the largest "
-        "sizes when the window holds fewer than two).",
+        "(Frese & Knipp 1998: 1–2 MB): pstswm's fit where it recorded one, else pstlab's over the same points "
+        "(the largest sizes when the window holds fewer than two).",
     )
 
 

@@ -1,4 +1,4 @@
-"""`pstswm swap`: seed 000 Table 3, seed 004's per-protocol model and sensitivity summaries."""
+"""`pstswm swap`: Worley 1998 Table 3, Worley 2000's per-protocol model and sensitivity summaries."""
 
 from dataclasses import dataclass
 
@@ -9,11 +9,11 @@ from pstlab.records import RecordSet, number
 from pstlab.sections.common import Metric, best, group_by, sort_key, varying
 
 BENCH = "swap"
-TITLE = "Point-to-point SWAP (seeds 000 and 004)"
+TITLE = "Point-to-point SWAP (Worley 1998 and 2000)"
 
 # What identifies one per-size verdict over protocols (pstlab.verdicts).
 VERDICT_KEY = ("transport", "cache", "pair", "bytes", "nmsg")
-# Seed 000 Table 3's size classes: 1024, 16384 and 262144 64-bit values.
+# Worley 1998 Table 3's size classes: 1024, 16384 and 262144 64-bit values.
 SIZE_CLASSES = (8 << 10, 128 << 10, 2 << 20)
 
 
@@ -125,12 +125,12 @@ def table3(rs: RecordSet) -> Table | None:
                 row += [fmt_num(mbytes_per_s(top), 4), fmt_us(_alpha_s(rs, top, members)), f"{top['protocol']}{where}"]
             rows.append(row)
     return Table(
-        "Peak bandwidth, latency and best protocol per size class (seed 000 Table 3)",
+        "Peak bandwidth, latency and best protocol per size class (Worley 1998 Table 3)",
         columns,
         rows,
         "Best protocol = smallest t_min (min over repetitions) at that size within the class; MB/s = bytes per "
         "direction / t_min, MB = 10^6 B; lat = that protocol's fitted per-message overhead α over the whole sweep "
-        "(seed 000's 'typical SWAP overhead'). A class without a measurement within a factor 2 shows –; "
+        "(Worley 1998's 'typical SWAP overhead'). A class without a measurement within a factor 2 shows –; "
         "a nearby measured size is named after the protocol (@4K).",
     )
 
@@ -165,7 +165,7 @@ def protocol_table(rs: RecordSet) -> Table | None:
             ]
         )
     return Table(
-        "Per-protocol bandwidth and latency model (seed 004)",
+        "Per-protocol bandwidth and latency model (Worley 2000)",
         ["code", "protocol", "sweep", "cache", *extra, "peak MB/s", "at bytes", "α µs", "β MB/s", "model err", "range"],
         rows,
         "From pstswm's protocol summaries: T = nmsg·α + volume/β (piecewise by protocol regime where pstswm "
@@ -264,7 +264,7 @@ def sensitivity_tables(rs: RecordSet) -> list[Table]:
                     "≤25%",
                 ],
                 rows,
-                "Seed 004's summary: each protocol's time is its min over repetitions; the relative columns are "
+                "Worley 2000's summary: each protocol's time is its min over repetitions; the relative columns are "
                 "over protocols; the last three count the protocols within 1/5/25 % of the fastest.",
             )
         )
@@ -304,8 +304,8 @@ def section(rs: RecordSet) -> Section:
     sec = Section(TITLE)
     sec.add(
         Text(
-            "Pairs of ranks exchange messages with each protocol (DESIGN §4); a point's time is per exchange "
-            "(all messages both ways), the max over the participating ranks of each repetition."
+            "Pairs of ranks exchange messages with each protocol of the catalogue (README); a point's time is per "
+            "exchange (all messages both ways), the max over the participating ranks of each repetition."
         ),
         table3(rs),
         protocol_table(rs),
@@ -337,7 +337,7 @@ def section(rs: RecordSet) -> Section:
             panels.append(panel)
         sec.add(
             figure(
-                "swap-volume", "Split-volume study (seed 004): a fixed volume sent as messages of each size.", panels
+                "swap-volume", "Split-volume study (Worley 2000): a fixed volume sent as messages of each size.", panels
             )
         )
     sec.add(*sensitivity_tables(rs))
