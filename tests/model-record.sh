@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Run `pstswm model` with --out and check the run record: every the record format (README: Output format) model field present,
+# Run `pstswm model` with --out and check the run record: every model field of the record format (README) present,
 # case 2 errors at round-off, and --write-fields produced a NetCDF file.
 #   model-record.sh PSTRUN... -- PSTSWM
 set -euo pipefail
