@@ -21,6 +21,7 @@
 #include "core/cli.h"
 #include "core/context.h"
 #include "core/errors.h"
+#include "core/idle.h"
 #include "core/payload.h"
 #include "core/record.h"
 #include "core/stats.h"
@@ -104,11 +105,7 @@ static MPI_Comm slot_comm(const batch *b, long long i) { return b->alg == ALG_CO
 static int slot_tag(const batch *b, long long i) { return b->alg == ALG_COMM ? 0 : (int)i; }
 static long long slot_at(const batch *b, long long k, bool reverse) { return reverse ? b->n - 1 - k : k; }
 
-/* Not MPI_STATUSES_IGNORE at every call site: gcc 12 misreads MPICH's sentinel as an empty array. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wstringop-overflow"
-static void wait_all(long long count, MPI_Request *req) { MPI_Waitall((int)count, req, MPI_STATUSES_IGNORE); }
-#pragma GCC diagnostic pop
+static void wait_all(long long count, MPI_Request *req) { pst_waitall((int)count, req); }
 
 static void post_recvs(batch *b, bool reverse)
 {

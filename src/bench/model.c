@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 enum { MAX_LEVELS = 4096 };
@@ -124,6 +125,16 @@ static void validate(model_cfg *c)
                             c->ref.test_case, c->ref.alpha, c->test_case, c->alpha);
     }
     if (c->write_fields) {
+        /* NetCDF needs a real file; and the records and the fields must not share one. */
+        struct stat wf, of;
+        bool wf_exists = stat(c->write_fields, &wf) == 0;
+        if (wf_exists && !S_ISREG(wf.st_mode))
+            pst_usage_error("--write-fields: '%s' is not a regular file (NetCDF needs one)", c->write_fields);
+        if (c->ctx.out_path &&
+            (!strcmp(c->ctx.out_path, c->write_fields) ||
+             (wf_exists && stat(c->ctx.out_path, &of) == 0 && of.st_dev == wf.st_dev && of.st_ino == wf.st_ino)))
+            pst_usage_error("--write-fields and --out name the same file '%s': the records would overwrite the fields",
+                            c->write_fields);
         bool existed = access(c->write_fields, F_OK) == 0;
         FILE *f = fopen(c->write_fields, "a");
         if (!f) pst_usage_error("--write-fields: cannot write '%s'", c->write_fields);

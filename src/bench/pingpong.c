@@ -122,7 +122,7 @@ static inline __attribute__((always_inline)) double loop_of(const send_kind k, c
             MPI_Irecv(r, n, MPI_BYTE, peer, TAG, comm, &req[0]);
             if (k == K_ISEND) {
                 MPI_Isend(s, n, MPI_BYTE, peer, TAG, comm, &req[1]);
-                MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+                pst_waitall(2, req);
             } else {
                 send_blocking(k, s, n, peer, comm);
                 MPI_Wait(&req[0], MPI_STATUS_IGNORE);

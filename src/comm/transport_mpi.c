@@ -2,6 +2,7 @@
  * small loop, so a protocol is data, not a copy of a code path. */
 #include "comm/protocol.h"
 #include "core/errors.h"
+#include "core/idle.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -136,11 +137,7 @@ static void run_phase(pst_xfer *x, int phase)
         case ISSEND: check(MPI_Issend(sbuf, n, MPI_BYTE, x->dest, dt, x->comm, &x->req[S_DATA]), "Issend"); break;
         case IRSEND: check(MPI_Irsend(sbuf, n, MPI_BYTE, x->dest, dt, x->comm, &x->req[S_DATA]), "Irsend"); break;
         case WAIT_SEND: check(MPI_Wait(&x->req[S_DATA], MPI_STATUS_IGNORE), "Wait"); break;
-        case WAIT_ALL: {
-            MPI_Status status[2]; /* not MPI_STATUSES_IGNORE: gcc 12 misreads MPICH's sentinel */
-            check(MPI_Waitall(2, &x->req[R_DATA], status), "Waitall"); /* R_DATA, S_DATA adjacent */
-            break;
-        }
+        case WAIT_ALL: check(pst_waitall(2, &x->req[R_DATA]), "Waitall"); break; /* R_DATA, S_DATA adjacent */
         case SENDRECV:
             check(MPI_Sendrecv(sbuf, n, MPI_BYTE, x->dest, dt, rbuf, rn, MPI_BYTE, x->src, dt, x->comm,
                                MPI_STATUS_IGNORE), "Sendrecv");

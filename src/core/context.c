@@ -1,5 +1,7 @@
 #include "core/context.h"
 
+#include "core/outfile.h"
+
 #include "core/alloc_state.h"
 #include "core/errors.h"
 #include "core/machine.h"
@@ -198,10 +200,7 @@ static void write_header(pst_ctx *c, const pst_machine *m, const pst_noise *nois
 void pst_ctx_start(pst_ctx *c)
 {
     int err = 0;
-    if (c->rank == 0 && c->out_path) {
-        c->out = fopen(c->out_path, "w");
-        err = c->out ? 0 : errno;
-    }
+    if (c->rank == 0 && c->out_path) err = pst_outfile_open(c->out_path);
     MPI_Bcast(&err, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (err) pst_usage_error("--out: cannot write '%s': %s", c->out_path, strerror(err));
     c->timer_resolution_s = pst_timer_resolution_s();
@@ -244,8 +243,7 @@ void pst_ctx_finish(pst_ctx *c)
         }
     }
     pst_alloc_state_release();
-    if (c->out) fclose(c->out);
-    c->out = NULL;
+    if (c->rank == 0) pst_outfile_commit();
     free(c->cmdline);
     c->cmdline = NULL;
 }

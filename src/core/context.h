@@ -23,7 +23,6 @@ typedef struct pst_ctx {
     double noise_probe_s;      /* host-noise probe before and after the run; 0 disables */
     size_t alloc_probe_bytes;  /* block size of the allocator probe: the run's largest message */
     /* state */
-    FILE *out;
     const char *transport;     /* written into every record */
     double timer_resolution_s;
     double start_s;
@@ -36,7 +35,7 @@ typedef struct pst_ctx {
 
 /* Common options, for a subcommand's pst_opt table. */
 #define PST_COMMON_OPTS(ctx)                                                                      \
-    {"out", PST_OPT_STRING, &(ctx)->out_path, "FILE", "write JSON Lines records to FILE (rank 0; replaced)", 1, 0, NULL}, \
+    {"out", PST_OPT_STRING, &(ctx)->out_path, "FILE", "write JSON Lines records to FILE (rank 0; written as FILE.partial, renamed on success)", 1, 0, NULL}, \
     {"timeout", PST_OPT_DOUBLE, &(ctx)->timeout_s, "SEC",                                         \
      "abort (exit 4) if any one experiment runs longer than SEC s; 0 = never (default 600)", 0, 1e9, NULL}, \
     {"no-verify", PST_OPT_FLAG, &(ctx)->no_verify, NULL, "skip payload/result verification", 1, 0, NULL}, \

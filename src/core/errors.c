@@ -1,5 +1,7 @@
 #include "core/errors.h"
 
+#include "core/outfile.h"
+
 #include <mpi.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -44,6 +46,7 @@ static noreturn void collective_vexit(int code, const char *fmt, va_list ap)
         fprintf(stderr, "%s: error: ", progname);
         vfprintf(stderr, fmt, ap);
         fputc('\n', stderr);
+        pst_outfile_abandon(code == PST_EXIT_USAGE); /* exit 2 leaves no file; a failed run keeps its records */
         fflush(stderr);
     }
     pst_finalize();
@@ -71,6 +74,7 @@ void pst_fatal(int code, const char *fmt, ...)
     fprintf(stderr, "%s: error (rank %d): ", progname, world_rank());
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
+    pst_outfile_abandon(code == PST_EXIT_USAGE);
     fflush(stderr);
     va_end(ap);
     MPI_Abort(MPI_COMM_WORLD, code);

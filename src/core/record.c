@@ -1,5 +1,7 @@
 #include "core/record.h"
 
+#include "core/outfile.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -185,17 +187,8 @@ void pst_rec_times(pst_rec *r, const pst_summary *s)
 void pst_rec_emit(pst_rec *r, pst_ctx *c)
 {
     put(r, "}\n", 2);
-    if (c->rank == 0 && c->out) {
-        /* One write() per line: a reader (or a crash) never sees half a record. */
-        const char *p = r->buf;
-        size_t left = r->len;
-        while (left) {
-            ssize_t n = write(fileno(c->out), p, left);
-            if (n <= 0) break;
-            p += n;
-            left -= (size_t)n;
-        }
-    }
+    /* One write() per line: a reader (or a crash) never sees half a record. */
+    if (c->rank == 0 && pst_outfile_is_open()) pst_outfile_write(r->buf, r->len);
     free(r->buf);
     *r = (pst_rec){.empty = true};
 }

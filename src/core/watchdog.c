@@ -1,6 +1,7 @@
 #include "core/watchdog.h"
 
 #include "core/errors.h"
+#include "core/outfile.h"
 
 #include <mpi.h>
 #include <signal.h>
@@ -29,6 +30,9 @@ static void on_timeout(int sig)
 {
     (void)sig;
     ssize_t unused = write(STDERR_FILENO, wd.message, (size_t)wd.message_len);
+    size_t note_len;
+    const char *note = pst_outfile_kept_note(&note_len);
+    if (note_len) unused = write(STDERR_FILENO, note, note_len);
     (void)unused;
     _exit(PST_EXIT_TIMEOUT);
 }
