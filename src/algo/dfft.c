@@ -4,6 +4,7 @@
 
 #include "algo/exchange.h"
 #include "algo/partition.h"
+#include "core/alloc.h"
 #include "core/errors.h"
 
 #include <fftw3.h>
@@ -56,7 +57,7 @@ static fftw_plan local_plan(int nl, int count, int sign, double complex *buf)
 
 pst_dfft *pst_dfft_create(const pst_protocol *p, bool overlap, MPI_Comm comm, int n, int lines, int mmax)
 {
-    pst_dfft *f = calloc(1, sizeof *f);
+    pst_dfft *f = pst_calloc(1, sizeof *f);
     MPI_Comm_rank(comm, &f->rank);
     MPI_Comm_size(comm, &f->size);
     const char *why = pst_dfft_check(f->size, n, mmax);
@@ -75,10 +76,10 @@ pst_dfft *pst_dfft_create(const pst_protocol *p, bool overlap, MPI_Comm comm, in
     f->nm = 0;
     while (f->nm < f->nl && f->rev + (long)f->size * f->nm <= mmax) f->nm++;
 
-    f->tw = calloc((size_t)(f->k ? f->k : 1), sizeof *f->tw);
+    f->tw = pst_calloc((size_t)(f->k ? f->k : 1), sizeof *f->tw);
     for (int t = 0; t < f->k; t++) {
         long h = n >> (t + 1);
-        f->tw[t] = malloc((size_t)f->nl * sizeof **f->tw);
+        f->tw[t] = pst_malloc((size_t)f->nl * sizeof **f->tw);
         for (int j = 0; j < f->nl; j++) {
             long g = (long)f->rank * f->nl + j;
             double angle = -two_pi * (double)(g % h) / (double)(2 * h);
@@ -87,10 +88,9 @@ pst_dfft *pst_dfft_create(const pst_protocol *p, bool overlap, MPI_Comm comm, in
     }
     int pairs = (lines + 1) / 2;
     size_t block = (size_t)(lines > 0 ? lines : 1) * (size_t)f->nl;
-    f->recv = fftw_malloc(block * sizeof *f->recv);
-    f->work = fftw_malloc(block * sizeof *f->work);
-    f->spec = fftw_malloc(2 * block * sizeof *f->spec);
-    if (!f->recv || !f->work || !f->spec) pst_fatal(3, "cannot allocate dfft buffers (%zu elements)", block);
+    f->recv = pst_alloc_check(fftw_malloc(block * sizeof *f->recv), block * sizeof *f->recv);
+    f->work = pst_alloc_check(fftw_malloc(block * sizeof *f->work), block * sizeof *f->work);
+    f->spec = pst_alloc_check(fftw_malloc(2 * block * sizeof *f->spec), 2 * block * sizeof *f->spec);
     f->plan[0][FWD] = local_plan(f->nl, lines, FFTW_FORWARD, f->work);
     f->plan[0][BWD] = local_plan(f->nl, lines, FFTW_BACKWARD, f->work);
     f->plan[1][FWD] = local_plan(f->nl, pairs, FFTW_FORWARD, f->work);

@@ -3,6 +3,7 @@
 
 #include "algo/exchange.h"
 #include "algo/partition.h"
+#include "core/alloc.h"
 #include "core/errors.h"
 
 #include <stdint.h>
@@ -60,8 +61,7 @@ static void push(copylist *l, size_t from, size_t to, size_t len, bool user)
     if (len == 0) return;
     if (l->n == l->cap) {
         l->cap = l->cap ? 2 * l->cap : 16;
-        l->v = realloc(l->v, (size_t)l->cap * sizeof *l->v);
-        if (!l->v) pst_fatal(3, "out of memory building a logtrans plan");
+        l->v = pst_realloc(l->v, (size_t)l->cap * sizeof *l->v);
     }
     l->v[l->n++] = (copy){from, to, len, user};
 }
@@ -82,7 +82,7 @@ static int swtrans_partner(int r, int P, int k, int *nsteps)
 static void plan_steps(pst_trans *t)
 {
     int P = t->size, r = t->rank, n;
-    t->steps = malloc((size_t)P * sizeof *t->steps);
+    t->steps = pst_malloc((size_t)P * sizeof *t->steps);
     t->nsteps = 0;
     if (t->alg == PST_SRTRANS) {
         for (int k = 1; k < P; k++)
@@ -94,7 +94,7 @@ static void plan_steps(pst_trans *t)
             if (q != r) t->steps[t->nsteps++] = (step){q, q, r < q ? PST_SIDE_A : PST_SIDE_B, k};
         }
     }
-    t->x = malloc((size_t)(t->nsteps ? t->nsteps : 1) * sizeof *t->x);
+    t->x = pst_malloc((size_t)(t->nsteps ? t->nsteps : 1) * sizeof *t->x);
     int maxsend = 0;
     for (int q = 0; q < P; q++) maxsend = t->sendcounts[q] > maxsend ? t->sendcounts[q] : maxsend;
     pst_exchange_reserve(t->p, t->comm, (size_t)maxsend, (size_t)t->nsteps);
@@ -153,11 +153,11 @@ typedef struct loc { size_t off; bool user; } loc;
 static void plan_logtrans(pst_trans *t)
 {
     int P = t->size, r = t->rank, d, Q = pst_pow2_floor(P, &d);
-    int *C = malloc((size_t)P * (size_t)P * sizeof *C); /* C[i*P+j]: bytes i -> j */
+    int *C = pst_malloc((size_t)P * (size_t)P * sizeof *C); /* C[i*P+j]: bytes i -> j */
     MPI_Allgather(t->sendcounts, P, MPI_INT, C, P, MPI_INT, t->comm);
 #define BYTES(i, j) ((size_t)C[(size_t)(i) * (size_t)P + (size_t)(j)])
-    loc *at = malloc((size_t)P * (size_t)P * sizeof *at), *next = malloc((size_t)P * (size_t)P * sizeof *next);
-    t->stages = calloc((size_t)d + 2, sizeof *t->stages);
+    loc *at = pst_malloc((size_t)P * (size_t)P * sizeof *at), *next = pst_malloc((size_t)P * (size_t)P * sizeof *next);
+    t->stages = pst_calloc((size_t)d + 2, sizeof *t->stages);
     t->nstages = 0;
     size_t work_max = 0, stream_max = 0;
     int node = r < Q ? r : r - Q, excess = node + Q < P ? node + Q : -1;
@@ -241,9 +241,8 @@ static void plan_logtrans(pst_trans *t)
     }
 #undef NODE
 #undef BYTES
-    for (int k = 0; k < 2; k++) t->work[k] = malloc(work_max ? work_max : 1);
-    t->stream = malloc(stream_max ? stream_max : 1);
-    if (!t->work[0] || !t->work[1] || !t->stream) pst_fatal(3, "cannot allocate %zu bytes of logtrans buffers", 2 * work_max + stream_max);
+    for (int k = 0; k < 2; k++) t->work[k] = pst_malloc(work_max ? work_max : 1);
+    t->stream = pst_malloc(stream_max ? stream_max : 1);
     pst_exchange_reserve_run(t->p, t->comm, stream_max, (size_t)t->nstages);
     free(C);
     free(at);
@@ -308,7 +307,7 @@ static void run_logtrans(pst_trans *t, const char *sendbuf, char *recvbuf, const
 
 static int *copy_ints(const int *v, int n)
 {
-    int *c = malloc((size_t)n * sizeof *c);
+    int *c = pst_malloc((size_t)n * sizeof *c);
     memcpy(c, v, (size_t)n * sizeof *c);
     return c;
 }
@@ -316,7 +315,7 @@ static int *copy_ints(const int *v, int n)
 static void check_counts(const pst_trans *t)
 {
     int P = t->size, bad = 0;
-    int *expect = malloc((size_t)P * sizeof *expect);
+    int *expect = pst_malloc((size_t)P * sizeof *expect);
     MPI_Alltoall(t->sendcounts, 1, MPI_INT, expect, 1, MPI_INT, t->comm);
     for (int q = 0; q < P; q++)
         if (expect[q] != t->recvcounts[q] || t->sendcounts[q] < 0 || t->sdispls[q] < 0 || t->rdispls[q] < 0) bad = q + 1;
@@ -333,7 +332,7 @@ static void check_counts(const pst_trans *t)
 pst_trans *pst_trans_create(pst_trans_alg alg, const pst_protocol *p, bool overlap, MPI_Comm comm,
                             const int *sendcounts, const int *sdispls, const int *recvcounts, const int *rdispls)
 {
-    pst_trans *t = calloc(1, sizeof *t);
+    pst_trans *t = pst_calloc(1, sizeof *t);
     t->alg = alg;
     t->p = p;
     t->overlap_flag = overlap;

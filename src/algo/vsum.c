@@ -3,6 +3,7 @@
 
 #include "algo/exchange.h"
 #include "algo/partition.h"
+#include "core/alloc.h"
 #include "core/errors.h"
 
 #include <limits.h>
@@ -277,7 +278,7 @@ static void coll(pst_vsum *v, double *out)
         MPI_Allreduce(MPI_IN_PLACE, out, (int)v->n, MPI_DOUBLE, MPI_SUM, v->comm);
         return;
     }
-    int *counts = malloc((size_t)v->size * sizeof *counts);
+    int *counts = pst_malloc((size_t)v->size * sizeof *counts);
     for (int q = 0; q < v->size; q++) counts[q] = (int)v->count[q];
     MPI_Reduce_scatter(out, v->scratch, counts, MPI_DOUBLE, MPI_SUM, v->comm);
     memcpy(out + v->lo[v->rank], v->scratch, v->count[v->rank] * sizeof(double));
@@ -292,21 +293,20 @@ pst_vsum *pst_vsum_create(pst_vsum_alg alg, const pst_protocol *p, bool overlap,
     if (unit == 0 || n % unit) pst_fatal(3, "vector sum: unit %zu does not divide n = %zu", unit, n);
     if (n > INT_MAX / sizeof(double)) pst_fatal(3, "vector sum: n = %zu doubles exceeds the int byte limit", n);
     if (alg != PST_VSUM_COLL && !p) pst_fatal(3, "vector sum %s needs a protocol", alg_names[alg]);
-    pst_vsum *v = calloc(1, sizeof *v);
+    pst_vsum *v = pst_calloc(1, sizeof *v);
     *v = (pst_vsum){.alg = alg, .p = p, .overlapped = pst_overlapped(p, overlap), .replicated = result == PST_VSUM_REPLICATED,
                     .comm = comm, .n = n, .unit = unit};
     MPI_Comm_rank(comm, &v->rank);
     MPI_Comm_size(comm, &v->size);
     if (v->size > 2048) pst_fatal(3, "vector sum over %d ranks: at most 2048 supported (message tags)", v->size);
-    v->lo = malloc((size_t)v->size * sizeof *v->lo);
-    v->count = malloc((size_t)v->size * sizeof *v->count);
+    v->lo = pst_malloc((size_t)v->size * sizeof *v->lo);
+    v->count = pst_malloc((size_t)v->size * sizeof *v->count);
     for (int q = 0; q < v->size; q++) pst_vsum_block(n, unit, v->size, q, &v->lo[q], &v->count[q]);
     v->ring_chunks = pst_exchange_chunks(v->overlapped, n / (size_t)v->size * sizeof(double));
     size_t cap = n ? n : 1;
-    v->scratch = malloc(cap * sizeof(double));
-    v->stream = malloc(cap * sizeof(double));
-    for (int k = 0; k < 2; k++) v->work[k] = malloc((v->count[0] ? v->count[0] : 1) * sizeof(double));
-    if (!v->scratch || !v->stream || !v->work[0] || !v->work[1]) pst_fatal(3, "cannot allocate vector-sum buffers for n = %zu", n);
+    v->scratch = pst_malloc(cap * sizeof(double));
+    v->stream = pst_malloc(cap * sizeof(double));
+    for (int k = 0; k < 2; k++) v->work[k] = pst_malloc((v->count[0] ? v->count[0] : 1) * sizeof(double));
     /* Exchanges per run: fold, stages (and gather), unfold; or the two ring passes. */
     int d;
     pst_pow2_floor(v->size, &d);

@@ -11,6 +11,7 @@
  * really sums, every alltoallv block lands where it belongs), never inside the timed region.
  * Bandwidths follow nccl-tests (core/busbw.h). */
 #include "bench/commands.h"
+#include "core/alloc.h"
 #include "core/alloc_state.h"
 #include "core/buffer.h"
 #include "core/busbw.h"
@@ -182,7 +183,7 @@ static int vblock(long long bytes, int s, int d) { return (int)((2 * bytes * ((s
 static double setup_alltoallv(coll_run *r)
 {
     int n = r->n;
-    r->scounts = malloc(4 * (size_t)n * sizeof(int));
+    r->scounts = pst_malloc(4 * (size_t)n * sizeof(int));
     r->sdispls = r->scounts + n;
     r->rcounts = r->scounts + 2 * n;
     r->rdispls = r->scounts + 3 * n;
@@ -330,7 +331,7 @@ static long long single_calls(const coll_cfg *cfg, const coll_op *op, coll_run *
 {
     const bool verify = !cfg->ctx.no_verify;
     long long corrupted = 0;
-    double *one = malloc((size_t)iters * sizeof *one);
+    double *one = pst_malloc((size_t)iters * sizeof *one);
     for (long long i = 0; i < iters; i++) {
         int root = root_of(cfg, i, r->n);
         long long k = k0 + i;
@@ -355,7 +356,7 @@ static void emit_point(coll_cfg *cfg, const coll_op *op, int n, long long bytes,
                                                       : pst_busbw_factor(op->bw, n);
     double algbw = op->bw == PST_BW_NONE ? NAN : pt->size_bytes / pt->t.min / 1e9;
     double algbw_med = op->bw == PST_BW_NONE ? NAN : pt->size_bytes / pt->t.median / 1e9;
-    double *med = malloc((size_t)n * sizeof *med), *mn = malloc((size_t)n * sizeof *mn), *mx = malloc((size_t)n * sizeof *mx);
+    double *med = pst_malloc((size_t)n * sizeof *med), *mn = pst_malloc((size_t)n * sizeof *mn), *mx = pst_malloc((size_t)n * sizeof *mx);
     int slowest = 0;
     for (int i = 0; i < n; i++) {
         mn[i] = pt->rank_stats[3 * i];
@@ -439,8 +440,8 @@ static void validate(coll_cfg *cfg)
     char err[256];
     if (c->size < 2) pst_usage_error("coll needs at least 2 ranks (running on 1); start it with mpiexec -n 2 or more");
     if (cfg->ops.n == 0) {
-        cfg->ops.v = malloc(NOPS * sizeof *cfg->ops.v);
-        for (size_t i = 0; i < NOPS; i++) cfg->ops.v[i] = strdup(ops[i].name);
+        cfg->ops.v = pst_malloc(NOPS * sizeof *cfg->ops.v);
+        for (size_t i = 0; i < NOPS; i++) cfg->ops.v[i] = pst_strdup(ops[i].name);
         cfg->ops.n = NOPS;
     }
     if (cfg->sizes.n == 0) {
@@ -543,8 +544,8 @@ int pst_cmd_coll(int argc, char **argv)
     pst_ctx_start(&cfg.ctx);
 
     const pst_ctx *c = &cfg.ctx;
-    double *rank_stats = calloc(3 * (size_t)c->size, sizeof(double));
-    const coll_op **set_ops = malloc(cfg.ops.n * sizeof *set_ops);
+    double *rank_stats = pst_calloc(3 * (size_t)c->size, sizeof(double));
+    const coll_op **set_ops = pst_malloc(cfg.ops.n * sizeof *set_ops);
     for (size_t ci = 0; ci < cfg.comm_sizes.n; ci++) {
         int n = (int)cfg.comm_sizes.v[ci];
         MPI_Comm comm;
@@ -567,9 +568,9 @@ int pst_cmd_coll(int argc, char **argv)
             }
             if (!nops) continue;
             pst_watchdog_phase("coll bytes %lld comm size %d (%zu ops in rounds)", bytes, n, nops);
-            coll_set S = {&cfg, set_ops, calloc(nops, sizeof *S.runs), malloc(nops * sizeof *S.iters),
-                          calloc(nops, sizeof *S.corrupted)};
-            double *size_bytes = malloc(nops * sizeof *size_bytes);
+            coll_set S = {&cfg, set_ops, pst_calloc(nops, sizeof *S.runs), pst_malloc(nops * sizeof *S.iters),
+                          pst_calloc(nops, sizeof *S.corrupted)};
+            double *size_bytes = pst_malloc(nops * sizeof *size_bytes);
             for (size_t oi = 0; oi < nops; oi++) {
                 S.iters[oi] = cfg.iters;
                 S.runs[oi] = (coll_run){.comm = comm, .n = n, .me = c->rank, .bytes = set_ops[oi]->bw == PST_BW_NONE ? 0 : bytes};

@@ -17,6 +17,7 @@
 #include "bench/kernel_cases.h"
 #include "bench/kernel_problem.h"
 #include "comm/protocol.h"
+#include "core/alloc.h"
 #include "core/cli.h"
 #include "core/compare.h"
 #include "core/context.h"
@@ -233,7 +234,7 @@ static int collective_of(kfamily fam) { return fam == KF_TRANS ? PST_TRANS_COLL 
 static void alternatives(const kernel_cfg *cfg, outcome *o)
 {
     const kalg *a = o->a;
-    o->alts = malloc((2 * cfg->nprotocols + 1) * sizeof *o->alts);
+    o->alts = pst_malloc((2 * cfg->nprotocols + 1) * sizeof *o->alts);
     size_t n = 0;
     if (!is_collective(a))
         for (size_t i = 0; i < cfg->nprotocols; i++) {
@@ -283,7 +284,7 @@ static void run_algorithm(kernel_cfg *cfg, const kalg *a, int stage, outcome *o)
     }
     /* Plans for every alternative (a one-sided transport sets up its area on the stage
      * communicator here, collectively), then the rounds. */
-    kturn T = {cfg, kc, malloc(o->nalts * sizeof *T.plans), calloc(o->nalts, sizeof *T.bad)};
+    kturn T = {cfg, kc, pst_malloc(o->nalts * sizeof *T.plans), pst_calloc(o->nalts, sizeof *T.bad)};
     for (size_t i = 0; i < o->nalts; i++) T.plans[i] = kcase_plan(kc, o->alts[i].alg, o->alts[i].p, o->alts[i].overlap);
     o->win_model = pst_transport_memory_model(cfg->transport, g->comm);
     pst_watchdog_phase("kernel %s (%s stage): %zu alternatives in rounds", a->name, stage_names[stage], o->nalts);
@@ -357,14 +358,14 @@ static void summaries(kernel_cfg *cfg, const outcome *out, size_t n)
            "   best set: not slower than the best beyond %.0f %% at %.0f %% confidence ==\n", co->margin * 100, co->confidence * 100);
     printf("  %-10s %-8s %-14s %4s %10s %7s %7s  %-12s %s\n", "algorithm", "stage", "size", "n", "best ms", "median", "max",
            "level", "best set");
-    pst_verdict *verdicts = calloc(n, sizeof *verdicts);
+    pst_verdict *verdicts = pst_calloc(n, sizeof *verdicts);
     for (size_t i = 0; i < n; i++) {
         const outcome *o = &out[i];
         if (is_collective(o->a)) continue;
         size_t k = o->nprotocol_alts;
-        bool *in_set = malloc(k * sizeof *in_set);
-        double *med = malloc(k * sizeof *med);
-        const char **labels = malloc(k * sizeof *labels);
+        bool *in_set = pst_malloc(k * sizeof *in_set);
+        double *med = pst_malloc(k * sizeof *med);
+        const char **labels = pst_malloc(k * sizeof *labels);
         for (size_t j = 0; j < k; j++) labels[j] = o->alts[j].label;
         pst_verdict v = verdicts[i] = pst_rounds_verdict(&o->R, NULL, k, co, in_set, med);
         pst_sensitivity s = pst_sensitivity_of(med, k);
@@ -498,7 +499,7 @@ int pst_cmd_kernel(int argc, char **argv)
         printf("kernel %s (%d x %d grid, %d levels, %d fields), grid %s, transport %s, %zu protocols\n", cfg.prob.label,
                cfg.prob.nlat, cfg.prob.nlon, cfg.prob.levels, cfg.prob.fields, cfg.grid_spec, cfg.transport, cfg.nprotocols);
 
-    outcome *out = calloc(2 * NKALGS, sizeof *out);
+    outcome *out = pst_calloc(2 * NKALGS, sizeof *out);
     size_t nout = 0;
     for (int stage = 0; stage < 2; stage++) {
         const kgeom *g = &cfg.geom[stage];

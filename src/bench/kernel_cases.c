@@ -4,6 +4,7 @@
 #include "algo/partition.h"
 #include "algo/transpose.h"
 #include "algo/vsum.h"
+#include "core/alloc.h"
 #include "core/errors.h"
 
 #include <cblas.h>
@@ -48,12 +49,6 @@ struct kplan {
     pst_vsum *v;
 };
 
-static void *xalloc(size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p) pst_fatal(3, "cannot allocate %zu bytes of kernel data", bytes);
-    return p;
-}
 
 /* Exactly representable values (multiples of 1/8, |x| <= 125): products and sums stay exact,
  * so every summation order gives the same bits. */
@@ -87,8 +82,8 @@ static void trans_create(kcase *c, kstage stage, const kproblem *k)
 {
     int P = c->size, me = c->rank;
     const kgeom *g = &c->g;
-    c->t.rlo = xalloc(P * sizeof(size_t)); c->t.rn = xalloc(P * sizeof(size_t));
-    c->t.clo = xalloc(P * sizeof(size_t)); c->t.cn = xalloc(P * sizeof(size_t));
+    c->t.rlo = pst_malloc(P * sizeof(size_t)); c->t.rn = pst_malloc(P * sizeof(size_t));
+    c->t.clo = pst_malloc(P * sizeof(size_t)); c->t.cn = pst_malloc(P * sizeof(size_t));
     if (stage == KS_FFT) { /* rows: the row's lines; columns: longitudes */
         c->t.rows = (size_t)kp_fft_lines(k, g->py, g->y);
         c->t.elem = sizeof(double);
@@ -101,8 +96,8 @@ static void trans_create(kcase *c, kstage stage, const kproblem *k)
     }
     c->t.ncols = c->t.clo[P - 1] + c->t.cn[P - 1];
     for (int q = 0; q < P; q++) pst_block(c->t.rows, P, q, &c->t.rlo[q], &c->t.rn[q]);
-    c->t.sc = xalloc(P * sizeof(int)); c->t.sd = xalloc(P * sizeof(int));
-    c->t.rc = xalloc(P * sizeof(int)); c->t.rd = xalloc(P * sizeof(int));
+    c->t.sc = pst_malloc(P * sizeof(int)); c->t.sd = pst_malloc(P * sizeof(int));
+    c->t.rc = pst_malloc(P * sizeof(int)); c->t.rd = pst_malloc(P * sizeof(int));
     size_t mycols = c->t.cn[me], myrows = c->t.rn[me], roff = 0;
     for (int q = 0; q < P; q++) {
         c->t.sc[q] = (int)(c->t.rn[q] * mycols * c->t.elem);
@@ -113,8 +108,8 @@ static void trans_create(kcase *c, kstage stage, const kproblem *k)
     }
     size_t abytes = c->t.rows * mycols * c->t.elem, bbytes = myrows * c->t.ncols * c->t.elem;
     if (abytes > 1u << 30 || bbytes > 1u << 30) pst_fatal(3, "transpose data above 1 GiB per rank");
-    c->t.a = xalloc(abytes); c->t.a2 = xalloc(abytes);
-    c->t.recv = xalloc(bbytes); c->t.ref = xalloc(bbytes); c->t.b = xalloc(bbytes); c->t.send2 = xalloc(bbytes);
+    c->t.a = pst_malloc(abytes); c->t.a2 = pst_malloc(abytes);
+    c->t.recv = pst_malloc(bbytes); c->t.ref = pst_malloc(bbytes); c->t.b = pst_malloc(bbytes); c->t.send2 = pst_malloc(bbytes);
     double *a = (double *)c->t.a;
     size_t per_row = mycols * c->t.elem / sizeof(double);
     for (size_t r = 0; r < c->t.rows; r++)
@@ -150,22 +145,22 @@ static void dfft_create(kcase *c, const kproblem *k)
     c->d.mmax = kp_mmax(k, g->px);
     c->d.nl = c->d.n / c->size;
     size_t local = (size_t)c->d.lines * c->d.nl;
-    c->d.in = xalloc(local * sizeof(double));
-    c->d.back = xalloc(local * sizeof(double));
-    c->d.ref_back = xalloc(local * sizeof(double));
+    c->d.in = pst_malloc(local * sizeof(double));
+    c->d.back = pst_malloc(local * sizeof(double));
+    c->d.ref_back = pst_malloc(local * sizeof(double));
     for (int l = 0; l < c->d.lines; l++)
         for (int j = 0; j < c->d.nl; j++) c->d.in[(size_t)l * c->d.nl + j] = dyadic((unsigned)l, (unsigned)(c->rank * c->d.nl + j));
     /* Reference: the whole lines gathered (MPI_Allgather) and transformed by serial FFTW. */
-    double *all = xalloc(local * c->size * sizeof(double)), *line = fftw_malloc(c->d.n * sizeof(double));
-    double complex *half = fftw_malloc((c->d.n / 2 + 1) * sizeof *half);
+    double *all = pst_malloc(local * c->size * sizeof(double)), *line = pst_alloc_check(fftw_malloc(c->d.n * sizeof(double)), c->d.n * sizeof(double));
+    double complex *half = pst_alloc_check(fftw_malloc((c->d.n / 2 + 1) * sizeof *half), (c->d.n / 2 + 1) * sizeof *half);
     MPI_Allgather(c->d.in, (int)local, MPI_DOUBLE, all, (int)local, MPI_DOUBLE, g->comm);
     fftw_plan plan = fftw_plan_dft_r2c_1d(c->d.n, line, (fftw_complex *)half, FFTW_ESTIMATE);
     fftw_plan back = fftw_plan_dft_c2r_1d(c->d.n, (fftw_complex *)half, line, FFTW_ESTIMATE);
     /* This rank's wavenumbers, as the plan will own them (bit-reversed cyclic). */
     pst_dfft *probe = pst_dfft_create(pst_protocol_at("mpi", 0), false, g->comm, c->d.n, 0, c->d.mmax);
     c->d.nm = pst_dfft_nm(probe);
-    c->d.coef = xalloc((size_t)c->d.lines * (c->d.nm ? c->d.nm : 1) * sizeof *c->d.coef);
-    c->d.ref = xalloc((size_t)c->d.lines * (c->d.nm ? c->d.nm : 1) * sizeof *c->d.ref);
+    c->d.coef = pst_malloc((size_t)c->d.lines * (c->d.nm ? c->d.nm : 1) * sizeof *c->d.coef);
+    c->d.ref = pst_malloc((size_t)c->d.lines * (c->d.nm ? c->d.nm : 1) * sizeof *c->d.ref);
     c->d.scale = 0;
     for (int l = 0; l < c->d.lines; l++) {
         for (int q = 0; q < c->size; q++)
@@ -230,17 +225,17 @@ static void vsum_create(kcase *c, const kproblem *k, bool partitioned)
     c->s.n = c->s.ncoef * c->s.unit;
     c->s.lats = kp_lats(k, g->py, g->y);
     c->s.partitioned = partitioned;
-    c->s.legendre = xalloc(c->s.ncoef * (size_t)c->s.lats * sizeof(double));
-    c->s.fourier = xalloc((size_t)c->s.lats * c->s.unit * sizeof(double));
+    c->s.legendre = pst_malloc(c->s.ncoef * (size_t)c->s.lats * sizeof(double));
+    c->s.fourier = pst_malloc((size_t)c->s.lats * c->s.unit * sizeof(double));
     for (size_t i = 0; i < c->s.ncoef * (size_t)c->s.lats; i++) c->s.legendre[i] = dyadic(i, (unsigned)c->rank) / 16.0;
     for (size_t i = 0; i < (size_t)c->s.lats * c->s.unit; i++) c->s.fourier[i] = dyadic(i + 7, (unsigned)c->rank);
-    c->s.out = xalloc(c->s.n * sizeof(double));
-    c->s.ref = xalloc(c->s.n * sizeof(double));
+    c->s.out = pst_malloc(c->s.n * sizeof(double));
+    c->s.ref = pst_malloc(c->s.n * sizeof(double));
     pst_vsum_block(c->s.n, c->s.unit, c->size, c->rank, &c->s.lo, &c->s.count);
     /* Reference: the same contribution through MPI_Allreduce / MPI_Reduce_scatter. */
     vsum_compute(c, 0, c->s.n, c->s.out);
     if (partitioned) {
-        int *counts = xalloc(c->size * sizeof(int));
+        int *counts = pst_malloc(c->size * sizeof(int));
         for (int q = 0; q < c->size; q++) {
             size_t lo, n;
             pst_vsum_block(c->s.n, c->s.unit, c->size, q, &lo, &n);
@@ -269,7 +264,7 @@ static long long vsum_verify(kcase *c)
 
 kcase *kcase_create(kfamily fam, kstage stage, const kproblem *k, const kgeom *g, bool partitioned)
 {
-    kcase *c = calloc(1, sizeof *c);
+    kcase *c = pst_calloc(1, sizeof *c);
     c->fam = fam;
     c->g = *g;
     MPI_Comm_rank(g->comm, &c->rank);
@@ -284,7 +279,7 @@ kcase *kcase_create(kfamily fam, kstage stage, const kproblem *k, const kgeom *g
 
 kplan *kcase_plan(kcase *c, int alg, const pst_protocol *p, bool overlap)
 {
-    kplan *pl = calloc(1, sizeof *pl);
+    kplan *pl = pst_calloc(1, sizeof *pl);
     switch (c->fam) {
     case KF_TRANS:
         pl->fwd = pst_trans_create(alg, p, overlap, c->g.comm, c->t.sc, c->t.sd, c->t.rc, c->t.rd);

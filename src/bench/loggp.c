@@ -1,5 +1,6 @@
 #include "bench/loggp.h"
 
+#include "core/alloc.h"
 #include "core/errors.h"
 #include "core/fit.h"
 #include "core/idle.h"
@@ -95,7 +96,7 @@ static double from_side(const pst_loggp_run *r, double v, int from)
 static void one_repetition(const pst_loggp_run *r, double *param, long long *corrupted)
 {
     size_t ns = r->nsizes;
-    double *gap = malloc(ns * sizeof *gap), *x = malloc(ns * sizeof *x), prtt1_first = 0, os_first = 0, or_first = 0;
+    double *gap = pst_malloc(ns * sizeof *gap), *x = pst_malloc(ns * sizeof *x), prtt1_first = 0, os_first = 0, or_first = 0;
     for (size_t i = 0; i < ns; i++) {
         prtt p = {r, (int)r->sizes[i], 0, pst_payload_seed(0, (long long)i, 0), pst_payload_seed(0, (long long)i, 0)};
         pst_payload_fill(r->sbuf, (size_t)p.bytes, p.seed_mine);
@@ -136,7 +137,7 @@ static void one_repetition(const pst_loggp_run *r, double *param, long long *cor
 void pst_loggp(pst_ctx *ctx, const pst_loggp_run *run)
 {
     size_t reps = (size_t)run->reps;
-    double *samples = calloc(NPARAM * reps, sizeof *samples); /* [param][rep] */
+    double *samples = pst_calloc(NPARAM * reps, sizeof *samples); /* [param][rep] */
     long long corrupted = 0, total = 0;
     if (run->partner >= 0)
         for (size_t rep = 0; rep < reps; rep++) {

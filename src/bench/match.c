@@ -18,6 +18,7 @@
  * posted queue, so they add a constant per round trip (in L) and no failed matches. */
 #include "bench/commands.h"
 #include "bench/match_model.h"
+#include "core/alloc.h"
 #include "core/cli.h"
 #include "core/context.h"
 #include "core/errors.h"
@@ -90,13 +91,6 @@ static int name_index(const char *const *names, const char *s)
     for (int i = 0; names[i]; i++)
         if (!strcmp(names[i], s)) return i;
     return -1;
-}
-
-static void *alloc_buffer(size_t bytes)
-{
-    void *p = NULL;
-    if (posix_memalign(&p, 64, bytes ? bytes : 64)) pst_fatal(3, "cannot allocate %zu bytes", bytes);
-    return p;
 }
 
 /* ---- one round trip ------------------------------------------------------------------- */
@@ -237,9 +231,9 @@ static void measure(const match_cfg *cfg, int alg, int queue, int wild, long lon
         size_t bytes = (size_t)n * (size_t)length * sizeof(double);
         batch b = {.cfg = cfg, .alg = alg, .queue = queue, .any_source = wild == WILD_SOURCE, .any_tag = wild == WILD_TAG,
                    .n = n, .length = length};
-        b.sbuf = cfg->role == ROLE_A ? alloc_buffer(bytes) : NULL; /* B echoes from rbuf */
-        b.rbuf = alloc_buffer(bytes);
-        b.req = malloc((size_t)(2 * n + 2) * sizeof *b.req);
+        b.sbuf = cfg->role == ROLE_A ? pst_aligned(64, bytes) : NULL; /* B echoes from rbuf */
+        b.rbuf = pst_aligned(64, bytes);
+        b.req = pst_malloc((size_t)(2 * n + 2) * sizeof *b.req);
         for (long long i = 0; i < 2 * n + 2; i++) b.req[i] = MPI_REQUEST_NULL;
         bool verify = !cfg->ctx.no_verify && cfg->role == ROLE_A;
         for (long long i = 0; b.sbuf && i < n; i++)
@@ -331,7 +325,7 @@ static pst_match_fit report_config(match_cfg *cfg, fit_key key, size_t k, const 
     printf("   round trip of n messages each way; %lld reps x %lld iters; statistic: %s over reps of the mean round trip\n",
            cfg->reps, cfg->iters, cfg->stat);
     printf("  %7s  %12s %12s %12s %14s %12s\n", "n", "IOT (us)", "ROT (us)", "Diff (us)", "failed/trip", "M (ns)");
-    double *diff = malloc(k * sizeof *diff + 1), *mper = malloc(k * sizeof *mper + 1);
+    double *diff = pst_malloc(k * sizeof *diff + 1), *mper = pst_malloc(k * sizeof *mper + 1);
     for (size_t i = 0; i < k; i++) {
         diff[i] = rot[i] - iot[i];
         mper[i] = pst_match_m_per_n(n[i], iot[i], rot[i]) * 1e9;
@@ -467,7 +461,7 @@ static void create_comms(match_cfg *cfg, long long needed)
     long long made = LLONG_MAX;
     char why[MPI_MAX_ERROR_STRING] = "";
     if (cfg->role != ROLE_IDLE) {
-        cfg->comms = malloc((size_t)needed * sizeof *cfg->comms);
+        cfg->comms = pst_malloc((size_t)needed * sizeof *cfg->comms);
         MPI_Comm_set_errhandler(cfg->pair, MPI_ERRORS_RETURN);
         for (made = 0; made < needed; made++) {
             int rc = MPI_Comm_dup(cfg->pair, &cfg->comms[made]);
@@ -598,9 +592,9 @@ int pst_cmd_match(int argc, char **argv)
 
     size_t k = cfg.counts.n, nreps = (size_t)cfg.reps;
     point pt = {0};
-    for (int o = 0; o < NORDER; o++) pt.t[o] = calloc(nreps, sizeof(double));
+    for (int o = 0; o < NORDER; o++) pt.t[o] = pst_calloc(nreps, sizeof(double));
     double *curve[NORDER];
-    for (int o = 0; o < NORDER; o++) curve[o] = calloc(k, sizeof(double));
+    for (int o = 0; o < NORDER; o++) curve[o] = pst_calloc(k, sizeof(double));
 
     for (size_t qi = 0; qi < cfg.queues.n; qi++) {
         int queue = name_index(queue_names, cfg.queues.v[qi]);

@@ -1,5 +1,6 @@
 #include "bench/match_model.h"
 
+#include "core/alloc.h"
 #include "core/fit.h"
 
 #include <math.h>
@@ -14,7 +15,7 @@ pst_match_fit pst_match_fit_model(size_t k, const long long *n, const double *io
     m.l_s = m.s_s = m.q_s = m.m_s = m.r2 = NAN;
     /* Rows [1, n, (n²), 0] for IOT(n) and [1, n, (n²), n(n−1)] for ROT(n); M is the last column. */
     int p = curved ? 4 : 3;
-    double *X = malloc(2 * k * (size_t)p * sizeof *X + 1), *y = malloc(2 * k * sizeof *y + 1);
+    double *X = pst_malloc(2 * k * (size_t)p * sizeof *X + 1), *y = pst_malloc(2 * k * sizeof *y + 1);
     for (size_t i = 0; i < 2 * k; i++) {
         double nn = (double)n[i / 2], *row = &X[i * (size_t)p];
         row[0] = 1.0;

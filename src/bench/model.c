@@ -9,9 +9,11 @@
 #include "bench/model_algos.h"
 #include "algo/exchange.h"
 #include "bench/commands.h"
+#include "core/alloc.h"
 #include "core/cli.h"
 #include "core/context.h"
 #include "core/errors.h"
+#include "core/memory.h"
 #include "core/record.h"
 #include "core/stats.h"
 #include "core/timer.h"
@@ -337,9 +339,15 @@ int pst_cmd_model(int argc, char **argv)
         .explicit_scheme = c.explicit_scheme, .robert = c.robert, .hdiff = c.hdiff, .fftw_flags = c.fftw_flags,
         .par = is_parallel(&c) ? &par : NULL,
     };
+    char what[96];
+    snprintf(what, sizeof what, "model T%lldL%lld on %lld x %lld points", c.trunc, c.levels, c.nlat, c.nlon);
+    double model_bytes = pst_model_memory_bytes(&mc);
+    pst_require_memory(model_bytes, what);
     pst_model m;
     pst_model_init(&m, &mc);
     long long steps = resolve_steps(&c, m.cfg.dt_s);
+    snprintf(what, sizeof what, "model T%lldL%lld over %lld steps", c.trunc, c.levels, steps);
+    double memory_estimate_bytes = pst_require_memory(model_bytes + (double)steps * sizeof(double), what); /* + step times */
     double t_end = (double)steps * m.cfg.dt_s;
     pst_ref_grids ref = {0};
     if (c.reference) {
@@ -380,7 +388,7 @@ int pst_cmd_model(int argc, char **argv)
     print_diag(0, &d);
     fflush(stdout);
 
-    double *step_s = malloc((size_t)steps * sizeof *step_s), stage0[PST_NSTAGES] = {0}, comm0[2] = {0}, diag_s = 0;
+    double *step_s = pst_malloc((size_t)steps * sizeof *step_s), stage0[PST_NSTAGES] = {0}, comm0[2] = {0}, diag_s = 0;
     long long warmup = c.warmup < steps ? c.warmup : 0;
     pst_watchdog_phase("model case %lld T%lldL%lld time stepping (%lld steps)", c.test_case, c.trunc, c.levels, steps);
     if (is_parallel(&c)) MPI_Barrier(MPI_COMM_WORLD); /* setup and diagnostics end unevenly */
@@ -433,6 +441,7 @@ int pst_cmd_model(int argc, char **argv)
     for (long long s = 0; s < steps; s++) wall_s += step_s[s];
     for (int k = 0; k < PST_NSTAGES; k++) stage_sum += stage[k];
     double mflops = flops_per_step / st.median / 1e6;
+    double peak_rss_bytes = pst_peak_rss_bytes();
 
     pst_rec r;
     pst_rec_begin(&r, &c.ctx, "model", "point");
@@ -457,6 +466,8 @@ int pst_cmd_model(int argc, char **argv)
     rec_diag(&r, &d);
     pst_rec_num(&r, "courant_initial", m.courant);
     pst_rec_num(&r, "inertial", m.inertial);
+    pst_rec_num(&r, "memory_estimate_bytes", memory_estimate_bytes);
+    pst_rec_num(&r, "peak_rss_bytes", peak_rss_bytes);
     pst_rec_emit(&r, &c.ctx);
 
     if (root) {

@@ -17,6 +17,7 @@
 #include "bench/loggp.h"
 #include "bench/pairing.h"
 #include "comm/protocol.h"
+#include "core/alloc.h"
 #include "core/buffer.h"
 #include "core/cli.h"
 #include "core/compare.h"
@@ -187,7 +188,7 @@ static double pp_turn(void *arg, size_t mi, size_t round)
     const pst_ctx *c = &cfg->ctx;
     if (round >= S->cap) {
         S->cap = 2 * round + 16;
-        for (size_t i = 0; i < cfg->nmodes; i++) S->local[i] = realloc(S->local[i], S->cap * sizeof **S->local);
+        for (size_t i = 0; i < cfg->nmodes; i++) S->local[i] = pst_realloc(S->local[i], S->cap * sizeof **S->local);
     }
     S->local[mi][round] = NAN;
     if (cfg->pairing.partner < 0) return 0;
@@ -231,7 +232,7 @@ static void pair_minima(pp_set *S, size_t mi, size_t nrounds, pp_point *out)
 {
     pp_cfg *cfg = S->cfg;
     const pst_ctx *c = &cfg->ctx;
-    double *all = c->rank == 0 ? malloc((size_t)c->size * nrounds * sizeof *all) : NULL;
+    double *all = c->rank == 0 ? pst_malloc((size_t)c->size * nrounds * sizeof *all) : NULL;
     long long iters_max = 0;
     MPI_Request req[2];
     MPI_Igather(S->local[mi], (int)nrounds, MPI_DOUBLE, all, (int)nrounds, MPI_DOUBLE, 0, MPI_COMM_WORLD, &req[0]);
@@ -257,9 +258,9 @@ static void pair_minima(pp_set *S, size_t mi, size_t nrounds, pp_point *out)
 static void measure_set(pp_cfg *cfg, bool bidir, long long bytes, long long point_id, pp_point **pts, size_t s, pst_rounds *R)
 {
     size_t nm = cfg->nmodes;
-    pp_set S = {.cfg = cfg, .bidir = bidir, .bytes = bytes, .point_id = point_id, .x = calloc(nm, sizeof *S.x),
-                .iters = malloc(nm * sizeof *S.iters), .local = calloc(nm, sizeof *S.local),
-                .corrupted = calloc(nm, sizeof *S.corrupted)};
+    pp_set S = {.cfg = cfg, .bidir = bidir, .bytes = bytes, .point_id = point_id, .x = pst_calloc(nm, sizeof *S.x),
+                .iters = pst_malloc(nm * sizeof *S.iters), .local = pst_calloc(nm, sizeof *S.local),
+                .corrupted = pst_calloc(nm, sizeof *S.corrupted)};
     for (size_t mi = 0; mi < nm; mi++) {
         S.iters[mi] = cfg->iters;
         if (cfg->modes[mi].kind == K_PROTOCOL && cfg->pairing.partner >= 0)
@@ -276,7 +277,7 @@ static void measure_set(pp_cfg *cfg, bool bidir, long long bytes, long long poin
         pp_point *pt = &pts[mi][s];
         pair_minima(&S, mi, R->n, pt);
         free(pt->samples);
-        pt->samples = malloc(R->n * sizeof *pt->samples);
+        pt->samples = pst_malloc(R->n * sizeof *pt->samples);
         memcpy(pt->samples, R->t[mi], R->n * sizeof *pt->samples);
         pt->nsamples = R->n;
         pt->t = pst_summarize(pt->samples, R->n);
@@ -296,9 +297,9 @@ static void measure_set(pp_cfg *cfg, bool bidir, long long bytes, long long poin
 static void modes_verdict(pp_cfg *cfg, bool bidir, long long bytes, const pst_rounds *R)
 {
     size_t k = cfg->nmodes;
-    bool *in_set = malloc(k * sizeof *in_set);
-    double *med = malloc(k * sizeof *med);
-    const char **labels = malloc(k * sizeof *labels);
+    bool *in_set = pst_malloc(k * sizeof *in_set);
+    double *med = pst_malloc(k * sizeof *med);
+    const char **labels = pst_malloc(k * sizeof *labels);
     for (size_t i = 0; i < k; i++) labels[i] = cfg->modes[i].name;
     pst_verdict v = pst_rounds_verdict(R, NULL, k, &cfg->compare, in_set, med);
     pst_rec r;
@@ -347,7 +348,7 @@ static void emit_point(pp_cfg *cfg, const pp_mode *m, bool bidir, long long byte
     pst_rec_num(&r, "mbytes_per_s_med", mbytes_per_s(bytes, pt->t.median));
     pst_rec_num(&r, "mbytes_per_s_aggregate", mbytes_per_s(bytes * np * dirs, pt->t.min));
     if (np > 1) {
-        double *bw = malloc((size_t)np * sizeof *bw);
+        double *bw = pst_malloc((size_t)np * sizeof *bw);
         for (int p = 0; p < np; p++) bw[p] = mbytes_per_s(bytes, pt->pair_tmin[p]);
         pst_rec_nums(&r, "pair_t_min", pt->pair_tmin, (size_t)np);
         pst_rec_nums(&r, "pair_mbytes_per_s", bw, (size_t)np);
@@ -363,7 +364,7 @@ static void emit_point(pp_cfg *cfg, const pp_mode *m, bool bidir, long long byte
 static void report(pp_cfg *cfg, const pp_mode *m, bool bidir, size_t nsizes, const long long *bytes, pp_point *pts)
 {
     int np = cfg->pairing.npairs;
-    double *tmin = malloc(nsizes * sizeof *tmin), *resid = malloc(nsizes * sizeof *resid);
+    double *tmin = pst_malloc(nsizes * sizeof *tmin), *resid = pst_malloc(nsizes * sizeof *resid);
     for (size_t i = 0; i < nsizes; i++) tmin[i] = pts[i].t.min;
     pst_latbw a = pst_latbw_analyse(nsizes, bytes, tmin, cfg->fit_from, cfg->fit_to, resid);
     for (size_t i = 0; i < nsizes; i++) emit_point(cfg, m, bidir, bytes[i], &pts[i], resid[i]);
@@ -400,7 +401,7 @@ static void report(pp_cfg *cfg, const pp_mode *m, bool bidir, size_t nsizes, con
     fflush(stdout);
 
     /* Over every size: T(N) = t_l + N*t_s piecewise by protocol regime, on the medians. */
-    double *X = malloc(2 * nsizes * sizeof *X), *tmed = malloc(nsizes * sizeof *tmed);
+    double *X = pst_malloc(2 * nsizes * sizeof *X), *tmed = pst_malloc(nsizes * sizeof *tmed);
     for (size_t i = 0; i < nsizes; i++) {
         X[2 * i] = 1;
         X[2 * i + 1] = (double)bytes[i];
@@ -412,7 +413,7 @@ static void report(pp_cfg *cfg, const pp_mode *m, bool bidir, size_t nsizes, con
            pst_segfit_text(&pw, bytes, pw_text, sizeof pw_text));
     fflush(stdout);
 
-    double *fit_bytes = malloc(nsizes * sizeof *fit_bytes), *fit_resid = malloc(nsizes * sizeof *fit_resid);
+    double *fit_bytes = pst_malloc(nsizes * sizeof *fit_bytes), *fit_resid = pst_malloc(nsizes * sizeof *fit_resid);
     size_t nf = 0;
     for (size_t i = 0; i < nsizes; i++)
         if (isfinite(resid[i])) { fit_bytes[nf] = (double)bytes[i]; fit_resid[nf++] = resid[i]; }
@@ -470,7 +471,7 @@ static void add_mode(pp_cfg *cfg, const pp_mode *m)
 {
     for (size_t i = 0; i < cfg->nmodes; i++)
         if (!strcmp(cfg->modes[i].name, m->name)) return;
-    cfg->modes = realloc(cfg->modes, (cfg->nmodes + 1) * sizeof *cfg->modes);
+    cfg->modes = pst_realloc(cfg->modes, (cfg->nmodes + 1) * sizeof *cfg->modes);
     cfg->modes[cfg->nmodes++] = *m;
 }
 
@@ -486,7 +487,7 @@ static void add_protocol_mode(pp_cfg *cfg, const pst_protocol *p)
 static void parse_modes(pp_cfg *cfg)
 {
     const char *transport = cfg->transport;
-    char *copy = strdup(cfg->modes_spec), *save = NULL;
+    char *copy = pst_strdup(cfg->modes_spec), *save = NULL;
     cfg->modes = NULL;
     cfg->nmodes = 0;
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -544,7 +545,7 @@ static int cmp_ll(const void *a, const void *b)
 /* Sorted, without duplicates, always starting with 0 B (the zero-byte latency). */
 static void normalise_sizes(pst_int_list *l)
 {
-    long long *v = malloc((l->n + 1) * sizeof *v);
+    long long *v = pst_malloc((l->n + 1) * sizeof *v);
     memcpy(v, l->v, l->n * sizeof *v);
     v[l->n] = 0;
     qsort(v, l->n + 1, sizeof *v, cmp_ll);
@@ -695,12 +696,12 @@ int pst_cmd_pingpong(int argc, char **argv)
     setup_buffers(&cfg);
 
     size_t nsizes = cfg.sizes.n, nm = cfg.nmodes;
-    pp_point **pts = malloc(nm * sizeof *pts);
+    pp_point **pts = pst_malloc(nm * sizeof *pts);
     for (size_t mi = 0; mi < nm; mi++) {
-        pts[mi] = calloc(nsizes, sizeof **pts);
-        for (size_t i = 0; i < nsizes; i++) pts[mi][i].pair_tmin = calloc((size_t)cfg.pairing.npairs, sizeof *pts[mi][i].pair_tmin);
+        pts[mi] = pst_calloc(nsizes, sizeof **pts);
+        for (size_t i = 0; i < nsizes; i++) pts[mi][i].pair_tmin = pst_calloc((size_t)cfg.pairing.npairs, sizeof *pts[mi][i].pair_tmin);
     }
-    pst_rounds *R = calloc(nsizes, sizeof *R);
+    pst_rounds *R = pst_calloc(nsizes, sizeof *R);
     long long point_id = 0;
     for (size_t di = 0; di < cfg.directions.n; di++) {
         bool bidir = !strcmp(cfg.directions.v[di], "bi");

@@ -9,6 +9,7 @@
 #include "bench/commands.h"
 #include "bench/pairing.h"
 #include "comm/protocol.h"
+#include "core/alloc.h"
 #include "core/buffer.h"
 #include "core/cache.h"
 #include "core/cli.h"
@@ -109,16 +110,16 @@ static double swap_turn(void *arg, size_t pi, size_t round)
 static void measure_set(swap_cfg *cfg, long long bytes, long long nmsg, const cache_mode *cm, pst_rounds *R)
 {
     swap_set S = {.cfg = cfg, .bytes = bytes, .nmsg = nmsg, .cm = cm,
-                  .corrupted = calloc(cfg->nprotocols, sizeof *S.corrupted)};
+                  .corrupted = pst_calloc(cfg->nprotocols, sizeof *S.corrupted)};
     /* Collective, idle ranks included: a one-sided transport sizes its window here. */
     pst_transport_setup(cfg->transport, MPI_COMM_WORLD, (size_t)bytes, (size_t)nmsg);
     if (cfg->partner >= 0) {
         size_t total = (size_t)bytes * (size_t)nmsg;
         S.sendbuf = pst_buffer_alloc(total);
         S.recvbuf = pst_buffer_alloc(total);
-        S.x = malloc(cfg->nprotocols * sizeof *S.x);
+        S.x = pst_malloc(cfg->nprotocols * sizeof *S.x);
         for (size_t pi = 0; pi < cfg->nprotocols; pi++) {
-            S.x[pi] = malloc((size_t)nmsg * sizeof **S.x);
+            S.x[pi] = pst_malloc((size_t)nmsg * sizeof **S.x);
             for (long long i = 0; i < nmsg; i++)
                 pst_xfer_init(&S.x[pi][i], cfg->protocols[pi], MPI_COMM_WORLD, cfg->partner, cfg->partner, cfg->side,
                               S.sendbuf + i * bytes, S.recvbuf + i * bytes, (size_t)bytes, 0);
@@ -178,14 +179,14 @@ static void protocol_summary(swap_cfg *cfg, const pst_protocol *p, const cache_m
     double peak = 0;
     long long peak_bytes = 0;
     /* segfit wants the points in ascending size order. */
-    size_t *order = malloc(nsizes * sizeof *order);
+    size_t *order = pst_malloc(nsizes * sizeof *order);
     for (size_t i = 0; i < nsizes; i++) order[i] = i;
     for (size_t i = 1; i < nsizes; i++)
         for (size_t j = i; j > 0 && bytes[order[j]] < bytes[order[j - 1]]; j--) {
             size_t t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
         }
-    double *X = malloc(2 * nsizes * sizeof *X), *y = malloc(nsizes * sizeof *y);
-    long long *key = malloc(nsizes * sizeof *key);
+    double *X = pst_malloc(2 * nsizes * sizeof *X), *y = pst_malloc(nsizes * sizeof *y);
+    long long *key = pst_malloc(nsizes * sizeof *key);
     for (size_t k = 0; k < nsizes; k++) {
         size_t i = order[k];
         double bw = mbytes_per_s(bytes[i], nmsg[i], tmed[i]);
@@ -228,9 +229,9 @@ static void protocol_summary(swap_cfg *cfg, const pst_protocol *p, const cache_m
 static void sensitivity_summary(swap_cfg *cfg, const cache_mode *cm, long long bytes, long long nmsg, const pst_rounds *R)
 {
     size_t k = cfg->nprotocols;
-    bool *in_set = malloc(k * sizeof *in_set);
-    double *med = malloc(k * sizeof *med);
-    const char **labels = malloc(k * sizeof *labels);
+    bool *in_set = pst_malloc(k * sizeof *in_set);
+    double *med = pst_malloc(k * sizeof *med);
+    const char **labels = pst_malloc(k * sizeof *labels);
     for (size_t pi = 0; pi < k; pi++) labels[pi] = cfg->protocols[pi]->code;
     pst_verdict v = pst_rounds_verdict(R, NULL, k, &cfg->compare, in_set, med);
     pst_sensitivity s = pst_sensitivity_of(med, k);
@@ -318,8 +319,8 @@ static void validate(swap_cfg *cfg)
         pst_int_list_set(&cfg->sizes, n, v);
     }
     if (cfg->cache.n == 0) {
-        cfg->cache.v = malloc(sizeof *cfg->cache.v);
-        cfg->cache.v[0] = strdup("1");
+        cfg->cache.v = pst_malloc(sizeof *cfg->cache.v);
+        cfg->cache.v[0] = pst_strdup("1");
         cfg->cache.n = 1;
     }
     long long largest = cfg->volume;
@@ -377,9 +378,9 @@ int pst_cmd_swap(int argc, char **argv)
     pst_ctx_start(&cfg.ctx);
 
     size_t nsizes = cfg.sizes.n;
-    double *tmed = malloc(nsizes * cfg.nprotocols * sizeof *tmed); /* [protocol][size] */
-    long long *nmsg = malloc(nsizes * sizeof *nmsg);
-    pst_rounds *R = calloc(nsizes, sizeof *R);
+    double *tmed = pst_malloc(nsizes * cfg.nprotocols * sizeof *tmed); /* [protocol][size] */
+    long long *nmsg = pst_malloc(nsizes * sizeof *nmsg);
+    pst_rounds *R = pst_calloc(nsizes, sizeof *R);
     for (size_t s = 0; s < nsizes; s++) nmsg[s] = cfg.volume > 0 ? cfg.volume / cfg.sizes.v[s] : 1;
 
     for (size_t ci = 0; ci < cfg.cache.n; ci++) {

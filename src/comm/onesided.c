@@ -29,6 +29,7 @@
  * Transfers between a pair complete in posting order (each pair has its own put and get
  * streams, numbered at post by the receiver and at send by the sender); tags are not used. */
 #include "comm/onesided.h"
+#include "core/alloc.h"
 #include "core/errors.h"
 
 #include <stdint.h>
@@ -136,9 +137,8 @@ static void alloc_area(pst_os_state *s, size_t depth, size_t slot)
     unsigned long long bytes = s->data_at + s->data_bytes, most;
     MPI_Allreduce(&bytes, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
     s->base = s->backend->alloc(s, (size_t)most);
-    s->put_posted = calloc(4 * P, sizeof *s->put_posted);
-    s->free_slots = malloc(depth * sizeof *s->free_slots);
-    if (!s->put_posted || !s->free_slots) pst_fatal(3, "transport %s: out of memory", s->backend->name);
+    s->put_posted = pst_calloc(4 * P, sizeof *s->put_posted);
+    s->free_slots = pst_malloc(depth * sizeof *s->free_slots);
     s->put_sent = s->put_posted + P;
     s->get_posted = s->put_sent + P;
     s->get_sent = s->get_posted + P;
@@ -165,13 +165,12 @@ void pst_os_setup(const pst_os_backend *b, MPI_Comm comm, size_t max_bytes, size
         for (int i = 0; !sp && i < MAX_STATES; i++)
             if (!states[i]) sp = &states[i];
         if (!sp) pst_fatal(3, "transport %s: set up on more than %d communicators", b->name, MAX_STATES);
-        s = *sp = calloc(1, sizeof *s);
+        s = *sp = pst_calloc(1, sizeof *s);
         *s = (pst_os_state){.backend = b, .comm = comm};
         MPI_Comm_rank(comm, &s->rank);
         MPI_Comm_size(comm, &s->size);
-        s->world = malloc((size_t)s->size * sizeof *s->world);
-        int *ranks = malloc((size_t)s->size * sizeof *ranks);
-        if (!s->world || !ranks) pst_fatal(3, "transport %s: out of memory", b->name);
+        s->world = pst_malloc((size_t)s->size * sizeof *s->world);
+        int *ranks = pst_malloc((size_t)s->size * sizeof *ranks);
         for (int r = 0; r < s->size; r++) ranks[r] = r;
         MPI_Group group, world_group;
         MPI_Comm_group(comm, &group);

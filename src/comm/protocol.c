@@ -1,4 +1,5 @@
 #include "comm/protocol.h"
+#include "core/alloc.h"
 #include "core/errors.h"
 
 #include <limits.h>
@@ -142,7 +143,7 @@ static void push_unique(const pst_protocol ***list, size_t *n, const pst_protoco
 {
     for (size_t i = 0; i < *n; i++)
         if ((*list)[i] == p) return;
-    *list = realloc(*list, (*n + 1) * sizeof **list);
+    *list = pst_realloc(*list, (*n + 1) * sizeof **list);
     (*list)[(*n)++] = p;
 }
 
@@ -153,7 +154,7 @@ int pst_protocol_parse_list(const char *transport, const char *list, const pst_p
     if (!c) { snprintf(err, errlen, "unknown transport '%s'", transport); return -1; }
     const pst_protocol **res = NULL;
     size_t count = 0;
-    char *copy = strdup(list), *save = NULL;
+    char *copy = pst_strdup(list), *save = NULL;
     int rc = 0;
     for (char *tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
         char spec[64];

@@ -1,6 +1,7 @@
 /* The two-sided MPI transport: every protocol is a row of a recipe table interpreted by one
  * small loop, so a protocol is data, not a copy of a code path. */
 #include "comm/protocol.h"
+#include "core/alloc.h"
 #include "core/errors.h"
 #include "core/idle.h"
 
@@ -87,11 +88,6 @@ _Static_assert(sizeof ordered_variants / sizeof ordered_variants[0] == 11, "one 
 static int data_tag(const pst_xfer *x) { return 2 * x->tag; }
 static int hs_tag(const pst_xfer *x) { return 2 * x->tag + 1; }
 
-static void check(int rc, const char *what)
-{
-    if (rc != MPI_SUCCESS) pst_fatal(3, "MPI call %s failed (error %d)", what, rc);
-}
-
 static void drain_bsend_space(void);
 static size_t bsend_attached, bsend_pending; /* bytes attached; bytes sent buffered since the last drain */
 
@@ -105,7 +101,7 @@ static size_t bsend_need(const pst_xfer *x) { return (size_t)x->bytes + MPI_BSEN
 static void bsend(const pst_xfer *x)
 {
     if (bsend_pending + bsend_need(x) > bsend_attached) drain_bsend_space();
-    check(MPI_Bsend(x->sendbuf, x->bytes, MPI_BYTE, x->dest, data_tag(x), x->comm), "Bsend");
+    pst_mpi_check(MPI_Bsend(x->sendbuf, x->bytes, MPI_BYTE, x->dest, data_tag(x), x->comm), "Bsend");
     bsend_pending += bsend_need(x);
 }
 
@@ -119,34 +115,34 @@ static void run_phase(pst_xfer *x, int phase)
     int n = x->bytes, rn = x->recv_bytes, dt = data_tag(x);
     for (int i = 0; i < MAXOPS && ops[i] != END; i++) {
         switch (ops[i]) {
-        case IRECV: check(MPI_Irecv(rbuf, rn, MPI_BYTE, x->src, dt, x->comm, &x->req[R_DATA]), "Irecv"); break;
-        case WAIT_RECV: check(MPI_Wait(&x->req[R_DATA], MPI_STATUS_IGNORE), "Wait"); break;
-        case RECV: check(MPI_Recv(rbuf, rn, MPI_BYTE, x->src, dt, x->comm, MPI_STATUS_IGNORE), "Recv"); break;
+        case IRECV: pst_mpi_check(MPI_Irecv(rbuf, rn, MPI_BYTE, x->src, dt, x->comm, &x->req[R_DATA]), "Irecv"); break;
+        case WAIT_RECV: pst_mpi_check(MPI_Wait(&x->req[R_DATA], MPI_STATUS_IGNORE), "Wait"); break;
+        case RECV: pst_mpi_check(MPI_Recv(rbuf, rn, MPI_BYTE, x->src, dt, x->comm, MPI_STATUS_IGNORE), "Recv"); break;
         case HS_POST:
             if (x->waits_handshake)
-                check(MPI_Irecv(&token, 0, MPI_BYTE, x->dest, hs_tag(x), x->comm, &x->req[R_HS]), "Irecv(handshake)");
+                pst_mpi_check(MPI_Irecv(&token, 0, MPI_BYTE, x->dest, hs_tag(x), x->comm, &x->req[R_HS]), "Irecv(handshake)");
             if (x->sends_handshake)
-                check(MPI_Isend(&token, 0, MPI_BYTE, x->src, hs_tag(x), x->comm, &x->req[S_HS]), "Isend(handshake)");
+                pst_mpi_check(MPI_Isend(&token, 0, MPI_BYTE, x->src, hs_tag(x), x->comm, &x->req[S_HS]), "Isend(handshake)");
             break;
-        case HS_WAIT: check(MPI_Wait(&x->req[R_HS], MPI_STATUS_IGNORE), "Wait(handshake)"); break;
-        case SEND: check(MPI_Send(sbuf, n, MPI_BYTE, x->dest, dt, x->comm), "Send"); break;
-        case SSEND: check(MPI_Ssend(sbuf, n, MPI_BYTE, x->dest, dt, x->comm), "Ssend"); break;
-        case RSEND: check(MPI_Rsend(sbuf, n, MPI_BYTE, x->dest, dt, x->comm), "Rsend"); break;
+        case HS_WAIT: pst_mpi_check(MPI_Wait(&x->req[R_HS], MPI_STATUS_IGNORE), "Wait(handshake)"); break;
+        case SEND: pst_mpi_check(MPI_Send(sbuf, n, MPI_BYTE, x->dest, dt, x->comm), "Send"); break;
+        case SSEND: pst_mpi_check(MPI_Ssend(sbuf, n, MPI_BYTE, x->dest, dt, x->comm), "Ssend"); break;
+        case RSEND: pst_mpi_check(MPI_Rsend(sbuf, n, MPI_BYTE, x->dest, dt, x->comm), "Rsend"); break;
         case BSEND: bsend(x); break;
-        case ISEND: check(MPI_Isend(sbuf, n, MPI_BYTE, x->dest, dt, x->comm, &x->req[S_DATA]), "Isend"); break;
-        case ISSEND: check(MPI_Issend(sbuf, n, MPI_BYTE, x->dest, dt, x->comm, &x->req[S_DATA]), "Issend"); break;
-        case IRSEND: check(MPI_Irsend(sbuf, n, MPI_BYTE, x->dest, dt, x->comm, &x->req[S_DATA]), "Irsend"); break;
-        case WAIT_SEND: check(MPI_Wait(&x->req[S_DATA], MPI_STATUS_IGNORE), "Wait"); break;
-        case WAIT_ALL: check(pst_waitall(2, &x->req[R_DATA]), "Waitall"); break; /* R_DATA, S_DATA adjacent */
+        case ISEND: pst_mpi_check(MPI_Isend(sbuf, n, MPI_BYTE, x->dest, dt, x->comm, &x->req[S_DATA]), "Isend"); break;
+        case ISSEND: pst_mpi_check(MPI_Issend(sbuf, n, MPI_BYTE, x->dest, dt, x->comm, &x->req[S_DATA]), "Issend"); break;
+        case IRSEND: pst_mpi_check(MPI_Irsend(sbuf, n, MPI_BYTE, x->dest, dt, x->comm, &x->req[S_DATA]), "Irsend"); break;
+        case WAIT_SEND: pst_mpi_check(MPI_Wait(&x->req[S_DATA], MPI_STATUS_IGNORE), "Wait"); break;
+        case WAIT_ALL: pst_mpi_check(pst_waitall(2, &x->req[R_DATA]), "Waitall"); break; /* R_DATA, S_DATA adjacent */
         case SENDRECV:
-            check(MPI_Sendrecv(sbuf, n, MPI_BYTE, x->dest, dt, rbuf, rn, MPI_BYTE, x->src, dt, x->comm,
+            pst_mpi_check(MPI_Sendrecv(sbuf, n, MPI_BYTE, x->dest, dt, rbuf, rn, MPI_BYTE, x->src, dt, x->comm,
                                MPI_STATUS_IGNORE), "Sendrecv");
             break;
         case END: break;
         }
     }
     /* The handshake token's send completes with the transfer. */
-    if (phase == PH_WAIT && x->req[S_HS] != MPI_REQUEST_NULL) check(MPI_Wait(&x->req[S_HS], MPI_STATUS_IGNORE), "Wait(handshake)");
+    if (phase == PH_WAIT && x->req[S_HS] != MPI_REQUEST_NULL) pst_mpi_check(MPI_Wait(&x->req[S_HS], MPI_STATUS_IGNORE), "Wait(handshake)");
 }
 
 /* Side B's send phase begins with WAIT_RECV and may then block until the partner receives;
@@ -194,8 +190,7 @@ static void mpi_reserve(const pst_xfer *x, size_t n)
         bsend_pending = 0;
     }
     if (need > INT32_MAX) pst_fatal(3, "buffered-send space of %zu bytes exceeds MPI's int limit", need);
-    bsend_buffer = malloc(need);
-    if (!bsend_buffer) pst_fatal(3, "cannot allocate %zu bytes of buffered-send space", need);
+    bsend_buffer = pst_malloc(need);
     MPI_Buffer_attach(bsend_buffer, (int)need);
     bsend_attached = need;
 }

@@ -12,6 +12,7 @@
  * polls with MPI calls, so implementations whose passive-target RMA needs the target's
  * progress engine still advance. */
 #include "comm/onesided.h"
+#include "core/alloc.h"
 #include "core/errors.h"
 
 #include <stdint.h>
@@ -24,17 +25,11 @@ typedef struct rma_impl {
     const char *model;
 } rma_impl;
 
-static void check(int rc, const char *what)
-{
-    if (rc != MPI_SUCCESS) pst_fatal(3, "transport rma: MPI call %s failed (error %d)", what, rc);
-}
-
 static MPI_Win win_of(const pst_os_state *s) { return ((const rma_impl *)s->impl)->win; }
 
 static unsigned char *rma_alloc(pst_os_state *s, size_t bytes)
 {
-    rma_impl *w = malloc(sizeof *w);
-    if (!w) pst_fatal(3, "transport rma: out of memory");
+    rma_impl *w = pst_malloc(sizeof *w);
     if (bytes > (size_t)PTRDIFF_MAX) pst_fatal(3, "transport rma: window of %zu bytes is too large", bytes);
     /* Each control word sees one accumulate op plus MPI_NO_OP, and no ordering between
      * accumulates is relied on (flushes order what matters). */
@@ -43,16 +38,16 @@ static unsigned char *rma_alloc(pst_os_state *s, size_t bytes)
     MPI_Info_set(info, "accumulate_ops", "same_op_no_op");
     MPI_Info_set(info, "accumulate_ordering", "none");
     unsigned char *base;
-    check(MPI_Win_allocate((MPI_Aint)bytes, 1, info, MPI_COMM_WORLD, &base, &w->win), "Win_allocate");
+    pst_mpi_check(MPI_Win_allocate((MPI_Aint)bytes, 1, info, MPI_COMM_WORLD, &base, &w->win), "Win_allocate");
     MPI_Comm_rank(MPI_COMM_WORLD, &w->me);
     MPI_Info_free(&info);
     int *model, flag = 0;
-    check(MPI_Win_get_attr(w->win, MPI_WIN_MODEL, &model, &flag), "Win_get_attr(MPI_WIN_MODEL)");
+    pst_mpi_check(MPI_Win_get_attr(w->win, MPI_WIN_MODEL, &model, &flag), "Win_get_attr(MPI_WIN_MODEL)");
     w->model = flag && *model == MPI_WIN_UNIFIED ? "unified" : "separate";
-    check(MPI_Win_lock_all(MPI_MODE_NOCHECK, w->win), "Win_lock_all");
+    pst_mpi_check(MPI_Win_lock_all(MPI_MODE_NOCHECK, w->win), "Win_lock_all");
     memset(base, 0, s->data_at);
-    check(MPI_Win_sync(w->win), "Win_sync"); /* zeroes into the public copy ... */
-    check(MPI_Barrier(MPI_COMM_WORLD), "Barrier"); /* ... before any peer writes a ticket */
+    pst_mpi_check(MPI_Win_sync(w->win), "Win_sync"); /* zeroes into the public copy ... */
+    pst_mpi_check(MPI_Barrier(MPI_COMM_WORLD), "Barrier"); /* ... before any peer writes a ticket */
     s->impl = w;
     return base;
 }
@@ -60,27 +55,27 @@ static unsigned char *rma_alloc(pst_os_state *s, size_t bytes)
 static void rma_release(pst_os_state *s)
 {
     rma_impl *w = s->impl;
-    check(MPI_Win_unlock_all(w->win), "Win_unlock_all");
-    check(MPI_Win_free(&w->win), "Win_free");
+    pst_mpi_check(MPI_Win_unlock_all(w->win), "Win_unlock_all");
+    pst_mpi_check(MPI_Win_free(&w->win), "Win_free");
     free(w);
 }
 
 static void rma_put(pst_os_state *s, const void *src, size_t bytes, int rank, size_t off)
 {
-    check(MPI_Put(src, (int)bytes, MPI_BYTE, rank, (MPI_Aint)off, (int)bytes, MPI_BYTE, win_of(s)), "Put");
+    pst_mpi_check(MPI_Put(src, (int)bytes, MPI_BYTE, rank, (MPI_Aint)off, (int)bytes, MPI_BYTE, win_of(s)), "Put");
 }
 
 static void rma_get(pst_os_state *s, void *dst, size_t bytes, int rank, size_t off)
 {
-    check(MPI_Get(dst, (int)bytes, MPI_BYTE, rank, (MPI_Aint)off, (int)bytes, MPI_BYTE, win_of(s)), "Get");
+    pst_mpi_check(MPI_Get(dst, (int)bytes, MPI_BYTE, rank, (MPI_Aint)off, (int)bytes, MPI_BYTE, win_of(s)), "Get");
 }
 
-static void rma_complete(pst_os_state *s, int rank) { check(MPI_Win_flush(rank, win_of(s)), "Win_flush"); }
+static void rma_complete(pst_os_state *s, int rank) { pst_mpi_check(MPI_Win_flush(rank, win_of(s)), "Win_flush"); }
 
 static void accumulate(pst_os_state *s, int rank, size_t off, uint64_t value, MPI_Op op)
 {
-    check(MPI_Accumulate(&value, 1, MPI_UINT64_T, rank, (MPI_Aint)off, 1, MPI_UINT64_T, op, win_of(s)), "Accumulate");
-    check(MPI_Win_flush(rank, win_of(s)), "Win_flush");
+    pst_mpi_check(MPI_Accumulate(&value, 1, MPI_UINT64_T, rank, (MPI_Aint)off, 1, MPI_UINT64_T, op, win_of(s)), "Accumulate");
+    pst_mpi_check(MPI_Win_flush(rank, win_of(s)), "Win_flush");
 }
 
 static void rma_store(pst_os_state *s, int rank, size_t off, uint64_t value) { accumulate(s, rank, off, value, MPI_REPLACE); }
@@ -93,14 +88,14 @@ static uint64_t rma_await(pst_os_state *s, size_t off, uint64_t want)
     uint64_t v;
     int me = ((const rma_impl *)s->impl)->me;
     do {
-        check(MPI_Fetch_and_op(NULL, &v, MPI_UINT64_T, me, (MPI_Aint)off, MPI_NO_OP, win_of(s)), "Fetch_and_op(NO_OP)");
-        check(MPI_Win_flush(me, win_of(s)), "Win_flush");
+        pst_mpi_check(MPI_Fetch_and_op(NULL, &v, MPI_UINT64_T, me, (MPI_Aint)off, MPI_NO_OP, win_of(s)), "Fetch_and_op(NO_OP)");
+        pst_mpi_check(MPI_Win_flush(me, win_of(s)), "Win_flush");
     } while (v < want);
-    check(MPI_Win_sync(win_of(s)), "Win_sync");
+    pst_mpi_check(MPI_Win_sync(win_of(s)), "Win_sync");
     return v;
 }
 
-static void rma_fence(pst_os_state *s) { check(MPI_Win_sync(win_of(s)), "Win_sync"); }
+static void rma_fence(pst_os_state *s) { pst_mpi_check(MPI_Win_sync(win_of(s)), "Win_sync"); }
 static const char *rma_model(pst_os_state *s) { return ((rma_impl *)s->impl)->model; }
 
 static const pst_os_backend backend = {

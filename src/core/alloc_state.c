@@ -1,5 +1,6 @@
 /* dlsym(RTLD_DEFAULT) is a GNU extension. */
 #define _GNU_SOURCE
+#include "core/alloc.h"
 #include "core/alloc_state.h"
 
 #include <dlfcn.h>
@@ -31,7 +32,7 @@ const char *pst_alloc_state_set(const char *state, size_t max_bytes)
         mallopt(M_TRIM_THRESHOLD, (int)(4 * threshold));
         st.mmap_threshold = (long long)threshold;
         st.trim_threshold = 4 * (long long)threshold;
-        volatile char *block = malloc(max_bytes);
+        volatile char *block = pst_malloc(max_bytes);
         if (block) {
             for (size_t i = 0; i < max_bytes; i += 4096) block[i] = 1;
             free((void *)block);
@@ -60,7 +61,7 @@ static const char *preloaded_allocator(void)
 void pst_rec_alloc_state(pst_rec *r, size_t probe_bytes)
 {
     struct mallinfo2 before = mallinfo2();
-    if (!st.probe) st.probe = malloc(probe_bytes ? probe_bytes : 1);
+    if (!st.probe) st.probe = pst_malloc(probe_bytes ? probe_bytes : 1);
     struct mallinfo2 after = mallinfo2();
     bool mapped = after.hblkhd > before.hblkhd;
     pst_rec_obj_begin(r, "allocator");

@@ -1,4 +1,5 @@
 #include "core/cache.h"
+#include "core/alloc.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -24,7 +25,7 @@ size_t pst_cache_flush_bytes(void)
 void pst_cache_flush(void)
 {
     size_t n = pst_cache_flush_bytes();
-    if (!scratch) scratch = calloc(n, 1);
+    if (!scratch) scratch = pst_calloc(n, 1);
     unsigned long long sum = 0;
     for (size_t i = 0; i < n; i += 64) {
         scratch[i]++;

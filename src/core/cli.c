@@ -1,5 +1,6 @@
 #include "core/cli.h"
 
+#include "core/alloc.h"
 #include "core/checked.h"
 #include "core/errors.h"
 
@@ -65,7 +66,7 @@ static int parse_value(const char *s, bool sizes, long long *out, char *err, siz
 
 void pst_int_list_set(pst_int_list *l, size_t n, const long long *v)
 {
-    l->v = realloc(NULL, (n ? n : 1) * sizeof *l->v);
+    l->v = pst_realloc(NULL, (n ? n : 1) * sizeof *l->v);
     memcpy(l->v, v, n * sizeof *v);
     l->n = n;
 }
@@ -90,7 +91,7 @@ bool pst_str_list_has(const pst_str_list *l, const char *s)
 static int list_push(pst_int_list *l, size_t *cap, long long v, char *err, size_t errlen)
 {
     if (l->n >= LIST_MAX_ITEMS) { snprintf(err, errlen, "list has more than %d items", LIST_MAX_ITEMS); return -1; }
-    if (l->n == *cap) { *cap = *cap ? 2 * *cap : 16; l->v = realloc(l->v, *cap * sizeof *l->v); }
+    if (l->n == *cap) { *cap = *cap ? 2 * *cap : 16; l->v = pst_realloc(l->v, *cap * sizeof *l->v); }
     l->v[l->n++] = v;
     return 0;
 }
@@ -108,8 +109,8 @@ static int split_items(const char *s, pst_str_list *out, char *err, size_t errle
             pst_str_list_free(&l);
             return -1;
         }
-        l.v = realloc(l.v, (l.n + 1) * sizeof *l.v);
-        l.v[l.n++] = strndup(p, len);
+        l.v = pst_realloc(l.v, (l.n + 1) * sizeof *l.v);
+        l.v[l.n++] = pst_strndup(p, len);
         p += len;
         if (!*p) break;
     }
@@ -200,7 +201,7 @@ int pst_parse_strings(const char *s, pst_str_list *out, char *err, size_t errlen
     /* Duplicates are dropped, first occurrence kept. */
     for (size_t i = 0; i < items.n; i++) {
         if (pst_str_list_has(&l, items.v[i])) { free(items.v[i]); continue; }
-        l.v = realloc(l.v, (l.n + 1) * sizeof *l.v);
+        l.v = pst_realloc(l.v, (l.n + 1) * sizeof *l.v);
         l.v[l.n++] = items.v[i];
     }
     free(items.v);

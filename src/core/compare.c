@@ -1,5 +1,6 @@
 #include "core/compare.h"
 
+#include "core/alloc.h"
 #include "core/errors.h"
 #include "core/idle.h"
 #include "core/timer.h"
@@ -63,8 +64,7 @@ static void grow(pst_rounds *R, size_t need)
     if (need <= R->cap) return;
     R->cap = need > 2 * R->cap ? need : 2 * R->cap;
     for (size_t i = 0; i < R->k; i++) {
-        R->t[i] = realloc(R->t[i], R->cap * sizeof **R->t);
-        if (!R->t[i]) pst_fatal(PST_EXIT_FAILED, "cannot allocate %zu round times", R->cap);
+        R->t[i] = pst_realloc(R->t[i], R->cap * sizeof **R->t);
     }
 }
 
@@ -92,7 +92,7 @@ static bool all_precise(const pst_rounds *R, const pst_compare_opts *o)
 
 void pst_rounds_run(pst_rounds *R, pst_compare_opts *o, size_t k, long long reps, pst_turn_fn turn, void *arg)
 {
-    *R = (pst_rounds){.k = k, .t = calloc(k, sizeof *R->t)};
+    *R = (pst_rounds){.k = k, .t = pst_calloc(k, sizeof *R->t)};
     size_t nreps = (size_t)reps;
     grow(R, nreps);
     double t0 = pst_now_s();
@@ -100,8 +100,8 @@ void pst_rounds_run(pst_rounds *R, pst_compare_opts *o, size_t k, long long reps
     double share_s = o->budget_s > 0 ? (o->budget_s - (t0 - o->budget_start_s)) / (double)(o->sets_left ? o->sets_left : 1) : 0;
     unsigned long long set = o->sets_run++;
     if (o->sets_left) o->sets_left--;
-    double *local = malloc(k * nreps * sizeof *local);
-    size_t *order = malloc(k * sizeof *order);
+    double *local = pst_malloc(k * nreps * sizeof *local);
+    size_t *order = pst_malloc(k * sizeof *order);
 
     if (!strcmp(o->schedule, "sequential")) {
         for (size_t i = 0; i < k; i++)
@@ -159,7 +159,7 @@ pst_verdict pst_rounds_verdict(const pst_rounds *R, const size_t *idx, size_t ni
                                bool *in_set, double *median)
 {
     size_t k = nidx, n = R->n;
-    double *t = malloc((k * n + 1) * sizeof *t);
+    double *t = pst_malloc((k * n + 1) * sizeof *t);
     for (size_t i = 0; i < k; i++) memcpy(&t[i * n], R->t[idx ? idx[i] : i], n * sizeof *t);
     pst_verdict v = pst_verdict_of(t, k, n, o->confidence, o->margin, in_set, median, NULL, NULL);
     free(t);

@@ -1,5 +1,6 @@
 #include "core/context.h"
 
+#include "core/alloc.h"
 #include "core/outfile.h"
 
 #include "core/alloc_state.h"
@@ -34,8 +35,7 @@ static char *join_cmdline(int argc, char **argv, const char *subcommand)
 {
     size_t len = strlen("pstswm ") + strlen(subcommand) + 1;
     for (int i = 1; i < argc; i++) len += 4 * strlen(argv[i]) + 3;
-    char *s = malloc(len), *p = s;
-    if (!s) pst_fatal(PST_EXIT_FAILED, "cannot allocate %zu bytes for the command line", len);
+    char *s = pst_malloc(len), *p = s;
     p += sprintf(p, "pstswm %s", subcommand);
     for (int i = 1; i < argc; i++) {
         bool plain = *argv[i] && strspn(argv[i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,:/+") ==
@@ -100,12 +100,12 @@ static size_t gather_hosts(pst_ctx *c, char ***hosts_out, char **storage)
     char name[MPI_MAX_PROCESSOR_NAME] = {0};
     int len;
     MPI_Get_processor_name(name, &len);
-    char *all = c->rank == 0 ? malloc((size_t)c->size * MPI_MAX_PROCESSOR_NAME) : NULL;
+    char *all = c->rank == 0 ? pst_malloc((size_t)c->size * MPI_MAX_PROCESSOR_NAME) : NULL;
     MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
     size_t n = 0;
     char **hosts = NULL;
     if (c->rank == 0) {
-        hosts = malloc((size_t)c->size * sizeof *hosts);
+        hosts = pst_malloc((size_t)c->size * sizeof *hosts);
         for (int r = 0; r < c->size; r++) {
             char *h = all + (size_t)r * MPI_MAX_PROCESSOR_NAME;
             bool seen = false;

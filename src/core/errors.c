@@ -80,3 +80,12 @@ void pst_fatal(int code, const char *fmt, ...)
     MPI_Abort(MPI_COMM_WORLD, code);
     exit(code); /* not reached with a conforming MPI */
 }
+
+void pst_mpi_check(int rc, const char *what)
+{
+    if (rc == MPI_SUCCESS) return;
+    char why[MPI_MAX_ERROR_STRING] = "";
+    int len = 0;
+    if (MPI_Error_string(rc, why, &len) != MPI_SUCCESS) snprintf(why, sizeof why, "error %d", rc);
+    pst_fatal(PST_EXIT_FAILED, "MPI call %s failed: %s", what, why);
+}

@@ -23,6 +23,10 @@ noreturn void pst_collective_exit(int code, const char *fmt, ...) __attribute__(
 /* Local, non-collective failure: print with the rank and abort the whole job with `code`. */
 noreturn void pst_fatal(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* An MPI call's return code: on failure, exit 3 naming the call and MPI's own error string.  For
+ * calls on communicators, windows and files whose error handler returns (MPI_ERRORS_RETURN). */
+void pst_mpi_check(int rc, const char *what);
+
 /* Finalize MPI, after the shutdown steps registered with pst_at_finalize (latest first), unless
  * one of them already finalized it (OpenSHMEM's shmem_finalize does).  Use instead of
  * MPI_Finalize. */

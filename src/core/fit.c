@@ -1,5 +1,6 @@
 #include "core/fit.h"
 
+#include "core/alloc.h"
 #include "core/stats.h"
 
 #include <math.h>
@@ -14,7 +15,7 @@ int pst_lsq(size_t n, int p, const double *X, const double *y, const double *w, 
     if (p < 1 || p > PST_FIT_MAXP || n < (size_t)p) return -1;
 
     /* Weighted system A = diag(√w)·X, b = √w·y; columns of A stored contiguously. */
-    double *A = malloc(n * (size_t)p * sizeof *A), *b = malloc(n * sizeof *b);
+    double *A = pst_malloc(n * (size_t)p * sizeof *A), *b = pst_malloc(n * sizeof *b);
     for (size_t i = 0; i < n; i++) {
         double sw = w ? sqrt(w[i]) : 1.0;
         for (int j = 0; j < p; j++) A[(size_t)j * n + i] = sw * X[i * (size_t)p + j];
@@ -84,7 +85,7 @@ int pst_lsq(size_t n, int p, const double *X, const double *y, const double *w, 
 
 int pst_linfit(size_t n, const double *x, const double *y, const double *w, pst_fit *out)
 {
-    double *X = malloc(2 * n * sizeof *X);
+    double *X = pst_malloc(2 * n * sizeof *X);
     for (size_t i = 0; i < n; i++) { X[2 * i] = 1.0; X[2 * i + 1] = x[i]; }
     int rc = pst_lsq(n, 2, X, y, w, out);
     free(X);

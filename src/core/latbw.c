@@ -1,4 +1,5 @@
 #include "core/latbw.h"
+#include "core/alloc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -7,7 +8,7 @@ pst_latbw pst_latbw_analyse(size_t n, const long long *bytes, const double *t_s,
                             double *resid)
 {
     pst_latbw r = {0};
-    double *x = malloc((n ? n : 1) * sizeof *x), *y = malloc((n ? n : 1) * sizeof *y);
+    double *x = pst_malloc((n ? n : 1) * sizeof *x), *y = pst_malloc((n ? n : 1) * sizeof *y);
     for (size_t i = 0; i < n; i++) {
         if (resid) resid[i] = NAN;
         if (bytes[i] > 0 && isfinite(t_s[i]) && t_s[i] > 0) {

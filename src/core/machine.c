@@ -1,5 +1,6 @@
 /* sched_getaffinity and the CPU_* macros are GNU extensions. */
 #define _GNU_SOURCE
+#include "core/alloc.h"
 #include "core/machine.h"
 
 #include <ctype.h>
@@ -95,7 +96,7 @@ pst_machine pst_machine_survey(void)
     placement me;
     place_me(&me);
     free(gathered);
-    gathered = rank == 0 ? malloc((size_t)size * sizeof *gathered) : NULL;
+    gathered = rank == 0 ? pst_malloc((size_t)size * sizeof *gathered) : NULL;
     granks = size;
     MPI_Gather(&me, (int)sizeof me, MPI_BYTE, gathered, (int)sizeof me, MPI_BYTE, 0, MPI_COMM_WORLD);
     pst_machine m = {0};
@@ -144,10 +145,10 @@ static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *
 void pst_rec_machine(pst_rec *r, const pst_machine *m)
 {
     size_t n = 0, cap = 16;
-    char **vars = malloc(cap * sizeof *vars);
+    char **vars = pst_malloc(cap * sizeof *vars);
     for (char **e = environ; *e; e++) {
         if (!pst_env_recorded(*e)) continue;
-        if (n == cap) vars = realloc(vars, (cap *= 2) * sizeof *vars);
+        if (n == cap) vars = pst_realloc(vars, (cap *= 2) * sizeof *vars);
         vars[n++] = *e;
     }
     qsort(vars, n, sizeof *vars, cmp_str);

@@ -1,5 +1,6 @@
 #include "core/noise.h"
 
+#include "core/alloc.h"
 #include "core/stats.h"
 
 #include <math.h>
@@ -37,11 +38,11 @@ pst_noise pst_noise_probe(double probe_s, double timer_resolution_s)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     double mine[3] = {a.spun_s > 0 ? a.lost_s / a.spun_s : 0, a.max_gap_s, (double)a.gaps};
-    double *all = rank == 0 ? malloc((size_t)size * 3 * sizeof *all) : NULL;
+    double *all = rank == 0 ? pst_malloc((size_t)size * 3 * sizeof *all) : NULL;
     MPI_Gather(mine, 3, MPI_DOUBLE, all, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     pst_noise n = {.probe_s = probe_s, .threshold_s = a.threshold_s};
     if (rank == 0) {
-        double *frac = malloc((size_t)size * sizeof *frac);
+        double *frac = pst_malloc((size_t)size * sizeof *frac);
         for (int i = 0; i < size; i++) {
             frac[i] = all[3 * i];
             n.max_gap_s = fmax(n.max_gap_s, all[3 * i + 1]);

@@ -1,5 +1,6 @@
 #include "core/record.h"
 
+#include "core/alloc.h"
 #include "core/outfile.h"
 
 #include <math.h>
@@ -13,7 +14,7 @@ static void put(pst_rec *r, const char *s, size_t n)
 {
     if (r->len + n + 1 > r->cap) {
         while (r->len + n + 1 > r->cap) r->cap = r->cap ? 2 * r->cap : 512;
-        r->buf = realloc(r->buf, r->cap);
+        r->buf = pst_realloc(r->buf, r->cap);
     }
     memcpy(r->buf + r->len, s, n);
     r->len += n;

@@ -1,5 +1,6 @@
 #include "core/sensitivity.h"
 
+#include "core/alloc.h"
 #include "core/stats.h"
 
 #include <math.h>
@@ -9,7 +10,7 @@ pst_sensitivity pst_sensitivity_of(const double *t, size_t n)
 {
     pst_sensitivity s = {.min = NAN, .mean = NAN, .median = NAN, .max = NAN,
                          .mean_rel = NAN, .median_rel = NAN, .max_rel = NAN, .level = "n/a"};
-    double *v = malloc((n ? n : 1) * sizeof *v);
+    double *v = pst_malloc((n ? n : 1) * sizeof *v);
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
         if (isfinite(t[i])) v[m++] = t[i];
@@ -25,7 +26,7 @@ pst_sensitivity pst_sensitivity_of(const double *t, size_t n)
             for (int k = 0; k < 3; k++) s.within[k] += v[i] <= s.min * (1 + pct[k]);
         s.level = s.median_rel <= 0.05 ? "low" : s.median_rel >= 0.15 ? "high" : "moderate";
         /* Five fastest by selection: n is small (tens of protocols). */
-        bool *taken = calloc(n, sizeof *taken);
+        bool *taken = pst_calloc(n, sizeof *taken);
         for (s.norder = 0; s.norder < 5 && s.norder < m; s.norder++) {
             size_t best = n;
             for (size_t i = 0; i < n; i++)

@@ -1,4 +1,5 @@
 #include "core/stats.h"
+#include "core/alloc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -28,7 +29,7 @@ pst_summary pst_summarize(const double *x, size_t n)
 {
     pst_summary s = {.n = n, .min = NAN, .median = NAN, .mean = NAN, .max = NAN, .stddev = NAN};
     if (n == 0) return s;
-    double *sorted = malloc(n * sizeof *sorted);
+    double *sorted = pst_malloc(n * sizeof *sorted);
     memcpy(sorted, x, n * sizeof *sorted);
     pst_sort_doubles(sorted, n);
     s.min = sorted[0];

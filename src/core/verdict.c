@@ -1,5 +1,6 @@
 #include "core/verdict.h"
 
+#include "core/alloc.h"
 #include "core/stats.h"
 
 #include <math.h>
@@ -24,7 +25,7 @@ size_t pst_sign_rank(size_t n, double alpha)
 
 static double *sorted_copy(const double *x, size_t n)
 {
-    double *s = malloc((n ? n : 1) * sizeof *s);
+    double *s = pst_malloc((n ? n : 1) * sizeof *s);
     memcpy(s, x, n * sizeof *s);
     pst_sort_doubles(s, n);
     return s;
@@ -49,7 +50,7 @@ const char *pst_sensitivity_class(double rel)
 
 static double *log_ratios(const double *a, const double *b, size_t n)
 {
-    double *d = malloc((n ? n : 1) * sizeof *d);
+    double *d = pst_malloc((n ? n : 1) * sizeof *d);
     for (size_t r = 0; r < n; r++) d[r] = log(a[r]) - log(b[r]);
     return d;
 }
@@ -80,7 +81,7 @@ pst_verdict pst_verdict_of(const double *t, size_t k, size_t n, double conf, dou
                            double *median, double *lo, double *hi)
 {
     pst_verdict v = {.k = k, .n = n};
-    double *med = malloc((k ? k : 1) * 3 * sizeof *med), *mlo = med + k, *mhi = mlo + k;
+    double *med = pst_malloc((k ? k : 1) * 3 * sizeof *med), *mlo = med + k, *mhi = mlo + k;
     for (size_t i = 0; i < k; i++) {
         med[i] = pst_median_ci(&t[i * n], n, conf, &mlo[i], &mhi[i]);
         if (med[i] < med[v.best]) v.best = i;
@@ -104,7 +105,7 @@ pst_verdict pst_verdict_of(const double *t, size_t k, size_t n, double conf, dou
     /* The spread over alternatives, paired: each one's ratio to the best (exp of the median
      * per-round log-ratio) minus 1, and the median of that over the alternatives; its interval
      * takes the same median over each ratio's interval ends. */
-    double *rel = malloc((k ? k : 1) * 3 * sizeof *rel), *rel_lo = rel + k, *rel_hi = rel_lo + k;
+    double *rel = pst_malloc((k ? k : 1) * 3 * sizeof *rel), *rel_lo = rel + k, *rel_hi = rel_lo + k;
     for (size_t i = 0; i < k; i++) {
         pst_ratio q = pst_paired_ratio(&t[i * n], &t[v.best * n], n, conf, margin);
         rel[i] = q.ratio - 1;

@@ -1,6 +1,7 @@
 #include "model/dynamics.h"
 
 #include "algo/exchange.h"
+#include "core/alloc.h"
 #include "core/timer.h"
 #include "model/constants.h"
 #include "model/gauss.h"
@@ -93,9 +94,9 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
     d->nlon_local = (int)par->nlon;
     d->nc = cfg->nlon / 2 + 1;
     d->fstride = par->cfg.PX > 1 ? par->nmx : d->nc;
-    d->mu = malloc((size_t)cfg->nlat * sizeof *d->mu);
-    d->coslat = malloc((size_t)cfg->nlat * sizeof *d->coslat);
-    d->w = malloc((size_t)cfg->nlat * sizeof *d->w);
+    d->mu = pst_malloc((size_t)cfg->nlat * sizeof *d->mu);
+    d->coslat = pst_malloc((size_t)cfg->nlat * sizeof *d->coslat);
+    d->w = pst_malloc((size_t)cfg->nlat * sizeof *d->w);
     pst_gauss_nodes(cfg->nlat, d->mu, d->coslat, d->w);
     pst_spec_layout_init(&d->spec, cfg->M, par->leg_mx + par->own_lo, par->nown);
     /* The sums run over the local pairs, or over all of them after a Legendre transpose. */
@@ -115,8 +116,8 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
         pst_fft_init(&d->fft_fwd, cfg->nlon, d->pair_chunk * 2 * PST_DYN_NFWD * B, cfg->fftw_flags);
     }
     size_t ncoef = d->spec.ncoef, chunk_lines = (size_t)d->pair_chunk * 2 * B;
-    d->state = malloc((size_t)d->nblocks * sizeof *d->state);
-    d->grid_fwd = malloc((size_t)d->nblocks * sizeof *d->grid_fwd);
+    d->state = pst_malloc((size_t)d->nblocks * sizeof *d->state);
+    d->grid_fwd = pst_malloc((size_t)d->nblocks * sizeof *d->grid_fwd);
     for (int b = 0; b < d->nblocks; b++) {
         d->state[b] = pst_fft_alloc_real(ncoef * PST_DYN_NSPEC * B * 2 + 1);
         d->grid_fwd[b] = pst_fft_alloc_real((size_t)np * 2 * PST_DYN_NFWD * B * nlon);
@@ -128,9 +129,27 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
     if (whole) d->legall = pst_fft_alloc_real(ncoef ? (size_t)d->spec.nm * d->sum_pairs * leg_width(d) : 1);
     d->out = pst_fft_alloc_real(ncoef * O_N * B * 2 + 1);
     if (par->cfg.PY > 1 && par->cfg.legendre == PST_PLEG_RINGPIPE) d->sums = pst_fft_alloc_real(ncoef * O_N * B * 2 + 1);
-    d->coriolis = calloc(2 * ncoef + 1, sizeof *d->coriolis);
-    d->phis = calloc((size_t)cfg->nlat * cfg->nlon, sizeof *d->phis);
+    d->coriolis = pst_calloc(2 * ncoef + 1, sizeof *d->coriolis);
+    d->phis = pst_calloc((size_t)cfg->nlat * cfg->nlon, sizeof *d->phis);
     init_parallel(d);
+}
+
+double pst_dyn_memory_bytes(const pst_dyn_config *cfg)
+{
+    pst_par serial;
+    if (!cfg->par) pst_par_serial(&serial, cfg->M, cfg->nlat, cfg->nlon);
+    const pst_par *par = cfg->par ? cfg->par : &serial;
+    double ncoef = 0; /* of the owned wavenumbers, as pst_spec_layout_init counts them */
+    for (int i = 0; i < par->nown; i++) ncoef += cfg->M + 1 - par->leg_mx[par->own_lo + i];
+    bool whole = par->cfg.PY > 1 && pst_par_leg_is_transpose(par->cfg.legendre);
+    double sum_pairs = (double)(whole ? par->pairs_all : par->npairs), pairs = (double)par->npairs;
+    double doubles = 2 * sum_pairs * ncoef                                   /* Legendre P and H tables */
+                     + cfg->levels * (ncoef * PST_DYN_NSPEC * 2              /* spectral state */
+                                      + pairs * 2 * PST_DYN_NFWD * (double)par->nlon) /* grid state */
+                     + (double)cfg->level_block * ncoef * O_N * 2 * 2        /* Legendre outputs and sums */
+                     + (double)cfg->nlat * cfg->nlon;                         /* surface geopotential */
+    if (!cfg->par) pst_par_free(&serial);
+    return doubles * sizeof(double);
 }
 
 void pst_dyn_free(pst_dyn *d)

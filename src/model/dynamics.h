@@ -88,6 +88,9 @@ typedef struct pst_dyn {
 } pst_dyn;
 
 void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg);
+/* Bytes pst_dyn_init will allocate on this rank (its largest arrays; a serial run when cfg->par
+ * is NULL), computed without allocating them, so a run too large for the node is refused first. */
+double pst_dyn_memory_bytes(const pst_dyn_config *cfg);
 void pst_dyn_free(pst_dyn *d);
 
 /* Initial state of one level: η, δ, Φ' coefficients in the full layout ([ncoef][2]); each rank

@@ -1,6 +1,7 @@
 #include "model/fields_io.h"
 
 #include "model/constants.h"
+#include "core/alloc.h"
 
 #include <netcdf.h>
 #include <stdio.h>
@@ -23,8 +24,8 @@ int pst_fields_write(const char *path, pst_model *m, double t_s, long steps, cha
     const pst_model_config *c = &m->cfg;
     size_t nlat = (size_t)c->nlat, nlon = (size_t)c->nlon, ncoef = m->sht.spec.ncoef, npts = nlat * nlon;
     int ncid = -1, dlat, dlon, dcoef, vlat, vlon, vw, vgrid[5], vm, vn, vcoef[3][2];
-    double *buf = malloc((npts > ncoef ? npts : ncoef) * sizeof *buf);
-    int *ibuf = malloc(ncoef * sizeof *ibuf);
+    double *buf = pst_malloc((npts > ncoef ? npts : ncoef) * sizeof *buf);
+    int *ibuf = pst_malloc(ncoef * sizeof *ibuf);
 
     NC_TRY(nc_create(path, NC_CLOBBER, &ncid));
     NC_TRY(nc_def_dim(ncid, "lat", nlat, &dlat));
@@ -136,13 +137,9 @@ int pst_reference_read(const char *path, pst_reference *r, char *err, size_t err
         snprintf(err, errlen, "%s: %zu coefficients do not match truncation T%d", path, ncoef, r->M);
         goto fail;
     }
-    cm = malloc(ncoef * sizeof *cm);
-    cn = malloc(ncoef * sizeof *cn);
-    buf = malloc(ncoef * sizeof *buf);
-    if (!cm || !cn || !buf) {
-        snprintf(err, errlen, "%s: cannot allocate %zu coefficients", path, ncoef);
-        goto fail;
-    }
+    cm = pst_malloc(ncoef * sizeof *cm);
+    cn = pst_malloc(ncoef * sizeof *cn);
+    buf = pst_malloc(ncoef * sizeof *buf);
     if (coef_var(ncid, path, "coef_m", dcoef, &vm, err, errlen) || coef_var(ncid, path, "coef_n", dcoef, &vn, err, errlen))
         goto fail;
     NC_TRY(nc_get_var_int(ncid, vm, cm));
@@ -154,11 +151,7 @@ int pst_reference_read(const char *path, pst_reference *r, char *err, size_t err
         }
     double **dst[3] = {&r->zeta, &r->div, &r->phi};
     for (int f = 0; f < 3; f++) {
-        *dst[f] = calloc(2 * ncoef, sizeof(double));
-        if (!*dst[f]) {
-            snprintf(err, errlen, "%s: cannot allocate %zu coefficients", path, ncoef);
-            goto fail;
-        }
+        *dst[f] = pst_calloc(2 * ncoef, sizeof(double));
         for (int q = 0; q < 2; q++) {
             if (coef_var(ncid, path, coef_names[f][q], dcoef, &v, err, errlen)) goto fail;
             NC_TRY(nc_get_var_double(ncid, v, buf));

@@ -1,4 +1,5 @@
 #include "model/legendre.h"
+#include "core/alloc.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -27,7 +28,7 @@ void pst_legendre_column(int M, int m, double mu, double coslat, double *p, doub
 {
     /* P̄ for n = m..M+1 (the extra degree feeds H_M). */
     int len = M - m + 2;
-    double *pv = malloc((size_t)len * sizeof *pv);
+    double *pv = pst_malloc((size_t)len * sizeof *pv);
     double v0, v1;
     int e;
     sectoral(m, coslat, &v0, &e);
@@ -59,8 +60,8 @@ void pst_legendre_init(pst_legendre *L, const pst_spec_layout *spec, const doubl
     L->spec = spec;
     L->npairs = npairs;
     size_t n = (size_t)npairs * spec->ncoef;
-    for (int k = 0; k < 2; k++) L->table[k] = malloc((n ? n : 1) * sizeof *L->table[k]);
-    double *p = malloc((size_t)(spec->M + 2) * sizeof *p), *h = malloc((size_t)(spec->M + 2) * sizeof *h);
+    for (int k = 0; k < 2; k++) L->table[k] = pst_malloc((n ? n : 1) * sizeof *L->table[k]);
+    double *p = pst_malloc((size_t)(spec->M + 2) * sizeof *p), *h = pst_malloc((size_t)(spec->M + 2) * sizeof *h);
     for (int i = 0; i < spec->nm; i++) {
         int m = spec->m[i];
         for (int j = 0; j < npairs; j++) {

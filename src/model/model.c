@@ -2,6 +2,7 @@
 
 #include "model/constants.h"
 #include "model/testcases.h"
+#include "core/alloc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -11,9 +12,9 @@ static size_t npts(const pst_model *m) { return (size_t)m->cfg.nlat * m->cfg.nlo
 
 static void ref_alloc(pst_ref_grids *r, size_t n)
 {
-    r->h = malloc(n * sizeof *r->h);
-    r->u = malloc(n * sizeof *r->u);
-    r->v = malloc(n * sizeof *r->v);
+    r->h = pst_malloc(n * sizeof *r->h);
+    r->u = pst_malloc(n * sizeof *r->u);
+    r->v = pst_malloc(n * sizeof *r->v);
 }
 
 double pst_model_courant(const pst_model *m, double dt_s, double c) { return dt_s * c * m->cfg.M / PST_EARTH_RADIUS_M; }
@@ -64,29 +65,45 @@ static void initial_state(pst_model *m)
     pst_dyn_set_forcing(&m->dyn, m->f_spec, phis_grid);
 }
 
+static pst_dyn_config dyn_config(const pst_model_config *cfg)
+{
+    return (pst_dyn_config){
+        .M = cfg->M, .nlat = cfg->nlat, .nlon = cfg->nlon, .levels = cfg->levels, .level_block = cfg->level_block,
+        .dt_s = cfg->dt_s, .robert = cfg->robert, .hdiff = cfg->hdiff, .fftw_flags = cfg->fftw_flags, .par = cfg->par,
+        .pair_chunk = cfg->pair_chunk,
+        .scheme = cfg->test_case == 1 ? PST_SCHEME_ADVECTION
+                  : cfg->explicit_scheme ? PST_SCHEME_EXPLICIT : PST_SCHEME_SEMI_IMPLICIT,
+    };
+}
+
+double pst_model_memory_bytes(const pst_model_config *cfg)
+{
+    /* Every rank holds the serial transform (its full Legendre tables and two grids) for the
+     * initial state and the diagnostics, and eight grid fields of its own. */
+    double ncoef = ((double)cfg->M + 1) * (cfg->M + 2) / 2, npts = (double)cfg->nlat * cfg->nlon;
+    double serial_doubles = 2 * (cfg->nlat / 2) * ncoef + 2 * npts + 2 * cfg->nlat * (cfg->nlon / 2 + 1) * 2 + 8 * npts
+                            + 4 * 2 * ncoef;
+    pst_dyn_config dc = dyn_config(cfg);
+    return serial_doubles * sizeof(double) + pst_dyn_memory_bytes(&dc);
+}
+
 void pst_model_init(pst_model *m, const pst_model_config *cfg)
 {
     memset(m, 0, sizeof *m);
     m->cfg = *cfg;
     int nlat = cfg->nlat, nlon = cfg->nlon;
     pst_sht_init(&m->sht, cfg->M, nlat, nlon, FFTW_ESTIMATE);
-    m->lon = malloc((size_t)nlon * sizeof *m->lon);
-    m->lat = malloc((size_t)nlat * sizeof *m->lat);
+    m->lon = pst_malloc((size_t)nlon * sizeof *m->lon);
+    m->lat = pst_malloc((size_t)nlat * sizeof *m->lat);
     for (int i = 0; i < nlon; i++) m->lon[i] = 2 * PST_PI * i / nlon;
     for (int j = 0; j < nlat; j++) m->lat[j] = atan2(m->sht.mu[j], m->sht.coslat[j]);
-    m->hs = calloc(npts(m), sizeof *m->hs);
-    m->f = calloc(npts(m), sizeof *m->f);
-    m->f_spec = calloc(2 * m->sht.spec.ncoef, sizeof *m->f_spec);
-    for (int k = 0; k < 3; k++) m->spec[k] = calloc(2 * m->sht.spec.ncoef, sizeof *m->spec[k]);
-    for (int k = 0; k < 6; k++) m->grid[k] = calloc(npts(m), sizeof *m->grid[k]);
+    m->hs = pst_calloc(npts(m), sizeof *m->hs);
+    m->f = pst_calloc(npts(m), sizeof *m->f);
+    m->f_spec = pst_calloc(2 * m->sht.spec.ncoef, sizeof *m->f_spec);
+    for (int k = 0; k < 3; k++) m->spec[k] = pst_calloc(2 * m->sht.spec.ncoef, sizeof *m->spec[k]);
+    for (int k = 0; k < 6; k++) m->grid[k] = pst_calloc(npts(m), sizeof *m->grid[k]);
 
-    pst_dyn_config dc = {
-        .M = cfg->M, .nlat = nlat, .nlon = nlon, .levels = cfg->levels, .level_block = cfg->level_block,
-        .dt_s = cfg->dt_s, .robert = cfg->robert, .hdiff = cfg->hdiff, .fftw_flags = cfg->fftw_flags, .par = cfg->par,
-        .pair_chunk = cfg->pair_chunk,
-        .scheme = cfg->test_case == 1 ? PST_SCHEME_ADVECTION
-                  : cfg->explicit_scheme ? PST_SCHEME_EXPLICIT : PST_SCHEME_SEMI_IMPLICIT,
-    };
+    pst_dyn_config dc = dyn_config(cfg);
     pst_dyn_init(&m->dyn, &dc);
     initial_state(m);
     m->dyn.cfg.phibar = m->phibar;
@@ -121,7 +138,7 @@ static void grids_from_spec(pst_model *m, double *eta, const double *div, const 
                             double *h, double *u, double *v, double *etag)
 {
     size_t nc2 = 2 * m->sht.spec.ncoef;
-    double *zeta = malloc(nc2 * sizeof *zeta);
+    double *zeta = pst_malloc(nc2 * sizeof *zeta);
     for (size_t k = 0; k < nc2; k++) zeta[k] = eta[k] - (eta_is_abs ? m->f_spec[k] : 0.0);
     pst_sht_wind(&m->sht, zeta, div, u, v);
     if (etag) pst_sht_synthesis(&m->sht, eta, etag);
@@ -193,7 +210,7 @@ void pst_model_reference(pst_model *m, int M_ref, const double *zeta, const doub
     size_t nc2 = 2 * m->sht.spec.ncoef;
     double *s[3];
     const double *src[3] = {zeta, div, phi};
-    for (int f = 0; f < 3; f++) s[f] = calloc(nc2, sizeof *s[f]);
+    for (int f = 0; f < 3; f++) s[f] = pst_calloc(nc2, sizeof *s[f]);
     int Mc = M_ref < m->cfg.M ? M_ref : m->cfg.M;
     for (int mm = 0; mm <= Mc; mm++)
         for (int n = mm; n <= Mc; n++) {

@@ -2,6 +2,7 @@
 
 #include "algo/dfft.h"
 #include "algo/partition.h"
+#include "core/alloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,7 +69,7 @@ const char *pst_par_check(int PX, int PY, pst_par_fft fft, pst_par_leg leg, int 
  * (0, 1, .., Q-1, Q-1, .., 0, 0, 1, ..; a full rank is passed over) balances them. */
 static void deal_serpentine(int nmx, int Q, int *slot_of)
 {
-    size_t *lo = calloc((size_t)Q * 3, sizeof *lo), *count = lo + Q, *filled = count + Q;
+    size_t *lo = pst_calloc((size_t)Q * 3, sizeof *lo), *count = lo + Q, *filled = count + Q;
     for (int q = 0; q < Q; q++) pst_block((size_t)nmx, Q, q, &lo[q], &count[q]);
     for (int k = 0, t = 0; k < nmx; t++) {
         int turn = t % Q, q = (t / Q) % 2 ? Q - 1 - turn : turn;
@@ -83,10 +84,10 @@ static void common_init(pst_par *p, int M, int nlat, int nlon)
     p->pairs_all = (size_t)nlat / 2;
     pst_block(p->pairs_all, PY, p->py, &p->pair_lo, &p->npairs);
     pst_block((size_t)nlon, PX, p->px, &p->lon_lo, &p->nlon);
-    p->mx = malloc((size_t)(M + 1) * sizeof *p->mx);
+    p->mx = pst_malloc((size_t)(M + 1) * sizeof *p->mx);
     p->nmx = pst_par_wavenumbers(PX, p->px, M, p->mx);
-    p->leg_mx = malloc((size_t)(M + 1) * sizeof *p->leg_mx);
-    p->leg_slot = malloc((size_t)(M + 1) * sizeof *p->leg_slot);
+    p->leg_mx = pst_malloc((size_t)(M + 1) * sizeof *p->leg_mx);
+    p->leg_slot = pst_malloc((size_t)(M + 1) * sizeof *p->leg_slot);
     size_t lo = 0, n = (size_t)p->nmx;
     bool split = PY > 1 && pst_par_leg_is_transpose(p->cfg.legendre);
     if (split) {

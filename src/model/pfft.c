@@ -5,6 +5,7 @@
 #include "algo/dfft.h"
 #include "algo/partition.h"
 #include "algo/transpose.h"
+#include "core/alloc.h"
 #include "core/errors.h"
 #include "core/timer.h"
 #include "model/fft.h"
@@ -31,12 +32,6 @@ struct pst_pfft {
     double comm_s;
 };
 
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p) pst_fatal(3, "cannot allocate %zu bytes for the FFT stage", n * size);
-    return p;
-}
 
 static size_t stage_a_offset(const pst_pfft *f, int q)
 {
@@ -92,7 +87,7 @@ static void make_transposes(pst_pfft *f, const pst_par *par)
 {
     const int P = f->P, me = f->me;
     const size_t mine = f->line_n[me];
-    int *sc = xcalloc((size_t)P * 4, sizeof *sc), *sd = sc + P, *rc = sd + P, *rd = rc + P;
+    int *sc = pst_calloc((size_t)P * 4, sizeof *sc), *sd = sc + P, *rc = sd + P, *rd = rc + P;
     for (int q = 0; q < P; q++) {                       /* A: Fourier lines → whole lines */
         sc[q] = byte_count(f->line_n[q] * (size_t)f->nmx, sizeof(fftw_complex));
         sd[q] = byte_count(f->line_lo[q] * (size_t)f->nmx, sizeof(fftw_complex));
@@ -115,7 +110,7 @@ static void make_transposes(pst_pfft *f, const pst_par *par)
 
 pst_pfft *pst_pfft_create(const pst_par *par, int M, int nlon, int lines, unsigned fftw_flags)
 {
-    pst_pfft *f = xcalloc(1, sizeof *f);
+    pst_pfft *f = pst_calloc(1, sizeof *f);
     f->alg = par->cfg.fft;
     f->P = par->cfg.PX;
     f->me = par->px;
@@ -133,16 +128,16 @@ pst_pfft *pst_pfft_create(const pst_par *par, int M, int nlon, int lines, unsign
         return f;
     }
     const int P = f->P;
-    f->line_lo = xcalloc((size_t)P * 4, sizeof *f->line_lo);
+    f->line_lo = pst_calloc((size_t)P * 4, sizeof *f->line_lo);
     f->line_n = f->line_lo + P;
     f->lon_lo = f->line_n + P;
     f->lon_n = f->lon_lo + P;
-    f->ms = xcalloc((size_t)P, sizeof *f->ms);
-    f->nms = xcalloc((size_t)P, sizeof *f->nms);
+    f->ms = pst_calloc((size_t)P, sizeof *f->ms);
+    f->nms = pst_calloc((size_t)P, sizeof *f->nms);
     for (int q = 0; q < P; q++) {
         pst_block((size_t)lines, P, q, &f->line_lo[q], &f->line_n[q]);
         pst_block((size_t)nlon, P, q, &f->lon_lo[q], &f->lon_n[q]);
-        f->ms[q] = xcalloc((size_t)M + 1, sizeof *f->ms[q]);
+        f->ms[q] = pst_calloc((size_t)M + 1, sizeof *f->ms[q]);
         f->nms[q] = pst_par_wavenumbers(P, q, M, f->ms[q]);
     }
     size_t mine = f->line_n[f->me];

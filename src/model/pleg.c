@@ -2,6 +2,7 @@
 
 #include "algo/partition.h"
 #include "algo/transpose.h"
+#include "core/alloc.h"
 #include "core/errors.h"
 #include "core/timer.h"
 
@@ -52,7 +53,7 @@ static int bytes_of(size_t doubles)
 
 pst_pleg *pst_pleg_create(const pst_par *par, size_t width, size_t sum_doubles, size_t unit)
 {
-    pst_pleg *l = calloc(1, sizeof *l);
+    pst_pleg *l = pst_calloc(1, sizeof *l);
     l->Q = par->cfg.PY;
     l->me = par->py;
     l->width = width;
@@ -66,7 +67,7 @@ pst_pleg *pst_pleg_create(const pst_par *par, size_t width, size_t sum_doubles, 
         return l;
     }
     const int Q = l->Q;
-    l->pair_lo = calloc((size_t)Q * 4, sizeof *l->pair_lo);
+    l->pair_lo = pst_calloc((size_t)Q * 4, sizeof *l->pair_lo);
     l->pair_n = l->pair_lo + Q;
     l->own_lo = l->pair_n + Q;
     l->own_n = l->own_lo + Q;
@@ -77,8 +78,8 @@ pst_pleg *pst_pleg_create(const pst_par *par, size_t width, size_t sum_doubles, 
         pst_block(pairs_all, Q, q, &l->pair_lo[q], &l->pair_n[q]);
     }
     l->pairs_all = pairs_all;
-    l->stage = calloc((size_t)l->own_n[l->me] * pairs_all * width + 1, sizeof *l->stage);
-    int *sc = calloc((size_t)Q * 4, sizeof *sc), *sd = sc + Q, *rc = sd + Q, *rd = rc + Q;
+    l->stage = pst_calloc((size_t)l->own_n[l->me] * pairs_all * width + 1, sizeof *l->stage);
+    int *sc = pst_calloc((size_t)Q * 4, sizeof *sc), *sd = sc + Q, *rc = sd + Q, *rd = rc + Q;
     for (int q = 0; q < Q; q++) {
         sc[q] = bytes_of(l->own_n[q] * par->npairs * width);
         sd[q] = bytes_of(l->own_lo[q] * par->npairs * width);

@@ -1,4 +1,5 @@
 #include "model/spectral.h"
+#include "core/alloc.h"
 
 #include <stdlib.h>
 
@@ -6,10 +7,10 @@ void pst_spec_layout_init(pst_spec_layout *s, int M, const int *ms, int nm)
 {
     s->M = M;
     s->nm = nm;
-    s->m = malloc((size_t)(nm ? nm : 1) * sizeof *s->m);
-    s->nk[0] = malloc((size_t)(nm ? nm : 1) * sizeof *s->nk[0]);
-    s->nk[1] = malloc((size_t)(nm ? nm : 1) * sizeof *s->nk[1]);
-    s->off = malloc((size_t)(nm + 1) * sizeof *s->off);
+    s->m = pst_malloc((size_t)(nm ? nm : 1) * sizeof *s->m);
+    s->nk[0] = pst_malloc((size_t)(nm ? nm : 1) * sizeof *s->nk[0]);
+    s->nk[1] = pst_malloc((size_t)(nm ? nm : 1) * sizeof *s->nk[1]);
+    s->off = pst_malloc((size_t)(nm + 1) * sizeof *s->off);
     size_t off = 0;
     for (int i = 0; i < nm; i++) {
         s->m[i] = ms[i];
@@ -24,7 +25,7 @@ void pst_spec_layout_init(pst_spec_layout *s, int M, const int *ms, int nm)
 
 void pst_spec_layout_full(pst_spec_layout *s, int M)
 {
-    int *ms = malloc((size_t)(M + 1) * sizeof *ms);
+    int *ms = pst_malloc((size_t)(M + 1) * sizeof *ms);
     for (int m = 0; m <= M; m++) ms[m] = m;
     pst_spec_layout_init(s, M, ms, M + 1);
     free(ms);

@@ -3,6 +3,7 @@
 #include "model/constants.h"
 #include "model/gauss.h"
 #include "model/wind.h"
+#include "core/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +14,9 @@ void pst_sht_init(pst_sht *t, int M, int nlat, int nlon, unsigned fftw_flags)
     t->nlat = nlat;
     t->nlon = nlon;
     t->npairs = nlat / 2;
-    t->mu = malloc((size_t)nlat * sizeof *t->mu);
-    t->coslat = malloc((size_t)nlat * sizeof *t->coslat);
-    t->w = malloc((size_t)nlat * sizeof *t->w);
+    t->mu = pst_malloc((size_t)nlat * sizeof *t->mu);
+    t->coslat = pst_malloc((size_t)nlat * sizeof *t->coslat);
+    t->w = pst_malloc((size_t)nlat * sizeof *t->w);
     pst_gauss_nodes(nlat, t->mu, t->coslat, t->w);
     pst_spec_layout_full(&t->spec, M);
     pst_legendre_init(&t->leg, &t->spec, t->mu, t->coslat, t->npairs);
@@ -24,10 +25,10 @@ void pst_sht_init(pst_sht *t, int M, int nlat, int nlon, unsigned fftw_flags)
     t->grid = pst_fft_alloc_real(2 * (size_t)nlat * nlon);
     t->four = pst_fft_alloc_complex(2 * (size_t)nlat * nc);
     size_t scratch = 4 * (size_t)(t->npairs > M + 2 ? t->npairs : M + 2);
-    t->a = calloc(scratch, sizeof *t->a);
-    t->b = calloc(scratch, sizeof *t->b);
-    t->x = calloc(scratch, sizeof *t->x);
-    t->y = calloc(scratch, sizeof *t->y);
+    t->a = pst_calloc(scratch, sizeof *t->a);
+    t->b = pst_calloc(scratch, sizeof *t->b);
+    t->x = pst_calloc(scratch, sizeof *t->x);
+    t->y = pst_calloc(scratch, sizeof *t->y);
 }
 
 void pst_sht_free(pst_sht *t)
@@ -105,7 +106,7 @@ void pst_sht_vordiv(pst_sht *t, const double *U, const double *V, double *zeta, 
 {
     forward_fft(t, 0, U);
     forward_fft(t, 1, V);
-    double *o = malloc(4 * (size_t)(t->M + 1) * sizeof *o);
+    double *o = pst_malloc(4 * (size_t)(t->M + 1) * sizeof *o);
     for (int i = 0; i < t->spec.nm; i++) {
         int m = t->spec.m[i];
         for (int p = 0; p < t->npairs; p++) {
@@ -140,7 +141,7 @@ void pst_sht_vordiv(pst_sht *t, const double *U, const double *V, double *zeta, 
 
 void pst_sht_wind(pst_sht *t, const double *zeta, const double *div, double *U, double *V)
 {
-    double *s = malloc(4 * (size_t)(t->M + 1) * sizeof *s);
+    double *s = pst_malloc(4 * (size_t)(t->M + 1) * sizeof *s);
     for (int i = 0; i < t->spec.nm; i++) {
         int m = t->spec.m[i];
         double *x[2] = {t->a, t->b}, *y[2] = {t->x, t->y};

@@ -66,3 +66,22 @@ pst_bad_input_test(model.bad.days_too_many_steps 1 2 "--days: 1e\\+09 days are 2
   model --trunc 10 --days 1e9 --out ${PST_TEST_OUT})
 pst_bad_input_test(model.bad.alpha_huge 1 2 "--alpha: '1e308\\*pi' is not an angle in radians within one turn"
   model --alpha 1e308*pi --out ${PST_TEST_OUT})
+# A problem larger than memory is refused before anything is allocated, with the estimate (it
+# asked for two 25.8 GB tables at T2047 and dereferenced NULL).  The limit is an address-space
+# limit, so the test refuses on any machine and allocates nothing; sanitizer builds reserve
+# terabytes of address space and cannot run under one.
+if(NOT PST_SANITIZE)
+  add_test(NAME model.bad.memory_estimate COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-fail.sh 2
+    "model T2047L1 on 3072 x 6144 points needs about 106.87 GB per rank, more than a process may map here \\(ulimit -v / -d: 6.00 GB\\)"
+    ${PST_TEST_OUT} -- prlimit --as=6000000000 -- ${PSTRUN} -n 1 $<TARGET_FILE:pstswm> model --trunc 2047 --steps 1
+    --out ${PST_TEST_OUT})
+  set_tests_properties(model.bad.memory_estimate PROPERTIES TIMEOUT 60)
+endif()
+# The estimate the refusal rests on, against the resident set it predicts (T341: 584 MB
+# estimated, 641 MB peak with about 27 MB of MPI and libraries; 1x2: 520 of 580).
+pst_records_test(model.memory_estimate 1
+  CHECKS "len(points) == 1" "0.8 <= points[0]['memory_estimate_bytes'] / points[0]['peak_rss_bytes'] <= 1.0"
+  ARGS model --trunc 341 --steps 1 ${MODEL_FAST})
+pst_records_test(model.memory_estimate.1x2 2
+  CHECKS "len(points) == 1" "0.8 <= points[0]['memory_estimate_bytes'] / points[0]['peak_rss_bytes'] <= 1.0"
+  ARGS model --grid 1x2 --trunc 341 --steps 1 ${MODEL_FAST})

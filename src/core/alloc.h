@@ -1,0 +1,21 @@
+/* The one allocator.  Every allocation goes through here, so running out of memory (or past
+ * a sanitizer's max_allocation_size_mb) ends the job with exit 3 and the size that failed,
+ * never a NULL dereference.  Sizes that come from the command line are validated before they
+ * get here (core/checked.h). */
+#ifndef PST_ALLOC_H
+#define PST_ALLOC_H
+
+#include <stddef.h>
+
+/* p, or exit 3 "out of memory: cannot allocate <bytes> bytes" when p is NULL; for allocators
+ * of other libraries (fftw_malloc). */
+void *pst_alloc_check(void *p, size_t bytes);
+
+void *pst_malloc(size_t bytes);
+void *pst_calloc(size_t n, size_t size); /* zeroed; n * size checked */
+void *pst_realloc(void *p, size_t bytes);
+void *pst_aligned(size_t align, size_t bytes); /* free() it */
+char *pst_strdup(const char *s);
+char *pst_strndup(const char *s, size_t n);
+
+#endif
