@@ -337,6 +337,13 @@ void pst_cli_print_help(const pst_command *cmd, FILE *f)
     if (cmd->examples) fprintf(f, "\nexamples:\n%s\n", cmd->examples);
 }
 
+static struct {
+    void (*fn)(void *);
+    void *arg;
+} on_parsed;
+
+void pst_cli_on_parsed(void (*fn)(void *), void *arg) { on_parsed.fn = fn, on_parsed.arg = arg; }
+
 void pst_cli_parse(const pst_command *cmd, int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
@@ -372,4 +379,5 @@ void pst_cli_parse(const pst_command *cmd, int argc, char **argv)
         if (val && !*val) pst_usage_error("--%s: empty value", o->name);
         apply(cmd, o, val);
     }
+    if (on_parsed.fn) on_parsed.fn(on_parsed.arg);
 }

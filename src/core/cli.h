@@ -43,6 +43,9 @@ typedef struct pst_command {
 /* Parse argv[1..argc) (argv[0] is the subcommand).  On --help: rank 0 prints the help, all
  * ranks exit 0.  On any error: collective usage error naming the option and the allowed range. */
 void pst_cli_parse(const pst_command *cmd, int argc, char **argv);
+/* fn(arg) runs once pst_cli_parse has applied every option: the run context arms the watchdog
+ * there, so the set-up that follows parsing (FFTW plans, input files, communicators) is guarded. */
+void pst_cli_on_parsed(void (*fn)(void *), void *arg);
 void pst_cli_print_help(const pst_command *cmd, FILE *f);
 
 /* Building blocks, also used for custom validation and unit tests.  They return 0 on success

@@ -1,12 +1,12 @@
 #include "core/context.h"
 
 #include "core/alloc.h"
-#include "core/outfile.h"
-
 #include "core/alloc_state.h"
+#include "core/cli.h"
 #include "core/errors.h"
 #include "core/machine.h"
 #include "core/noise.h"
+#include "core/outfile.h"
 #include "core/record.h"
 #include "core/timer.h"
 #include "core/watchdog.h"
@@ -53,6 +53,13 @@ static char *join_cmdline(int argc, char **argv, const char *subcommand)
     return s;
 }
 
+static void arm_watchdog(void *ctx)
+{
+    const pst_ctx *c = ctx;
+    pst_watchdog_start(c->timeout_s);
+    pst_watchdog_phase("set-up of %s (before the first experiment)", c->subcommand);
+}
+
 void pst_ctx_init(pst_ctx *c, const char *subcommand, int argc, char **argv)
 {
     *c = (pst_ctx){.subcommand = subcommand, .timeout_s = 600, .transport = "mpi", .thread_level = "single",
@@ -72,6 +79,7 @@ void pst_ctx_init(pst_ctx *c, const char *subcommand, int argc, char **argv)
     MPI_Bcast(&id, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
     snprintf(c->run_id, sizeof c->run_id, "%016llx", (unsigned long long)id);
     c->cmdline = join_cmdline(argc, argv, subcommand);
+    pst_cli_on_parsed(arm_watchdog, c);
 }
 
 static void cpu_model(char *buf, size_t len)
@@ -199,6 +207,7 @@ static void write_header(pst_ctx *c, const pst_machine *m, const pst_noise *nois
 
 void pst_ctx_start(pst_ctx *c)
 {
+    pst_watchdog_phase("start of the %s run (record file, machine survey, noise probe)", c->subcommand);
     int err = 0;
     if (c->rank == 0 && c->out_path) err = pst_outfile_open(c->out_path);
     MPI_Bcast(&err, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -215,7 +224,7 @@ void pst_ctx_start(pst_ctx *c)
     }
     write_header(c, &m, c->noise_probe_s > 0 ? &noise : NULL);
     c->start_s = MPI_Wtime();
-    pst_watchdog_start(c->timeout_s);
+    pst_watchdog_phase("first experiment of the %s run", c->subcommand);
 }
 
 void pst_ctx_finish(pst_ctx *c)

@@ -85,3 +85,7 @@ pst_records_test(model.memory_estimate 1
 pst_records_test(model.memory_estimate.1x2 2
   CHECKS "len(points) == 1" "0.8 <= points[0]['memory_estimate_bytes'] / points[0]['peak_rss_bytes'] <= 1.0"
   ARGS model --grid 1x2 --trunc 341 --steps 1 ${MODEL_FAST})
+# The watchdog is armed as soon as the options are parsed, so set-up is guarded too (the model's
+# Legendre tables at T341 take about a second; before, nothing watched them).
+pst_bad_input_test(model.watchdog_setup 1 4 "timeout: experiment 'set-up of model \\(before the first experiment\\)' ran longer than 0.2 s"
+  model --trunc 341 --steps 1 --timeout 0.2 --out ${PST_TEST_OUT})
