@@ -94,6 +94,26 @@ static void default_grid(long long M, long long *nlat, long long *nlon)
     }
 }
 
+/* Why rank 0, which writes the fields, cannot write them to --write-fields (NULL: it can).
+ * NetCDF needs a real file; and the records and the fields must not share one. */
+static const char *write_fields_problem(const model_cfg *c, char *err, size_t len)
+{
+    const char *path = c->write_fields;
+    struct stat wf, of;
+    bool exists = stat(path, &wf) == 0;
+    if (exists && !S_ISREG(wf.st_mode))
+        return snprintf(err, len, "--write-fields: '%s' is not a regular file (NetCDF needs one)", path), err;
+    if (c->ctx.out_path && (!strcmp(c->ctx.out_path, path) ||
+                            (exists && stat(c->ctx.out_path, &of) == 0 && of.st_dev == wf.st_dev && of.st_ino == wf.st_ino)))
+        return snprintf(err, len, "--write-fields and --out name the same file '%s': the records would overwrite the fields",
+                        path), err;
+    FILE *f = fopen(path, "a");
+    if (!f) return snprintf(err, len, "--write-fields: cannot write '%s'", path), err;
+    fclose(f);
+    if (!exists) remove(path);
+    return NULL;
+}
+
 static void validate(model_cfg *c)
 {
     char err[512];
@@ -121,28 +141,16 @@ static void validate(model_cfg *c)
     if (pst_fft_flags(c->fftw_plan, &c->fftw_flags)) pst_usage_error("--fftw-plan: unknown '%s'", c->fftw_plan);
     model_algos_resolve(&c->algos, c->ctx.size, (int)c->trunc, (int)c->nlat, (int)c->nlon, &c->par);
     if (c->reference) {
-        if (pst_reference_read(c->reference, &c->ref, err, sizeof err)) pst_usage_error("--reference: %s", err);
+        /* Every rank reads it: the path may be node-local. */
+        char message[600];
+        bool failed = pst_reference_read(c->reference, &c->ref, err, sizeof err);
+        if (failed) snprintf(message, sizeof message, "--reference: %s", err);
+        pst_usage_check_all(failed ? message : NULL);
         if (c->ref.test_case != c->test_case || c->ref.alpha != c->alpha)
             pst_usage_error("--reference: %s is a run of case %d (alpha %g), this is case %lld (alpha %g)", c->reference,
                             c->ref.test_case, c->ref.alpha, c->test_case, c->alpha);
     }
-    if (c->write_fields) {
-        /* NetCDF needs a real file; and the records and the fields must not share one. */
-        struct stat wf, of;
-        bool wf_exists = stat(c->write_fields, &wf) == 0;
-        if (wf_exists && !S_ISREG(wf.st_mode))
-            pst_usage_error("--write-fields: '%s' is not a regular file (NetCDF needs one)", c->write_fields);
-        if (c->ctx.out_path &&
-            (!strcmp(c->ctx.out_path, c->write_fields) ||
-             (wf_exists && stat(c->ctx.out_path, &of) == 0 && of.st_dev == wf.st_dev && of.st_ino == wf.st_ino)))
-            pst_usage_error("--write-fields and --out name the same file '%s': the records would overwrite the fields",
-                            c->write_fields);
-        bool existed = access(c->write_fields, F_OK) == 0;
-        FILE *f = fopen(c->write_fields, "a");
-        if (!f) pst_usage_error("--write-fields: cannot write '%s'", c->write_fields);
-        fclose(f);
-        if (!existed) remove(c->write_fields);
-    }
+    if (c->write_fields) pst_usage_check_root(c->ctx.rank == 0 ? write_fields_problem(c, err, sizeof err) : NULL);
 }
 
 /* Steps from --steps, --days or the case's standard length; the simulated time must be a

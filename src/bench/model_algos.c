@@ -2,8 +2,8 @@
 
 #include "core/cli.h"
 #include "core/errors.h"
+#include "core/toml.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,75 +17,57 @@ typedef struct tuned_stage {
     bool overlap, has_choice;
 } tuned_stage;
 
-/* The quoted string after `key =` in line, into out; -1 when absent. */
-static int quoted_value(const char *line, const char *key, char *out, size_t len)
+/* A stage's table: `algorithm = "NAME"` and its choice `NAME = { protocol = "C,V", overlap = B }`.
+ * Returns NULL or the reason it is unusable, in err. */
+static const char *read_stage(const char *path, const pst_toml *table, const char *name, tuned_stage *st, char *err,
+                              size_t errlen)
 {
-    const char *k = strstr(line, key);
-    if (!k) return -1;
-    const char *q = strchr(k + strlen(key), '"');
-    const char *e = q ? strchr(q + 1, '"') : NULL;
-    if (!e || (size_t)(e - q - 1) >= len) return -1;
-    snprintf(out, len, "%.*s", (int)(e - q - 1), q + 1);
-    return 0;
+    const pst_toml *alg = pst_toml_get(table, "algorithm");
+    if (!alg) return snprintf(err, errlen, "%s has no [%s] algorithm", path, name), err;
+    if (alg->kind != PST_TOML_STRING || strlen(alg->str) >= sizeof st->algorithm)
+        return snprintf(err, errlen, "%s:%d: [%s] algorithm needs a quoted name", path, alg->line, name), err;
+    snprintf(st->algorithm, sizeof st->algorithm, "%s", alg->str);
+    /* Kernel records name the collectives by their MPI routine. */
+    if (!strcmp(st->algorithm, "alltoallv") || !strcmp(st->algorithm, "allreduce")) strcpy(st->algorithm, "coll");
+    const pst_toml *choice = pst_toml_get(table, alg->str);
+    if (!choice) {
+        if (!strcmp(st->algorithm, "coll")) return NULL;
+        return snprintf(err, errlen, "%s has no protocol line for [%s] algorithm %s", path, name, st->algorithm), err;
+    }
+    const pst_toml *protocol = pst_toml_get(choice, "protocol"), *overlap = pst_toml_get(choice, "overlap");
+    if (choice->kind != PST_TOML_TABLE || !protocol || protocol->kind != PST_TOML_STRING ||
+        strlen(protocol->str) >= sizeof st->protocol)
+        return snprintf(err, errlen, "%s:%d: %s needs protocol = \"C,V\"", path, choice->line, st->algorithm), err;
+    if (overlap && overlap->kind != PST_TOML_BOOL)
+        return snprintf(err, errlen, "%s:%d: %s overlap is %s, not true or false", path, overlap->line, st->algorithm,
+                        pst_toml_kind_name(overlap->kind)), err;
+    snprintf(st->protocol, sizeof st->protocol, "%s", protocol->str);
+    st->overlap = overlap && overlap->b;
+    st->has_choice = true;
+    return NULL;
 }
 
-static char *trim(char *s)
-{
-    while (isspace((unsigned char)*s)) s++;
-    char *e = s + strlen(s);
-    while (e > s && isspace((unsigned char)e[-1])) *--e = 0;
-    return s;
-}
-
-/* Read the [fft] and [legendre] choices of a `pstlab tune` file.  A stage the grid does not
- * distribute (PX = 1: no FFT stage; PY = 1: no Legendre stage) need not be there: pstlab tune
- * has no kernel to time for it and leaves it out. */
+/* Read the [fft] and [legendre] choices of a `pstlab tune` file on every rank (the path may be
+ * node-local).  A stage the grid does not distribute (PX = 1: no FFT stage; PY = 1: no Legendre
+ * stage) need not be there: pstlab tune has no kernel to time for it and leaves it out. */
 static void read_tuned(const char *path, const bool needed[2], tuned_stage st[2])
 {
-    FILE *f = fopen(path, "r");
-    if (!f) pst_usage_error("--tuned: cannot read '%s'", path);
-    memset(st, 0, 2 * sizeof *st);
-    char buf[1024];
-    int stage = -1, lineno = 0;
-    /* Two passes: the chosen algorithm may come before or after its line. */
-    for (int pass = 0; pass < 2; pass++) {
-        rewind(f);
-        stage = -1;
-        lineno = 0;
-        while (fgets(buf, sizeof buf, f)) {
-            lineno++;
-            char *hash = strchr(buf, '#');
-            if (hash && !memchr(buf, '"', (size_t)(hash - buf))) *hash = 0;
-            char *line = trim(buf);
-            if (!*line) continue;
-            if (*line == '[') {
-                stage = !strcmp(line, "[fft]") ? 0 : !strcmp(line, "[legendre]") ? 1 : -1;
-                continue;
-            }
-            if (stage < 0) continue;
-            if (pass == 0 && !strncmp(line, "algorithm", 9) && (line[9] == ' ' || line[9] == '=')) {
-                if (quoted_value(line, "algorithm", st[stage].algorithm, sizeof st[stage].algorithm))
-                    pst_usage_error("--tuned: %s line %d: algorithm needs a quoted name", path, lineno);
-            } else if (pass == 1 && st[stage].algorithm[0]) {
-                size_t n = strlen(st[stage].algorithm);
-                if (strncmp(line, st[stage].algorithm, n) || (line[n] != ' ' && line[n] != '=')) continue;
-                if (quoted_value(line, "protocol", st[stage].protocol, sizeof st[stage].protocol))
-                    pst_usage_error("--tuned: %s line %d: %s needs protocol = \"C,V\"", path, lineno, st[stage].algorithm);
-                st[stage].overlap = strstr(line, "overlap = true") || strstr(line, "overlap=true");
-                st[stage].has_choice = true;
-            }
-        }
-    }
-    fclose(f);
     static const char *const names[2] = {"fft", "legendre"};
-    for (int s = 0; s < 2; s++) {
-        if (!st[s].algorithm[0] && !needed[s]) continue;
-        if (!st[s].algorithm[0]) pst_usage_error("--tuned: %s has no [%s] algorithm", path, names[s]);
-        /* Kernel records name the collectives by their MPI routine. */
-        if (!strcmp(st[s].algorithm, "alltoallv") || !strcmp(st[s].algorithm, "allreduce")) strcpy(st[s].algorithm, "coll");
-        if (!st[s].has_choice && strcmp(st[s].algorithm, "coll"))
-            pst_usage_error("--tuned: %s has no protocol line for [%s] algorithm %s", path, names[s], st[s].algorithm);
+    char err[512];
+    memset(st, 0, 2 * sizeof *st);
+    pst_toml *root = pst_toml_read(path, err, sizeof err);
+    const char *problem = root ? NULL : err;
+    for (int s = 0; s < 2 && !problem; s++) {
+        const pst_toml *table = pst_toml_get(root, names[s]);
+        if (table && table->kind != PST_TOML_TABLE)
+            problem = (snprintf(err, sizeof err, "%s:%d: %s is not a [table]", path, table->line, names[s]), err);
+        else if (table || needed[s])
+            problem = read_stage(path, table, names[s], &st[s], err, sizeof err);
     }
+    pst_toml_free(root);
+    char message[600];
+    if (problem) snprintf(message, sizeof message, "--tuned: %s", problem);
+    pst_usage_check_all(problem ? message : NULL);
 }
 
 static const pst_protocol *protocol_of(const char *transport, const char *option, const char *code)

@@ -2,6 +2,7 @@
 
 #include "core/outfile.h"
 
+#include <limits.h>
 #include <mpi.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -88,4 +89,30 @@ void pst_mpi_check(int rc, const char *what)
     int len = 0;
     if (MPI_Error_string(rc, why, &len) != MPI_SUCCESS) snprintf(why, sizeof why, "error %d", rc);
     pst_fatal(PST_EXIT_FAILED, "MPI call %s failed: %s", what, why);
+}
+
+void pst_usage_check_all(const char *local_error)
+{
+    int rank, size, first, failed, mine = local_error ? 1 : 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Allreduce(&mine, &failed, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (!failed) return;
+    int candidate = local_error ? rank : INT_MAX;
+    MPI_Allreduce(&candidate, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    char message[1024] = "";
+    if (rank == first) snprintf(message, sizeof message, "%s", local_error);
+    MPI_Bcast(message, (int)sizeof message, MPI_CHAR, first, MPI_COMM_WORLD);
+    if (failed == size) pst_usage_error("%s", message);
+    pst_usage_error("%s (on rank %d; %d of %d ranks failed this check)", message, first, failed, size);
+}
+
+void pst_usage_check_root(const char *root_error)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    char message[1024] = "";
+    if (rank == 0 && root_error) snprintf(message, sizeof message, "%s", root_error);
+    MPI_Bcast(message, (int)sizeof message, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (*message) pst_usage_error("%s", message);
 }

@@ -16,6 +16,16 @@ enum pst_exit {
  * finalizes MPI and exits with PST_EXIT_USAGE. */
 noreturn void pst_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Collective: a check whose outcome can differ between ranks (a node-local path, a file
+ * system that one node sees differently).  Every rank passes its own result: NULL when fine,
+ * else the message.  If any rank failed, rank 0 prints the lowest failing rank's message (naming
+ * that rank when not every rank failed) and every rank exits with PST_EXIT_USAGE. */
+void pst_usage_check_all(const char *local_error);
+
+/* Collective: a check only rank 0 makes (a file only rank 0 writes).  Rank 0 passes NULL or the
+ * message, the others anything; on a message every rank exits with PST_EXIT_USAGE. */
+void pst_usage_check_root(const char *root_error);
+
 /* Collective failure with a chosen exit code (e.g. verification failed on some rank, already
  * agreed via a reduction). Rank 0 prints the message. */
 noreturn void pst_collective_exit(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

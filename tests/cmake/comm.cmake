@@ -5,3 +5,16 @@ foreach(n 2 3 4 8)
   add_test(NAME comm.protocols.np${n} COMMAND ${PSTRUN} -n ${n} $<TARGET_FILE:test_mpi_comm>)
   set_tests_properties(comm.protocols.np${n} PROPERTIES TIMEOUT 300 PROCESSORS ${n})
 endforeach()
+
+# A check that fails on some ranks only ends every rank with exit 2 and names the first failing
+# rank; none is left waiting in a collective (the test's timeout catches a hang).
+add_executable(test_usage_check_all ${CMAKE_SOURCE_DIR}/tests/mpi/test_usage_check_all.c)
+target_link_libraries(test_usage_check_all PRIVATE pst_core)
+add_test(NAME errors.check_all.np4_some COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-fail.sh 2
+  "^test_usage_check_all: error: cannot read 'f' here \\(on rank 1; 2 of 4 ranks failed this check\\)$" -
+  -- ${PSTRUN} -n 4 $<TARGET_FILE:test_usage_check_all> 3 1)
+add_test(NAME errors.check_all.np2_all COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-fail.sh 2
+  "^test_usage_check_all: error: cannot read 'f' here$" - -- ${PSTRUN} -n 2 $<TARGET_FILE:test_usage_check_all> 0 1)
+add_test(NAME errors.check_all.np4_none COMMAND ${PSTRUN} -n 4 $<TARGET_FILE:test_usage_check_all>)
+set_tests_properties(errors.check_all.np4_some errors.check_all.np2_all errors.check_all.np4_none PROPERTIES TIMEOUT 60)
+set_tests_properties(errors.check_all.np4_none PROPERTIES PASS_REGULAR_EXPRESSION "all ranks passed")

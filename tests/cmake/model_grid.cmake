@@ -71,7 +71,7 @@ pst_bad_input_test(model.bad.opt_untuned 2 2 "--preset opt needs --tuned FILE \\
   model --preset opt --out ${PST_TEST_OUT})
 pst_bad_input_test(model.bad.tuned_preset 2 2 "--tuned: the file is read by --preset opt only"
   model --tuned ${CMAKE_SOURCE_DIR}/tests/data/opt-T21L2-2x2.toml --out ${PST_TEST_OUT})
-pst_bad_input_test(model.bad.tuned_missing 2 2 "--tuned: cannot read '/nonexistent/opt.toml'"
+pst_bad_input_test(model.bad.tuned_missing 2 2 "--tuned: /nonexistent/opt.toml: No such file or directory$"
   model --preset opt --tuned /nonexistent/opt.toml --out ${PST_TEST_OUT})
 pst_bad_input_test(model.bad.tuned_incomplete 2 2 "--tuned: .*opt-no-protocol.toml has no protocol line for \\[fft\\] algorithm dfft"
   model --preset opt --tuned ${CMAKE_SOURCE_DIR}/tests/data/opt-no-protocol.toml --out ${PST_TEST_OUT})
@@ -105,3 +105,12 @@ pst_output_test(model.grid.reference_serial 1 "errors \\(vs reference\\)  h: l1 
 set_tests_properties(model.grid.reference_serial PROPERTIES TIMEOUT 120 FIXTURES_REQUIRED grid_ref)
 # Grid numbers past int are refused, not wrapped (4294967297x1 was read as 1x1).
 pst_bad_input_test(model.bad.grid_overflow 2 2 "--grid: '4294967297x1' is not PXxPY" model --grid 4294967297x1 --out ${PST_TEST_OUT})
+# The tuned file is TOML, read by a real parser on every rank (it split lines at 1023 bytes,
+# matched "overlap = true" inside strings and accepted a directory).
+pst_records_test(model.grid.1x2.tuned_string 2 CHECKS
+  "points[0]['legendre'] == 'ringsum' and points[0]['legendre_protocol'] == '0,6' and not points[0]['legendre_overlap']"
+  ARGS model --grid 1x2 --preset opt --tuned ${CMAKE_SOURCE_DIR}/tests/data/opt-overlap-in-string.toml ${GRID_FAST})
+pst_bad_input_test(model.bad.tuned_duplicate 2 2 "--tuned: .*opt-duplicate.toml:4: duplicate key 'ringsum' \\(first defined on line 3\\)"
+  model --grid 1x2 --preset opt --tuned ${CMAKE_SOURCE_DIR}/tests/data/opt-duplicate.toml --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.tuned_directory 2 2 "--tuned: .*/tests/data: not a regular file"
+  model --grid 1x2 --preset opt --tuned ${CMAKE_SOURCE_DIR}/tests/data --out ${PST_TEST_OUT})
