@@ -11,7 +11,8 @@ TEST_MPIS := $(if $(MPI),$(MPI),openmpi mpich)
 
 help:
 	@echo "make run   [MPI=openmpi|mpich|system]  install what is missing, build, run the quick suite"
-	@echo "make test  [MPI=openmpi|mpich|system]  install what is missing, build, run every test (both MPIs by default)"
+	@echo "make test  [MPI=openmpi|mpich|system]  install what is missing, build, run every test (both MPIs by default),"
+	@echo "                                        then the sanitizer build's unit, fuzz, bad-input and 1-2 rank tests"
 	@echo "make build [MPI=...]                   configure and build only"
 	@echo "make clean                             remove build/ and .venv/"
 
@@ -32,6 +33,7 @@ test:
 	@set -e; for m in $(TEST_MPIS); do \
 	  scripts/build.sh $$m $(BUILD_TYPE) $(JOBS); \
 	  scripts/test.sh $$m; \
+	  scripts/test-sanitize.sh $$m; \
 	done
 
 clean:

@@ -541,6 +541,7 @@ int pst_cmd_coll(int argc, char **argv)
     pst_cli_parse(&cmd, argc, argv);
     validate(&cfg);
     pst_compare_setup(&cfg.compare, &cfg.ctx, cfg.reps, cfg.comm_sizes.n * cfg.sizes.n);
+    pst_ctx_validated(&cfg.ctx);
     pst_ctx_start(&cfg.ctx);
 
     const pst_ctx *c = &cfg.ctx;

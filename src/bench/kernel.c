@@ -494,6 +494,7 @@ int pst_cmd_kernel(int argc, char **argv)
     pst_cli_parse(&cmd, argc, argv);
     validate(&cfg);
     pst_compare_setup(&cfg.compare, &cfg.ctx, cfg.reps, comparisons(&cfg));
+    pst_ctx_validated(&cfg.ctx);
     pst_ctx_start(&cfg.ctx);
     if (cfg.ctx.rank == 0)
         printf("kernel %s (%d x %d grid, %d levels, %d fields), grid %s, transport %s, %zu protocols\n", cfg.prob.label,

@@ -588,6 +588,7 @@ int pst_cmd_match(int argc, char **argv)
     };
     pst_cli_parse(&cmd, argc, argv);
     validate(&cfg);
+    pst_ctx_validated(&cfg.ctx);
     pst_ctx_start(&cfg.ctx);
 
     size_t k = cfg.counts.n, nreps = (size_t)cfg.reps;

@@ -351,6 +351,7 @@ int pst_cmd_model(int argc, char **argv)
     snprintf(what, sizeof what, "model T%lldL%lld on %lld x %lld points", c.trunc, c.levels, c.nlat, c.nlon);
     double model_bytes = pst_model_memory_bytes(&mc);
     pst_require_memory(model_bytes, what);
+    pst_ctx_validated(&c.ctx);
     pst_model m;
     pst_model_init(&m, &mc);
     long long steps = resolve_steps(&c, m.cfg.dt_s);

@@ -692,6 +692,7 @@ int pst_cmd_pingpong(int argc, char **argv)
     pst_cli_parse(&cmd, argc, argv);
     validate(&cfg);
     pst_compare_setup(&cfg.compare, &cfg.ctx, cfg.reps, cfg.directions.n * cfg.sizes.n);
+    pst_ctx_validated(&cfg.ctx);
     pst_ctx_start(&cfg.ctx);
     setup_buffers(&cfg);
 

@@ -375,6 +375,7 @@ int pst_cmd_swap(int argc, char **argv)
     pst_cli_parse(&cmd, argc, argv);
     validate(&cfg);
     pst_compare_setup(&cfg.compare, &cfg.ctx, cfg.reps, cfg.cache.n * cfg.sizes.n);
+    pst_ctx_validated(&cfg.ctx);
     pst_ctx_start(&cfg.ctx);
 
     size_t nsizes = cfg.sizes.n;

@@ -353,6 +353,7 @@ void pst_cli_parse(const pst_command *cmd, int argc, char **argv)
             MPI_Comm_rank(MPI_COMM_WORLD, &rank);
             if (rank == 0) pst_cli_print_help(cmd, stdout);
             fflush(stdout);
+            pst_exit_trap_point(0, "help");
             pst_finalize();
             exit(0);
         }

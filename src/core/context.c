@@ -205,6 +205,8 @@ static void write_header(pst_ctx *c, const pst_machine *m, const pst_noise *nois
     free(storage);
 }
 
+void pst_ctx_validated(pst_ctx *c) { pst_exit_trap_point(0, c->subcommand); }
+
 void pst_ctx_start(pst_ctx *c)
 {
     pst_watchdog_phase("start of the %s run (record file, machine survey, noise probe)", c->subcommand);

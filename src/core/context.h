@@ -46,6 +46,9 @@ typedef struct pst_ctx {
      "MPI thread support to ask for: single|funneled|serialized|multiple, to measure what it costs (default single)", \
      1, 0, pst_thread_levels}
 
+/* After a command validated its input, before any set-up that allocates or communicates. */
+void pst_ctx_validated(pst_ctx *c);
+
 /* Before parsing: defaults, rank/size, run id (agreed by broadcast), command line. */
 void pst_ctx_init(pst_ctx *c, const char *subcommand, int argc, char **argv);
 

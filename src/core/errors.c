@@ -1,12 +1,15 @@
 #include "core/errors.h"
 
 #include "core/outfile.h"
+#include "core/utf8.h"
 
 #include <limits.h>
 #include <mpi.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *progname = "pstswm";
 
@@ -41,14 +44,57 @@ static int world_rank(void)
     return rank;
 }
 
+static pst_exit_trap exit_trap;
+
+void pst_set_exit_trap(pst_exit_trap trap) { exit_trap = trap; }
+
+void pst_exit_trap_point(int code, const char *message)
+{
+    if (exit_trap) exit_trap(code, message);
+}
+
+/* The message on one line of valid UTF-8 whatever the arguments it quotes: a line end, another
+ * control character or a byte that starts no UTF-8 sequence is written as \xHH. */
+static void format_message(char *out, size_t len, const char *fmt, va_list ap)
+{
+    char raw[2048];
+    int n = vsnprintf(raw, sizeof raw, fmt, ap);
+    if (n >= (int)sizeof raw) memcpy(raw + sizeof raw - 4, "...", 4);
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)raw; *p && o + 5 < len;) {
+        size_t seq = *p < 0x20 || *p == 0x7F ? 0 : pst_utf8_sequence(p, SIZE_MAX);
+        if (!seq) {
+            o += (size_t)snprintf(out + o, len - o, "\\x%02X", *p++);
+        } else if (o + seq < len) {
+            memcpy(out + o, p, seq);
+            o += seq;
+            p += seq;
+        } else {
+            break;
+        }
+    }
+    out[o] = '\0';
+}
+
+/* Hand the message to the fuzzer's trap, if one is set; print it otherwise. */
+static void report(int code, const char *prefix, const char *message)
+{
+    if (exit_trap) exit_trap(code, message);
+    fprintf(stderr, "%s%s\n", prefix, message);
+}
+
 static noreturn void collective_vexit(int code, const char *fmt, va_list ap)
 {
+    char message[4096];
+    format_message(message, sizeof message, fmt, ap);
     if (world_rank() == 0) {
-        fprintf(stderr, "%s: error: ", progname);
-        vfprintf(stderr, fmt, ap);
-        fputc('\n', stderr);
+        char prefix[96];
+        snprintf(prefix, sizeof prefix, "%s: error: ", progname);
+        report(code, prefix, message);
         pst_outfile_abandon(code == PST_EXIT_USAGE); /* exit 2 leaves no file; a failed run keeps its records */
         fflush(stderr);
+    } else if (exit_trap) {
+        exit_trap(code, message);
     }
     pst_finalize();
     exit(code);
@@ -72,12 +118,13 @@ void pst_fatal(int code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: error (rank %d): ", progname, world_rank());
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    char message[4096], prefix[96];
+    format_message(message, sizeof message, fmt, ap);
+    va_end(ap);
+    snprintf(prefix, sizeof prefix, "%s: error (rank %d): ", progname, world_rank());
+    report(code, prefix, message);
     pst_outfile_abandon(code == PST_EXIT_USAGE);
     fflush(stderr);
-    va_end(ap);
     MPI_Abort(MPI_COMM_WORLD, code);
     exit(code); /* not reached with a conforming MPI */
 }

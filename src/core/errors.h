@@ -43,6 +43,13 @@ void pst_mpi_check(int rc, const char *what);
 void pst_finalize(void);
 void pst_at_finalize(void (*fn)(void));
 
+/* The in-process fuzzer's seam (tests/fuzz): when a trap is set, every exit above hands its code
+ * and message to it instead of printing and leaving, and pst_exit_trap_point(0, ...) reaches it
+ * when a command has validated its input.  The trap must not return (it longjmps). */
+typedef void (*pst_exit_trap)(int code, const char *message);
+void pst_set_exit_trap(pst_exit_trap trap);
+void pst_exit_trap_point(int code, const char *message); /* returns when no trap is set */
+
 /* Program name used as the message prefix ("pstswm swap"). */
 void pst_set_progname(const char *name);
 const char *pst_progname(void);

@@ -2,9 +2,11 @@
 
 #include "core/alloc.h"
 #include "core/outfile.h"
+#include "core/utf8.h"
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,20 +36,6 @@ static void putf(pst_rec *r, const char *fmt, ...)
     put(r, tmp, (size_t)n);
 }
 
-/* Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlongs, no surrogates, at
- * most U+10FFFF), or 0 when the bytes there are not one. */
-static size_t utf8_sequence(const unsigned char *p)
-{
-    unsigned char c = p[0];
-    size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
-    if (c >= 0xF5) return 0;
-    for (size_t i = 1; i < n; i++)
-        if ((p[i] & 0xC0) != 0x80) return 0;
-    if ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] >= 0xA0) || (c == 0xF0 && p[1] < 0x90) || (c == 0xF4 && p[1] >= 0x90))
-        return 0;
-    return n;
-}
-
 void pst_json_escape(pst_rec *r, const char *s)
 {
     put(r, "\"", 1);
@@ -66,7 +54,7 @@ void pst_json_escape(pst_rec *r, const char *s)
             } else {
                 /* Records are UTF-8 JSON: a byte that starts no valid sequence (a Latin-1
                  * argument, say) becomes U+FFFD, the replacement character. */
-                size_t n = utf8_sequence(p);
+                size_t n = pst_utf8_sequence(p, SIZE_MAX);
                 if (n) { put(r, (const char *)p, n); p += n - 1; }
                 else puts_(r, "\\ufffd");
             }

@@ -1,6 +1,7 @@
 #include "core/toml.h"
 
 #include "core/alloc.h"
+#include "core/utf8.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -36,19 +37,6 @@ static bool at_end(const parser *ps) { return ps->p >= ps->end; }
 static int peek(const parser *ps) { return at_end(ps) ? -1 : (unsigned char)*ps->p; }
 static bool starts(const parser *ps, const char *s) { return (size_t)(ps->end - ps->p) >= strlen(s) && !memcmp(ps->p, s, strlen(s)); }
 
-/* Length of the UTF-8 sequence at s (RFC 3629: no overlongs, no surrogates), or 0 if invalid. */
-static size_t utf8_length(const unsigned char *s, size_t avail)
-{
-    if (s[0] < 0x80) return 1;
-    size_t n = s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : 0;
-    if (!n || n > avail) return 0;
-    for (size_t k = 1; k < n; k++)
-        if ((s[k] & 0xC0) != 0x80) return 0;
-    if (n == 3 && ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0))) return 0;
-    if (n == 4 && ((s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))) return 0;
-    return n;
-}
-
 /* TOML text is UTF-8 without control characters other than tab and line ends. */
 static bool check_text(parser *ps)
 {
@@ -57,7 +45,7 @@ static bool check_text(parser *ps)
         if (c == '\n') ps->line++;
         if ((c < 0x20 && c != '\t' && c != '\n' && !(c == '\r' && q + 1 < ps->end && q[1] == '\n')) || c == 0x7F)
             return fail(ps, "control character 0x%02X", c);
-        size_t n = utf8_length((const unsigned char *)q, (size_t)(ps->end - q));
+        size_t n = pst_utf8_sequence((const unsigned char *)q, (size_t)(ps->end - q));
         if (!n) return fail(ps, "invalid UTF-8");
         q += n;
     }

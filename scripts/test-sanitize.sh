@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The sanitizer pass of `make test` for one MPI: build with AddressSanitizer and
+# UndefinedBehaviorSanitizer (build/<mpi>-sanitize), then run every unit test and fuzzer, every
+# bad-input test (each parser and file reader) and a 1-2 rank subset of the runs.
+#   test-sanitize.sh MPI
+# Options (docs/hardening.md): allocations past max_allocation_size_mb return NULL, which
+# pstswm's allocator turns into exit 3, as under a real memory limit (ASan cannot run under
+# `ulimit -v`).  Leak checking is off: the MPI libraries leak at MPI_Finalize and pstswm keeps
+# its configuration until exit; every access and every operation is still checked.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mpi=$1
+scripts/build.sh "$mpi" Sanitize "$(nproc 2>/dev/null || echo 2)"
+export ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1:max_allocation_size_mb=8192:detect_stack_use_after_return=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+subset='^unit\.|\.bad\.|^errors\.|^outfile\.|watchdog|^fuzz\.'
+subset+='|^algo\.[a-z]+\.np[12]$|^comm\.(protocols|rma)\.np2$|^swap\.np2\.(all_protocols|verdict|volume_caches)$'
+subset+='|^pingpong\.(modes|fit)\.2$|^coll\.all-ops\.2$|^kernel\.np2\.all_protocols$|^match\.all-modes$'
+subset+='|^model\.(case5\.t21|reference\.(write|use)|grid\.1x2\.(ringpipe|tuned_string)|grid\.2x1\.dfft_ringpipe)$'
+subset+='|^model\.parallel\.(1x1|1x2|2x1)\.case6$|^header\.np1\.machine$'
+echo "== sanitizer tests with $mpi =="
+ctest --test-dir "build/$mpi-sanitize" --output-on-failure -j 2 --timeout 300 -R "$subset"
