@@ -3,6 +3,7 @@
 #include "model/constants.h"
 #include "core/alloc.h"
 
+#include <math.h>
 #include <netcdf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,6 +118,43 @@ static int coef_var(int ncid, const char *path, const char *name, int dim, int *
     return 0;
 }
 
+/* A global attribute holding one finite number (nc_get_att_* writes every value of the attribute,
+ * so a longer one would overrun *out). */
+static int scalar_att(int ncid, const char *path, const char *name, double *out, char *err, size_t errlen)
+{
+    nc_type type;
+    size_t len;
+    int st = nc_inq_att(ncid, NC_GLOBAL, name, &type, &len);
+    if (st == NC_NOERR && (len != 1 || type == NC_CHAR || type == NC_STRING)) {
+        snprintf(err, errlen, "%s: attribute '%s' must be one number (it is %zu value%s of type %d)", path, name, len,
+                 len == 1 ? "" : "s", (int)type);
+        return -1;
+    }
+    if (st == NC_NOERR) st = nc_get_att_double(ncid, NC_GLOBAL, name, out);
+    if (st != NC_NOERR) {
+        snprintf(err, errlen, "%s: attribute '%s': %s", path, name, nc_strerror(st));
+        return -1;
+    }
+    if (!isfinite(*out)) {
+        snprintf(err, errlen, "%s: attribute '%s' is not finite", path, name);
+        return -1;
+    }
+    return 0;
+}
+
+/* An attribute that must be a whole number within [lo, hi]. */
+static int int_att(int ncid, const char *path, const char *name, int lo, int hi, int *out, char *err, size_t errlen)
+{
+    double v;
+    if (scalar_att(ncid, path, name, &v, err, errlen)) return -1;
+    if (v != floor(v) || v < lo || v > hi) {
+        snprintf(err, errlen, "%s: attribute '%s' = %g is not a whole number in [%d, %d]", path, name, v, lo, hi);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
 int pst_reference_read(const char *path, pst_reference *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
@@ -125,11 +163,11 @@ int pst_reference_read(const char *path, pst_reference *r, char *err, size_t err
     int *cm = NULL, *cn = NULL;
     double *buf = NULL;
     NC_TRY(nc_open(path, NC_NOWRITE, &ncid));
-    NC_TRY(nc_get_att_int(ncid, NC_GLOBAL, "case", &r->test_case));
-    NC_TRY(nc_get_att_int(ncid, NC_GLOBAL, "trunc", &r->M));
-    NC_TRY(nc_get_att_double(ncid, NC_GLOBAL, "alpha", &r->alpha));
-    NC_TRY(nc_get_att_double(ncid, NC_GLOBAL, "time_s", &r->time_s));
-    NC_TRY(nc_get_att_double(ncid, NC_GLOBAL, "phibar", &r->phibar));
+    if (int_att(ncid, path, "case", 1, 6, &r->test_case, err, errlen) ||
+        int_att(ncid, path, "trunc", 1, PST_MAX_TRUNC, &r->M, err, errlen) ||
+        scalar_att(ncid, path, "alpha", &r->alpha, err, errlen) || scalar_att(ncid, path, "time_s", &r->time_s, err, errlen) ||
+        scalar_att(ncid, path, "phibar", &r->phibar, err, errlen))
+        goto fail;
     NC_TRY(nc_inq_dimid(ncid, "coef", &dcoef));
     NC_TRY(nc_inq_dimlen(ncid, dcoef, &ncoef));
     /* Bound M before counting its coefficients (the count is quadratic in M). */

@@ -5,6 +5,22 @@ add_executable(fuzz_cli ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_cli.c)
 target_link_libraries(fuzz_cli PRIVATE pst_bench)
 add_test(NAME fuzz.cli COMMAND ${PSTRUN} -n 1 $<TARGET_FILE:fuzz_cli> 20000)
 set_tests_properties(fuzz.cli PROPERTIES TIMEOUT 300)
+# --reference files: dimensions, types, shapes and attributes changed structurally.
+add_executable(fuzz_netcdf ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_netcdf.c)
+target_link_libraries(fuzz_netcdf PRIVATE pst_bench)
+add_test(NAME fuzz.netcdf COMMAND ${PSTRUN} -n 1 $<TARGET_FILE:fuzz_netcdf> 1500)
+set_tests_properties(fuzz.netcdf PROPERTIES TIMEOUT 300)
+# End to end: about a minute per MPI (Open MPI takes 2 s to wind down a job that exited 2).
+if(PST_SANITIZE)
+  set(e2e_launches 16)
+elseif(PST_MPI STREQUAL "openmpi")
+  set(e2e_launches 40)
+else()
+  set(e2e_launches 50)
+endif()
+add_test(NAME fuzz.e2e COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_e2e.py --launches ${e2e_launches}
+  -- ${PSTRUN} $<TARGET_FILE:pstswm>)
+set_tests_properties(fuzz.e2e PROPERTIES TIMEOUT 600 PROCESSORS 2)
 # A refusal is one line of UTF-8 whatever it quotes (the fuzzer found line ends and raw bytes of
 # an argument copied into the message).
 add_test(NAME errors.one_line_message COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-fail.sh 2
