@@ -232,6 +232,14 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"pstlab {args.command}: interrupted", file=sys.stderr)
         return 130
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, ArithmeticError, RecursionError) as e:
+        # Records that pass the per-line checks but lack what an analysis needs (a foreign or
+        # hand-edited file): a message, not a traceback; PSTLAB_DEBUG=1 shows where.
+        if os.environ.get("PSTLAB_DEBUG"):
+            raise
+        print(f"pstlab {args.command}: the records lack or mistype a field this command needs "
+              f"({type(e).__name__}: {e}); set PSTLAB_DEBUG=1 to see where", file=sys.stderr)
+        return 2
     except BrokenPipeError:  # output piped into head & co.: stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1

@@ -1,15 +1,17 @@
 """Start pstswm through scripts/pstrun (run-as-root, oversubscription, srun, templates).
 
 Commands are argv lists, never shell strings: an argument with a space or a quote reaches pstswm
-as it is.  Every launch is its own process group, so a timeout or Ctrl-C ends the launcher and
-all its ranks, and nothing else.
+as it is.  Every launch is its own process group with a token in its environment, so a timeout or
+Ctrl-C ends the launcher and all its ranks (also ranks outside that group), and nothing else.
 """
 
+import contextlib
 import os
 import re
 import signal
 import subprocess
 import time
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +20,9 @@ from pstlab.errors import PstlabError
 
 LAUNCHERS = ("mpiexec", "srun")
 GRACE_S = 5.0
+# Every launch's environment carries a token of its own, so that after a timeout the ranks can be
+# found and ended even where the launcher moved them out of its process group.
+TOKEN_VAR = "PSTLAB_RUN_TOKEN"  # noqa: S105 (a process tag, not a secret)
 
 
 def check_mpi(mpi: str) -> str:
@@ -95,6 +100,30 @@ class Outcome:
     timed_out: bool
 
 
+def _ranks_with_token(token: str) -> list[int]:
+    """Processes whose environment carries this launch's token (the ranks, wherever the launcher
+    put them: another process group, another session)."""
+    needle = f"{TOKEN_VAR}={token}".encode()
+    pids = []
+    for environ in Path("/proc").glob("[0-9]*/environ"):
+        try:
+            if needle in environ.read_bytes().split(b"\0"):
+                pids.append(int(environ.parent.name))
+        except (OSError, ValueError):
+            continue  # gone, or not ours to read
+    return [p for p in pids if p != os.getpid()]
+
+
+def _kill_stragglers(token: str) -> None:
+    """SIGKILL every process of the launch still alive after its process group was stopped."""
+    deadline = time.monotonic() + GRACE_S
+    while (pids := _ranks_with_token(token)) and time.monotonic() < deadline:
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.05)
+
+
 def _stop(proc: subprocess.Popen) -> None:
     """End the launch's process group (the launcher and its ranks): TERM, then KILL after a grace period."""
     for sig in (signal.SIGTERM, signal.SIGKILL):
@@ -112,14 +141,20 @@ def _stop(proc: subprocess.Popen) -> None:
 def run(argv: list[str], stdout: Path, stderr: Path, timeout_s: float) -> Outcome:
     """Run argv with output to files; stop it after timeout_s.  Ctrl-C stops it too, then propagates."""
     start = time.monotonic()
+    token = uuid.uuid4().hex
+    env = {**os.environ, TOKEN_VAR: token}
     with stdout.open("wb") as out, stderr.open("wb") as err:
-        proc = subprocess.Popen(argv, stdout=out, stderr=err, stdin=subprocess.DEVNULL, start_new_session=True)
+        proc = subprocess.Popen(
+            argv, stdout=out, stderr=err, stdin=subprocess.DEVNULL, start_new_session=True, env=env
+        )
         try:
             rc = proc.wait(timeout=timeout_s)
             return Outcome(rc, time.monotonic() - start, False)
         except subprocess.TimeoutExpired:
             _stop(proc)
+            _kill_stragglers(token)
             return Outcome(proc.returncode if proc.returncode is not None else -9, time.monotonic() - start, True)
         except BaseException:
             _stop(proc)
+            _kill_stragglers(token)
             raise

@@ -27,6 +27,13 @@ def launch_of(rec: dict) -> int:
     return int(m.group(1)) if m else 1
 
 
+# Numeric fields the reports compute with, wherever they appear; and the ones a measurement of a
+# bench cannot be reported without.
+NUMBER_FIELDS = (*TIME_FIELDS, "reps", "ranks", "bytes", "comm_size", "step_s", "comm_s", "compute_s", "efficiency",
+                 "busbw", "n", "steps", "trunc", "levels")
+REQUIRED_POINT_FIELDS = {"swap": ("bytes",), "pingpong": ("bytes",), "coll": ("bytes",)}
+
+
 def _check(rec: object) -> str | None:
     """The reason a decoded line is not a record, or None."""
     if not isinstance(rec, dict):
@@ -34,11 +41,32 @@ def _check(rec: object) -> str | None:
     for key in ("bench", "type", "run_id"):
         if not isinstance(rec.get(key), str) or not rec[key]:
             return f"missing or empty string field '{key}'"
-    for key in (*TIME_FIELDS, "reps", "ranks", "bytes"):
+    for key in NUMBER_FIELDS:
         value = rec.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
-            return f"field '{key}' must be a number, got {json.dumps(value)}"
+            return f"field '{key}' must be a number, got {json.dumps(value)[:40]}"
+    if rec["type"] == "point":
+        for key in REQUIRED_POINT_FIELDS.get(rec["bench"], ()):
+            if key not in rec:
+                return f"a {rec['bench']} point without '{key}'"
     return None
+
+
+def check_manifest(manifest: object, path: Path) -> dict:
+    """A manifest.json's content, or PstlabError naming the file and what is wrong."""
+    if not isinstance(manifest, dict):
+        raise PstlabError(f"{path}: malformed manifest (expected a JSON object, got {type(manifest).__name__})")
+    experiments = manifest.get("experiments", [])
+    if not isinstance(experiments, list):
+        raise PstlabError(f"{path}: malformed manifest ('experiments' must be a list)")
+    for i, entry in enumerate(experiments):
+        if not isinstance(entry, dict):
+            raise PstlabError(f"{path}: malformed manifest (experiment {i} is not an object)")
+        for key, kind in (("name", str), ("file", str), ("status", str), ("launch", int), ("args", list)):
+            if key in entry and not isinstance(entry[key], kind) or (key == "name" and key not in entry):
+                what = f"experiment {i}: '{key}' missing or not a {kind.__name__}"
+                raise PstlabError(f"{path}: malformed manifest ({what})")
+    return manifest
 
 
 def parse_line(text: str, where: str) -> dict:
@@ -47,6 +75,8 @@ def parse_line(text: str, where: str) -> dict:
         rec = json.loads(text, parse_constant=lambda c: math.nan)
     except json.JSONDecodeError as e:
         raise PstlabError(f"{where}: malformed record (not JSON: {e.msg} at column {e.colno})") from None
+    except RecursionError:
+        raise PstlabError(f"{where}: malformed record (nested too deeply)") from None
     if reason := _check(rec):
         raise PstlabError(f"{where}: malformed record ({reason})")
     return rec
@@ -140,9 +170,11 @@ def load(path: str | Path) -> RecordSet:
     manifest_path = path / "manifest.json"
     if path.is_dir() and manifest_path.is_file():
         try:
-            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+            manifest = check_manifest(json.loads(manifest_path.read_text(encoding="utf-8")), manifest_path)
         except json.JSONDecodeError as e:
             raise PstlabError(f"{manifest_path}:{e.lineno}: malformed manifest ({e.msg})") from None
+        except (RecursionError, UnicodeDecodeError):
+            raise PstlabError(f"{manifest_path}: malformed manifest (not UTF-8 JSON, or nested too deeply)") from None
     return RecordSet(path, records, manifest)
 
 

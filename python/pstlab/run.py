@@ -17,8 +17,11 @@ line checked out, so an interrupted or failed experiment never mixes partial rec
 --resume re-runs exactly the experiments that are not done.
 """
 
+import contextlib
 import datetime
+import fcntl
 import json
+import os
 import re
 import shutil
 import socket
@@ -28,10 +31,11 @@ from pathlib import Path
 
 from pstlab import __version__, launch, paths, suites
 from pstlab.errors import PstlabError, RunFailed
-from pstlab.records import load_file
+from pstlab.records import check_manifest, load_file
 
 MANIFEST = "manifest.json"
 PARTIAL = ".partial"
+LOCK = ".lock"
 TUNED = "tuned"
 
 
@@ -78,11 +82,13 @@ def write_manifest(directory: Path, manifest: dict) -> None:
 def read_manifest(directory: Path) -> dict:
     path = directory / MANIFEST
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return check_manifest(json.loads(path.read_text(encoding="utf-8")), path)
     except FileNotFoundError:
         raise PstlabError(f"{directory}: no {MANIFEST} here, so nothing to resume") from None
     except json.JSONDecodeError as e:
         raise PstlabError(f"{path}:{e.lineno}: malformed manifest ({e.msg})") from None
+    except (RecursionError, UnicodeDecodeError):
+        raise PstlabError(f"{path}: malformed manifest (not UTF-8 JSON, or nested too deeply)") from None
 
 
 def record_file(name: str, launch_no: int, launches: int) -> str:
@@ -165,9 +171,9 @@ def _latest_unfinished(suite: str, mpi: str) -> Path:
     candidates = []
     for manifest_path in root.glob(f"*/{MANIFEST}") if root.is_dir() else []:
         try:
-            m = json.loads(manifest_path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
-            continue
+            m = check_manifest(json.loads(manifest_path.read_text(encoding="utf-8")), manifest_path)
+        except (OSError, ValueError, RecursionError, PstlabError):
+            continue  # not a run this resume could finish
         if m.get("suite") == suite and m.get("mpi") == mpi and any(e.get("status") != "done" for e in m["experiments"]):
             candidates.append(manifest_path.parent)
     if not candidates:
@@ -217,6 +223,16 @@ def _tail(path: Path, lines: int = 3) -> str:
     return " / ".join(own[-lines:] or [line for line in text if line.strip("-")][-lines:])
 
 
+def _damage(path: Path) -> str | None:
+    """Why a kept record file cannot stand for a finished experiment (None: it can): every line a
+    whole record (a file cut mid-line fails here), the run header first."""
+    try:
+        recs = load_file(path)
+    except PstlabError as e:
+        return str(e)
+    return None if recs and recs[0].get("type") == "header" else "no run header first"
+
+
 def _finish(
     exp: suites.Experiment, entry: dict, outcome: launch.Outcome, partial: Path, final: Path, err: Path
 ) -> None:
@@ -239,6 +255,7 @@ def _finish(
             reason = str(e)
     if reason:
         partial.unlink(missing_ok=True)
+        partial.with_name(partial.name + ".partial").unlink(missing_ok=True)  # pstswm's own, from a failed run
         entry.update(status="failed", reason=reason)
     else:
         partial.replace(final)
@@ -315,6 +332,32 @@ def run_suite(opts: Options, echo=print) -> Path:
             echo(f"[{i}/{len(plan)}] {exp.name}: {command}{mark}")
         return directory
 
+    directory.mkdir(parents=True, exist_ok=True)
+    with _locked(directory):
+        return _run_locked(opts, suite, run, directory, available, by_name, echo)
+
+
+@contextlib.contextmanager
+def _locked(directory: Path):
+    """Hold an exclusive lock on the results directory: two runs never write one directory."""
+    with (directory / LOCK).open("a+") as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            f.seek(0)
+            holder = f.read().strip() or "unknown"
+            raise PstlabError(f"{directory} is in use by another pstlab run (pid {holder})") from None
+        f.seek(0)
+        f.truncate()
+        f.write(f"{os.getpid()}\n")
+        f.flush()
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def _run_locked(opts, suite, run, directory: Path, available, by_name, echo) -> Path:
     manifest = (
         _merge(read_manifest(directory), suite, run, directory, opts.launches)
         if opts.resume
@@ -341,8 +384,11 @@ def run_suite(opts: Options, echo=print) -> Path:
         final = directory / entry["file"]
         prefix = f"[{i}/{n}] {exp.name}" + (f" (launch {k})" if entry["file"] != f"{exp.name}.jsonl" else "")
         if entry.get("status") == "done" and final.is_file() and (exp.tuned_from, k) not in attempted:
-            echo(f"{prefix}: done in an earlier run, kept")
-            continue
+            if (problem := _damage(final)) is None:
+                echo(f"{prefix}: done in an earlier run, kept")
+                continue
+            final.replace(final.with_name(final.name + ".invalid"))
+            echo(f"{prefix}: its kept records are damaged ({problem}); moved to {final.name}.invalid, running again")
         attempted.add((exp.name, k))
         final.unlink(missing_ok=True)  # a done entry whose definition changed is re-run
         for key in ("reason", "tuned"):

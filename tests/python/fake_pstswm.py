@@ -69,7 +69,16 @@ def main(argv):
         "command": " ".join(["pstswm", *argv]),
         "mpi_build": "fake",
     }
-    with Path(out).open("w") as f:
+    # As pstswm does: records go to OUT.partial, renamed to OUT only when the run succeeds.
+    partial = Path(out + ".partial")
+    rc = write_records(partial, header, args)
+    if rc == 0:
+        partial.replace(out)
+    return rc
+
+
+def write_records(path: Path, header: dict, args: list) -> int:
+    with path.open("w") as f:
         if copy := option(args, "--copy"):
             f.write(Path(copy).read_text())
         else:

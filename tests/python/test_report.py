@@ -198,7 +198,7 @@ def test_cli_report_and_bad_input(cli, tmp_path):
     assert err.strip() == f"pstlab report: {tmp_path / 'missing'}: no such file or directory"
     bad = tmp_path / "bad"
     bad.mkdir()
-    (bad / "a.jsonl").write_text('{"bench": "swap", "type": "point", "run_id": "r"}\nnot json\n')
+    (bad / "a.jsonl").write_text('{"bench": "swap", "type": "point", "run_id": "r", "bytes": 8}\nnot json\n')
     rc, _, err = cli("report", bad)
     assert rc == 2 and f"{bad / 'a.jsonl'}:2: malformed record" in err
     rc, _, err = cli("summary", tmp_path / "missing")

@@ -1,0 +1,134 @@
+"""pstlab on damaged input and in a hostile environment: every defect here gave a traceback, a
+wrong resume or a leftover process before it was fixed."""
+
+import json
+import os
+import signal
+import sys
+import textwrap
+import threading
+import time
+
+import pytest
+
+from conftest import FIXTURES
+from pstlab import launch
+from pstlab.errors import PstlabError
+from pstlab.run import _locked, run_suite
+from test_run import exp, manifest, opts, suite
+
+
+@pytest.mark.parametrize("content", ["[1]", '"x"', "3", "null"])
+def test_a_manifest_that_is_not_an_object_is_refused_with_its_name(cli, fake, tmp_path, content):
+    res = tmp_path / "res"
+    res.mkdir()
+    (res / "manifest.json").write_text(content)
+    (res / "a.jsonl").write_text((FIXTURES / "openmpi" / "swap-protocols.jsonl").read_text())
+    rc, _, err = cli("summary", res)
+    assert rc == 2 and f"{res / 'manifest.json'}: malformed manifest (expected a JSON object" in err
+    with pytest.raises(PstlabError, match="malformed manifest"):
+        run_suite(opts(fake, suite(tmp_path, exp("one")), res, resume=True), echo=lambda _: None)
+
+
+def test_a_manifest_entry_without_a_name_is_refused(cli, tmp_path):
+    res = tmp_path / "res"
+    res.mkdir()
+    (res / "manifest.json").write_text(json.dumps({"suite": "t", "experiments": [{"file": "a.jsonl"}]}))
+    (res / "a.jsonl").write_text((FIXTURES / "openmpi" / "swap-protocols.jsonl").read_text())
+    rc, _, err = cli("report", res, "--out", tmp_path / "rep")
+    assert rc == 2 and "experiment 0: 'name' missing or not a str" in err
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ('{"bench": "swap", "type": "point", "run_id": "r", "t_min": 1}', "a swap point without 'bytes'"),
+        ("[" * 100_000, "nested too deeply"),
+        ('{"bench": "coll", "type": "point", "run_id": "r", "bytes": "8"}', "field 'bytes' must be a number"),
+    ],
+)
+def test_damaged_records_name_file_and_line(cli, tmp_path, line, reason):
+    res = tmp_path / "res"
+    res.mkdir()
+    (res / "a.jsonl").write_text('{"bench": "swap", "type": "header", "run_id": "r"}\n' + line + "\n")
+    for command in (["summary", res], ["report", res, "--out", tmp_path / "rep"]):
+        rc, _, err = cli(*command)
+        assert rc == 2 and f"{res / 'a.jsonl'}:2: malformed record ({reason}" in err
+
+
+def test_resume_runs_again_an_experiment_whose_kept_file_was_cut(fake, tmp_path):
+    s = suite(tmp_path, exp("one"), exp("two"))
+    out = tmp_path / "res"
+    run_suite(opts(fake, s, out), echo=lambda _: None)
+    text = (out / "two.jsonl").read_text()
+    (out / "two.jsonl").write_text(text[: len(text) - 20])  # cut mid-line
+    m = json.loads((out / "manifest.json").read_text())
+    m["experiments"][0]["status"] = "pending"  # an unfinished run, so that --resume has work
+    (out / "manifest.json").write_text(json.dumps(m))
+    lines = []
+    run_suite(opts(fake, s, out, resume=True), echo=lines.append)
+    assert any("two: its kept records are damaged" in line and "two.jsonl.invalid" in line for line in lines)
+    assert (out / "two.jsonl.invalid").exists() and (out / "two.jsonl").read_text() == text
+    assert all(e["status"] == "done" for e in manifest(out).values())
+
+
+def test_a_failed_experiment_leaves_no_partial_file_of_pstswm(fake, tmp_path):
+    s = suite(tmp_path, exp("bad", args=["--fail"]))
+    with pytest.raises(PstlabError):
+        run_suite(opts(fake, s, tmp_path / "res"), echo=lambda _: None)
+    assert [p for p in (tmp_path / "res").rglob("*") if p.is_file() and p.name.endswith(".partial")] == []
+
+
+def test_two_runs_never_write_one_directory(fake, tmp_path):
+    s = suite(tmp_path, exp("one"))
+    out = tmp_path / "res"
+    run_suite(opts(fake, s, out), echo=lambda _: None)
+    held, release = threading.Event(), threading.Event()
+
+    def hold():
+        with _locked(out):
+            held.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    held.wait(10)
+    try:
+        with pytest.raises(PstlabError, match=f"{out} is in use by another pstlab run \\(pid {os.getpid()}\\)"):
+            run_suite(opts(fake, s, out, resume=True), echo=lambda _: None)
+    finally:
+        release.set()
+        holder.join()
+    run_suite(opts(fake, s, out, resume=True), echo=lambda _: None)  # free again
+
+
+def test_a_timeout_ends_ranks_that_left_the_launchers_process_group(tmp_path):
+    """A launcher whose rank moved to a session of its own and ignores SIGTERM: nothing of the
+    launch may survive the timeout (found by the launch's environment token)."""
+    pid_file = tmp_path / "rank.pid"
+    rank = textwrap.dedent(f"""
+        import os, signal, time
+        os.setsid()
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        open({str(pid_file)!r}, "w").write(str(os.getpid()))
+        time.sleep(60)
+    """)
+    launcher = f"import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', {rank!r}]); time.sleep(60)"
+    outcome = launch.run([sys.executable, "-c", launcher], tmp_path / "o", tmp_path / "e", timeout_s=1.0)
+    assert outcome.timed_out
+    for _ in range(50):
+        if pid_file.exists():
+            break
+        time.sleep(0.1)
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            state = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            return
+        if state == "Z":
+            return
+        time.sleep(0.05)
+    os.kill(pid, signal.SIGKILL)
+    pytest.fail(f"the rank {pid} outlived the timeout")
