@@ -64,7 +64,7 @@ def mutate(rng: random.Random, text: str) -> bytes:
 
 
 def test_mutated_records_never_give_a_traceback(cli, tmp_path):
-    rng = random.Random(SEED)
+    rng = random.Random(SEED)  # noqa: S311 (reproducible test cases, not cryptography)
     sources = sorted((FIXTURES / "openmpi").glob("*.jsonl")) + sorted((FIXTURES / "mpich").glob("*.jsonl"))
     outcomes = {0: 0, 2: 0}
     caught = 0  # refusals by the command's last guard (a field of the wrong type deep in a record)
@@ -91,5 +91,8 @@ def test_mutated_records_never_give_a_traceback(cli, tmp_path):
         outcomes[min(rc, 2) if rc != 1 else 0] += 1
         caught += "lack or mistype a field" in err
         shutil.rmtree(res)
-    print(f"pstlab JSONL fuzz: seed {SEED}, {CASES} cases: {outcomes[0]} read, {outcomes[2]} refused ({caught} by the last guard)")
+    print(
+        f"pstlab JSONL fuzz: seed {SEED}, {CASES} cases: {outcomes[0]} read, {outcomes[2]} refused "
+        f"({caught} by the last guard)"
+    )
     assert outcomes[0] and outcomes[2]  # the mutations reach both outcomes

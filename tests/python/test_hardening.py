@@ -8,6 +8,7 @@ import sys
 import textwrap
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -124,7 +125,7 @@ def test_a_timeout_ends_ranks_that_left_the_launchers_process_group(tmp_path):
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
         try:
-            state = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
         except FileNotFoundError:
             return
         if state == "Z":
