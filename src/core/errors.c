@@ -1,6 +1,5 @@
 #include "core/errors.h"
 
-#include "core/outfile.h"
 #include "core/utf8.h"
 
 #include <limits.h>
@@ -45,6 +44,9 @@ static int world_rank(void)
 }
 
 static pst_exit_trap exit_trap;
+static void (*on_failure)(bool usage);
+
+void pst_on_failure(void (*fn)(bool usage)) { on_failure = fn; }
 
 void pst_set_exit_trap(pst_exit_trap trap) { exit_trap = trap; }
 
@@ -91,7 +93,7 @@ static noreturn void collective_vexit(int code, const char *fmt, va_list ap)
         char prefix[96];
         snprintf(prefix, sizeof prefix, "%s: error: ", progname);
         report(code, prefix, message);
-        pst_outfile_abandon(code == PST_EXIT_USAGE); /* exit 2 leaves no file; a failed run keeps its records */
+        if (on_failure) on_failure(code == PST_EXIT_USAGE);
         fflush(stderr);
     } else if (exit_trap) {
         exit_trap(code, message);
@@ -123,7 +125,7 @@ void pst_fatal(int code, const char *fmt, ...)
     va_end(ap);
     snprintf(prefix, sizeof prefix, "%s: error (rank %d): ", progname, world_rank());
     report(code, prefix, message);
-    pst_outfile_abandon(code == PST_EXIT_USAGE);
+    if (on_failure) on_failure(code == PST_EXIT_USAGE);
     fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, code);
     exit(code); /* not reached with a conforming MPI */

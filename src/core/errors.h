@@ -2,6 +2,7 @@
 #ifndef PST_ERRORS_H
 #define PST_ERRORS_H
 
+#include <stdbool.h>
 #include <stdnoreturn.h>
 
 enum pst_exit {
@@ -49,6 +50,10 @@ void pst_at_finalize(void (*fn)(void));
 typedef void (*pst_exit_trap)(int code, const char *message);
 void pst_set_exit_trap(pst_exit_trap trap);
 void pst_exit_trap_point(int code, const char *message); /* returns when no trap is set */
+
+/* fn(usage) runs on rank 0 before a failure exit (usage: exit 2); the record file registers here
+ * so that invalid input leaves no file and a failed run keeps its records. */
+void pst_on_failure(void (*fn)(bool usage));
 
 /* Program name used as the message prefix ("pstswm swap"). */
 void pst_set_progname(const char *name);

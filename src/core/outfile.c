@@ -52,6 +52,7 @@ int pst_outfile_open(const char *path)
 {
     int err = choose(path);
     if (err) return err;
+    pst_on_failure(pst_outfile_abandon);
     if (out.direct) {
         out.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         out.note_len = 0;
