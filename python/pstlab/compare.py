@@ -285,8 +285,8 @@ def write(
         secs.insert(0, Section(f"Gate: B worse than {fail_above_pct:g} % (significant)", [Text("\n".join(failures))]))
     doc.write_figures(secs, out_dir / "plots")
     md_path, html_path = out_dir / "compare.md", out_dir / "compare.html"
-    md_path.write_text(doc.to_markdown(title, intro, secs, "plots"), encoding="utf-8")
-    html_path.write_text(doc.to_html(title, intro, secs), encoding="utf-8")
+    paths.write_atomic(md_path, doc.to_markdown(title, intro, secs, "plots"))
+    paths.write_atomic(html_path, doc.to_html(title, intro, secs))
     lines = verdicts(rows)
     if failures:
         raise GateFailed(

@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pstlab import paths
+
 # ---------------------------------------------------------------- number formatting
 
 
@@ -126,7 +128,7 @@ def write_figures(sections: list[Section], directory: Path) -> None:
     for s in sections:
         for b in s.blocks:
             if isinstance(b, Figure):
-                (directory / f"{b.name}.png").write_bytes(b.png)
+                paths.write_atomic(directory / f"{b.name}.png", b.png)
 
 
 # ---------------------------------------------------------------- HTML

@@ -38,3 +38,14 @@ def pstswm(mpi: str, build: str | None = None) -> Path:
 
 def results_dir() -> Path:
     return repo_root() / "results"
+
+
+def write_atomic(path: Path, data: str | bytes) -> None:
+    """Write a file whole or not at all: into a temporary beside it, then renamed over it, so a
+    reader (or an interrupted pstlab) never sees half a report, preset or manifest."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    if isinstance(data, str):
+        tmp.write_text(data, encoding="utf-8")
+    else:
+        tmp.write_bytes(data)
+    tmp.replace(path)

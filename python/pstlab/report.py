@@ -3,7 +3,7 @@
 import datetime
 from pathlib import Path
 
-from pstlab import __version__, doc
+from pstlab import __version__, doc, paths
 from pstlab.records import RecordSet, load
 from pstlab.sections import BENCHES, answers, runinfo
 
@@ -50,6 +50,6 @@ def write(path: str | Path, out: str | Path | None = None) -> tuple[Path, Path]:
     text = intro(rs)
     doc.write_figures(secs, out_dir / PLOT_DIR)
     md_path, html_path = out_dir / "report.md", out_dir / "report.html"
-    md_path.write_text(doc.to_markdown(title, text, secs, PLOT_DIR), encoding="utf-8")
-    html_path.write_text(doc.to_html(title, text, secs), encoding="utf-8")
+    paths.write_atomic(md_path, doc.to_markdown(title, text, secs, PLOT_DIR))
+    paths.write_atomic(html_path, doc.to_html(title, text, secs))
     return md_path, html_path

@@ -74,9 +74,7 @@ class Options:
 def write_manifest(directory: Path, manifest: dict) -> None:
     """Replace manifest.json atomically, so an interruption never leaves half a manifest."""
     manifest["updated"] = _now()
-    tmp = directory / f".{MANIFEST}.tmp"
-    tmp.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    tmp.replace(directory / MANIFEST)
+    paths.write_atomic(directory / MANIFEST, json.dumps(manifest, indent=2) + "\n")
 
 
 def read_manifest(directory: Path) -> dict:

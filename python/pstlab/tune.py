@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pstlab import __version__, launch, verdicts
+from pstlab import __version__, launch, paths, verdicts
 from pstlab.errors import PstlabError, RunFailed
 from pstlab.records import RecordSet, load, number
 from pstlab.sections import kernel
@@ -267,7 +267,5 @@ def tune(opts: Options) -> tuple[Path, dict[str, StageChoice]]:
         f"tuned by pstlab {__version__} on {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC",
     ]
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.tmp")
-    tmp.write_text(preset_text(choice, about), encoding="utf-8")
-    tmp.replace(out)
+    paths.write_atomic(out, preset_text(choice, about))
     return out, choice

@@ -200,15 +200,20 @@ int pst_protocol_parse_list(const char *transport, const char *list, const pst_p
     return 0;
 }
 
-static int clamp_int(size_t bytes) { return bytes > INT_MAX ? INT_MAX : (int)bytes; }
+/* MPI counts are ints: a larger transfer is a failure to report, never one to shorten. */
+static int count_of(size_t bytes)
+{
+    if (bytes > INT_MAX) pst_fatal(PST_EXIT_FAILED, "a transfer of %zu bytes exceeds MPI's int count (%d)", bytes, INT_MAX);
+    return (int)bytes;
+}
 
 void pst_xfer_init_v(pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest, int src, int side,
                      const void *sendbuf, size_t send_bytes, void *recvbuf, size_t recv_bytes, int tag)
 {
     bool swap = dest == src;
     *x = (pst_xfer){.proto = p, .comm = comm, .dest = dest, .src = src, .side = side, .tag = tag,
-                    .sendbuf = sendbuf, .recvbuf = recvbuf, .bytes = clamp_int(send_bytes),
-                    .recv_bytes = clamp_int(recv_bytes)};
+                    .sendbuf = sendbuf, .recvbuf = recvbuf, .bytes = count_of(send_bytes),
+                    .recv_bytes = count_of(recv_bytes)};
     for (int i = 0; i < 4; i++) x->req[i] = MPI_REQUEST_NULL;
     x->slot = -1;
     /* In an ordered SWAP, A's data reaching B already proves A's receive is posted (A posts

@@ -3,11 +3,13 @@
 #include "model/constants.h"
 #include "core/alloc.h"
 
+#include <errno.h>
 #include <math.h>
 #include <netcdf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define NC_TRY(call)                                                                      \
     do {                                                                                  \
@@ -28,7 +30,13 @@ int pst_fields_write(const char *path, pst_model *m, double t_s, long steps, cha
     double *buf = pst_malloc((npts > ncoef ? npts : ncoef) * sizeof *buf);
     int *ibuf = pst_malloc(ncoef * sizeof *ibuf);
 
-    NC_TRY(nc_create(path, NC_CLOBBER, &ncid));
+    /* Written as PATH.partial and renamed when complete: PATH only ever holds a whole file. */
+    char partial[4096];
+    if ((size_t)snprintf(partial, sizeof partial, "%s.partial", path) >= sizeof partial) {
+        snprintf(err, errlen, "%s: path too long", path);
+        goto fail;
+    }
+    NC_TRY(nc_create(partial, NC_CLOBBER, &ncid));
     NC_TRY(nc_def_dim(ncid, "lat", nlat, &dlat));
     NC_TRY(nc_def_dim(ncid, "lon", nlon, &dlon));
     NC_TRY(nc_def_dim(ncid, "coef", ncoef, &dcoef));
@@ -83,12 +91,22 @@ int pst_fields_write(const char *path, pst_model *m, double t_s, long steps, cha
             for (size_t k = 0; k < ncoef; k++) buf[k] = m->spec[f][2 * k + r];
             NC_TRY(nc_put_var_double(ncid, vcoef[f][r], buf));
         }
-    NC_TRY(nc_close(ncid));
+    int closed = nc_close(ncid);
+    ncid = -1;
+    NC_TRY(closed);
+    if (rename(partial, path)) {
+        snprintf(err, errlen, "%s: cannot rename %s into place: %s", path, partial, strerror(errno));
+        goto fail;
+    }
     free(buf);
     free(ibuf);
     return 0;
 fail:
     if (ncid >= 0) nc_close(ncid);
+    if (access(partial, F_OK) == 0) {
+        size_t used = strlen(err);
+        snprintf(err + used, errlen - used, "; what was written is kept in %s", partial);
+    }
     free(buf);
     free(ibuf);
     return -1;
