@@ -12,15 +12,15 @@ import itertools
 import statistics
 from pathlib import Path
 
-from pstlab import verdicts
 from pstlab.errors import PstlabError
 from pstlab.records import RecordSet, load
+from pstlab.sections import kernel, swap
 
 # The targets of a tool whose verdicts can be trusted on a quiet machine.
 TARGET_CONSISTENT = 0.95
 TARGET_MEDIAN_SET = 0.25
 TARGET_P90_SET = 0.50
-BENCHES = {"kernel": verdicts.kernel_cases, "swap": verdicts.swap_cases}
+BENCHES = {"kernel": kernel.verdict_cases, "swap": swap.verdict_cases}
 
 
 def _fallback(rs: RecordSet, bench: str) -> dict[tuple, tuple[frozenset, int]]:

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass, field
 
 from pstlab import stats
-from pstlab.records import RecordSet, launch_of, number
+from pstlab.records import launch_of, number
 from pstlab.sections.common import group_by, sort_key
 
 MIN_ROUNDS = 10  # fewer, and a median's 95 % interval does not exist or is too wide to decide
@@ -47,7 +47,7 @@ class Case:
         return stats.paired_ratio(samples, self.rounds[self.verdict.best], self.verdict.confidence, self.verdict.margin)
 
 
-def _rounds(rec: dict) -> list[float] | None:
+def round_times(rec: dict) -> list[float] | None:
     values = rec.get("round_s")
     if not isinstance(values, list) or not values:
         return None
@@ -57,7 +57,7 @@ def _rounds(rec: dict) -> list[float] | None:
 
 
 def has_rounds(points: list[dict]) -> bool:
-    return any(_rounds(p) for p in points)
+    return any(round_times(p) for p in points)
 
 
 def _precise(rounds: dict[str, list[float]], conf: float) -> bool:
@@ -74,11 +74,11 @@ def build(points: list[dict], summaries: list[dict], key_fields: tuple[str, ...]
     summaries: pstswm's verdict summaries of the same key (their margin, confidence, caveats).
     """
     out = []
-    by_key = group_by([p for p in points if _rounds(p)], *key_fields)
+    by_key = group_by([p for p in points if round_times(p)], *key_fields)
     sums = group_by(summaries, "run_id")
     for key, pts in sorted(by_key.items(), key=lambda kv: [sort_key(k) for k in kv[0]]):
         runs = sorted(group_by(pts, "run_id").items(), key=lambda kv: launch_of(kv[1][0]))
-        per_run = [{label(p): _rounds(p) for p in rp} for _, rp in runs]
+        per_run = [{label(p): round_times(p) for p in rp} for _, rp in runs]
         common = [a for a in per_run[0] if all(a in r for r in per_run)]
         # A launch whose alternatives do not share their rounds (an old or foreign file) is left out.
         usable = [(rid, r) for (rid, _), r in zip(runs, per_run, strict=True) if len({len(r[a]) for a in common}) == 1]
@@ -104,26 +104,3 @@ def build(points: list[dict], summaries: list[dict], key_fields: tuple[str, ...]
         case.verdict = stats.verdict(rounds, conf, margin)
         out.append(case)
     return out
-
-
-def kernel_cases(rs: RecordSet) -> list[Case]:
-    from pstlab.sections import kernel
-
-    points = [dict(p, stage=kernel.stage(p)) for p in rs.points("kernel") if not kernel.is_collective(p)]
-    sums = [dict(s, stage=kernel.stage(s)) for s in rs.summaries("kernel", "sensitivity")]
-    generic = [dict(s, stage=kernel.stage(s)) for s in rs.summaries("kernel", "generic")]
-    cases = build(points, sums, kernel.VERDICT_KEY, kernel.label)
-    # the collective ran in the same rounds as each algorithm's alternatives: pair it from the summary
-    colls = group_by(generic, *kernel.VERDICT_KEY)
-    for c in cases:
-        samples = [s for s in colls.get(c.key, []) if _rounds({"round_s": s.get("coll_round_s")})]
-        joined = [t for s in sorted(samples, key=launch_of) for t in s["coll_round_s"][: c.per_launch]]
-        if samples and len(joined) == len(next(iter(c.rounds.values()))):
-            c.comparators[kernel.COLL_PROTOCOL] = joined
-    return cases
-
-
-def swap_cases(rs: RecordSet) -> list[Case]:
-    from pstlab.sections import swap
-
-    return build(rs.points("swap"), rs.summaries("swap", "sensitivity"), swap.VERDICT_KEY, lambda p: str(p["protocol"]))

@@ -5,8 +5,9 @@ import json
 import numpy as np
 import pytest
 
-from pstlab import records, report, stats, tune, verdicts
+from pstlab import records, report, stats, tune
 from pstlab.sections import answers
+from pstlab.sections import swap as swap_section
 
 
 def _write(path, recs):
@@ -55,7 +56,7 @@ def test_launches_merge_into_one_paired_verdict(tmp_path):
     _write(tmp_path / "swap-L1.jsonl", _swap_launch("a", 1, caveats=["noisy", "precision not reached"]))
     _write(tmp_path / "swap-L2.jsonl", _swap_launch("b", 2))
     rs = records.load(tmp_path)
-    (case,) = verdicts.swap_cases(rs)
+    (case,) = swap_section.verdict_cases(rs)
     assert case.launches == 2 and case.verdict.rounds == 24
     pts = rs.points("swap")
     merged = {
@@ -72,7 +73,7 @@ def test_launches_merge_into_one_paired_verdict(tmp_path):
 
 def test_too_few_rounds_is_a_caveat(tmp_path):
     _write(tmp_path / "s.jsonl", _swap_launch("a", 1, n=5))
-    (case,) = verdicts.swap_cases(records.load(tmp_path))
+    (case,) = swap_section.verdict_cases(records.load(tmp_path))
     assert "fewer than 10 rounds" in case.caveats and case.verdict.level == "undetermined"
 
 

@@ -5,8 +5,9 @@ import sys
 import pytest
 
 from conftest import real_pstswm
-from pstlab import records, report, tune, verdicts
+from pstlab import records, report, tune
 from pstlab.run import Options, run_suite
+from pstlab.sections import kernel as kernel_section
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -70,7 +71,7 @@ def test_tune_runs_the_real_kernel_and_its_records_report(tmp_path):
     assert list(preset) == list(choice) == ["fft"] and {p["stage"] for p in points} == {"fft"}
     assert {p["protocol"] for p in points} == {"0,6", "3,1", "coll"} and all(p["verified"] for p in points)
     # each algorithm's pick lies in its tie set; the stage's algorithm has the least median
-    cases = {c.key[1]: c for c in verdicts.kernel_cases(records.load(kept))}
+    cases = {c.key[1]: c for c in kernel_section.verdict_cases(records.load(kept))}
     for algorithm, pick in preset["fft"].items():
         if isinstance(pick, dict):
             label = pick["protocol"] + ("+ov" if pick["overlap"] and pick["protocol"][0] in "01" else "")
@@ -99,7 +100,7 @@ def test_pstlab_verdicts_are_pstswms(tmp_path):
     )
     tune.tune(opts)
     rs = records.load(tmp_path / "opt.kernel.jsonl")
-    mine = {c.key[:2]: c for c in verdicts.kernel_cases(rs)}
+    mine = {c.key[:2]: c for c in kernel_section.verdict_cases(rs)}
     theirs = rs.summaries("kernel", "sensitivity")
     assert theirs and len(mine) == len(theirs)
     for s in theirs:

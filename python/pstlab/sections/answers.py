@@ -12,7 +12,7 @@ from pstlab import compare, verdicts
 from pstlab.doc import Section, Table, Text, fmt_bytes, fmt_ms, fmt_pct, fmt_us
 from pstlab.plots import stacked_bars
 from pstlab.records import RecordSet, number
-from pstlab.sections import kernel, model
+from pstlab.sections import kernel, model, swap
 from pstlab.sections.common import grid_ranks, group_by
 
 TITLE = "Answers for this machine"
@@ -103,7 +103,7 @@ def _vs_best(case: verdicts.Case, label: str) -> str:
 
 
 def stage_answer(rs: RecordSet) -> Table | None:
-    cases = [c for c in verdicts.kernel_cases(rs) if "oversubscribed" not in c.caveats]
+    cases = [c for c in kernel.verdict_cases(rs) if "oversubscribed" not in c.caveats]
     if not cases:
         return None
     rows = []
@@ -250,7 +250,7 @@ def guardrails(rs: RecordSet) -> tuple[list[str], set[str]]:
             f"{len(bad_fits)} fitted models fail their checks (error above 15 %, or a negative latency or "
             f"bandwidth): {examples}{', …' if len(bad_fits) > 5 else ''}; they are shown as FIT NOT OK, not used."
         )
-    cases = verdicts.kernel_cases(rs) + verdicts.swap_cases(rs)
+    cases = kernel.verdict_cases(rs) + swap.verdict_cases(rs)
     for caveat, what in (
         ("below 20x timer resolution", "times below 20 ticks of the timer: the verdict is about the clock"),
         ("precision not reached", "medians not as precise as asked (add rounds: --adaptive with a --budget)"),

@@ -14,11 +14,9 @@ The collectives (`protocol: "coll"`) have no protocol alternatives: they appear 
 the sensitivity table.
 """
 
-from __future__ import annotations  # verdicts imports this package: annotations stay unevaluated
-
 from pstlab import stats, verdicts
 from pstlab.doc import Section, Table, Text, fmt_pct, fmt_us
-from pstlab.records import RecordSet, number
+from pstlab.records import RecordSet, launch_of, number
 from pstlab.sections.common import Metric, best, group_by, sort_key, varying
 
 BENCH = "kernel"
@@ -310,14 +308,14 @@ def section(rs: RecordSet) -> Section:
             "Legendre-stage ones down a column."
         )
     )
-    cases = [c for group in _by_stage(verdicts.kernel_cases(rs)).values() for c in group]
+    cases = [c for group in _by_stage(verdict_cases(rs)).values() for c in group]
     tables = [verdict_table(cases), cost_table(cases)] if cases else [sensitivity_table(rs), generic_table(rs)]
     sec.add(*tables)
     return sec
 
 
 def headline(rs: RecordSet) -> list[str]:
-    if with_rounds := verdicts.kernel_cases(rs):
+    if with_rounds := verdict_cases(rs):
         lines = []
         for (stage_, size, grid), group in _by_stage(with_rounds).items():
             picks = ", ".join(f"{c.key[1]} {c.verdict.tie_set()} ({c.verdict.level})" for c in group)
@@ -370,3 +368,19 @@ METRICS = [
 
 def overlay(_sets: list[tuple[str, RecordSet]]) -> list:
     return []
+
+
+def verdict_cases(rs: RecordSet) -> list[verdicts.Case]:
+    """The verdicts of kernel records: protocol x overlap per algorithm and configuration, with the
+    collective paired in from the generic summary (it ran in the same rounds)."""
+    points = [dict(p, stage=stage(p)) for p in rs.points("kernel") if not is_collective(p)]
+    sums = [dict(s, stage=stage(s)) for s in rs.summaries("kernel", "sensitivity")]
+    generic = [dict(s, stage=stage(s)) for s in rs.summaries("kernel", "generic")]
+    cases = verdicts.build(points, sums, VERDICT_KEY, label)
+    colls = group_by(generic, *VERDICT_KEY)
+    for c in cases:
+        samples = [s for s in colls.get(c.key, []) if verdicts.round_times({"round_s": s.get("coll_round_s")})]
+        joined = [t for s in sorted(samples, key=launch_of) for t in s["coll_round_s"][: c.per_launch]]
+        if samples and len(joined) == len(next(iter(c.rounds.values()))):
+            c.comparators[COLL_PROTOCOL] = joined
+    return cases

@@ -178,7 +178,7 @@ def protocol_table(rs: RecordSet) -> Table | None:
 def verdict_tables(rs: RecordSet) -> list[Table]:
     """Per sweep (transport, cache, pair): the tie set over protocols at each size, with confidence."""
     tables = []
-    grouped = group_by([{"k": c.key[:3], "c": c} for c in verdicts.swap_cases(rs)], "k")
+    grouped = group_by([{"k": c.key[:3], "c": c} for c in verdict_cases(rs)], "k")
     for ((transport, cache, pair),), entries in grouped.items():
         rows = []
         for c in sorted((e["c"] for e in entries), key=lambda c: (c.key[4], c.key[3])):
@@ -440,3 +440,9 @@ def overlay(sets: list[tuple[str, RecordSet]]) -> list:
     if not bw.series:
         return []
     return [figure("swap-overlay", "Swap: best over protocols, A solid, B dashed.", [bw, lat])]
+
+
+def verdict_cases(rs: RecordSet) -> list[verdicts.Case]:
+    """The verdicts of swap records: protocols per size, cache state and volume."""
+    points, sums = rs.points("swap"), rs.summaries("swap", "sensitivity")
+    return verdicts.build(points, sums, VERDICT_KEY, lambda p: str(p["protocol"]))
