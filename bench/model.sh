@@ -1,43 +1,107 @@
 #!/usr/bin/env bash
-# Serial model performance: time per step, MFlop/s (analytic count) and the per-stage split for
-# T42L16 and T85L16 (case 2), on one rank.  Not a test: numbers depend on the machine and its load.
-#   bench/model.sh [--mpi openmpi|mpich] [--build DIR] [--steps-t42 N] [--steps-t85 N] [--level-block B]
-# Records go to results/bench-model-<date>.jsonl.
+# Serial model performance against yardsticks measured in the same run: T42L16 and T85L16 (case 2)
+# on one rank, each stage's time beside what the libraries alone reach on this core:
+#   - single-core OpenBLAS DGEMM (n = 1000), alone and with a second copy running at once (two
+#     vCPUs may share a physical core: the concurrent figure is the yardstick of a 2-rank run);
+#   - FFTW alone doing the model's transforms (13 per latitude and level) on cache-resident
+#     batches, at its fastest batch size (pst_yardstick fft).
+# Yardsticks and model runs are interleaved in rounds so load drift hits them alike; every figure
+# is the median over rounds of per-run medians.  Rates use the flop counts of Worley & Foster
+# (1994) for the whole step (4,129,859 per level-step at T42, 24,235,477 at T85) and the
+# project's own count (src/model/flops.h) for the Legendre stage.  Not a test: numbers depend on
+# the machine and its load.
+#   bench/model.sh [--mpi openmpi|mpich] [--build DIR] [--rounds R] [--steps-t42 N] [--steps-t85 N]
+#                  [--level-block B]
+# Records (model points and yardsticks) go to results/bench-model-<date>.jsonl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mpi=${PSTRUN_MPI:-openmpi} build= steps42=100 steps85=40 block=2
+mpi=${PSTRUN_MPI:-openmpi} build= steps42=100 steps85=40 block= rounds=3
 while (($#)); do
   case "$1" in
     --mpi) mpi=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
+    --rounds) rounds=$2; shift 2 ;;
     --steps-t42) steps42=$2; shift 2 ;;
     --steps-t85) steps85=$2; shift 2 ;;
     --level-block) block=$2; shift 2 ;;
-    -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench/model.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
 build=${build:-build/$mpi}
-[[ -x $build/pstswm ]] || { echo "bench/model.sh: $build/pstswm not built (cmake --build $build)" >&2; exit 2; }
+for exe in pstswm pst_yardstick; do
+  [[ -x $build/$exe ]] || { echo "bench/model.sh: $build/$exe not built (scripts/build.sh $mpi)" >&2; exit 2; }
+done
 mkdir -p results
 out=results/bench-model-$(date +%Y%m%d-%H%M%S).jsonl
 : >"$out"
-echo "# pstswm model, case 2, 1 rank, level block $block, $(nproc) cores, load: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf "%-8s %7s %10s %10s %10s %9s %9s %9s %9s\n" config steps "med ms" "min ms" "MFlop/s" "fft ms" "leg ms" "grid ms" "spec ms"
-for cfg in "42 $steps42" "85 $steps85"; do
-  read -r M steps <<<"$cfg"
-  tmp=$(mktemp)
-  scripts/pstrun --mpi "$mpi" -n 1 "$build/pstswm" model --case 2 --trunc "$M" --levels 16 --level-block "$block" \
-    --steps "$steps" --warmup 3 --fftw-plan measure --out "$tmp" >/dev/null
-  cat "$tmp" >>"$out"
-  python3 - "$tmp" "$M" <<'PY'
-import json, sys
-r = next(json.loads(l) for l in open(sys.argv[1]) if '"type":"point"' in l)
-ms = lambda k: r[k] * 1e3
-print(f"T{sys.argv[2]}L16  {r['steps']:7d} {ms('t_med'):10.2f} {ms('t_min'):10.2f} {r['mflops']:10.0f} "
-      f"{ms('fft_s'):9.2f} {ms('legendre_s'):9.2f} {ms('grid_s'):9.2f} {ms('spectral_s'):9.2f}")
-PY
-  rm -f "$tmp"
+export OPENBLAS_NUM_THREADS=1
+echo "# pstswm model, case 2, 1 rank, $rounds rounds, $(nproc) cores, $mpi, load: $(cut -d' ' -f1-3 /proc/loadavg)"
+# The model's transforms per step: 8 forward (r2c) and 5 inverse (c2r) per latitude and level.
+fft_yardstick() { "$build/pst_yardstick" fft --nlon "$1" --r2c $(($2 * 8 * 16)) --c2r $(($2 * 5 * 16)) --reps 5 | grep fft_best; }
+for ((r = 1; r <= rounds; r++)); do
+  "$build/pst_yardstick" dgemm --reps 5 >>"$out"
+  # Two at once: each copy's rate is what one of two ranks can expect from its core.
+  "$build/pst_yardstick" dgemm --reps 5 | sed 's/"what":"dgemm"/"what":"dgemm_concurrent"/' >>"$out" &
+  "$build/pst_yardstick" dgemm --reps 5 | sed 's/"what":"dgemm"/"what":"dgemm_concurrent"/' >>"$out"
+  wait
+  fft_yardstick 128 64 >>"$out"
+  fft_yardstick 256 128 >>"$out"
+  for cfg in "42 $steps42" "85 $steps85"; do
+    read -r M steps <<<"$cfg"
+    tmp=$(mktemp)
+    scripts/pstrun --mpi "$mpi" -n 1 "$build/pstswm" model --case 2 --trunc "$M" --levels 16 ${block:+--level-block "$block"} \
+      --steps "$steps" --warmup 3 --fftw-plan measure --out "$tmp" >/dev/null
+    grep '"type":"point"' "$tmp" >>"$out"
+    rm -f "$tmp"
+  done
 done
-echo "# med/min: median and minimum time per step after 3 warm-up steps; stage times are means per step;"
-echo "# MFlop/s = analytic flops per step / median step time.  Records: $out"
+python3 - "$out" <<'PY'
+import json, statistics, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+med = statistics.median
+def ys(what, key="t_med", **match):
+    return med([r[key] for r in recs if r.get("what") == what and all(r.get(k) == v for k, v in match.items())])
+dgemm, dgemm2 = ys("dgemm", "gflops_med"), ys("dgemm_concurrent", "gflops_med")
+worley = {42: 4129859, 85: 24235477}
+print(f"yardsticks: DGEMM n=1000 {dgemm:.1f} GFlop/s on one core, {dgemm2:.1f} per copy with two at once "
+      f"({dgemm2 / dgemm:.2f})")
+print(f"{'config':8} {'step ms':>8} {'fft ms':>7} {'leg ms':>7} {'four ms':>7} {'grid ms':>8} {'spec ms':>8} "
+      f"{'plan s':>7} {'FFTW ms':>8} {'batch':>5} {'fft/FFTW':>8} {'leg/DGEMM':>9} {'leg+four':>8} {'step/DGEMM':>10}")
+rows = {}
+for M, nlon in ((42, 128), (85, 256)):
+    pts = [r for r in recs if r.get("type") == "point" and r.get("trunc") == M]
+    if not pts:
+        continue
+    g = lambda k: med([p[k] for p in pts])
+    fft_best = [r for r in recs if r.get("what") == "fft_best" and r["nlon"] == nlon]
+    yard = med([r["t_med"] for r in fft_best])
+    batch = statistics.mode([r["batch"] for r in fft_best])
+    # The Legendre stage's flops (flops.h): 56 K J/2 per level, K = (M+1)(M+2)/2, J = nlat.
+    K, J, L = (M + 1) * (M + 2) / 2, pts[0]["nlat"], pts[0]["levels"]
+    leg_flops = 56 * K * J / 2 * L
+    rows[M] = dict(step=g("t_med"), fft=g("fft_s"), leg=g("legendre_s"), four=g("fourier_s"), grid=g("grid_s"),
+                   spec=g("spectral_s"), plan=g("fft_plan_s"), yard=yard, batch=batch,
+                   leg_rate=leg_flops / g("legendre_s") / 1e9 / dgemm,
+                   legfour_rate=leg_flops / (g("legendre_s") + g("fourier_s")) / 1e9 / dgemm,
+                   step_rate=worley[M] * L / g("t_med") / 1e9 / dgemm)
+    r = rows[M]
+    print(f"T{M}L{L:<4} {r['step']*1e3:8.2f} {r['fft']*1e3:7.2f} {r['leg']*1e3:7.2f} {r['four']*1e3:7.2f} "
+          f"{r['grid']*1e3:8.2f} {r['spec']*1e3:8.2f} {r['plan']:7.3f} {yard*1e3:8.2f} {batch:5d} {r['fft']/yard:8.2f} "
+          f"{r['leg_rate']:9.2f} {r['legfour_rate']:8.2f} {r['step_rate']:10.2f}")
+targets = [("T85L16 Legendre stage (dgemms) >= 0.60 of DGEMM", 85, lambda r: r["leg_rate"] >= 0.60),
+           ("T85L16 Legendre stage with its Fourier-space combinations >= 0.60 of DGEMM", 85,
+            lambda r: r["legfour_rate"] >= 0.60),
+           ("T42L16 FFT stage <= 1.2 x FFTW yardstick", 42, lambda r: r["fft"] / r["yard"] <= 1.2),
+           ("T85L16 FFT stage <= 1.2 x FFTW yardstick", 85, lambda r: r["fft"] / r["yard"] <= 1.2),
+           ("T85L16 whole step >= 0.45 of DGEMM", 85, lambda r: r["step_rate"] >= 0.45),
+           ("T42L16 whole step >= 0.35 of DGEMM (aim)", 42, lambda r: r["step_rate"] >= 0.35)]
+print("targets:")
+for text, M, ok in targets:
+    if M in rows:
+        print(f"  {'met   ' if ok(rows[M]) else 'MISSED'} {text}")
+PY
+echo "# step: median step time after 3 warm-up steps; stages: mean per step (four: the Fourier-space combinations);"
+echo "# leg/DGEMM: Legendre flops (flops.h) / dgemm stage time / DGEMM rate; leg+four: the same over both stages;"
+echo "# plan s: FFTW planning (not in the step);"
+echo "# FFTW ms: the same transforms by FFTW alone, cache-resident, best batch; medians over $rounds rounds.  Records: $out"

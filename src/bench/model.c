@@ -132,7 +132,10 @@ static void validate(model_cfg *c)
     if (c->nlon < 3 * c->trunc + 1 || c->nlon % 2 || !good_fft_length(c->nlon))
         pst_usage_error("--nlon: %lld longitudes do not fit T%lld (need an even number >= %lld = 3M+1 with prime "
                         "factors 2, 3, 5 only)", c->nlon, c->trunc, 3 * c->trunc + 1);
-    if (!c->level_block) c->level_block = c->levels % 2 ? 1 : 2;
+    /* 4 levels per block: the Legendre dgemms get 40 columns (OpenBLAS's small-matrix kernels are
+     * fastest from about 20 to 80) and each table is streamed a quarter as often as level by
+     * level (T85L16: Legendre stage 7.5-8.1 ms against 8.3-8.9 with 2, bench/model.sh). */
+    if (!c->level_block) c->level_block = c->levels % 4 == 0 ? 4 : c->levels % 2 == 0 ? 2 : 1;
     if (c->levels % c->level_block)
         pst_usage_error("--level-block: %lld does not divide --levels %lld", c->level_block, c->levels);
     if (!isnan(c->dt_s) && c->dt_s <= 0) pst_usage_error("--dt: %g s is not a positive time step", c->dt_s);
@@ -282,7 +285,7 @@ int pst_cmd_model(int argc, char **argv)
         {"nlat", PST_OPT_INT, &c.nlat, "N", "Gaussian latitudes (default: smallest even >= (3M+1)/2; T42: 64)", 2, 1 << 16, NULL},
         {"nlon", PST_OPT_INT, &c.nlon, "N", "longitudes (default: smallest 2,3,5-smooth >= 3M+1; T42: 128)", 4, 1 << 17, NULL},
         {"levels", PST_OPT_INT, &c.levels, "K", "independent vertical levels (work is linear in K; default 1)", 1, MAX_LEVELS, NULL},
-        {"level-block", PST_OPT_INT, &c.level_block, "B", "levels transformed together, dividing K (default 2 if K is even, else 1)", 1, MAX_LEVELS, NULL},
+        {"level-block", PST_OPT_INT, &c.level_block, "B", "levels transformed together, dividing K (default 4, else 2, else 1: the largest that divides K)", 1, MAX_LEVELS, NULL},
         {"dt", PST_OPT_DOUBLE, &c.dt_s, "SEC", "time step in seconds (default: from the Courant number, printed)", 1, 0, NULL},
         {"steps", PST_OPT_INT, &c.steps, "N", "time steps to run (default: --days)", 1, MAX_STEPS, NULL},
         {"days", PST_OPT_DOUBLE, &c.days, "D", "simulated days (default: the case's standard 12, 5, 15, 14)", 1, 0, NULL},
@@ -349,14 +352,17 @@ int pst_cmd_model(int argc, char **argv)
     };
     char what[96];
     snprintf(what, sizeof what, "model T%lldL%lld on %lld x %lld points", c.trunc, c.levels, c.nlat, c.nlon);
-    double model_bytes = pst_model_memory_bytes(&mc);
-    pst_require_memory(model_bytes, what);
+    double memory_estimate_bytes = pst_require_memory(pst_model_memory_bytes(&mc), what);
     pst_ctx_validated(&c.ctx);
     pst_model m;
+    double setup_t0 = pst_now_s();
     pst_model_init(&m, &mc);
+    double setup_s = pst_now_s() - setup_t0;
     long long steps = resolve_steps(&c, m.cfg.dt_s);
     snprintf(what, sizeof what, "model T%lldL%lld over %lld steps", c.trunc, c.levels, steps);
-    double memory_estimate_bytes = pst_require_memory(model_bytes + (double)steps * sizeof(double), what); /* + step times */
+    double step_times_bytes = (double)steps * sizeof(double);
+    pst_require_memory(step_times_bytes, what);
+    memory_estimate_bytes += step_times_bytes;
     double t_end = (double)steps * m.cfg.dt_s;
     pst_ref_grids ref = {0};
     if (c.reference) {
@@ -450,7 +456,12 @@ int pst_cmd_model(int argc, char **argv)
     for (long long s = 0; s < steps; s++) wall_s += step_s[s];
     for (int k = 0; k < PST_NSTAGES; k++) stage_sum += stage[k];
     double mflops = flops_per_step / st.median / 1e6;
-    double peak_rss_bytes = pst_peak_rss_bytes();
+    int nranks;
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    double *rss_per_rank = pst_malloc((size_t)nranks * sizeof *rss_per_rank), max_rss_bytes = pst_peak_rss_bytes(rss_per_rank);
+    long long *rss_bytes_per_rank = pst_malloc((size_t)nranks * sizeof *rss_bytes_per_rank);
+    for (int k = 0; k < nranks; k++) rss_bytes_per_rank[k] = (long long)rss_per_rank[k];
+    free(rss_per_rank);
 
     pst_rec r;
     pst_rec_begin(&r, &c.ctx, "model", "point");
@@ -468,6 +479,8 @@ int pst_cmd_model(int argc, char **argv)
     pst_rec_num(&r, "legendre_comm_s", comm[1]);
     pst_rec_num(&r, "comm_s", comm[0] + comm[1]);
     pst_rec_num(&r, "diag_s", diag_s);
+    pst_rec_num(&r, "setup_s", setup_s);
+    pst_rec_num(&r, "fft_plan_s", m.dyn.fft_plan_s);
     pst_rec_num(&r, "flops_per_step", flops_per_step);
     pst_rec_num(&r, "flops_per_step_level", fl.total);
     pst_rec_num(&r, "mflops", mflops);
@@ -476,7 +489,8 @@ int pst_cmd_model(int argc, char **argv)
     pst_rec_num(&r, "courant_initial", m.courant);
     pst_rec_num(&r, "inertial", m.inertial);
     pst_rec_num(&r, "memory_estimate_bytes", memory_estimate_bytes);
-    pst_rec_num(&r, "peak_rss_bytes", peak_rss_bytes);
+    pst_rec_int(&r, "max_rss_bytes", (long long)max_rss_bytes);
+    pst_rec_ints(&r, "rss_bytes_per_rank", rss_bytes_per_rank, (size_t)nranks);
     pst_rec_emit(&r, &c.ctx);
 
     if (root) {
@@ -493,6 +507,8 @@ int pst_cmd_model(int argc, char **argv)
             printf("  communication   fft %s %.4g ms, legendre %s %.4g ms per step (inside the stages above, max over ranks)\n",
                    stage_alg(&c, true), comm[0] * 1e3, stage_alg(&c, false), comm[1] * 1e3);
         printf("  flops per step  %.0f (%.0f per level, analytic) -> %.1f MFlop/s\n", flops_per_step, fl.total, mflops);
+        printf("  set-up          %.3f s, of which FFTW planning (--fftw-plan %s) %.3f s; not in the step times\n", setup_s,
+               c.fftw_plan, m.dyn.fft_plan_s);
         if (d.has_norms)
             printf("  errors (%s)  h: l1 %.3e  l2 %.3e  linf %.3e | v: l1 %.3e  l2 %.3e  linf %.3e\n",
                    c.reference ? "vs reference" : "vs analytic", d.norms.h_l1, d.norms.h_l2, d.norms.h_linf, d.norms.v_l1,
@@ -514,6 +530,7 @@ int pst_cmd_model(int argc, char **argv)
         if (root) printf("  fields          written to %s (level 0, day %g)\n", c.write_fields, t_end / PST_DAY_S);
     }
     free(step_s);
+    free(rss_bytes_per_rank);
     pst_ref_grids_free(&ref);
     pst_reference_free(&c.ref);
     pst_model_free(&m);

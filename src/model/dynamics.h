@@ -5,13 +5,15 @@
  * V = v cosθ are recovered from ζ and δ each step.  As in STSWM the previous time level is
  * kept on the grid, so a step is (per block of levels):
  *
- *   1. inverse Legendre: (η, δ, Φ', ψ', χ') coefficients → Fourier U, V, η, δ, Φ'   [legendre]
+ *   1. inverse Legendre: (η, δ, Φ', ψ', χ') coefficients → sums per parity        [legendre]
+ *      and their north/south combination into Fourier U, V, η, δ, Φ'                 [fourier]
  *   2. 5 inverse FFTs per latitude and level                                          [fft]
  *   3. grid-point products Uη, Vη, UΦ', VΦ', E = (U²+V²)/(2(1−μ²)) + Φ_s            [grid]
  *   4. 8 forward FFTs: the 5 products and the previous level η, δ, Φ'                 [fft]
  *      (then the current η, δ, Φ' become the previous level)                          [grid]
  *   5. forward Legendre: the Fourier-space tendencies combined with the old level,
- *      λ-derivatives as im, μ-derivatives moved onto H by integration by parts          [legendre]
+ *      λ-derivatives as im, μ-derivatives moved onto H by integration by parts          [fourier]
+ *      and summed over latitudes                                                      [legendre]
  *   6. semi-implicit solve and new (ψ', χ') per coefficient                           [spectral]
  *
  * Leapfrog with the gravity-wave terms (−∇²Φ' in the δ equation, −Φ̄δ in the Φ' equation)
@@ -40,8 +42,14 @@ typedef enum pst_scheme {
     PST_SCHEME_ADVECTION,      /* case 1: Φ' advected by the fixed initial winds */
 } pst_scheme;
 
-typedef enum pst_stage { PST_STAGE_FFT, PST_STAGE_LEGENDRE, PST_STAGE_GRID, PST_STAGE_SPECTRAL, PST_NSTAGES } pst_stage;
-extern const char *const pst_stage_names[PST_NSTAGES]; /* "fft", "legendre", "grid", "spectral" */
+/* The stages a step's time is split into, as the flop count splits the work (flops.h): the
+ * Legendre dgemms and their communication, the Fourier-space combinations around them (memory
+ * bound: they turn the dgemms' wavenumber-major sums into latitude-major Fourier lines and back),
+ * the FFTs and theirs, the grid-point products, the spectral update. */
+typedef enum pst_stage {
+    PST_STAGE_FFT, PST_STAGE_LEGENDRE, PST_STAGE_FOURIER, PST_STAGE_GRID, PST_STAGE_SPECTRAL, PST_NSTAGES
+} pst_stage;
+extern const char *const pst_stage_names[PST_NSTAGES]; /* "fft", "legendre", "fourier", "grid", "spectral" */
 
 typedef struct pst_dyn_config {
     int M, nlat, nlon, levels, level_block;
@@ -73,7 +81,8 @@ typedef struct pst_dyn {
     pst_pfft *pfft_inv, *pfft_fwd;   /* the FFT stage across the row (PX > 1) */
     pst_pleg *pleg;                  /* the Legendre stage down the column (PY > 1) */
     double **state;                  /* per block: [ncoef][η, δ, Φ', ψ', χ'][B][2] */
-    double **grid_fwd;               /* per block: [pair][8][B][hemi][nlon_local]; slots 5..7 = previous level */
+    double **grid_old;               /* per block: the previous level [pair][η, δ, Φ'][B][hemi][nlon_local] */
+    double *grid_fwd;                /* one chunk: [pair][8][B][hemi][nlon_local]; products, then previous level */
     fftw_complex *four_inv, *four_fwd; /* one chunk of pairs: [pair][5 or 8][B][hemi][fstride], wavenumber mx[i] at i */
     double *grid_inv;                /* one chunk: [pair][5][B][hemi][nlon_local]: U, V, η, δ, Φ' */
     double *legbuf;                  /* Legendre sums (inverse) or inputs (forward) [mx][pair][28 B] */
@@ -85,6 +94,7 @@ typedef struct pst_dyn {
     long steps_done;
     bool old_partial;                /* previous level still lacks its Robert filter term */
     double stage_s[PST_NSTAGES];     /* accumulated time per stage */
+    double fft_plan_s;               /* set-up of the FFT stage: FFTW planning (and the row's plans) */
 } pst_dyn;
 
 void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg);

@@ -1,0 +1,231 @@
+/* Yardsticks for the model's compute stages, measured by the libraries alone on one core:
+ *
+ *   pst_yardstick dgemm [--n N] [--reps R]
+ *       single-threaded OpenBLAS DGEMM of N x N matrices (C = A B), GFlop/s = 2 N³ / time;
+ *   pst_yardstick fft --nlon N --r2c A --c2r B [--batches 8,16,...] [--reps R] [--plan measure]
+ *       A real-to-complex and B complex-to-real FFTs of length N through FFTW's advanced
+ *       interface, run as batches of `batch` lines on one cache-resident buffer, for every
+ *       batch size; the fastest batch is the yardstick of the model's FFT stage.
+ *
+ * Each prints one JSON object per line (type "yardstick"): the median and minimum of R timed
+ * repetitions after one untimed one.  Not MPI: a concurrent yardstick is two of these started
+ * together (bench/model.sh). */
+#include <cblas.h>
+#include <fftw3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void openblas_set_num_threads(int num_threads);
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median and minimum of n timings (sorted in place). */
+static void summarise(double *t, int n, double *med, double *min)
+{
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    *min = t[0];
+    *med = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+static void *xmalloc(size_t bytes)
+{
+    void *p = fftw_malloc(bytes ? bytes : 1);
+    if (!p) {
+        fprintf(stderr, "pst_yardstick: cannot allocate %zu bytes\n", bytes);
+        exit(3);
+    }
+    memset(p, 0, bytes ? bytes : 1);
+    return p;
+}
+
+static long parse_long(const char *opt, const char *s, long lo, long hi)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*s == '\0' || *end != '\0' || v < lo || v > hi) {
+        fprintf(stderr, "pst_yardstick: %s wants an integer in [%ld, %ld], got '%s'\n", opt, lo, hi, s);
+        exit(2);
+    }
+    return v;
+}
+
+static int run_dgemm(long n, int reps)
+{
+    openblas_set_num_threads(1);
+    size_t nn = (size_t)n * (size_t)n;
+    double *a = xmalloc(nn * sizeof *a), *b = xmalloc(nn * sizeof *b), *c = xmalloc(nn * sizeof *c);
+    for (size_t i = 0; i < nn; i++) {
+        a[i] = (double)(i % 7) - 3.0;
+        b[i] = (double)(i % 5) - 2.0;
+    }
+    double *t = xmalloc((size_t)reps * sizeof *t);
+    for (int r = -1; r < reps; r++) {
+        double t0 = now_s();
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)n, (int)n, 1.0, a, (int)n, b, (int)n, 0.0, c,
+                    (int)n);
+        if (r >= 0) t[r] = now_s() - t0;
+    }
+    /* A known entry keeps the product honest: c[0] = Σ_k a[k] b[k n]. */
+    double want = 0.0;
+    for (long k = 0; k < n; k++) want += a[k] * b[(size_t)k * n];
+    if (c[0] != want) {
+        fprintf(stderr, "pst_yardstick: dgemm result wrong (c[0] = %g, expected %g)\n", c[0], want);
+        return 3;
+    }
+    double med, min, flop = 2.0 * (double)n * n * n;
+    summarise(t, reps, &med, &min);
+    printf("{\"type\":\"yardstick\",\"what\":\"dgemm\",\"n\":%ld,\"threads\":1,\"reps\":%d,\"t_med\":%.6e,\"t_min\":%.6e,"
+           "\"gflops_med\":%.3f,\"gflops_max\":%.3f}\n",
+           n, reps, med, min, flop / med * 1e-9, flop / min * 1e-9);
+    fftw_free(a);
+    fftw_free(b);
+    fftw_free(c);
+    fftw_free(t);
+    return 0;
+}
+
+/* Time of `count` transforms done `batch` at a time on one buffer (the last batch shorter). */
+static double fft_pass(fftw_plan full, fftw_plan tail, long count, int batch, double *g, fftw_complex *f, int r2c)
+{
+    double t0 = now_s();
+    for (long done = 0; done < count; done += batch) {
+        fftw_plan p = count - done >= batch ? full : tail;
+        if (r2c) fftw_execute_dft_r2c(p, g, f);
+        else fftw_execute_dft_c2r(p, f, g);
+    }
+    return now_s() - t0;
+}
+
+static fftw_plan plan_lines(int nlon, int lines, double *g, fftw_complex *f, int r2c, unsigned flags)
+{
+    int nc = nlon / 2 + 1;
+    if (lines <= 0) return NULL;
+    return r2c ? fftw_plan_many_dft_r2c(1, &nlon, lines, g, NULL, 1, nlon, f, NULL, 1, nc, flags)
+               : fftw_plan_many_dft_c2r(1, &nlon, lines, f, NULL, 1, nc, g, NULL, 1, nlon, flags);
+}
+
+static int run_fft(int nlon, long r2c, long c2r, const char *batches, int reps, unsigned flags)
+{
+    char *list = strdup(batches), *save = NULL;
+    int first = 1;
+    double best_med = 0, best_min = 0;
+    int best_batch = 0;
+    for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int batch = (int)parse_long("--batches", tok, 1, 1 << 20);
+        int nc = nlon / 2 + 1;
+        double *g = xmalloc((size_t)batch * nlon * sizeof *g);
+        fftw_complex *f = xmalloc((size_t)batch * nc * sizeof *f);
+        long counts[2] = {r2c, c2r};
+        fftw_plan plans[2][2] = {{NULL, NULL}, {NULL, NULL}};
+        double plan_t0 = now_s();
+        for (int k = 0; k < 2; k++) {
+            long rem = counts[k] % batch;
+            plans[k][0] = plan_lines(nlon, batch, g, f, k == 0, flags);
+            plans[k][1] = rem ? plan_lines(nlon, (int)rem, g, f, k == 0, flags) : plans[k][0];
+        }
+        double plan_s = now_s() - plan_t0;
+        for (long i = 0; i < (long)batch * nlon; i++) g[i] = (double)(i % 11) - 5.0;
+        double *t = xmalloc((size_t)reps * sizeof *t);
+        for (int r = -1; r < reps; r++) {
+            /* c2r destroys its input: refill it outside the timing (it stays in cache). */
+            double s = fft_pass(plans[0][0], plans[0][1], r2c, batch, g, f, 1);
+            memset(f, 0, (size_t)batch * nc * sizeof *f);
+            s += fft_pass(plans[1][0], plans[1][1], c2r, batch, g, f, 0);
+            if (r >= 0) t[r] = s;
+        }
+        double med, min;
+        summarise(t, reps, &med, &min);
+        printf("{\"type\":\"yardstick\",\"what\":\"fft\",\"nlon\":%d,\"r2c\":%ld,\"c2r\":%ld,\"batch\":%d,\"reps\":%d,"
+               "\"t_med\":%.6e,\"t_min\":%.6e,\"plan_s\":%.6e}\n",
+               nlon, r2c, c2r, batch, reps, med, min, plan_s);
+        if (first || med < best_med) {
+            best_med = med;
+            best_min = min;
+            best_batch = batch;
+            first = 0;
+        }
+        for (int k = 0; k < 2; k++) {
+            if (plans[k][1] != plans[k][0]) fftw_destroy_plan(plans[k][1]);
+            fftw_destroy_plan(plans[k][0]);
+        }
+        fftw_free(g);
+        fftw_free(f);
+        fftw_free(t);
+    }
+    printf("{\"type\":\"yardstick\",\"what\":\"fft_best\",\"nlon\":%d,\"r2c\":%ld,\"c2r\":%ld,\"batch\":%d,"
+           "\"t_med\":%.6e,\"t_min\":%.6e}\n",
+           nlon, r2c, c2r, best_batch, best_med, best_min);
+    free(list);
+    return 0;
+}
+
+static void usage(FILE *to)
+{
+    fputs("usage: pst_yardstick dgemm [--n N] [--reps R]\n"
+          "       pst_yardstick fft --nlon N --r2c A --c2r B [--batches 8,16,32,64,128] [--reps R] "
+          "[--plan estimate|measure|patient]\n",
+          to);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    const char *what = argv[1], *batches = "8,16,32,64,128,256";
+    long n = 1000, nlon = 0, r2c = -1, c2r = -1;
+    int reps = 10;
+    unsigned flags = FFTW_MEASURE;
+    for (int i = 2; i < argc; i++) {
+        const char *opt = argv[i];
+        if (i + 1 >= argc) {
+            fprintf(stderr, "pst_yardstick: %s wants a value\n", opt);
+            return 2;
+        }
+        const char *val = argv[++i];
+        if (!strcmp(opt, "--n")) n = parse_long(opt, val, 1, 20000);
+        else if (!strcmp(opt, "--reps")) reps = (int)parse_long(opt, val, 1, 100000);
+        else if (!strcmp(opt, "--nlon")) nlon = parse_long(opt, val, 2, 1 << 20);
+        else if (!strcmp(opt, "--r2c")) r2c = parse_long(opt, val, 0, 1L << 30);
+        else if (!strcmp(opt, "--c2r")) c2r = parse_long(opt, val, 0, 1L << 30);
+        else if (!strcmp(opt, "--batches")) batches = val;
+        else if (!strcmp(opt, "--plan")) {
+            if (!strcmp(val, "estimate")) flags = FFTW_ESTIMATE;
+            else if (!strcmp(val, "measure")) flags = FFTW_MEASURE;
+            else if (!strcmp(val, "patient")) flags = FFTW_PATIENT;
+            else {
+                fprintf(stderr, "pst_yardstick: --plan wants estimate, measure or patient, got '%s'\n", val);
+                return 2;
+            }
+        } else {
+            fprintf(stderr, "pst_yardstick: unknown option '%s'\n", opt);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (!strcmp(what, "dgemm")) return run_dgemm(n, reps);
+    if (!strcmp(what, "fft")) {
+        if (nlon == 0 || r2c < 0 || c2r < 0) {
+            fprintf(stderr, "pst_yardstick: fft wants --nlon, --r2c and --c2r\n");
+            return 2;
+        }
+        return run_fft((int)nlon, r2c, c2r, batches, reps, flags);
+    }
+    fprintf(stderr, "pst_yardstick: unknown yardstick '%s' (dgemm or fft)\n", what);
+    usage(stderr);
+    return 2;
+}
