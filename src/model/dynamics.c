@@ -21,6 +21,18 @@ enum { N_OLD = 3 };                               /* previous-level grid fields:
 enum { O_ETA, O_DIV, O_PHI, O_KAPPA, O_N };       /* forward Legendre outputs; H sums feed the first 3 */
 enum { H_N = 3 };
 
+/* One complex coefficient (re, im) as a two-lane vector: the Fourier-space combinations then
+ * move and combine whole coefficients (half the instructions of re and im apart). */
+typedef double cvec __attribute__((vector_size(16)));
+static inline cvec cload(const double *p)
+{
+    cvec v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline void cstore(double *p, cvec v) { memcpy(p, &v, sizeof v); }
+static inline cvec times_i(cvec v) { return (cvec){-v[1], v[0]}; } /* i (re + i im) */
+
 /* One leapfrog application X_new = X_old + 2τ T(X_cur).  The first step is two of them:
  * τ = dt/4 with old = cur (forward half step), then τ = dt/2 with old = t0 (centred step);
  * both leave the t0 grid as the previous level. */
@@ -291,21 +303,28 @@ static void inverse_combine(pst_dyn *d, int p0, int p1)
     const size_t W = leg_width(d), fs = field_lines(d) * nc; /* fs: distance between fields */
     for (int p = p0; p < p1; p++)
         for (int i = 0; i < d->par->nmx; i++) {
-            const int m = d->par->mx[i];
+            const double m = d->par->mx[i];
             const double *xe = d->legbuf + ((size_t)d->par->leg_slot[i] * np + p) * W, *xo = xe + cs, *ye = xe + 2 * cs, *yo = ye + ch;
-            for (int h = 0; h < 2; h++) {
-                const double sg = h ? -1.0 : 1.0;
-                for (int l = 0; l < B; l++) {
-                    double x[PST_DYN_NSPEC][2], y[2][2];
-                    for (int f = 0; f < PST_DYN_NSPEC; f++)
-                        for (int r = 0; r < 2; r++) x[f][r] = xe[(f * B + l) * 2 + r] + sg * xo[(f * B + l) * 2 + r];
-                    for (int f = 0; f < 2; f++)
-                        for (int r = 0; r < 2; r++) y[f][r] = sg * ye[(f * B + l) * 2 + r] + yo[(f * B + l) * 2 + r];
-                    fftw_complex *q = d->four_inv + inv_line(d, p - p0, h, 0, l) * nc + i;
-                    pst_wind_from_sums(m, x[S_PSI], x[S_CHI], y[0], y[1], q[G_U * fs], q[G_V * fs]);
-                    memcpy(q[G_ETA * fs], x[S_ETA], sizeof x[0]);
-                    memcpy(q[G_DIV * fs], x[S_DIV], sizeof x[0]);
-                    memcpy(q[G_PHI * fs], x[S_PHI], sizeof x[0]);
+            for (int l = 0; l < B; l++) {
+                cvec e[PST_DYN_NSPEC], o[PST_DYN_NSPEC], he[2], ho[2];
+                for (int f = 0; f < PST_DYN_NSPEC; f++) {
+                    e[f] = cload(xe + (f * B + l) * 2);
+                    o[f] = cload(xo + (f * B + l) * 2);
+                }
+                for (int f = 0; f < 2; f++) {
+                    he[f] = cload(ye + (f * B + l) * 2);
+                    ho[f] = cload(yo + (f * B + l) * 2);
+                }
+                for (int h = 0; h < 2; h++) {
+                    cvec x[PST_DYN_NSPEC], y[2];
+                    for (int f = 0; f < PST_DYN_NSPEC; f++) x[f] = h ? e[f] - o[f] : e[f] + o[f];
+                    for (int f = 0; f < 2; f++) y[f] = h ? ho[f] - he[f] : he[f] + ho[f];
+                    double *q = (double *)(d->four_inv + inv_line(d, p - p0, h, 0, l) * nc + i);
+                    cstore(q + 2 * G_U * fs, m * times_i(x[S_CHI]) - y[0]); /* U, V as in wind.h */
+                    cstore(q + 2 * G_V * fs, m * times_i(x[S_PSI]) + y[1]);
+                    cstore(q + 2 * G_ETA * fs, x[S_ETA]);
+                    cstore(q + 2 * G_DIV * fs, x[S_DIV]);
+                    cstore(q + 2 * G_PHI * fs, x[S_PHI]);
                 }
             }
         }
@@ -413,40 +432,28 @@ static void forward_combine(pst_dyn *d, const substep *s, int p0, int p1)
         const int lat = lat_of(d, p, 0);
         const double wn = d->w[lat] / d->cfg.nlon, sn = 2.0 * tau * wn / (a * one_minus_mu2(d, lat));
         for (int i = 0; i < d->par->nmx; i++) {
-            const int m = d->par->mx[i];
-            const double sm = sn * m;
+            const double sm = sn * d->par->mx[i];
             double *sP = d->legbuf + ((size_t)d->par->leg_slot[i] * np + p) * W, *aP = sP + co, *sH = aP + co, *aH = sH + chh;
             for (int l = 0; l < B; l++) {
-                double P[2][O_N][2], H[2][H_N][2];
-                for (int h = 0; h < 2; h++) {
-                    const fftw_complex *q = d->four_fwd + fwd_line(d, p - p0, h, 0, l) * nc + i;
-                    const double *A = q[Q_UETA * fs], *Bv = q[Q_VETA * fs], *C = q[Q_UPHI * fs], *D = q[Q_VPHI * fs];
-                    const double *E = q[Q_ENERGY * fs], *eo = q[Q_ETA_OLD * fs], *dv = q[Q_DIV_OLD * fs], *po = q[Q_PHI_OLD * fs];
-                    P[h][O_ETA][0] = wn * eo[0] + sm * A[1];
-                    P[h][O_ETA][1] = wn * eo[1] - sm * A[0];
-                    P[h][O_DIV][0] = wn * dv[0] - sm * Bv[1];
-                    P[h][O_DIV][1] = wn * dv[1] + sm * Bv[0];
-                    P[h][O_PHI][0] = wn * (po[0] - cphi * dv[0]) + sm * C[1];
-                    P[h][O_PHI][1] = wn * (po[1] - cphi * dv[1]) - sm * C[0];
-                    for (int r = 0; r < 2; r++) {
-                        P[h][O_KAPPA][r] = wn * (2.0 * tau * E[r] + ckap * po[r]);
-                        H[h][O_ETA][r] = sn * Bv[r];
-                        H[h][O_DIV][r] = sn * A[r];
-                        H[h][O_PHI][r] = sn * D[r];
+                const double *qn = (const double *)(d->four_fwd + fwd_line(d, p - p0, 0, 0, l) * nc + i);
+                const double *qs = (const double *)(d->four_fwd + fwd_line(d, p - p0, 1, 0, l) * nc + i);
+                /* The combinations are linear: apply them to the symmetric and antisymmetric parts. */
+                for (int par = 0; par < 2; par++) {
+                    cvec v[PST_DYN_NFWD];
+                    for (int f = 0; f < PST_DYN_NFWD; f++) {
+                        cvec north = cload(qn + 2 * f * fs), south = cload(qs + 2 * f * fs);
+                        v[f] = par ? north - south : north + south;
                     }
+                    double *P = par ? aP : sP, *H = par ? aH : sH;
+                    const size_t k = (size_t)l * 2, fb = (size_t)B * 2; /* level l of field f at k + f fb */
+                    cstore(P + k + O_ETA * fb, wn * v[Q_ETA_OLD] - sm * times_i(v[Q_UETA]));
+                    cstore(P + k + O_DIV * fb, wn * v[Q_DIV_OLD] + sm * times_i(v[Q_VETA]));
+                    cstore(P + k + O_PHI * fb, wn * (v[Q_PHI_OLD] - cphi * v[Q_DIV_OLD]) - sm * times_i(v[Q_UPHI]));
+                    cstore(P + k + O_KAPPA * fb, wn * (2.0 * tau * v[Q_ENERGY] + ckap * v[Q_PHI_OLD]));
+                    cstore(H + k + O_ETA * fb, sn * v[Q_VETA]);
+                    cstore(H + k + O_DIV * fb, sn * v[Q_UETA]);
+                    cstore(H + k + O_PHI * fb, sn * v[Q_VPHI]);
                 }
-                for (int f = 0; f < O_N; f++)
-                    for (int r = 0; r < 2; r++) {
-                        size_t k = (f * B + l) * 2 + r;
-                        sP[k] = P[0][f][r] + P[1][f][r];
-                        aP[k] = P[0][f][r] - P[1][f][r];
-                    }
-                for (int f = 0; f < H_N; f++)
-                    for (int r = 0; r < 2; r++) {
-                        size_t k = (f * B + l) * 2 + r;
-                        sH[k] = H[0][f][r] + H[1][f][r];
-                        aH[k] = H[0][f][r] - H[1][f][r];
-                    }
             }
         }
     }
