@@ -6,33 +6,40 @@
 # Expected: about M³ for the Legendre stage (M wavenumbers x M degrees x M latitudes) and
 # M² log M for the FFT (M latitudes x M log M per transform), so p ≈ 2.3 for the FFT over this
 # range; the Fourier-space combinations and the grid and spectral stages are M².  Not a test: numbers depend on the machine.
-#   bench/model-scaling.sh [--mpi openmpi|mpich] [--build DIR] [--rounds R] [--plot FILE.png]
-# Records go to results/bench-model-scaling-<date>.jsonl.
+#   bench/model-scaling.sh [--mpi openmpi|mpich] [--build DIR] [--rounds R] [--plot FILE.png] [--records FILE]
+# Records go to results/bench-model-scaling-<date>.jsonl; --records FILE analyses an earlier run's
+# records instead of running.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mpi=${PSTRUN_MPI:-openmpi} build= rounds=3 plot=
+mpi=${PSTRUN_MPI:-openmpi} build= rounds=3 plot= records=
 while (($#)); do
   case "$1" in
     --mpi) mpi=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --plot) plot=$2; shift 2 ;;
-    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --records) records=$2; shift 2 ;;
+    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench/model-scaling.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
 build=${build:-build/$mpi}
-[[ -x $build/pstswm ]] || { echo "bench/model-scaling.sh: $build/pstswm not built (scripts/build.sh $mpi)" >&2; exit 2; }
 python=.venv/bin/python
 [[ -x $python ]] || python=python3
 mkdir -p results
 stamp=$(date +%Y%m%d-%H%M%S)
-out=results/bench-model-scaling-$stamp.jsonl
+out=${records:-results/bench-model-scaling-$stamp.jsonl}
 plot=${plot:-results/bench-model-scaling-$stamp.png}
-: >"$out"
+if [[ -n $records ]]; then
+  [[ -r $records ]] || { echo "bench/model-scaling.sh: cannot read --records $records" >&2; exit 2; }
+  rounds=0
+else
+  [[ -x $build/pstswm ]] || { echo "bench/model-scaling.sh: $build/pstswm not built (scripts/build.sh $mpi)" >&2; exit 2; }
+  : >"$out"
+fi
 # truncation levels steps: about a second of stepping each on a current core.
 configs=("21 1 400" "42 1 200" "85 1 60" "170 1 15" "341 1 6" "42 16 60" "85 16 20")
-echo "# pstswm model scaling, case 2, 1 rank, $rounds rounds, $mpi, $(nproc) cores, load: $(cut -d' ' -f1-3 /proc/loadavg)"
+[[ -n $records ]] || echo "# pstswm model scaling, case 2, 1 rank, $rounds rounds, $mpi, $(nproc) cores, load: $(cut -d' ' -f1-3 /proc/loadavg)"
 for ((r = 1; r <= rounds; r++)); do
   for cfg in "${configs[@]}"; do
     read -r M L steps <<<"$cfg"
@@ -87,7 +94,9 @@ fig, ax = plt.subplots(figsize=(6.4, 4.4))
 for name, ys in series.items():
     p, c = fits[name]
     line, = ax.loglog(Ms, [y * 1e3 for y in ys], "o-" if name == "step" else "o--", label=f"{name} (M^{p:.2f})")
-ax.set_xlabel("truncation M (one level, case 2)")
+ax.set_xticks(Ms, [f"T{M}" for M in Ms])
+ax.minorticks_off()
+ax.set_xlabel("truncation (one level, case 2)")
 ax.set_ylabel("time per step, ms")
 ax.set_title("pstswm model cost against truncation, 1 rank")
 ax.grid(True, which="both", alpha=0.3)
@@ -97,4 +106,4 @@ fig.savefig(sys.argv[2], dpi=110)
 print(f"# plot: {sys.argv[2]}")
 PY
 echo "# step: median step time after 2 warm-up steps; stage shares of the mean per-step stage times; medians over"
-echo "# $rounds rounds.  Records: $out"
+echo "# the rounds.  Records: $out"
