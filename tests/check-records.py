@@ -3,8 +3,9 @@
 
     check-records.py FILE EXPR...
 
-The run header must come first, all records must share its run_id, and every record with
-t_min must have t_min <= t_med <= t_max and t_min <= t_mean <= t_max.  Each EXPR is a Python
+The run header must come first, all records must share its run_id, no record may hold a key twice
+(JSON parsers keep one of them silently), and every record with t_min must have
+t_min <= t_med <= t_max and t_min <= t_mean <= t_max.  Each EXPR is a Python
 expression over `recs` (all records of FILE, parsed), `points` (type
 "point"), `summaries` (type "summary"), `latbw` (pingpong's per-mode fit summaries), and `header`.  Prints the failing expressions and exits 1.
 """
@@ -20,10 +21,28 @@ def holds(expr: str, env: dict) -> bool:
         return False
 
 
+def unique_keys(pairs: list) -> dict:
+    """object_pairs_hook: a key written twice is a defect of the emitter, not a value to pick."""
+    seen = {}
+    for key, value in pairs:
+        if key in seen:
+            raise ValueError(f"key {key!r} appears twice in one object")
+        seen[key] = value
+    return seen
+
+
 def main() -> int:
     path, exprs = sys.argv[1], sys.argv[2:]
+    recs = []
     with open(path, encoding="utf-8") as f:
-        recs = [json.loads(line) for line in f if line.strip()]
+        for number, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                recs.append(json.loads(line, object_pairs_hook=unique_keys))
+            except ValueError as exc:
+                print(f"FAIL: {path}:{number}: {exc}")
+                return 1
     env = {
         "recs": recs,
         "points": [r for r in recs if r.get("type") == "point"],

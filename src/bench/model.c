@@ -143,6 +143,7 @@ static void validate(model_cfg *c)
     if (!isnan(c->days) && c->days <= 0) pst_usage_error("--days: %g is not a positive simulated time", c->days);
     if (pst_fft_flags(c->fftw_plan, &c->fftw_flags)) pst_usage_error("--fftw-plan: unknown '%s'", c->fftw_plan);
     model_algos_resolve(&c->algos, c->ctx.size, (int)c->trunc, (int)c->nlat, (int)c->nlon, &c->par);
+    c->ctx.transport = c->algos.transport; /* the header and every record carry it (record.c) */
     if (c->reference) {
         /* Every rank reads it: the path may be node-local. */
         char message[600];
@@ -230,7 +231,6 @@ static void rec_identity(pst_rec *r, const model_cfg *c, const pst_model *m, lon
     pst_rec_int(r, "px", c->par.PX);
     pst_rec_int(r, "py", c->par.PY);
     pst_rec_str(r, "preset", is_parallel(c) ? preset_label(c) : NULL);
-    pst_rec_str(r, "transport", c->algos.transport);
     pst_rec_str(r, "fft", stage_alg(c, true));
     pst_rec_str(r, "legendre", stage_alg(c, false));
     pst_rec_str(r, "fft_protocol", stage_protocol(c, true));

@@ -78,10 +78,13 @@ pst_bad_input_test(model.bad.tuned_incomplete 2 2 "--tuned: .*opt-no-protocol.to
 pst_bad_input_test(model.bad.dth_fft 2 2 "--preset DTH is a double transpose: --fft must be srtrans, swtrans, logtrans or coll \\(got 'dfft'\\)"
   model --preset DTH --fft dfft --out ${PST_TEST_OUT})
 
-# One-sided transports (issue 8): the model's algorithms on rma (and shmem where built); the
-# transport is recorded; a two-sided protocol is refused on rma.
+# One-sided transports: the model's algorithms on rma (and shmem where built); the transport is
+# recorded once, in the header and every record (it used to say mpi in the header and appear twice
+# in each model record: check-records.py refuses a key written twice); a two-sided protocol is
+# refused on rma.
 pst_records_test(model.grid.2x2.rma 4 CHECKS ${GRID_CHECKS}
   "points[0]['transport'] == 'rma' and points[0]['fft'] == 'dfft' and points[0]['legendre_protocol'] == '1,1'"
+  "all(r['transport'] == 'rma' for r in recs) and header['transport'] == 'rma'"
   ARGS model --grid 2x2 --transport rma --preset DR --protocol 1,1 ${GRID_FAST})
 if(PST_HAVE_SHMEM)
   pst_records_test(model.grid.2x2.shmem 4 CHECKS ${GRID_CHECKS}
