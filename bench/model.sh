@@ -6,8 +6,8 @@
 #   - FFTW alone doing the model's transforms (13 per latitude and level) on cache-resident
 #     batches, at its fastest batch size (pst_yardstick fft).
 # Yardsticks and model runs are interleaved in rounds so load drift hits them alike; every figure
-# is the median over rounds of per-run medians.  Rates use the flop counts of Worley & Foster
-# (1994) for the whole step (4,129,859 per level-step at T42, 24,235,477 at T85) and the
+# is the median over rounds of per-run medians.  Rates use the flop counts of Worley (1998)
+# for the whole step (4,129,859 per level-step at T42, 24,235,477 at T85) and the
 # project's own count (src/model/flops.h) for the Legendre stage.  Not a test: numbers depend on
 # the machine and its load.
 #   bench/model.sh [--mpi openmpi|mpich] [--build DIR] [--rounds R] [--steps-t42 N] [--steps-t85 N]

@@ -51,7 +51,7 @@ static fftw_plan local_plan(int nl, int count, int sign, double complex *buf)
     if (count < 1) count = 1; /* never executed with no lines; FFTW wants a real plan */
     fftw_plan p = fftw_plan_many_dft(1, len, count, (fftw_complex *)buf, NULL, 1, nl, (fftw_complex *)buf, NULL, 1, nl,
                                      sign, FFTW_ESTIMATE | FFTW_UNALIGNED);
-    if (!p) pst_fatal(3, "FFTW could not plan %d transforms of length %d", count, nl);
+    if (!p) pst_fatal(PST_EXIT_FAILED, "FFTW could not plan %d transforms of length %d", count, nl);
     return p;
 }
 
@@ -61,8 +61,8 @@ pst_dfft *pst_dfft_create(const pst_protocol *p, bool overlap, MPI_Comm comm, in
     MPI_Comm_rank(comm, &f->rank);
     MPI_Comm_size(comm, &f->size);
     const char *why = pst_dfft_check(f->size, n, mmax);
-    if (why) pst_fatal(3, "%s", why);
-    if (!p) pst_fatal(3, "dfft needs a protocol");
+    if (why) pst_fatal(PST_EXIT_FAILED, "%s", why);
+    if (!p) pst_fatal(PST_EXIT_FAILED, "dfft needs a protocol");
     f->p = p;
     f->overlapped = pst_overlapped(p, overlap);
     f->comm = comm;

@@ -14,13 +14,6 @@ static const char *const alg_names[PST_TRANS_NALGS] = {"srtrans", "swtrans", "lo
 
 const char *pst_trans_alg_name(pst_trans_alg alg) { return alg_names[alg]; }
 
-int pst_trans_alg_find(const char *name)
-{
-    for (int a = 0; a < PST_TRANS_NALGS; a++)
-        if (!strcmp(name, alg_names[a])) return a;
-    return -1;
-}
-
 /* One partner step of srtrans / swtrans. */
 typedef struct step { int dest, src, side, tag; } step; /* tag: the round, equal at both ends */
 
@@ -322,9 +315,9 @@ static void check_counts(const pst_trans *t)
     int any = 0;
     MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, t->comm);
     if (any) {
-        if (bad) pst_fatal(3, "transpose plan: rank %d expects %d bytes from rank %d, which sends %d", t->rank,
+        if (bad) pst_fatal(PST_EXIT_FAILED, "transpose plan: rank %d expects %d bytes from rank %d, which sends %d", t->rank,
                            t->recvcounts[bad - 1], bad - 1, expect[bad - 1]);
-        pst_fatal(3, "transpose plan: inconsistent counts on another rank");
+        pst_fatal(PST_EXIT_FAILED, "transpose plan: inconsistent counts on another rank");
     }
     free(expect);
 }
@@ -340,8 +333,8 @@ pst_trans *pst_trans_create(pst_trans_alg alg, const pst_protocol *p, bool overl
     t->comm = comm;
     MPI_Comm_rank(comm, &t->rank);
     MPI_Comm_size(comm, &t->size);
-    if (alg != PST_TRANS_COLL && !p) pst_fatal(3, "transpose %s needs a protocol", alg_names[alg]);
-    if (t->size > 8192) pst_fatal(3, "transpose over %d ranks: at most 8192 supported (message tags)", t->size);
+    if (alg != PST_TRANS_COLL && !p) pst_fatal(PST_EXIT_FAILED, "transpose %s needs a protocol", alg_names[alg]);
+    if (t->size > 8192) pst_fatal(PST_EXIT_FAILED, "transpose over %d ranks: at most 8192 supported (message tags)", t->size);
     t->sendcounts = copy_ints(sendcounts, t->size);
     t->sdispls = copy_ints(sdispls, t->size);
     t->recvcounts = copy_ints(recvcounts, t->size);
@@ -369,20 +362,6 @@ void pst_trans_run(pst_trans *t, const void *sendbuf, void *recvbuf, const pst_t
         for (int q = 0; q < t->size; q++) unpack_peer(hooks, q);
         break;
     case PST_TRANS_NALGS: break;
-    }
-}
-
-int pst_trans_messages(const pst_trans *t)
-{
-    switch (t->alg) {
-    case PST_SRTRANS:
-    case PST_SWTRANS: return t->nsteps;
-    case PST_LOGTRANS: {
-        int n = 0;
-        for (int k = 0; k < t->nstages; k++) n += t->stages[k].send_bytes > 0;
-        return n;
-    }
-    default: return t->size - 1;
     }
 }
 

@@ -35,8 +35,6 @@ typedef enum pst_trans_alg { PST_SRTRANS, PST_SWTRANS, PST_LOGTRANS, PST_TRANS_C
 
 /* "srtrans", "swtrans", "logtrans", "coll". */
 const char *pst_trans_alg_name(pst_trans_alg alg);
-/* By name; returns -1 when unknown. */
-int pst_trans_alg_find(const char *name);
 
 /* Optional caller work, so packing and unpacking overlap communication.  pack(arg, q) must
  * fill the send block for rank q; it is called once per run, before that block is sent (for
@@ -58,8 +56,6 @@ pst_trans *pst_trans_create(pst_trans_alg alg, const pst_protocol *p, bool overl
 pst_trans *pst_trans_create_inverse(const pst_trans *t);
 /* Collective.  hooks may be NULL. */
 void pst_trans_run(pst_trans *t, const void *sendbuf, void *recvbuf, const pst_trans_hooks *hooks);
-/* Messages this rank sends per run (for records and tables). */
-int pst_trans_messages(const pst_trans *t);
 void pst_trans_free(pst_trans *t);
 
 #endif

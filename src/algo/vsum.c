@@ -14,13 +14,6 @@ static const char *const alg_names[PST_VSUM_NALGS] = {"exchsum", "halfsum", "rin
 
 const char *pst_vsum_alg_name(pst_vsum_alg alg) { return alg_names[alg]; }
 
-int pst_vsum_alg_find(const char *name)
-{
-    for (int a = 0; a < PST_VSUM_NALGS; a++)
-        if (!strcmp(name, alg_names[a])) return a;
-    return -1;
-}
-
 void pst_vsum_block(size_t n, size_t unit, int Q, int q, size_t *lo, size_t *count)
 {
     pst_block(n / unit, Q, q, lo, count);
@@ -290,15 +283,15 @@ static void coll(pst_vsum *v, double *out)
 pst_vsum *pst_vsum_create(pst_vsum_alg alg, const pst_protocol *p, bool overlap, MPI_Comm comm, size_t n, size_t unit,
                           pst_vsum_result result)
 {
-    if (unit == 0 || n % unit) pst_fatal(3, "vector sum: unit %zu does not divide n = %zu", unit, n);
-    if (n > INT_MAX / sizeof(double)) pst_fatal(3, "vector sum: n = %zu doubles exceeds the int byte limit", n);
-    if (alg != PST_VSUM_COLL && !p) pst_fatal(3, "vector sum %s needs a protocol", alg_names[alg]);
+    if (unit == 0 || n % unit) pst_fatal(PST_EXIT_FAILED, "vector sum: unit %zu does not divide n = %zu", unit, n);
+    if (n > INT_MAX / sizeof(double)) pst_fatal(PST_EXIT_FAILED, "vector sum: n = %zu doubles exceeds the int byte limit", n);
+    if (alg != PST_VSUM_COLL && !p) pst_fatal(PST_EXIT_FAILED, "vector sum %s needs a protocol", alg_names[alg]);
     pst_vsum *v = pst_calloc(1, sizeof *v);
     *v = (pst_vsum){.alg = alg, .p = p, .overlapped = pst_overlapped(p, overlap), .replicated = result == PST_VSUM_REPLICATED,
                     .comm = comm, .n = n, .unit = unit};
     MPI_Comm_rank(comm, &v->rank);
     MPI_Comm_size(comm, &v->size);
-    if (v->size > 2048) pst_fatal(3, "vector sum over %d ranks: at most 2048 supported (message tags)", v->size);
+    if (v->size > 2048) pst_fatal(PST_EXIT_FAILED, "vector sum over %d ranks: at most 2048 supported (message tags)", v->size);
     v->lo = pst_malloc((size_t)v->size * sizeof *v->lo);
     v->count = pst_malloc((size_t)v->size * sizeof *v->count);
     for (int q = 0; q < v->size; q++) pst_vsum_block(n, unit, v->size, q, &v->lo[q], &v->count[q]);

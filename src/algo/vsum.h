@@ -38,7 +38,6 @@ typedef enum pst_vsum_result { PST_VSUM_REPLICATED, PST_VSUM_PARTITIONED } pst_v
 
 /* "exchsum", "halfsum", "ringsum", "ringpipe", "coll". */
 const char *pst_vsum_alg_name(pst_vsum_alg alg);
-int pst_vsum_alg_find(const char *name); /* -1 when unknown */
 
 /* Rank q's block: elements [*lo, *lo + *count). */
 void pst_vsum_block(size_t n, size_t unit, int Q, int q, size_t *lo, size_t *count);

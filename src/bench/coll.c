@@ -376,7 +376,7 @@ static void emit_point(coll_cfg *cfg, const coll_op *op, int n, long long bytes,
     if (op->rooted && !cfg->rotate) pst_rec_int(&r, "root", cfg->root);
     else pst_rec_str(&r, "root", NULL);
     pst_rec_bool(&r, "root_rotate", op->rooted && cfg->rotate);
-    pst_rec_str(&r, "method", "seed002-loop");
+    pst_rec_str(&r, "method", "frese-knipp-loop");
     pst_rec_str(&r, "alloc_state", cfg->alloc_state);
     pst_rec_rounds(&r, pt->R, pt->alt, &cfg->compare);
     pst_rec_int(&r, "iters", pt->iters);

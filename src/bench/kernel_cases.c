@@ -107,7 +107,7 @@ static void trans_create(kcase *c, kstage stage, const kproblem *k)
         roff += (size_t)c->t.rc[q];
     }
     size_t abytes = c->t.rows * mycols * c->t.elem, bbytes = myrows * c->t.ncols * c->t.elem;
-    if (abytes > 1u << 30 || bbytes > 1u << 30) pst_fatal(3, "transpose data above 1 GiB per rank");
+    if (abytes > 1u << 30 || bbytes > 1u << 30) pst_fatal(PST_EXIT_FAILED, "transpose data above 1 GiB per rank");
     c->t.a = pst_malloc(abytes); c->t.a2 = pst_malloc(abytes);
     c->t.recv = pst_malloc(bbytes); c->t.ref = pst_malloc(bbytes); c->t.b = pst_malloc(bbytes); c->t.send2 = pst_malloc(bbytes);
     double *a = (double *)c->t.a;

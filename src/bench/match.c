@@ -357,7 +357,7 @@ static pst_match_fit report_config(match_cfg *cfg, fit_key key, size_t k, const 
         printf("\n    M = %.3f ns per failed match, 95 %% CI [%.3f, %.3f]%s\n", f.m_s * 1e9, f.m_ci[0] * 1e9,
                f.m_ci[1] * 1e9, control);
         if (f.curved)
-            printf("    (seed's linear model, no Q: M = %.3f ns [%.3f, %.3f], R^2 = %.4f)\n", seed.m_s * 1e9,
+            printf("    (Song's linear model, no Q: M = %.3f ns [%.3f, %.3f], R^2 = %.4f)\n", seed.m_s * 1e9,
                    seed.m_ci[0] * 1e9, seed.m_ci[1] * 1e9, seed.r2);
     }
     if (both) {
@@ -389,9 +389,9 @@ static pst_match_fit report_config(match_cfg *cfg, fit_key key, size_t k, const 
             pst_rec_num(&r, "q_s", f.q_s);
             emit_ci(&r, "q_s_ci95", f.q_ci, 1);
         }
-        pst_rec_num(&r, "seed_m_ns", seed.m_s * 1e9);
-        if (seed.ok) emit_ci(&r, "seed_m_ns_ci95", seed.m_ci, 1e9);
-        pst_rec_num(&r, "seed_r2", seed.r2);
+        pst_rec_num(&r, "song_m_ns", seed.m_s * 1e9);
+        if (seed.ok) emit_ci(&r, "song_m_ns_ci95", seed.m_ci, 1e9);
+        pst_rec_num(&r, "song_r2", seed.r2);
         pst_rec_int(&r, "nobs", (long long)f.nobs);
         pst_rec_bool(&r, "order_forced", order_forced(key.alg, key.wild));
         pst_rec_emit(&r, &cfg->ctx);
@@ -549,7 +549,7 @@ int pst_cmd_match(int argc, char **argv)
         {"orders", PST_OPT_STRINGS, &cfg.orders, "LIST", "receive posting order on rank 1: in, reverse (default in,reverse)",
          1, 0, order_names},
         {"queue", PST_OPT_STRINGS, &cfg.queues, "LIST",
-         "queue searched: posted (receives first), unexpected (messages first), any (seed: uncontrolled) (default any)",
+         "queue searched: posted (receives first), unexpected (messages first), any (Song 2013: uncontrolled) (default any)",
          1, 0, queue_names},
         {"wildcard", PST_OPT_STRINGS, &cfg.wildcards, "LIST",
          "receive wildcards: none, source (MPI_ANY_SOURCE), tag (MPI_ANY_TAG) (default none)", 1, 0, wild_names},

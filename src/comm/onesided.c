@@ -109,7 +109,7 @@ static pst_os_state *state_of(const pst_os_backend *b, const pst_xfer *x)
 {
     pst_os_state **s = find_state(b, x->comm);
     if (!s)
-        pst_fatal(3, "transport %s: not set up on this communicator; call pst_transport_setup(\"%s\", comm, "
+        pst_fatal(PST_EXIT_FAILED, "transport %s: not set up on this communicator; call pst_transport_setup(\"%s\", comm, "
                      "max_bytes, max_inflight) on every rank of it first", b->name, b->name);
     return *s;
 }
@@ -125,7 +125,7 @@ static void free_area(pst_os_state *s)
 static void alloc_area(pst_os_state *s, size_t depth, size_t slot)
 {
     size_t P = (size_t)s->size, word = sizeof(uint64_t);
-    if (depth >= (size_t)1 << slot_bits) pst_fatal(3, "transport %s: %zu transfers in flight is too many", s->backend->name, depth);
+    if (depth >= (size_t)1 << slot_bits) pst_fatal(PST_EXIT_FAILED, "transport %s: %zu transfers in flight is too many", s->backend->name, depth);
     s->depth = depth;
     s->grant_at = 0;
     s->ready_at = P * depth * word;
@@ -158,13 +158,13 @@ void pst_os_setup(const pst_os_backend *b, MPI_Comm comm, size_t max_bytes, size
     if (sp) {
         s = *sp;
         if (s->nfree != s->nslots)
-            pst_fatal(3, "transport %s: set-up while %zu transfers are in flight", b->name, s->nslots - s->nfree);
+            pst_fatal(PST_EXIT_FAILED, "transport %s: set-up while %zu transfers are in flight", b->name, s->nslots - s->nfree);
         /* Keep the area when it can be re-cut into n slots of the new size. */
         if (s->depth < n || s->data_bytes / slot < n) free_area(s), alloc_area(s, n, slot);
     } else {
         for (int i = 0; !sp && i < MAX_STATES; i++)
             if (!states[i]) sp = &states[i];
-        if (!sp) pst_fatal(3, "transport %s: set up on more than %d communicators", b->name, MAX_STATES);
+        if (!sp) pst_fatal(PST_EXIT_FAILED, "transport %s: set up on more than %d communicators", b->name, MAX_STATES);
         s = *sp = pst_calloc(1, sizeof *s);
         *s = (pst_os_state){.backend = b, .comm = comm};
         MPI_Comm_rank(comm, &s->rank);
@@ -206,9 +206,9 @@ const char *pst_os_memory_model(const pst_os_backend *b, MPI_Comm comm)
 static int take_slot(pst_os_state *s, const pst_xfer *x)
 {
     if ((size_t)x->bytes > s->slot_bytes)
-        pst_fatal(3, "transport %s: a %d-byte message exceeds the %zu-byte slots set up", s->backend->name, x->bytes,
+        pst_fatal(PST_EXIT_FAILED, "transport %s: a %d-byte message exceeds the %zu-byte slots set up", s->backend->name, x->bytes,
                   s->slot_bytes);
-    if (s->nfree == 0) pst_fatal(3, "transport %s: more than the %zu transfers set up are in flight", s->backend->name, s->nslots);
+    if (s->nfree == 0) pst_fatal(PST_EXIT_FAILED, "transport %s: more than the %zu transfers set up are in flight", s->backend->name, s->nslots);
     return s->free_slots[--s->nfree];
 }
 

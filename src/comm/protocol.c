@@ -69,7 +69,7 @@ const char *pst_transport_names(void)
 static const pst_transport *transport_or_die(const char *transport)
 {
     const struct catalogue *c = catalogue(transport);
-    if (!c) pst_fatal(3, "unknown transport '%s' (this build has: %s)", transport, pst_transport_names());
+    if (!c) pst_fatal(PST_EXIT_FAILED, "unknown transport '%s' (this build has: %s)", transport, pst_transport_names());
     return c->transport;
 }
 

@@ -189,7 +189,7 @@ static void mpi_reserve(const pst_xfer *x, size_t n)
         free(old);
         bsend_pending = 0;
     }
-    if (need > INT32_MAX) pst_fatal(3, "buffered-send space of %zu bytes exceeds MPI's int limit", need);
+    if (need > INT32_MAX) pst_fatal(PST_EXIT_FAILED, "buffered-send space of %zu bytes exceeds MPI's int limit", need);
     bsend_buffer = pst_malloc(need);
     MPI_Buffer_attach(bsend_buffer, (int)need);
     bsend_attached = need;

@@ -30,7 +30,7 @@ static MPI_Win win_of(const pst_os_state *s) { return ((const rma_impl *)s->impl
 static unsigned char *rma_alloc(pst_os_state *s, size_t bytes)
 {
     rma_impl *w = pst_malloc(sizeof *w);
-    if (bytes > (size_t)PTRDIFF_MAX) pst_fatal(3, "transport rma: window of %zu bytes is too large", bytes);
+    if (bytes > (size_t)PTRDIFF_MAX) pst_fatal(PST_EXIT_FAILED, "transport rma: window of %zu bytes is too large", bytes);
     /* Each control word sees one accumulate op plus MPI_NO_OP, and no ordering between
      * accumulates is relied on (flushes order what matters). */
     MPI_Info info;

@@ -21,7 +21,7 @@ static int n_at_finalize;
 
 void pst_at_finalize(void (*fn)(void))
 {
-    if (n_at_finalize == MAX_AT_FINALIZE) pst_fatal(3, "more than %d shutdown steps registered", MAX_AT_FINALIZE);
+    if (n_at_finalize == MAX_AT_FINALIZE) pst_fatal(PST_EXIT_FAILED, "more than %d shutdown steps registered", MAX_AT_FINALIZE);
     at_finalize[n_at_finalize++] = fn;
 }
 

@@ -79,7 +79,7 @@ static void unpack_b(void *arg, int q)
 static int byte_count(size_t n, size_t elem)
 {
     size_t b = n * elem;
-    if (b > (size_t)0x7fffffff) pst_fatal(3, "FFT stage transpose block of %zu bytes exceeds MPI's int counts", b);
+    if (b > (size_t)0x7fffffff) pst_fatal(PST_EXIT_FAILED, "FFT stage transpose block of %zu bytes exceeds MPI's int counts", b);
     return (int)b;
 }
 
@@ -122,9 +122,9 @@ pst_pfft *pst_pfft_create(const pst_par *par, int M, int nlon, int lines, unsign
     f->lines = (size_t)lines;
     if (f->alg == PST_PFFT_DFFT) {
         f->dfft = pst_dfft_create(par->cfg.fft_protocol, par->cfg.fft_overlap, par->row, nlon, lines, M);
-        if (pst_dfft_nm(f->dfft) != par->nmx) pst_fatal(3, "dfft wavenumbers disagree with the decomposition");
+        if (pst_dfft_nm(f->dfft) != par->nmx) pst_fatal(PST_EXIT_FAILED, "dfft wavenumbers disagree with the decomposition");
         for (int i = 0; i < par->nmx; i++)
-            if (pst_dfft_m(f->dfft, i) != par->mx[i]) pst_fatal(3, "dfft wavenumbers disagree with the decomposition");
+            if (pst_dfft_m(f->dfft, i) != par->mx[i]) pst_fatal(PST_EXIT_FAILED, "dfft wavenumbers disagree with the decomposition");
         return f;
     }
     const int P = f->P;

@@ -47,7 +47,7 @@ static void pack(void *arg, int q)
 
 static int bytes_of(size_t doubles)
 {
-    if (doubles * sizeof(double) > (size_t)0x7fffffff) pst_fatal(3, "Legendre transpose block of %zu doubles exceeds MPI's int counts", doubles);
+    if (doubles * sizeof(double) > (size_t)0x7fffffff) pst_fatal(PST_EXIT_FAILED, "Legendre transpose block of %zu doubles exceeds MPI's int counts", doubles);
     return (int)(doubles * sizeof(double));
 }
 

@@ -20,7 +20,7 @@ def test_spread_relative_to_minimum():
     ("median_rel", "label"),
     [(0.0, "low"), (0.05, "low"), (0.0501, "moderate"), (0.1499, "moderate"), (0.15, "high"), (2.0, "high")],
 )
-def test_seed001_classification_boundaries(median_rel, label):
+def test_sensitivity_classification_boundaries(median_rel, label):
     assert stats.classify(median_rel) == label
 
 
@@ -43,7 +43,7 @@ def test_latency_bandwidth_fit_of_a_swap_like_curve():
     assert 1 / fit.slope == pytest.approx(beta, rel=1e-9)
 
 
-def test_per_match_quotient_is_seed003s():
+def test_per_match_quotient_is_songs():
     # Song 2013 Table 1: n = 10, Diff 1 µs -> 0.0222 µs per failed match (45 of them).
     assert stats.per_match_s(1e-6, 10) == pytest.approx(1e-6 / 45)
     assert stats.per_match_s(1e-6, 1) is None

@@ -169,7 +169,7 @@ static void test_flops(void)
     CHECK_CLOSE(f85, 23089732, 0.5, 0);
     pst_flops p = pst_flops_per_level(&t42);
     CHECK_CLOSE(p.legendre + p.fourier + p.fft + p.grid + p.spectral, p.total, 1e-6, 0);
-    printf("flops per step per level: T42 %.0f (seed %+.1f %%), T85 %.0f (seed %+.1f %%)\n", f42,
+    printf("flops per step per level: T42 %.0f (Worley 1998 %+.1f %%), T85 %.0f (Worley 1998 %+.1f %%)\n", f42,
            100 * (f42 / 4129859.0 - 1), f85, 100 * (f85 / 24235477.0 - 1));
 }
 
