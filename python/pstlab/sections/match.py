@@ -75,7 +75,7 @@ def fit_table(rs: RecordSet) -> Table | None:
                 fmt_num(number(s, "m_ns")),
                 f"[{fmt_num(ci[0])}, {fmt_num(ci[1])}]" if ci else "–",
                 fmt_num(number(s, "r2"), 4),
-                fmt_num(number(s, "song_m_ns")),
+                fmt_num(number(s, "song_m_ns" if "song_m_ns" in s else "seed_m_ns")),  # older records' name
             ]
         )
     if not rows:
