@@ -2,6 +2,11 @@
  *
  *   pst_yardstick dgemm [--n N] [--reps R]
  *       single-threaded OpenBLAS DGEMM of N x N matrices (C = A B), GFlop/s = 2 N³ / time;
+ *   pst_yardstick legendre --trunc M [--columns 10,20,40,80,160] [--reps R]
+ *       the model's Legendre dgemm shapes at truncation M: per wavenumber m and parity, the
+ *       (latitude pairs x degrees) table times a (degrees x N) block (synthesis) and its transpose
+ *       times a (pairs x N) block (analysis), for every m, at each column count N (fields x
+ *       levels x 2 in the model); another BLAS can be measured on the same shapes with LD_PRELOAD;
  *   pst_yardstick fft --nlon N --r2c A --c2r B [--batches 8,16,...] [--reps R] [--plan measure]
  *       A real-to-complex and B complex-to-real FFTs of length N through FFTW's advanced
  *       interface, run as batches of `batch` lines on one cache-resident buffer, for every
@@ -97,6 +102,58 @@ static int run_dgemm(long n, int reps)
     return 0;
 }
 
+/* The Legendre shapes of truncation M on nlat = the model's Gaussian grid (3M+1)/2 rounded up
+ * to even: one pass over all wavenumbers and parities, synthesis then analysis, N columns. */
+static int run_legendre(int M, const char *columns, int reps)
+{
+    openblas_set_num_threads(1);
+    int nlat = (3 * M + 2) / 2, np;
+    nlat += nlat % 2;
+    np = nlat / 2;
+    size_t ncoef = (size_t)(M + 1) * (M + 2) / 2;
+    double *table = xmalloc((size_t)np * ncoef * sizeof *table);
+    for (size_t i = 0; i < (size_t)np * ncoef; i++) table[i] = 1.0 / (double)(i % 13 + 1);
+    char *list = strdup(columns), *save = NULL;
+    for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int N = (int)parse_long("--columns", tok, 1, 4096);
+        double *spec = xmalloc(ncoef * N * sizeof *spec), *four = xmalloc((size_t)np * N * sizeof *four);
+        double *t[2] = {xmalloc((size_t)reps * sizeof(double)), xmalloc((size_t)reps * sizeof(double))}, flop = 0;
+        for (int r = -1; r < reps; r++)
+            for (int trans = 0; trans < 2; trans++) {
+                double t0 = now_s();
+                size_t off = 0;
+                flop = 0;
+                for (int m = 0; m <= M; m++)
+                    for (int par = 0; par < 2; par++) {
+                        int nk = (M - m + 2 - par) / 2;
+                        if (nk == 0) continue;
+                        if (trans)
+                            cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, nk, N, np, 1.0, table + (size_t)np * off, nk,
+                                        four, N, 0.0, spec + off * N, N);
+                        else
+                            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, np, N, nk, 1.0, table + (size_t)np * off,
+                                        nk, spec + off * N, N, 0.0, four, N);
+                        flop += 2.0 * np * nk * N;
+                        off += (size_t)nk;
+                    }
+                if (r >= 0) t[trans][r] = now_s() - t0;
+            }
+        for (int trans = 0; trans < 2; trans++) {
+            double med, min;
+            summarise(t[trans], reps, &med, &min);
+            printf("{\"type\":\"yardstick\",\"what\":\"legendre_%s\",\"trunc\":%d,\"pairs\":%d,\"columns\":%d,"
+                   "\"reps\":%d,\"t_med\":%.6e,\"t_min\":%.6e,\"gflops_med\":%.3f,\"gflops_max\":%.3f}\n",
+                   trans ? "analysis" : "synthesis", M, np, N, reps, med, min, flop / med * 1e-9, flop / min * 1e-9);
+            fftw_free(t[trans]);
+        }
+        fftw_free(spec);
+        fftw_free(four);
+    }
+    free(list);
+    fftw_free(table);
+    return 0;
+}
+
 /* Time of `count` transforms done `batch` at a time on one buffer (the last batch shorter). */
 static double fft_pass(fftw_plan full, fftw_plan tail, long count, int batch, double *g, fftw_complex *f, int r2c)
 {
@@ -175,6 +232,7 @@ static int run_fft(int nlon, long r2c, long c2r, const char *batches, int reps, 
 static void usage(FILE *to)
 {
     fputs("usage: pst_yardstick dgemm [--n N] [--reps R]\n"
+          "       pst_yardstick legendre --trunc M [--columns 10,20,40,80,160] [--reps R]\n"
           "       pst_yardstick fft --nlon N --r2c A --c2r B [--batches 8,16,32,64,128] [--reps R] "
           "[--plan estimate|measure|patient]\n",
           to);
@@ -186,8 +244,8 @@ int main(int argc, char **argv)
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
-    const char *what = argv[1], *batches = "8,16,32,64,128,256";
-    long n = 1000, nlon = 0, r2c = -1, c2r = -1;
+    const char *what = argv[1], *batches = "8,16,32,64,128,256", *columns = "10,20,40,80,160";
+    long n = 1000, nlon = 0, r2c = -1, c2r = -1, trunc = 0;
     int reps = 10;
     unsigned flags = FFTW_MEASURE;
     for (int i = 2; i < argc; i++) {
@@ -203,6 +261,8 @@ int main(int argc, char **argv)
         else if (!strcmp(opt, "--r2c")) r2c = parse_long(opt, val, 0, 1L << 30);
         else if (!strcmp(opt, "--c2r")) c2r = parse_long(opt, val, 0, 1L << 30);
         else if (!strcmp(opt, "--batches")) batches = val;
+        else if (!strcmp(opt, "--columns")) columns = val;
+        else if (!strcmp(opt, "--trunc")) trunc = parse_long(opt, val, 1, 2047);
         else if (!strcmp(opt, "--plan")) {
             if (!strcmp(val, "estimate")) flags = FFTW_ESTIMATE;
             else if (!strcmp(val, "measure")) flags = FFTW_MEASURE;
@@ -218,6 +278,13 @@ int main(int argc, char **argv)
         }
     }
     if (!strcmp(what, "dgemm")) return run_dgemm(n, reps);
+    if (!strcmp(what, "legendre")) {
+        if (trunc == 0) {
+            fprintf(stderr, "pst_yardstick: legendre wants --trunc\n");
+            return 2;
+        }
+        return run_legendre((int)trunc, columns, reps);
+    }
     if (!strcmp(what, "fft")) {
         if (nlon == 0 || r2c < 0 || c2r < 0) {
             fprintf(stderr, "pst_yardstick: fft wants --nlon, --r2c and --c2r\n");
@@ -225,7 +292,7 @@ int main(int argc, char **argv)
         }
         return run_fft((int)nlon, r2c, c2r, batches, reps, flags);
     }
-    fprintf(stderr, "pst_yardstick: unknown yardstick '%s' (dgemm or fft)\n", what);
+    fprintf(stderr, "pst_yardstick: unknown yardstick '%s' (dgemm, legendre or fft)\n", what);
     usage(stderr);
     return 2;
 }

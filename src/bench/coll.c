@@ -502,19 +502,19 @@ int pst_cmd_coll(int argc, char **argv)
         {"comm-sizes", PST_OPT_INTS, &cfg.comm_sizes, "LIST",
          "communicator sizes: the first n ranks (default 2, 4, 8, ... and the rank count)", 2, 1e9, NULL},
         {"root", PST_OPT_STRING, &cfg.root_spec, "R|rotate",
-         "root of bcast and reduce, or rotate: call i uses root i mod n (default 0)", 1, 0, NULL},
+         "root of bcast and reduce, or rotate: call i uses root i mod n", 1, 0, NULL},
         {"reps", PST_OPT_INT, &cfg.reps, "N", "timed rounds (one loop per op each) per size; the minimum with --adaptive "
-         "(default 10)", 1, 1e6, NULL},
+         "", 1, 1e6, NULL},
         {"iters", PST_OPT_INT, &cfg.iters, "N",
-         "calls per loop and single-call timings per point; 0 = auto: about 2 ms per loop, 10 ... 1000 (default 0)",
+         "calls per loop and single-call timings per point; 0 = auto: about 2 ms per loop, 10 ... 1000",
          0, 1e7, NULL},
         {"warmup", PST_OPT_INT, &cfg.warmup, "N", "untimed calls before an op's first loop at a size; later turns re-warm "
-         "with one (default 5)", 0, 1e6, NULL},
+         "with one", 0, 1e6, NULL},
         {"samples", PST_OPT_FLAG, &cfg.samples, NULL, "keep every loop's time in the records", 1, 0, NULL},
         {"alloc-state", PST_OPT_STRING, &cfg.alloc_state, "STATE",
          "glibc allocator state for the library's temporary buffers: default (untouched), warm (large blocks from a warm "
          "heap, as in a long-running application) or fresh (mapped afresh each call, as in a cold micro-benchmark) "
-         "(default default)", 1, 0, pst_alloc_states},
+         "", 1, 0, pst_alloc_states},
         PST_COMPARE_OPTS(&cfg.compare),
         PST_COMMON_OPTS(&cfg.ctx),
         {0},

@@ -279,9 +279,9 @@ int pst_cmd_model(int argc, char **argv)
                    .alpha_spec = "0", .fftw_plan = "measure", .algos.transport = "mpi"};
     pst_ctx_init(&c.ctx, "model", argc, argv);
     const pst_opt opts[] = {
-        {"case", PST_OPT_INT, &c.test_case, "N", "Williamson test case: 1 cosine bell, 2 zonal flow, 5 mountain, 6 Rossby-Haurwitz (default 2)", 1, 0, NULL},
-        {"alpha", PST_OPT_STRING, &c.alpha_spec, "RAD", "rotation angle of cases 1 and 2 in radians: 0.05, pi/4, pi/2 (default 0)", 1, 0, NULL},
-        {"trunc", PST_OPT_INT, &c.trunc, "M", "triangular truncation TM (default 42)", 1, PST_MAX_TRUNC, NULL},
+        {"case", PST_OPT_INT, &c.test_case, "N", "Williamson test case: 1 cosine bell, 2 zonal flow, 5 mountain, 6 Rossby-Haurwitz", 1, 0, NULL},
+        {"alpha", PST_OPT_STRING, &c.alpha_spec, "RAD", "rotation angle of cases 1 and 2 in radians: 0.05, pi/4, pi/2", 1, 0, NULL},
+        {"trunc", PST_OPT_INT, &c.trunc, "M", "triangular truncation TM", 1, PST_MAX_TRUNC, NULL},
         {"nlat", PST_OPT_INT, &c.nlat, "N", "Gaussian latitudes (default: smallest even >= (3M+1)/2; T42: 64)", 2, 1 << 16, NULL},
         {"nlon", PST_OPT_INT, &c.nlon, "N", "longitudes (default: smallest 2,3,5-smooth >= 3M+1; T42: 128)", 4, 1 << 17, NULL},
         {"levels", PST_OPT_INT, &c.levels, "K", "independent vertical levels (work is linear in K; default 1)", 1, MAX_LEVELS, NULL},
@@ -290,13 +290,13 @@ int pst_cmd_model(int argc, char **argv)
         {"steps", PST_OPT_INT, &c.steps, "N", "time steps to run (default: --days)", 1, MAX_STEPS, NULL},
         {"days", PST_OPT_DOUBLE, &c.days, "D", "simulated days (default: the case's standard 12, 5, 15, 14)", 1, 0, NULL},
         {"diag-every", PST_OPT_INT, &c.diag_every, "N", "print and record diagnostics every N steps (default 0: start and end only)", 0, 1e9, NULL},
-        {"warmup", PST_OPT_INT, &c.warmup, "N", "steps left out of the timing statistics (default 2)", 0, 1e9, NULL},
+        {"warmup", PST_OPT_INT, &c.warmup, "N", "steps left out of the timing statistics", 0, 1e9, NULL},
         {"explicit", PST_OPT_FLAG, &c.explicit_scheme, NULL, "explicit leapfrog instead of semi-implicit gravity-wave terms", 1, 0, NULL},
         {"robert", PST_OPT_DOUBLE, &c.robert, "EPS", "Robert-Asselin filter coefficient (default 0: off, as in STSWM)", 0, 0.5, NULL},
         {"hdiff", PST_OPT_DOUBLE, &c.hdiff, "K", "implicit del^4 diffusion coefficient in m^4/s (default 0: off)", 0, 1e30, NULL},
         {"write-fields", PST_OPT_STRING, &c.write_fields, "FILE", "write the final fields (level 0) as NetCDF", 1, 0, NULL},
         {"reference", PST_OPT_STRING, &c.reference, "FILE", "error norms against this --write-fields run of the same case and end time", 1, 0, NULL},
-        {"fftw-plan", PST_OPT_STRING, &c.fftw_plan, "MODE", "FFTW planner effort (default measure)", 1, 0, plans},
+        {"fftw-plan", PST_OPT_STRING, &c.fftw_plan, "MODE", "FFTW planner effort", 1, 0, plans},
         {"grid", PST_OPT_STRING, &c.algos.grid, "PXxPY", "processor grid: longitudes over PX, latitude pairs over PY (default: near-square for the ranks)", 1, 0, NULL},
         {"preset", PST_OPT_STRING, &c.algos.preset, "NAME", "algorithms and protocols: gen (default), coll, opt (--tuned), DTH, DR", 1, 0, pst_model_presets},
         {"tuned", PST_OPT_STRING, &c.algos.tuned, "FILE", "the opt preset's per-stage algorithm, protocol and overlap (pstlab tune writes it)", 1, 0, NULL},
@@ -434,6 +434,7 @@ int pst_cmd_model(int argc, char **argv)
             rec_identity(&r, &c, &m, steps);
             pst_rec_int(&r, "step", s);
             rec_diag(&r, &d);
+            pst_rec_int(&r, "max_rss_bytes", (long long)pst_peak_rss_bytes(NULL)); /* collective, outside the timing */
             pst_rec_emit(&r, &c.ctx);
         }
     }

@@ -318,6 +318,46 @@ static void apply(const pst_command *cmd, const pst_opt *o, const char *val)
     }
 }
 
+/* The default an option holds, as --help shows it; "" when it holds none (no string, an empty
+ * list, NaN, a flag that is off): those options explain their default in their help text. */
+static const char *held_default(const pst_opt *o, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    switch (o->kind) {
+    case PST_OPT_FLAG:
+        if (*(const bool *)o->dest) snprintf(buf, len, "on");
+        break;
+    case PST_OPT_INT: snprintf(buf, len, "%lld", *(const long long *)o->dest); break;
+    case PST_OPT_DOUBLE:
+        if (!isnan(*(const double *)o->dest)) snprintf(buf, len, "%g", *(const double *)o->dest);
+        break;
+    case PST_OPT_STRING:
+        if (*(const char *const *)o->dest) snprintf(buf, len, "%s", *(const char *const *)o->dest);
+        break;
+    case PST_OPT_SIZE: pst_format_bytes(*(const long long *)o->dest, buf, len); break;
+    case PST_OPT_SIZES:
+    case PST_OPT_INTS: {
+        const pst_int_list *l = o->dest;
+        size_t used = 0;
+        for (size_t i = 0; i < l->n && used + 32 < len; i++) {
+            char one[32];
+            if (o->kind == PST_OPT_SIZES) pst_format_bytes(l->v[i], one, sizeof one);
+            else snprintf(one, sizeof one, "%lld", l->v[i]);
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "", one);
+        }
+        break;
+    }
+    case PST_OPT_STRINGS: {
+        const pst_str_list *l = o->dest;
+        size_t used = 0;
+        for (size_t i = 0; i < l->n && used < len; i++)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "", l->v[i]);
+        break;
+    }
+    }
+    return buf;
+}
+
 void pst_cli_print_help(const pst_command *cmd, FILE *f)
 {
     fprintf(f, "usage: pstswm %s [options]\n\n%s\n\noptions:\n", cmd->name, cmd->summary);
@@ -326,6 +366,10 @@ void pst_cli_print_help(const pst_command *cmd, FILE *f)
         snprintf(left, sizeof left, "--%s%s%s", o->name, o->kind == PST_OPT_FLAG ? "" : " ",
                  o->kind == PST_OPT_FLAG ? "" : (o->metavar ? o->metavar : "VALUE"));
         fprintf(f, "  %-24s %s", left, o->help);
+        /* The default comes from the value the option holds, so help and behaviour cannot drift;
+         * a derived default ("the largest that divides K") is explained in the text instead. */
+        char held[256];
+        if (!strstr(o->help, "(default") && *held_default(o, held, sizeof held)) fprintf(f, " (default %s)", held);
         if (o->choices) {
             fputs(" [", f);
             for (const char *const *c = o->choices; *c; c++) fprintf(f, "%s%s", *c, c[1] ? "|" : "]");

@@ -38,18 +38,18 @@ enum { PST_MIN_VERDICT_ROUNDS = 10 };
 /* Options for a subcommand's pst_opt table. */
 #define PST_COMPARE_OPTS(o)                                                                                        \
     {"schedule", PST_OPT_STRING, &(o)->schedule, "KIND",                                                           \
-     "rounds (every alternative's repetition r before any's r+1, shuffled by --seed) or sequential (default rounds)", \
+     "rounds (every alternative's repetition r before any's r+1, shuffled by --seed) or sequential", \
      1, 0, pst_compare_schedules},                                                                                 \
-    {"seed", PST_OPT_INT, &(o)->seed, "N", "seed of the shuffled order inside each round (default 1)", 0, 9.0e15, NULL}, \
+    {"seed", PST_OPT_INT, &(o)->seed, "N", "seed of the shuffled order inside each round", 0, 9.0e15, NULL}, \
     {"margin", PST_OPT_DOUBLE, &(o)->margin, "FRAC",                                                               \
-     "equivalence margin: alternatives closer than this are a tie (default 0.02)", 0, 1, NULL},                    \
-    {"confidence", PST_OPT_DOUBLE, &(o)->confidence, "P", "confidence of intervals and best sets (default 0.95)", 0.5, 0.999, NULL}, \
+     "equivalence margin: alternatives closer than this are a tie", 0, 1, NULL},                    \
+    {"confidence", PST_OPT_DOUBLE, &(o)->confidence, "P", "confidence of intervals and best sets", 0.5, 0.999, NULL}, \
     {"adaptive", PST_OPT_FLAG, &(o)->adaptive, NULL,                                                               \
      "after --reps rounds (at least 10), add rounds until every median is known to --precision or --budget is spent", 1, 0, NULL}, \
     {"precision", PST_OPT_DOUBLE, &(o)->precision, "FRAC",                                                         \
-     "adaptive target: CI half-width of each median relative to it (default 0.05)", 0.001, 1, NULL},               \
+     "adaptive target: CI half-width of each median relative to it", 0.001, 1, NULL},               \
     {"budget", PST_OPT_DOUBLE, &(o)->budget_s, "SEC",                                                              \
-     "adaptive rounds stop when the run has spent SEC s on them; 0 = at 10x --reps rounds (default 0)", 0, 1e6, NULL}
+     "adaptive rounds stop when the run has spent SEC s on them; 0 = at 10x --reps rounds", 0, 1e6, NULL}
 
 extern const char *const pst_compare_schedules[];
 

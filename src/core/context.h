@@ -37,13 +37,13 @@ typedef struct pst_ctx {
 #define PST_COMMON_OPTS(ctx)                                                                      \
     {"out", PST_OPT_STRING, &(ctx)->out_path, "FILE", "write JSON Lines records to FILE (rank 0; written as FILE.partial, renamed on success)", 1, 0, NULL}, \
     {"timeout", PST_OPT_DOUBLE, &(ctx)->timeout_s, "SEC",                                         \
-     "abort (exit 4) if any one experiment runs longer than SEC s; 0 = never (default 600)", 0, 1e9, NULL}, \
+     "abort (exit 4) if any one experiment runs longer than SEC s; 0 = never", 0, 1e9, NULL}, \
     {"no-verify", PST_OPT_FLAG, &(ctx)->no_verify, NULL, "skip payload/result verification", 1, 0, NULL}, \
     {"noise-probe", PST_OPT_DOUBLE, &(ctx)->noise_probe_s, "SEC",                                     \
-     "spin on the clock for SEC s on every rank before and after the run to measure host noise; 0 = off (default 0.2)", \
+     "spin on the clock for SEC s on every rank before and after the run to measure host noise; 0 = off", \
      0, 60, NULL},                                                                                  \
     {"thread-level", PST_OPT_STRING, &(ctx)->thread_level, "LEVEL",                                   \
-     "MPI thread support to ask for: single|funneled|serialized|multiple, to measure what it costs (default single)", \
+     "MPI thread support to ask for: single|funneled|serialized|multiple, to measure what it costs", \
      1, 0, pst_thread_levels}
 
 /* After a command validated its input, before any set-up that allocates or communicates. */

@@ -83,7 +83,9 @@ endif()
 set(pst_rss_check "0.75 <= points[0]['memory_estimate_bytes'] / points[0]['max_rss_bytes'] <= 1.25")
 set(pst_rss_ranks "points[0]['max_rss_bytes'] == max(points[0]['rss_bytes_per_rank'])")
 pst_records_test(model.memory_estimate.t42 1
-  CHECKS "len(points) == 1" "${pst_rss_check}" "${pst_rss_ranks}" ARGS model --trunc 42 --steps 1 ${MODEL_FAST})
+  CHECKS "len(points) == 1" "${pst_rss_check}" "${pst_rss_ranks}"
+  "[r['type'] for r in recs if r['type'] == 'diag'] == ['diag'] and all(r['max_rss_bytes'] > 0 for r in recs if r['type'] == 'diag')"
+  ARGS model --trunc 42 --steps 3 --diag-every 2 ${MODEL_FAST})
 pst_records_test(model.memory_estimate.t85l16 1
   CHECKS "len(points) == 1" "${pst_rss_check}" ARGS model --trunc 85 --levels 16 --steps 1 ${MODEL_FAST})
 pst_records_test(model.memory_estimate 1

@@ -1,7 +1,10 @@
-/* CLI value parsers: sizes with units, lists and ranges, and their error messages. */
+/* CLI value parsers: sizes with units, lists and ranges, and their error messages; --help's
+ * defaults, taken from the values the options hold. */
 #include "check.h"
 #include "core/cli.h"
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void test_sizes(void)
@@ -94,6 +97,61 @@ static void test_strings_and_format(void)
     CHECK(!strcmp(pst_format_bytes(1000, buf, sizeof buf), "1000 B"));
 }
 
+/* The line of option `name` in text (NULL-safe for CHECK). */
+static const char *option_line(const char *text, const char *name, char *line, size_t len)
+{
+    const char *at = strstr(text, name);
+    if (!at) return "";
+    size_t n = strcspn(at, "\n");
+    snprintf(line, len, "%.*s", (int)(n < len ? n : len - 1), at);
+    return line;
+}
+
+static void test_help_defaults(void)
+{
+    long long reps = 42, bytes = 2 << 20, none = 7;
+    double ratio = 0.25, unset = NAN;
+    bool off = false, on = true;
+    const char *plan = "measure", *nothing = NULL;
+    long long sizes[] = {8, 1024};
+    pst_int_list list = {0}, empty = {0};
+    pst_int_list_set(&list, 2, sizes);
+    const pst_opt opts[] = {
+        {"reps", PST_OPT_INT, &reps, "N", "repetitions", 1, 100, NULL},
+        {"bytes", PST_OPT_SIZE, &bytes, "B", "message size", 0, 1e9, NULL},
+        {"ratio", PST_OPT_DOUBLE, &ratio, "X", "a ratio", 0, 1, NULL},
+        {"unset", PST_OPT_DOUBLE, &unset, "X", "derived from the others", 0, 1, NULL},
+        {"off", PST_OPT_FLAG, &off, NULL, "a switch", 0, 0, NULL},
+        {"on", PST_OPT_FLAG, &on, NULL, "a switch that starts on", 0, 0, NULL},
+        {"plan", PST_OPT_STRING, &plan, "MODE", "planner", 0, 0, NULL},
+        {"nothing", PST_OPT_STRING, &nothing, "FILE", "an optional file", 0, 0, NULL},
+        {"sizes", PST_OPT_SIZES, &list, "LIST", "sizes", 1, 1e9, NULL},
+        {"empty", PST_OPT_INTS, &empty, "LIST", "counts (default: one per rank)", 1, 1e9, NULL},
+        {"prose", PST_OPT_INT, &none, "N", "a derived default (default 3 per rank)", 0, 10, NULL},
+        {NULL, 0, NULL, NULL, NULL, 0, 0, NULL},
+    };
+    const pst_command cmd = {"demo", "a demo", NULL, NULL, opts};
+    char *text = NULL, line[256];
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    pst_cli_print_help(&cmd, f);
+    fclose(f);
+    CHECK(strstr(option_line(text, "--reps", line, sizeof line), "repetitions (default 42)") != NULL);
+    CHECK(strstr(option_line(text, "--bytes", line, sizeof line), "(default 2 MiB)") != NULL);
+    CHECK(strstr(option_line(text, "--ratio", line, sizeof line), "(default 0.25)") != NULL);
+    CHECK(strstr(option_line(text, "--unset", line, sizeof line), "default") == NULL);
+    CHECK(strstr(option_line(text, "--off", line, sizeof line), "default") == NULL);
+    CHECK(strstr(option_line(text, "--on ", line, sizeof line), "(default on)") != NULL);
+    CHECK(strstr(option_line(text, "--plan", line, sizeof line), "(default measure)") != NULL);
+    CHECK(strstr(option_line(text, "--nothing", line, sizeof line), "default") == NULL);
+    CHECK(strstr(option_line(text, "--sizes", line, sizeof line), "(default 8 B,1 KiB)") != NULL);
+    CHECK(strstr(option_line(text, "--empty", line, sizeof line), "(default: one per rank)") != NULL);
+    /* Text that explains a derived default is not contradicted by the held placeholder. */
+    CHECK(strstr(option_line(text, "--prose", line, sizeof line), "(default 7)") == NULL);
+    free(text);
+    pst_int_list_free(&list);
+}
+
 int main(int argc, char **argv)
 {
     CHECK_MAIN_BEGIN(argc, argv);
@@ -101,5 +159,6 @@ int main(int argc, char **argv)
     test_lists();
     test_grids();
     test_strings_and_format();
+    test_help_defaults();
     CHECK_MAIN_END();
 }
