@@ -4,7 +4,7 @@
 # tests/mpi/algo_test.h; Open MPI runs every protocol there.
 foreach(prog transpose vsum dfft)
   add_executable(test_algo_${prog} ${CMAKE_SOURCE_DIR}/tests/mpi/test_algo_${prog}.c)
-  target_link_libraries(test_algo_${prog} PRIVATE pst_app)
+  target_link_libraries(test_algo_${prog} PRIVATE pst_algo)
   foreach(n 1 2 3 4 8)
     set(args "")
     if(n GREATER 2 AND NOT PST_MPI STREQUAL "openmpi")

@@ -5,7 +5,7 @@
 # One-sided (issue 8): every protocol of rma (and of shmem where built), case 6; MPICH above 2
 # ranks runs each protocol once (all 80 runs took 136 s at 2x2 and over 300 s at 4x2 there).
 add_executable(test_model_parallel ${CMAKE_SOURCE_DIR}/tests/mpi/test_model_parallel.c)
-target_link_libraries(test_model_parallel PRIVATE pst_app)
+target_link_libraries(test_model_parallel PRIVATE pst_model)
 set(one_sided rma)
 if(PST_HAVE_SHMEM)
   list(APPEND one_sided shmem)
