@@ -9,7 +9,8 @@ shift 2
 run=("$@")
 rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || exit 1
 fails=0
-check() { if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1"; fails=$((fails + 1)); fi; }
+# On a failure: the exit code and stderr of the run it checks.
+check() { if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1 (exit ${rc:-?}; stderr:)"; sed 's/^/  | /' err 2>/dev/null; fails=$((fails + 1)); fi; }
 quick=(swap --protocols 0,6 --sizes 8 --reps 10 --noise-probe 0)
 
 "${run[@]}" "${quick[@]}" --out ok.jsonl >/dev/null 2>err

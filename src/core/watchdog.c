@@ -34,6 +34,14 @@ static void on_timeout(int sig)
     const char *note = pst_outfile_kept_note(&note_len);
     if (note_len) unused = write(STDERR_FILENO, note, note_len);
     (void)unused;
+    /* Every rank's timer fires at about the same time.  The other ranks leave rank 0 a moment to
+     * say where the records are and to exit first: a launcher that ends the job on the first
+     * exit (MPICH's Hydra) would otherwise kill rank 0 mid-message, and report the job with
+     * its own exit code instead of 4. */
+    if (wd.rank != 0) {
+        struct timespec pause = {.tv_sec = 0, .tv_nsec = 300000000};
+        nanosleep(&pause, NULL);
+    }
     _exit(PST_EXIT_TIMEOUT);
 }
 
