@@ -4,7 +4,9 @@
 #   - single-core OpenBLAS DGEMM (n = 1000), alone and with a second copy running at once (two
 #     vCPUs may share a physical core: the concurrent figure is the yardstick of a 2-rank run);
 #   - FFTW alone doing the model's transforms (13 per latitude and level) on cache-resident
-#     batches, at its fastest batch size (pst_yardstick fft).
+#     batches, at its fastest batch size (pst_yardstick fft);
+#   - memory bandwidth (STREAM triad): on a shared host a neighbour can take the memory bus, which
+#     slows the memory-bound stages but not DGEMM, so read the ratios beside it.
 # Yardsticks and model runs are interleaved in rounds so load drift hits them alike; every figure
 # is the median over rounds of per-run medians.  Rates use the flop counts of Worley (1998)
 # for the whole step (4,129,859 per level-step at T42, 24,235,477 at T85) and the
@@ -24,7 +26,7 @@ while (($#)); do
     --steps-t42) steps42=$2; shift 2 ;;
     --steps-t85) steps85=$2; shift 2 ;;
     --level-block) block=$2; shift 2 ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench/model.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
@@ -45,6 +47,7 @@ for ((r = 1; r <= rounds; r++)); do
   "$build/pst_yardstick" dgemm --reps 5 | sed 's/"what":"dgemm"/"what":"dgemm_concurrent"/' >>"$out" &
   "$build/pst_yardstick" dgemm --reps 5 | sed 's/"what":"dgemm"/"what":"dgemm_concurrent"/' >>"$out"
   wait
+  "$build/pst_yardstick" stream --reps 5 >>"$out"
   fft_yardstick 128 64 >>"$out"
   fft_yardstick 256 128 >>"$out"
   for cfg in "42 $steps42" "85 $steps85"; do
@@ -64,8 +67,9 @@ def ys(what, key="t_med", **match):
     return med([r[key] for r in recs if r.get("what") == what and all(r.get(k) == v for k, v in match.items())])
 dgemm, dgemm2 = ys("dgemm", "gflops_med"), ys("dgemm_concurrent", "gflops_med")
 worley = {42: 4129859, 85: 24235477}
+stream = ys("stream_triad", "gbs_med")
 print(f"yardsticks: DGEMM n=1000 {dgemm:.1f} GFlop/s on one core, {dgemm2:.1f} per copy with two at once "
-      f"({dgemm2 / dgemm:.2f})")
+      f"({dgemm2 / dgemm:.2f}); memory (STREAM triad) {stream:.1f} GB/s")
 print(f"{'config':8} {'step ms':>8} {'fft ms':>7} {'leg ms':>7} {'four ms':>7} {'grid ms':>8} {'spec ms':>8} "
       f"{'plan s':>7} {'FFTW ms':>8} {'batch':>5} {'fft/FFTW':>8} {'leg/DGEMM':>9} {'leg+four':>8} {'step/DGEMM':>10}")
 rows = {}

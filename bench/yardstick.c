@@ -7,6 +7,11 @@
  *       (latitude pairs x degrees) table times a (degrees x N) block (synthesis) and its transpose
  *       times a (pairs x N) block (analysis), for every m, at each column count N (fields x
  *       levels x 2 in the model); another BLAS can be measured on the same shapes with LD_PRELOAD;
+ *   pst_yardstick stream [--mb MB] [--reps R]
+ *       memory bandwidth: the STREAM triad a = b + s c over three arrays of MB MiB each (far larger
+ *       than the caches), GB/s counting 3 x 8 bytes per element; the memory-bound stages (the
+ *       Fourier-space combinations, the previous level, the tables at large M) move with it when
+ *       a neighbour on a shared host takes the memory bus, while DGEMM does not;
  *   pst_yardstick fft --nlon N --r2c A --c2r B [--batches 8,16,...] [--reps R] [--plan measure]
  *       A real-to-complex and B complex-to-real FFTs of length N through FFTW's advanced
  *       interface, run as batches of `batch` lines on one cache-resident buffer, for every
@@ -154,6 +159,36 @@ static int run_legendre(int M, const char *columns, int reps)
     return 0;
 }
 
+static int run_stream(long mb, int reps)
+{
+    size_t n = (size_t)mb * 1024 * 1024 / sizeof(double);
+    double *a = xmalloc(n * sizeof *a), *b = xmalloc(n * sizeof *b), *c = xmalloc(n * sizeof *c);
+    for (size_t i = 0; i < n; i++) {
+        b[i] = 1.0;
+        c[i] = 2.0;
+    }
+    double *t = xmalloc((size_t)reps * sizeof *t);
+    for (int r = -1; r < reps; r++) {
+        double t0 = now_s();
+        for (size_t i = 0; i < n; i++) a[i] = b[i] + 3.0 * c[i];
+        if (r >= 0) t[r] = now_s() - t0;
+    }
+    if (a[n / 2] != 7.0) {
+        fprintf(stderr, "pst_yardstick: stream result wrong (%g, expected 7)\n", a[n / 2]);
+        return 3;
+    }
+    double med, min, bytes = 3.0 * (double)n * sizeof(double);
+    summarise(t, reps, &med, &min);
+    printf("{\"type\":\"yardstick\",\"what\":\"stream_triad\",\"mib_per_array\":%ld,\"reps\":%d,\"t_med\":%.6e,"
+           "\"t_min\":%.6e,\"gbs_med\":%.3f,\"gbs_max\":%.3f}\n",
+           mb, reps, med, min, bytes / med * 1e-9, bytes / min * 1e-9);
+    fftw_free(a);
+    fftw_free(b);
+    fftw_free(c);
+    fftw_free(t);
+    return 0;
+}
+
 /* Time of `count` transforms done `batch` at a time on one buffer (the last batch shorter). */
 static double fft_pass(fftw_plan full, fftw_plan tail, long count, int batch, double *g, fftw_complex *f, int r2c)
 {
@@ -233,6 +268,7 @@ static void usage(FILE *to)
 {
     fputs("usage: pst_yardstick dgemm [--n N] [--reps R]\n"
           "       pst_yardstick legendre --trunc M [--columns 10,20,40,80,160] [--reps R]\n"
+          "       pst_yardstick stream [--mb MB] [--reps R]\n"
           "       pst_yardstick fft --nlon N --r2c A --c2r B [--batches 8,16,32,64,128] [--reps R] "
           "[--plan estimate|measure|patient]\n",
           to);
@@ -245,7 +281,7 @@ int main(int argc, char **argv)
         return argc < 2 ? 2 : 0;
     }
     const char *what = argv[1], *batches = "8,16,32,64,128,256", *columns = "10,20,40,80,160";
-    long n = 1000, nlon = 0, r2c = -1, c2r = -1, trunc = 0;
+    long n = 1000, nlon = 0, r2c = -1, c2r = -1, trunc = 0, mb = 128;
     int reps = 10;
     unsigned flags = FFTW_MEASURE;
     for (int i = 2; i < argc; i++) {
@@ -262,6 +298,7 @@ int main(int argc, char **argv)
         else if (!strcmp(opt, "--c2r")) c2r = parse_long(opt, val, 0, 1L << 30);
         else if (!strcmp(opt, "--batches")) batches = val;
         else if (!strcmp(opt, "--columns")) columns = val;
+        else if (!strcmp(opt, "--mb")) mb = parse_long(opt, val, 1, 1 << 16);
         else if (!strcmp(opt, "--trunc")) trunc = parse_long(opt, val, 1, 2047);
         else if (!strcmp(opt, "--plan")) {
             if (!strcmp(val, "estimate")) flags = FFTW_ESTIMATE;
@@ -278,6 +315,7 @@ int main(int argc, char **argv)
         }
     }
     if (!strcmp(what, "dgemm")) return run_dgemm(n, reps);
+    if (!strcmp(what, "stream")) return run_stream(mb, reps);
     if (!strcmp(what, "legendre")) {
         if (trunc == 0) {
             fprintf(stderr, "pst_yardstick: legendre wants --trunc\n");
@@ -292,7 +330,7 @@ int main(int argc, char **argv)
         }
         return run_fft((int)nlon, r2c, c2r, batches, reps, flags);
     }
-    fprintf(stderr, "pst_yardstick: unknown yardstick '%s' (dgemm, legendre or fft)\n", what);
+    fprintf(stderr, "pst_yardstick: unknown yardstick '%s' (dgemm, legendre, stream or fft)\n", what);
     usage(stderr);
     return 2;
 }
