@@ -54,6 +54,10 @@ static void on_timeout(int sig)
      * interrupt this handler) and a stuck abort still ends with _exit. */
     if (wd.rank == 0) {
         arm(2.0);
+        /* The launcher reads our stderr and the abort on different channels; without a pause it
+         * can act on the abort first and drop the message (seen under MPICH with sanitizers). */
+        struct timespec drain = {.tv_sec = 0, .tv_nsec = 200000000};
+        nanosleep(&drain, NULL);
         MPI_Abort(MPI_COMM_WORLD, PST_EXIT_TIMEOUT);
         _exit(PST_EXIT_TIMEOUT);
     }
