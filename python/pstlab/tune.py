@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pstlab import __version__, launch, paths, verdicts
+from pstlab import __version__, algorithms, launch, paths, verdicts
 from pstlab.errors import PstlabError, RunFailed
 from pstlab.records import RecordSet, load, number
 from pstlab.sections import kernel
@@ -112,30 +112,25 @@ def _configuration(points: list[dict]) -> str:
     return ", ".join(f"{k} {'/'.join(v)}" for k, v in values.items() if v)
 
 
-def choose(points: list[dict]) -> dict[str, StageChoice]:
+def choose(points: list[dict], reg: algorithms.Registry = algorithms.BUILTIN) -> dict[str, StageChoice]:
     """Per stage: the fastest algorithm and every algorithm's fastest protocol/overlap (t_min).
 
     The MPI collectives (protocol 'coll') are no candidates: 'opt' is Worley 1998's tuned message-passing
     configuration, which Table 5 compares with the 'coll' preset; their times are kept for the record.
     """
-    timed = [dict(p, stage=kernel.stage(p)) for p in points if number(p, "t_min") is not None]
+    timed = [dict(p, stage=kernel.stage(p, reg)) for p in points if number(p, "t_min") is not None]
     out = {}
     for (stage,), pts in group_by(timed, "stage").items():
         picks, collectives = [], []
         for (algorithm,), variants in sorted(
-            group_by(pts, "algorithm").items(), key=lambda kv: _algorithm_order(kv[0][0])
+            group_by(pts, "algorithm").items(), key=lambda kv: (reg.order(str(kv[0][0])), str(kv[0][0]))
         ):
             pick = _pick(str(algorithm), variants)
-            (collectives if kernel.is_collective(variants[0]) else picks).append(pick)
+            (collectives if kernel.is_collective(variants[0], reg) else picks).append(pick)
         if not picks:
             continue
         out[stage] = StageChoice(min(picks, key=lambda p: p.t_s), picks, collectives, _configuration(pts))
     return dict(sorted(out.items(), key=lambda kv: STAGES.index(kv[0]) if kv[0] in STAGES else len(STAGES)))
-
-
-def _algorithm_order(algorithm) -> tuple:
-    known = kernel.ALGORITHMS
-    return (known.index(algorithm) if algorithm in known else len(known), str(algorithm))
 
 
 def _toml_key(name: str) -> str:
@@ -254,7 +249,7 @@ def tune(opts: Options) -> tuple[Path, dict[str, StageChoice]]:
         _run_kernel(opts, source)
     rs = load(source)
     points = _select(rs, opts)
-    choice = choose(points)
+    choice = choose(points, algorithms.of(rs))
     if not choice:
         raise PstlabError(f"{source}: only MPI collectives in these kernel records; nothing to tune")
     header = next((h for h in rs.headers() if h.get("run_id") == points[0].get("run_id")), {})

@@ -13,8 +13,8 @@ import math
 from dataclasses import dataclass, field
 
 from pstlab import stats
+from pstlab.grouping import group_by, sort_key
 from pstlab.records import launch_of, number
-from pstlab.sections.common import group_by, sort_key
 
 MIN_ROUNDS = 10  # fewer, and a median's 95 % interval does not exist or is too wide to decide
 PRECISION = 0.05  # pstswm's default --precision: CI half-width as a share of the median

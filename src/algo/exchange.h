@@ -22,6 +22,8 @@
 #include <stddef.h>
 
 enum { PST_MAX_CHUNKS = 4 };
+/* Message tags the algorithms use stay below this (MPI guarantees at least 32767). */
+enum { PST_TAG_LIMIT = 16384 };
 /* Smallest chunk worth its own message. */
 #define PST_CHUNK_MIN_BYTES ((size_t)8192)
 
@@ -38,7 +40,7 @@ int pst_exchange_chunks(bool overlapped, size_t bytes);
 /* Chunk c of `bytes` split into n pieces on 16-byte boundaries. */
 void pst_chunk_range(size_t bytes, int n, int c, size_t *off, size_t *len);
 
-/* tag: 0 <= tag, tag + nchunks <= 2^14. */
+/* tag: 0 <= tag, tag + nchunks <= PST_TAG_LIMIT. */
 void pst_exchange(const pst_protocol *p, bool overlapped, MPI_Comm comm, int dest, int src, int side,
                   const void *sendbuf, size_t send_bytes, void *recvbuf, size_t recv_bytes, int tag,
                   int nchunks, const pst_exchange_ops *ops);

@@ -6,7 +6,8 @@
  * q at recvbuf + rdispls[q].  Counts must agree pairwise (what r sends q is what q expects from
  * r; checked when the plan is built).  Send and receive buffers must not overlap.
  *
- * Algorithms (the protocol p drives every message; coll ignores p and overlap):
+ * Algorithms (rows of the registry, algorithm.h; the protocol p drives every message, the
+ * collective ignores p and overlap):
  *   srtrans   P-1 SENDRECV steps: step k sends to r+k and receives from r-k (mod P).
  *   swtrans   P-1 SWAP steps with pairwise partners: r XOR k when P is a power of two, else the
  *             round-robin 1-factorization (P even: P-1 rounds; P odd: P rounds, each rank idle
@@ -15,7 +16,7 @@
  *             over Q = 2^floor(log2 P) ranks, bits 0, 1, ... in turn; when P is not a power of two
  *             each excess rank Q+i first hands its blocks to rank i and gets its own back at the
  *             end (two extra SWAPs for those pairs).
- *   coll      MPI_Alltoallv.
+ *   alltoallv MPI_Alltoallv.
  * Overlap (pst_overlapped: the flag, or an overlap protocol 2,x / 3,x): srtrans and swtrans post
  * every receive first, then pack and send block after block, copy the local block, and unpack
  * each block as it is waited for; logtrans splits each stage into up to PST_MAX_CHUNKS messages,
@@ -26,19 +27,15 @@
 #ifndef PST_TRANSPOSE_H
 #define PST_TRANSPOSE_H
 
+#include "algo/algorithm.h"
 #include "comm/protocol.h"
 
 #include <mpi.h>
 #include <stdbool.h>
 
-typedef enum pst_trans_alg { PST_SRTRANS, PST_SWTRANS, PST_LOGTRANS, PST_TRANS_COLL, PST_TRANS_NALGS } pst_trans_alg;
-
-/* "srtrans", "swtrans", "logtrans", "coll". */
-const char *pst_trans_alg_name(pst_trans_alg alg);
-
 /* Optional caller work, so packing and unpacking overlap communication.  pack(arg, q) must
  * fill the send block for rank q; it is called once per run, before that block is sent (for
- * logtrans and coll: all blocks before any message).  unpack(arg, q) is called once per run,
+ * logtrans and alltoallv: all blocks before any message).  unpack(arg, q) is called once per run,
  * as soon as the block from q is in recvbuf. */
 typedef struct pst_trans_hooks {
     void (*pack)(void *arg, int peer);
@@ -48,9 +45,10 @@ typedef struct pst_trans_hooks {
 
 typedef struct pst_trans pst_trans;
 
-/* Collective over comm.  Counts and displacements in bytes (MPI_Alltoallv's meaning); they are
- * copied.  p may be NULL for PST_TRANS_COLL.  Aborts (exit 3) on inconsistent counts. */
-pst_trans *pst_trans_create(pst_trans_alg alg, const pst_protocol *p, bool overlap, MPI_Comm comm,
+/* Collective over comm.  alg is a registry row of the transpose family.  Counts and
+ * displacements in bytes (MPI_Alltoallv's meaning); they are copied.  p may be NULL for the
+ * collective.  Aborts (exit 3) on inconsistent counts. */
+pst_trans *pst_trans_create(const pst_algorithm *alg, const pst_protocol *p, bool overlap, MPI_Comm comm,
                             const int *sendcounts, const int *sdispls, const int *recvcounts, const int *rdispls);
 /* Collective: the inverse transpose (receive layout becomes the send layout). */
 pst_trans *pst_trans_create_inverse(const pst_trans *t);

@@ -7,7 +7,8 @@
  * block pst_vsum_block(n, unit, Q, q) = units pst_block(n/unit, Q, q), i.e. consecutive blocks
  * in rank order, the first (n/unit) % Q ranks one unit more.
  *
- * Algorithms (the protocol p drives every message; coll ignores p and overlap):
+ * Algorithms (rows of the registry, algorithm.h; the protocol p drives every message, the
+ * collective ignores p and overlap):
  *   exchsum   recursive doubling: log2 Q' SWAPs of the whole vector (Q' = 2^floor(log2 Q)), the
  *             highest bit first; each excess rank Q'+i first folds its vector into rank i and
  *             gets the result back at the end.  Partitioned: the same, keeping one's block.
@@ -19,7 +20,7 @@
  *   ringpipe  the ringsum schedule with each block computed just in time by the caller's
  *             compute function, so the transfer of one block overlaps the computation of the
  *             next.  Same additions in the same order as ringsum: results are bitwise equal.
- *   coll      MPI_Allreduce / MPI_Reduce_scatter.
+ *   allreduce MPI_Allreduce / MPI_Reduce_scatter.
  * Overlap (pst_overlapped): receives are posted first and each exchange is split into up to
  * PST_MAX_CHUNKS messages so adding chunk c overlaps the transfer of chunk c+1; for ringpipe
  * the next block's computation runs while the current block is in flight (without overlap it
@@ -27,17 +28,14 @@
 #ifndef PST_VSUM_H
 #define PST_VSUM_H
 
+#include "algo/algorithm.h"
 #include "comm/protocol.h"
 
 #include <mpi.h>
 #include <stdbool.h>
 #include <stddef.h>
 
-typedef enum pst_vsum_alg { PST_EXCHSUM, PST_HALFSUM, PST_RINGSUM, PST_RINGPIPE, PST_VSUM_COLL, PST_VSUM_NALGS } pst_vsum_alg;
 typedef enum pst_vsum_result { PST_VSUM_REPLICATED, PST_VSUM_PARTITIONED } pst_vsum_result;
-
-/* "exchsum", "halfsum", "ringsum", "ringpipe", "coll". */
-const char *pst_vsum_alg_name(pst_vsum_alg alg);
 
 /* Rank q's block: elements [*lo, *lo + *count). */
 void pst_vsum_block(size_t n, size_t unit, int Q, int q, size_t *lo, size_t *count);
@@ -47,14 +45,16 @@ typedef void (*pst_vsum_compute_fn)(void *arg, size_t lo, size_t count, double *
 
 typedef struct pst_vsum pst_vsum;
 
-/* Collective over comm.  unit >= 1 divides n; n * 8 <= INT_MAX; p may be NULL for coll. */
-pst_vsum *pst_vsum_create(pst_vsum_alg alg, const pst_protocol *p, bool overlap, MPI_Comm comm, size_t n, size_t unit,
+/* Collective over comm.  alg is a registry row of the vector-sum family.  unit >= 1 divides n;
+ * n * 8 <= INT_MAX; p may be NULL for the collective. */
+pst_vsum *pst_vsum_create(const pst_algorithm *alg, const pst_protocol *p, bool overlap, MPI_Comm comm, size_t n, size_t unit,
                           pst_vsum_result result);
 /* Collective.  out has n elements.  On return out holds the sum: all of it (replicated) or this
  * rank's block (partitioned; the rest of out is scratch).  in == out is allowed. */
 void pst_vsum_run(pst_vsum *v, const double *in, double *out);
 /* Collective: the contribution comes from compute, called once per block of the partition
- * (block by block, just in time, for ringpipe; all blocks first for the others). */
+ * (block by block, just in time, for a pipelined algorithm such as ringpipe; all blocks first for
+ * the others). */
 void pst_vsum_run_compute(pst_vsum *v, pst_vsum_compute_fn compute, void *arg, double *out);
 void pst_vsum_free(pst_vsum *v);
 

@@ -10,9 +10,7 @@
  * instead of the best protocol.  --transport picks the protocols' transport: a one-sided one
  * sets up its area on each stage communicator when the point's plans are built (outside
  * timing) and frees it after the point. */
-#include "algo/dfft.h"
-#include "algo/transpose.h"
-#include "algo/vsum.h"
+#include "algo/algorithm.h"
 #include "bench/commands.h"
 #include "bench/kernel_cases.h"
 #include "bench/kernel_problem.h"
@@ -35,43 +33,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct kalg {
-    const char *name;
-    kfamily fam;
-    int alg;
-    bool stages[2];        /* runs in the FFT / Legendre stage */
-} kalg;
-
-static const kalg kalgs[] = {
-    {"srtrans", KF_TRANS, PST_SRTRANS, {true, true}},
-    {"swtrans", KF_TRANS, PST_SWTRANS, {true, true}},
-    {"logtrans", KF_TRANS, PST_LOGTRANS, {true, true}},
-    {"alltoallv", KF_TRANS, PST_TRANS_COLL, {true, true}},
-    {"dfft", KF_DFFT, 0, {true, false}},
-    {"exchsum", KF_VSUM, PST_EXCHSUM, {false, true}},
-    {"halfsum", KF_VSUM, PST_HALFSUM, {false, true}},
-    {"ringsum", KF_VSUM, PST_RINGSUM, {false, true}},
-    {"ringpipe", KF_VSUM, PST_RINGPIPE, {false, true}},
-    {"allreduce", KF_VSUM, PST_VSUM_COLL, {false, true}},
-};
-enum { NKALGS = sizeof kalgs / sizeof kalgs[0] };
+/* The algorithms are the registry's rows (algo/algorithm.h); stage s is PST_ALG_STAGE_* bit s. */
 static const char *const stage_names[2] = {"fft", "legendre"};
 
-static bool is_collective(const kalg *a)
-{
-    return (a->fam == KF_TRANS && a->alg == PST_TRANS_COLL) || (a->fam == KF_VSUM && a->alg == PST_VSUM_COLL);
-}
+static bool serves(const pst_algorithm *a, int stage) { return (a->stages & (1u << stage)) != 0; }
 
 typedef struct kernel_cfg {
     pst_ctx ctx;
     const char *protocols_spec, *grid_spec, *granularity, *transport, *result;
+    bool list, json;
     pst_str_list algorithms, stages, overlap;
     long long trunc, levels, fields, reps, warmup;
     /* derived */
     kproblem prob;
     const pst_protocol **protocols;
     size_t nprotocols;
-    bool run_alg[NKALGS], run_stage[2], overlaps[2];
+    bool *run_alg, run_stage[2], overlaps[2];  /* run_alg: per registry row */
     bool one_d;               /* FFT stage on P x 1, Legendre stage on 1 x P */
     int px, py;
     kgeom geom[2];            /* per stage */
@@ -83,7 +60,7 @@ typedef struct kernel_cfg {
 typedef struct alt {
     const pst_protocol *p;
     bool overlap;
-    int alg;                 /* the family's algorithm: the kernel's own, or its collective (comparator) */
+    const pst_algorithm *alg; /* the algorithm's own row, or its family's collective (comparator) */
     char label[32];          /* "2,3+ov", "0,6", "coll" */
 } alt;
 /* ---- validation ---- */
@@ -98,13 +75,15 @@ static void validate(kernel_cfg *cfg)
         pst_usage_error("--protocols: %s", err);
 
     /* Algorithms (names checked by the option's choices): names, coll (both collectives), all. */
+    cfg->run_alg = pst_calloc(pst_nalgorithms, sizeof *cfg->run_alg);
     for (size_t i = 0; i < cfg->algorithms.n; i++) {
         const char *name = cfg->algorithms.v[i];
-        for (int a = 0; a < NKALGS; a++)
-            cfg->run_alg[a] |= !strcmp(name, "all") || !strcmp(name, kalgs[a].name) || (!strcmp(name, "coll") && is_collective(&kalgs[a]));
+        for (size_t a = 0; a < pst_nalgorithms; a++)
+            cfg->run_alg[a] |= !strcmp(name, "all") || !strcmp(name, pst_algorithms[a].name) ||
+                               (!strcmp(name, "coll") && pst_algorithms[a].collective);
     }
     if (cfg->algorithms.n == 0)
-        for (int a = 0; a < NKALGS; a++) cfg->run_alg[a] = true;
+        for (size_t a = 0; a < pst_nalgorithms; a++) cfg->run_alg[a] = true;
     for (int s = 0; s < 2; s++) cfg->run_stage[s] = cfg->stages.n == 0 || pst_str_list_has(&cfg->stages, stage_names[s]);
     cfg->overlaps[0] = cfg->overlap.n == 0 || pst_str_list_has(&cfg->overlap, "off");
     cfg->overlaps[1] = cfg->overlap.n == 0 || pst_str_list_has(&cfg->overlap, "on");
@@ -135,17 +114,17 @@ static void validate(kernel_cfg *cfg)
             const char *why = cfg->run_stage[s] ? kproblem_grid_check(&cfg->prob, gx[s], gy[s]) : NULL;
             if (why) pst_usage_error("--grid %s does not fit %s: %s", cfg->one_d ? "1d" : cfg->grid_spec, cfg->prob.label, why);
         }
-    /* dfft needs a power-of-two row; refuse when asked for by name, skip (with a note) under all. */
-    int dfft = 4;
-    bool named_dfft = false;
-    for (size_t i = 0; i < cfg->algorithms.n; i++) named_dfft |= !strcmp(cfg->algorithms.v[i], "dfft");
-    if (cfg->run_alg[dfft] && cfg->run_stage[0]) {
-        const char *why = pst_dfft_check(gx[0], kp_fft_nlon(&cfg->prob, gx[0]), kp_mmax(&cfg->prob, gx[0]));
-        if (why && named_dfft) pst_usage_error("--algorithms dfft: %s (grid %s)", why, cfg->one_d ? "1d" : cfg->grid_spec);
-        if (why) {
-            cfg->run_alg[dfft] = false;
-            if (c->rank == 0) printf("note: dfft skipped: %s\n", why);
-        }
+    /* An algorithm with a constraint (dfft: a power-of-two row) that the FFT stage's rows do not
+     * meet: refused when asked for by name, skipped (with a note) under all. */
+    for (size_t a = 0; a < pst_nalgorithms; a++) {
+        const pst_algorithm *alg = &pst_algorithms[a];
+        if (!cfg->run_alg[a] || !cfg->run_stage[0] || !serves(alg, 0)) continue;
+        const char *why = pst_algorithm_check(alg, gx[0], kp_fft_nlon(&cfg->prob, gx[0]), kp_mmax(&cfg->prob, gx[0]));
+        if (!why) continue;
+        if (pst_str_list_has(&cfg->algorithms, alg->name))
+            pst_usage_error("--algorithms %s: %s (grid %s)", alg->name, why, cfg->one_d ? "1d" : cfg->grid_spec);
+        cfg->run_alg[a] = false;
+        if (c->rank == 0) printf("note: %s skipped: %s\n", alg->name, why);
     }
     for (int s = 0; s < 2; s++) {
         int x = c->rank % gx[s], y = c->rank / gx[s];
@@ -164,7 +143,7 @@ static size_t comparisons(const kernel_cfg *cfg)
     for (int stage = 0; stage < 2; stage++) {
         int csize = stage == 0 ? cfg->geom[stage].px : cfg->geom[stage].py;
         if (!cfg->run_stage[stage] || csize == 1) continue;
-        for (int a = 0; a < NKALGS; a++) n += cfg->run_alg[a] && kalgs[a].stages[stage];
+        for (size_t a = 0; a < pst_nalgorithms; a++) n += cfg->run_alg[a] && serves(&pst_algorithms[a], stage);
     }
     return n;
 }
@@ -176,7 +155,7 @@ static size_t comparisons(const kernel_cfg *cfg)
  * collective on the same data in the same rounds (the last alternative, ncomparator = 1), so
  * what the collective costs against the best protocol is a paired comparison. */
 typedef struct outcome {
-    const kalg *a;
+    const pst_algorithm *a;
     int stage;
     size_t nalts, nprotocol_alts;
     alt *alts;
@@ -185,7 +164,7 @@ typedef struct outcome {
     const char *win_model;   /* of the transport's windows (NULL: none, or the collective) */
 } outcome;
 
-static void base_fields(pst_rec *r, const kernel_cfg *cfg, const kalg *a, int stage, const char *win_model)
+static void base_fields(pst_rec *r, const kernel_cfg *cfg, const pst_algorithm *a, int stage, const char *win_model)
 {
     const kgeom *g = &cfg->geom[stage];
     char grid[32];
@@ -200,7 +179,7 @@ static void base_fields(pst_rec *r, const kernel_cfg *cfg, const kalg *a, int st
     pst_rec_str(r, "granularity", cfg->prob.scaled ? cfg->prob.label : NULL);
     pst_rec_int(r, "comm_size", stage == 0 ? g->px : g->py);
     pst_rec_int(r, "comms", cfg->comms[stage]);
-    if (a->fam == KF_VSUM) pst_rec_str(r, "result", cfg->result);
+    if (a->family == PST_FAMILY_VSUM) pst_rec_str(r, "result", cfg->result);
     pst_rec_str(r, "win_model", win_model);
 }
 
@@ -226,29 +205,28 @@ static double kernel_turn(void *arg, size_t i, size_t round)
     return t;
 }
 
-static int collective_of(kfamily fam) { return fam == KF_TRANS ? PST_TRANS_COLL : PST_VSUM_COLL; }
-
 /* The alternatives of one algorithm: each protocol x overlap setting (an overlap protocol 2,x /
  * 3,x is always overlapped and runs once), then the stage's collective as the comparator; or
  * the collective alone. */
 static void alternatives(const kernel_cfg *cfg, outcome *o)
 {
-    const kalg *a = o->a;
+    const pst_algorithm *a = o->a;
     o->alts = pst_malloc((2 * cfg->nprotocols + 1) * sizeof *o->alts);
     size_t n = 0;
-    if (!is_collective(a))
+    if (!a->collective)
         for (size_t i = 0; i < cfg->nprotocols; i++) {
             const pst_protocol *p = cfg->protocols[i];
             for (int ov = 0; ov < 2; ov++) {
                 if (p->overlap && !ov) continue;
                 if (!p->overlap && !cfg->overlaps[ov]) continue;
                 alt *al = &o->alts[n++];
-                *al = (alt){p, ov == 1, a->alg, ""};
+                *al = (alt){p, ov == 1, a, ""};
                 snprintf(al->label, sizeof al->label, "%s%s", p->code, ov && !p->overlap ? "+ov" : "");
             }
         }
-    o->nprotocol_alts = is_collective(a) ? 1 : n;
-    if (a->fam != KF_DFFT) o->alts[n++] = (alt){NULL, false, collective_of(a->fam), "coll"};
+    o->nprotocol_alts = a->collective ? 1 : n;
+    const pst_algorithm *coll = pst_algorithm_collective(a->family);
+    if (coll) o->alts[n++] = (alt){NULL, false, coll, "coll"};
     o->nalts = n;
 }
 
@@ -268,10 +246,10 @@ static void emit_point(kernel_cfg *cfg, const outcome *o, size_t i)
     pst_rec_emit(&r, &cfg->ctx);
 }
 
-static void run_algorithm(kernel_cfg *cfg, const kalg *a, int stage, outcome *o)
+static void run_algorithm(kernel_cfg *cfg, const pst_algorithm *a, int stage, outcome *o)
 {
     kgeom *g = &cfg->geom[stage];
-    kcase *kc = kcase_create(a->fam, stage, &cfg->prob, g, !strcmp(cfg->result, "partitioned"));
+    kcase *kc = kcase_create(a->family, stage, &cfg->prob, g, !strcmp(cfg->result, "partitioned"));
     *o = (outcome){.a = a, .stage = stage};
     alternatives(cfg, o);
     long long bytes = kcase_bytes(kc);
@@ -361,7 +339,7 @@ static void summaries(kernel_cfg *cfg, const outcome *out, size_t n)
     pst_verdict *verdicts = pst_calloc(n, sizeof *verdicts);
     for (size_t i = 0; i < n; i++) {
         const outcome *o = &out[i];
-        if (is_collective(o->a)) continue;
+        if (o->a->collective) continue;
         size_t k = o->nprotocol_alts;
         bool *in_set = pst_malloc(k * sizeof *in_set);
         double *med = pst_malloc(k * sizeof *med);
@@ -404,7 +382,7 @@ static void summaries(kernel_cfg *cfg, const outcome *out, size_t n)
     printf("  %-10s %-8s %-8s %10s %-26s %-26s\n", "algorithm", "stage", "best", "best ms", "0,6 / best", "collective / best");
     for (size_t i = 0; i < n; i++) {
         const outcome *o = &out[i];
-        if (is_collective(o->a)) continue;
+        if (o->a->collective) continue;
         const pst_verdict *v = &verdicts[i];
         const alt *b = &o->alts[v->best];
         size_t gen = find_alt(o, "0,6", false), coll = o->nalts > o->nprotocol_alts ? o->nprotocol_alts : SIZE_MAX;
@@ -423,7 +401,7 @@ static void summaries(kernel_cfg *cfg, const outcome *out, size_t n)
         pst_rec_num(&r, "gen_s", median_of_alt(o, gen));
         pst_ratio qg = ratio_fields(&r, "gen", o, gen, v->best, co, gen_text, sizeof gen_text);
         pst_rec_num(&r, "gen_loss_rel", qg.ratio - 1);
-        pst_rec_str(&r, "coll_algorithm", coll != SIZE_MAX ? (o->a->fam == KF_VSUM ? "allreduce" : "alltoallv") : NULL);
+        pst_rec_str(&r, "coll_algorithm", coll != SIZE_MAX ? pst_algorithm_collective(o->a->family)->name : NULL);
         pst_rec_num(&r, "coll_s", median_of_alt(o, coll));
         pst_ratio qc = ratio_fields(&r, "coll", o, coll, v->best, co, coll_text, sizeof coll_text);
         pst_rec_num(&r, "coll_loss_rel", qc.ratio - 1);
@@ -437,10 +415,42 @@ static void summaries(kernel_cfg *cfg, const outcome *out, size_t n)
     free(verdicts);
 }
 
+/* --list: the registry as a table, or with --json as one JSON object (rank 0). */
+static void list_algorithms(bool json)
+{
+    if (json) {
+        pst_rec r;
+        pst_rec_open(&r);
+        pst_algorithm_rec(&r, "algorithms");
+        pst_rec_print(&r, stdout);
+        return;
+    }
+    printf("%-10s %-9s %-13s %-30s %s\n", "algorithm", "family", "stages", "messages per rank", "how");
+    for (size_t a = 0; a < pst_nalgorithms; a++) {
+        const pst_algorithm *alg = &pst_algorithms[a];
+        const char *stages = serves(alg, 0) && serves(alg, 1) ? "fft,legendre" : serves(alg, 0) ? "fft" : "legendre";
+        printf("%-10s %-9s %-13s %-30s %s%s%s\n", alg->name, pst_alg_family_name(alg->family), stages, alg->messages,
+               alg->summary, alg->needs ? "; needs " : "", alg->needs ? alg->needs : "");
+    }
+}
+
+/* The run header names every algorithm, so a report can be read without the binary. */
+static void header_algorithms(pst_rec *r, const pst_ctx *c, void *arg)
+{
+    (void)c;
+    (void)arg;
+    pst_algorithm_rec(r, "algorithms");
+}
+
 int pst_cmd_kernel(int argc, char **argv)
 {
-    static const char *const algs[] = {"srtrans", "swtrans", "logtrans", "alltoallv", "dfft", "exchsum", "halfsum", "ringsum",
-                                       "ringpipe", "allreduce", "coll", "all", NULL};
+    /* --algorithms' choices: the registry's names, coll, all. */
+    const char **algs = pst_calloc(pst_nalgorithms + 3, sizeof *algs);
+    for (size_t a = 0; a < pst_nalgorithms; a++) algs[a] = pst_algorithms[a].name;
+    algs[pst_nalgorithms] = "coll";
+    algs[pst_nalgorithms + 1] = "all";
+    char names[256], algs_help[384];
+    snprintf(algs_help, sizeof algs_help, "%s; coll = both collectives; all (default)", pst_algorithm_names(0, names, sizeof names));
     static const char *const stages[] = {"fft", "legendre", NULL};
     static const char *const onoff[] = {"off", "on", NULL};
     static const char *const results[] = {"replicated", "partitioned", NULL};
@@ -448,9 +458,9 @@ int pst_cmd_kernel(int argc, char **argv)
                       .reps = 10, .warmup = 1, .compare = PST_COMPARE_DEFAULTS};
     pst_ctx_init(&cfg.ctx, "kernel", argc, argv);
     const pst_opt opts[] = {
-        {"algorithms", PST_OPT_STRINGS, &cfg.algorithms, "LIST",
-         "srtrans,swtrans,logtrans,alltoallv,dfft,exchsum,halfsum,ringsum,ringpipe,allreduce; coll = both collectives; "
-         "all (default)", 1, 0, algs},
+        {"algorithms", PST_OPT_STRINGS, &cfg.algorithms, "LIST", algs_help, 1, 0, algs},
+        {"list", PST_OPT_FLAG, &cfg.list, NULL, "print the algorithms (the registry) and exit", 1, 0, NULL},
+        {"json", PST_OPT_FLAG, &cfg.json, NULL, "with --list: as JSON", 1, 0, NULL},
         {"stages", PST_OPT_STRINGS, &cfg.stages, "LIST", "fft (across grid rows), legendre (down columns) (default both)", 1, 0, stages},
         {"trunc", PST_OPT_INT, &cfg.trunc, "T", "triangular truncation of the model problem (default 42)", 1, 1000, NULL},
         {"levels", PST_OPT_INT, &cfg.levels, "L", "vertical levels (default 16)", 1, 1000, NULL},
@@ -492,7 +502,14 @@ int pst_cmd_kernel(int argc, char **argv)
         .opts = opts,
     };
     pst_cli_parse(&cmd, argc, argv);
+    free(algs);
+    if (cfg.json && !cfg.list) pst_usage_error("--json goes with --list");
+    if (cfg.list) {
+        if (cfg.ctx.rank == 0) list_algorithms(cfg.json);
+        return PST_EXIT_OK;
+    }
     validate(&cfg);
+    pst_ctx_add_header(&cfg.ctx, header_algorithms, NULL);
     pst_compare_setup(&cfg.compare, &cfg.ctx, cfg.reps, comparisons(&cfg));
     pst_ctx_validated(&cfg.ctx);
     pst_ctx_start(&cfg.ctx);
@@ -500,7 +517,7 @@ int pst_cmd_kernel(int argc, char **argv)
         printf("kernel %s (%d x %d grid, %d levels, %d fields), grid %s, transport %s, %zu protocols\n", cfg.prob.label,
                cfg.prob.nlat, cfg.prob.nlon, cfg.prob.levels, cfg.prob.fields, cfg.grid_spec, cfg.transport, cfg.nprotocols);
 
-    outcome *out = pst_calloc(2 * NKALGS, sizeof *out);
+    outcome *out = pst_calloc(2 * pst_nalgorithms, sizeof *out);
     size_t nout = 0;
     for (int stage = 0; stage < 2; stage++) {
         const kgeom *g = &cfg.geom[stage];
@@ -510,8 +527,8 @@ int pst_cmd_kernel(int argc, char **argv)
             if (cfg.ctx.rank == 0) printf("note: %s stage skipped: its communicators have 1 rank (grid %dx%d)\n", stage_names[stage], g->px, g->py);
             continue;
         }
-        for (int a = 0; a < NKALGS; a++)
-            if (cfg.run_alg[a] && kalgs[a].stages[stage]) run_algorithm(&cfg, &kalgs[a], stage, &out[nout++]);
+        for (size_t a = 0; a < pst_nalgorithms; a++)
+            if (cfg.run_alg[a] && serves(&pst_algorithms[a], stage)) run_algorithm(&cfg, &pst_algorithms[a], stage, &out[nout++]);
     }
     if (cfg.ctx.rank == 0 && nout) summaries(&cfg, out, nout);
     for (size_t i = 0; i < nout; i++) {
@@ -519,6 +536,7 @@ int pst_cmd_kernel(int argc, char **argv)
         pst_rounds_free(&out[i].R);
     }
     free(out);
+    free(cfg.run_alg);
     free(cfg.protocols);
     for (int s = 0; s < 2; s++) MPI_Comm_free(&cfg.geom[s].comm);
     pst_ctx_finish(&cfg.ctx);

@@ -14,7 +14,7 @@
 #include <string.h>
 
 struct kcase {
-    kfamily fam;
+    pst_alg_family fam;
     kgeom g;
     int rank, size;
     long long bytes;
@@ -262,7 +262,7 @@ static long long vsum_verify(kcase *c)
 
 /* ---- dispatch ---- */
 
-kcase *kcase_create(kfamily fam, kstage stage, const kproblem *k, const kgeom *g, bool partitioned)
+kcase *kcase_create(pst_alg_family fam, kstage stage, const kproblem *k, const kgeom *g, bool partitioned)
 {
     kcase *c = pst_calloc(1, sizeof *c);
     c->fam = fam;
@@ -270,23 +270,23 @@ kcase *kcase_create(kfamily fam, kstage stage, const kproblem *k, const kgeom *g
     MPI_Comm_rank(g->comm, &c->rank);
     MPI_Comm_size(g->comm, &c->size);
     switch (fam) {
-    case KF_TRANS: trans_create(c, stage, k); break;
-    case KF_DFFT: dfft_create(c, k); break;
-    case KF_VSUM: vsum_create(c, k, partitioned); break;
+    case PST_FAMILY_TRANSPOSE: trans_create(c, stage, k); break;
+    case PST_FAMILY_DFFT: dfft_create(c, k); break;
+    case PST_FAMILY_VSUM: vsum_create(c, k, partitioned); break;
     }
     return c;
 }
 
-kplan *kcase_plan(kcase *c, int alg, const pst_protocol *p, bool overlap)
+kplan *kcase_plan(kcase *c, const pst_algorithm *alg, const pst_protocol *p, bool overlap)
 {
     kplan *pl = pst_calloc(1, sizeof *pl);
     switch (c->fam) {
-    case KF_TRANS:
+    case PST_FAMILY_TRANSPOSE:
         pl->fwd = pst_trans_create(alg, p, overlap, c->g.comm, c->t.sc, c->t.sd, c->t.rc, c->t.rd);
         pl->inv = pst_trans_create_inverse(pl->fwd);
         break;
-    case KF_DFFT: pl->f = pst_dfft_create(p, overlap, c->g.comm, c->d.n, c->d.lines, c->d.mmax); break;
-    case KF_VSUM:
+    case PST_FAMILY_DFFT: pl->f = pst_dfft_create(p, overlap, c->g.comm, c->d.n, c->d.lines, c->d.mmax); break;
+    case PST_FAMILY_VSUM:
         pl->v = pst_vsum_create(alg, p, overlap, c->g.comm, c->s.n, c->s.unit,
                                 c->s.partitioned ? PST_VSUM_PARTITIONED : PST_VSUM_REPLICATED);
         break;
@@ -307,18 +307,18 @@ void kplan_free(kplan *pl)
 void kcase_run(kcase *c, const kplan *pl)
 {
     switch (c->fam) {
-    case KF_TRANS: trans_run(c, pl); break;
-    case KF_DFFT: dfft_run(c, pl); break;
-    case KF_VSUM: vsum_run(c, pl); break;
+    case PST_FAMILY_TRANSPOSE: trans_run(c, pl); break;
+    case PST_FAMILY_DFFT: dfft_run(c, pl); break;
+    case PST_FAMILY_VSUM: vsum_run(c, pl); break;
     }
 }
 
 long long kcase_verify(kcase *c)
 {
     switch (c->fam) {
-    case KF_TRANS: return trans_verify(c);
-    case KF_DFFT: return dfft_verify(c);
-    case KF_VSUM: return vsum_verify(c);
+    case PST_FAMILY_TRANSPOSE: return trans_verify(c);
+    case PST_FAMILY_DFFT: return dfft_verify(c);
+    case PST_FAMILY_VSUM: return vsum_verify(c);
     }
     return 0;
 }

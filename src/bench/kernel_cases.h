@@ -12,13 +12,13 @@
 #ifndef PST_KERNEL_CASES_H
 #define PST_KERNEL_CASES_H
 
+#include "algo/algorithm.h"
 #include "bench/kernel_problem.h"
 #include "comm/protocol.h"
 
 #include <mpi.h>
 #include <stdbool.h>
 
-typedef enum kfamily { KF_TRANS, KF_DFFT, KF_VSUM } kfamily;
 typedef enum kstage { KS_FFT, KS_LEGENDRE } kstage;
 
 /* Where this rank sits: the stage communicator and its grid coordinates. */
@@ -30,12 +30,12 @@ typedef struct kgeom {
 typedef struct kcase kcase;
 typedef struct kplan kplan;
 
-kcase *kcase_create(kfamily fam, kstage stage, const kproblem *k, const kgeom *g, bool partitioned);
-/* One alternative's plans on the case's data: alg is the family's enum (pst_trans_alg, 0 for
- * dfft, pst_vsum_alg; the collective takes p = NULL).  Several plans may be alive at once, so
+kcase *kcase_create(pst_alg_family fam, kstage stage, const kproblem *k, const kgeom *g, bool partitioned);
+/* One alternative's plans on the case's data: alg is a registry row of the case's family (the
+ * collective takes p = NULL).  Several plans may be alive at once, so
  * alternatives can be measured in interleaved rounds; a one-sided transport grows its area on
  * the case's communicator as plans are made (release it after freeing them). */
-kplan *kcase_plan(kcase *c, int alg, const pst_protocol *p, bool overlap);
+kplan *kcase_plan(kcase *c, const pst_algorithm *alg, const pst_protocol *p, bool overlap);
 void kplan_free(kplan *pl);
 void kcase_run(kcase *c, const kplan *pl);
 /* Mismatches in the last run's result (0: verified). */

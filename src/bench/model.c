@@ -198,15 +198,14 @@ static bool is_parallel(const model_cfg *c) { return c->par.PX * c->par.PY > 1; 
 /* What a stage ran: "serial" on one rank of that dimension, else the algorithm. */
 static const char *stage_alg(const model_cfg *c, bool fft)
 {
-    if (fft) return c->par.PX > 1 ? pst_par_fft_name(c->par.fft) : "serial";
-    return c->par.PY > 1 ? pst_par_leg_name(c->par.legendre) : "serial";
+    if (fft) return c->par.PX > 1 ? c->par.fft->name : "serial";
+    return c->par.PY > 1 ? c->par.legendre->name : "serial";
 }
 
 static const char *stage_protocol(const model_cfg *c, bool fft)
 {
-    const char *alg = stage_alg(c, fft);
-    if (!strcmp(alg, "serial")) return "local";
-    if (!strcmp(alg, "coll")) return "coll";
+    if (!strcmp(stage_alg(c, fft), "serial")) return "local";
+    if ((fft ? c->par.fft : c->par.legendre)->collective) return "coll";
     return (fft ? c->par.fft_protocol : c->par.leg_protocol)->code;
 }
 
@@ -235,8 +234,8 @@ static void rec_identity(pst_rec *r, const model_cfg *c, const pst_model *m, lon
     pst_rec_str(r, "legendre", stage_alg(c, false));
     pst_rec_str(r, "fft_protocol", stage_protocol(c, true));
     pst_rec_str(r, "legendre_protocol", stage_protocol(c, false));
-    pst_rec_bool(r, "fft_overlap", c->par.PX > 1 && pst_overlapped(c->par.fft_protocol, c->par.fft_overlap) && c->par.fft != PST_PFFT_COLL);
-    pst_rec_bool(r, "legendre_overlap", c->par.PY > 1 && pst_overlapped(c->par.leg_protocol, c->par.leg_overlap) && c->par.legendre != PST_PLEG_COLL);
+    pst_rec_bool(r, "fft_overlap", c->par.PX > 1 && pst_overlapped(c->par.fft_protocol, c->par.fft_overlap) && !c->par.fft->collective);
+    pst_rec_bool(r, "legendre_overlap", c->par.PY > 1 && pst_overlapped(c->par.leg_protocol, c->par.leg_overlap) && !c->par.legendre->collective);
     pst_rec_int(r, "nlat", c->nlat);
     pst_rec_int(r, "nlon", c->nlon);
     pst_rec_int(r, "level_block", c->level_block);
@@ -275,6 +274,11 @@ static void courant_warning(const pst_model *m, double courant, double t_s, bool
 int pst_cmd_model(int argc, char **argv)
 {
     static const char *const plans[] = {"estimate", "measure", "patient", NULL};
+    char fft_algs[160], leg_algs[160], fft_help[256], leg_help[256];
+    snprintf(fft_help, sizeof fft_help, "FFT across PX: %s (coll: the MPI collective)",
+             pst_algorithm_names(PST_ALG_STAGE_FFT, fft_algs, sizeof fft_algs));
+    snprintf(leg_help, sizeof leg_help, "Legendre across PY: %s (coll: the MPI collective)",
+             pst_algorithm_names(PST_ALG_STAGE_LEGENDRE, leg_algs, sizeof leg_algs));
     model_cfg c = {.test_case = 2, .trunc = 42, .levels = 1, .warmup = 2, .dt_s = NAN, .days = NAN,
                    .alpha_spec = "0", .fftw_plan = "measure", .algos.transport = "mpi"};
     pst_ctx_init(&c.ctx, "model", argc, argv);
@@ -300,8 +304,8 @@ int pst_cmd_model(int argc, char **argv)
         {"grid", PST_OPT_STRING, &c.algos.grid, "PXxPY", "processor grid: longitudes over PX, latitude pairs over PY (default: near-square for the ranks)", 1, 0, NULL},
         {"preset", PST_OPT_STRING, &c.algos.preset, "NAME", "algorithms and protocols: gen (default), coll, opt (--tuned), DTH, DR", 1, 0, pst_model_presets},
         {"tuned", PST_OPT_STRING, &c.algos.tuned, "FILE", "the opt preset's per-stage algorithm, protocol and overlap (pstlab tune writes it)", 1, 0, NULL},
-        {"fft", PST_OPT_STRING, &c.algos.fft, "ALG", "FFT across PX: srtrans, swtrans, logtrans, coll (double transpose) or dfft", 1, 0, NULL},
-        {"legendre", PST_OPT_STRING, &c.algos.legendre, "ALG", "Legendre across PY: srtrans, swtrans, logtrans, exchsum, halfsum, ringsum, ringpipe, coll", 1, 0, NULL},
+        {"fft", PST_OPT_STRING, &c.algos.fft, "ALG", fft_help, 1, 0, NULL},
+        {"legendre", PST_OPT_STRING, &c.algos.legendre, "ALG", leg_help, 1, 0, NULL},
         {"protocol", PST_OPT_STRING, &c.algos.protocol, "CODE", "protocol of both stages (e.g. 3,1; see pstswm swap --help)", 1, 0, NULL},
         {"fft-protocol", PST_OPT_STRING, &c.algos.fft_protocol, "CODE", "protocol of the FFT stage", 1, 0, NULL},
         {"legendre-protocol", PST_OPT_STRING, &c.algos.leg_protocol, "CODE", "protocol of the Legendre stage", 1, 0, NULL},

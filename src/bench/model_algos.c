@@ -27,11 +27,10 @@ static const char *read_stage(const char *path, const pst_toml *table, const cha
     if (alg->kind != PST_TOML_STRING || strlen(alg->str) >= sizeof st->algorithm)
         return snprintf(err, errlen, "%s:%d: [%s] algorithm needs a quoted name", path, alg->line, name), err;
     snprintf(st->algorithm, sizeof st->algorithm, "%s", alg->str);
-    /* Kernel records name the collectives by their MPI routine. */
-    if (!strcmp(st->algorithm, "alltoallv") || !strcmp(st->algorithm, "allreduce")) strcpy(st->algorithm, "coll");
     const pst_toml *choice = pst_toml_get(table, alg->str);
     if (!choice) {
-        if (!strcmp(st->algorithm, "coll")) return NULL;
+        const pst_algorithm *known = pst_algorithm_find(st->algorithm, 0);
+        if (!strcmp(st->algorithm, "coll") || (known && known->collective)) return NULL;
         return snprintf(err, errlen, "%s has no protocol line for [%s] algorithm %s", path, name, st->algorithm), err;
     }
     const pst_toml *protocol = pst_toml_get(choice, "protocol"), *overlap = pst_toml_get(choice, "overlap");
@@ -79,19 +78,6 @@ static const pst_protocol *protocol_of(const char *transport, const char *option
     return p;
 }
 
-static const char *alg_list(const char *(*name)(int), int n)
-{
-    static char buf[256];
-    buf[0] = 0;
-    for (int k = 0; k < n; k++) {
-        strncat(buf, name(k), sizeof buf - strlen(buf) - 1);
-        if (k + 1 < n) strncat(buf, ", ", sizeof buf - strlen(buf) - 1);
-    }
-    return buf;
-}
-static const char *fft_name(int k) { return pst_par_fft_name((pst_par_fft)k); }
-static const char *leg_name(int k) { return pst_par_leg_name((pst_par_leg)k); }
-
 /* A near-square grid for P ranks, more columns than rows (PY = largest divisor <= sqrt P). */
 static void default_grid(int P, int *px, int *py)
 {
@@ -136,20 +122,25 @@ void model_algos_resolve(const model_algos *a, int nranks, int M, int nlat, int 
         cfg->fft_overlap = st[0].overlap;
         cfg->leg_overlap = st[1].overlap;
     }
-    if (!strcmp(preset, "DTH") && a->fft && !(pst_par_fft_find(a->fft) >= 0 && pst_par_fft_find(a->fft) <= PST_PFFT_COLL))
-        pst_usage_error("--preset DTH is a double transpose: --fft must be srtrans, swtrans, logtrans or coll (got '%s')", a->fft);
     if (a->fft) fft = a->fft;
     if (a->legendre) leg = a->legendre;
-    int f = pst_par_fft_find(fft), l = pst_par_leg_find(leg);
+    cfg->fft = pst_algorithm_find(fft, PST_ALG_STAGE_FFT);
+    cfg->legendre = pst_algorithm_find(leg, PST_ALG_STAGE_LEGENDRE);
     const char *src = !strcmp(preset, "opt") ? "--tuned" : NULL;
-    if (f < 0)
+    char names[256];
+    if (!cfg->fft)
         pst_usage_error("%s: unknown FFT algorithm '%s' (allowed: %s)", a->fft || !src ? "--fft" : src, fft,
-                        alg_list(fft_name, PST_PFFT_NALGS));
-    if (l < 0)
+                        pst_algorithm_names(PST_ALG_STAGE_FFT, names, sizeof names));
+    if (!cfg->legendre)
         pst_usage_error("%s: unknown Legendre algorithm '%s' (allowed: %s)", a->legendre || !src ? "--legendre" : src, leg,
-                        alg_list(leg_name, PST_PLEG_NALGS));
-    cfg->fft = (pst_par_fft)f;
-    cfg->legendre = (pst_par_leg)l;
+                        pst_algorithm_names(PST_ALG_STAGE_LEGENDRE, names, sizeof names));
+    if (!strcmp(preset, "DTH") && cfg->fft->family != PST_FAMILY_TRANSPOSE) {
+        size_t used = 0;
+        for (size_t i = 0; i < pst_nalgorithms; i++)
+            if (pst_algorithms[i].family == PST_FAMILY_TRANSPOSE)
+                used += (size_t)snprintf(names + used, used < sizeof names ? sizeof names - used : 0, "%s, ", pst_algorithms[i].name);
+        pst_usage_error("--preset DTH is a double transpose: --fft must be one of %scoll (got '%s')", names, a->fft);
+    }
     if (a->protocol) fft_code = leg_code = a->protocol;
     const char *fopt = a->fft_protocol ? "--fft-protocol" : a->protocol ? "--protocol" : "--tuned";
     const char *lopt = a->leg_protocol ? "--legendre-protocol" : a->protocol ? "--protocol" : "--tuned";

@@ -35,8 +35,7 @@ void pst_compare_setup(pst_compare_opts *o, pst_ctx *ctx, long long reps, size_t
     if (o->budget_s > 0 && !o->adaptive) pst_usage_error("--budget limits the adaptive rounds: add --adaptive");
     o->sets_left = comparisons;
     o->budget_start_s = -1;
-    ctx->header_extra = header_fields;
-    ctx->header_extra_arg = o;
+    pst_ctx_add_header(ctx, header_fields, o);
 }
 
 /* splitmix64: a seeded, portable shuffle every rank computes identically. */

@@ -190,7 +190,7 @@ static void write_header(pst_ctx *c, const pst_machine *m, const pst_noise *nois
     if (noise) rec_noise_probe(&r, c, "before", noise);
     else pst_rec_null(&r, "noise");
     pst_rec_alloc_state(&r, c->alloc_probe_bytes);
-    if (c->header_extra) c->header_extra(&r, c, c->header_extra_arg);
+    for (int h = 0; h < c->nheaders; h++) c->headers[h].fields(&r, c, c->headers[h].arg);
     pst_rec_emit(&r, c);
 
     printf("# pstswm %s (%s) %s | %s | %d rank%s on %zu node%s | timer resolution %.3g us | run %s\n",
@@ -203,6 +203,18 @@ static void write_header(pst_ctx *c, const pst_machine *m, const pst_noise *nois
     fflush(stdout);
     free(hosts);
     free(storage);
+}
+
+void pst_ctx_add_header(pst_ctx *c, void (*fields)(struct pst_rec *r, const pst_ctx *c, void *arg), void *arg)
+{
+    for (int h = 0; h < c->nheaders; h++)
+        if (c->headers[h].fields == fields) { /* set up again (e.g. a comparison's options): the latest wins */
+            c->headers[h].arg = arg;
+            return;
+        }
+    if (c->nheaders == (int)(sizeof c->headers / sizeof c->headers[0]))
+        pst_fatal(PST_EXIT_FAILED, "run header: more than %d field groups", c->nheaders);
+    c->headers[c->nheaders++] = (struct pst_ctx_header){fields, arg};
 }
 
 void pst_ctx_validated(pst_ctx *c) { pst_exit_trap_point(0, c->subcommand); }

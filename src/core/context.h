@@ -28,9 +28,12 @@ typedef struct pst_ctx {
     double start_s;
     bool oversubscribed;       /* some host runs more ranks than CPUs: timings are not verdicts */
     bool noisy;                /* the noise probe lost more than PST_NOISE_LIMIT on some rank */
-    /* Subcommand fields for the run header (e.g. the comparison schedule); NULL: none. */
-    void (*header_extra)(struct pst_rec *r, const struct pst_ctx *c, void *arg);
-    void *header_extra_arg;
+    /* Subcommand fields for the run header (e.g. the comparison schedule): pst_ctx_add_header. */
+    struct pst_ctx_header {
+        void (*fields)(struct pst_rec *r, const struct pst_ctx *c, void *arg);
+        void *arg;
+    } headers[4];
+    int nheaders;
 } pst_ctx;
 
 /* Common options, for a subcommand's pst_opt table. */
@@ -45,6 +48,10 @@ typedef struct pst_ctx {
     {"thread-level", PST_OPT_STRING, &(ctx)->thread_level, "LEVEL",                                   \
      "MPI thread support to ask for: single|funneled|serialized|multiple, to measure what it costs", \
      1, 0, pst_thread_levels}
+
+/* Have fields(r, c, arg) add a subcommand's fields to the run header (before pst_ctx_start);
+ * registering the same function again replaces its arg. */
+void pst_ctx_add_header(pst_ctx *c, void (*fields)(struct pst_rec *r, const pst_ctx *c, void *arg), void *arg);
 
 /* After a command validated its input, before any set-up that allocates or communicates. */
 void pst_ctx_validated(pst_ctx *c);

@@ -77,10 +77,15 @@ static void number(pst_rec *r, double v)
     else puts_(r, "null");
 }
 
-void pst_rec_begin(pst_rec *r, const pst_ctx *c, const char *bench, const char *type)
+void pst_rec_open(pst_rec *r)
 {
     *r = (pst_rec){.empty = true};
     put(r, "{", 1);
+}
+
+void pst_rec_begin(pst_rec *r, const pst_ctx *c, const char *bench, const char *type)
+{
+    pst_rec_open(r);
     pst_rec_str(r, "bench", bench);
     pst_rec_str(r, "type", type);
     pst_rec_str(r, "run_id", c->run_id);
@@ -171,6 +176,15 @@ void pst_rec_times(pst_rec *r, const pst_summary *s)
     pst_rec_num(r, "t_mean", s->mean);
     pst_rec_num(r, "t_max", s->max);
     pst_rec_int(r, "reps", (long long)s->n);
+}
+
+void pst_rec_print(pst_rec *r, FILE *f)
+{
+    put(r, "}\n", 2);
+    fputs(r->buf, f);
+    fflush(f);
+    free(r->buf);
+    *r = (pst_rec){.empty = true};
 }
 
 void pst_rec_emit(pst_rec *r, pst_ctx *c)

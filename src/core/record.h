@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 typedef struct pst_rec {
     char *buf;
@@ -38,6 +39,10 @@ void pst_rec_null(pst_rec *r, const char *k);
 void pst_rec_times(pst_rec *r, const pst_summary *s);
 /* Finish and write (rank 0, if a file is open); always releases the buffer. */
 void pst_rec_emit(pst_rec *r, pst_ctx *c);
+/* A bare JSON object, not a record (no common fields), finished and printed as one line to f
+ * (e.g. a registry listed on stdout); print releases the buffer. */
+void pst_rec_open(pst_rec *r);
+void pst_rec_print(pst_rec *r, FILE *f);
 
 /* JSON string escaping into a growing buffer; exposed for tests. */
 void pst_json_escape(pst_rec *r, const char *s);

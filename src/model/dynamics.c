@@ -147,7 +147,7 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
     d->legbuf = pst_fft_alloc_real((size_t)par->nmx * np * leg_width(d) + 1);
     if (whole) d->legall = pst_fft_alloc_real(ncoef ? (size_t)d->spec.nm * d->sum_pairs * leg_width(d) : 1);
     d->out = pst_fft_alloc_real(ncoef * O_N * B * 2 + 1);
-    if (par->cfg.PY > 1 && par->cfg.legendre == PST_PLEG_RINGPIPE) d->sums = pst_fft_alloc_real(ncoef * O_N * B * 2 + 1);
+    if (par->cfg.PY > 1 && par->cfg.legendre->pipelined) d->sums = pst_fft_alloc_real(ncoef * O_N * B * 2 + 1);
     d->coriolis = pst_calloc(2 * ncoef + 1, sizeof *d->coriolis);
     d->phis = pst_calloc((size_t)cfg->nlat * cfg->nlon, sizeof *d->phis);
     init_parallel(d);

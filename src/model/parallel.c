@@ -1,29 +1,11 @@
 #include "model/parallel.h"
 
-#include "algo/dfft.h"
 #include "algo/partition.h"
 #include "core/alloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const fft_names[PST_PFFT_NALGS] = {"srtrans", "swtrans", "logtrans", "coll", "dfft"};
-static const char *const leg_names[PST_PLEG_NALGS] = {"srtrans", "swtrans", "logtrans", "exchsum",
-                                                      "halfsum", "ringsum", "ringpipe", "coll"};
-
-const char *pst_par_fft_name(pst_par_fft a) { return fft_names[a]; }
-const char *pst_par_leg_name(pst_par_leg a) { return leg_names[a]; }
-
-static int find(const char *const *names, int n, const char *name)
-{
-    for (int k = 0; k < n; k++)
-        if (!strcmp(names[k], name)) return k;
-    return -1;
-}
-
-int pst_par_fft_find(const char *name) { return find(fft_names, PST_PFFT_NALGS, name); }
-int pst_par_leg_find(const char *name) { return find(leg_names, PST_PLEG_NALGS, name); }
 
 static int bitrev(int x, int bits)
 {
@@ -39,7 +21,7 @@ int pst_par_wavenumbers(int PX, int px, int M, int *out)
     return n;
 }
 
-const char *pst_par_check(int PX, int PY, pst_par_fft fft, pst_par_leg leg, int M, int nlat, int nlon)
+const char *pst_par_check(int PX, int PY, const pst_algorithm *fft, const pst_algorithm *leg, int M, int nlat, int nlon)
 {
     static char msg[256];
     int npairs = nlat / 2, fewest_m = (M - (PX - 1)) / PX + 1; /* the last column's count */
@@ -54,9 +36,9 @@ const char *pst_par_check(int PX, int PY, pst_par_fft fft, pst_par_leg leg, int 
         snprintf(msg, sizeof msg,
                  "the Legendre transpose %s splits each column's wavenumbers over %d rows, but a column of T%d on %d "
                  "columns has only %d",
-                 leg_names[leg], PY, M, PX, fewest_m);
-    else if (PX > 1 && fft == PST_PFFT_DFFT && pst_dfft_check(PX, nlon, M))
-        snprintf(msg, sizeof msg, "%s", pst_dfft_check(PX, nlon, M));
+                 leg->name, PY, M, PX, fewest_m);
+    else if (pst_algorithm_check(fft, PX, nlon, M))
+        snprintf(msg, sizeof msg, "%s", pst_algorithm_check(fft, PX, nlon, M));
     else
         return NULL;
     return msg;
@@ -103,7 +85,8 @@ static void common_init(pst_par *p, int M, int nlat, int nlon)
 void pst_par_serial(pst_par *p, int M, int nlat, int nlon)
 {
     memset(p, 0, sizeof *p);
-    p->cfg = (pst_par_config){.comm = MPI_COMM_NULL, .PX = 1, .PY = 1, .legendre = PST_PLEG_COLL};
+    p->cfg = (pst_par_config){.comm = MPI_COMM_NULL, .PX = 1, .PY = 1, .fft = pst_algorithm_collective(PST_FAMILY_TRANSPOSE),
+                              .legendre = pst_algorithm_collective(PST_FAMILY_VSUM)};
     p->row = p->col = MPI_COMM_NULL;
     common_init(p, M, nlat, nlon);
 }

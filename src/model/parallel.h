@@ -20,34 +20,21 @@
 #ifndef PST_MODEL_PARALLEL_H
 #define PST_MODEL_PARALLEL_H
 
+#include "algo/algorithm.h"
 #include "comm/protocol.h"
 
 #include <mpi.h>
 #include <stdbool.h>
 #include <stddef.h>
 
-/* FFT stage: the double transpose around serial FFTs (the first four, pst_trans_alg's order)
- * or the distributed FFT. */
-typedef enum pst_par_fft { PST_PFFT_SRTRANS, PST_PFFT_SWTRANS, PST_PFFT_LOGTRANS, PST_PFFT_COLL, PST_PFFT_DFFT, PST_PFFT_NALGS } pst_par_fft;
-/* Legendre stage: transposes (pst_trans_alg's order) or distributed vector sums (pst_vsum_alg's
- * order from PST_PLEG_EXCHSUM; coll is MPI_Allreduce). */
-typedef enum pst_par_leg {
-    PST_PLEG_SRTRANS, PST_PLEG_SWTRANS, PST_PLEG_LOGTRANS,
-    PST_PLEG_EXCHSUM, PST_PLEG_HALFSUM, PST_PLEG_RINGSUM, PST_PLEG_RINGPIPE, PST_PLEG_COLL,
-    PST_PLEG_NALGS
-} pst_par_leg;
-
-const char *pst_par_fft_name(pst_par_fft a);   /* "srtrans", "swtrans", "logtrans", "coll", "dfft" */
-const char *pst_par_leg_name(pst_par_leg a);   /* "srtrans" ... "ringpipe", "coll" */
-int pst_par_fft_find(const char *name);        /* -1 when unknown */
-int pst_par_leg_find(const char *name);
-static inline bool pst_par_leg_is_transpose(pst_par_leg a) { return a <= PST_PLEG_LOGTRANS; }
+/* Whether the Legendre stage transposes (all latitudes local, wavenumbers split) rather than sums. */
+static inline bool pst_par_leg_is_transpose(const pst_algorithm *a) { return a->family == PST_FAMILY_TRANSPOSE; }
 
 typedef struct pst_par_config {
     MPI_Comm comm;                    /* PX * PY ranks */
     int PX, PY;
-    pst_par_fft fft;
-    pst_par_leg legendre;
+    const pst_algorithm *fft;         /* a transpose (around serial FFTs) or dfft (PST_ALG_STAGE_FFT) */
+    const pst_algorithm *legendre;    /* a transpose or a vector sum (PST_ALG_STAGE_LEGENDRE) */
     const pst_protocol *fft_protocol, *leg_protocol;  /* ignored by coll */
     bool fft_overlap, leg_overlap;                    /* the overlap schedules (also implied by 2,x / 3,x) */
 } pst_par_config;
@@ -69,7 +56,7 @@ int pst_par_wavenumbers(int PX, int px, int M, int *out);
 
 /* Why a PX x PY grid with these algorithms cannot run truncation M on nlat x nlon (NULL: it
  * can).  Checked before any collective so every rank refuses the same way. */
-const char *pst_par_check(int PX, int PY, pst_par_fft fft, pst_par_leg leg, int M, int nlat, int nlon);
+const char *pst_par_check(int PX, int PY, const pst_algorithm *fft, const pst_algorithm *leg, int M, int nlat, int nlon);
 
 /* Collective over cfg->comm (whose size must be PX * PY; checked by the caller). */
 void pst_par_init(pst_par *p, const pst_par_config *cfg, int M, int nlat, int nlon);

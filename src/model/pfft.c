@@ -17,7 +17,7 @@
  * B moves whole grid lines split by line block to lines split by longitude.  The inverse
  * transform runs A then B, the forward one B⁻¹ then A⁻¹. */
 struct pst_pfft {
-    pst_par_fft alg;
+    const pst_algorithm *alg;
     int P, me, M, nlon, nc, nmx;
     size_t nlon_local, lines;
     size_t *line_lo, *line_n, *lon_lo, *lon_n; /* per rank of the row */
@@ -94,15 +94,14 @@ static void make_transposes(pst_pfft *f, const pst_par *par)
         rc[q] = byte_count(mine * (size_t)f->nms[q], sizeof(fftw_complex));
         rd[q] = byte_count(stage_a_offset(f, q), sizeof(fftw_complex));
     }
-    pst_trans_alg alg = (pst_trans_alg)f->alg;
-    f->a = pst_trans_create(alg, par->cfg.fft_protocol, par->cfg.fft_overlap, par->row, sc, sd, rc, rd);
+    f->a = pst_trans_create(f->alg, par->cfg.fft_protocol, par->cfg.fft_overlap, par->row, sc, sd, rc, rd);
     for (int q = 0; q < P; q++) {                       /* B: whole grid lines → longitude blocks */
         sc[q] = byte_count(mine * f->lon_n[q], sizeof(double));
         sd[q] = byte_count(mine * f->lon_lo[q], sizeof(double));
         rc[q] = byte_count(f->line_n[q] * f->nlon_local, sizeof(double));
         rd[q] = byte_count(f->line_lo[q] * f->nlon_local, sizeof(double));
     }
-    f->b = pst_trans_create(alg, par->cfg.fft_protocol, par->cfg.fft_overlap, par->row, sc, sd, rc, rd);
+    f->b = pst_trans_create(f->alg, par->cfg.fft_protocol, par->cfg.fft_overlap, par->row, sc, sd, rc, rd);
     f->a_inv = pst_trans_create_inverse(f->a);
     f->b_inv = pst_trans_create_inverse(f->b);
     free(sc);
@@ -120,7 +119,7 @@ pst_pfft *pst_pfft_create(const pst_par *par, int M, int nlon, int lines, unsign
     f->nmx = par->nmx;
     f->nlon_local = par->nlon;
     f->lines = (size_t)lines;
-    if (f->alg == PST_PFFT_DFFT) {
+    if (f->alg->family == PST_FAMILY_DFFT) {
         f->dfft = pst_dfft_create(par->cfg.fft_protocol, par->cfg.fft_overlap, par->row, nlon, lines, M);
         if (pst_dfft_nm(f->dfft) != par->nmx) pst_fatal(PST_EXIT_FAILED, "dfft wavenumbers disagree with the decomposition");
         for (int i = 0; i < par->nmx; i++)

@@ -57,10 +57,9 @@ pst_pleg *pst_pleg_create(const pst_par *par, size_t width, size_t sum_doubles, 
     l->Q = par->cfg.PY;
     l->me = par->py;
     l->width = width;
-    pst_par_leg alg = par->cfg.legendre;
+    const pst_algorithm *alg = par->cfg.legendre;
     if (!pst_par_leg_is_transpose(alg)) {
-        pst_vsum_alg v = (pst_vsum_alg)(alg - PST_PLEG_EXCHSUM);
-        l->sum = pst_vsum_create(v, par->cfg.leg_protocol, par->cfg.leg_overlap, par->col, sum_doubles, unit, PST_VSUM_REPLICATED);
+        l->sum = pst_vsum_create(alg, par->cfg.leg_protocol, par->cfg.leg_overlap, par->col, sum_doubles, unit, PST_VSUM_REPLICATED);
         int log2q;
         pst_pow2_floor(l->Q, &log2q);
         l->send_bytes = ((size_t)log2q + 4) * sum_doubles * sizeof(double); /* the most any algorithm sends */
@@ -86,7 +85,7 @@ pst_pleg *pst_pleg_create(const pst_par *par, size_t width, size_t sum_doubles, 
         rc[q] = bytes_of(block_doubles(l, q));
         rd[q] = bytes_of(stage_offset(l, q));
     }
-    l->fwd = pst_trans_create((pst_trans_alg)alg, par->cfg.leg_protocol, par->cfg.leg_overlap, par->col, sc, sd, rc, rd);
+    l->fwd = pst_trans_create(alg, par->cfg.leg_protocol, par->cfg.leg_overlap, par->col, sc, sd, rc, rd);
     l->inv = pst_trans_create_inverse(l->fwd);
     l->send_bytes = 2 * (size_t)par->nmx * par->npairs * width * sizeof(double);
     free(sc);

@@ -23,7 +23,8 @@ pst_records_test(model.grid.2x2.gen 4 CHECKS ${GRID_CHECKS}
   "points[0]['fft_protocol'] == '0,6' == points[0]['legendre_protocol'] and points[0]['fft_overlap'] is False"
   ARGS model --grid 2x2 ${GRID_FAST})
 pst_records_test(model.grid.2x2.coll 4 CHECKS ${GRID_CHECKS}
-  "points[0]['fft'] == 'coll' == points[0]['legendre'] == points[0]['fft_protocol'] == points[0]['legendre_protocol']"
+  "points[0]['fft'] == 'alltoallv' and points[0]['legendre'] == 'allreduce'"
+  "points[0]['fft_protocol'] == 'coll' == points[0]['legendre_protocol']"
   ARGS model --grid 2x2 --preset coll ${GRID_FAST})
 pst_records_test(model.grid.2x2.DTH 4 CHECKS ${GRID_CHECKS}
   "points[0]['fft'] == 'swtrans' and points[0]['legendre'] == 'halfsum' and points[0]['legendre_overlap'] is True"
@@ -59,9 +60,9 @@ pst_bad_input_test(model.bad.grid_fit 4 2
   model --grid 1x4 --trunc 2 --out ${PST_TEST_OUT})
 pst_bad_input_test(model.bad.dfft_ranks 3 2 "--grid 3x1 does not fit T42 on 64 x 128: dfft needs a power-of-two number of ranks \\(got 3\\)"
   model --grid 3x1 --fft dfft --out ${PST_TEST_OUT})
-pst_bad_input_test(model.bad.fft 2 2 "--fft: unknown FFT algorithm 'fftw' \\(allowed: srtrans, swtrans, logtrans, coll, dfft\\)"
+pst_bad_input_test(model.bad.fft 2 2 "--fft: unknown FFT algorithm 'fftw' \\(allowed: srtrans, swtrans, logtrans, alltoallv, dfft, coll\\)"
   model --fft fftw --out ${PST_TEST_OUT})
-pst_bad_input_test(model.bad.legendre 2 2 "--legendre: unknown Legendre algorithm 'sum' \\(allowed: srtrans, swtrans, logtrans, exchsum, halfsum, ringsum, ringpipe, coll\\)"
+pst_bad_input_test(model.bad.legendre 2 2 "--legendre: unknown Legendre algorithm 'sum' \\(allowed: srtrans, swtrans, logtrans, alltoallv, exchsum, halfsum, ringsum, ringpipe, allreduce, coll\\)"
   model --legendre sum --out ${PST_TEST_OUT})
 pst_bad_input_test(model.bad.preset 2 2 "--preset: unknown value 'fast' \\(allowed: gen, coll, opt, DTH, DR\\)"
   model --preset fast --out ${PST_TEST_OUT})
@@ -75,7 +76,7 @@ pst_bad_input_test(model.bad.tuned_missing 2 2 "--tuned: /nonexistent/opt.toml: 
   model --preset opt --tuned /nonexistent/opt.toml --out ${PST_TEST_OUT})
 pst_bad_input_test(model.bad.tuned_incomplete 2 2 "--tuned: .*opt-no-protocol.toml has no protocol line for \\[fft\\] algorithm dfft"
   model --preset opt --tuned ${CMAKE_SOURCE_DIR}/tests/data/opt-no-protocol.toml --out ${PST_TEST_OUT})
-pst_bad_input_test(model.bad.dth_fft 2 2 "--preset DTH is a double transpose: --fft must be srtrans, swtrans, logtrans or coll \\(got 'dfft'\\)"
+pst_bad_input_test(model.bad.dth_fft 2 2 "--preset DTH is a double transpose: --fft must be one of srtrans, swtrans, logtrans, alltoallv, coll \\(got 'dfft'\\)"
   model --preset DTH --fft dfft --out ${PST_TEST_OUT})
 
 # One-sided transports: the model's algorithms on rma (and shmem where built); the transport is

@@ -132,27 +132,34 @@ int main(int argc, char **argv)
         protos = realloc(protos, (nprotos + 1) * sizeof *protos);
         protos[nprotos++] = p;
     }
-    const int ncombos = PST_PFFT_NALGS * PST_PLEG_NALGS * (lean ? 1 : 2);
+    /* Every algorithm of the registry in the stages it serves. */
+    const pst_algorithm *ffts[32], *legs[32];
+    int nfft = 0, nleg = 0;
+    for (size_t a = 0; a < pst_nalgorithms && nfft < 32 && nleg < 32; a++) {
+        if (pst_algorithms[a].stages & PST_ALG_STAGE_FFT) ffts[nfft++] = &pst_algorithms[a];
+        if (pst_algorithms[a].stages & PST_ALG_STAGE_LEGENDRE) legs[nleg++] = &pst_algorithms[a];
+    }
+    const int ncombos = nfft * nleg * (lean ? 1 : 2);
     const long nruns = once ? (long)nprotos : ncombos > (long)nprotos ? ncombos : (long)nprotos;
     int failures = 0, refused = 0, ran = 0, bitwise_runs = 0;
     double worst = 0;
     for (long r = 0; r < nruns; r++) {
         int combo = (int)(r % ncombos);
-        pst_par_fft fft = (pst_par_fft)(combo % PST_PFFT_NALGS);
-        pst_par_leg leg = (pst_par_leg)(combo / PST_PFFT_NALGS % PST_PLEG_NALGS);
-        bool overlap = lean ? ((int)fft + (int)leg) % 2 != 0 : combo / (PST_PFFT_NALGS * PST_PLEG_NALGS) != 0;
-        if (once) { /* both indices cycle, so 16 runs meet every algorithm of each stage */
-            fft = (pst_par_fft)(r % PST_PFFT_NALGS);
-            leg = (pst_par_leg)(r % PST_PLEG_NALGS);
-            overlap = r / PST_PLEG_NALGS % 2 != 0;
+        int fi = combo % nfft, li = combo / nfft % nleg;
+        bool overlap = lean ? (fi + li) % 2 != 0 : combo / (nfft * nleg) != 0;
+        if (once) { /* both indices cycle, so every algorithm of each stage runs */
+            fi = (int)(r % nfft);
+            li = (int)(r % nleg);
+            overlap = r / nleg % 2 != 0;
         }
+        const pst_algorithm *fft = ffts[fi], *leg = legs[li];
         const pst_protocol *p = protos[r % (long)nprotos];
         if (pst_par_check(PX, PY, fft, leg, M, nlat, nlon)) {
             refused++;
             continue;
         }
         if (getenv("PST_TEST_VERBOSE") && !rank) {
-            printf("run %ld: fft %s legendre %s protocol %s overlap %d\n", r, pst_par_fft_name(fft), pst_par_leg_name(leg), p->code, overlap);
+            printf("run %ld: fft %s legendre %s protocol %s overlap %d\n", r, fft->name, leg->name, p->code, overlap);
             fflush(stdout);
         }
         pst_par_config pc = {.comm = MPI_COMM_WORLD, .PX = PX, .PY = PY, .fft = fft, .legendre = leg,
@@ -161,7 +168,7 @@ int main(int argc, char **argv)
         pst_par_init(&par, &pc, M, nlat, nlon);
         if (!balanced(&par, M)) {
             failures++;
-            if (!rank) printf("FAIL grid %dx%d legendre %s: the column's spectral work is unbalanced\n", PX, PY, pst_par_leg_name(leg));
+            if (!rank) printf("FAIL grid %dx%d legendre %s: the column's spectral work is unbalanced\n", PX, PY, leg->name);
         }
         pst_model_config pmc = mc;
         pmc.par = &par;
@@ -179,7 +186,7 @@ int main(int argc, char **argv)
             failures++;
             if (!rank)
                 printf("FAIL grid %dx%d fft %s legendre %s protocol %s overlap %d: max relative difference %.3e > %.0e\n",
-                       PX, PY, pst_par_fft_name(fft), pst_par_leg_name(leg), p->code, overlap, diff, TOL);
+                       PX, PY, fft->name, leg->name, p->code, overlap, diff, TOL);
         }
     }
     if (ran == 0) {

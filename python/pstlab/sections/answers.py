@@ -8,7 +8,7 @@
 - the guardrails: everything that weakens the figures above.
 """
 
-from pstlab import compare, verdicts
+from pstlab import algorithms, compare, verdicts
 from pstlab.doc import Section, Table, Text, fmt_bytes, fmt_ms, fmt_pct, fmt_us
 from pstlab.plots import stacked_bars
 from pstlab.records import RecordSet, number
@@ -107,7 +107,7 @@ def stage_answer(rs: RecordSet) -> Table | None:
     if not cases:
         return None
     rows = []
-    for (stage, size, grid), group in kernel._by_stage(cases).items():
+    for (stage, size, grid), group in kernel.by_stage(cases, algorithms.of(rs)).items():
         top = min(group, key=lambda c: c.verdict.medians[c.verdict.best])
         rows.append(
             [

@@ -14,7 +14,8 @@ The collectives (`protocol: "coll"`) have no protocol alternatives: they appear 
 the sensitivity table.
 """
 
-from pstlab import stats, verdicts
+from pstlab import algorithms, stats, verdicts
+from pstlab.algorithms import Registry
 from pstlab.doc import Section, Table, Text, fmt_pct, fmt_us
 from pstlab.records import RecordSet, launch_of, number
 from pstlab.sections.common import Metric, best, group_by, sort_key, varying
@@ -24,30 +25,10 @@ TITLE = "Parallel algorithm kernels: protocol sensitivity (Worley 1998 Table 4; 
 GENERIC_PROTOCOL = "0,6"  # MPI_Sendrecv: what a code uses when it knows nothing about protocols
 COLL_PROTOCOL = "coll"  # pstswm's protocol field for the MPI collectives
 
-# Which transform an algorithm serves when a record does not say (`stage`): the vector sums and
-# their collective (allreduce) serve the Legendre transform; the transposes and alltoallv serve
-# both, and without a stage they are taken as FFT algorithms, as Worley 1998 §6 studies them.
-LEGENDRE_ONLY = ("exchsum", "halfsum", "ringsum", "ringpipe")
-TRANSPOSES = ("srtrans", "swtrans", "logtrans")
-# The MPI collective each algorithm is equivalent to (Worley 1998 Table 4's comparison); dfft's call
-# includes the FFTs, so no collective does the same work.
-COLLECTIVE_OF = {**{a: "alltoallv" for a in TRANSPOSES}, **{a: "allreduce" for a in LEGENDRE_ONLY}}
-COLLECTIVES = ("alltoallv", "allreduce", "coll")
 STAGES = ("fft", "legendre")
-# pstswm's order (docs/kernel.md): transposes, their collective, dfft; the sums, their collective.
 ALG_KEY = ["stage", "algorithm", "size", "grid"]
-ALGORITHMS = (
-    "srtrans",
-    "swtrans",
-    "logtrans",
-    "alltoallv",
-    "dfft",
-    "exchsum",
-    "halfsum",
-    "ringsum",
-    "ringpipe",
-    "allreduce",
-)
+# The algorithms, their order, stages and collectives come from the run header's registry
+# (pstlab.algorithms): a new algorithm needs no change here.
 
 # What identifies one verdict (pstlab.verdicts): the alternatives of one algorithm on one configuration.
 VERDICT_KEY = ("stage", "algorithm", "size", "grid", "transport", "result", "fields", "granularity")
@@ -57,14 +38,18 @@ CONFIG = ("size", "grid")
 EXTRA = ("result", "fields", "granularity", "transport")
 
 
-def stage(rec: dict) -> str:
+def stage(rec: dict, reg: Registry = algorithms.BUILTIN) -> str:
     if rec.get("stage"):
         return str(rec["stage"])
-    return "legendre" if rec.get("algorithm") in (*LEGENDRE_ONLY, "allreduce") else "fft"
+    return reg.default_stage(str(rec.get("algorithm")))
 
 
-def is_collective(rec: dict) -> bool:
-    return rec.get("protocol") == COLL_PROTOCOL or rec.get("algorithm") in COLLECTIVES
+def is_collective(rec: dict, reg: Registry = algorithms.BUILTIN) -> bool:
+    return (
+        rec.get("protocol") == COLL_PROTOCOL
+        or rec.get("algorithm") == "coll"
+        or reg.is_collective(str(rec.get("algorithm")))
+    )
 
 
 def overlap_marked(protocol: str) -> bool:
@@ -78,14 +63,14 @@ def label(rec: dict) -> str:
     return f"{protocol}+ov" if rec.get("overlap") and overlap_marked(protocol) else protocol
 
 
-def _order(key: tuple) -> list:
+def _order(key: tuple, reg: Registry) -> list:
     """Stages in transform order, then each configuration (size, grid, ...), its algorithms in pstswm's order."""
     stage_, algorithm, *rest = key
     return [
         STAGES.index(stage_) if stage_ in STAGES else len(STAGES),
         sort_key(stage_),
         *(sort_key(k) for k in rest),
-        ALGORITHMS.index(algorithm) if algorithm in ALGORITHMS else len(ALGORITHMS),
+        reg.order(algorithm),
         sort_key(algorithm),
     ]
 
@@ -96,7 +81,8 @@ def _extras(points: list[dict]) -> list[str]:
 
 def cases(rs: RecordSet) -> dict[tuple, list[dict]]:
     """{(stage, algorithm, size, grid, extras...): one record per alternative (protocol, overlap), its fastest}."""
-    points = [dict(p, stage=stage(p)) for p in rs.points(BENCH) if number(p, "t_min") is not None]
+    reg = algorithms.of(rs)
+    points = [dict(p, stage=stage(p, reg)) for p in rs.points(BENCH) if number(p, "t_min") is not None]
     keys = ("stage", "algorithm", *CONFIG, *_extras(points))
     out = {}
     for key, pts in group_by(points, *keys).items():
@@ -104,7 +90,7 @@ def cases(rs: RecordSet) -> dict[tuple, list[dict]]:
             (best(g) for g in group_by(pts, "protocol", "overlap").values()),
             key=lambda r: (r["t_min"], sort_key(label(r))),
         )
-    return dict(sorted(out.items(), key=lambda kv: _order(kv[0])))
+    return dict(sorted(out.items(), key=lambda kv: _order(kv[0], reg)))
 
 
 def key_columns(all_cases: dict[tuple, list[dict]]) -> list[str]:
@@ -136,9 +122,9 @@ def generic(alternatives: list[dict]) -> dict | None:
     )
 
 
-def collective_for(key: tuple, all_cases: dict[tuple, list[dict]]) -> dict | None:
+def collective_for(key: tuple, all_cases: dict[tuple, list[dict]], reg: Registry) -> dict | None:
     """The MPI collective measured on the same stage and configuration as the algorithm of `key`."""
-    name = COLLECTIVE_OF.get(str(key[1]))
+    name = reg.collective_of(str(key[1]))
     if name is None:
         return None
     alts = all_cases.get((key[0], name, *key[2:]))
@@ -150,7 +136,7 @@ def sensitivity_table(rs: RecordSet) -> Table | None:
     columns = key_columns(all_cases)
     rows = []
     for key, alts in all_cases.items():
-        if is_collective(alts[0]):
+        if is_collective(alts[0], algorithms.of(rs)):
             continue
         s = sensitivity(alts)
         rows.append(
@@ -190,11 +176,12 @@ def sensitivity_table(rs: RecordSet) -> Table | None:
 def generic_table(rs: RecordSet) -> Table | None:
     all_cases = cases(rs)
     columns = key_columns(all_cases)
+    reg = algorithms.of(rs)
     rows = []
     for key, alts in all_cases.items():
-        if is_collective(alts[0]):
+        if is_collective(alts[0], reg):
             continue
-        top, gen, coll = alts[0], generic(alts), collective_for(key, all_cases)
+        top, gen, coll = alts[0], generic(alts), collective_for(key, all_cases, reg)
         rows.append(
             [
                 *(str(k) for k in key),
@@ -274,7 +261,7 @@ def verdict_table(cases: list[verdicts.Case]) -> Table:
     )
 
 
-def cost_table(cases: list[verdicts.Case]) -> Table:
+def cost_table(cases: list[verdicts.Case], reg: Registry) -> Table:
     rows = []
     for c in cases:
         rows.append(
@@ -282,7 +269,7 @@ def cost_table(cases: list[verdicts.Case]) -> Table:
                 *_shown_key(c, 4),
                 c.verdict.tie_set(),
                 "best" if c.verdict.best == GENERIC_PROTOCOL else fmt_ratio_ci(c.ratio(GENERIC_PROTOCOL)),
-                COLLECTIVE_OF.get(str(c.key[1]), "–"),
+                reg.collective_of(str(c.key[1])) or "–",
                 fmt_ratio_ci(c.ratio(COLL_PROTOCOL)),
             ]
         )
@@ -308,8 +295,9 @@ def section(rs: RecordSet) -> Section:
             "Legendre-stage ones down a column."
         )
     )
-    cases = [c for group in _by_stage(verdict_cases(rs)).values() for c in group]
-    tables = [verdict_table(cases), cost_table(cases)] if cases else [sensitivity_table(rs), generic_table(rs)]
+    reg = algorithms.of(rs)
+    cases = [c for group in by_stage(verdict_cases(rs), reg).values() for c in group]
+    tables = [verdict_table(cases), cost_table(cases, reg)] if cases else [sensitivity_table(rs), generic_table(rs)]
     sec.add(*tables)
     return sec
 
@@ -317,13 +305,18 @@ def section(rs: RecordSet) -> Section:
 def headline(rs: RecordSet) -> list[str]:
     if with_rounds := verdict_cases(rs):
         lines = []
-        for (stage_, size, grid), group in _by_stage(with_rounds).items():
+        for (stage_, size, grid), group in by_stage(with_rounds, algorithms.of(rs)).items():
             picks = ", ".join(f"{c.key[1]} {c.verdict.tie_set()} ({c.verdict.level})" for c in group)
             lines.append(f"kernel {stage_} {size} {grid}: best protocol (sensitivity) {picks}")
         return lines
     all_cases = cases(rs)
+    reg = algorithms.of(rs)
     by_config = group_by(
-        [{"config": key[:1] + key[2:], "key": key} for key, alts in all_cases.items() if not is_collective(alts[0])],
+        [
+            {"config": key[:1] + key[2:], "key": key}
+            for key, alts in all_cases.items()
+            if not is_collective(alts[0], reg)
+        ],
         "config",
     )
     lines = []
@@ -337,9 +330,9 @@ def headline(rs: RecordSet) -> list[str]:
     return lines
 
 
-def _by_stage(cases_: list[verdicts.Case]) -> dict[tuple, list[verdicts.Case]]:
+def by_stage(cases_: list[verdicts.Case], reg: Registry) -> dict[tuple, list[verdicts.Case]]:
     out: dict[tuple, list[verdicts.Case]] = {}
-    for c in sorted(cases_, key=lambda c: _order((c.key[0], c.key[1], *c.key[2:]))):
+    for c in sorted(cases_, key=lambda c: _order((c.key[0], c.key[1], *c.key[2:]), reg)):
         out.setdefault((c.key[0], c.key[2], c.key[3]), []).append(c)
     return out
 
@@ -373,9 +366,10 @@ def overlay(_sets: list[tuple[str, RecordSet]]) -> list:
 def verdict_cases(rs: RecordSet) -> list[verdicts.Case]:
     """The verdicts of kernel records: protocol x overlap per algorithm and configuration, with the
     collective paired in from the generic summary (it ran in the same rounds)."""
-    points = [dict(p, stage=stage(p)) for p in rs.points("kernel") if not is_collective(p)]
-    sums = [dict(s, stage=stage(s)) for s in rs.summaries("kernel", "sensitivity")]
-    generic = [dict(s, stage=stage(s)) for s in rs.summaries("kernel", "generic")]
+    reg = algorithms.of(rs)
+    points = [dict(p, stage=stage(p, reg)) for p in rs.points("kernel") if not is_collective(p, reg)]
+    sums = [dict(s, stage=stage(s, reg)) for s in rs.summaries("kernel", "sensitivity")]
+    generic = [dict(s, stage=stage(s, reg)) for s in rs.summaries("kernel", "generic")]
     cases = verdicts.build(points, sums, VERDICT_KEY, label)
     colls = group_by(generic, *VERDICT_KEY)
     for c in cases:

@@ -1,6 +1,6 @@
 """`pstswm model`: serial rate, runtimes over processor grids, gen/coll degradation (Worley 1998 Tables 1, 5)."""
 
-from pstlab import stats
+from pstlab import algorithms, stats
 from pstlab.doc import Section, Table, Text, fmt_ms, fmt_num, fmt_pct, fmt_sci
 from pstlab.plots import Panel, Series, figure
 from pstlab.records import RecordSet, number
@@ -36,7 +36,9 @@ def config(rec: dict) -> str:
     protocols = {rec.get(k) for k in ("protocol", "fft_protocol", "legendre_protocol")} - {None, "local", "coll"}
     protocol = next(iter(protocols), "coll") if len(protocols) == 1 else None
     overlap = rec.get("overlap") or rec.get("fft_overlap") or rec.get("legendre_overlap")
-    if fft in ("coll", "serial") and legendre in ("coll", "serial"):
+    # Older records name the collectives 'coll'; newer ones by their registry names.
+    collective = {"coll", "serial", *(r["name"] for r in algorithms.BUILTIN.rows if r.get("collective"))}
+    if fft in collective and legendre in collective:
         return "coll"
     if fft in ("srtrans", "serial") and legendre in ("halfsum", "serial", None) and protocol == "0,6" and not overlap:
         return f"gen{suffix}"

@@ -1,0 +1,119 @@
+/* The rows of the algorithm registry (see algorithm.h). */
+#include "algo/algorithm.h"
+
+#include "algo/dfft.h"
+#include "core/record.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Each algorithm's operations, defined in its own file. */
+extern const struct pst_trans_ops pst_srtrans_ops, pst_swtrans_ops, pst_logtrans_ops, pst_alltoallv_ops;
+extern const struct pst_vsum_ops pst_exchsum_ops, pst_halfsum_ops, pst_ringsum_ops, pst_ringpipe_ops, pst_allreduce_ops;
+
+enum { BOTH = PST_ALG_STAGE_FFT | PST_ALG_STAGE_LEGENDRE };
+
+const pst_algorithm pst_algorithms[] = {
+    {"srtrans", PST_FAMILY_TRANSPOSE, BOTH, 0, false, false, NULL, NULL, "MPI_Alltoallv", "P-1 SENDRECV",
+     "step k sends to r+k and receives from r-k", .trans = &pst_srtrans_ops},
+    {"swtrans", PST_FAMILY_TRANSPOSE, BOTH, 0, false, false, NULL, NULL, "MPI_Alltoallv", "P-1 SWAP",
+     "partner r XOR k (P a power of two), else the round-robin 1-factorization (P odd: P rounds, one idle each)",
+     .trans = &pst_swtrans_ops},
+    {"logtrans", PST_FAMILY_TRANSPOSE, BOTH, 0, false, false, NULL, NULL, "MPI_Alltoallv", "ceil(log2 P) SWAP",
+     "hypercube exchange over Q = 2^floor(log2 P) ranks, bit 0, 1, ... each forwarding about half the data; an excess "
+     "rank Q+i hands its blocks to rank i first and receives its own at the end",
+     .trans = &pst_logtrans_ops},
+    {"alltoallv", PST_FAMILY_TRANSPOSE, BOTH, PST_ALG_STAGE_FFT, true, false, NULL, NULL, "MPI_Alltoallv", "-",
+     "the MPI collective MPI_Alltoallv", .trans = &pst_alltoallv_ops},
+    {"dfft", PST_FAMILY_DFFT, PST_ALG_STAGE_FFT, 0, false, false, pst_dfft_check, "a power-of-two row",
+     "serial FFTW of the whole line", "log2 P SWAP (+1 for real data)",
+     "binary exchange: stage t swaps the whole local block with p XOR 2^(k-1-t) and does the cross-rank butterflies; "
+     "the rest is a local FFTW transform", .trans = NULL},
+    {"exchsum", PST_FAMILY_VSUM, PST_ALG_STAGE_LEGENDRE, 0, false, false, NULL, NULL, "MPI_Allreduce",
+     "log2 Q SWAP of V", "recursive doubling, highest bit first; excess ranks folded in and out", .vsum = &pst_exchsum_ops},
+    {"halfsum", PST_FAMILY_VSUM, PST_ALG_STAGE_LEGENDRE, 0, false, false, NULL, NULL,
+     "MPI_Reduce_scatter (+ gather: MPI_Allreduce)", "log2 Q SWAP of V/2, V/4, ...",
+     "recursive halving; a replicated result adds the recursive-doubling gather", .vsum = &pst_halfsum_ops},
+    {"ringsum", PST_FAMILY_VSUM, PST_ALG_STAGE_LEGENDRE, 0, false, false, NULL, NULL,
+     "MPI_Reduce_scatter (+ gather: MPI_Allreduce)", "Q-1 SENDRECV of V/Q",
+     "ring reduce-scatter, then the ring allgather when replicated", .vsum = &pst_ringsum_ops},
+    {"ringpipe", PST_FAMILY_VSUM, PST_ALG_STAGE_LEGENDRE, 0, false, true, NULL, NULL,
+     "MPI_Reduce_scatter (+ gather: MPI_Allreduce)", "Q-1 SENDRECV of V/Q",
+     "ringsum with each block computed just in time, so one block's transfer overlaps the next block's computation",
+     .vsum = &pst_ringpipe_ops},
+    {"allreduce", PST_FAMILY_VSUM, PST_ALG_STAGE_LEGENDRE, PST_ALG_STAGE_LEGENDRE, true, false, NULL, NULL,
+     "MPI_Allreduce / MPI_Reduce_scatter", "-", "the MPI collective MPI_Allreduce (MPI_Reduce_scatter partitioned)",
+     .vsum = &pst_allreduce_ops},
+};
+const size_t pst_nalgorithms = sizeof pst_algorithms / sizeof pst_algorithms[0];
+
+const char *pst_alg_family_name(pst_alg_family f)
+{
+    static const char *const names[] = {"transpose", "vsum", "dfft"};
+    return names[f];
+}
+
+const pst_algorithm *pst_algorithm_find(const char *name, unsigned stage)
+{
+    for (size_t i = 0; i < pst_nalgorithms; i++) {
+        const pst_algorithm *a = &pst_algorithms[i];
+        if (!strcmp(name, "coll") ? (a->coll_for & stage) != 0 : !strcmp(name, a->name) && (!stage || (a->stages & stage)))
+            return a;
+    }
+    return NULL;
+}
+
+const pst_algorithm *pst_algorithm_collective(pst_alg_family f)
+{
+    for (size_t i = 0; i < pst_nalgorithms; i++)
+        if (pst_algorithms[i].family == f && pst_algorithms[i].collective) return &pst_algorithms[i];
+    return NULL;
+}
+
+const char *pst_algorithm_names(unsigned stage, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    bool has_coll = false;
+    for (size_t i = 0; i < pst_nalgorithms; i++) {
+        const pst_algorithm *a = &pst_algorithms[i];
+        has_coll |= (a->coll_for & stage) != 0;
+        if (stage && !(a->stages & stage)) continue;
+        used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s", used ? ", " : "", a->name);
+    }
+    if (has_coll) snprintf(buf + used, used < len ? len - used : 0, ", coll");
+    return buf;
+}
+
+const char *pst_algorithm_check(const pst_algorithm *alg, int nranks, int n, int mmax)
+{
+    return alg->check && nranks > 1 ? alg->check(nranks, n, mmax) : NULL;
+}
+
+void pst_algorithm_rec(struct pst_rec *r, const char *key)
+{
+    static const char *const stage_names[] = {"fft", "legendre"};
+    pst_rec_list_begin(r, key);
+    for (size_t i = 0; i < pst_nalgorithms; i++) {
+        const pst_algorithm *a = &pst_algorithms[i];
+        const char *stages[2], *coll_for[2];
+        size_t ns = 0, nc = 0;
+        for (unsigned s = 0; s < 2; s++) {
+            if (a->stages & (1u << s)) stages[ns++] = stage_names[s];
+            if (a->coll_for & (1u << s)) coll_for[nc++] = stage_names[s];
+        }
+        pst_rec_obj_begin(r, NULL);
+        pst_rec_str(r, "name", a->name);
+        pst_rec_str(r, "family", pst_alg_family_name(a->family));
+        pst_rec_strs(r, "stages", stages, ns);
+        pst_rec_strs(r, "coll_for", coll_for, nc);
+        pst_rec_bool(r, "collective", a->collective);
+        pst_rec_bool(r, "pipelined", a->pipelined);
+        pst_rec_str(r, "needs", a->needs);
+        pst_rec_str(r, "equivalent", a->equivalent);
+        pst_rec_str(r, "messages", a->messages);
+        pst_rec_str(r, "summary", a->summary);
+        pst_rec_obj_end(r);
+    }
+    pst_rec_list_end(r);
+}
