@@ -5,7 +5,8 @@
 
 Runs `pstswm kernel --list --json` and checks that
   - pstlab's fallback (python/pstlab/algorithms.py BUILTIN_ROWS, for result directories whose
-    header has no registry) agrees with it: names, order, family, stages, collective;
+    header has no registry) still holds: each of its rows is in the registry, in the same order,
+    with the same family, stages and collective;
   - docs/kernel.md's algorithm table is the one generated from it (--write regenerates it).
 Adding an algorithm is its file and its row; this test then names what to regenerate."""
 
@@ -43,12 +44,15 @@ def main() -> int:
     sys.path.insert(0, str(src / "python"))
     from pstlab.algorithms import BUILTIN_ROWS
 
+    # The fallback describes directories written before headers carried the registry: each of its
+    # rows must still exist unchanged and in the same order; later algorithms need no fallback.
     keys = ("name", "family", "stages", "collective")
     seen = [{k: r[k] for k in keys} for r in rows]
     fallback = [{k: r[k] for k in keys} for r in BUILTIN_ROWS]
-    if seen != fallback:
-        print("FAIL: python/pstlab/algorithms.py BUILTIN_ROWS differs from the binary's registry:")
-        print("  binary:  ", seen)
+    kept = [r for r in seen if r["name"] in {f["name"] for f in fallback}]
+    if kept != fallback:
+        print("FAIL: python/pstlab/algorithms.py BUILTIN_ROWS no longer matches the binary's registry:")
+        print("  binary:  ", kept)
         print("  pstlab:  ", fallback)
         fail = 1
 
@@ -68,7 +72,7 @@ def main() -> int:
             print(f"FAIL: {doc}'s algorithm table is not the registry's; run: tests/check-registry.py . {pstswm} --write")
             fail = 1
     if not fail:
-        print(f"registry: {len(rows)} algorithms; pstlab's fallback and docs/kernel.md agree")
+        print(f"registry: {len(rows)} algorithms; pstlab's fallback holds and docs/kernel.md is current")
     return fail
 
 
