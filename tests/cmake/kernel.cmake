@@ -6,28 +6,32 @@ set_tests_properties(unit.test_kernel_problem PROPERTIES TIMEOUT 120)
 
 # pstswm kernel: every algorithm x protocol x overlap point verified against the MPI collective
 # (a wrong result exits 3, failing the test), record counts, summaries, and bad input.
-# 1d grid, 3 protocols: per transpose/dfft/sum algorithm 5 alternatives (0,6 and 1,1 with
-# overlap off/on, 3,1); 11 algorithm-stage pairs + 2 collectives = 58 points; 11 sensitivity +
-# 11 Table 4 summaries.
+# The counts follow from the registry the run header carries, so an added algorithm needs no edit
+# here: per (algorithm, stage) pair the protocol alternatives, one point for a collective, and a
+# sensitivity and a Table 4 summary per pair that is not a collective.
+set(KERNEL_PAIRS "sum(len(a['stages']) for a in header['algorithms'] if not a['collective'])")
+set(KERNEL_COLLS "sum(len(a['stages']) for a in header['algorithms'] if a['collective'])")
+# 1d grid, 3 protocols: 5 alternatives per pair (0,6 and 1,1 with overlap off/on, 3,1); today
+# 11 pairs x 5 + 3 collective points = 58 points and 22 summaries.
 pst_records_test(kernel.np4.1d 4 CHECKS
   "all(r['bench'] == 'kernel' for r in recs)"
-  "len(points) == 58"
-  "len(summaries) == 22"
+  "len(points) == 5 * ${KERNEL_PAIRS} + ${KERNEL_COLLS}"
+  "len(summaries) == 2 * ${KERNEL_PAIRS}"
   "all(p['verified'] is True for p in points)"
   "all(p['comms'] == 1 for p in points)"
   ARGS kernel --trunc 10 --levels 2 --protocols 0,6,1,1,3,1 --reps 2 --timeout 120)
-# Every protocol (49 alternatives per algorithm) on 2 ranks: (4 x 49 + 1) + (7 x 49 + 2) = 542.
+# Every protocol (49 alternatives per pair) on 2 ranks: today 11 x 49 + 3 = 542 points.
 pst_records_test(kernel.np2.all_protocols 2 CHECKS
   "all(r['bench'] == 'kernel' for r in recs)"
-  "len(points) == 542"
-  "len(summaries) == 22"
+  "len(points) == 49 * ${KERNEL_PAIRS} + ${KERNEL_COLLS}"
+  "len(summaries) == 2 * ${KERNEL_PAIRS}"
   "all(p['verified'] is True for p in points)"
   ARGS kernel --trunc 5 --levels 1 --fields 1 --reps 1 --warmup 0 --timeout 200)
 # A 2-D grid: both stages on 2 concurrent communicators; one alternative (1,3 + overlap).
 pst_records_test(kernel.np4.grid2x2 4 CHECKS
   "all(r['bench'] == 'kernel' for r in recs)"
-  "len(points) == 14"
-  "len(summaries) == 22"
+  "len(points) == ${KERNEL_PAIRS} + ${KERNEL_COLLS}"
+  "len(summaries) == 2 * ${KERNEL_PAIRS}"
   "all(p['comms'] == 2 for p in points)"
   "all(p['comm_size'] == 2 for p in points)"
   "all(r['transport'] == 'mpi' for r in recs) and all(p['win_model'] is None for p in points)"
@@ -35,8 +39,8 @@ pst_records_test(kernel.np4.grid2x2 4 CHECKS
 # Uneven 3x1: dfft skipped (not a power of two), Legendre stage skipped (columns of 1 rank).
 pst_records_test(kernel.np3.uneven 3 CHECKS
   "all(r['bench'] == 'kernel' for r in recs)"
-  "len(points) == 4"
-  "len(summaries) == 6"
+  "len(points) == sum('fft' in a['stages'] and not a['needs'] for a in header['algorithms'])"
+  "len(summaries) == 2 * sum('fft' in a['stages'] and not a['needs'] and not a['collective'] for a in header['algorithms'])"
   "all(p['grid'] == '3x1' for p in points)"
   ARGS kernel --grid 3x1 --trunc 10 --levels 2 --protocols 0,6 --overlap off --reps 2 --timeout 120)
 # Worley 1998's scaling: T42L16 granularity on 8 (oversubscribed) ranks, 1d: FFT stage srtrans, dfft;
