@@ -43,3 +43,11 @@ function(pst_records_test name ranks)
     -- ${PSTRUN} -n ${ranks} $<TARGET_FILE:pstswm> ${RT_ARGS} --out ${out} -- ${RT_CHECKS})
   set_tests_properties(${name} PROPERTIES TIMEOUT 300 PROCESSORS ${ranks})
 endfunction()
+
+# pstswm kernel's record counts follow from the registry its run header carries, so an added
+# algorithm needs no edit in the tests: per (algorithm, stage) pair the protocol alternatives, one
+# point per collective pair, a sensitivity and a Table 4 summary per pair that is not a collective.
+# KERNEL_PAIRS_ANY: the pairs of algorithms without a constraint on the ranks (dfft's power of two).
+set(KERNEL_PAIRS "sum(len(a['stages']) for a in header['algorithms'] if not a['collective'])")
+set(KERNEL_PAIRS_ANY "sum(len(a['stages']) for a in header['algorithms'] if not a['collective'] and not a['needs'])")
+set(KERNEL_COLLS "sum(len(a['stages']) for a in header['algorithms'] if a['collective'])")

@@ -6,11 +6,7 @@ set_tests_properties(unit.test_kernel_problem PROPERTIES TIMEOUT 120)
 
 # pstswm kernel: every algorithm x protocol x overlap point verified against the MPI collective
 # (a wrong result exits 3, failing the test), record counts, summaries, and bad input.
-# The counts follow from the registry the run header carries, so an added algorithm needs no edit
-# here: per (algorithm, stage) pair the protocol alternatives, one point for a collective, and a
-# sensitivity and a Table 4 summary per pair that is not a collective.
-set(KERNEL_PAIRS "sum(len(a['stages']) for a in header['algorithms'] if not a['collective'])")
-set(KERNEL_COLLS "sum(len(a['stages']) for a in header['algorithms'] if a['collective'])")
+# The counts follow from the registry the run header carries (KERNEL_PAIRS, helpers.cmake).
 # 1d grid, 3 protocols: 5 alternatives per pair (0,6 and 1,1 with overlap off/on, 3,1); today
 # 11 pairs x 5 + 3 collective points = 58 points and 22 summaries.
 pst_records_test(kernel.np4.1d 4 CHECKS

@@ -109,10 +109,10 @@ pst_bad_input_test(pingpong.rma.bad.unordered 2 2 "--modes: protocol 0,2 \\(unor
 # pstswm kernel --transport rma: every algorithm on row/column sub-communicators, each point's
 # plans setting up the window (over all processes) and the point releasing it, every result
 # checked against the MPI collective.  Every protocol (16 codes x overlap: 24 alternatives per
-# algorithm) on 2 ranks: (4 x 24 + 1) + (7 x 24 + 2) = 267 points, 11 + 11 summaries.
+# algorithm) on 2 ranks: today 11 x 24 + 3 = 267 points, 11 + 11 summaries.
 pst_records_test(kernel.rma.np2.all_protocols 2 CHECKS
   "all(r['transport'] == 'rma' for r in recs)"
-  "len(points) == 267 and len(summaries) == 22"
+  "len(points) == 24 * ${KERNEL_PAIRS} + ${KERNEL_COLLS} and len(summaries) == 2 * ${KERNEL_PAIRS}"
   "{p['protocol'] for p in points} == {'%d,%d' % (c, v) for c in range(4) for v in range(4)} | {'coll'}"
   "all(p['verified'] for p in points)"
   "all(p['win_model'] == ('unified' if p['protocol'] != 'coll' else None) for p in points)"
@@ -121,24 +121,24 @@ pst_records_test(kernel.rma.np2.all_protocols 2 CHECKS
   ARGS kernel --transport rma --trunc 5 --levels 1 --fields 1 --reps 1 --warmup 0 --timeout 200)
 # 3 ranks (odd: excess ranks folded, swtrans idle rounds), overlapped batches with several
 # partners: 3,1 (put-nb) deadlocked here before side B's send waited for its own turn.
-# FFT stage 3 x 2 + 1 (dfft skipped), Legendre stage 7 x 2 + 2.
+# Today FFT stage 3 x 2 + 1 (dfft skipped), Legendre stage 7 x 2 + 2 = 23.
 pst_records_test(kernel.rma.np3.batches 3 CHECKS
   "all(r['transport'] == 'rma' for r in recs)"
-  "len(points) == 23 and all(p['verified'] for p in points)"
+  "len(points) == 2 * ${KERNEL_PAIRS_ANY} + ${KERNEL_COLLS} and all(p['verified'] for p in points)"
   "{p['protocol'] for p in points} == {'3,1', '2,2', 'coll'}"
   ARGS kernel --transport rma --trunc 10 --levels 2 --protocols 3,1,2,2 --reps 1 --warmup 0 --timeout 120)
 # A 2-D grid: each stage on 2 concurrent sub-communicators (sibling windows of one split).
-# FFT stage 4 x 2 + 1, Legendre stage 7 x 2 + 2.
+# Today FFT stage 4 x 2 + 1, Legendre stage 7 x 2 + 2 = 25.
 pst_records_test(kernel.rma.np4.grid2x2 4 CHECKS
   "all(r['transport'] == 'rma' for r in recs)"
-  "len(points) == 25 and all(p['verified'] for p in points)"
+  "len(points) == 2 * ${KERNEL_PAIRS} + ${KERNEL_COLLS} and all(p['verified'] for p in points)"
   "all(p['comms'] == 2 and p['comm_size'] == 2 for p in points)"
   ARGS kernel --transport rma --grid 2x2 --trunc 10 --levels 2 --protocols 1,3,3,0 --overlap off --reps 1 --warmup 0
   --timeout 120)
 if(PST_MPI STREQUAL "openmpi")
   # Rows of 4 and columns of 2 at once: FFT stage 4 x 2 + 1, Legendre stage 7 x 2 + 2.
   pst_records_test(kernel.rma.np8.grid4x2 8 CHECKS
-    "len(points) == 25 and all(p['verified'] for p in points)"
+    "len(points) == 2 * ${KERNEL_PAIRS} + ${KERNEL_COLLS} and all(p['verified'] for p in points)"
     "{(p['comm_size'], p['comms']) for p in points} == {(4, 2), (2, 4)}"
     ARGS kernel --transport rma --grid 4x2 --trunc 10 --levels 2 --protocols 1,0,2,3 --overlap off --reps 1 --warmup 0
     --timeout 200)
@@ -181,10 +181,10 @@ if(PST_HAVE_SHMEM)
     "len(points) == 2 and all(p['pair'] == '2,3' and p['verified'] for p in points)"
     ARGS pingpong --transport shmem --pairs 2,3 --modes 1,1 --sizes 4K --reps 2 --iters 4 --warmup 1)
   # kernel on sub-communicators of a 2x2 grid (symmetric heap over all PEs, ranks mapped):
-  # 16 alternatives per algorithm, (4 + 7) x 16 + 3 = 179 points.
+  # 16 alternatives per algorithm, today (4 + 7) x 16 + 3 = 179 points.
   pst_records_test(kernel.shmem.np4.grid2x2 4 CHECKS
     "all(r['transport'] == 'shmem' for r in recs)"
-    "len(points) == 179 and all(p['verified'] for p in points)"
+    "len(points) == 16 * ${KERNEL_PAIRS} + ${KERNEL_COLLS} and all(p['verified'] for p in points)"
     "all(p['comms'] == 2 and p['win_model'] is None for p in points)"
     ARGS kernel --transport shmem --grid 2x2 --trunc 10 --levels 2 --protocols all --overlap off --reps 1 --warmup 0
     --timeout 200)
