@@ -2,6 +2,7 @@
 #include "bench/commands.h"
 #include "comm/protocol.h"
 #include "core/errors.h"
+#include "core/record.h"
 #include "core/thread_level.h"
 
 #include <mpi.h>
@@ -40,7 +41,7 @@ int main(int argc, char **argv)
         return argc < 2 ? PST_EXIT_USAGE : 0;
     }
     if (!strcmp(argv[1], "--version")) {
-        if (rank == 0) printf("pstswm %s (%s)\n", PST_VERSION, PST_GIT_COMMIT);
+        if (rank == 0) printf("pstswm %s (%s), record schema %d\n", PST_VERSION, PST_GIT_COMMIT, PST_SCHEMA_VERSION);
         pst_finalize();
         return 0;
     }

@@ -53,6 +53,7 @@ def main() -> int:
     # Always: the run header comes first, one run id, consistent statistics.
     generic = [
         "recs and recs[0]['type'] == 'header'",
+        "isinstance(recs[0].get('schema_version'), int) and recs[0]['schema_version'] >= 2",
         "len({r['run_id'] for r in recs}) == 1",
         "all(0 <= p['t_min'] <= p['t_med'] <= p['t_max'] and p['t_min'] <= p['t_mean'] <= p['t_max']"
         " for p in points if 't_min' in p)",

@@ -21,6 +21,17 @@ TIME_FIELDS = ("t_min", "t_med", "t_mean", "t_max")
 LAUNCH_FILE = re.compile(r"-L([0-9]+)\.jsonl$")
 
 
+# The newest record schema this pstlab reads (pstswm's PST_SCHEMA_VERSION; README, Output format).
+# Older versions are read (a header without `schema_version` is version 1, and the readers keep
+# fallbacks for renamed fields); a newer one is refused, since a renamed field would be misread.
+SCHEMA_VERSION = 2
+
+
+def schema_version(header: dict) -> int:
+    value = header.get("schema_version", 1)
+    return value if isinstance(value, int) and not isinstance(value, bool) else 1
+
+
 def launch_of(rec: dict) -> int:
     """The launch a record came from: k of an <experiment>-L<k>.jsonl file, else 1."""
     m = LAUNCH_FILE.search(str(rec.get("_file", "")))
@@ -89,6 +100,12 @@ def load_file(path: Path) -> list[dict]:
             for lineno, line in enumerate(f, 1):
                 if line.strip():
                     rec = parse_line(line, f"{path}:{lineno}")
+                    if rec["type"] == "header" and schema_version(rec) > SCHEMA_VERSION:
+                        raise PstlabError(
+                            f"{path}:{lineno}: written by pstswm {rec.get('version', '?')} with record schema "
+                            f"{schema_version(rec)}; this pstlab reads schemas up to {SCHEMA_VERSION}: use the "
+                            "pstlab of that pstswm"
+                        )
                     rec["_file"] = path.name
                     records.append(rec)
     except UnicodeDecodeError:

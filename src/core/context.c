@@ -170,6 +170,7 @@ static void write_header(pst_ctx *c, const pst_machine *m, const pst_noise *nois
     pst_rec r;
     pst_rec_begin(&r, c, c->subcommand, "header");
     pst_rec_str(&r, "tool", "pstswm");
+    pst_rec_int(&r, "schema_version", PST_SCHEMA_VERSION);
     pst_rec_str(&r, "version", PST_VERSION);
     pst_rec_str(&r, "git_commit", PST_GIT_COMMIT);
     pst_rec_str(&r, "command", c->cmdline);

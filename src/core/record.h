@@ -10,6 +10,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* The record schema's version, in every run header (`schema_version`).  Raise it when a field is
+ * renamed or removed or changes meaning (adding a field does not need it), and say in
+ * docs/records.md what changed: pstlab reads every older version and refuses newer ones.
+ *   1  records before the header carried a version
+ *   2  the model names its collectives alltoallv / allreduce (was "coll"); kernel headers carry
+ *      the algorithm registry; match's quadratic fit is song_m_ns (was seed_m_ns) */
+#define PST_SCHEMA_VERSION 2
+
 typedef struct pst_rec {
     char *buf;
     size_t len, cap;

@@ -1,5 +1,7 @@
 """End to end with the real pstswm of PSTSWM_BUILD (skipped when it is not built)."""
 
+import re
+import subprocess
 import sys
 
 import pytest
@@ -114,3 +116,9 @@ def test_pstlab_verdicts_are_pstswms(tmp_path):
         q = mine[(g["stage"], g["algorithm"])].ratio("coll")
         assert q is not None and q.ratio == pytest.approx(g["coll_ratio"], rel=1e-3)
         assert q.significant == g["coll_significant"]
+
+
+def test_pstlab_reads_the_schema_version_the_binary_writes():
+    binary, _ = REAL
+    out = subprocess.run([str(binary), "--version"], capture_output=True, text=True, timeout=60, check=False).stdout
+    assert int(re.search(r"record schema (\d+)", out).group(1)) == records.SCHEMA_VERSION, out

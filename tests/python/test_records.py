@@ -103,3 +103,24 @@ def test_select(ompi_dir):
     assert summaries and all(s["summary"] == "sensitivity" for s in summaries)
     assert {p["cache"] for p in rs.select("swap", "point", pair="0,1")} == {"1", "cold"}
     assert not rs.has("nosuchbench")
+
+
+def _header_file(tmp_path, **extra):
+    f = tmp_path / "run.jsonl"
+    header = {"bench": "swap", "type": "header", "run_id": "r", "version": "9.9", **extra}
+    point = {"bench": "swap", "type": "point", "run_id": "r", "bytes": 8, "t_min": 1e-6}
+    f.write_text(json.dumps(header) + "\n" + json.dumps(point) + "\n")
+    return f
+
+
+def test_older_schemas_are_read_and_a_newer_one_is_refused(tmp_path):
+    assert records.load(_header_file(tmp_path)).points("swap")  # no schema_version: version 1
+    assert records.schema_version({}) == 1 and records.schema_version({"schema_version": True}) == 1
+    assert records.load(_header_file(tmp_path, schema_version=records.SCHEMA_VERSION)).points("swap")
+    newer = records.SCHEMA_VERSION + 1
+    with pytest.raises(
+        PstlabError,
+        match=rf"run.jsonl:1: written by pstswm 9.9 with record schema {newer}; "
+        rf"this pstlab reads schemas up to {records.SCHEMA_VERSION}",
+    ):
+        records.load(_header_file(tmp_path, schema_version=newer))
