@@ -271,6 +271,33 @@ static void courant_warning(const pst_model *m, double courant, double t_s, bool
     *warned = true;
 }
 
+/* Diagnostics every --diag-every steps, during the run but outside the step timing. */
+typedef struct diag_ctx {
+    model_cfg *c;
+    long long steps;
+    bool *warned;
+    double diag_s;
+} diag_ctx;
+
+static void diagnose_during(void *arg, pst_model *m, long long step)
+{
+    diag_ctx *dc = arg;
+    double t0 = pst_now_s();
+    pst_model_diag d;
+    pst_model_diagnose(m, (double)step * m->cfg.dt_s, NULL, &d);
+    dc->diag_s += pst_now_s() - t0;
+    print_diag(step, &d);
+    fflush(stdout);
+    courant_warning(m, d.courant, d.t_s, dc->warned);
+    pst_rec r;
+    pst_rec_begin(&r, &dc->c->ctx, "model", "diag");
+    rec_identity(&r, dc->c, m, dc->steps);
+    pst_rec_int(&r, "step", step);
+    rec_diag(&r, &d);
+    pst_rec_int(&r, "max_rss_bytes", (long long)pst_peak_rss_bytes(NULL)); /* collective, outside the timing */
+    pst_rec_emit(&r, &dc->c->ctx);
+}
+
 int pst_cmd_model(int argc, char **argv)
 {
     static const char *const plans[] = {"estimate", "measure", "patient", NULL};
@@ -407,56 +434,24 @@ int pst_cmd_model(int argc, char **argv)
     print_diag(0, &d);
     fflush(stdout);
 
-    double *step_s = pst_malloc((size_t)steps * sizeof *step_s), stage0[PST_NSTAGES] = {0}, comm0[2] = {0}, diag_s = 0;
     long long warmup = c.warmup < steps ? c.warmup : 0;
+    diag_ctx during = {.c = &c, .steps = steps, .warned = &warned};
+    pst_model_run_opts run = {.steps = steps, .warmup = warmup, .keep_going = c.ctx.no_verify,
+                              .diag_every = c.diag_every, .on_diag = diagnose_during, .arg = &during};
+    pst_model_run_result res;
     pst_watchdog_phase("model case %lld T%lldL%lld time stepping (%lld steps)", c.test_case, c.trunc, c.levels, steps);
-    if (is_parallel(&c)) MPI_Barrier(MPI_COMM_WORLD); /* setup and diagnostics end unevenly */
-    for (long long s = 1; s <= steps; s++) {
-        if (s == warmup + 1) {
-            memcpy(stage0, m.dyn.stage_s, sizeof stage0);
-            pst_dyn_comm_s(&m.dyn, &comm0[0], &comm0[1]);
-        }
-        double t0 = pst_now_s();
-        int ok = pst_dyn_step(&m.dyn);
-        step_s[s - 1] = pst_now_s() - t0;
-        /* Every rank must agree to stop (outside the timed step). */
-        if (is_parallel(&c)) MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
-        if (!ok && !c.ctx.no_verify)
-            pst_collective_exit(PST_EXIT_FAILED,
-                                "numerical blow-up at step %lld (day %.3f): non-finite spectral coefficients; "
-                                "try a smaller --dt (now %g s, Courant number %.2f at the initial max speed)",
-                                s, (double)s * m.cfg.dt_s / PST_DAY_S, m.cfg.dt_s, m.courant);
-        if (c.diag_every && s % c.diag_every == 0 && s < steps) {
-            double t1 = pst_now_s();
-            pst_model_diagnose(&m, (double)s * m.cfg.dt_s, NULL, &d);
-            diag_s += pst_now_s() - t1;
-            print_diag(s, &d);
-            fflush(stdout);
-            courant_warning(&m, d.courant, d.t_s, &warned);
-            pst_rec r;
-            pst_rec_begin(&r, &c.ctx, "model", "diag");
-            rec_identity(&r, &c, &m, steps);
-            pst_rec_int(&r, "step", s);
-            rec_diag(&r, &d);
-            pst_rec_int(&r, "max_rss_bytes", (long long)pst_peak_rss_bytes(NULL)); /* collective, outside the timing */
-            pst_rec_emit(&r, &c.ctx);
-        }
-    }
+    pst_model_run(&m, &run, &res);
+    if (res.blowup_step && !c.ctx.no_verify)
+        pst_collective_exit(PST_EXIT_FAILED,
+                            "numerical blow-up at step %lld (day %.3f): non-finite spectral coefficients; "
+                            "try a smaller --dt (now %g s, Courant number %.2f at the initial max speed)",
+                            res.blowup_step, (double)res.blowup_step * m.cfg.dt_s / PST_DAY_S, m.cfg.dt_s, m.courant);
     pst_watchdog_phase("model case %lld T%lld final diagnostics", c.test_case, c.trunc);
     pst_model_diagnose(&m, t_end, c.reference ? &ref : NULL, &d);
     print_diag(steps, &d);
 
-    /* Per step the slowest rank; per stage the largest mean over ranks. */
     size_t timed = (size_t)(steps - warmup);
-    double stage[PST_NSTAGES], comm[2], stage_sum = 0, wall_s = 0;
-    pst_dyn_comm_s(&m.dyn, &comm[0], &comm[1]);
-    for (int k = 0; k < 2; k++) comm[k] = (comm[k] - comm0[k]) / (double)timed;
-    for (int k = 0; k < PST_NSTAGES; k++) stage[k] = (m.dyn.stage_s[k] - stage0[k]) / (double)timed;
-    if (is_parallel(&c)) {
-        MPI_Allreduce(MPI_IN_PLACE, step_s, (int)steps, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-        MPI_Allreduce(MPI_IN_PLACE, stage, PST_NSTAGES, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-        MPI_Allreduce(MPI_IN_PLACE, comm, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    }
+    double *step_s = res.step_s, *stage = res.stage_s, *comm = res.comm_s, stage_sum = 0, wall_s = 0, diag_s = during.diag_s;
     pst_summary st = pst_summarize(step_s + warmup, timed);
     for (long long s = 0; s < steps; s++) wall_s += step_s[s];
     for (int k = 0; k < PST_NSTAGES; k++) stage_sum += stage[k];

@@ -3,8 +3,10 @@
 #include "model/constants.h"
 #include "model/testcases.h"
 #include "core/alloc.h"
+#include "core/timer.h"
 
 #include <math.h>
+#include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -228,4 +230,37 @@ void pst_ref_grids_free(pst_ref_grids *r)
     free(r->u);
     free(r->v);
     r->h = r->u = r->v = NULL;
+}
+
+void pst_model_run(pst_model *m, const pst_model_run_opts *o, pst_model_run_result *r)
+{
+    const pst_par *par = m->cfg.par;
+    MPI_Comm comm = par && par->cfg.PX * par->cfg.PY > 1 ? par->cfg.comm : MPI_COMM_NULL;
+    long long warmup = o->warmup < o->steps ? o->warmup : 0;
+    *r = (pst_model_run_result){.step_s = pst_calloc((size_t)(o->steps ? o->steps : 1), sizeof *r->step_s)};
+    double stage0[PST_NSTAGES] = {0}, comm0[2] = {0};
+    if (comm != MPI_COMM_NULL) MPI_Barrier(comm);
+    for (long long s = 1; s <= o->steps; s++) {
+        if (s == warmup + 1) {
+            memcpy(stage0, m->dyn.stage_s, sizeof stage0);
+            pst_dyn_comm_s(&m->dyn, &comm0[0], &comm0[1]);
+        }
+        double t0 = pst_now_s();
+        int ok = pst_dyn_step(&m->dyn);
+        r->step_s[s - 1] = pst_now_s() - t0;
+        r->steps_run = s;
+        if (comm != MPI_COMM_NULL) MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm);
+        if (!ok && !r->blowup_step) r->blowup_step = s;
+        if (!ok && !o->keep_going) break;
+        if (o->on_diag && o->diag_every && s % o->diag_every == 0 && s < o->steps) o->on_diag(o->arg, m, s);
+    }
+    long long timed = r->steps_run - warmup;
+    pst_dyn_comm_s(&m->dyn, &r->comm_s[0], &r->comm_s[1]);
+    for (int k = 0; k < 2; k++) r->comm_s[k] = timed > 0 ? (r->comm_s[k] - comm0[k]) / (double)timed : 0;
+    for (int k = 0; k < PST_NSTAGES; k++) r->stage_s[k] = timed > 0 ? (m->dyn.stage_s[k] - stage0[k]) / (double)timed : 0;
+    if (comm != MPI_COMM_NULL) {
+        MPI_Allreduce(MPI_IN_PLACE, r->step_s, (int)r->steps_run, MPI_DOUBLE, MPI_MAX, comm);
+        MPI_Allreduce(MPI_IN_PLACE, r->stage_s, PST_NSTAGES, MPI_DOUBLE, MPI_MAX, comm);
+        MPI_Allreduce(MPI_IN_PLACE, r->comm_s, 2, MPI_DOUBLE, MPI_MAX, comm);
+    }
 }

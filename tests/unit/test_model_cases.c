@@ -17,13 +17,14 @@ static pst_model_config config(int test_case, double alpha, int M, int levels, i
                               .levels = levels, .level_block = block, .dt_s = dt_s, .fftw_flags = FFTW_ESTIMATE};
 }
 
-/* Runs for `days`; false on blow-up. */
+/* Runs for `days` with the driver's loop; false on blow-up. */
 static bool run(pst_model *m, double days)
 {
-    long steps = lround(days * PST_DAY_S / m->cfg.dt_s);
-    for (long s = 0; s < steps; s++)
-        if (!pst_dyn_step(&m->dyn)) return false;
-    return true;
+    pst_model_run_opts o = {.steps = lround(days * PST_DAY_S / m->cfg.dt_s)};
+    pst_model_run_result r;
+    pst_model_run(m, &o, &r);
+    free(r.step_s);
+    return r.blowup_step == 0 && r.steps_run == o.steps;
 }
 
 static void test_case2(int M, double alpha, int levels, int block, double tol)
@@ -147,15 +148,50 @@ static void test_case1(void)
 }
 
 /* Blow-up is detected: the explicit scheme far beyond its gravity-wave limit. */
+/* The run loop stops at the first non-finite step, or steps on when asked to. */
 static void test_blowup(void)
 {
     pst_model_config c = config(2, 0, 21, 1, 1, 7200);
     c.explicit_scheme = true;
+    for (int keep_going = 0; keep_going < 2; keep_going++) {
+        pst_model m;
+        pst_model_init(&m, &c);
+        pst_model_run_opts o = {.steps = 400, .keep_going = keep_going};
+        pst_model_run_result r;
+        pst_model_run(&m, &o, &r);
+        CHECK(r.blowup_step > 1 && r.blowup_step < 400);
+        CHECK(r.steps_run == (keep_going ? 400 : r.blowup_step));
+        free(r.step_s);
+        pst_model_free(&m);
+    }
+}
+
+static void count_diag(void *arg, pst_model *m, long long step)
+{
+    (void)m;
+    long long *seen = arg;
+    seen[seen[0]++ + 1] = step;
+}
+
+/* Diagnostics every N steps but the last, timings per step and per stage after the warm-up. */
+static void test_run_loop(void)
+{
+    pst_model_config c = config(2, 0, 21, 2, 1, 0);
     pst_model m;
     pst_model_init(&m, &c);
-    bool ok = true;
-    for (int s = 0; s < 400 && ok; s++) ok = pst_dyn_step(&m.dyn);
-    CHECK(!ok);
+    long long seen[8] = {0};
+    pst_model_run_opts o = {.steps = 6, .warmup = 2, .diag_every = 3, .on_diag = count_diag, .arg = seen};
+    pst_model_run_result r;
+    pst_model_run(&m, &o, &r);
+    CHECK(r.steps_run == 6 && r.blowup_step == 0);
+    CHECK(seen[0] == 1 && seen[1] == 3); /* step 6 is the last: the caller's final diagnostics */
+    for (int s = 0; s < 6; s++) CHECK(r.step_s[s] > 0);
+    double stages = 0;
+    for (int k = 0; k < PST_NSTAGES; k++) stages += r.stage_s[k];
+    /* the stages are parts of a step: their means add up to at most the mean timed step */
+    CHECK(stages > 0 && stages <= (r.step_s[2] + r.step_s[3] + r.step_s[4] + r.step_s[5]) / 4 * 1.001 + 1e-9);
+    CHECK(r.comm_s[0] == 0 && r.comm_s[1] == 0); /* serial */
+    free(r.step_s);
     pst_model_free(&m);
 }
 
@@ -187,5 +223,6 @@ int main(int argc, char **argv)
     test_case5();
     test_case1();
     test_blowup();
+    test_run_loop();
     CHECK_MAIN_END();
 }
