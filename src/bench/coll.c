@@ -510,7 +510,7 @@ int pst_cmd_coll(int argc, char **argv)
          0, 1e7, NULL},
         {"warmup", PST_OPT_INT, &cfg.warmup, "N", "untimed calls before an op's first loop at a size; later turns re-warm "
          "with one", 0, 1e6, NULL},
-        {"samples", PST_OPT_FLAG, &cfg.samples, NULL, "keep every loop's time in the records", 1, 0, NULL},
+        PST_SAMPLES_OPT(&cfg.samples, "loop"),
         {"alloc-state", PST_OPT_STRING, &cfg.alloc_state, "STATE",
          "glibc allocator state for the library's temporary buffers: default (untouched), warm (large blocks from a warm "
          "heap, as in a long-running application) or fresh (mapped afresh each call, as in a cold micro-benchmark) "

@@ -477,9 +477,7 @@ int pst_cmd_kernel(int argc, char **argv)
         {"reps", PST_OPT_INT, &cfg.reps, "N", "timed rounds per point; the minimum with --adaptive", 1, 1e6, NULL},
         {"warmup", PST_OPT_INT, &cfg.warmup, "N",
          "untimed calls before an alternative's first timed one; each later turn re-warms with one", 0, 1e6, NULL},
-        {"transport", PST_OPT_STRING, &cfg.transport, "NAME",
-         "mpi (two-sided), rma (MPI-3 one-sided put/get), shmem where built; --protocols are that transport's "
-         "", 1, 0, NULL},
+        PST_TRANSPORT_OPT(&cfg.transport, "; --protocols are that transport's"),
         PST_COMPARE_OPTS(&cfg.compare),
         PST_COMMON_OPTS(&cfg.ctx),
         {0},

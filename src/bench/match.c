@@ -562,7 +562,7 @@ int pst_cmd_match(int argc, char **argv)
         {"warmup", PST_OPT_INT, &cfg.warmup, "N", "untimed round trips per point and order", 0, 1e6, NULL},
         {"stat", PST_OPT_STRING, &cfg.stat, "NAME", "statistic over repetitions used for IOT/ROT and the fit",
          1, 0, stat_names},
-        {"samples", PST_OPT_FLAG, &cfg.samples, NULL, "keep every repetition's time in the records", 1, 0, NULL},
+        PST_SAMPLES_OPT(&cfg.samples, "repetition"),
         PST_COMMON_OPTS(&cfg.ctx),
         {0},
     };

@@ -336,7 +336,7 @@ int pst_cmd_model(int argc, char **argv)
         {"protocol", PST_OPT_STRING, &c.algos.protocol, "CODE", "protocol of both stages (e.g. 3,1; see pstswm swap --help)", 1, 0, NULL},
         {"fft-protocol", PST_OPT_STRING, &c.algos.fft_protocol, "CODE", "protocol of the FFT stage", 1, 0, NULL},
         {"legendre-protocol", PST_OPT_STRING, &c.algos.leg_protocol, "CODE", "protocol of the Legendre stage", 1, 0, NULL},
-        {"transport", PST_OPT_STRING, &c.algos.transport, "NAME", "message-passing transport of both stages: mpi (default), rma, shmem", 1, 0, NULL},
+        PST_TRANSPORT_OPT(&c.algos.transport, "; both stages use it"),
         {"overlap", PST_OPT_FLAG, &c.algos.overlap, NULL, "overlap communication with computation in both stages", 1, 0, NULL},
         PST_COMMON_OPTS(&c.ctx),
         {0},

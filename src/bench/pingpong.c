@@ -659,10 +659,8 @@ int pst_cmd_pingpong(int argc, char **argv)
          "re-warm with one (default 10; auto --iters uses at least 2)", 0, 1e6, NULL},
         {"fit-from", PST_OPT_SIZE, &cfg.fit_from, "BYTES", "lower end of the linear-fit window", 0, MAX_BYTES, NULL},
         {"fit-to", PST_OPT_SIZE, &cfg.fit_to, "BYTES", "upper end of the linear-fit window", 0, MAX_BYTES, NULL},
-        {"transport", PST_OPT_STRING, &cfg.transport, "NAME",
-         "mpi (two-sided), rma (MPI-3 one-sided put/get), shmem where built; one-sided transports run their "
-         "ordered protocols", 1, 0, NULL},
-        {"samples", PST_OPT_FLAG, &cfg.samples, NULL, "keep every sample's time in the records", 1, 0, NULL},
+        PST_TRANSPORT_OPT(&cfg.transport, "; one-sided transports run their ordered protocols"),
+        PST_SAMPLES_OPT(&cfg.samples, "sample"),
         {"loggp", PST_OPT_FLAG, &cfg.loggp, NULL,
          "also measure the LogGP parameters L, o_s, o_r, g, G over the sizes (PRTT method, MPI_Send/MPI_Recv)", 1, 0, NULL},
         {"loggp-n", PST_OPT_INT, &cfg.loggp_n, "N", "messages per parametrised round trip of --loggp", 2, 1e6, NULL},

@@ -99,6 +99,12 @@ void pst_transport_require(const char *transport);
 /* The transports of this build, comma-separated ("mpi, rma"), for messages. */
 const char *pst_transport_names(void);
 
+/* The --transport option row of a subcommand's pst_opt table (core/cli.h); `more` adds to the
+ * help what the choice means there (a string literal, "" for nothing). */
+#define PST_TRANSPORT_OPT(field, more)                                                                            \
+    {"transport", PST_OPT_STRING, (field), "NAME", "mpi (two-sided), rma (MPI-3 one-sided put/get), shmem where built" \
+     more, 1, 0, NULL}
+
 /* Prepare `transport` for transfers on comm of at most max_bytes each with at most
  * max_inflight transfers in flight per rank (posted or sent, not yet waited).  Collective over
  * comm (every rank, also those that will not transfer), outside timing, with no transfer in

@@ -53,6 +53,10 @@ typedef struct pst_ctx {
  * registering the same function again replaces its arg. */
 void pst_ctx_add_header(pst_ctx *c, void (*fields)(struct pst_rec *r, const pst_ctx *c, void *arg), void *arg);
 
+/* The --samples option row: keep every `what`'s time in the records (a string literal). */
+#define PST_SAMPLES_OPT(field, what) \
+    {"samples", PST_OPT_FLAG, (field), NULL, "keep every " what "'s time in the records", 1, 0, NULL}
+
 /* After a command validated its input, before any set-up that allocates or communicates. */
 void pst_ctx_validated(pst_ctx *c);
 
