@@ -504,6 +504,7 @@ int pst_cmd_kernel(int argc, char **argv)
     if (cfg.json && !cfg.list) pst_usage_error("--json goes with --list");
     if (cfg.list) {
         if (cfg.ctx.rank == 0) list_algorithms(cfg.json);
+        pst_exit_trap_point(PST_EXIT_OK, "list"); /* like --help: the fuzzer's stop */
         return PST_EXIT_OK;
     }
     validate(&cfg);
