@@ -347,8 +347,6 @@ static void summaries(kernel_cfg *cfg, const outcome *out, size_t n)
         for (size_t j = 0; j < k; j++) labels[j] = o->alts[j].label;
         pst_verdict v = verdicts[i] = pst_rounds_verdict(&o->R, NULL, k, co, in_set, med);
         pst_sensitivity s = pst_sensitivity_of(med, k);
-        const char *fastest[5];
-        for (size_t j = 0; j < s.norder; j++) fastest[j] = labels[s.order[j]];
         const alt *b = &o->alts[v.best];
         pst_rec r;
         pst_rec_begin(&r, &cfg->ctx, "kernel", "summary");
@@ -358,13 +356,7 @@ static void summaries(kernel_cfg *cfg, const outcome *out, size_t n)
         pst_rec_str(&r, "best_protocol", b->p->code);
         pst_rec_bool(&r, "best_overlap", b->overlap);
         pst_rec_num(&r, "best_s", s.min);
-        pst_rec_num(&r, "mean_rel", s.mean_rel);
-        pst_rec_num(&r, "median_rel", v.median_rel);
-        pst_rec_num(&r, "max_rel", s.max_rel);
-        pst_rec_strs(&r, "fastest", fastest, s.norder);
-        pst_rec_int(&r, "within_1pct", (long long)s.within[0]);
-        pst_rec_int(&r, "within_5pct", (long long)s.within[1]);
-        pst_rec_int(&r, "within_25pct", (long long)s.within[2]);
+        pst_rec_sensitivity(&r, &s, v.median_rel, labels);
         pst_rec_emit(&r, &cfg->ctx);
         char ties[1024];
         printf("  %-10s %-8s %-14s %4zu %10.4f %7.3f %7.3f  %-12s %s\n", o->a->name, stage_names[o->stage], cfg->prob.label, k,

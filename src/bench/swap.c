@@ -235,8 +235,6 @@ static void sensitivity_summary(swap_cfg *cfg, const cache_mode *cm, long long b
     for (size_t pi = 0; pi < k; pi++) labels[pi] = cfg->protocols[pi]->code;
     pst_verdict v = pst_rounds_verdict(R, NULL, k, &cfg->compare, in_set, med);
     pst_sensitivity s = pst_sensitivity_of(med, k);
-    const char *fastest[5];
-    for (size_t i = 0; i < s.norder; i++) fastest[i] = labels[s.order[i]];
     pst_rec r;
     pst_rec_begin(&r, &cfg->ctx, "swap", "summary");
     pst_rec_str(&r, "summary", "sensitivity");
@@ -249,13 +247,7 @@ static void sensitivity_summary(swap_cfg *cfg, const cache_mode *cm, long long b
     pst_rec_num(&r, "min_s", s.min);
     pst_rec_num(&r, "min_s_per_msg", s.min / (double)nmsg);
     pst_rec_num(&r, "max_mbytes_per_s", mbytes_per_s(bytes, nmsg, s.min));
-    pst_rec_num(&r, "mean_rel", s.mean_rel);
-    pst_rec_num(&r, "median_rel", v.median_rel);
-    pst_rec_num(&r, "max_rel", s.max_rel);
-    pst_rec_strs(&r, "fastest", fastest, s.norder);
-    pst_rec_int(&r, "within_1pct", (long long)s.within[0]);
-    pst_rec_int(&r, "within_5pct", (long long)s.within[1]);
-    pst_rec_int(&r, "within_25pct", (long long)s.within[2]);
+    pst_rec_sensitivity(&r, &s, v.median_rel, labels);
     pst_rec_emit(&r, &cfg->ctx);
 
     char ties[512];

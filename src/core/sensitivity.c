@@ -1,6 +1,7 @@
 #include "core/sensitivity.h"
 
 #include "core/alloc.h"
+#include "core/record.h"
 #include "core/stats.h"
 
 #include <math.h>
@@ -38,4 +39,17 @@ pst_sensitivity pst_sensitivity_of(const double *t, size_t n)
     }
     free(v);
     return s;
+}
+
+void pst_rec_sensitivity(struct pst_rec *r, const pst_sensitivity *s, double median_rel, const char *const *labels)
+{
+    const char *fastest[5];
+    for (size_t j = 0; j < s->norder; j++) fastest[j] = labels[s->order[j]];
+    pst_rec_num(r, "mean_rel", s->mean_rel);
+    pst_rec_num(r, "median_rel", median_rel);
+    pst_rec_num(r, "max_rel", s->max_rel);
+    pst_rec_strs(r, "fastest", fastest, s->norder);
+    pst_rec_int(r, "within_1pct", (long long)s->within[0]);
+    pst_rec_int(r, "within_5pct", (long long)s->within[1]);
+    pst_rec_int(r, "within_25pct", (long long)s->within[2]);
 }

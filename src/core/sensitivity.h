@@ -16,7 +16,13 @@ typedef struct pst_sensitivity {
     const char *level;                    /* "low" (median_rel <= 5 %), "moderate", "high" (>= 15 %) */
 } pst_sensitivity;
 
+struct pst_rec;
+
 /* t[i] is alternative i's time (e.g. its min over repetitions); non-finite entries are skipped. */
 pst_sensitivity pst_sensitivity_of(const double *t, size_t n);
+
+/* The summary's fields: mean_rel, median_rel (the verdict's paired one), max_rel, fastest (the
+ * labels of s->order) and within_1pct / 5pct / 25pct. */
+void pst_rec_sensitivity(struct pst_rec *r, const pst_sensitivity *s, double median_rel, const char *const *labels);
 
 #endif
