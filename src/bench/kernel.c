@@ -303,67 +303,145 @@ static size_t find_alt(const outcome *o, const char *code, bool overlap)
     return SIZE_MAX;
 }
 
-/* The paired ratio of alternative i against the best (fields <name>_ratio, _ratio_ci,
- * _significant) and its printed form. */
-static pst_ratio ratio_fields(pst_rec *r, const char *name, const outcome *o, size_t i, size_t best,
-                              const pst_compare_opts *co, char *text, size_t len)
-{
-    pst_ratio q = {NAN, NAN, NAN, false};
-    if (i != SIZE_MAX) q = pst_paired_ratio(o->R.t[i], o->R.t[best], o->R.n, co->confidence, co->margin);
-    char key[48];
-    snprintf(key, sizeof key, "%s_ratio", name);
-    pst_rec_num(r, key, q.ratio);
-    snprintf(key, sizeof key, "%s_ratio_ci", name);
-    pst_rec_nums(r, key, (double[]){q.lo, q.hi}, 2);
-    snprintf(key, sizeof key, "%s_significant", name);
-    pst_rec_bool(r, key, q.significant);
-    if (i == SIZE_MAX) snprintf(text, len, "n/a");
-    else if (!q.significant) snprintf(text, len, "%.2f [%.2f,%.2f] n.s.", q.ratio, q.lo, q.hi);
-    else snprintf(text, len, "%.2f [%.2f,%.2f]", q.ratio, q.lo, q.hi);
-    return q;
-}
-
 static double median_of_alt(const outcome *o, size_t i)
 {
     double lo, hi;
     return i == SIZE_MAX ? NAN : pst_median_ci(o->R.t[i], o->R.n, 0.5, &lo, &hi);
 }
 
-static void summaries(kernel_cfg *cfg, const outcome *out, size_t n)
+/* What the summaries say of one (algorithm, stage) that is not a collective: its verdict over
+ * the protocol alternatives, Worley 1999's sensitivity, and Table 4's paired ratios of 0,6
+ * (without overlap) and of the stage's collective against the best. */
+typedef struct analysis {
+    const outcome *o;
+    pst_verdict v;
+    bool *in_set;
+    double *med;
+    const char **labels;
+    pst_sensitivity s;
+    size_t gen, coll;        /* alternatives (SIZE_MAX: not run) */
+    pst_ratio gen_q, coll_q;
+} analysis;
+
+static pst_ratio ratio_to_best(const outcome *o, size_t i, size_t best, const pst_compare_opts *co)
+{
+    if (i == SIZE_MAX) return (pst_ratio){NAN, NAN, NAN, false};
+    return pst_paired_ratio(o->R.t[i], o->R.t[best], o->R.n, co->confidence, co->margin);
+}
+
+static analysis *analyse(const kernel_cfg *cfg, const outcome *out, size_t n, size_t *nout)
+{
+    const pst_compare_opts *co = &cfg->compare;
+    analysis *an = pst_calloc(n ? n : 1, sizeof *an);
+    *nout = 0;
+    for (size_t i = 0; i < n; i++) {
+        const outcome *o = &out[i];
+        if (o->a->collective) continue;
+        analysis *a = &an[(*nout)++];
+        size_t k = o->nprotocol_alts;
+        a->o = o;
+        a->in_set = pst_malloc(k * sizeof *a->in_set);
+        a->med = pst_malloc(k * sizeof *a->med);
+        a->labels = pst_malloc(k * sizeof *a->labels);
+        for (size_t j = 0; j < k; j++) a->labels[j] = o->alts[j].label;
+        a->v = pst_rounds_verdict(&o->R, NULL, k, co, a->in_set, a->med);
+        a->s = pst_sensitivity_of(a->med, k);
+        a->gen = find_alt(o, "0,6", false);
+        a->coll = o->nalts > o->nprotocol_alts ? o->nprotocol_alts : SIZE_MAX;
+        a->gen_q = ratio_to_best(o, a->gen, a->v.best, co);
+        a->coll_q = ratio_to_best(o, a->coll, a->v.best, co);
+    }
+    return an;
+}
+
+static void analyses_free(analysis *an, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(an[i].in_set);
+        free(an[i].med);
+        free(an[i].labels);
+    }
+    free(an);
+}
+
+/* <name>_ratio, _ratio_ci, _significant. */
+static void rec_ratio(pst_rec *r, const char *name, const pst_ratio *q)
+{
+    char key[48];
+    snprintf(key, sizeof key, "%s_ratio", name);
+    pst_rec_num(r, key, q->ratio);
+    snprintf(key, sizeof key, "%s_ratio_ci", name);
+    pst_rec_nums(r, key, (double[]){q->lo, q->hi}, 2);
+    snprintf(key, sizeof key, "%s_significant", name);
+    pst_rec_bool(r, key, q->significant);
+}
+
+/* The sensitivity summary records, then the generic (Table 4) ones. */
+static void emit_summaries(kernel_cfg *cfg, const analysis *an, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const analysis *a = &an[i];
+        const outcome *o = a->o;
+        const alt *b = &o->alts[a->v.best];
+        pst_rec r;
+        pst_rec_begin(&r, &cfg->ctx, "kernel", "summary");
+        pst_rec_str(&r, "summary", "sensitivity");
+        base_fields(&r, cfg, o->a, o->stage, o->win_model);
+        pst_rec_verdict(&r, &a->v, a->in_set, a->labels, &o->R, &cfg->compare, &cfg->ctx);
+        pst_rec_str(&r, "best_protocol", b->p->code);
+        pst_rec_bool(&r, "best_overlap", b->overlap);
+        pst_rec_num(&r, "best_s", a->s.min);
+        pst_rec_sensitivity(&r, &a->s, a->v.median_rel, a->labels);
+        pst_rec_emit(&r, &cfg->ctx);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const analysis *a = &an[i];
+        const outcome *o = a->o;
+        const alt *b = &o->alts[a->v.best];
+        pst_rec r;
+        pst_rec_begin(&r, &cfg->ctx, "kernel", "summary");
+        pst_rec_str(&r, "summary", "generic");
+        base_fields(&r, cfg, o->a, o->stage, o->win_model);
+        pst_rec_str(&r, "stat", "t_med");
+        pst_rec_str(&r, "best", b->label);
+        pst_rec_str(&r, "best_protocol", b->p->code);
+        pst_rec_bool(&r, "best_overlap", b->overlap);
+        pst_rec_bool(&r, "decided", a->v.decided);
+        pst_rec_num(&r, "best_s", a->v.best_median);
+        pst_rec_str(&r, "gen_protocol", a->gen != SIZE_MAX ? "0,6" : NULL);
+        pst_rec_num(&r, "gen_s", median_of_alt(o, a->gen));
+        rec_ratio(&r, "gen", &a->gen_q);
+        pst_rec_num(&r, "gen_loss_rel", a->gen_q.ratio - 1);
+        pst_rec_str(&r, "coll_algorithm", a->coll != SIZE_MAX ? pst_algorithm_collective(o->a->family)->name : NULL);
+        pst_rec_num(&r, "coll_s", median_of_alt(o, a->coll));
+        rec_ratio(&r, "coll", &a->coll_q);
+        pst_rec_num(&r, "coll_loss_rel", a->coll_q.ratio - 1);
+        /* The comparator's rounds beside this algorithm's, so pairs survive merging launches. */
+        if (a->coll != SIZE_MAX) pst_rec_nums_compact(&r, "coll_round_s", o->R.t[a->coll], o->R.n);
+        pst_rec_emit(&r, &cfg->ctx);
+    }
+}
+
+static const char *ratio_text(const pst_ratio *q, bool ran, char *text, size_t len)
+{
+    if (!ran) snprintf(text, len, "n/a");
+    else snprintf(text, len, "%.2f [%.2f,%.2f]%s", q->ratio, q->lo, q->hi, q->significant ? "" : " n.s.");
+    return text;
+}
+
+static void print_summaries(const kernel_cfg *cfg, const analysis *an, size_t n)
 {
     const pst_compare_opts *co = &cfg->compare;
     printf("\n== protocol sensitivity per algorithm (Worley & Foster): protocols x overlap, each its median over rounds;\n"
            "   best set: not slower than the best beyond %.0f %% at %.0f %% confidence ==\n", co->margin * 100, co->confidence * 100);
     printf("  %-10s %-8s %-14s %4s %10s %7s %7s  %-12s %s\n", "algorithm", "stage", "size", "n", "best ms", "median", "max",
            "level", "best set");
-    pst_verdict *verdicts = pst_calloc(n, sizeof *verdicts);
     for (size_t i = 0; i < n; i++) {
-        const outcome *o = &out[i];
-        if (o->a->collective) continue;
-        size_t k = o->nprotocol_alts;
-        bool *in_set = pst_malloc(k * sizeof *in_set);
-        double *med = pst_malloc(k * sizeof *med);
-        const char **labels = pst_malloc(k * sizeof *labels);
-        for (size_t j = 0; j < k; j++) labels[j] = o->alts[j].label;
-        pst_verdict v = verdicts[i] = pst_rounds_verdict(&o->R, NULL, k, co, in_set, med);
-        pst_sensitivity s = pst_sensitivity_of(med, k);
-        const alt *b = &o->alts[v.best];
-        pst_rec r;
-        pst_rec_begin(&r, &cfg->ctx, "kernel", "summary");
-        pst_rec_str(&r, "summary", "sensitivity");
-        base_fields(&r, cfg, o->a, o->stage, o->win_model);
-        pst_rec_verdict(&r, &v, in_set, labels, &o->R, co, &cfg->ctx);
-        pst_rec_str(&r, "best_protocol", b->p->code);
-        pst_rec_bool(&r, "best_overlap", b->overlap);
-        pst_rec_num(&r, "best_s", s.min);
-        pst_rec_sensitivity(&r, &s, v.median_rel, labels);
-        pst_rec_emit(&r, &cfg->ctx);
+        const analysis *a = &an[i];
         char ties[1024];
-        printf("  %-10s %-8s %-14s %4zu %10.4f %7.3f %7.3f  %-12s %s\n", o->a->name, stage_names[o->stage], cfg->prob.label, k,
-               s.min * 1e3, v.median_rel, s.max_rel, v.level, pst_tie_set(&v, in_set, labels, med, ties, sizeof ties));
-        free(in_set);
-        free(med);
-        free(labels);
+        printf("  %-10s %-8s %-14s %4zu %10.4f %7.3f %7.3f  %-12s %s\n", a->o->a->name, stage_names[a->o->stage],
+               cfg->prob.label, a->o->nprotocol_alts, a->s.min * 1e3, a->v.median_rel, a->s.max_rel, a->v.level,
+               pst_tie_set(&a->v, a->in_set, a->labels, a->med, ties, sizeof ties));
     }
     printf("  (median: median over alternatives of the paired ratio to the best, minus 1; max: (slowest-best)/best;\n"
            "   level: low <= 0.05 < moderate < 0.15 <= high, 'undetermined' when the interval spans two classes; +ov = overlap)\n");
@@ -373,38 +451,14 @@ static void summaries(kernel_cfg *cfg, const outcome *out, size_t n)
            co->confidence * 100, co->margin * 100);
     printf("  %-10s %-8s %-8s %10s %-26s %-26s\n", "algorithm", "stage", "best", "best ms", "0,6 / best", "collective / best");
     for (size_t i = 0; i < n; i++) {
-        const outcome *o = &out[i];
-        if (o->a->collective) continue;
-        const pst_verdict *v = &verdicts[i];
-        const alt *b = &o->alts[v->best];
-        size_t gen = find_alt(o, "0,6", false), coll = o->nalts > o->nprotocol_alts ? o->nprotocol_alts : SIZE_MAX;
-        pst_rec r;
-        pst_rec_begin(&r, &cfg->ctx, "kernel", "summary");
-        pst_rec_str(&r, "summary", "generic");
-        base_fields(&r, cfg, o->a, o->stage, o->win_model);
-        pst_rec_str(&r, "stat", "t_med");
-        pst_rec_str(&r, "best", b->label);
-        pst_rec_str(&r, "best_protocol", b->p->code);
-        pst_rec_bool(&r, "best_overlap", b->overlap);
-        pst_rec_bool(&r, "decided", v->decided);
-        pst_rec_num(&r, "best_s", v->best_median);
+        const analysis *a = &an[i];
         char gen_text[48], coll_text[48];
-        pst_rec_str(&r, "gen_protocol", gen != SIZE_MAX ? "0,6" : NULL);
-        pst_rec_num(&r, "gen_s", median_of_alt(o, gen));
-        pst_ratio qg = ratio_fields(&r, "gen", o, gen, v->best, co, gen_text, sizeof gen_text);
-        pst_rec_num(&r, "gen_loss_rel", qg.ratio - 1);
-        pst_rec_str(&r, "coll_algorithm", coll != SIZE_MAX ? pst_algorithm_collective(o->a->family)->name : NULL);
-        pst_rec_num(&r, "coll_s", median_of_alt(o, coll));
-        pst_ratio qc = ratio_fields(&r, "coll", o, coll, v->best, co, coll_text, sizeof coll_text);
-        pst_rec_num(&r, "coll_loss_rel", qc.ratio - 1);
-        /* The comparator's rounds beside this algorithm's, so pairs survive merging launches. */
-        if (coll != SIZE_MAX) pst_rec_nums_compact(&r, "coll_round_s", o->R.t[coll], o->R.n);
-        pst_rec_emit(&r, &cfg->ctx);
-        printf("  %-10s %-8s %-8s %10.4f %-26s %-26s\n", o->a->name, stage_names[o->stage], b->label, v->best_median * 1e3,
-               gen_text, coll_text);
+        printf("  %-10s %-8s %-8s %10.4f %-26s %-26s\n", a->o->a->name, stage_names[a->o->stage],
+               a->o->alts[a->v.best].label, a->v.best_median * 1e3,
+               ratio_text(&a->gen_q, a->gen != SIZE_MAX, gen_text, sizeof gen_text),
+               ratio_text(&a->coll_q, a->coll != SIZE_MAX, coll_text, sizeof coll_text));
     }
     printf("  (0,6 without overlap is the 'gen' preset's choice; the collective ran on the same data in the same rounds)\n");
-    free(verdicts);
 }
 
 /* --list: the registry as a table, or with --json as one JSON object (rank 0). */
@@ -521,7 +575,13 @@ int pst_cmd_kernel(int argc, char **argv)
         for (size_t a = 0; a < pst_nalgorithms; a++)
             if (cfg.run_alg[a] && serves(&pst_algorithms[a], stage)) run_algorithm(&cfg, &pst_algorithms[a], stage, &out[nout++]);
     }
-    if (cfg.ctx.rank == 0 && nout) summaries(&cfg, out, nout);
+    if (cfg.ctx.rank == 0 && nout) {
+        size_t nan;
+        analysis *an = analyse(&cfg, out, nout, &nan);
+        emit_summaries(&cfg, an, nan);
+        print_summaries(&cfg, an, nan);
+        analyses_free(an, nan);
+    }
     for (size_t i = 0; i < nout; i++) {
         free(out[i].alts);
         pst_rounds_free(&out[i].R);
