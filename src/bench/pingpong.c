@@ -361,14 +361,85 @@ static void emit_point(pp_cfg *cfg, const pp_mode *m, bool bidir, long long byte
 }
 
 /* Per mode and direction: the table, the zero-byte latency, the peak and the large-message fit. */
-static void report(pp_cfg *cfg, const pp_mode *m, bool bidir, size_t nsizes, const long long *bytes, pp_point *pts)
-{
-    int np = cfg->pairing.npairs;
-    double *tmin = pst_malloc(nsizes * sizeof *tmin), *resid = pst_malloc(nsizes * sizeof *resid);
-    for (size_t i = 0; i < nsizes; i++) tmin[i] = pts[i].t.min;
-    pst_latbw a = pst_latbw_analyse(nsizes, bytes, tmin, cfg->fit_from, cfg->fit_to, resid);
-    for (size_t i = 0; i < nsizes; i++) emit_point(cfg, m, bidir, bytes[i], &pts[i], resid[i]);
+/* What one mode's sizes say: the window fit of t_min (Frese & Knipp's t_l + N t_s) with its
+ * residuals, and the piecewise fit of t_med over all sizes by protocol regime. */
+typedef struct pp_analysis {
+    double *tmin, *resid;    /* [nsizes]; resid NaN outside the window */
+    pst_latbw a;
+    bool window_ok;          /* a positive latency and bandwidth and a small error */
+    double bw_fit;           /* bytes/s, NaN without a fit */
+    pst_segfit pw;
+} pp_analysis;
 
+static pp_analysis analyse(const pp_cfg *cfg, size_t nsizes, const long long *bytes, const pp_point *pts)
+{
+    pp_analysis an = {.tmin = pst_malloc(nsizes * sizeof *an.tmin), .resid = pst_malloc(nsizes * sizeof *an.resid)};
+    for (size_t i = 0; i < nsizes; i++) an.tmin[i] = pts[i].t.min;
+    an.a = pst_latbw_analyse(nsizes, bytes, an.tmin, cfg->fit_from, cfg->fit_to, an.resid);
+    const pst_latbw *a = &an.a;
+    an.bw_fit = a->fitted && a->fit.coef[1] > 0 ? 1.0 / a->fit.coef[1] : NAN;
+    an.window_ok = a->fitted && a->fit.coef[0] >= 0 && a->fit.coef[1] > 0 && a->max_rel_resid <= PST_SEGFIT_MAX_ERR;
+    double *X = pst_malloc(2 * nsizes * sizeof *X), *tmed = pst_malloc(nsizes * sizeof *tmed);
+    for (size_t i = 0; i < nsizes; i++) {
+        X[2 * i] = 1;
+        X[2 * i + 1] = (double)bytes[i];
+        tmed[i] = pts[i].t.median;
+    }
+    an.pw = pst_segfit_run(nsizes, X, tmed, bytes, cfg->compare.confidence);
+    free(X);
+    free(tmed);
+    return an;
+}
+
+static void emit_mode(pp_cfg *cfg, const pp_mode *m, bool bidir, size_t nsizes, const long long *bytes, const pp_point *pts,
+                      const pp_analysis *an)
+{
+    const pst_latbw *a = &an->a;
+    for (size_t i = 0; i < nsizes; i++) emit_point(cfg, m, bidir, bytes[i], &pts[i], an->resid[i]);
+    double *fit_bytes = pst_malloc(nsizes * sizeof *fit_bytes), *fit_resid = pst_malloc(nsizes * sizeof *fit_resid);
+    size_t nf = 0;
+    for (size_t i = 0; i < nsizes; i++)
+        if (isfinite(an->resid[i])) { fit_bytes[nf] = (double)bytes[i]; fit_resid[nf++] = an->resid[i]; }
+    pst_rec r;
+    pst_rec_begin(&r, &cfg->ctx, "pingpong", "summary");
+    pst_rec_str(&r, "summary", "latbw");
+    pst_rec_str(&r, "mode", m->name);
+    pst_rec_str(&r, "protocol", m->protocol);
+    pst_rec_str(&r, "slug", m->proto ? m->proto->slug : NULL);
+    pst_rec_str(&r, "win_model", cfg->win_model);
+    pst_rec_str(&r, "direction", bidir ? "bi" : "uni");
+    pst_rec_str(&r, "pair", cfg->pairs_spec);
+    pst_rec_int(&r, "npairs", cfg->pairing.npairs);
+    pst_rec_str(&r, "stat", "t_min");
+    pst_rec_num(&r, "latency0_s", pts[0].t.min);
+    pst_rec_num(&r, "latency0_med_s", pts[0].t.median);
+    pst_rec_num(&r, "peak_mbytes_per_s", a->peak_bytes_per_s / 1e6);
+    pst_rec_int(&r, "peak_bytes", a->peak_bytes_per_s > 0 ? bytes[a->peak] : 0);
+    pst_rec_num(&r, "peak_t_s", a->peak_bytes_per_s > 0 ? an->tmin[a->peak] : NAN);
+    pst_rec_int(&r, "fit_from_bytes", cfg->fit_from);
+    pst_rec_int(&r, "fit_to_bytes", cfg->fit_to);
+    pst_rec_int(&r, "fit_npoints", (long long)a->npoints);
+    pst_rec_num(&r, "t_l_s", a->fitted ? a->fit.coef[0] : NAN);
+    pst_rec_nums(&r, "t_l_ci95", a->fitted ? a->t_l_ci95 : (double[]){NAN, NAN}, 2);
+    pst_rec_num(&r, "t_s_s_per_byte", a->fitted ? a->fit.coef[1] : NAN);
+    pst_rec_nums(&r, "t_s_ci95", a->fitted ? a->t_s_ci95 : (double[]){NAN, NAN}, 2);
+    pst_rec_num(&r, "fit_mbytes_per_s", an->bw_fit / 1e6);
+    pst_rec_num(&r, "r2", a->fitted ? a->fit.r2 : NAN);
+    pst_rec_nums(&r, "fit_bytes", fit_bytes, nf);
+    pst_rec_nums(&r, "fit_residuals_s", fit_resid, nf);
+    pst_rec_num(&r, "fit_max_rel_residual", a->fitted ? a->max_rel_resid : NAN);
+    pst_rec_bool(&r, "window_fit_ok", an->window_ok);
+    pst_rec_segfit(&r, &an->pw, bytes);
+    pst_rec_emit(&r, &cfg->ctx);
+    free(fit_bytes);
+    free(fit_resid);
+}
+
+static void print_mode(const pp_cfg *cfg, const pp_mode *m, bool bidir, size_t nsizes, const long long *bytes,
+                       const pp_point *pts, const pp_analysis *an)
+{
+    const pst_latbw *a = &an->a;
+    int np = cfg->pairing.npairs;
     printf("\n== pingpong %s (%s), transport %s, %s, pairs %s (%d pair%s), %lld+ rounds per size ==\n", m->name,
            m->recipe, cfg->transport, bidir ? "bidirectional: t = time per simultaneous exchange" : "unidirectional: t = half round trip",
            cfg->pairs_spec, np, np == 1 ? "" : "s", cfg->reps);
@@ -379,81 +450,37 @@ static void report(pp_cfg *cfg, const pp_mode *m, bool bidir, size_t nsizes, con
         printf("  %10lld %8lld %10.3f %10.3f %10.1f %10.1f", bytes[i], pts[i].iters, pts[i].t.min * 1e6,
                pts[i].t.median * 1e6, mbytes_per_s(bytes[i], pts[i].t.min), mbytes_per_s(bytes[i], pts[i].t.median));
         if (np > 1 || bidir) printf(" %11.1f", mbytes_per_s(bytes[i] * np * (bidir ? 2 : 1), pts[i].t.min));
-        if (isfinite(resid[i])) printf(" %+9.2f%%\n", 100 * resid[i] / tmin[i]);
+        if (isfinite(an->resid[i])) printf(" %+9.2f%%\n", 100 * an->resid[i] / an->tmin[i]);
         else printf(" %10s\n", "");
     }
     /* 0 B is always the first size (validate() adds it). */
     printf("  zero-byte latency: %.3f us (min over samples), %.3f us (median)\n", pts[0].t.min * 1e6, pts[0].t.median * 1e6);
-    if (a.peak_bytes_per_s > 0)
-        printf("  peak bandwidth: %.1f MB/s at %lld bytes, where t = %.3f us (min over samples)\n", a.peak_bytes_per_s / 1e6,
-               bytes[a.peak], tmin[a.peak] * 1e6);
-    double bw_fit = a.fitted && a.fit.coef[1] > 0 ? 1.0 / a.fit.coef[1] : NAN;
-    /* The window fit is valid only with a positive latency and bandwidth and a small error. */
-    bool window_ok = a.fitted && a.fit.coef[0] >= 0 && a.fit.coef[1] > 0 && a.max_rel_resid <= PST_SEGFIT_MAX_ERR;
-    if (a.fitted)
+    if (a->peak_bytes_per_s > 0)
+        printf("  peak bandwidth: %.1f MB/s at %lld bytes, where t = %.3f us (min over samples)\n", a->peak_bytes_per_s / 1e6,
+               bytes[a->peak], an->tmin[a->peak] * 1e6);
+    if (a->fitted)
         printf("  fit T(N) = t_l + N*t_s over %lld ... %lld bytes (%zu sizes, t_min): %st_l = %.3f us [95%% CI %.3f, %.3f], "
                "1/t_s = %.1f MB/s, r2 = %.6f, max |residual| = %.3f us (%.2f%%)\n",
-               cfg->fit_from, cfg->fit_to, a.npoints, window_ok ? "" : "FIT NOT OK: ", a.fit.coef[0] * 1e6,
-               a.t_l_ci95[0] * 1e6, a.t_l_ci95[1] * 1e6, bw_fit / 1e6, a.fit.r2, a.max_abs_resid_s * 1e6, a.max_rel_resid * 100);
+               cfg->fit_from, cfg->fit_to, a->npoints, an->window_ok ? "" : "FIT NOT OK: ", a->fit.coef[0] * 1e6,
+               a->t_l_ci95[0] * 1e6, a->t_l_ci95[1] * 1e6, an->bw_fit / 1e6, a->fit.r2, a->max_abs_resid_s * 1e6,
+               a->max_rel_resid * 100);
     else
-        printf("  fit T(N) = t_l + N*t_s: not done, %zu size%s in the window %lld ... %lld bytes (needs 2)\n", a.npoints,
-               a.npoints == 1 ? "" : "s", cfg->fit_from, cfg->fit_to);
-    fflush(stdout);
-
-    /* Over every size: T(N) = t_l + N*t_s piecewise by protocol regime, on the medians. */
-    double *X = pst_malloc(2 * nsizes * sizeof *X), *tmed = pst_malloc(nsizes * sizeof *tmed);
-    for (size_t i = 0; i < nsizes; i++) {
-        X[2 * i] = 1;
-        X[2 * i + 1] = (double)bytes[i];
-        tmed[i] = pts[i].t.median;
-    }
-    pst_segfit pw = pst_segfit_run(nsizes, X, tmed, bytes, cfg->compare.confidence);
+        printf("  fit T(N) = t_l + N*t_s: not done, %zu size%s in the window %lld ... %lld bytes (needs 2)\n", a->npoints,
+               a->npoints == 1 ? "" : "s", cfg->fit_from, cfg->fit_to);
     char pw_text[160];
     printf("  piecewise T(N) = t_l + N*t_s over all sizes (t_med): t_l us, 1/t_s MB/s, max err: %s\n",
-           pst_segfit_text(&pw, bytes, pw_text, sizeof pw_text));
+           pst_segfit_text(&an->pw, bytes, pw_text, sizeof pw_text));
     fflush(stdout);
+}
 
-    double *fit_bytes = pst_malloc(nsizes * sizeof *fit_bytes), *fit_resid = pst_malloc(nsizes * sizeof *fit_resid);
-    size_t nf = 0;
-    for (size_t i = 0; i < nsizes; i++)
-        if (isfinite(resid[i])) { fit_bytes[nf] = (double)bytes[i]; fit_resid[nf++] = resid[i]; }
-    pst_rec r;
-    pst_rec_begin(&r, &cfg->ctx, "pingpong", "summary");
-    pst_rec_str(&r, "summary", "latbw");
-    pst_rec_str(&r, "mode", m->name);
-    pst_rec_str(&r, "protocol", m->protocol);
-    pst_rec_str(&r, "slug", m->proto ? m->proto->slug : NULL);
-    pst_rec_str(&r, "win_model", cfg->win_model);
-    pst_rec_str(&r, "direction", bidir ? "bi" : "uni");
-    pst_rec_str(&r, "pair", cfg->pairs_spec);
-    pst_rec_int(&r, "npairs", np);
-    pst_rec_str(&r, "stat", "t_min");
-    pst_rec_num(&r, "latency0_s", pts[0].t.min);
-    pst_rec_num(&r, "latency0_med_s", pts[0].t.median);
-    pst_rec_num(&r, "peak_mbytes_per_s", a.peak_bytes_per_s / 1e6);
-    pst_rec_int(&r, "peak_bytes", a.peak_bytes_per_s > 0 ? bytes[a.peak] : 0);
-    pst_rec_num(&r, "peak_t_s", a.peak_bytes_per_s > 0 ? tmin[a.peak] : NAN);
-    pst_rec_int(&r, "fit_from_bytes", cfg->fit_from);
-    pst_rec_int(&r, "fit_to_bytes", cfg->fit_to);
-    pst_rec_int(&r, "fit_npoints", (long long)a.npoints);
-    pst_rec_num(&r, "t_l_s", a.fitted ? a.fit.coef[0] : NAN);
-    pst_rec_nums(&r, "t_l_ci95", a.fitted ? a.t_l_ci95 : (double[]){NAN, NAN}, 2);
-    pst_rec_num(&r, "t_s_s_per_byte", a.fitted ? a.fit.coef[1] : NAN);
-    pst_rec_nums(&r, "t_s_ci95", a.fitted ? a.t_s_ci95 : (double[]){NAN, NAN}, 2);
-    pst_rec_num(&r, "fit_mbytes_per_s", bw_fit / 1e6);
-    pst_rec_num(&r, "r2", a.fitted ? a.fit.r2 : NAN);
-    pst_rec_nums(&r, "fit_bytes", fit_bytes, nf);
-    pst_rec_nums(&r, "fit_residuals_s", fit_resid, nf);
-    pst_rec_num(&r, "fit_max_rel_residual", a.fitted ? a.max_rel_resid : NAN);
-    pst_rec_bool(&r, "window_fit_ok", window_ok);
-    pst_rec_segfit(&r, &pw, bytes);
-    pst_rec_emit(&r, &cfg->ctx);
-    free(X);
-    free(tmed);
-    free(fit_bytes);
-    free(fit_resid);
-    free(tmin);
-    free(resid);
+/* One mode's sizes: analyse, then its records, then its table. */
+static void report(pp_cfg *cfg, const pp_mode *m, bool bidir, size_t nsizes, const long long *bytes, const pp_point *pts)
+{
+    pp_analysis an = analyse(cfg, nsizes, bytes, pts);
+    emit_mode(cfg, m, bidir, nsizes, bytes, pts, &an);
+    print_mode(cfg, m, bidir, nsizes, bytes, pts, &an);
+    free(an.tmin);
+    free(an.resid);
 }
 
 /* The transport's ping-pongs for messages: "1,0 (ordered.put), 1,1 (ordered.put-nb), ...". */
