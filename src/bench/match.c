@@ -314,92 +314,122 @@ static void print_cell(bool have, double v, int width, int prec)
     else printf(" %*s", width, "-");
 }
 
-/* Prints Song's (2013) per-n table and returns the joint fit (rank 0). */
-static pst_match_fit report_config(match_cfg *cfg, fit_key key, size_t k, const long long *n, const double *iot,
-                                   const double *rot)
+/* One configuration's per-n figures and fits: Diff = ROT - IOT and M per n (Song 2013), the
+ * joint fit (with the shared n^2 Q term when three distinct n allow it) and Song's linear model
+ * beside it.  Fits need both orders. */
+typedef struct match_analysis {
+    bool both;               /* both --orders ran */
+    double *diff, *mper;     /* [k]: s, ns */
+    pst_match_fit fit, song;
+} match_analysis;
+
+static match_analysis analyse(const match_cfg *cfg, size_t k, const long long *n, const double *iot, const double *rot)
 {
-    bool both = cfg->order_on[ORDER_IN] && cfg->order_on[ORDER_REVERSE];
+    match_analysis an = {.both = cfg->order_on[ORDER_IN] && cfg->order_on[ORDER_REVERSE],
+                         .diff = pst_malloc(k * sizeof *an.diff + 1), .mper = pst_malloc(k * sizeof *an.mper + 1)};
+    for (size_t i = 0; i < k; i++) {
+        an.diff[i] = rot[i] - iot[i];
+        an.mper[i] = pst_match_m_per_n(n[i], iot[i], rot[i]) * 1e9;
+    }
+    an.song = an.both ? pst_match_fit_model(k, n, iot, rot, false, CONF) : (pst_match_fit){.ok = false};
+    an.fit = an.both ? pst_match_fit_model(k, n, iot, rot, true, CONF) : (pst_match_fit){.ok = false};
+    if (!an.fit.ok) an.fit = an.song;
+    return an;
+}
+
+/* Song's (2013) per-n table and the fits. */
+static void print_config(const match_cfg *cfg, fit_key key, size_t k, const long long *n, const double *iot,
+                         const double *rot, const match_analysis *an)
+{
+    const pst_match_fit *f = &an->fit, *song = &an->song;
     printf("\n== match: %s algorithm, queue %s (%s), wildcard %s (%s), length %d doubles (%lld B) ==\n",
            alg_names[key.alg], queue_names[key.queue], queue_desc[key.queue], wild_names[key.wild],
            wild_desc[key.wild], key.length, 8LL * key.length);
     printf("   round trip of n messages each way; %lld reps x %lld iters; statistic: %s over reps of the mean round trip\n",
            cfg->reps, cfg->iters, cfg->stat);
     printf("  %7s  %12s %12s %12s %14s %12s\n", "n", "IOT (us)", "ROT (us)", "Diff (us)", "failed/trip", "M (ns)");
-    double *diff = pst_malloc(k * sizeof *diff + 1), *mper = pst_malloc(k * sizeof *mper + 1);
     for (size_t i = 0; i < k; i++) {
-        diff[i] = rot[i] - iot[i];
-        mper[i] = pst_match_m_per_n(n[i], iot[i], rot[i]) * 1e9;
         double failed = order_forced(key.alg, key.wild) ? pst_match_failed(n[i]) : 0;
         printf("  %7lld ", n[i]);
         print_cell(cfg->order_on[ORDER_IN], iot[i] * 1e6, 12, 3);
         print_cell(cfg->order_on[ORDER_REVERSE], rot[i] * 1e6, 12, 3);
-        print_cell(both, diff[i] * 1e6, 12, 3);
+        print_cell(an->both, an->diff[i] * 1e6, 12, 3);
         print_cell(true, failed, 14, 0);
-        print_cell(both && isfinite(mper[i]), mper[i], 12, 3);
+        print_cell(an->both && isfinite(an->mper[i]), an->mper[i], 12, 3);
         putchar('\n');
     }
-    /* The main fit carries the shared n²·Q term when three distinct n allow it; Song's
-     * linear model is reported beside it for comparison. */
-    pst_match_fit seed = both ? pst_match_fit_model(k, n, iot, rot, false, CONF) : (pst_match_fit){.ok = false};
-    pst_match_fit f = both ? pst_match_fit_model(k, n, iot, rot, true, CONF) : (pst_match_fit){.ok = false};
-    if (!f.ok) f = seed;
     const char *control = order_forced(key.alg, key.wild) ? "" : "   (control: wildcard tags force no order, expect 0)";
-    if (!both) {
+    if (!an->both) {
         printf("  (no fit: it needs both --orders in,reverse)\n");
-    } else if (!f.ok) {
+    } else if (!f->ok) {
         printf("  (no fit: it needs at least two distinct n, one of them >= 2)\n");
     } else {
         printf("  fit over all n: IOT = L + n*S%s, ROT = IOT + n(n-1)*M   (R^2 = %.4f, %zu observations)\n",
-               f.curved ? " + n^2*Q" : "", f.r2, f.nobs);
-        printf("    L = %.3f us [%.3f, %.3f]   S = %.4f us/msg [%.4f, %.4f]", f.l_s * 1e6, f.l_ci[0] * 1e6,
-               f.l_ci[1] * 1e6, f.s_s * 1e6, f.s_ci[0] * 1e6, f.s_ci[1] * 1e6);
-        if (f.curved) printf("   Q = %.3f ns/msg^2 [%.3f, %.3f]", f.q_s * 1e9, f.q_ci[0] * 1e9, f.q_ci[1] * 1e9);
-        printf("\n    M = %.3f ns per failed match, 95 %% CI [%.3f, %.3f]%s\n", f.m_s * 1e9, f.m_ci[0] * 1e9,
-               f.m_ci[1] * 1e9, control);
-        if (f.curved)
-            printf("    (Song's linear model, no Q: M = %.3f ns [%.3f, %.3f], R^2 = %.4f)\n", seed.m_s * 1e9,
-                   seed.m_ci[0] * 1e9, seed.m_ci[1] * 1e9, seed.r2);
+               f->curved ? " + n^2*Q" : "", f->r2, f->nobs);
+        printf("    L = %.3f us [%.3f, %.3f]   S = %.4f us/msg [%.4f, %.4f]", f->l_s * 1e6, f->l_ci[0] * 1e6,
+               f->l_ci[1] * 1e6, f->s_s * 1e6, f->s_ci[0] * 1e6, f->s_ci[1] * 1e6);
+        if (f->curved) printf("   Q = %.3f ns/msg^2 [%.3f, %.3f]", f->q_s * 1e9, f->q_ci[0] * 1e9, f->q_ci[1] * 1e9);
+        printf("\n    M = %.3f ns per failed match, 95 %% CI [%.3f, %.3f]%s\n", f->m_s * 1e9, f->m_ci[0] * 1e9,
+               f->m_ci[1] * 1e9, control);
+        if (f->curved)
+            printf("    (Song's linear model, no Q: M = %.3f ns [%.3f, %.3f], R^2 = %.4f)\n", song->m_s * 1e9,
+                   song->m_ci[0] * 1e9, song->m_ci[1] * 1e9, song->r2);
     }
-    if (both) {
-        pst_rec r;
-        pst_rec_begin(&r, &cfg->ctx, "match", "summary");
-        pst_rec_str(&r, "summary", "fit");
-        pst_rec_str(&r, "algorithm", alg_names[key.alg]);
-        pst_rec_str(&r, "queue", queue_names[key.queue]);
-        pst_rec_str(&r, "wildcard", wild_names[key.wild]);
-        pst_rec_int(&r, "length", key.length);
-        pst_rec_int(&r, "bytes", 8LL * key.length);
-        pst_rec_str(&r, "stat", stat_field(cfg));
-        pst_rec_str(&r, "model", f.curved ? "IOT = L + n*S + n^2*Q; ROT = IOT + n(n-1)*M (per round trip)"
-                                          : "IOT = L + n*S; ROT = IOT + n(n-1)*M (per round trip)");
-        pst_rec_ints(&r, "counts", n, k);
-        pst_rec_nums(&r, "iot_s", iot, k);
-        pst_rec_nums(&r, "rot_s", rot, k);
-        pst_rec_nums(&r, "diff_s", diff, k);
-        pst_rec_nums(&r, "m_ns_per_n", mper, k);
-        pst_rec_bool(&r, "fitted", f.ok);
-        pst_rec_num(&r, "m_ns", f.m_s * 1e9);
-        if (f.ok) emit_ci(&r, "m_ns_ci95", f.m_ci, 1e9);
-        pst_rec_num(&r, "r2", f.r2);
-        pst_rec_num(&r, "l_s", f.l_s);
-        if (f.ok) emit_ci(&r, "l_s_ci95", f.l_ci, 1);
-        pst_rec_num(&r, "s_s", f.s_s);
-        if (f.ok) emit_ci(&r, "s_s_ci95", f.s_ci, 1);
-        if (f.curved) {
-            pst_rec_num(&r, "q_s", f.q_s);
-            emit_ci(&r, "q_s_ci95", f.q_ci, 1);
-        }
-        pst_rec_num(&r, "song_m_ns", seed.m_s * 1e9);
-        if (seed.ok) emit_ci(&r, "song_m_ns_ci95", seed.m_ci, 1e9);
-        pst_rec_num(&r, "song_r2", seed.r2);
-        pst_rec_int(&r, "nobs", (long long)f.nobs);
-        pst_rec_bool(&r, "order_forced", order_forced(key.alg, key.wild));
-        pst_rec_emit(&r, &cfg->ctx);
-    }
-    free(diff);
-    free(mper);
     fflush(stdout);
-    return f;
+}
+
+/* The configuration's fit summary record (only when both orders ran). */
+static void emit_config(match_cfg *cfg, fit_key key, size_t k, const long long *n, const double *iot, const double *rot,
+                        const match_analysis *an)
+{
+    if (!an->both) return;
+    const pst_match_fit *f = &an->fit, *song = &an->song;
+    pst_rec r;
+    pst_rec_begin(&r, &cfg->ctx, "match", "summary");
+    pst_rec_str(&r, "summary", "fit");
+    pst_rec_str(&r, "algorithm", alg_names[key.alg]);
+    pst_rec_str(&r, "queue", queue_names[key.queue]);
+    pst_rec_str(&r, "wildcard", wild_names[key.wild]);
+    pst_rec_int(&r, "length", key.length);
+    pst_rec_int(&r, "bytes", 8LL * key.length);
+    pst_rec_str(&r, "stat", stat_field(cfg));
+    pst_rec_str(&r, "model", f->curved ? "IOT = L + n*S + n^2*Q; ROT = IOT + n(n-1)*M (per round trip)"
+                                       : "IOT = L + n*S; ROT = IOT + n(n-1)*M (per round trip)");
+    pst_rec_ints(&r, "counts", n, k);
+    pst_rec_nums(&r, "iot_s", iot, k);
+    pst_rec_nums(&r, "rot_s", rot, k);
+    pst_rec_nums(&r, "diff_s", an->diff, k);
+    pst_rec_nums(&r, "m_ns_per_n", an->mper, k);
+    pst_rec_bool(&r, "fitted", f->ok);
+    pst_rec_num(&r, "m_ns", f->m_s * 1e9);
+    if (f->ok) emit_ci(&r, "m_ns_ci95", f->m_ci, 1e9);
+    pst_rec_num(&r, "r2", f->r2);
+    pst_rec_num(&r, "l_s", f->l_s);
+    if (f->ok) emit_ci(&r, "l_s_ci95", f->l_ci, 1);
+    pst_rec_num(&r, "s_s", f->s_s);
+    if (f->ok) emit_ci(&r, "s_s_ci95", f->s_ci, 1);
+    if (f->curved) {
+        pst_rec_num(&r, "q_s", f->q_s);
+        emit_ci(&r, "q_s_ci95", f->q_ci, 1);
+    }
+    pst_rec_num(&r, "song_m_ns", song->m_s * 1e9);
+    if (song->ok) emit_ci(&r, "song_m_ns_ci95", song->m_ci, 1e9);
+    pst_rec_num(&r, "song_r2", song->r2);
+    pst_rec_int(&r, "nobs", (long long)f->nobs);
+    pst_rec_bool(&r, "order_forced", order_forced(key.alg, key.wild));
+    pst_rec_emit(&r, &cfg->ctx);
+}
+
+/* One configuration (rank 0): analyse, print, emit; returns the joint fit for the verdicts. */
+static pst_match_fit report_config(match_cfg *cfg, fit_key key, size_t k, const long long *n, const double *iot,
+                                   const double *rot)
+{
+    match_analysis an = analyse(cfg, k, n, iot, rot);
+    print_config(cfg, key, k, n, iot, rot, &an);
+    emit_config(cfg, key, k, n, iot, rot, &an);
+    free(an.diff);
+    free(an.mper);
+    return an.fit;
 }
 
 static void report_verdict(match_cfg *cfg, fit_key key, const pst_match_fit *comm, const pst_match_fit *tag)
