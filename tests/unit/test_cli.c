@@ -146,7 +146,7 @@ static void test_help_defaults(void)
     CHECK(strstr(option_line(text, "--nothing", line, sizeof line), "default") == NULL);
     CHECK(strstr(option_line(text, "--sizes", line, sizeof line), "(default 8 B,1 KiB)") != NULL);
     CHECK(strstr(option_line(text, "--empty", line, sizeof line), "(default: one per rank)") != NULL);
-    /* Text that explains a derived default is not contradicted by the held placeholder. */
+    /* Text that explains a derived default is not contradicted by the value the variable holds before derivation. */
     CHECK(strstr(option_line(text, "--prose", line, sizeof line), "(default 7)") == NULL);
     free(text);
     pst_int_list_free(&list);
