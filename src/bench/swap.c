@@ -171,92 +171,181 @@ static void emit_point(swap_cfg *cfg, size_t pi, long long bytes, long long nmsg
     pst_rec_emit(&r, &cfg->ctx);
 }
 
-/* Per-protocol block (Worley 2000): peak bandwidth, and the model T = nmsg·α + volume/β
- * piecewise over the protocol regimes (core/segfit.h), fitted to the per-size medians. */
-static void protocol_summary(swap_cfg *cfg, const pst_protocol *p, const cache_mode *cm, size_t nsizes,
-                             const long long *bytes, const long long *nmsg, const double *tmed)
+/* One cache state's summaries, from the rounds of every size (rank 0).  Per protocol (Worley
+ * 2000): peak bandwidth and the model T = nmsg·α + volume/β piecewise over the protocol regimes
+ * (core/segfit.h), fitted to the per-size medians.  Per size (Worley 1998) as a verdict: the best
+ * set at the stated confidence and margin from paired per-round times, and the sensitivity
+ * across protocols. */
+typedef struct swap_protocol_fit {
+    double peak_mbytes_per_s;    /* over sizes, from the medians */
+    long long peak_bytes;
+    pst_segfit fit;
+    double alpha_s;              /* the first segment's latency: the small-message limit */
+    double beta_mbytes_per_s;    /* the last segment's bandwidth: the large-message limit */
+} swap_protocol_fit;
+
+typedef struct swap_size_verdict {
+    pst_verdict v;
+    bool *in_set;                /* [protocol] */
+    double *med_s;               /* [protocol] */
+    pst_sensitivity s;
+    double max_mbytes_per_s;     /* the best protocol's bandwidth */
+} swap_size_verdict;
+
+typedef struct swap_analysis {
+    const long long *bytes, *nmsg; /* [size], in --sizes order */
+    const pst_rounds *R;           /* [size] */
+    long long *key_bytes;          /* [size] ascending: the order segfit wants */
+    swap_protocol_fit *fits;       /* [protocol] */
+    swap_size_verdict *verdicts;   /* [size]; NULL with one protocol: nothing to compare */
+    const char **labels;           /* [protocol]: the codes */
+} swap_analysis;
+
+/* Protocol pi's peak and fit over the sizes taken in ascending order (order[k] indexes --sizes). */
+static swap_protocol_fit fit_protocol(const swap_cfg *cfg, const swap_analysis *an, const size_t *order, size_t pi)
 {
-    double peak = 0;
-    long long peak_bytes = 0;
+    size_t nsizes = cfg->sizes.n;
+    swap_protocol_fit pf = {0};
+    double *X = pst_malloc(2 * nsizes * sizeof *X), *med_s = pst_malloc(nsizes * sizeof *med_s);
+    for (size_t k = 0; k < nsizes; k++) {
+        size_t i = order[k];
+        double lo, hi;
+        med_s[k] = pst_median_ci(an->R[i].t[pi], an->R[i].n, cfg->compare.confidence, &lo, &hi);
+        double bw = mbytes_per_s(an->bytes[i], an->nmsg[i], med_s[k]);
+        if (bw > pf.peak_mbytes_per_s) { pf.peak_mbytes_per_s = bw; pf.peak_bytes = an->bytes[i]; }
+        X[2 * k] = (double)an->nmsg[i];
+        X[2 * k + 1] = (double)(an->bytes[i] * an->nmsg[i]);
+    }
+    pf.fit = pst_segfit_run(nsizes, X, med_s, an->key_bytes, cfg->compare.confidence);
+    const pst_segfit *f = &pf.fit;
+    pf.alpha_s = f->nseg ? f->seg[0].fit.coef[0] : NAN;
+    pf.beta_mbytes_per_s = f->nseg && f->seg[f->nseg - 1].fit.coef[1] > 0 ? 1e-6 / f->seg[f->nseg - 1].fit.coef[1] : NAN;
+    free(X);
+    free(med_s);
+    return pf;
+}
+
+static swap_size_verdict size_verdict(const swap_cfg *cfg, const swap_analysis *an, size_t s)
+{
+    size_t k = cfg->nprotocols;
+    swap_size_verdict sv = {.in_set = pst_malloc(k * sizeof *sv.in_set), .med_s = pst_malloc(k * sizeof *sv.med_s)};
+    sv.v = pst_rounds_verdict(&an->R[s], NULL, k, &cfg->compare, sv.in_set, sv.med_s);
+    sv.s = pst_sensitivity_of(sv.med_s, k);
+    sv.max_mbytes_per_s = mbytes_per_s(an->bytes[s], an->nmsg[s], sv.s.min);
+    return sv;
+}
+
+static swap_analysis analyse(const swap_cfg *cfg, const long long *nmsg, const pst_rounds *R)
+{
+    size_t nsizes = cfg->sizes.n, k = cfg->nprotocols;
+    swap_analysis an = {.bytes = cfg->sizes.v, .nmsg = nmsg, .R = R, .key_bytes = pst_malloc(nsizes * sizeof *an.key_bytes),
+                        .fits = pst_malloc(k * sizeof *an.fits), .labels = pst_malloc(k * sizeof *an.labels)};
+    for (size_t pi = 0; pi < k; pi++) an.labels[pi] = cfg->protocols[pi]->code;
     /* segfit wants the points in ascending size order. */
     size_t *order = pst_malloc(nsizes * sizeof *order);
     for (size_t i = 0; i < nsizes; i++) order[i] = i;
     for (size_t i = 1; i < nsizes; i++)
-        for (size_t j = i; j > 0 && bytes[order[j]] < bytes[order[j - 1]]; j--) {
+        for (size_t j = i; j > 0 && an.bytes[order[j]] < an.bytes[order[j - 1]]; j--) {
             size_t t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
         }
-    double *X = pst_malloc(2 * nsizes * sizeof *X), *y = pst_malloc(nsizes * sizeof *y);
-    long long *key = pst_malloc(nsizes * sizeof *key);
-    for (size_t k = 0; k < nsizes; k++) {
-        size_t i = order[k];
-        double bw = mbytes_per_s(bytes[i], nmsg[i], tmed[i]);
-        if (bw > peak) { peak = bw; peak_bytes = bytes[i]; }
-        X[2 * k] = (double)nmsg[i];
-        X[2 * k + 1] = (double)(bytes[i] * nmsg[i]);
-        y[k] = tmed[i];
-        key[k] = bytes[i];
-    }
-    pst_segfit f = pst_segfit_run(nsizes, X, y, key, cfg->compare.confidence);
-
-    pst_rec r;
-    pst_rec_begin(&r, &cfg->ctx, "swap", "summary");
-    pst_rec_str(&r, "summary", "protocol");
-    pst_rec_str(&r, "protocol", p->code);
-    pst_rec_str(&r, "slug", p->slug);
-    pst_rec_str(&r, "cache", cm->name);
-    pst_rec_str(&r, "pair", cfg->pairs_spec);
-    pst_rec_str(&r, "stat", "t_med");
-    pst_rec_num(&r, "peak_mbytes_per_s", peak);
-    pst_rec_int(&r, "peak_bytes", peak_bytes);
-    /* The first segment's latency and the last one's bandwidth: small- and large-message limits. */
-    pst_rec_num(&r, "alpha_s", f.nseg ? f.seg[0].fit.coef[0] : NAN);
-    pst_rec_num(&r, "beta_mbytes_per_s", f.nseg && f.seg[f.nseg - 1].fit.coef[1] > 0 ? 1e-6 / f.seg[f.nseg - 1].fit.coef[1] : NAN);
-    pst_rec_segfit(&r, &f, key);
-    pst_rec_int(&r, "range_min_bytes", key[0]);
-    pst_rec_int(&r, "range_max_bytes", key[nsizes - 1]);
-    pst_rec_emit(&r, &cfg->ctx);
-
-    char fit[160];
-    printf("  %-5s %-32s %10.1f %9lld %s\n", p->code, p->slug, peak, peak_bytes, pst_segfit_text(&f, key, fit, sizeof fit));
+    for (size_t i = 0; i < nsizes; i++) an.key_bytes[i] = an.bytes[order[i]];
+    for (size_t pi = 0; pi < k; pi++) an.fits[pi] = fit_protocol(cfg, &an, order, pi);
     free(order);
-    free(X);
-    free(y);
-    free(key);
+    if (k >= 2) {
+        an.verdicts = pst_malloc(nsizes * sizeof *an.verdicts);
+        for (size_t s = 0; s < nsizes; s++) an.verdicts[s] = size_verdict(cfg, &an, s);
+    }
+    return an;
 }
 
-/* Per-size protocol sensitivity summary across protocols (Worley, 1998), now a verdict: the best
- * set at the stated confidence and margin, from paired per-round times. */
-static void sensitivity_summary(swap_cfg *cfg, const cache_mode *cm, long long bytes, long long nmsg, const pst_rounds *R)
+static void analysis_free(const swap_cfg *cfg, swap_analysis *an)
 {
-    size_t k = cfg->nprotocols;
-    bool *in_set = pst_malloc(k * sizeof *in_set);
-    double *med = pst_malloc(k * sizeof *med);
-    const char **labels = pst_malloc(k * sizeof *labels);
-    for (size_t pi = 0; pi < k; pi++) labels[pi] = cfg->protocols[pi]->code;
-    pst_verdict v = pst_rounds_verdict(R, NULL, k, &cfg->compare, in_set, med);
-    pst_sensitivity s = pst_sensitivity_of(med, k);
-    pst_rec r;
-    pst_rec_begin(&r, &cfg->ctx, "swap", "summary");
-    pst_rec_str(&r, "summary", "sensitivity");
-    pst_rec_str(&r, "cache", cm->name);
-    pst_rec_str(&r, "pair", cfg->pairs_spec);
-    pst_rec_int(&r, "bytes", bytes);
-    pst_rec_int(&r, "nmsg", nmsg);
-    pst_rec_verdict(&r, &v, in_set, labels, R, &cfg->compare, &cfg->ctx);
-    pst_rec_int(&r, "nprotocols", (long long)k);
-    pst_rec_num(&r, "min_s", s.min);
-    pst_rec_num(&r, "min_s_per_msg", s.min / (double)nmsg);
-    pst_rec_num(&r, "max_mbytes_per_s", mbytes_per_s(bytes, nmsg, s.min));
-    pst_rec_sensitivity(&r, &s, v.median_rel, labels);
-    pst_rec_emit(&r, &cfg->ctx);
+    if (an->verdicts)
+        for (size_t s = 0; s < cfg->sizes.n; s++) {
+            free(an->verdicts[s].in_set);
+            free(an->verdicts[s].med_s);
+        }
+    free(an->verdicts);
+    free(an->fits);
+    free(an->labels);
+    free(an->key_bytes);
+}
 
-    char ties[512];
-    printf("  %9lld %6lld %11.4e %9.1f %6.2f %6.2f %6.2f  %-12s %3zu %3zu %3zu  %s\n", bytes, nmsg, s.min,
-           mbytes_per_s(bytes, nmsg, s.min), s.mean_rel, v.median_rel, s.max_rel, v.level, s.within[0], s.within[1],
-           s.within[2], pst_tie_set(&v, in_set, labels, med, ties, sizeof ties));
-    free(in_set);
-    free(med);
-    free(labels);
+static void print_cache(const swap_cfg *cfg, const cache_mode *cm, const swap_analysis *an)
+{
+    printf("\n== swap, transport %s, cache %s (%s), pairs %s (%d pair%s), %zu+ rounds (%s), statistic: median ==\n",
+           cfg->transport, cm->name, cm->description, cfg->pairs_spec, cfg->npairs, cfg->npairs == 1 ? "" : "s",
+           (size_t)cfg->reps, cfg->compare.schedule);
+    printf("  %-5s %-32s %10s %9s %8s %10s %10s  (piecewise by regime)\n", "code", "protocol", "peak MB/s", "at bytes",
+           "alpha us", "beta MB/s", "max err");
+    for (size_t pi = 0; pi < cfg->nprotocols; pi++) {
+        const swap_protocol_fit *pf = &an->fits[pi];
+        char fit[160];
+        printf("  %-5s %-32s %10.1f %9lld %s\n", cfg->protocols[pi]->code, cfg->protocols[pi]->slug, pf->peak_mbytes_per_s,
+               pf->peak_bytes, pst_segfit_text(&pf->fit, an->key_bytes, fit, sizeof fit));
+    }
+    if (an->verdicts) {
+        printf("\n  protocol sensitivity summary (cache %s; each protocol's time = its median over rounds;\n"
+               "  best set: protocols not slower than the best beyond %.0f %% at %.0f %% confidence)\n", cm->name,
+               cfg->compare.margin * 100, cfg->compare.confidence * 100);
+        printf("  %9s %6s %11s %9s %6s %6s %6s  %-12s %3s %3s %3s  %s\n", "bytes", "nmsg", "best s", "max MB/s", "mean",
+               "median", "max", "level", "1%", "5%", "25%", "best set");
+        for (size_t s = 0; s < cfg->sizes.n; s++) {
+            const swap_size_verdict *sv = &an->verdicts[s];
+            char ties[512];
+            printf("  %9lld %6lld %11.4e %9.1f %6.2f %6.2f %6.2f  %-12s %3zu %3zu %3zu  %s\n", an->bytes[s], an->nmsg[s],
+                   sv->s.min, sv->max_mbytes_per_s, sv->s.mean_rel, sv->v.median_rel, sv->s.max_rel, sv->v.level,
+                   sv->s.within[0], sv->s.within[1], sv->s.within[2],
+                   pst_tie_set(&sv->v, sv->in_set, an->labels, sv->med_s, ties, sizeof ties));
+        }
+        printf("  (mean, max: (x-best)/best over protocols' medians; median: paired; 1%%/5%%/25%%: protocols within that "
+               "of the best)\n");
+    }
+    fflush(stdout);
+}
+
+/* The protocol summaries, then the sensitivity ones. */
+static void emit_summaries(swap_cfg *cfg, const cache_mode *cm, const swap_analysis *an)
+{
+    size_t nsizes = cfg->sizes.n;
+    for (size_t pi = 0; pi < cfg->nprotocols; pi++) {
+        const pst_protocol *p = cfg->protocols[pi];
+        const swap_protocol_fit *pf = &an->fits[pi];
+        pst_rec r;
+        pst_rec_begin(&r, &cfg->ctx, "swap", "summary");
+        pst_rec_str(&r, "summary", "protocol");
+        pst_rec_str(&r, "protocol", p->code);
+        pst_rec_str(&r, "slug", p->slug);
+        pst_rec_str(&r, "cache", cm->name);
+        pst_rec_str(&r, "pair", cfg->pairs_spec);
+        pst_rec_str(&r, "stat", "t_med");
+        pst_rec_num(&r, "peak_mbytes_per_s", pf->peak_mbytes_per_s);
+        pst_rec_int(&r, "peak_bytes", pf->peak_bytes);
+        pst_rec_num(&r, "alpha_s", pf->alpha_s);
+        pst_rec_num(&r, "beta_mbytes_per_s", pf->beta_mbytes_per_s);
+        pst_rec_segfit(&r, &pf->fit, an->key_bytes);
+        pst_rec_int(&r, "range_min_bytes", an->key_bytes[0]);
+        pst_rec_int(&r, "range_max_bytes", an->key_bytes[nsizes - 1]);
+        pst_rec_emit(&r, &cfg->ctx);
+    }
+    if (!an->verdicts) return;
+    for (size_t s = 0; s < nsizes; s++) {
+        const swap_size_verdict *sv = &an->verdicts[s];
+        pst_rec r;
+        pst_rec_begin(&r, &cfg->ctx, "swap", "summary");
+        pst_rec_str(&r, "summary", "sensitivity");
+        pst_rec_str(&r, "cache", cm->name);
+        pst_rec_str(&r, "pair", cfg->pairs_spec);
+        pst_rec_int(&r, "bytes", an->bytes[s]);
+        pst_rec_int(&r, "nmsg", an->nmsg[s]);
+        pst_rec_verdict(&r, &sv->v, sv->in_set, an->labels, &an->R[s], &cfg->compare, &cfg->ctx);
+        pst_rec_int(&r, "nprotocols", (long long)cfg->nprotocols);
+        pst_rec_num(&r, "min_s", sv->s.min);
+        pst_rec_num(&r, "min_s_per_msg", sv->s.min / (double)an->nmsg[s]);
+        pst_rec_num(&r, "max_mbytes_per_s", sv->max_mbytes_per_s);
+        pst_rec_sensitivity(&r, &sv->s, sv->v.median_rel, an->labels);
+        pst_rec_emit(&r, &cfg->ctx);
+    }
 }
 
 static const cache_mode *find_cache_mode(const char *name)
@@ -322,6 +411,35 @@ static void validate(swap_cfg *cfg)
     MPI_Comm_split(MPI_COMM_WORLD, color, c->rank, &cfg->active);
 }
 
+/* Messages per exchange at each size: volume / bytes with --volume, else 1. */
+static long long *plan_messages(const swap_cfg *cfg)
+{
+    long long *nmsg = pst_malloc(cfg->sizes.n * sizeof *nmsg);
+    for (size_t s = 0; s < cfg->sizes.n; s++) nmsg[s] = cfg->volume > 0 ? cfg->volume / cfg->sizes.v[s] : 1;
+    return nmsg;
+}
+
+/* Every size at one cache state, each a set of the protocols in rounds.  Each set's points are
+ * written as it ends, so a run that fails later keeps them.  Collective over MPI_COMM_WORLD. */
+static void measure_cache(swap_cfg *cfg, const cache_mode *cm, const long long *nmsg, pst_rounds *R)
+{
+    for (size_t s = 0; s < cfg->sizes.n; s++) {
+        long long bytes = cfg->sizes.v[s];
+        pst_watchdog_phase("swap bytes %lld x %lld msgs cache %s (%zu protocols in rounds)", bytes, nmsg[s], cm->name,
+                           cfg->nprotocols);
+        measure_set(cfg, bytes, nmsg[s], cm, &R[s]);
+        if (cfg->ctx.rank == 0)
+            for (size_t pi = 0; pi < cfg->nprotocols; pi++) emit_point(cfg, pi, bytes, nmsg[s], cm, &R[s]);
+    }
+}
+
+static void release(swap_cfg *cfg)
+{
+    free(cfg->protocols);
+    pst_transport_release(cfg->transport, MPI_COMM_WORLD);
+    if (cfg->active != MPI_COMM_NULL) MPI_Comm_free(&cfg->active);
+}
+
 int pst_cmd_swap(int argc, char **argv)
 {
     static const char *const caches[] = {"cold", "1", "10", NULL};
@@ -369,54 +487,22 @@ int pst_cmd_swap(int argc, char **argv)
     pst_ctx_validated(&cfg.ctx);
     pst_ctx_start(&cfg.ctx);
 
-    size_t nsizes = cfg.sizes.n;
-    double *tmed = pst_malloc(nsizes * cfg.nprotocols * sizeof *tmed); /* [protocol][size] */
-    long long *nmsg = pst_malloc(nsizes * sizeof *nmsg);
-    pst_rounds *R = pst_calloc(nsizes, sizeof *R);
-    for (size_t s = 0; s < nsizes; s++) nmsg[s] = cfg.volume > 0 ? cfg.volume / cfg.sizes.v[s] : 1;
-
+    long long *nmsg = plan_messages(&cfg);
+    pst_rounds *R = pst_calloc(cfg.sizes.n, sizeof *R);
     for (size_t ci = 0; ci < cfg.cache.n; ci++) {
         const cache_mode *cm = find_cache_mode(cfg.cache.v[ci]);
-        for (size_t s = 0; s < nsizes; s++) {
-            long long bytes = cfg.sizes.v[s];
-            pst_watchdog_phase("swap bytes %lld x %lld msgs cache %s (%zu protocols in rounds)", bytes, nmsg[s], cm->name,
-                               cfg.nprotocols);
-            measure_set(&cfg, bytes, nmsg[s], cm, &R[s]);
-            for (size_t pi = 0; pi < cfg.nprotocols; pi++) {
-                double lo, hi;
-                tmed[pi * nsizes + s] = pst_median_ci(R[s].t[pi], R[s].n, cfg.compare.confidence, &lo, &hi);
-                if (cfg.ctx.rank == 0) emit_point(&cfg, pi, bytes, nmsg[s], cm, &R[s]);
-            }
-        }
+        measure_cache(&cfg, cm, nmsg, R);
         if (cfg.ctx.rank == 0) {
-            printf("\n== swap, transport %s, cache %s (%s), pairs %s (%d pair%s), %zu+ rounds (%s), statistic: median ==\n",
-                   cfg.transport, cm->name, cm->description, cfg.pairs_spec, cfg.npairs, cfg.npairs == 1 ? "" : "s",
-                   (size_t)cfg.reps, cfg.compare.schedule);
-            printf("  %-5s %-32s %10s %9s %8s %10s %10s  (piecewise by regime)\n", "code", "protocol", "peak MB/s", "at bytes",
-                   "alpha us", "beta MB/s", "max err");
-            for (size_t pi = 0; pi < cfg.nprotocols; pi++)
-                protocol_summary(&cfg, cfg.protocols[pi], cm, nsizes, cfg.sizes.v, nmsg, &tmed[pi * nsizes]);
-            if (cfg.nprotocols >= 2) {
-                printf("\n  protocol sensitivity summary (cache %s; each protocol's time = its median over rounds;\n"
-                       "  best set: protocols not slower than the best beyond %.0f %% at %.0f %% confidence)\n", cm->name,
-                       cfg.compare.margin * 100, cfg.compare.confidence * 100);
-                printf("  %9s %6s %11s %9s %6s %6s %6s  %-12s %3s %3s %3s  %s\n", "bytes", "nmsg", "best s", "max MB/s", "mean",
-                       "median", "max", "level", "1%", "5%", "25%", "best set");
-                for (size_t s = 0; s < nsizes; s++) sensitivity_summary(&cfg, cm, cfg.sizes.v[s], nmsg[s], &R[s]);
-                printf("  (mean, max: (x-best)/best over protocols' medians; median: paired; 1%%/5%%/25%%: protocols within that "
-                       "of the best)\n");
-            }
-            fflush(stdout);
+            swap_analysis an = analyse(&cfg, nmsg, R);
+            print_cache(&cfg, cm, &an);
+            emit_summaries(&cfg, cm, &an);
+            analysis_free(&cfg, &an);
         }
-        for (size_t s = 0; s < nsizes; s++) pst_rounds_free(&R[s]);
+        for (size_t s = 0; s < cfg.sizes.n; s++) pst_rounds_free(&R[s]);
     }
-
     free(R);
-    free(tmed);
     free(nmsg);
-    free(cfg.protocols);
-    pst_transport_release(cfg.transport, MPI_COMM_WORLD);
-    if (cfg.active != MPI_COMM_NULL) MPI_Comm_free(&cfg.active);
+    release(&cfg);
     pst_ctx_finish(&cfg.ctx);
     return PST_EXIT_OK;
 }
