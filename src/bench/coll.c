@@ -254,6 +254,13 @@ static void run_free(coll_run *r)
     r->scounts = NULL;
 }
 
+static const coll_op *find_op(const char *name)
+{
+    for (size_t i = 0; i < NOPS; i++)
+        if (!strcmp(ops[i].name, name)) return &ops[i];
+    return NULL;
+}
+
 /* ---- measurement ---------------------------------------------------------------------------- */
 
 typedef struct coll_cfg {
@@ -269,14 +276,16 @@ typedef struct coll_cfg {
     int root;
 } coll_cfg;
 
+/* One op of one comparison as measured (complete on rank 0). */
 typedef struct coll_point {
+    const coll_op *op;
+    int n;               /* communicator size */
+    long long bytes;     /* per rank or per block; 0 for the barrier */
     double size_bytes;   /* nccl-tests' S */
-    pst_summary t;       /* Frese & Knipp (1998) loop: seconds per call */
-    double ci[2];        /* the median's interval */
     const pst_rounds *R; /* the rounds, R->t[alt] the loops */
     size_t alt;
     double *rank_stats;  /* [n][3]: each rank's min, median, max seconds per single call */
-    long long iters;
+    long long iters;     /* calls per loop, the max over ranks */
 } coll_point;
 
 static int root_of(const coll_cfg *cfg, long long i, int n) { return cfg->rotate ? (int)(i % n) : cfg->root; }
@@ -349,30 +358,150 @@ static long long single_calls(const coll_cfg *cfg, const coll_op *op, coll_run *
     return corrupted;
 }
 
-static void emit_point(coll_cfg *cfg, const coll_op *op, int n, long long bytes, const coll_point *pt)
+/* The ops of comparison s: every op that takes a size, and the size-less barrier with the first. */
+static size_t ops_of_set(const coll_cfg *cfg, size_t s, const coll_op **set_ops)
 {
-    double factor = op->bw == PST_BW_NONE ? NAN
-                    : !strcmp(op->name, "alltoallv") ? alltoallv_moved_fraction(bytes, n)
-                                                      : pst_busbw_factor(op->bw, n);
-    double algbw = op->bw == PST_BW_NONE ? NAN : pt->size_bytes / pt->t.min / 1e9;
-    double algbw_med = op->bw == PST_BW_NONE ? NAN : pt->size_bytes / pt->t.median / 1e9;
-    double *med = pst_malloc((size_t)n * sizeof *med), *mn = pst_malloc((size_t)n * sizeof *mn), *mx = pst_malloc((size_t)n * sizeof *mx);
-    int slowest = 0;
-    for (int i = 0; i < n; i++) {
-        mn[i] = pt->rank_stats[3 * i];
-        med[i] = pt->rank_stats[3 * i + 1];
-        mx[i] = pt->rank_stats[3 * i + 2];
-        if (med[i] > med[slowest]) slowest = i;
+    size_t nops = 0;
+    for (size_t oi = 0; oi < cfg->ops.n; oi++) {
+        const coll_op *op = find_op(cfg->ops.v[oi]);
+        if (op->bw != PST_BW_NONE || s == 0) set_ops[nops++] = op;
     }
-    pst_summary across = pst_summarize(med, (size_t)n);
-    double imbalance = across.max > 0 ? (across.max - across.min) / across.max : 0;
+    return nops;
+}
 
+/* One comparison's plan: each op's buffers (none on ranks outside comm) and its point, which
+ * will read R->t[op] and receive its single calls' statistics at rank_stats + 3·n·op. */
+static coll_set plan_set(const coll_cfg *cfg, MPI_Comm comm, int n, long long bytes, const coll_op **set_ops, size_t nops,
+                         const pst_rounds *R, coll_point *pts, double *rank_stats)
+{
+    coll_set S = {cfg, set_ops, pst_calloc(nops, sizeof *S.runs), pst_malloc(nops * sizeof *S.iters),
+                  pst_calloc(nops, sizeof *S.corrupted)};
+    for (size_t oi = 0; oi < nops; oi++) {
+        const coll_op *op = set_ops[oi];
+        S.iters[oi] = cfg->iters;
+        S.runs[oi] = (coll_run){.comm = comm, .n = n, .me = cfg->ctx.rank, .bytes = op->bw == PST_BW_NONE ? 0 : bytes};
+        pts[oi] = (coll_point){.op = op, .n = n, .bytes = S.runs[oi].bytes, .R = R, .alt = oi,
+                               .rank_stats = rank_stats + 3 * (size_t)n * oi};
+        pts[oi].size_bytes = comm != MPI_COMM_NULL ? op->setup(&S.runs[oi]) : 0;
+    }
+    return S;
+}
+
+/* The ops' loops in interleaved rounds, then each op's single calls; a wrong result ends the run.
+ * An op's buffers go once its single calls are done.  Collective over MPI_COMM_WORLD. */
+static void measure(coll_cfg *cfg, coll_set *S, size_t nops, pst_rounds *R, coll_point *pts)
+{
+    pst_rounds_run(R, &cfg->compare, nops, cfg->reps, coll_turn, S);
+    for (size_t oi = 0; oi < nops; oi++) {
+        coll_run *r = &S->runs[oi];
+        if (r->comm != MPI_COMM_NULL)
+            S->corrupted[oi] += single_calls(cfg, S->ops[oi], r, S->iters[oi], (long long)R->n, pts[oi].rank_stats);
+        MPI_Request req[2];
+        MPI_Iallreduce(MPI_IN_PLACE, &S->corrupted[oi], 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD, &req[0]);
+        MPI_Ireduce(&S->iters[oi], &pts[oi].iters, 1, MPI_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD, &req[1]);
+        pst_wait_sleeping(2, req);
+        if (S->corrupted[oi])
+            pst_collective_exit(PST_EXIT_FAILED, "result check failed: %s, %lld bytes, comm size %d: %lld wrong words or elements",
+                                S->ops[oi]->name, r->bytes, r->n, S->corrupted[oi]);
+        run_free(r);
+    }
+}
+
+static void set_free(coll_set *S)
+{
+    free(S->runs);
+    free(S->iters);
+    free(S->corrupted);
+}
+
+/* ---- analysis and output -------------------------------------------------------------------- */
+
+/* What one point says: nccl-tests' bandwidths from the loops (NaN for the barrier), and from the
+ * single calls who waits (each rank's min/median/max, the spread of the medians). */
+typedef struct coll_analysis {
+    pst_summary t;                          /* the loops: seconds per call */
+    double busbw_factor;
+    double algbw_gbytes_per_s, busbw_gbytes_per_s;         /* from t_min */
+    double algbw_med_gbytes_per_s, busbw_med_gbytes_per_s; /* from t_med */
+    double *rank_min_s, *rank_med_s, *rank_max_s;          /* [n] */
+    pst_summary across;                     /* of the ranks' medians */
+    int slowest_rank;                       /* the largest median */
+    double imbalance;                       /* (max - min) / max of the medians */
+} coll_analysis;
+
+static coll_analysis analyse(const coll_point *pt)
+{
+    const coll_op *op = pt->op;
+    int n = pt->n;
+    coll_analysis an = {.t = pst_summarize(pt->R->t[pt->alt], pt->R->n),
+                        .rank_min_s = pst_malloc((size_t)n * sizeof *an.rank_min_s),
+                        .rank_med_s = pst_malloc((size_t)n * sizeof *an.rank_med_s),
+                        .rank_max_s = pst_malloc((size_t)n * sizeof *an.rank_max_s)};
+    an.busbw_factor = op->bw == PST_BW_NONE ? NAN
+                      : !strcmp(op->name, "alltoallv") ? alltoallv_moved_fraction(pt->bytes, n)
+                                                        : pst_busbw_factor(op->bw, n);
+    an.algbw_gbytes_per_s = op->bw == PST_BW_NONE ? NAN : pt->size_bytes / an.t.min / 1e9;
+    an.algbw_med_gbytes_per_s = op->bw == PST_BW_NONE ? NAN : pt->size_bytes / an.t.median / 1e9;
+    an.busbw_gbytes_per_s = an.algbw_gbytes_per_s * an.busbw_factor;
+    an.busbw_med_gbytes_per_s = an.algbw_med_gbytes_per_s * an.busbw_factor;
+    for (int i = 0; i < n; i++) {
+        an.rank_min_s[i] = pt->rank_stats[3 * i];
+        an.rank_med_s[i] = pt->rank_stats[3 * i + 1];
+        an.rank_max_s[i] = pt->rank_stats[3 * i + 2];
+        if (an.rank_med_s[i] > an.rank_med_s[an.slowest_rank]) an.slowest_rank = i;
+    }
+    an.across = pst_summarize(an.rank_med_s, (size_t)n);
+    an.imbalance = an.across.max > 0 ? (an.across.max - an.across.min) / an.across.max : 0;
+    return an;
+}
+
+static void analysis_free(coll_analysis *an)
+{
+    free(an->rank_min_s);
+    free(an->rank_med_s);
+    free(an->rank_max_s);
+}
+
+/* A communicator size's table head. */
+static void print_header(const coll_cfg *cfg, int n)
+{
+    printf("\n== coll, comm size %d (ranks 0...%d), root %s, %lld+ rounds per size, ops interleaved (%s) ==\n", n, n - 1,
+           cfg->rotate ? "rotating" : cfg->root_spec, cfg->reps, cfg->compare.schedule);
+    printf("  %-10s %10s %6s %10s %10s %9s %9s | %32s %5s %7s\n", "", "", "", "Frese & Knipp 1998 loop", "", "", "",
+           "single call: rank median us", "", "");
+    printf("  %-10s %10s %6s %10s %10s %9s %9s | %10s %10s %10s %5s %7s\n", "op", "bytes", "iters", "t_min us", "t_med us",
+           "algbw", "busbw", "min", "median", "max", "slow", "imbal");
+}
+
+static void print_point(const coll_point *pt, const coll_analysis *an)
+{
+    char bw[2][16];
+    for (int k = 0; k < 2; k++) {
+        double v = k ? an->busbw_gbytes_per_s : an->algbw_gbytes_per_s;
+        if (isfinite(v)) snprintf(bw[k], sizeof bw[k], "%9.3f", v);
+        else snprintf(bw[k], sizeof bw[k], "%9s", "-");
+    }
+    printf("  %-10s %10lld %6lld %10.3f %10.3f %s %s | %10.3f %10.3f %10.3f %5d %6.1f%%\n", pt->op->name, pt->bytes, pt->iters,
+           an->t.min * 1e6, an->t.median * 1e6, bw[0], bw[1], an->across.min * 1e6, an->across.median * 1e6,
+           an->across.max * 1e6, an->slowest_rank, an->imbalance * 100);
+}
+
+static void print_legend(void)
+{
+    printf("\n  t: Frese & Knipp 1998 loop, seconds per call (min / median over loops); algbw, busbw: GB/s from t_min (nccl-tests);\n"
+           "  single call: each rank's median over its calls, min/median/max over ranks; slow = rank with the largest.\n");
+}
+
+static void emit_point(coll_cfg *cfg, const coll_point *pt, const coll_analysis *an)
+{
+    const coll_op *op = pt->op;
+    size_t n = (size_t)pt->n;
     pst_rec r;
     pst_rec_begin(&r, &cfg->ctx, "coll", "point");
     pst_rec_str(&r, "op", op->name);
-    pst_rec_int(&r, "bytes", bytes);
+    pst_rec_int(&r, "bytes", pt->bytes);
     pst_rec_num(&r, "size_bytes", pt->size_bytes);
-    pst_rec_int(&r, "comm_size", n);
+    pst_rec_int(&r, "comm_size", pt->n);
     if (op->rooted && !cfg->rotate) pst_rec_int(&r, "root", cfg->root);
     else pst_rec_str(&r, "root", NULL);
     pst_rec_bool(&r, "root_rotate", op->rooted && cfg->rotate);
@@ -381,42 +510,22 @@ static void emit_point(coll_cfg *cfg, const coll_op *op, int n, long long bytes,
     pst_rec_rounds(&r, pt->R, pt->alt, &cfg->compare);
     pst_rec_int(&r, "iters", pt->iters);
     pst_rec_int(&r, "warmup", cfg->warmup);
-    pst_rec_num(&r, "algbw", algbw);
-    pst_rec_num(&r, "busbw", algbw * factor);
-    pst_rec_num(&r, "algbw_med", algbw_med);
-    pst_rec_num(&r, "busbw_med", algbw_med * factor);
-    pst_rec_num(&r, "busbw_factor", factor);
-    pst_rec_num(&r, "rank_med_min", across.min);
-    pst_rec_num(&r, "rank_med_median", across.median);
-    pst_rec_num(&r, "rank_med_max", across.max);
-    pst_rec_int(&r, "slowest_rank", slowest);
-    pst_rec_num(&r, "imbalance", imbalance);
-    pst_rec_nums(&r, "rank_t_min", mn, (size_t)n);
-    pst_rec_nums(&r, "rank_t_med", med, (size_t)n);
-    pst_rec_nums(&r, "rank_t_max", mx, (size_t)n);
+    pst_rec_num(&r, "algbw", an->algbw_gbytes_per_s);
+    pst_rec_num(&r, "busbw", an->busbw_gbytes_per_s);
+    pst_rec_num(&r, "algbw_med", an->algbw_med_gbytes_per_s);
+    pst_rec_num(&r, "busbw_med", an->busbw_med_gbytes_per_s);
+    pst_rec_num(&r, "busbw_factor", an->busbw_factor);
+    pst_rec_num(&r, "rank_med_min", an->across.min);
+    pst_rec_num(&r, "rank_med_median", an->across.median);
+    pst_rec_num(&r, "rank_med_max", an->across.max);
+    pst_rec_int(&r, "slowest_rank", an->slowest_rank);
+    pst_rec_num(&r, "imbalance", an->imbalance);
+    pst_rec_nums(&r, "rank_t_min", an->rank_min_s, n);
+    pst_rec_nums(&r, "rank_t_med", an->rank_med_s, n);
+    pst_rec_nums(&r, "rank_t_max", an->rank_max_s, n);
     pst_rec_bool(&r, "verified", !cfg->ctx.no_verify && op->bw != PST_BW_NONE);
     if (cfg->samples) pst_rec_nums(&r, "samples", pt->R->t[pt->alt], pt->R->n);
     pst_rec_emit(&r, &cfg->ctx);
-
-    char bw[2][16];
-    for (int k = 0; k < 2; k++) {
-        double v = k ? algbw * factor : algbw;
-        if (isfinite(v)) snprintf(bw[k], sizeof bw[k], "%9.3f", v);
-        else snprintf(bw[k], sizeof bw[k], "%9s", "-");
-    }
-    printf("  %-10s %10lld %6lld %10.3f %10.3f %s %s | %10.3f %10.3f %10.3f %5d %6.1f%%\n", op->name, bytes, pt->iters,
-           pt->t.min * 1e6, pt->t.median * 1e6, bw[0], bw[1], across.min * 1e6, across.median * 1e6, across.max * 1e6,
-           slowest, imbalance * 100);
-    free(med);
-    free(mn);
-    free(mx);
-}
-
-static const coll_op *find_op(const char *name)
-{
-    for (size_t i = 0; i < NOPS; i++)
-        if (!strcmp(ops[i].name, name)) return &ops[i];
-    return NULL;
 }
 
 static int cmp_ll(const void *a, const void *b)
@@ -545,71 +654,39 @@ int pst_cmd_coll(int argc, char **argv)
     pst_ctx_start(&cfg.ctx);
 
     const pst_ctx *c = &cfg.ctx;
-    double *rank_stats = pst_calloc(3 * (size_t)c->size, sizeof(double));
     const coll_op **set_ops = pst_malloc(cfg.ops.n * sizeof *set_ops);
+    /* Sized for the largest comparison: every op on every rank. */
+    coll_point *pts = pst_malloc(cfg.ops.n * sizeof *pts);
+    double *rank_stats = pst_calloc(cfg.ops.n * 3 * (size_t)c->size, sizeof *rank_stats);
     for (size_t ci = 0; ci < cfg.comm_sizes.n; ci++) {
         int n = (int)cfg.comm_sizes.v[ci];
         MPI_Comm comm;
         MPI_Comm_split(MPI_COMM_WORLD, c->rank < n ? 0 : MPI_UNDEFINED, c->rank, &comm);
-        if (c->rank == 0) {
-            printf("\n== coll, comm size %d (ranks 0...%d), root %s, %lld+ rounds per size, ops interleaved (%s) ==\n", n,
-                   n - 1, cfg.rotate ? "rotating" : cfg.root_spec, cfg.reps, cfg.compare.schedule);
-            printf("  %-10s %10s %6s %10s %10s %9s %9s | %32s %5s %7s\n", "", "", "", "Frese & Knipp 1998 loop", "", "", "",
-                   "single call: rank median us", "", "");
-            printf("  %-10s %10s %6s %10s %10s %9s %9s | %10s %10s %10s %5s %7s\n", "op", "bytes", "iters", "t_min us",
-                   "t_med us", "algbw", "busbw", "min", "median", "max", "slow", "imbal");
-        }
-        /* One comparison per size; the size-less barrier joins the first. */
+        if (c->rank == 0) print_header(&cfg, n);
         for (size_t s = 0; s < cfg.sizes.n; s++) {
-            long long bytes = cfg.sizes.v[s];
-            size_t nops = 0;
-            for (size_t oi = 0; oi < cfg.ops.n; oi++) {
-                const coll_op *op = find_op(cfg.ops.v[oi]);
-                if (op->bw != PST_BW_NONE || s == 0) set_ops[nops++] = op;
-            }
+            size_t nops = ops_of_set(&cfg, s, set_ops);
             if (!nops) continue;
-            pst_watchdog_phase("coll bytes %lld comm size %d (%zu ops in rounds)", bytes, n, nops);
-            coll_set S = {&cfg, set_ops, pst_calloc(nops, sizeof *S.runs), pst_malloc(nops * sizeof *S.iters),
-                          pst_calloc(nops, sizeof *S.corrupted)};
-            double *size_bytes = pst_malloc(nops * sizeof *size_bytes);
-            for (size_t oi = 0; oi < nops; oi++) {
-                S.iters[oi] = cfg.iters;
-                S.runs[oi] = (coll_run){.comm = comm, .n = n, .me = c->rank, .bytes = set_ops[oi]->bw == PST_BW_NONE ? 0 : bytes};
-                size_bytes[oi] = comm != MPI_COMM_NULL ? set_ops[oi]->setup(&S.runs[oi]) : 0;
-            }
+            pst_watchdog_phase("coll bytes %lld comm size %d (%zu ops in rounds)", cfg.sizes.v[s], n, nops);
             pst_rounds R;
-            pst_rounds_run(&R, &cfg.compare, nops, cfg.reps, coll_turn, &S);
-            for (size_t oi = 0; oi < nops; oi++) {
-                const coll_op *op = set_ops[oi];
-                coll_point pt = {.size_bytes = size_bytes[oi], .R = &R, .alt = oi, .rank_stats = rank_stats};
-                if (comm != MPI_COMM_NULL)
-                    S.corrupted[oi] += single_calls(&cfg, op, &S.runs[oi], S.iters[oi], (long long)R.n, rank_stats);
-                MPI_Request req[2];
-                MPI_Iallreduce(MPI_IN_PLACE, &S.corrupted[oi], 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD, &req[0]);
-                MPI_Ireduce(&S.iters[oi], &pt.iters, 1, MPI_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD, &req[1]);
-                pst_wait_sleeping(2, req);
-                if (S.corrupted[oi])
-                    pst_collective_exit(PST_EXIT_FAILED,
-                                        "result check failed: %s, %lld bytes, comm size %d: %lld wrong words or elements",
-                                        op->name, S.runs[oi].bytes, n, S.corrupted[oi]);
-                pt.t = pst_summarize(R.t[oi], R.n);
-                if (c->rank == 0) emit_point(&cfg, op, n, S.runs[oi].bytes, &pt);
-                run_free(&S.runs[oi]);
-            }
+            coll_set S = plan_set(&cfg, comm, n, cfg.sizes.v[s], set_ops, nops, &R, pts, rank_stats);
+            measure(&cfg, &S, nops, &R, pts);
+            if (c->rank == 0)
+                for (size_t oi = 0; oi < nops; oi++) {
+                    coll_analysis an = analyse(&pts[oi]);
+                    print_point(&pts[oi], &an);
+                    emit_point(&cfg, &pts[oi], &an);
+                    analysis_free(&an);
+                }
             pst_rounds_free(&R);
-            free(size_bytes);
-            free(S.runs);
-            free(S.iters);
-            free(S.corrupted);
+            set_free(&S);
         }
         if (c->rank == 0) fflush(stdout);
         if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
     }
     free(set_ops);
+    free(pts);
     free(rank_stats);
-    if (c->rank == 0)
-        printf("\n  t: Frese & Knipp 1998 loop, seconds per call (min / median over loops); algbw, busbw: GB/s from t_min (nccl-tests);\n"
-               "  single call: each rank's median over its calls, min/median/max over ranks; slow = rank with the largest.\n");
+    if (c->rank == 0) print_legend();
     pst_ctx_finish(&cfg.ctx);
     return PST_EXIT_OK;
 }
