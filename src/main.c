@@ -20,6 +20,7 @@ static const struct {
     {"match", pst_cmd_match, "cost of MPI message matching: tag/comm algorithms, in/reverse posting, fitted M"},
     {"model", pst_cmd_model, "spectral transform shallow water model: time per step, MFlop/s, errors, conservation"},
     {"kernel", pst_cmd_kernel, "each parallel algorithm alone, every protocol, checked against MPI collectives"},
+    {"schema", pst_cmd_schema, "the fields of every record the subcommands write: type, unit, meaning"},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

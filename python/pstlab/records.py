@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pstlab import schema
 from pstlab.errors import PstlabError
 
 TIME_FIELDS = ("t_min", "t_med", "t_mean", "t_max")
@@ -21,10 +22,11 @@ TIME_FIELDS = ("t_min", "t_med", "t_mean", "t_max")
 LAUNCH_FILE = re.compile(r"-L([0-9]+)\.jsonl$")
 
 
-# The newest record schema this pstlab reads (pstswm's PST_SCHEMA_VERSION; README, Output format).
-# Older versions are read (a header without `schema_version` is version 1, and the readers keep
-# fallbacks for renamed fields); a newer one is refused, since a renamed field would be misread.
-SCHEMA_VERSION = 2
+# The newest record schema this pstlab reads: its copy of pstswm's (pstlab.schema; README, Output
+# format).  Older versions are read (a header without `schema_version` is version 1, and the
+# readers keep fallbacks for renamed fields); a newer one is refused, since a renamed field would
+# be misread.
+SCHEMA_VERSION = schema.load().version
 
 
 def schema_version(header: dict) -> int:
@@ -38,24 +40,23 @@ def launch_of(rec: dict) -> int:
     return int(m.group(1)) if m else 1
 
 
-# Numeric fields the reports compute with, wherever they appear; and the ones a measurement of a
-# bench cannot be reported without.
-NUMBER_FIELDS = (*TIME_FIELDS, "reps", "ranks", "bytes", "comm_size", "step_s", "comm_s", "compute_s", "efficiency",
-                 "busbw", "n", "steps", "trunc", "levels")
+# The fields a measurement of a bench cannot be reported without.
 REQUIRED_POINT_FIELDS = {"swap": ("bytes",), "pingpong": ("bytes",), "coll": ("bytes",)}
 
 
 def _check(rec: object) -> str | None:
-    """The reason a decoded line is not a record, or None."""
+    """The reason a decoded line is not a record, or None.  Field types come from the record
+    schema (pstlab.schema); fields it does not know (a newer pstswm's) pass unchecked."""
     if not isinstance(rec, dict):
         return f"expected a JSON object, got {type(rec).__name__}"
     for key in ("bench", "type", "run_id"):
         if not isinstance(rec.get(key), str) or not rec[key]:
             return f"missing or empty string field '{key}'"
-    for key in NUMBER_FIELDS:
-        value = rec.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
-            return f"field '{key}' must be a number, got {json.dumps(value)[:40]}"
+    known = schema.load()
+    for key, value in rec.items():
+        f = known.field(rec, key)
+        if f is not None and not schema.type_ok(f, value):
+            return f"field '{key}' must be {schema.type_name(f)}, got {json.dumps(value)[:40]}"
     if rec["type"] == "point":
         for key in REQUIRED_POINT_FIELDS.get(rec["bench"], ()):
             if key not in rec:

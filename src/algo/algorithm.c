@@ -3,6 +3,7 @@
 
 #include "algo/dfft.h"
 #include "core/record.h"
+#include "core/schema.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -89,6 +90,26 @@ const char *pst_algorithm_check(const pst_algorithm *alg, int nranks, int n, int
 {
     return alg->check && nranks > 1 ? alg->check(nranks, n, mmax) : NULL;
 }
+
+/* The members pst_algorithm_rec writes, one registry row each. */
+static const pst_field algorithm_row[] = {
+    {"name", PST_F_STR, NULL, "the algorithm's name, as given to --algorithms (kernel) or --fft / --legendre (model)", false, NULL},
+    {"family", PST_F_STR, NULL, "the interface it implements: transpose (functionally MPI_Alltoallv), vsum (a distributed vector sum) or dfft (distributed FFT)", false, NULL},
+    {"stages", PST_F_STRS, NULL, "the stages it can serve: fft (across a processor row), legendre (down a column)", false, NULL},
+    {"coll_for", PST_F_STRS, NULL, "the stages in which the alias coll means this algorithm (empty for all but the collectives)", false, NULL},
+    {"collective", PST_F_BOOL, NULL, "the MPI collective itself: no protocol, no overlap", false, NULL},
+    {"pipelined", PST_F_BOOL, NULL, "takes its contribution block by block from the caller's compute function, so one block's transfer overlaps the next one's computation", false, NULL},
+    {"needs", PST_F_STR, NULL, "the constraint on the communicator in words, e.g. a power-of-two row; null: none", false, NULL},
+    {"equivalent", PST_F_STR, NULL, "what its result equals: the reference it is verified against", false, NULL},
+    {"messages", PST_F_STR, NULL, "messages per rank and call, in Worley 1998's SWAP / SENDRECV terms (P, Q: ranks in the communicator; V: the vector); - for the collectives", false, NULL},
+    {"summary", PST_F_STR, NULL, "how it works, in one sentence", false, NULL},
+};
+static const pst_fields algorithm_row_fields = PST_FIELDS("algorithm", algorithm_row);
+
+static const pst_field algorithm_header[] = {
+    {"algorithms", PST_F_OBJS, NULL, "the algorithm registry, one object per algorithm (as `pstswm kernel --list --json` prints it)", false, &algorithm_row_fields},
+};
+const pst_fields pst_algorithm_header_fields = PST_FIELDS("algorithm registry", algorithm_header);
 
 void pst_algorithm_rec(struct pst_rec *r, const char *key)
 {

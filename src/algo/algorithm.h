@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct pst_fields;
 struct pst_rec;
 struct pst_trans_ops;
 struct pst_vsum_ops;
@@ -58,5 +59,8 @@ const char *pst_algorithm_check(const pst_algorithm *alg, int nranks, int n, int
 /* The registry as a list of objects under key: name, family, stages, coll_for, collective,
  * pipelined, needs, equivalent, messages, summary. */
 void pst_algorithm_rec(struct pst_rec *r, const char *key);
+/* Its schema (core/schema.h): one field, "algorithms", a list of those objects; the kernel's run
+ * header carries it. */
+extern const struct pst_fields pst_algorithm_header_fields;
 
 #endif

@@ -11,6 +11,7 @@
  * really sums, every alltoallv block lands where it belongs), never inside the timed region.
  * Bandwidths follow nccl-tests (core/busbw.h). */
 #include "bench/commands.h"
+#include "bench/records.h"
 #include "core/alloc.h"
 #include "core/alloc_state.h"
 #include "core/buffer.h"
@@ -497,7 +498,7 @@ static void emit_point(coll_cfg *cfg, const coll_point *pt, const coll_analysis 
     const coll_op *op = pt->op;
     size_t n = (size_t)pt->n;
     pst_rec r;
-    pst_rec_begin(&r, &cfg->ctx, "coll", "point");
+    pst_rec_begin(&r, &cfg->ctx, &pst_schema_coll_point);
     pst_rec_str(&r, "op", op->name);
     pst_rec_int(&r, "bytes", pt->bytes);
     pst_rec_num(&r, "size_bytes", pt->size_bytes);
@@ -602,7 +603,7 @@ int pst_cmd_coll(int argc, char **argv)
     static const char *op_names[NOPS + 1];
     for (size_t i = 0; i < NOPS; i++) op_names[i] = ops[i].name;
     coll_cfg cfg = {.root_spec = "0", .alloc_state = "default", .reps = 10, .warmup = 5, .compare = PST_COMPARE_DEFAULTS};
-    pst_ctx_init(&cfg.ctx, "coll", argc, argv);
+    pst_ctx_init(&cfg.ctx, &pst_schema_coll_header, argc, argv);
     const pst_opt opts[] = {
         {"ops", PST_OPT_STRINGS, &cfg.ops, "LIST", "operations (default all)", 1, 0, op_names},
         {"sizes", PST_OPT_SIZES, &cfg.sizes, "LIST",

@@ -8,5 +8,6 @@ int pst_cmd_coll(int argc, char **argv);
 int pst_cmd_match(int argc, char **argv);
 int pst_cmd_model(int argc, char **argv);
 int pst_cmd_kernel(int argc, char **argv);
+int pst_cmd_schema(int argc, char **argv);
 
 #endif

@@ -14,6 +14,7 @@
 #include "bench/commands.h"
 #include "bench/kernel_cases.h"
 #include "bench/kernel_problem.h"
+#include "bench/records.h"
 #include "comm/protocol.h"
 #include "core/alloc.h"
 #include "core/cli.h"
@@ -234,7 +235,7 @@ static void emit_point(kernel_cfg *cfg, const outcome *o, size_t i)
 {
     const alt *al = &o->alts[i];
     pst_rec r;
-    pst_rec_begin(&r, &cfg->ctx, "kernel", "point");
+    pst_rec_begin(&r, &cfg->ctx, &pst_schema_kernel_point);
     base_fields(&r, cfg, o->a, o->stage, o->win_model);
     pst_rec_str(&r, "protocol", al->p ? al->p->code : "coll");
     pst_rec_str(&r, "slug", al->p ? al->p->slug : "mpi-collective");
@@ -384,8 +385,7 @@ static void emit_summaries(kernel_cfg *cfg, const analysis *an, size_t n)
         const outcome *o = a->o;
         const alt *b = &o->alts[a->v.best];
         pst_rec r;
-        pst_rec_begin(&r, &cfg->ctx, "kernel", "summary");
-        pst_rec_str(&r, "summary", "sensitivity");
+        pst_rec_begin(&r, &cfg->ctx, &pst_schema_kernel_sensitivity);
         base_fields(&r, cfg, o->a, o->stage, o->win_model);
         pst_rec_verdict(&r, &a->v, a->in_set, a->labels, &o->R, &cfg->compare, &cfg->ctx);
         pst_rec_str(&r, "best_protocol", b->p->code);
@@ -399,8 +399,7 @@ static void emit_summaries(kernel_cfg *cfg, const analysis *an, size_t n)
         const outcome *o = a->o;
         const alt *b = &o->alts[a->v.best];
         pst_rec r;
-        pst_rec_begin(&r, &cfg->ctx, "kernel", "summary");
-        pst_rec_str(&r, "summary", "generic");
+        pst_rec_begin(&r, &cfg->ctx, &pst_schema_kernel_generic);
         base_fields(&r, cfg, o->a, o->stage, o->win_model);
         pst_rec_str(&r, "stat", "t_med");
         pst_rec_str(&r, "best", b->label);
@@ -502,7 +501,7 @@ int pst_cmd_kernel(int argc, char **argv)
     static const char *const results[] = {"replicated", "partitioned", NULL};
     kernel_cfg cfg = {.protocols_spec = "all", .grid_spec = "1d", .transport = "mpi", .result = "replicated", .fields = 3,
                       .reps = 10, .warmup = 1, .compare = PST_COMPARE_DEFAULTS};
-    pst_ctx_init(&cfg.ctx, "kernel", argc, argv);
+    pst_ctx_init(&cfg.ctx, &pst_schema_kernel_header, argc, argv);
     const pst_opt opts[] = {
         {"algorithms", PST_OPT_STRINGS, &cfg.algorithms, "LIST", algs_help, 1, 0, algs},
         {"list", PST_OPT_FLAG, &cfg.list, NULL, "print the algorithms (the registry) and exit", 1, 0, NULL},

@@ -1,5 +1,6 @@
 #include "bench/loggp.h"
 
+#include "bench/records.h"
 #include "core/alloc.h"
 #include "core/errors.h"
 #include "core/fit.h"
@@ -155,8 +156,7 @@ void pst_loggp(pst_ctx *ctx, const pst_loggp_run *run)
     if (total) pst_collective_exit(PST_EXIT_FAILED, "payload verification failed in the LogGP round trips: %lld corrupted words", total);
     if (ctx->rank == 0) {
         pst_rec r;
-        pst_rec_begin(&r, ctx, "pingpong", "summary");
-        pst_rec_str(&r, "summary", "loggp");
+        pst_rec_begin(&r, ctx, &pst_schema_pingpong_loggp);
         pst_rec_str(&r, "method", "prtt");
         pst_rec_int(&r, "n", run->n);
         pst_rec_int(&r, "reps", run->reps);

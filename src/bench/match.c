@@ -18,6 +18,7 @@
  * posted queue, so they add a constant per round trip (in L) and no failed matches. */
 #include "bench/commands.h"
 #include "bench/match_model.h"
+#include "bench/records.h"
 #include "core/alloc.h"
 #include "core/cli.h"
 #include "core/context.h"
@@ -279,7 +280,7 @@ static bool order_forced(int alg, int wild) { return !(alg == ALG_TAG && wild ==
 static void emit_point(match_cfg *cfg, int alg, int order, int queue, int wild, long long n, int length, const point *pt)
 {
     pst_rec r;
-    pst_rec_begin(&r, &cfg->ctx, "match", "point");
+    pst_rec_begin(&r, &cfg->ctx, &pst_schema_match_point);
     pst_rec_str(&r, "algorithm", alg_names[alg]);
     pst_rec_str(&r, "order", order_names[order]);
     pst_rec_str(&r, "queue", queue_names[queue]);
@@ -385,8 +386,7 @@ static void emit_config(match_cfg *cfg, fit_key key, size_t k, const long long *
     if (!an->both) return;
     const pst_match_fit *f = &an->fit, *song = &an->song;
     pst_rec r;
-    pst_rec_begin(&r, &cfg->ctx, "match", "summary");
-    pst_rec_str(&r, "summary", "fit");
+    pst_rec_begin(&r, &cfg->ctx, &pst_schema_match_fit);
     pst_rec_str(&r, "algorithm", alg_names[key.alg]);
     pst_rec_str(&r, "queue", queue_names[key.queue]);
     pst_rec_str(&r, "wildcard", wild_names[key.wild]);
@@ -453,8 +453,7 @@ static void report_verdict(match_cfg *cfg, fit_key key, const pst_match_fit *com
     printf("\n  verdict (queue %s, wildcard %s, length %d): %s -- %s\n    evidence: %s\n", queue_names[key.queue],
            wild_names[key.wild], key.length, pst_match_verdict_name(v), meaning, evidence);
     pst_rec r;
-    pst_rec_begin(&r, &cfg->ctx, "match", "summary");
-    pst_rec_str(&r, "summary", "queues");
+    pst_rec_begin(&r, &cfg->ctx, &pst_schema_match_queues);
     pst_rec_str(&r, "queue", queue_names[key.queue]);
     pst_rec_str(&r, "wildcard", wild_names[key.wild]);
     pst_rec_int(&r, "length", key.length);
@@ -571,7 +570,7 @@ static void release(match_cfg *cfg)
 int pst_cmd_match(int argc, char **argv)
 {
     match_cfg cfg = {.iters = 10, .reps = 40, .warmup = 2, .stat = "min"};
-    pst_ctx_init(&cfg.ctx, "match", argc, argv);
+    pst_ctx_init(&cfg.ctx, &pst_schema_match_header, argc, argv);
     const pst_opt opts[] = {
         {"algorithms", PST_OPT_STRINGS, &cfg.algorithms, "LIST",
          "how the match order is forced: tag (one tag per message), comm (one communicator per message) (default tag,comm)",

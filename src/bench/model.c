@@ -9,6 +9,7 @@
 #include "bench/model_algos.h"
 #include "algo/exchange.h"
 #include "bench/commands.h"
+#include "bench/records.h"
 #include "core/alloc.h"
 #include "core/cli.h"
 #include "core/context.h"
@@ -290,7 +291,7 @@ static void diagnose_during(void *arg, pst_model *m, long long step)
     fflush(stdout);
     courant_warning(m, d.courant, d.t_s, dc->warned);
     pst_rec r;
-    pst_rec_begin(&r, &dc->c->ctx, "model", "diag");
+    pst_rec_begin(&r, &dc->c->ctx, &pst_schema_model_diag);
     rec_identity(&r, dc->c, m, dc->steps);
     pst_rec_int(&r, "step", step);
     rec_diag(&r, &d);
@@ -308,7 +309,7 @@ int pst_cmd_model(int argc, char **argv)
              pst_algorithm_names(PST_ALG_STAGE_LEGENDRE, leg_algs, sizeof leg_algs));
     model_cfg c = {.test_case = 2, .trunc = 42, .levels = 1, .warmup = 2, .dt_s = NAN, .days = NAN,
                    .alpha_spec = "0", .fftw_plan = "measure", .algos.transport = "mpi"};
-    pst_ctx_init(&c.ctx, "model", argc, argv);
+    pst_ctx_init(&c.ctx, &pst_schema_model_header, argc, argv);
     const pst_opt opts[] = {
         {"case", PST_OPT_INT, &c.test_case, "N", "Williamson test case: 1 cosine bell, 2 zonal flow, 5 mountain, 6 Rossby-Haurwitz", 1, 0, NULL},
         {"alpha", PST_OPT_STRING, &c.alpha_spec, "RAD", "rotation angle of cases 1 and 2 in radians: 0.05, pi/4, pi/2", 1, 0, NULL},
@@ -464,7 +465,7 @@ int pst_cmd_model(int argc, char **argv)
     free(rss_per_rank);
 
     pst_rec r;
-    pst_rec_begin(&r, &c.ctx, "model", "point");
+    pst_rec_begin(&r, &c.ctx, &pst_schema_model_point);
     rec_identity(&r, &c, &m, steps);
     pst_rec_num(&r, "wall_s", wall_s);
     pst_rec_num(&r, "step_s", st.median);

@@ -16,6 +16,7 @@
 #include "bench/commands.h"
 #include "bench/loggp.h"
 #include "bench/pairing.h"
+#include "bench/records.h"
 #include "comm/protocol.h"
 #include "core/alloc.h"
 #include "core/buffer.h"
@@ -303,8 +304,7 @@ static void modes_verdict(pp_cfg *cfg, bool bidir, long long bytes, const pst_ro
     for (size_t i = 0; i < k; i++) labels[i] = cfg->modes[i].name;
     pst_verdict v = pst_rounds_verdict(R, NULL, k, &cfg->compare, in_set, med);
     pst_rec r;
-    pst_rec_begin(&r, &cfg->ctx, "pingpong", "summary");
-    pst_rec_str(&r, "summary", "modes");
+    pst_rec_begin(&r, &cfg->ctx, &pst_schema_pingpong_modes);
     pst_rec_str(&r, "direction", bidir ? "bi" : "uni");
     pst_rec_int(&r, "bytes", bytes);
     pst_rec_str(&r, "pair", cfg->pairs_spec);
@@ -325,7 +325,7 @@ static void emit_point(pp_cfg *cfg, const pp_mode *m, bool bidir, long long byte
 {
     int np = cfg->pairing.npairs, dirs = bidir ? 2 : 1;
     pst_rec r;
-    pst_rec_begin(&r, &cfg->ctx, "pingpong", "point");
+    pst_rec_begin(&r, &cfg->ctx, &pst_schema_pingpong_point);
     pst_rec_str(&r, "mode", m->name);
     pst_rec_str(&r, "protocol", m->protocol);
     pst_rec_str(&r, "slug", m->proto ? m->proto->slug : NULL);
@@ -401,8 +401,7 @@ static void emit_mode(pp_cfg *cfg, const pp_mode *m, bool bidir, size_t nsizes, 
     for (size_t i = 0; i < nsizes; i++)
         if (isfinite(an->resid[i])) { fit_bytes[nf] = (double)bytes[i]; fit_resid[nf++] = an->resid[i]; }
     pst_rec r;
-    pst_rec_begin(&r, &cfg->ctx, "pingpong", "summary");
-    pst_rec_str(&r, "summary", "latbw");
+    pst_rec_begin(&r, &cfg->ctx, &pst_schema_pingpong_latbw);
     pst_rec_str(&r, "mode", m->name);
     pst_rec_str(&r, "protocol", m->protocol);
     pst_rec_str(&r, "slug", m->proto ? m->proto->slug : NULL);
@@ -666,7 +665,7 @@ int pst_cmd_pingpong(int argc, char **argv)
     static const char *const directions[] = {"uni", "bi", NULL};
     pp_cfg cfg = {.pairs_spec = "0,1", .transport = "mpi", .reps = 20, .warmup = 10,
                   .fit_from = 1 << 20, .fit_to = 2 << 20, .loggp_n = 16, .compare = PST_COMPARE_DEFAULTS};
-    pst_ctx_init(&cfg.ctx, "pingpong", argc, argv);
+    pst_ctx_init(&cfg.ctx, &pst_schema_pingpong_header, argc, argv);
     const pst_opt opts[] = {
         {"modes", PST_OPT_STRING, &cfg.modes_spec, "LIST",
          "send, ssend, isend, bsend (transport mpi), ordered protocols of the transport by code or slug "

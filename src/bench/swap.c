@@ -8,6 +8,7 @@
  * relative (1/T²) weights.  Per size: the protocol sensitivity summary. */
 #include "bench/commands.h"
 #include "bench/pairing.h"
+#include "bench/records.h"
 #include "comm/protocol.h"
 #include "core/alloc.h"
 #include "core/buffer.h"
@@ -149,7 +150,7 @@ static void emit_point(swap_cfg *cfg, size_t pi, long long bytes, long long nmsg
 {
     const pst_protocol *p = cfg->protocols[pi];
     pst_rec r;
-    pst_rec_begin(&r, &cfg->ctx, "swap", "point");
+    pst_rec_begin(&r, &cfg->ctx, &pst_schema_swap_point);
     pst_rec_str(&r, "protocol", p->code);
     pst_rec_str(&r, "slug", p->slug);
     pst_rec_str(&r, "win_model", pst_transport_memory_model(cfg->transport, MPI_COMM_WORLD));
@@ -312,8 +313,7 @@ static void emit_summaries(swap_cfg *cfg, const cache_mode *cm, const swap_analy
         const pst_protocol *p = cfg->protocols[pi];
         const swap_protocol_fit *pf = &an->fits[pi];
         pst_rec r;
-        pst_rec_begin(&r, &cfg->ctx, "swap", "summary");
-        pst_rec_str(&r, "summary", "protocol");
+        pst_rec_begin(&r, &cfg->ctx, &pst_schema_swap_protocol);
         pst_rec_str(&r, "protocol", p->code);
         pst_rec_str(&r, "slug", p->slug);
         pst_rec_str(&r, "cache", cm->name);
@@ -332,8 +332,7 @@ static void emit_summaries(swap_cfg *cfg, const cache_mode *cm, const swap_analy
     for (size_t s = 0; s < nsizes; s++) {
         const swap_size_verdict *sv = &an->verdicts[s];
         pst_rec r;
-        pst_rec_begin(&r, &cfg->ctx, "swap", "summary");
-        pst_rec_str(&r, "summary", "sensitivity");
+        pst_rec_begin(&r, &cfg->ctx, &pst_schema_swap_sensitivity);
         pst_rec_str(&r, "cache", cm->name);
         pst_rec_str(&r, "pair", cfg->pairs_spec);
         pst_rec_int(&r, "bytes", an->bytes[s]);
@@ -445,7 +444,7 @@ int pst_cmd_swap(int argc, char **argv)
     static const char *const caches[] = {"cold", "1", "10", NULL};
     swap_cfg cfg = {.protocols_spec = "all", .pairs_spec = "0,1", .transport = "mpi", .reps = 20, .warmup = 2,
                     .compare = PST_COMPARE_DEFAULTS};
-    pst_ctx_init(&cfg.ctx, "swap", argc, argv);
+    pst_ctx_init(&cfg.ctx, &pst_schema_swap_header, argc, argv);
     const pst_opt opts[] = {
         {"protocols", PST_OPT_STRING, &cfg.protocols_spec, "LIST",
          "protocols by code (1,3) or slug (ordered.isend-irecv), or all|ordered|unordered|overlap|no-overlap", 1, 0, NULL},

@@ -381,15 +381,20 @@ void pst_cli_print_help(const pst_command *cmd, FILE *f)
     if (cmd->examples) fprintf(f, "\nexamples:\n%s\n", cmd->examples);
 }
 
-static struct {
+typedef struct {
     void (*fn)(void *);
     void *arg;
-} on_parsed;
+} parsed_hook;
+static parsed_hook on_parsed;
 
 void pst_cli_on_parsed(void (*fn)(void *), void *arg) { on_parsed.fn = fn, on_parsed.arg = arg; }
 
 void pst_cli_parse(const pst_command *cmd, int argc, char **argv)
 {
+    /* The hook serves this parse only, however it ends: a later command that registers none
+     * (pstswm schema, in the same process under the fuzzer) must not call an earlier one's. */
+    parsed_hook then = on_parsed;
+    on_parsed.fn = NULL;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
@@ -424,5 +429,5 @@ void pst_cli_parse(const pst_command *cmd, int argc, char **argv)
         if (val && !*val) pst_usage_error("--%s: empty value", o->name);
         apply(cmd, o, val);
     }
-    if (on_parsed.fn) on_parsed.fn(on_parsed.arg);
+    if (then.fn) then.fn(then.arg);
 }

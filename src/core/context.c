@@ -60,9 +60,10 @@ static void arm_watchdog(void *ctx)
     pst_watchdog_phase("set-up of %s (before the first experiment)", c->subcommand);
 }
 
-void pst_ctx_init(pst_ctx *c, const char *subcommand, int argc, char **argv)
+void pst_ctx_init(pst_ctx *c, const pst_schema *header, int argc, char **argv)
 {
-    *c = (pst_ctx){.subcommand = subcommand, .timeout_s = 600, .transport = "mpi", .thread_level = "single",
+    const char *subcommand = header->bench;
+    *c = (pst_ctx){.subcommand = subcommand, .header_schema = header, .timeout_s = 600, .transport = "mpi", .thread_level = "single",
                    .noise_probe_s = 0.2, .alloc_probe_bytes = 1 << 20};
     MPI_Comm_rank(MPI_COMM_WORLD, &c->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &c->size);
@@ -168,7 +169,7 @@ static void write_header(pst_ctx *c, const pst_machine *m, const pst_noise *nois
     snprintf(mpi_version, sizeof mpi_version, "%d.%d", major, minor);
 
     pst_rec r;
-    pst_rec_begin(&r, c, c->subcommand, "header");
+    pst_rec_begin(&r, c, c->header_schema);
     pst_rec_str(&r, "tool", "pstswm");
     pst_rec_int(&r, "schema_version", PST_SCHEMA_VERSION);
     pst_rec_str(&r, "version", PST_VERSION);
@@ -256,7 +257,8 @@ void pst_ctx_finish(pst_ctx *c)
     }
     if (c->rank == 0) {
         pst_rec r;
-        pst_rec_begin(&r, c, c->subcommand, "footer");
+        const pst_schema footer = PST_FOOTER_SCHEMA(c->subcommand);
+        pst_rec_begin(&r, c, &footer);
         if (c->noise_probe_s > 0) rec_noise_probe(&r, c, "after", &after);
         else pst_rec_null(&r, "noise");
         pst_rec_num(&r, "elapsed_s", elapsed_s);

@@ -9,11 +9,13 @@
 #include <stdio.h>
 
 struct pst_rec;
+struct pst_schema;
 
 typedef struct pst_ctx {
     int rank, size;
     char run_id[24];
     const char *subcommand;
+    const struct pst_schema *header_schema; /* the fields the run header may carry */
     char *cmdline;             /* the whole command line, shell-quoted */
     /* common options */
     const char *out_path;      /* NULL: no record file */
@@ -50,7 +52,8 @@ typedef struct pst_ctx {
      1, 0, pst_thread_levels}
 
 /* Have fields(r, c, arg) add a subcommand's fields to the run header (before pst_ctx_start);
- * registering the same function again replaces its arg. */
+ * registering the same function again replaces its arg.  The fields must be in the header schema
+ * given to pst_ctx_init. */
 void pst_ctx_add_header(pst_ctx *c, void (*fields)(struct pst_rec *r, const pst_ctx *c, void *arg), void *arg);
 
 /* The --samples option row: keep every `what`'s time in the records (a string literal). */
@@ -60,8 +63,9 @@ void pst_ctx_add_header(pst_ctx *c, void (*fields)(struct pst_rec *r, const pst_
 /* After a command validated its input, before any set-up that allocates or communicates. */
 void pst_ctx_validated(pst_ctx *c);
 
-/* Before parsing: defaults, rank/size, run id (agreed by broadcast), command line. */
-void pst_ctx_init(pst_ctx *c, const char *subcommand, int argc, char **argv);
+/* Before parsing: defaults, rank/size, run id (agreed by broadcast), command line.  header is the
+ * subcommand's run-header schema (its bench names the subcommand). */
+void pst_ctx_init(pst_ctx *c, const struct pst_schema *header, int argc, char **argv);
 
 /* After all validation: open --out (collective usage error if it cannot be written), survey
  * the machine (binding, oversubscription) and probe its noise, write the run header record,

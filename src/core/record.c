@@ -1,6 +1,7 @@
 #include "core/record.h"
 
 #include "core/alloc.h"
+#include "core/errors.h"
 #include "core/outfile.h"
 #include "core/utf8.h"
 
@@ -63,8 +64,58 @@ void pst_json_escape(pst_rec *r, const char *s)
     put(r, "\"", 1);
 }
 
-static void key(pst_rec *r, const char *k)
+static const char *schema_name(const pst_schema *s, char *buf, size_t len)
 {
+    snprintf(buf, len, "%s/%s%s%s", s->bench, s->type, s->summary ? "/" : "", s->summary ? s->summary : "");
+    return buf;
+}
+
+/* A writer of type `writes` may fill a field of type `is`: the same type, an integer in a number
+ * field, or null (`writes` < 0) in any. */
+static bool fits(pst_ftype is, int writes)
+{
+    return writes < 0 || (int)is == writes || (is == PST_F_NUM && writes == PST_F_INT) ||
+           (is == PST_F_NUMS && writes == PST_F_INTS) || (is == PST_F_MAP && writes == PST_F_OBJ);
+}
+
+/* The schema check of one key: a record that disagrees with its schema is a bug in pstswm, and a
+ * record file that disagrees with its documentation would mislead every reader of it. */
+static void check_key(pst_rec *r, const char *k, int writes)
+{
+    char name[96];
+    const pst_field *f = NULL;
+    if (r->depth == 0) {
+        size_t part, index;
+        f = pst_schema_field(r->schema, k, &part, &index);
+        if (f) {
+            uint64_t bit = (uint64_t)1 << index;
+            if (r->seen[part] & bit)
+                pst_fatal(PST_EXIT_FAILED, "internal error: record %s writes field '%s' twice", schema_name(r->schema, name, sizeof name), k);
+            r->seen[part] |= bit;
+        }
+    } else {
+        const pst_field *in = r->open[r->depth - 1];
+        if (!in->members) { r->last = in; return; } /* a map: free keys */
+        f = pst_fields_find(in->members, k);
+    }
+    if (!f)
+        pst_fatal(PST_EXIT_FAILED, "internal error: record %s writes field '%s%s%s', which is not in its schema (src/core/schema.h)",
+                  schema_name(r->schema, name, sizeof name), r->depth ? r->open[r->depth - 1]->name : "", r->depth ? "." : "", k);
+    if (!fits(f->type, writes))
+        pst_fatal(PST_EXIT_FAILED, "internal error: record %s writes field '%s' as %s; its schema says %s", schema_name(r->schema, name, sizeof name),
+                  k, writes == PST_F_OBJS ? "a list" : pst_ftype_name((pst_ftype)writes), pst_ftype_name(f->type));
+    r->last = f;
+}
+
+static void push(pst_rec *r, const pst_field *f)
+{
+    if (r->depth == PST_REC_DEPTH) pst_fatal(PST_EXIT_FAILED, "internal error: records nest deeper than %d", PST_REC_DEPTH);
+    r->open[r->depth++] = f;
+}
+
+static void key(pst_rec *r, const char *k, int writes)
+{
+    if (r->schema) check_key(r, k, writes);
     if (!r->empty) put(r, ",", 1);
     r->empty = false;
     pst_json_escape(r, k);
@@ -83,30 +134,46 @@ void pst_rec_open(pst_rec *r)
     put(r, "{", 1);
 }
 
-void pst_rec_begin(pst_rec *r, const pst_ctx *c, const char *bench, const char *type)
+void pst_rec_begin(pst_rec *r, const pst_ctx *c, const pst_schema *s)
 {
     pst_rec_open(r);
-    pst_rec_str(r, "bench", bench);
-    pst_rec_str(r, "type", type);
+    r->schema = s;
+    pst_rec_str(r, "bench", s->bench);
+    pst_rec_str(r, "type", s->type);
     pst_rec_str(r, "run_id", c->run_id);
     pst_rec_int(r, "ranks", c->size);
     pst_rec_str(r, "transport", c->transport);
+    if (s->summary) pst_rec_str(r, "summary", s->summary);
+}
+
+/* Every required top-level field was written. */
+static void check_complete(const pst_rec *r)
+{
+    for (size_t p = 0; p < PST_SCHEMA_PARTS && r->schema->part[p]; p++) {
+        const pst_fields *g = r->schema->part[p];
+        for (size_t i = 0; i < g->n; i++)
+            if (!g->field[i].optional && !(r->seen[p] & (uint64_t)1 << i)) {
+                char name[96];
+                pst_fatal(PST_EXIT_FAILED, "internal error: record %s lacks its field '%s'", schema_name(r->schema, name, sizeof name),
+                          g->field[i].name);
+            }
+    }
 }
 
 void pst_rec_str(pst_rec *r, const char *k, const char *v)
 {
-    key(r, k);
+    key(r, k, v ? PST_F_STR : -1);
     if (v) pst_json_escape(r, v);
     else puts_(r, "null");
 }
 
-void pst_rec_int(pst_rec *r, const char *k, long long v) { key(r, k); putf(r, "%lld", v); }
-void pst_rec_num(pst_rec *r, const char *k, double v) { key(r, k); number(r, v); }
-void pst_rec_bool(pst_rec *r, const char *k, bool v) { key(r, k); puts_(r, v ? "true" : "false"); }
+void pst_rec_int(pst_rec *r, const char *k, long long v) { key(r, k, PST_F_INT); putf(r, "%lld", v); }
+void pst_rec_num(pst_rec *r, const char *k, double v) { key(r, k, isfinite(v) ? PST_F_NUM : -1); number(r, v); }
+void pst_rec_bool(pst_rec *r, const char *k, bool v) { key(r, k, PST_F_BOOL); puts_(r, v ? "true" : "false"); }
 
 void pst_rec_nums(pst_rec *r, const char *k, const double *v, size_t n)
 {
-    key(r, k);
+    key(r, k, PST_F_NUMS);
     put(r, "[", 1);
     for (size_t i = 0; i < n; i++) { if (i) put(r, ",", 1); number(r, v[i]); }
     put(r, "]", 1);
@@ -114,7 +181,7 @@ void pst_rec_nums(pst_rec *r, const char *k, const double *v, size_t n)
 
 void pst_rec_nums_compact(pst_rec *r, const char *k, const double *v, size_t n)
 {
-    key(r, k);
+    key(r, k, PST_F_NUMS);
     put(r, "[", 1);
     for (size_t i = 0; i < n; i++) {
         if (i) put(r, ",", 1);
@@ -126,7 +193,7 @@ void pst_rec_nums_compact(pst_rec *r, const char *k, const double *v, size_t n)
 
 void pst_rec_ints(pst_rec *r, const char *k, const long long *v, size_t n)
 {
-    key(r, k);
+    key(r, k, PST_F_INTS);
     put(r, "[", 1);
     for (size_t i = 0; i < n; i++) { if (i) put(r, ",", 1); putf(r, "%lld", v[i]); }
     put(r, "]", 1);
@@ -134,7 +201,7 @@ void pst_rec_ints(pst_rec *r, const char *k, const long long *v, size_t n)
 
 void pst_rec_strs(pst_rec *r, const char *k, const char *const *v, size_t n)
 {
-    key(r, k);
+    key(r, k, PST_F_STRS);
     put(r, "[", 1);
     for (size_t i = 0; i < n; i++) { if (i) put(r, ",", 1); pst_json_escape(r, v[i]); }
     put(r, "]", 1);
@@ -142,32 +209,37 @@ void pst_rec_strs(pst_rec *r, const char *k, const char *const *v, size_t n)
 
 void pst_rec_obj_begin(pst_rec *r, const char *k)
 {
-    if (k) key(r, k);
+    if (k) key(r, k, PST_F_OBJ);
     else if (!r->empty) put(r, ",", 1);
+    /* An element of a list of objects has the list's members. */
+    if (r->schema) push(r, k ? r->last : r->open[r->depth - 1]);
     put(r, "{", 1);
     r->empty = true;
 }
 
 void pst_rec_obj_end(pst_rec *r)
 {
+    if (r->schema) r->depth--;
     put(r, "}", 1);
     r->empty = false;
 }
 
 void pst_rec_list_begin(pst_rec *r, const char *k)
 {
-    key(r, k);
+    key(r, k, PST_F_OBJS);
+    if (r->schema) push(r, r->last);
     put(r, "[", 1);
     r->empty = true;
 }
 
 void pst_rec_list_end(pst_rec *r)
 {
+    if (r->schema) r->depth--;
     put(r, "]", 1);
     r->empty = false;
 }
 
-void pst_rec_null(pst_rec *r, const char *k) { key(r, k); puts_(r, "null"); }
+void pst_rec_null(pst_rec *r, const char *k) { key(r, k, -1); puts_(r, "null"); }
 
 void pst_rec_times(pst_rec *r, const pst_summary *s)
 {
@@ -189,6 +261,7 @@ void pst_rec_print(pst_rec *r, FILE *f)
 
 void pst_rec_emit(pst_rec *r, pst_ctx *c)
 {
+    if (r->schema) check_complete(r);
     put(r, "}\n", 2);
     /* One write() per line: a reader (or a crash) never sees half a record. */
     if (c->rank == 0 && pst_outfile_is_open()) pst_outfile_write(r->buf, r->len);

@@ -4,10 +4,12 @@
 #define PST_RECORD_H
 
 #include "core/context.h"
+#include "core/schema.h"
 #include "core/stats.h"
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* The record schema's version, in every run header (`schema_version`).  Raise it when a field is
@@ -18,15 +20,24 @@
  *      the algorithm registry; match's quadratic fit is song_m_ns (was seed_m_ns) */
 #define PST_SCHEMA_VERSION 2
 
+enum { PST_REC_DEPTH = 8 };
+
 typedef struct pst_rec {
     char *buf;
     size_t len, cap;
     bool empty;
+    /* Checking against the schema (core/schema.h); a bare object (pst_rec_open) has none. */
+    const pst_schema *schema;
+    const pst_field *open[PST_REC_DEPTH]; /* the objects and lists being written, innermost last */
+    int depth;
+    const pst_field *last;                 /* the field of the key just written */
+    uint64_t seen[PST_SCHEMA_PARTS];       /* top-level fields written, a bit per field of each part */
 } pst_rec;
 
-/* Start a record with the fields common to all: bench, type, run_id, ranks, transport.
- * type: "header", "point" (one measurement) or "summary" (derived: fits, sensitivity, ...). */
-void pst_rec_begin(pst_rec *r, const pst_ctx *c, const char *bench, const char *type);
+/* Start a record of schema s with the fields common to all: bench, type, run_id, ranks, transport
+ * (and summary: a summary record's kind).  Every field written after it must be one of s's, of its
+ * type, written once; pst_rec_emit checks that the required ones were. */
+void pst_rec_begin(pst_rec *r, const pst_ctx *c, const pst_schema *s);
 void pst_rec_str(pst_rec *r, const char *key, const char *value); /* NULL → null */
 void pst_rec_int(pst_rec *r, const char *key, long long value);
 void pst_rec_num(pst_rec *r, const char *key, double value);      /* non-finite → null */

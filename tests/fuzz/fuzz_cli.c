@@ -34,7 +34,8 @@ static const struct {
     const char *name;
     int (*run)(int, char **);
 } commands[] = {{"swap", pst_cmd_swap},   {"pingpong", pst_cmd_pingpong}, {"coll", pst_cmd_coll},
-                {"match", pst_cmd_match}, {"model", pst_cmd_model},       {"kernel", pst_cmd_kernel}};
+                {"match", pst_cmd_match}, {"model", pst_cmd_model},       {"kernel", pst_cmd_kernel},
+                {"schema", pst_cmd_schema}};
 enum { NCMD = sizeof commands / sizeof *commands, MAX_OPTS = 64 };
 
 static char *options[NCMD][MAX_OPTS];

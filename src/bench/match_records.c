@@ -1,0 +1,96 @@
+/* The records of `pstswm match` (docs/match.md). */
+#include "bench/records.h"
+
+const pst_schema pst_schema_match_header = PST_HEADER_SCHEMA("match", NULL);
+
+#define ALGORITHM_FIELD {"algorithm", PST_F_STR, NULL, "how the match order is forced: tag (message i carries tag i) or comm (message i travels on its own duplicated communicator)", false, NULL}
+#define QUEUE_FIELD {"queue", PST_F_STR, NULL, "the queue the failed matches search: posted (receives posted first, go-signal), unexpected (messages queued first, fence + probe) or any (no control, as Song 2013)", false, NULL}
+#define WILDCARD_FIELD {"wildcard", PST_F_STR, NULL, "receive wildcard: none, source (MPI_ANY_SOURCE) or tag (MPI_ANY_TAG)", false, NULL}
+#define LENGTH_FIELD {"length", PST_F_INT, NULL, "message length in doubles", false, NULL}
+#define BYTES_FIELD {"bytes", PST_F_INT, "bytes", "message length in bytes: 8 x length", false, NULL}
+#define STAT_FIELD(what) {"stat", PST_F_STR, NULL, "the statistic over repetitions taken as " what ": t_min or t_med (--stat min|median)", false, NULL}
+#define ORDER_FORCED_DOC "false for the tag algorithm with wildcard tags, which forces no order: a control whose M should be 0"
+
+static const pst_field point[] = {
+    ALGORITHM_FIELD,
+    {"order", PST_F_STR, NULL, "rank 1's posting order: in (as sent) or reverse", false, NULL},
+    QUEUE_FIELD,
+    WILDCARD_FIELD,
+    {"n", PST_F_INT, NULL, "messages each way per round trip (the batch size)", false, NULL},
+    LENGTH_FIELD,
+    BYTES_FIELD,
+    {"iot_s", PST_F_NUM, "s", "IOT(n), the in-order round trip: the statistic named in stat (order in only)", true, NULL},
+    {"rot_s", PST_F_NUM, "s", "ROT(n), the reverse-order round trip: the statistic named in stat (order reverse only)", true, NULL},
+    STAT_FIELD("iot_s or rot_s"),
+    {"failed_matches", PST_F_NUM, NULL, "failed match attempts per round trip by construction: n(n-1) in reverse order when the order is forced, else 0", false, NULL},
+    {"iters", PST_F_INT, NULL, "round trips timed together per repetition; a repetition's time is their mean", false, NULL},
+    {"warmup", PST_F_INT, NULL, "untimed round trips per point and order before the timed ones (--warmup)", false, NULL},
+    {"verified", PST_F_BOOL, NULL, "rank 0 checked that every echoed message came back into its own slot (false with --no-verify)", false, NULL},
+    {"samples", PST_F_NUMS, "s", "every repetition's time per round trip, full precision (with --samples)", true, NULL},
+};
+static const pst_fields point_fields = PST_FIELDS("match point", point);
+const pst_schema pst_schema_match_point = {
+    "match", "point", NULL,
+    "One algorithm, order, queue mode, wildcard, batch size n and length; times are per round trip (n messages each way), "
+    "timed on rank 0 over reps repetitions, each after a barrier of the pair and the mean of iters round trips.",
+    {&pst_fields_common, &point_fields, &pst_fields_times},
+};
+
+static const pst_field fit[] = {
+    ALGORITHM_FIELD,
+    QUEUE_FIELD,
+    WILDCARD_FIELD,
+    LENGTH_FIELD,
+    BYTES_FIELD,
+    STAT_FIELD("IOT and ROT"),
+    {"model", PST_F_STR, NULL, "the model fitted, with the n^2 Q term (three or more distinct n) or without (Song 2013's)", false, NULL},
+    {"counts", PST_F_INTS, NULL, "the batch sizes n, in --counts order; the arrays below follow it", false, NULL},
+    {"iot_s", PST_F_NUMS, "s", "IOT per n", false, NULL},
+    {"rot_s", PST_F_NUMS, "s", "ROT per n", false, NULL},
+    {"diff_s", PST_F_NUMS, "s", "ROT - IOT per n", false, NULL},
+    {"m_ns_per_n", PST_F_NUMS, "ns", "Song 2013's per-n estimate (ROT - IOT) / (n(n-1)); null for n = 1", false, NULL},
+    {"fitted", PST_F_BOOL, NULL, "the least-squares fit succeeded: it needs at least two distinct n, one of them >= 2", false, NULL},
+    {"m_ns", PST_F_NUM, "ns", "M, the time per failed match, from the joint least-squares fit of IOT and ROT over all n; null when not fitted", false, NULL},
+    {"m_ns_ci95", PST_F_NUMS, "ns", "its 95 % Student-t interval (when fitted)", true, NULL},
+    {"r2", PST_F_NUM, NULL, "R^2 of the joint fit", false, NULL},
+    {"l_s", PST_F_NUM, "s", "L, the fixed cost per round trip (control messages included)", false, NULL},
+    {"l_s_ci95", PST_F_NUMS, "s", "its 95 % interval (when fitted)", true, NULL},
+    {"s_s", PST_F_NUM, "s", "S, the cost per message of a round trip", false, NULL},
+    {"s_s_ci95", PST_F_NUMS, "s", "its 95 % interval (when fitted)", true, NULL},
+    {"q_s", PST_F_NUM, "s", "Q, the cost per message^2 common to both orders (beyond Song 2013; only when fitted, three or more distinct n)", true, NULL},
+    {"q_s_ci95", PST_F_NUMS, "s", "its 95 % interval (with q_s)", true, NULL},
+    {"song_m_ns", PST_F_NUM, "ns", "M from Song's model without Q, for comparison (the same as m_ns when Q was not fitted)", false, NULL},
+    {"song_m_ns_ci95", PST_F_NUMS, "ns", "its 95 % interval (when that fit ran)", true, NULL},
+    {"song_r2", PST_F_NUM, NULL, "R^2 of Song's fit", false, NULL},
+    {"nobs", PST_F_INT, NULL, "observations fitted: one IOT and one ROT per n", false, NULL},
+    {"order_forced", PST_F_BOOL, NULL, "tags or communicators force the match order; " ORDER_FORCED_DOC, false, NULL},
+};
+static const pst_fields fit_fields = PST_FIELDS("match fit", fit);
+const pst_schema pst_schema_match_fit = {
+    "match", "summary", "fit",
+    "Per algorithm, queue mode, wildcard and length, when both orders ran: IOT(n) = L + n S (+ n^2 Q) and "
+    "ROT(n) = IOT(n) + n(n-1) M fitted to all n at once (Song 2013), and the per-n figures.",
+    {&pst_fields_common, &fit_fields},
+};
+
+static const pst_field queues[] = {
+    QUEUE_FIELD,
+    WILDCARD_FIELD,
+    LENGTH_FIELD,
+    {"verdict", PST_F_STR, NULL, "per-communicator (tag M's 95 % interval excludes 0; |comm M / tag M| < 0.2 and comm M's interval within "
+     "+-50 % of tag M), shared (comm M's interval excludes 0 on tag M's side and comm M >= 50 % of tag M; without a tag reference: "
+     "comm M's interval excludes 0) or inconclusive (anything else, e.g. a tag M not significantly different from 0)", false, NULL},
+    {"m_comm_ns", PST_F_NUM, "ns", "the comm algorithm's M (its fit's m_ns)", false, NULL},
+    {"m_comm_ns_ci95", PST_F_NUMS, "ns", "its 95 % interval", false, NULL},
+    {"m_tag_ns", PST_F_NUM, "ns", "the tag algorithm's M, the reference (absent when the tag algorithm was not fitted or wildcard is tag)", true, NULL},
+    {"m_tag_ns_ci95", PST_F_NUMS, "ns", "its 95 % interval (with m_tag_ns)", true, NULL},
+    {"comm_over_tag", PST_F_NUM, NULL, "m_comm_ns / m_tag_ns; null without a tag M significantly different from 0", false, NULL},
+    {"evidence", PST_F_STR, NULL, "both M with their intervals and the ratio, as printed", false, NULL},
+};
+static const pst_fields queues_fields = PST_FIELDS("match queues", queues);
+const pst_schema pst_schema_match_queues = {
+    "match", "summary", "queues",
+    "Per queue mode, wildcard and length, when the comm algorithm was fitted: does the library keep one match queue per "
+    "communicator? The comm algorithm's M against the tag algorithm's.",
+    {&pst_fields_common, &queues_fields},
+};

@@ -1,0 +1,395 @@
+#include "core/schema.h"
+
+#include "core/record.h"
+
+#include <string.h>
+
+/* ---- the groups core writes ------------------------------------------------------------- */
+
+static const pst_field common[] = {
+    {"bench", PST_F_STR, NULL, "the subcommand that wrote the record", false, NULL},
+    {"type", PST_F_STR, NULL, "header, point (one measurement), summary (derived), diag (model diagnostics) or footer", false, NULL},
+    {"run_id", PST_F_STR, NULL, "identifies the run; the same in every record of it", false, NULL},
+    {"ranks", PST_F_INT, NULL, "MPI ranks in the run", false, NULL},
+    {"transport", PST_F_STR, NULL, "point-to-point transport: mpi, rma or shmem", false, NULL},
+    {"summary", PST_F_STR, NULL, "the kind of a summary record", true, NULL},
+};
+const pst_fields pst_fields_common = PST_FIELDS("common", common);
+
+static const pst_field noise_probe[] = {
+    {"lost_frac_max", PST_F_NUM, NULL, "largest fraction of the probe lost in gaps, over ranks", false, NULL},
+    {"lost_frac_median", PST_F_NUM, NULL, "median over ranks of that fraction", false, NULL},
+    {"max_gap_s", PST_F_NUM, "s", "longest gap seen", false, NULL},
+    {"gaps", PST_F_INT, NULL, "gaps longer than threshold_s, summed over ranks", false, NULL},
+};
+static const pst_fields noise_probe_fields = PST_FIELDS("noise probe", noise_probe);
+
+static const pst_field noise[] = {
+    {"probe_s", PST_F_NUM, "s", "length of the clock-spin probe on every rank (header only)", true, NULL},
+    {"threshold_s", PST_F_NUM, "s", "a gap is a stall when longer than this: max(20 us, 10 timer ticks) (header only)", true, NULL},
+    {"measures_ranks", PST_F_BOOL, NULL, "ranks outnumber CPUs, so the probe measures the ranks taking turns (header only)", true, NULL},
+    {"before", PST_F_OBJ, NULL, "the probe before the first experiment (header)", true, &noise_probe_fields},
+    {"after", PST_F_OBJ, NULL, "the probe after the last experiment (footer)", true, &noise_probe_fields},
+    {"noisy", PST_F_BOOL, NULL, "some rank lost more than 2 % of the probe: timings are noisy, verdicts unreliable", false, NULL},
+};
+static const pst_fields noise_fields = PST_FIELDS("noise", noise);
+
+static const pst_field binding[] = {
+    {"rank", PST_F_INT, NULL, "MPI rank", false, NULL},
+    {"host", PST_F_STR, NULL, "host name", false, NULL},
+    {"cpus", PST_F_STR, NULL, "CPUs the rank may run on (sched_getaffinity), as a list like 0-3,8", false, NULL},
+    {"numa_node", PST_F_INT, NULL, "NUMA node of those CPUs, where readable", false, NULL},
+};
+static const pst_fields binding_fields = PST_FIELDS("binding", binding);
+
+static const pst_field allocator[] = {
+    {"glibc_version", PST_F_STR, NULL, "gnu_get_libc_version()", false, NULL},
+    {"alloc_state", PST_F_STR, NULL, "the allocator state asked for with --alloc-state: default, warm or fresh", false, NULL},
+    {"mmap_threshold_bytes", PST_F_INT, "bytes", "M_MMAP_THRESHOLD when pstswm set it, else null (glibc has no getter)", false, NULL},
+    {"trim_threshold_bytes", PST_F_INT, "bytes", "M_TRIM_THRESHOLD when pstswm set it, else null", false, NULL},
+    {"probe_bytes", PST_F_INT, "bytes", "size of the probe block: the run's largest message", false, NULL},
+    {"probe_mmapped", PST_F_BOOL, NULL, "glibc served the probe block with mmap", false, NULL},
+    {"preloaded", PST_F_STR, NULL, "an allocator named in LD_PRELOAD (jemalloc, tcmalloc, ...), else null", false, NULL},
+};
+static const pst_fields allocator_fields = PST_FIELDS("allocator", allocator);
+
+static const pst_field header[] = {
+    {"tool", PST_F_STR, NULL, "pstswm", false, NULL},
+    {"schema_version", PST_F_INT, NULL, "version of this schema (README: Schema versions)", false, NULL},
+    {"version", PST_F_STR, NULL, "pstswm version", false, NULL},
+    {"git_commit", PST_F_STR, NULL, "commit the binary was built from", false, NULL},
+    {"command", PST_F_STR, NULL, "the whole command line, shell-quoted", false, NULL},
+    {"mpi_library", PST_F_STR, NULL, "MPI_Get_library_version, first line", false, NULL},
+    {"mpi_version", PST_F_STR, NULL, "MPI standard version the library implements (MPI_Get_version)", false, NULL},
+    {"mpi_build", PST_F_STR, NULL, "the MPI pstswm was built against: openmpi, mpich or system", false, NULL},
+    {"nodes", PST_F_INT, NULL, "distinct hosts", false, NULL},
+    {"hosts", PST_F_STRS, NULL, "their names", false, NULL},
+    {"cpu_model", PST_F_STR, NULL, "rank 0's CPU (/proc/cpuinfo)", false, NULL},
+    {"cpus_online", PST_F_INT, NULL, "rank 0's online CPUs", false, NULL},
+    {"compiler", PST_F_STR, NULL, "compiler and version", false, NULL},
+    {"timer_resolution_s", PST_F_NUM, "s", "measured smallest tick of MPI_Wtime", false, NULL},
+    {"wtick_s", PST_F_NUM, "s", "MPI_Wtick", false, NULL},
+    {"thread_level", PST_F_STR, NULL, "MPI thread level asked for (--thread-level)", false, NULL},
+    {"thread_level_provided", PST_F_STR, NULL, "thread level the library provided", false, NULL},
+    {"date", PST_F_STR, NULL, "start of the run, UTC, ISO 8601", false, NULL},
+    {"env", PST_F_MAP, NULL, "every OMPI_, PMIX_, MPICH_, MPIR_CVAR_, UCX_, FI_, I_MPI_, PSM2_, OMP_, OPENBLAS_, SLURM_, MALLOC_ variable and GLIBC_TUNABLES", false, NULL},
+    {"binding", PST_F_OBJS, NULL, "per rank: where it may run", false, &binding_fields},
+    {"oversubscribed", PST_F_BOOL, NULL, "some host runs more ranks than the CPUs allowed to them: timings are not verdicts", false, NULL},
+    {"cpu_governor", PST_F_STR, NULL, "cpufreq governor of CPU 0, where readable", false, NULL},
+    {"transparent_hugepages", PST_F_STR, NULL, "THP setting (always, madvise, never), where readable", false, NULL},
+    {"kernel_release", PST_F_STR, NULL, "uname -r", false, NULL},
+    {"ld_preload", PST_F_STR, NULL, "LD_PRELOAD", false, NULL},
+    {"compile_flags", PST_F_STR, NULL, "C flags pstswm was compiled with", false, NULL},
+    {"noise", PST_F_OBJ, NULL, "the host-noise probe before the first experiment; null with --noise-probe 0", false, &noise_fields},
+    {"allocator", PST_F_OBJ, NULL, "glibc allocator state: whether the largest message is mmapped", false, &allocator_fields},
+};
+const pst_fields pst_fields_header = PST_FIELDS("run header", header);
+
+static const pst_field footer[] = {
+    {"noise", PST_F_OBJ, NULL, "the host-noise probe after the last experiment; null with --noise-probe 0", false, &noise_fields},
+    {"elapsed_s", PST_F_NUM, "s", "from the end of the header to the footer", false, NULL},
+};
+const pst_fields pst_fields_footer = PST_FIELDS("footer", footer);
+
+static const pst_field times[] = {
+    {"t_min", PST_F_NUM, "s", "smallest time over repetitions", false, NULL},
+    {"t_med", PST_F_NUM, "s", "median time", false, NULL},
+    {"t_mean", PST_F_NUM, "s", "mean time", false, NULL},
+    {"t_max", PST_F_NUM, "s", "largest time", false, NULL},
+    {"reps", PST_F_INT, NULL, "repetitions (rounds) the statistics are over", false, NULL},
+};
+const pst_fields pst_fields_times = PST_FIELDS("times", times);
+
+static const pst_field rounds[] = {
+    {"stat", PST_F_STR, NULL, "the statistic verdicts use: t_med", false, NULL},
+    {"ci_low", PST_F_NUM, "s", "lower end of the median's confidence interval (order statistics)", false, NULL},
+    {"ci_high", PST_F_NUM, "s", "upper end of that interval", false, NULL},
+    {"rounds", PST_F_INT, NULL, "rounds measured", false, NULL},
+    {"precision_reached", PST_F_BOOL, NULL, "the interval's half-width is within --precision of the median", false, NULL},
+    {"round_s", PST_F_NUMS, "s", "every round's time, 5 significant digits", false, NULL},
+};
+const pst_fields pst_fields_rounds = PST_FIELDS("rounds", rounds);
+
+static const pst_field verdict[] = {
+    {"stat", PST_F_STR, NULL, "the statistic compared: t_med", false, NULL},
+    {"best", PST_F_STR, NULL, "the alternative with the smallest median", false, NULL},
+    {"best_set", PST_F_STRS, NULL, "alternatives not shown slower than the best by more than margin, at confidence", false, NULL},
+    {"decided", PST_F_BOOL, NULL, "the best set has one member", false, NULL},
+    {"nalternatives", PST_F_INT, NULL, "alternatives compared", false, NULL},
+    {"margin", PST_F_NUM, NULL, "equivalence margin (fraction): closer alternatives are a tie", false, NULL},
+    {"confidence", PST_F_NUM, NULL, "confidence of the intervals and of the best set", false, NULL},
+    {"level", PST_F_STR, NULL, "sensitivity: low (median_rel <= 5 %), moderate, high (>= 15 %) or undetermined", false, NULL},
+    {"level_ci", PST_F_STRS, NULL, "the levels at the two ends of median_rel_ci", false, NULL},
+    {"median_rel_ci", PST_F_NUMS, NULL, "interval of the median alternative's relative excess over the best", false, NULL},
+    {"rounds", PST_F_INT, NULL, "rounds behind the verdict", false, NULL},
+    {"precision_reached", PST_F_BOOL, NULL, "every alternative's median reached --precision", false, NULL},
+    {"verdict_ok", PST_F_BOOL, NULL, "no caveat applies", false, NULL},
+    {"verdict_caveats", PST_F_STRS, NULL, "why the verdict may not hold: oversubscribed, noisy, fewer than 10 rounds, precision not reached, below 20x timer resolution", false, NULL},
+};
+const pst_fields pst_fields_verdict = PST_FIELDS("verdict", verdict);
+
+static const pst_field sensitivity[] = {
+    {"mean_rel", PST_F_NUM, NULL, "mean over alternatives of (t - min) / min", false, NULL},
+    {"median_rel", PST_F_NUM, NULL, "the median alternative's relative excess over the best (paired over rounds)", false, NULL},
+    {"max_rel", PST_F_NUM, NULL, "the slowest alternative's (t - min) / min", false, NULL},
+    {"fastest", PST_F_STRS, NULL, "the (up to) five fastest alternatives, fastest first", false, NULL},
+    {"within_1pct", PST_F_INT, NULL, "alternatives within 1 % of the fastest", false, NULL},
+    {"within_5pct", PST_F_INT, NULL, "within 5 %", false, NULL},
+    {"within_25pct", PST_F_INT, NULL, "within 25 %", false, NULL},
+};
+const pst_fields pst_fields_sensitivity = PST_FIELDS("sensitivity", sensitivity);
+
+static const pst_field segment[] = {
+    {"from_bytes", PST_F_INT, "bytes", "first message size of the segment", false, NULL},
+    {"to_bytes", PST_F_INT, "bytes", "last message size of the segment", false, NULL},
+    {"npoints", PST_F_INT, NULL, "sizes in the segment", false, NULL},
+    {"alpha_s", PST_F_NUM, "s", "start-up time: the fit's intercept", false, NULL},
+    {"alpha_ci", PST_F_NUMS, "s", "its 95 % interval", false, NULL},
+    {"beta_mbytes_per_s", PST_F_NUM, "MB/s", "bandwidth: the inverse of the fit's slope", false, NULL},
+    {"beta_ci", PST_F_NUMS, "MB/s", "its 95 % interval", false, NULL},
+    {"t_l_s", PST_F_NUM, "s", "alpha_s in Worley's notation (t_L)", false, NULL},
+    {"t_l_ci95", PST_F_NUMS, "s", "its 95 % interval", false, NULL},
+    {"t_s_s_per_byte", PST_F_NUM, "s/byte", "the slope (t_S)", false, NULL},
+    {"t_s_ci95", PST_F_NUMS, "s/byte", "its 95 % interval", false, NULL},
+};
+static const pst_fields segment_fields = PST_FIELDS("segment", segment);
+
+static const pst_field segfit[] = {
+    {"breakpoints_bytes", PST_F_INTS, "bytes", "message sizes where a new segment of the piecewise fit starts (protocol switches)", false, NULL},
+    {"segments", PST_F_OBJS, NULL, "the piecewise-linear fit t = alpha + bytes / beta, per segment", false, &segment_fields},
+    {"model_max_rel_err", PST_F_NUM, NULL, "largest relative error of the piecewise fit at a measured size", false, NULL},
+    {"fit_ok", PST_F_BOOL, NULL, "the fit describes every size within its tolerance", false, NULL},
+};
+const pst_fields pst_fields_segfit = PST_FIELDS("piecewise fit", segfit);
+
+static const pst_field compare_header[] = {
+    {"schedule", PST_F_STR, NULL, "rounds (shuffled per round) or sequential", false, NULL},
+    {"seed", PST_F_INT, NULL, "seed of the shuffled order", false, NULL},
+    {"margin", PST_F_NUM, NULL, "equivalence margin (fraction)", false, NULL},
+    {"confidence", PST_F_NUM, NULL, "confidence of intervals and best sets", false, NULL},
+    {"adaptive", PST_F_BOOL, NULL, "rounds were added until --precision or --budget", false, NULL},
+    {"precision", PST_F_NUM, NULL, "adaptive target: the median's CI half-width relative to it", false, NULL},
+    {"budget_s", PST_F_NUM, "s", "adaptive budget of the run; 0: 10x --reps rounds", false, NULL},
+};
+const pst_fields pst_fields_compare_header = PST_FIELDS("comparison settings", compare_header);
+
+/* ---- look-up and self-check ------------------------------------------------------------- */
+
+const pst_field *pst_fields_find(const pst_fields *g, const char *key)
+{
+    for (size_t i = 0; i < g->n; i++)
+        if (!strcmp(g->field[i].name, key)) return &g->field[i];
+    return NULL;
+}
+
+const pst_field *pst_schema_field(const pst_schema *s, const char *key, size_t *part, size_t *index)
+{
+    for (size_t p = 0; p < PST_SCHEMA_PARTS && s->part[p]; p++) {
+        const pst_field *f = pst_fields_find(s->part[p], key);
+        if (f) {
+            *part = p;
+            *index = (size_t)(f - s->part[p]->field);
+            return f;
+        }
+    }
+    return NULL;
+}
+
+const char *pst_ftype_name(pst_ftype t)
+{
+    static const char *const names[] = {
+        [PST_F_STR] = "string", [PST_F_INT] = "int", [PST_F_NUM] = "number", [PST_F_BOOL] = "bool",
+        [PST_F_STRS] = "string[]", [PST_F_INTS] = "int[]", [PST_F_NUMS] = "number[]",
+        [PST_F_OBJ] = "object", [PST_F_OBJS] = "object[]", [PST_F_MAP] = "map",
+    };
+    return names[t];
+}
+
+static int check_members(const pst_fields *g, const char *where, FILE *err)
+{
+    int bad = 0;
+    for (size_t i = 0; i < g->n; i++) {
+        const pst_field *f = &g->field[i];
+        bool nests = f->type == PST_F_OBJ || f->type == PST_F_OBJS;
+        if (nests != (f->members != NULL)) {
+            fprintf(err, "%s: field %s: members %s for a %s\n", where, f->name, f->members ? "given" : "missing", pst_ftype_name(f->type));
+            bad++;
+        }
+        if (!f->doc || !f->doc[0]) { fprintf(err, "%s: field %s has no doc\n", where, f->name); bad++; }
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(g->field[j].name, f->name)) { fprintf(err, "%s: field %s listed twice\n", where, f->name); bad++; }
+        if (f->members) bad += check_members(f->members, where, err);
+    }
+    return bad;
+}
+
+int pst_schema_check(const pst_schema *const *s, size_t n, FILE *err)
+{
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        char where[128];
+        snprintf(where, sizeof where, "%s/%s%s%s", s[i]->bench, s[i]->type, s[i]->summary ? "/" : "", s[i]->summary ? s[i]->summary : "");
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(s[i]->bench, s[j]->bench) && !strcmp(s[i]->type, s[j]->type) &&
+                !strcmp(s[i]->summary ? s[i]->summary : "", s[j]->summary ? s[j]->summary : "")) {
+                fprintf(err, "%s: schema listed twice\n", where);
+                bad++;
+            }
+        for (size_t p = 0; p < PST_SCHEMA_PARTS && s[i]->part[p]; p++) {
+            const pst_fields *g = s[i]->part[p];
+            if (g->n > PST_SCHEMA_PART_MAX) { fprintf(err, "%s: group %s has %zu fields (at most %d)\n", where, g->name, g->n, PST_SCHEMA_PART_MAX); bad++; }
+            bad += check_members(g, where, err);
+            /* A name in two groups of one record would be written twice. */
+            for (size_t k = 0; k < g->n; k++)
+                for (size_t q = 0; q < p; q++)
+                    if (pst_fields_find(s[i]->part[q], g->field[k].name)) {
+                        fprintf(err, "%s: field %s in groups %s and %s\n", where, g->field[k].name, s[i]->part[q]->name, g->name);
+                        bad++;
+                    }
+        }
+    }
+    return bad;
+}
+
+/* ---- printing --------------------------------------------------------------------------- */
+
+static void json_fields(pst_rec *r, const char *key, const pst_fields *g)
+{
+    pst_rec_list_begin(r, key);
+    for (size_t i = 0; i < g->n; i++) {
+        const pst_field *f = &g->field[i];
+        pst_rec_obj_begin(r, NULL);
+        pst_rec_str(r, "name", f->name);
+        pst_rec_str(r, "type", pst_ftype_name(f->type));
+        pst_rec_str(r, "unit", f->unit);
+        pst_rec_str(r, "doc", f->doc);
+        pst_rec_bool(r, "optional", f->optional);
+        if (f->members) json_fields(r, "members", f->members);
+        pst_rec_obj_end(r);
+    }
+    pst_rec_list_end(r);
+}
+
+/* The groups in order of first use, each once. */
+static size_t distinct_groups(const pst_schema *const *s, size_t n, const pst_fields **out, size_t cap)
+{
+    size_t ng = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t p = 0; p < PST_SCHEMA_PARTS && s[i]->part[p]; p++) {
+            size_t g = 0;
+            while (g < ng && out[g] != s[i]->part[p]) g++;
+            if (g == ng && ng < cap) out[ng++] = s[i]->part[p];
+        }
+    return ng;
+}
+
+enum { MAX_GROUPS = 128 };
+
+void pst_schema_print_json(const pst_schema *const *s, size_t n, FILE *f)
+{
+    const pst_fields *groups[MAX_GROUPS];
+    size_t ng = distinct_groups(s, n, groups, MAX_GROUPS);
+    pst_rec r;
+    pst_rec_open(&r);
+    pst_rec_int(&r, "schema_version", PST_SCHEMA_VERSION);
+    pst_rec_obj_begin(&r, "groups");
+    for (size_t g = 0; g < ng; g++) json_fields(&r, groups[g]->name, groups[g]);
+    pst_rec_obj_end(&r);
+    pst_rec_list_begin(&r, "records");
+    for (size_t i = 0; i < n; i++) {
+        pst_rec_obj_begin(&r, NULL);
+        pst_rec_str(&r, "bench", s[i]->bench);
+        pst_rec_str(&r, "type", s[i]->type);
+        pst_rec_str(&r, "summary", s[i]->summary);
+        pst_rec_str(&r, "doc", s[i]->doc);
+        const char *parts[PST_SCHEMA_PARTS];
+        size_t np = 0;
+        while (np < PST_SCHEMA_PARTS && s[i]->part[np]) { parts[np] = s[i]->part[np]->name; np++; }
+        pst_rec_strs(&r, "groups", parts, np);
+        pst_rec_obj_end(&r);
+    }
+    pst_rec_list_end(&r);
+    pst_rec_print(&r, f);
+}
+
+/* Markdown table cells: a '|' would end the cell. */
+static void md_cell(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        if (*s == '|') fputs("\\|", f);
+        else fputc(*s, f);
+    }
+}
+
+static void md_rows(FILE *f, const char *prefix, const pst_fields *g)
+{
+    for (size_t i = 0; i < g->n; i++) {
+        const pst_field *x = &g->field[i];
+        fprintf(f, "| `%s%s` | %s | %s | ", prefix, x->name, pst_ftype_name(x->type), x->unit ? x->unit : "");
+        md_cell(f, x->doc);
+        fputs(x->optional ? " (not always present)" : "", f);
+        fputs(" |\n", f);
+        if (x->members) {
+            char sub[128];
+            snprintf(sub, sizeof sub, "%s%s%s.", prefix, x->name, x->type == PST_F_OBJS ? "[]" : "");
+            md_rows(f, sub, x->members);
+        }
+    }
+}
+
+static void md_table(FILE *f, const pst_fields *g)
+{
+    fputs("| field | type | unit | meaning |\n| --- | --- | --- | --- |\n", f);
+    md_rows(f, "", g);
+    fputc('\n', f);
+}
+
+static bool is_core_group(const pst_fields *g)
+{
+    static const pst_fields *const core[] = {
+        &pst_fields_common, &pst_fields_header, &pst_fields_footer, &pst_fields_times, &pst_fields_rounds,
+        &pst_fields_verdict, &pst_fields_sensitivity, &pst_fields_segfit, &pst_fields_compare_header,
+    };
+    for (size_t i = 0; i < sizeof core / sizeof core[0]; i++)
+        if (core[i] == g) return true;
+    return false;
+}
+
+void pst_schema_print_markdown(const pst_schema *const *s, size_t n, FILE *f)
+{
+    fprintf(f, "# Record reference (schema version %d)\n\n"
+               "Generated by `pstswm schema --markdown`; do not edit (a test compares this page with the program).\n"
+               "Every record is checked against this schema as it is written. Any field may be `null`: a number\n"
+               "that is not finite, a string that is not known. Types are JSON types; `map` is an object with free keys.\n\n"
+               "## Field groups\n\nGroups that several records share; each record below lists the groups it carries.\n\n",
+            PST_SCHEMA_VERSION);
+    const pst_fields *groups[MAX_GROUPS];
+    size_t ng = distinct_groups(s, n, groups, MAX_GROUPS);
+    for (size_t g = 0; g < ng; g++) {
+        if (!is_core_group(groups[g])) continue;
+        fprintf(f, "### %s\n\n", groups[g]->name);
+        md_table(f, groups[g]);
+    }
+    const char *bench = "";
+    const pst_fields *shown[MAX_GROUPS];
+    size_t nshown = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(bench, s[i]->bench)) fprintf(f, "## %s\n\n", bench = s[i]->bench);
+        fprintf(f, "### %s / %s%s%s%s\n\n", s[i]->bench, s[i]->type, s[i]->summary ? " `" : "", s[i]->summary ? s[i]->summary : "",
+                s[i]->summary ? "`" : "");
+        fprintf(f, "%s\n\nGroups:", s[i]->doc);
+        for (size_t p = 0; p < PST_SCHEMA_PARTS && s[i]->part[p]; p++)
+            fprintf(f, "%s %s", p ? "," : "", s[i]->part[p]->name);
+        fputs(".\n\n", f);
+        /* A bench's group shared by several of its records (the model's configuration) is shown once. */
+        for (size_t p = 0; p < PST_SCHEMA_PARTS && s[i]->part[p]; p++) {
+            const pst_fields *g = s[i]->part[p];
+            size_t k = 0;
+            while (k < nshown && shown[k] != g) k++;
+            if (is_core_group(g) || k < nshown || nshown == MAX_GROUPS) continue;
+            shown[nshown++] = g;
+            fprintf(f, "%s:\n\n", g->name);
+            md_table(f, g);
+        }
+    }
+}
