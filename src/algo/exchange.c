@@ -1,5 +1,7 @@
 #include "algo/exchange.h"
 
+#include <limits.h>
+
 int pst_exchange_chunks(bool overlapped, size_t bytes)
 {
     if (!overlapped) return 1;
@@ -51,12 +53,18 @@ void pst_exchange(const pst_protocol *p, bool overlapped, MPI_Comm comm, int des
     }
 }
 
+/* A transfer of `bytes` standing for any, to size buffered-send space by. */
+static void sizing_xfer(pst_xfer *x, const pst_protocol *p, MPI_Comm comm, size_t bytes)
+{
+    static char dummy;
+    pst_xfer_init(x, p, comm, 0, 0, PST_SIDE_A, &dummy, &dummy, bytes, 0);
+}
+
 /* Buffered-send space for n messages of up to `bytes`. */
 static void reserve_buffered(const pst_protocol *p, MPI_Comm comm, size_t bytes, size_t n)
 {
-    static char dummy;
     pst_xfer x;
-    pst_xfer_init(&x, p, comm, 0, 0, PST_SIDE_A, &dummy, &dummy, bytes, 0);
+    sizing_xfer(&x, p, comm, bytes);
     pst_xfer_reserve(&x, n);
 }
 
@@ -65,6 +73,19 @@ void pst_exchange_reserve(const pst_protocol *p, MPI_Comm comm, size_t bytes, si
     if (!p) return;
     pst_transport_grow(p->transport->name, comm, bytes, n);
     reserve_buffered(p, comm, bytes, n);
+}
+
+void pst_exchange_hold(const pst_protocol *p, MPI_Comm comm, size_t bytes, long n)
+{
+    if (!p) return;
+    /* MPI attaches at most INT_MAX bytes: a hold's messages are capped at an eighth of it, so that
+     * the model's three stages' holds fit together; beyond it a drain makes room mid-step. */
+    if (bytes > INT_MAX / 8) bytes = INT_MAX / 8;
+    /* A one-sided area needs the plan's traffic once: its exchanges end before another plan's start. */
+    if (n > 0) pst_transport_grow(p->transport->name, comm, bytes, 1);
+    pst_xfer x;
+    sizing_xfer(&x, p, comm, bytes);
+    pst_xfer_hold(&x, n);
 }
 
 void pst_exchange_reserve_run(const pst_protocol *p, MPI_Comm comm, size_t bytes, size_t exchanges)

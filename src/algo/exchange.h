@@ -55,6 +55,10 @@ void pst_exchange_reserve(const pst_protocol *p, MPI_Comm comm, size_t bytes, si
  * whole run: with successive partners, a buffered message to one partner may still be
  * undelivered when the next exchange starts. */
 void pst_exchange_reserve_run(const pst_protocol *p, MPI_Comm comm, size_t bytes, size_t exchanges);
+/* Room for n transfers of up to `bytes` that a plan keeps for as long as it lives, on top of what
+ * every other plan keeps (n < 0 gives it back): for plans run back to back with no settle between
+ * them, like the model's stages.  Collective over comm as pst_exchange_reserve when n > 0. */
+void pst_exchange_hold(const pst_protocol *p, MPI_Comm comm, size_t bytes, long n);
 
 /* The effective schedule: the overlap flag, or an overlap protocol (2,x / 3,x, Worley 1998's
  * designation of the overlap algorithms). */

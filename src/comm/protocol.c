@@ -232,6 +232,11 @@ void pst_xfer_reserve(const pst_xfer *x, size_t n)
 {
     if (x->proto->transport->reserve) x->proto->transport->reserve(x, n);
 }
+
+void pst_xfer_hold(const pst_xfer *x, long n)
+{
+    if (x->proto->transport->hold) x->proto->transport->hold(x, n);
+}
 void pst_xfer_post(pst_xfer *x) { x->proto->transport->post(x); }
 void pst_xfer_send(pst_xfer *x) { x->proto->transport->send(x); }
 void pst_xfer_wait(pst_xfer *x) { x->proto->transport->wait(x); }

@@ -46,6 +46,9 @@ typedef struct pst_transport {
     /* Local room for n messages like x that may be outstanding at once (buffered-send space);
      * outside timing.  NULL: nothing to reserve (one-sided transports size their area in setup). */
     void (*reserve)(const struct pst_xfer *x, size_t n);
+    /* The same kept for as long as a plan lives, on top of every other plan's (n < 0 gives it
+     * back); see pst_xfer_hold.  NULL: nothing to hold. */
+    void (*hold)(const struct pst_xfer *x, long n);
     /* Collective over comm, outside timing; grow: keep what comm's area already covers (see
      * pst_transport_grow).  NULL when the transport needs no set-up. */
     void (*setup)(MPI_Comm comm, size_t max_bytes, size_t max_inflight, bool grow);
@@ -140,6 +143,10 @@ void pst_xfer_init_v(pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest
 /* Buffered-send space for n messages like x outstanding at once (0,0 of "mpi"); local.
  * Nothing for the one-sided transports: their set-up bounds the transfers in flight. */
 void pst_xfer_reserve(const pst_xfer *x, size_t n);
+/* Buffered-send space for n messages like x that a plan keeps while it lives, added to what
+ * every other plan holds (n < 0 returns it).  For plans that run back to back with no settle
+ * between them, so one plan's buffered messages may still await delivery when the next sends. */
+void pst_xfer_hold(const pst_xfer *x, long n);
 /* Outside timing, between turns: wait until this rank's buffered sends have left, so that none
  * outlives the turn that sent it and the space reserved for one exchange suffices. */
 void pst_transport_settle(void);

@@ -90,6 +90,7 @@ static int hs_tag(const pst_xfer *x) { return 2 * x->tag + 1; }
 
 static void drain_bsend_space(void);
 static size_t bsend_attached, bsend_pending; /* bytes attached; bytes sent buffered since the last drain */
+static size_t bsend_held;                    /* bytes the living plans hold (mpi_hold) */
 
 static size_t bsend_need(const pst_xfer *x) { return (size_t)x->bytes + MPI_BSEND_OVERHEAD + 64; }
 
@@ -174,13 +175,11 @@ static void drain_bsend_space(void)
 
 void pst_transport_settle(void) { drain_bsend_space(); }
 
-/* Buffered sends (0,0) need attached space; grow it (outside timing) when asked. */
-static void mpi_reserve(const pst_xfer *x, size_t n)
+static bool buffered(const pst_xfer *x) { return !x->proto->ordered && x->proto->variant == 0; }
+
+/* Grow the attached space (outside timing) to at least `need` bytes. */
+static void attach_at_least(size_t need)
 {
-    if (x->proto->ordered || x->proto->variant != 0) return;
-    /* Twice the messages of one exchange: a turn's re-warm and timed exchange fit, and
-     * pst_transport_settle empties the space between turns, so no drain falls into a timing. */
-    size_t need = 2 * n * bsend_need(x);
     if (need <= bsend_attached) return;
     if (bsend_buffer) {
         void *old;
@@ -195,9 +194,26 @@ static void mpi_reserve(const pst_xfer *x, size_t n)
     bsend_attached = need;
 }
 
+/* Buffered sends (0,0) need attached space. */
+static void mpi_reserve(const pst_xfer *x, size_t n)
+{
+    /* Twice the messages of one exchange: a turn's re-warm and timed exchange fit, and
+     * pst_transport_settle empties the space between turns, so no drain falls into a timing. */
+    if (buffered(x)) attach_at_least(2 * n * bsend_need(x));
+}
+
+/* Holds add up (the space stays attached when one is given back: plans are freed at the end). */
+static void mpi_hold(const pst_xfer *x, long n)
+{
+    if (!buffered(x)) return;
+    size_t bytes = (n < 0 ? (size_t)-n : (size_t)n) * bsend_need(x);
+    bsend_held = n < 0 ? bsend_held - (bytes < bsend_held ? bytes : bsend_held) : bsend_held + bytes;
+    attach_at_least(bsend_held);
+}
+
 const pst_transport pst_transport_mpi = {
     .name = "mpi",
     .variants = {unordered_variants, ordered_variants},
     .nvariants = {7, 11},
-    .post = mpi_post, .send = mpi_send, .wait = mpi_wait, .send_early = mpi_send_early, .reserve = mpi_reserve,
+    .post = mpi_post, .send = mpi_send, .wait = mpi_wait, .send_early = mpi_send_early, .reserve = mpi_reserve, .hold = mpi_hold,
 };

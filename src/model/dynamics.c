@@ -1,13 +1,11 @@
 #include "model/dynamics.h"
 
-#include "algo/exchange.h"
 #include "core/alloc.h"
 #include "core/timer.h"
 #include "model/constants.h"
 #include "model/gauss.h"
 #include "model/wind.h"
 
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,13 +86,6 @@ static void init_parallel(pst_dyn *d)
         const size_t unit = (size_t)O_N * B * 2;
         d->pleg = pst_pleg_create(par, leg_width(d), d->spec.ncoef * unit, unit);
     }
-    /* Buffered sends (0,0) keep a message's space until MPI reclaims it after delivery, which
-     * can lag several transposes behind: room for twice a whole substep's traffic. */
-    size_t bytes = (d->pfft_inv ? pst_pfft_send_bytes(d->pfft_inv) + pst_pfft_send_bytes(d->pfft_fwd) : 0) +
-                   (d->pleg ? pst_pleg_send_bytes(d->pleg) : 0);
-    if (bytes > INT_MAX / 4) bytes = INT_MAX / 4;
-    if (par->row != MPI_COMM_NULL) pst_exchange_reserve(par->cfg.fft_protocol, par->row, bytes, 1);
-    if (par->col != MPI_COMM_NULL) pst_exchange_reserve(par->cfg.leg_protocol, par->col, bytes, 1);
 }
 
 void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)

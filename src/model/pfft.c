@@ -3,6 +3,7 @@
 #include "model/pfft.h"
 
 #include "algo/dfft.h"
+#include "algo/exchange.h"
 #include "algo/partition.h"
 #include "algo/transpose.h"
 #include "core/alloc.h"
@@ -29,6 +30,8 @@ struct pst_pfft {
     double *stage_b;                           /* B's send (B⁻¹'s receive) layout: [q][line_n[me]][lon_n[q]] */
     pst_trans *a, *b, *a_inv, *b_inv;
     pst_dfft *dfft;
+    const pst_protocol *protocol;
+    MPI_Comm row;
     double comm_s;
 };
 
@@ -107,6 +110,23 @@ static void make_transposes(pst_pfft *f, const pst_par *par)
     free(sc);
 }
 
+/* Bytes this rank sends in one inverse plus one forward transform. */
+static size_t send_bytes(const pst_pfft *f)
+{
+    /* dfft: log2 P stages and the conjugate SWAP, each the whole block of lines/2 complex lines. */
+    if (f->dfft) {
+        int stages;
+        pst_pow2_floor(f->P, &stages);
+        return 2 * ((size_t)stages + 1) * f->lines * f->nlon_local * sizeof(double);
+    }
+    return 2 * (f->lines * (size_t)f->nmx * sizeof(fftw_complex) + f->line_n[f->me] * (size_t)f->nlon * sizeof(double));
+}
+
+/* Buffered sends (0,0) keep a message's space until MPI reclaims it after delivery, which can
+ * lag a whole substep behind: the stage holds room for twice its traffic while it lives, beside
+ * the other stages' (pst_exchange_hold). */
+static void hold_space(const pst_pfft *f, long messages) { pst_exchange_hold(f->protocol, f->row, send_bytes(f), messages); }
+
 pst_pfft *pst_pfft_create(const pst_par *par, int M, int nlon, int lines, unsigned fftw_flags)
 {
     pst_pfft *f = pst_calloc(1, sizeof *f);
@@ -119,11 +139,14 @@ pst_pfft *pst_pfft_create(const pst_par *par, int M, int nlon, int lines, unsign
     f->nmx = par->nmx;
     f->nlon_local = par->nlon;
     f->lines = (size_t)lines;
+    f->protocol = par->cfg.fft_protocol;
+    f->row = par->row;
     if (f->alg->family == PST_FAMILY_DFFT) {
         f->dfft = pst_dfft_create(par->cfg.fft_protocol, par->cfg.fft_overlap, par->row, nlon, lines, M);
         if (pst_dfft_nm(f->dfft) != par->nmx) pst_fatal(PST_EXIT_FAILED, "dfft wavenumbers disagree with the decomposition");
         for (int i = 0; i < par->nmx; i++)
             if (pst_dfft_m(f->dfft, i) != par->mx[i]) pst_fatal(PST_EXIT_FAILED, "dfft wavenumbers disagree with the decomposition");
+        hold_space(f, 2);
         return f;
     }
     const int P = f->P;
@@ -146,6 +169,7 @@ pst_pfft *pst_pfft_create(const pst_par *par, int M, int nlon, int lines, unsign
     f->stage_a = pst_fft_alloc_complex(mine * (size_t)(M + 1) + 1);
     f->stage_b = pst_fft_alloc_real(mine * (size_t)nlon + 1);
     make_transposes(f, par);
+    hold_space(f, 2);
     return f;
 }
 
@@ -187,20 +211,10 @@ void pst_pfft_forward(pst_pfft *f, const double *grid, fftw_complex *four)
 
 double pst_pfft_comm_s(const pst_pfft *f) { return f->comm_s; }
 
-size_t pst_pfft_send_bytes(const pst_pfft *f)
-{
-    /* dfft: log2 P stages and the conjugate SWAP, each the whole block of lines/2 complex lines. */
-    if (f->dfft) {
-        int stages;
-        pst_pow2_floor(f->P, &stages);
-        return 2 * ((size_t)stages + 1) * f->lines * f->nlon_local * sizeof(double);
-    }
-    return 2 * (f->lines * (size_t)f->nmx * sizeof(fftw_complex) + f->line_n[f->me] * (size_t)f->nlon * sizeof(double));
-}
-
 void pst_pfft_free(pst_pfft *f)
 {
     if (!f) return;
+    hold_space(f, -2);
     if (f->dfft) {
         pst_dfft_free(f->dfft);
     } else {

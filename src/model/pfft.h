@@ -28,8 +28,6 @@ void pst_pfft_inverse(pst_pfft *f, const fftw_complex *four, double *grid);
 /* grid [lines][nlon_local] → Fourier [lines][nmx]; grid is not modified. */
 void pst_pfft_forward(pst_pfft *f, const double *grid, fftw_complex *four);
 double pst_pfft_comm_s(const pst_pfft *f);
-/* Bytes this rank sends in one inverse plus one forward transform (buffered-send sizing). */
-size_t pst_pfft_send_bytes(const pst_pfft *f);
 void pst_pfft_free(pst_pfft *f);
 
 #endif

@@ -1,5 +1,6 @@
 #include "model/pleg.h"
 
+#include "algo/exchange.h"
 #include "algo/partition.h"
 #include "algo/transpose.h"
 #include "core/alloc.h"
@@ -18,7 +19,9 @@ struct pst_pleg {
     const double *whole_src;
     pst_trans *fwd, *inv;
     pst_vsum *sum;
-    size_t send_bytes;
+    size_t send_bytes;                           /* in one forward plus one inverse transform */
+    const pst_protocol *protocol;
+    MPI_Comm col;
     double comm_s;
 };
 
@@ -51,9 +54,16 @@ static int bytes_of(size_t doubles)
     return (int)(doubles * sizeof(double));
 }
 
+/* Buffered sends (0,0) keep a message's space until MPI reclaims it after delivery, which can
+ * lag a whole substep behind: the stage holds room for twice its traffic while it lives, beside
+ * the other stages' (pst_exchange_hold). */
+static void hold_space(const pst_pleg *l, long messages) { pst_exchange_hold(l->protocol, l->col, l->send_bytes, messages); }
+
 pst_pleg *pst_pleg_create(const pst_par *par, size_t width, size_t sum_doubles, size_t unit)
 {
     pst_pleg *l = pst_calloc(1, sizeof *l);
+    l->protocol = par->cfg.leg_protocol;
+    l->col = par->col;
     l->Q = par->cfg.PY;
     l->me = par->py;
     l->width = width;
@@ -63,6 +73,7 @@ pst_pleg *pst_pleg_create(const pst_par *par, size_t width, size_t sum_doubles, 
         int log2q;
         pst_pow2_floor(l->Q, &log2q);
         l->send_bytes = ((size_t)log2q + 4) * sum_doubles * sizeof(double); /* the most any algorithm sends */
+        hold_space(l, 2);
         return l;
     }
     const int Q = l->Q;
@@ -89,6 +100,7 @@ pst_pleg *pst_pleg_create(const pst_par *par, size_t width, size_t sum_doubles, 
     l->inv = pst_trans_create_inverse(l->fwd);
     l->send_bytes = 2 * (size_t)par->nmx * par->npairs * width * sizeof(double);
     free(sc);
+    hold_space(l, 2);
     return l;
 }
 
@@ -124,11 +136,10 @@ void pst_pleg_sum_compute(pst_pleg *l, pst_vsum_compute_fn compute, void *arg, d
 
 double pst_pleg_comm_s(const pst_pleg *l) { return l->comm_s; }
 
-size_t pst_pleg_send_bytes(const pst_pleg *l) { return l->send_bytes; }
-
 void pst_pleg_free(pst_pleg *l)
 {
     if (!l) return;
+    hold_space(l, -2);
     if (l->sum) pst_vsum_free(l->sum);
     if (l->fwd) {
         pst_trans_free(l->fwd);

@@ -29,8 +29,6 @@ void pst_pleg_sum(pst_pleg *l, double *sums);
 /* Vector sums with the contribution computed block by block (ringpipe's pipeline). */
 void pst_pleg_sum_compute(pst_pleg *l, pst_vsum_compute_fn compute, void *arg, double *sums);
 double pst_pleg_comm_s(const pst_pleg *l);
-/* Bytes this rank sends in one forward plus one inverse transform (buffered-send sizing). */
-size_t pst_pleg_send_bytes(const pst_pleg *l);
 void pst_pleg_free(pst_pleg *l);
 
 #endif
