@@ -345,7 +345,7 @@ static analysis *analyse(const kernel_cfg *cfg, const outcome *out, size_t n, si
         a->med = pst_malloc(k * sizeof *a->med);
         a->labels = pst_malloc(k * sizeof *a->labels);
         for (size_t j = 0; j < k; j++) a->labels[j] = o->alts[j].label;
-        a->v = pst_rounds_verdict(&o->R, NULL, k, co, a->in_set, a->med);
+        a->v = pst_rounds_verdict(&o->R, k, co, a->in_set, a->med);
         a->s = pst_sensitivity_of(a->med, k);
         a->gen = find_alt(o, "0,6", false);
         a->coll = o->nalts > o->nprotocol_alts ? o->nprotocol_alts : SIZE_MAX;

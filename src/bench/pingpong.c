@@ -302,7 +302,7 @@ static void modes_verdict(pp_cfg *cfg, bool bidir, long long bytes, const pst_ro
     double *med = pst_malloc(k * sizeof *med);
     const char **labels = pst_malloc(k * sizeof *labels);
     for (size_t i = 0; i < k; i++) labels[i] = cfg->modes[i].name;
-    pst_verdict v = pst_rounds_verdict(R, NULL, k, &cfg->compare, in_set, med);
+    pst_verdict v = pst_rounds_verdict(R, k, &cfg->compare, in_set, med);
     pst_rec r;
     pst_rec_begin(&r, &cfg->ctx, &pst_schema_pingpong_modes);
     pst_rec_str(&r, "direction", bidir ? "bi" : "uni");

@@ -230,7 +230,7 @@ static swap_size_verdict size_verdict(const swap_cfg *cfg, const swap_analysis *
 {
     size_t k = cfg->nprotocols;
     swap_size_verdict sv = {.in_set = pst_malloc(k * sizeof *sv.in_set), .med_s = pst_malloc(k * sizeof *sv.med_s)};
-    sv.v = pst_rounds_verdict(&an->R[s], NULL, k, &cfg->compare, sv.in_set, sv.med_s);
+    sv.v = pst_rounds_verdict(&an->R[s], k, &cfg->compare, sv.in_set, sv.med_s);
     sv.s = pst_sensitivity_of(sv.med_s, k);
     sv.max_mbytes_per_s = mbytes_per_s(an->bytes[s], an->nmsg[s], sv.s.min);
     return sv;

@@ -80,9 +80,10 @@ static void combine(pst_rounds *R, double *local, size_t from, size_t to)
         for (size_t r = from; r < to; r++) R->t[i][r] = local[(r - from) * R->k + i];
 }
 
-static bool all_precise(const pst_rounds *R, const pst_compare_opts *o)
+/* The first k alternatives' medians are all known to --precision. */
+static bool precise(const pst_rounds *R, size_t k, const pst_compare_opts *o)
 {
-    for (size_t i = 0; i < R->k; i++) {
+    for (size_t i = 0; i < k; i++) {
         double lo, hi, med = pst_median_ci(R->t[i], R->n, o->confidence, &lo, &hi);
         if (!(isfinite(lo) && (hi - lo) / 2 <= o->precision * med)) return false;
     }
@@ -118,7 +119,7 @@ void pst_rounds_run(pst_rounds *R, pst_compare_opts *o, size_t k, long long reps
             R->n = r + 1;
             if (R->n < nreps) continue;
             /* Rank 0's clock and judgement decide for everyone. */
-            int more = o->adaptive && R->n < max_rounds && !all_precise(R, o) &&
+            int more = o->adaptive && R->n < max_rounds && !precise(R, R->k, o) &&
                        (o->budget_s <= 0 || pst_now_s() - t0 < share_s);
             MPI_Request req;
             MPI_Ibcast(&more, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);
@@ -126,7 +127,7 @@ void pst_rounds_run(pst_rounds *R, pst_compare_opts *o, size_t k, long long reps
             if (!more) break;
         }
     }
-    R->precision_reached = all_precise(R, o);
+    R->precision_reached = precise(R, R->k, o);
     R->elapsed_s = pst_now_s() - t0;
     free(order);
     free(local);
@@ -154,12 +155,11 @@ pst_summary pst_rec_rounds(pst_rec *r, const pst_rounds *R, size_t alt, const ps
     return s;
 }
 
-pst_verdict pst_rounds_verdict(const pst_rounds *R, const size_t *idx, size_t nidx, const pst_compare_opts *o,
-                               bool *in_set, double *median)
+pst_verdict pst_rounds_verdict(const pst_rounds *R, size_t k, const pst_compare_opts *o, bool *in_set, double *median)
 {
-    size_t k = nidx, n = R->n;
+    size_t n = R->n;
     double *t = pst_malloc((k * n + 1) * sizeof *t);
-    for (size_t i = 0; i < k; i++) memcpy(&t[i * n], R->t[idx ? idx[i] : i], n * sizeof *t);
+    for (size_t i = 0; i < k; i++) memcpy(&t[i * n], R->t[i], n * sizeof *t);
     pst_verdict v = pst_verdict_of(t, k, n, o->confidence, o->margin, in_set, median, NULL, NULL);
     free(t);
     return v;
@@ -186,14 +186,17 @@ void pst_rec_verdict(pst_rec *r, const pst_verdict *v, const bool *in_set, const
     double rel_ci[2] = {v->median_rel_lo, v->median_rel_hi};
     pst_rec_nums(r, "median_rel_ci", rel_ci, 2);
     pst_rec_int(r, "rounds", (long long)v->n);
-    pst_rec_bool(r, "precision_reached", R->precision_reached);
+    /* Over the verdict's alternatives only: a comparator measured in the same rounds (the kernel's
+     * collective) does not make the verdict imprecise. */
+    bool precision_reached = precise(R, v->k, o);
+    pst_rec_bool(r, "precision_reached", precision_reached);
 
     const char *caveats[6];
     size_t nc = 0;
     if (c->oversubscribed) caveats[nc++] = "oversubscribed";
     if (c->noisy) caveats[nc++] = "noisy";
     if (v->n < PST_MIN_VERDICT_ROUNDS) caveats[nc++] = "fewer than 10 rounds";
-    if (!R->precision_reached) caveats[nc++] = "precision not reached";
+    if (!precision_reached) caveats[nc++] = "precision not reached";
     /* Below 20 ticks of the clock a verdict is about the timer, not the alternatives. */
     if (c->timer_resolution_s > 0 && v->best_median < 20 * c->timer_resolution_s) caveats[nc++] = "below 20x timer resolution";
     pst_rec_bool(r, "verdict_ok", nc == 0);

@@ -78,14 +78,13 @@ void pst_rounds_free(pst_rounds *R);
  * rounds, precision_reached, round_s.  Returns its summary. */
 pst_summary pst_rec_rounds(pst_rec *r, const pst_rounds *R, size_t alt, const pst_compare_opts *o);
 
-/* The verdict over the alternatives listed in idx (nidx of them; NULL: the first nidx).  in_set
- * (nidx entries) receives the best set. */
-pst_verdict pst_rounds_verdict(const pst_rounds *R, const size_t *idx, size_t nidx, const pst_compare_opts *o,
-                               bool *in_set, double *median);
+/* The verdict over the first k alternatives (those after them, like the kernel's collective, are
+ * comparators outside it).  in_set (k entries) receives the best set. */
+pst_verdict pst_rounds_verdict(const pst_rounds *R, size_t k, const pst_compare_opts *o, bool *in_set, double *median);
 
 /* Verdict fields of a summary record: stat, best, best_set, decided, nalternatives, margin,
- * confidence, level, level_ci, median_rel_ci, rounds, precision_reached, verdict_ok and
- * verdict_caveats.  labels[i] names alternative i of the verdict. */
+ * confidence, level, level_ci, median_rel_ci, rounds, precision_reached (of the verdict's
+ * alternatives), verdict_ok and verdict_caveats.  labels[i] names alternative i of the verdict. */
 void pst_rec_verdict(pst_rec *r, const pst_verdict *v, const bool *in_set, const char *const *labels,
                      const pst_rounds *R, const pst_compare_opts *o, const pst_ctx *c);
 

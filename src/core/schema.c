@@ -122,7 +122,7 @@ static const pst_field verdict[] = {
     {"level_ci", PST_F_STRS, NULL, "the levels at the two ends of median_rel_ci", false, NULL},
     {"median_rel_ci", PST_F_NUMS, NULL, "interval of the median alternative's relative excess over the best", false, NULL},
     {"rounds", PST_F_INT, NULL, "rounds behind the verdict", false, NULL},
-    {"precision_reached", PST_F_BOOL, NULL, "every alternative's median reached --precision", false, NULL},
+    {"precision_reached", PST_F_BOOL, NULL, "the median of every alternative compared reached --precision (a comparator measured beside them, like the kernel's collective, does not count)", false, NULL},
     {"verdict_ok", PST_F_BOOL, NULL, "no caveat applies", false, NULL},
     {"verdict_caveats", PST_F_STRS, NULL, "why the verdict may not hold: oversubscribed, noisy, fewer than 10 rounds, precision not reached, below 20x timer resolution", false, NULL},
 };

@@ -197,11 +197,42 @@ static void schedule(void)
     pst_rounds_free(&R);
 }
 
+/* A verdict's precision is its own alternatives': a noisy comparator measured in the same rounds
+ * after them (the kernel's collective) neither clears nor sets it. */
+static void precision_of_the_verdict(void)
+{
+    enum { N = 20 };
+    double exact0[N], exact1[N], noisy[N];
+    for (int i = 0; i < N; i++) {
+        exact0[i] = 1.0;
+        exact1[i] = 2.0;
+        noisy[i] = 1.0 + (i % 2 ? 0.5 : 0) + 0.05 * i;
+    }
+    double *t[3] = {exact0, exact1, noisy};
+    pst_rounds R = {.k = 3, .n = N, .t = t};
+    pst_compare_opts o = PST_COMPARE_DEFAULTS;
+    pst_ctx ctx = {0};
+    const char *labels[] = {"a", "b", "c"};
+    for (size_t k = 2; k <= 3; k++) {
+        bool in_set[3];
+        double med[3];
+        pst_verdict v = pst_rounds_verdict(&R, k, &o, in_set, med);
+        pst_rec r;
+        pst_rec_open(&r);
+        pst_rec_verdict(&r, &v, in_set, labels, &R, &o, &ctx);
+        bool precise = strstr(r.buf, "\"precision_reached\":true") != NULL;
+        CHECK(precise == (k == 2));
+        CHECK((strstr(r.buf, "precision not reached") == NULL) == (k == 2));
+        free(r.buf);
+    }
+}
+
 int main(int argc, char **argv)
 {
     CHECK_MAIN_BEGIN(argc, argv);
     known_answers();
     calibration();
     schedule();
+    precision_of_the_verdict();
     CHECK_MAIN_END();
 }
