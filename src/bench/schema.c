@@ -3,6 +3,7 @@
 #include "bench/records.h"
 #include "core/cli.h"
 #include "core/errors.h"
+#include "core/schema_print.h"
 
 #include <mpi.h>
 #include <stdio.h>

@@ -1,7 +1,8 @@
 /* The record schema: every field a record may carry, with its JSON type, unit and meaning.
  * Records are checked against it as they are written (record.c: an unknown field, a field of the
  * wrong type, one written twice or a required one missing ends the run with exit 3), `pstswm
- * schema` prints it, docs/records.md is generated from it and pstlab reads a copy of it.
+ * schema` prints it (core/schema_print.h), docs/records.md is generated from it and pstlab reads a
+ * copy of it.
  *
  * A record's schema is a few field groups ("parts"): the fields every record has, the groups a
  * shared writer adds (the statistics of pst_rec_times, a verdict, ...) and the bench's own. */
@@ -83,9 +84,5 @@ const char *pst_ftype_name(pst_ftype t);
  * parts within PST_SCHEMA_PART_MAX, members where the type needs them.  Returns the number of
  * problems, each described on err. */
 int pst_schema_check(const pst_schema *const *s, size_t n, FILE *err);
-
-/* The schemas as one JSON document, and as the Markdown of docs/records.md. */
-void pst_schema_print_json(const pst_schema *const *s, size_t n, FILE *f);
-void pst_schema_print_markdown(const pst_schema *const *s, size_t n, FILE *f);
 
 #endif
