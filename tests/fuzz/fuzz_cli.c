@@ -8,6 +8,7 @@
  *   fuzz_cli [CASES [SEED]]      (defaults 4000 and the date of writing; printed for replay) */
 #include "bench/commands.h"
 #include "core/errors.h"
+#include "../exit_trap.h"
 
 #include <mpi.h>
 #include <setjmp.h>
@@ -19,16 +20,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static jmp_buf trap_env;
-static int trap_code;
-static char trap_message[1024];
-
-static void trap(int code, const char *message)
-{
-    trap_code = code;
-    snprintf(trap_message, sizeof trap_message, "%s", message);
-    longjmp(trap_env, 1);
-}
 
 static const struct {
     const char *name;
@@ -131,7 +122,7 @@ int main(int argc, char **argv)
     sigemptyset(&block);
     sigaddset(&block, SIGALRM);
     sigprocmask(SIG_BLOCK, &block, NULL);
-    pst_set_exit_trap(trap);
+    pst_set_exit_trap(exit_trap);
     discover_options();
     int total_opts = 0;
     for (int c = 0; c < NCMD; c++) total_opts += nopts[c];

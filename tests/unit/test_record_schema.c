@@ -1,25 +1,15 @@
 /* The record schema's checks: a record that strays from its schema ends the run (exit 3) with a
  * message naming the record and the field, and the schema's self-check finds inconsistent tables. */
+#include "../exit_trap.h"
 #include "check.h"
 #include "core/context.h"
 #include "core/errors.h"
 #include "core/record.h"
 #include "core/schema.h"
 
-#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
-static jmp_buf trapped;
-static int trap_code;
-static char trap_message[512];
-
-static void trap(int code, const char *message)
-{
-    trap_code = code;
-    snprintf(trap_message, sizeof trap_message, "%s", message);
-    longjmp(trapped, 1);
-}
 
 static const pst_field inner[] = {
     {"a", PST_F_INT, NULL, "an int", false, NULL},
@@ -67,7 +57,7 @@ static int write_case(record_case c)
     pst_rec r = {0};
     trap_code = 0;
     trap_message[0] = '\0';
-    if (setjmp(trapped)) {
+    if (setjmp(trap_env)) {
         free(r.buf);
         return trap_code;
     }
@@ -90,7 +80,7 @@ static int write_case(record_case c)
 
 static void test_records(void)
 {
-    pst_set_exit_trap(trap);
+    pst_set_exit_trap(exit_trap);
     CHECK(write_case(GOOD) == 0);
     CHECK(write_case(INT_AS_NUM) == 0); /* integers are JSON numbers */
     CHECK(write_case(UNKNOWN) == PST_EXIT_FAILED);
@@ -106,7 +96,7 @@ static void test_records(void)
 
     /* A member of a nested object is checked against the members' group. */
     pst_rec r = {0};
-    if (!setjmp(trapped)) {
+    if (!setjmp(trap_env)) {
         pst_rec_begin(&r, &ctx, &test_schema);
         pst_rec_list_begin(&r, "list");
         pst_rec_obj_begin(&r, NULL);
