@@ -299,7 +299,33 @@ static void diagnose_during(void *arg, pst_model *m, long long step)
     pst_rec_emit(&r, &dc->c->ctx);
 }
 
-int pst_cmd_model(int argc, char **argv)
+/* Options -> plan -> measure -> analyse -> emit and print: each step its own function. */
+
+/* What the run needs beyond the options: the model, its step count and the reference grids. */
+typedef struct model_plan {
+    pst_par par;
+    pst_model m;
+    long long steps, warmup;
+    double t_end_s, setup_s, memory_estimate_bytes;
+    pst_ref_grids ref;
+} model_plan;
+
+/* What one run measured, reduced over steps and ranks. */
+typedef struct model_result {
+    pst_model_run_result run;
+    pst_model_diag final;
+    double diag_s;            /* diagnostics during the run, outside the step times */
+} model_result;
+
+/* The run's figures, ready to emit and print. */
+typedef struct model_summary {
+    pst_summary step;         /* over the timed steps */
+    double wall_s, stage_sum_s, flops_per_step, flops_per_step_level, mflops, max_rss_bytes;
+    long long *rss_bytes_per_rank;
+    int nranks;
+} model_summary;
+
+static void parse_options(model_cfg *c, int argc, char **argv)
 {
     static const char *const plans[] = {"estimate", "measure", "patient", NULL};
     char fft_algs[160], leg_algs[160], fft_help[256], leg_help[256];
@@ -307,39 +333,39 @@ int pst_cmd_model(int argc, char **argv)
              pst_algorithm_names(PST_ALG_STAGE_FFT, fft_algs, sizeof fft_algs));
     snprintf(leg_help, sizeof leg_help, "Legendre across PY: %s (coll: the MPI collective)",
              pst_algorithm_names(PST_ALG_STAGE_LEGENDRE, leg_algs, sizeof leg_algs));
-    model_cfg c = {.test_case = 2, .trunc = 42, .levels = 1, .warmup = 2, .dt_s = NAN, .days = NAN,
-                   .alpha_spec = "0", .fftw_plan = "measure", .algos.transport = "mpi"};
-    pst_ctx_init(&c.ctx, &pst_schema_model_header, argc, argv);
+    *c = (model_cfg){.test_case = 2, .trunc = 42, .levels = 1, .warmup = 2, .dt_s = NAN, .days = NAN,
+                     .alpha_spec = "0", .fftw_plan = "measure", .algos.transport = "mpi"};
+    pst_ctx_init(&c->ctx, &pst_schema_model_header, argc, argv);
     const pst_opt opts[] = {
-        {"case", PST_OPT_INT, &c.test_case, "N", "Williamson test case: 1 cosine bell, 2 zonal flow, 5 mountain, 6 Rossby-Haurwitz", 1, 0, NULL},
-        {"alpha", PST_OPT_STRING, &c.alpha_spec, "RAD", "rotation angle of cases 1 and 2 in radians: 0.05, pi/4, pi/2", 1, 0, NULL},
-        {"trunc", PST_OPT_INT, &c.trunc, "M", "triangular truncation TM", 1, PST_MAX_TRUNC, NULL},
-        {"nlat", PST_OPT_INT, &c.nlat, "N", "Gaussian latitudes (default: smallest even >= (3M+1)/2; T42: 64)", 2, 1 << 16, NULL},
-        {"nlon", PST_OPT_INT, &c.nlon, "N", "longitudes (default: smallest 2,3,5-smooth >= 3M+1; T42: 128)", 4, 1 << 17, NULL},
-        {"levels", PST_OPT_INT, &c.levels, "K", "independent vertical levels (work is linear in K; default 1)", 1, MAX_LEVELS, NULL},
-        {"level-block", PST_OPT_INT, &c.level_block, "B", "levels transformed together, dividing K (default 4, else 2, else 1: the largest that divides K)", 1, MAX_LEVELS, NULL},
-        {"dt", PST_OPT_DOUBLE, &c.dt_s, "SEC", "time step in seconds (default: from the Courant number, printed)", 1, 0, NULL},
-        {"steps", PST_OPT_INT, &c.steps, "N", "time steps to run (default: --days)", 1, MAX_STEPS, NULL},
-        {"days", PST_OPT_DOUBLE, &c.days, "D", "simulated days (default: the case's standard 12, 5, 15, 14)", 1, 0, NULL},
-        {"diag-every", PST_OPT_INT, &c.diag_every, "N", "print and record diagnostics every N steps (default 0: start and end only)", 0, 1e9, NULL},
-        {"warmup", PST_OPT_INT, &c.warmup, "N", "steps left out of the timing statistics", 0, 1e9, NULL},
-        {"explicit", PST_OPT_FLAG, &c.explicit_scheme, NULL, "explicit leapfrog instead of semi-implicit gravity-wave terms", 1, 0, NULL},
-        {"robert", PST_OPT_DOUBLE, &c.robert, "EPS", "Robert-Asselin filter coefficient (default 0: off, as in STSWM)", 0, 0.5, NULL},
-        {"hdiff", PST_OPT_DOUBLE, &c.hdiff, "K", "implicit del^4 diffusion coefficient in m^4/s (default 0: off)", 0, 1e30, NULL},
-        {"write-fields", PST_OPT_STRING, &c.write_fields, "FILE", "write the final fields (level 0) as NetCDF", 1, 0, NULL},
-        {"reference", PST_OPT_STRING, &c.reference, "FILE", "error norms against this --write-fields run of the same case and end time", 1, 0, NULL},
-        {"fftw-plan", PST_OPT_STRING, &c.fftw_plan, "MODE", "FFTW planner effort", 1, 0, plans},
-        {"grid", PST_OPT_STRING, &c.algos.grid, "PXxPY", "processor grid: longitudes over PX, latitude pairs over PY (default: near-square for the ranks)", 1, 0, NULL},
-        {"preset", PST_OPT_STRING, &c.algos.preset, "NAME", "algorithms and protocols: gen (default), coll, opt (--tuned), DTH, DR", 1, 0, pst_model_presets},
-        {"tuned", PST_OPT_STRING, &c.algos.tuned, "FILE", "the opt preset's per-stage algorithm, protocol and overlap (pstlab tune writes it)", 1, 0, NULL},
-        {"fft", PST_OPT_STRING, &c.algos.fft, "ALG", fft_help, 1, 0, NULL},
-        {"legendre", PST_OPT_STRING, &c.algos.legendre, "ALG", leg_help, 1, 0, NULL},
-        {"protocol", PST_OPT_STRING, &c.algos.protocol, "CODE", "protocol of both stages (e.g. 3,1; see pstswm swap --help)", 1, 0, NULL},
-        {"fft-protocol", PST_OPT_STRING, &c.algos.fft_protocol, "CODE", "protocol of the FFT stage", 1, 0, NULL},
-        {"legendre-protocol", PST_OPT_STRING, &c.algos.leg_protocol, "CODE", "protocol of the Legendre stage", 1, 0, NULL},
-        PST_TRANSPORT_OPT(&c.algos.transport, "; both stages use it"),
-        {"overlap", PST_OPT_FLAG, &c.algos.overlap, NULL, "overlap communication with computation in both stages", 1, 0, NULL},
-        PST_COMMON_OPTS(&c.ctx),
+        {"case", PST_OPT_INT, &c->test_case, "N", "Williamson test case: 1 cosine bell, 2 zonal flow, 5 mountain, 6 Rossby-Haurwitz", 1, 0, NULL},
+        {"alpha", PST_OPT_STRING, &c->alpha_spec, "RAD", "rotation angle of cases 1 and 2 in radians: 0.05, pi/4, pi/2", 1, 0, NULL},
+        {"trunc", PST_OPT_INT, &c->trunc, "M", "triangular truncation TM", 1, PST_MAX_TRUNC, NULL},
+        {"nlat", PST_OPT_INT, &c->nlat, "N", "Gaussian latitudes (default: smallest even >= (3M+1)/2; T42: 64)", 2, 1 << 16, NULL},
+        {"nlon", PST_OPT_INT, &c->nlon, "N", "longitudes (default: smallest 2,3,5-smooth >= 3M+1; T42: 128)", 4, 1 << 17, NULL},
+        {"levels", PST_OPT_INT, &c->levels, "K", "independent vertical levels (work is linear in K; default 1)", 1, MAX_LEVELS, NULL},
+        {"level-block", PST_OPT_INT, &c->level_block, "B", "levels transformed together, dividing K (default 4, else 2, else 1: the largest that divides K)", 1, MAX_LEVELS, NULL},
+        {"dt", PST_OPT_DOUBLE, &c->dt_s, "SEC", "time step in seconds (default: from the Courant number, printed)", 1, 0, NULL},
+        {"steps", PST_OPT_INT, &c->steps, "N", "time steps to run (default: --days)", 1, MAX_STEPS, NULL},
+        {"days", PST_OPT_DOUBLE, &c->days, "D", "simulated days (default: the case's standard 12, 5, 15, 14)", 1, 0, NULL},
+        {"diag-every", PST_OPT_INT, &c->diag_every, "N", "print and record diagnostics every N steps (default 0: start and end only)", 0, 1e9, NULL},
+        {"warmup", PST_OPT_INT, &c->warmup, "N", "steps left out of the timing statistics", 0, 1e9, NULL},
+        {"explicit", PST_OPT_FLAG, &c->explicit_scheme, NULL, "explicit leapfrog instead of semi-implicit gravity-wave terms", 1, 0, NULL},
+        {"robert", PST_OPT_DOUBLE, &c->robert, "EPS", "Robert-Asselin filter coefficient (default 0: off, as in STSWM)", 0, 0.5, NULL},
+        {"hdiff", PST_OPT_DOUBLE, &c->hdiff, "K", "implicit del^4 diffusion coefficient in m^4/s (default 0: off)", 0, 1e30, NULL},
+        {"write-fields", PST_OPT_STRING, &c->write_fields, "FILE", "write the final fields (level 0) as NetCDF", 1, 0, NULL},
+        {"reference", PST_OPT_STRING, &c->reference, "FILE", "error norms against this --write-fields run of the same case and end time", 1, 0, NULL},
+        {"fftw-plan", PST_OPT_STRING, &c->fftw_plan, "MODE", "FFTW planner effort", 1, 0, plans},
+        {"grid", PST_OPT_STRING, &c->algos.grid, "PXxPY", "processor grid: longitudes over PX, latitude pairs over PY (default: near-square for the ranks)", 1, 0, NULL},
+        {"preset", PST_OPT_STRING, &c->algos.preset, "NAME", "algorithms and protocols: gen (default), coll, opt (--tuned), DTH, DR", 1, 0, pst_model_presets},
+        {"tuned", PST_OPT_STRING, &c->algos.tuned, "FILE", "the opt preset's per-stage algorithm, protocol and overlap (pstlab tune writes it)", 1, 0, NULL},
+        {"fft", PST_OPT_STRING, &c->algos.fft, "ALG", fft_help, 1, 0, NULL},
+        {"legendre", PST_OPT_STRING, &c->algos.legendre, "ALG", leg_help, 1, 0, NULL},
+        {"protocol", PST_OPT_STRING, &c->algos.protocol, "CODE", "protocol of both stages (e.g. 3,1; see pstswm swap --help)", 1, 0, NULL},
+        {"fft-protocol", PST_OPT_STRING, &c->algos.fft_protocol, "CODE", "protocol of the FFT stage", 1, 0, NULL},
+        {"legendre-protocol", PST_OPT_STRING, &c->algos.leg_protocol, "CODE", "protocol of the Legendre stage", 1, 0, NULL},
+        PST_TRANSPORT_OPT(&c->algos.transport, "; both stages use it"),
+        {"overlap", PST_OPT_FLAG, &c->algos.overlap, NULL, "overlap communication with computation in both stages", 1, 0, NULL},
+        PST_COMMON_OPTS(&c->ctx),
         {0},
     };
     const pst_command cmd = {
@@ -367,175 +393,216 @@ int pst_cmd_model(int argc, char **argv)
         .opts = opts,
     };
     pst_cli_parse(&cmd, argc, argv);
-    validate(&c);
-    openblas_set_num_threads(1);
-    root = c.ctx.rank == 0;
-    pst_par par;
-    if (is_parallel(&c)) {
-        c.par.comm = MPI_COMM_WORLD;
-        pst_par_init(&par, &c.par, (int)c.trunc, (int)c.nlat, (int)c.nlon);
-    }
+    validate(c);
+}
 
+static void plan_run(model_cfg *c, model_plan *p)
+{
+    openblas_set_num_threads(1);
+    if (is_parallel(c)) {
+        c->par.comm = MPI_COMM_WORLD;
+        pst_par_init(&p->par, &c->par, (int)c->trunc, (int)c->nlat, (int)c->nlon);
+    }
     pst_model_config mc = {
-        .test_case = (int)c.test_case, .alpha = c.alpha, .M = (int)c.trunc, .nlat = (int)c.nlat, .nlon = (int)c.nlon,
-        .levels = (int)c.levels, .level_block = (int)c.level_block, .dt_s = isnan(c.dt_s) ? 0 : c.dt_s,
-        .explicit_scheme = c.explicit_scheme, .robert = c.robert, .hdiff = c.hdiff, .fftw_flags = c.fftw_flags,
-        .par = is_parallel(&c) ? &par : NULL,
+        .test_case = (int)c->test_case, .alpha = c->alpha, .M = (int)c->trunc, .nlat = (int)c->nlat, .nlon = (int)c->nlon,
+        .levels = (int)c->levels, .level_block = (int)c->level_block, .dt_s = isnan(c->dt_s) ? 0 : c->dt_s,
+        .explicit_scheme = c->explicit_scheme, .robert = c->robert, .hdiff = c->hdiff, .fftw_flags = c->fftw_flags,
+        .par = is_parallel(c) ? &p->par : NULL,
     };
     char what[96];
-    snprintf(what, sizeof what, "model T%lldL%lld on %lld x %lld points", c.trunc, c.levels, c.nlat, c.nlon);
-    double memory_estimate_bytes = pst_require_memory(pst_model_memory_bytes(&mc), what);
-    pst_ctx_validated(&c.ctx);
-    pst_model m;
+    snprintf(what, sizeof what, "model T%lldL%lld on %lld x %lld points", c->trunc, c->levels, c->nlat, c->nlon);
+    p->memory_estimate_bytes = pst_require_memory(pst_model_memory_bytes(&mc), what);
+    pst_ctx_validated(&c->ctx);
     double setup_t0 = pst_now_s();
-    pst_model_init(&m, &mc);
-    double setup_s = pst_now_s() - setup_t0;
-    long long steps = resolve_steps(&c, m.cfg.dt_s);
-    snprintf(what, sizeof what, "model T%lldL%lld over %lld steps", c.trunc, c.levels, steps);
-    double step_times_bytes = (double)steps * sizeof(double);
+    pst_model_init(&p->m, &mc);
+    p->setup_s = pst_now_s() - setup_t0;
+    p->steps = resolve_steps(c, p->m.cfg.dt_s);
+    p->warmup = c->warmup < p->steps ? c->warmup : 0;
+    snprintf(what, sizeof what, "model T%lldL%lld over %lld steps", c->trunc, c->levels, p->steps);
+    double step_times_bytes = (double)p->steps * sizeof(double);
     pst_require_memory(step_times_bytes, what);
-    memory_estimate_bytes += step_times_bytes;
-    double t_end = (double)steps * m.cfg.dt_s;
-    pst_ref_grids ref = {0};
-    if (c.reference) {
-        if (fabs(c.ref.time_s - t_end) > 1e-6 * fmax(1.0, t_end))
-            pst_usage_error("--reference: %s is at day %g, this run ends at day %g", c.reference, c.ref.time_s / PST_DAY_S,
-                            t_end / PST_DAY_S);
-        pst_model_reference(&m, c.ref.M, c.ref.zeta, c.ref.div, c.ref.phi, c.ref.phibar, &ref);
+    p->memory_estimate_bytes += step_times_bytes;
+    p->t_end_s = (double)p->steps * p->m.cfg.dt_s;
+    p->ref = (pst_ref_grids){0};
+    if (c->reference) {
+        if (fabs(c->ref.time_s - p->t_end_s) > 1e-6 * fmax(1.0, p->t_end_s))
+            pst_usage_error("--reference: %s is at day %g, this run ends at day %g", c->reference, c->ref.time_s / PST_DAY_S,
+                            p->t_end_s / PST_DAY_S);
+        pst_model_reference(&p->m, c->ref.M, c->ref.zeta, c->ref.div, c->ref.phi, c->ref.phibar, &p->ref);
     }
-    pst_ctx_start(&c.ctx);
+}
 
-    pst_dyn_config *dc = &m.dyn.cfg;
-    pst_flops fl = pst_flops_per_level(dc);
-    double flops_per_step = fl.total * (double)c.levels;
+static void print_banner(const model_cfg *c, const model_plan *p)
+{
+    const pst_model *m = &p->m;
+    printf("# model: case %lld%s%s, T%lld on %lld x %lld Gaussian grid, %lld level%s (blocks of %lld), %s\n", c->test_case,
+           pst_case_rotated((int)c->test_case) ? ", alpha " : "", pst_case_rotated((int)c->test_case) ? c->alpha_spec : "",
+           c->trunc, c->nlat, c->nlon, c->levels, c->levels == 1 ? "" : "s", c->level_block,
+           m->dyn.cfg.scheme == PST_SCHEME_ADVECTION ? "advection (winds fixed)" : c->explicit_scheme ? "explicit" : "semi-implicit");
+    printf("#   dt %g s (%s; Courant number %.2f at max speed %.1f m/s, 2*Omega*dt %.2f), %lld steps = %.4g days, "
+           "phibar %.1f m^2/s^2\n", m->cfg.dt_s, isnan(c->dt_s) ? "default" : "--dt", m->courant, m->speed0, m->inertial,
+           p->steps, p->t_end_s / PST_DAY_S, m->phibar);
+    if (is_parallel(c))
+        printf("#   grid %dx%d (preset %s): FFT %s (protocol %s%s), Legendre %s (protocol %s%s)\n", c->par.PX, c->par.PY,
+               preset_label(c) ? preset_label(c) : "none", stage_alg(c, true), stage_protocol(c, true),
+               c->par.fft_overlap ? ", overlap" : "", stage_alg(c, false), stage_protocol(c, false),
+               c->par.leg_overlap ? ", overlap" : "");
+}
+
+/* Initial diagnostics, the timed steps (diagnostics between them, outside the timing) and the
+ * final diagnostics. */
+static void measure(model_cfg *c, model_plan *p, model_result *out)
+{
+    pst_model *m = &p->m;
     bool warned = false;
-    if (root) {
-        printf("# model: case %lld%s%s, T%lld on %lld x %lld Gaussian grid, %lld level%s (blocks of %lld), %s\n", c.test_case,
-               pst_case_rotated((int)c.test_case) ? ", alpha " : "", pst_case_rotated((int)c.test_case) ? c.alpha_spec : "",
-               c.trunc, c.nlat, c.nlon, c.levels, c.levels == 1 ? "" : "s", c.level_block,
-               dc->scheme == PST_SCHEME_ADVECTION ? "advection (winds fixed)" : c.explicit_scheme ? "explicit" : "semi-implicit");
-        printf("#   dt %g s (%s; Courant number %.2f at max speed %.1f m/s, 2*Omega*dt %.2f), %lld steps = %.4g days, "
-               "phibar %.1f m^2/s^2\n", m.cfg.dt_s, isnan(c.dt_s) ? "default" : "--dt", m.courant, m.speed0, m.inertial,
-               steps, t_end / PST_DAY_S, m.phibar);
-        if (is_parallel(&c))
-            printf("#   grid %dx%d (preset %s): FFT %s (protocol %s%s), Legendre %s (protocol %s%s)\n", c.par.PX, c.par.PY,
-                   preset_label(&c) ? preset_label(&c) : "none", stage_alg(&c, true), stage_protocol(&c, true),
-                   c.par.fft_overlap ? ", overlap" : "", stage_alg(&c, false), stage_protocol(&c, false),
-                   c.par.leg_overlap ? ", overlap" : "");
-    }
-    courant_warning(&m, m.courant, 0, &warned);
-    if (m.inertial >= 1.0 && root)
+    if (root) print_banner(c, p);
+    courant_warning(m, m->courant, 0, &warned);
+    if (m->inertial >= 1.0 && root)
         fprintf(stderr, "%s: warning: 2*Omega*dt = %.2f >= 1 (dt %g s): the explicit Coriolis term is unstable\n",
-                pst_progname(), m.inertial, m.cfg.dt_s);
+                pst_progname(), m->inertial, m->cfg.dt_s);
 
     pst_model_diag d;
-    pst_watchdog_phase("model case %lld T%lld initial diagnostics", c.test_case, c.trunc);
-    pst_model_diagnose(&m, 0.0, NULL, &d);
+    pst_watchdog_phase("model case %lld T%lld initial diagnostics", c->test_case, c->trunc);
+    pst_model_diagnose(m, 0.0, NULL, &d);
     print_diag_header();
     print_diag(0, &d);
     fflush(stdout);
 
-    long long warmup = c.warmup < steps ? c.warmup : 0;
-    diag_ctx during = {.c = &c, .steps = steps, .warned = &warned};
-    pst_model_run_opts run = {.steps = steps, .warmup = warmup, .keep_going = c.ctx.no_verify,
-                              .diag_every = c.diag_every, .on_diag = diagnose_during, .arg = &during};
-    pst_model_run_result res;
-    pst_watchdog_phase("model case %lld T%lldL%lld time stepping (%lld steps)", c.test_case, c.trunc, c.levels, steps);
-    pst_model_run(&m, &run, &res);
-    if (res.blowup_step && !c.ctx.no_verify)
+    diag_ctx during = {.c = c, .steps = p->steps, .warned = &warned};
+    pst_model_run_opts run = {.steps = p->steps, .warmup = p->warmup, .keep_going = c->ctx.no_verify,
+                              .diag_every = c->diag_every, .on_diag = diagnose_during, .arg = &during};
+    pst_watchdog_phase("model case %lld T%lldL%lld time stepping (%lld steps)", c->test_case, c->trunc, c->levels, p->steps);
+    pst_model_run(m, &run, &out->run);
+    if (out->run.blowup_step && !c->ctx.no_verify)
         pst_collective_exit(PST_EXIT_FAILED,
                             "numerical blow-up at step %lld (day %.3f): non-finite spectral coefficients; "
                             "try a smaller --dt (now %g s, Courant number %.2f at the initial max speed)",
-                            res.blowup_step, (double)res.blowup_step * m.cfg.dt_s / PST_DAY_S, m.cfg.dt_s, m.courant);
-    pst_watchdog_phase("model case %lld T%lld final diagnostics", c.test_case, c.trunc);
-    pst_model_diagnose(&m, t_end, c.reference ? &ref : NULL, &d);
-    print_diag(steps, &d);
+                            out->run.blowup_step, (double)out->run.blowup_step * m->cfg.dt_s / PST_DAY_S, m->cfg.dt_s,
+                            m->courant);
+    pst_watchdog_phase("model case %lld T%lld final diagnostics", c->test_case, c->trunc);
+    pst_model_diagnose(m, p->t_end_s, c->reference ? &p->ref : NULL, &out->final);
+    print_diag(p->steps, &out->final);
+    out->diag_s = during.diag_s;
+}
 
-    size_t timed = (size_t)(steps - warmup);
-    double *step_s = res.step_s, *stage = res.stage_s, *comm = res.comm_s, stage_sum = 0, wall_s = 0, diag_s = during.diag_s;
-    pst_summary st = pst_summarize(step_s + warmup, timed);
-    for (long long s = 0; s < steps; s++) wall_s += step_s[s];
-    for (int k = 0; k < PST_NSTAGES; k++) stage_sum += stage[k];
-    double mflops = flops_per_step / st.median / 1e6;
-    int nranks;
-    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-    double *rss_per_rank = pst_malloc((size_t)nranks * sizeof *rss_per_rank), max_rss_bytes = pst_peak_rss_bytes(rss_per_rank);
-    long long *rss_bytes_per_rank = pst_malloc((size_t)nranks * sizeof *rss_bytes_per_rank);
-    for (int k = 0; k < nranks; k++) rss_bytes_per_rank[k] = (long long)rss_per_rank[k];
+/* Step statistics, flop rate and peak memory (collective: every rank's peak RSS). */
+static void analyse(const model_cfg *c, const model_plan *p, const model_result *res, model_summary *s)
+{
+    const double *step_s = res->run.step_s;
+    s->step = pst_summarize(step_s + p->warmup, (size_t)(p->steps - p->warmup));
+    s->wall_s = s->stage_sum_s = 0;
+    for (long long k = 0; k < p->steps; k++) s->wall_s += step_s[k];
+    for (int k = 0; k < PST_NSTAGES; k++) s->stage_sum_s += res->run.stage_s[k];
+    pst_flops fl = pst_flops_per_level(&p->m.dyn.cfg);
+    s->flops_per_step_level = fl.total;
+    s->flops_per_step = fl.total * (double)c->levels;
+    s->mflops = s->flops_per_step / s->step.median / 1e6;
+    MPI_Comm_size(MPI_COMM_WORLD, &s->nranks);
+    double *rss_per_rank = pst_malloc((size_t)s->nranks * sizeof *rss_per_rank);
+    s->max_rss_bytes = pst_peak_rss_bytes(rss_per_rank);
+    s->rss_bytes_per_rank = pst_malloc((size_t)s->nranks * sizeof *s->rss_bytes_per_rank);
+    for (int k = 0; k < s->nranks; k++) s->rss_bytes_per_rank[k] = (long long)rss_per_rank[k];
     free(rss_per_rank);
+}
 
+static void emit_point(model_cfg *c, const model_plan *p, const model_result *res, const model_summary *s)
+{
     pst_rec r;
-    pst_rec_begin(&r, &c.ctx, &pst_schema_model_point);
-    rec_identity(&r, &c, &m, steps);
-    pst_rec_num(&r, "wall_s", wall_s);
-    pst_rec_num(&r, "step_s", st.median);
-    pst_rec_times(&r, &st);
-    pst_rec_int(&r, "warmup", warmup);
+    pst_rec_begin(&r, &c->ctx, &pst_schema_model_point);
+    rec_identity(&r, c, &p->m, p->steps);
+    pst_rec_num(&r, "wall_s", s->wall_s);
+    pst_rec_num(&r, "step_s", s->step.median);
+    pst_rec_times(&r, &s->step);
+    pst_rec_int(&r, "warmup", p->warmup);
     for (int k = 0; k < PST_NSTAGES; k++) {
         char key[32];
         snprintf(key, sizeof key, "%s_s", pst_stage_names[k]);
-        pst_rec_num(&r, key, stage[k]);
+        pst_rec_num(&r, key, res->run.stage_s[k]);
     }
-    pst_rec_num(&r, "fft_comm_s", comm[0]);
-    pst_rec_num(&r, "legendre_comm_s", comm[1]);
-    pst_rec_num(&r, "comm_s", comm[0] + comm[1]);
-    pst_rec_num(&r, "diag_s", diag_s);
-    pst_rec_num(&r, "setup_s", setup_s);
-    pst_rec_num(&r, "fft_plan_s", m.dyn.fft_plan_s);
-    pst_rec_num(&r, "flops_per_step", flops_per_step);
-    pst_rec_num(&r, "flops_per_step_level", fl.total);
-    pst_rec_num(&r, "mflops", mflops);
-    pst_rec_str(&r, "error_ref", d.has_norms ? (c.reference ? "reference" : "analytic") : NULL);
-    rec_diag(&r, &d);
-    pst_rec_num(&r, "courant_initial", m.courant);
-    pst_rec_num(&r, "inertial", m.inertial);
-    pst_rec_num(&r, "memory_estimate_bytes", memory_estimate_bytes);
-    pst_rec_int(&r, "max_rss_bytes", (long long)max_rss_bytes);
-    pst_rec_ints(&r, "rss_bytes_per_rank", rss_bytes_per_rank, (size_t)nranks);
-    pst_rec_emit(&r, &c.ctx);
+    pst_rec_num(&r, "fft_comm_s", res->run.comm_s[0]);
+    pst_rec_num(&r, "legendre_comm_s", res->run.comm_s[1]);
+    pst_rec_num(&r, "comm_s", res->run.comm_s[0] + res->run.comm_s[1]);
+    pst_rec_num(&r, "diag_s", res->diag_s);
+    pst_rec_num(&r, "setup_s", p->setup_s);
+    pst_rec_num(&r, "fft_plan_s", p->m.dyn.fft_plan_s);
+    pst_rec_num(&r, "flops_per_step", s->flops_per_step);
+    pst_rec_num(&r, "flops_per_step_level", s->flops_per_step_level);
+    pst_rec_num(&r, "mflops", s->mflops);
+    pst_rec_str(&r, "error_ref", res->final.has_norms ? (c->reference ? "reference" : "analytic") : NULL);
+    rec_diag(&r, &res->final);
+    pst_rec_num(&r, "courant_initial", p->m.courant);
+    pst_rec_num(&r, "inertial", p->m.inertial);
+    pst_rec_num(&r, "memory_estimate_bytes", p->memory_estimate_bytes);
+    pst_rec_int(&r, "max_rss_bytes", (long long)s->max_rss_bytes);
+    pst_rec_ints(&r, "rss_bytes_per_rank", s->rss_bytes_per_rank, (size_t)s->nranks);
+    pst_rec_emit(&r, &c->ctx);
+}
 
-    if (root) {
-        printf("\n== model T%lldL%lld case %lld on %dx%d: %lld steps of %g s, statistic: median over %zu steps after %lld "
-               "warm-up%s ==\n", c.trunc, c.levels, c.test_case, c.par.PX, c.par.PY, steps, m.cfg.dt_s, timed, warmup,
-               is_parallel(&c) ? " (slowest rank per step)" : "");
-        printf("  time per step   %.4g ms (min %.4g, mean %.4g, max %.4g); wall %.3f s for all steps\n", st.median * 1e3,
-               st.min * 1e3, st.mean * 1e3, st.max * 1e3, wall_s);
-        printf("  per step (mean) ");
-        for (int k = 0; k < PST_NSTAGES; k++)
-            printf("%s %.4g ms (%.0f%%)%s", pst_stage_names[k], stage[k] * 1e3, 100 * stage[k] / stage_sum,
-                   k + 1 < PST_NSTAGES ? ", " : "\n");
-        if (is_parallel(&c))
-            printf("  communication   fft %s %.4g ms, legendre %s %.4g ms per step (inside the stages above, max over ranks)\n",
-                   stage_alg(&c, true), comm[0] * 1e3, stage_alg(&c, false), comm[1] * 1e3);
-        printf("  flops per step  %.0f (%.0f per level, analytic) -> %.1f MFlop/s\n", flops_per_step, fl.total, mflops);
-        printf("  set-up          %.3f s, of which FFTW planning (--fftw-plan %s) %.3f s; not in the step times\n", setup_s,
-               c.fftw_plan, m.dyn.fft_plan_s);
-        if (d.has_norms)
-            printf("  errors (%s)  h: l1 %.3e  l2 %.3e  linf %.3e | v: l1 %.3e  l2 %.3e  linf %.3e\n",
-                   c.reference ? "vs reference" : "vs analytic", d.norms.h_l1, d.norms.h_l2, d.norms.h_linf, d.norms.v_l1,
-                   d.norms.v_l2, d.norms.v_linf);
-        printf("  conservation    relative change since t=0: mass %.3e, energy %.3e, potential enstrophy %.3e\n", d.mass_rel,
-               d.energy_rel, d.enstrophy_rel);
-        fflush(stdout);
-    }
+static void print_summary(const model_cfg *c, const model_plan *p, const model_result *res, const model_summary *s)
+{
+    const double *stage = res->run.stage_s, *comm = res->run.comm_s;
+    const pst_model_diag *d = &res->final;
+    printf("\n== model T%lldL%lld case %lld on %dx%d: %lld steps of %g s, statistic: median over %lld steps after %lld "
+           "warm-up%s ==\n", c->trunc, c->levels, c->test_case, c->par.PX, c->par.PY, p->steps, p->m.cfg.dt_s,
+           p->steps - p->warmup, p->warmup, is_parallel(c) ? " (slowest rank per step)" : "");
+    printf("  time per step   %.4g ms (min %.4g, mean %.4g, max %.4g); wall %.3f s for all steps\n", s->step.median * 1e3,
+           s->step.min * 1e3, s->step.mean * 1e3, s->step.max * 1e3, s->wall_s);
+    printf("  per step (mean) ");
+    for (int k = 0; k < PST_NSTAGES; k++)
+        printf("%s %.4g ms (%.0f%%)%s", pst_stage_names[k], stage[k] * 1e3, 100 * stage[k] / s->stage_sum_s,
+               k + 1 < PST_NSTAGES ? ", " : "\n");
+    if (is_parallel(c))
+        printf("  communication   fft %s %.4g ms, legendre %s %.4g ms per step (inside the stages above, max over ranks)\n",
+               stage_alg(c, true), comm[0] * 1e3, stage_alg(c, false), comm[1] * 1e3);
+    printf("  flops per step  %.0f (%.0f per level, analytic) -> %.1f MFlop/s\n", s->flops_per_step,
+           s->flops_per_step_level, s->mflops);
+    printf("  set-up          %.3f s, of which FFTW planning (--fftw-plan %s) %.3f s; not in the step times\n", p->setup_s,
+           c->fftw_plan, p->m.dyn.fft_plan_s);
+    if (d->has_norms)
+        printf("  errors (%s)  h: l1 %.3e  l2 %.3e  linf %.3e | v: l1 %.3e  l2 %.3e  linf %.3e\n",
+               c->reference ? "vs reference" : "vs analytic", d->norms.h_l1, d->norms.h_l2, d->norms.h_linf, d->norms.v_l1,
+               d->norms.v_l2, d->norms.v_linf);
+    printf("  conservation    relative change since t=0: mass %.3e, energy %.3e, potential enstrophy %.3e\n", d->mass_rel,
+           d->energy_rel, d->enstrophy_rel);
+    fflush(stdout);
+}
 
-    if (c.write_fields) {
-        char err[512] = "";
-        pst_model_level_grids(&m, 0); /* collective: every rank gathers level 0 */
-        int rc = root ? pst_fields_write(c.write_fields, &m, t_end, steps, err, sizeof err) : 0;
-        if (is_parallel(&c)) {
-            MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
-            MPI_Bcast(err, sizeof err, MPI_CHAR, 0, MPI_COMM_WORLD);
-        }
-        if (rc) pst_collective_exit(PST_EXIT_FAILED, "--write-fields: %s", err);
-        if (root) printf("  fields          written to %s (level 0, day %g)\n", c.write_fields, t_end / PST_DAY_S);
+/* --write-fields: collective (every rank gathers level 0), rank 0 writes. */
+static void write_fields(const model_cfg *c, model_plan *p)
+{
+    char err[512] = "";
+    pst_model_level_grids(&p->m, 0);
+    int rc = root ? pst_fields_write(c->write_fields, &p->m, p->t_end_s, p->steps, err, sizeof err) : 0;
+    if (is_parallel(c)) {
+        MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        MPI_Bcast(err, sizeof err, MPI_CHAR, 0, MPI_COMM_WORLD);
     }
-    free(step_s);
-    free(rss_bytes_per_rank);
-    pst_ref_grids_free(&ref);
+    if (rc) pst_collective_exit(PST_EXIT_FAILED, "--write-fields: %s", err);
+    if (root) printf("  fields          written to %s (level 0, day %g)\n", c->write_fields, p->t_end_s / PST_DAY_S);
+}
+
+int pst_cmd_model(int argc, char **argv)
+{
+    model_cfg c;
+    model_plan p;
+    model_result res;
+    model_summary s;
+    parse_options(&c, argc, argv);
+    root = c.ctx.rank == 0;
+    plan_run(&c, &p);
+    pst_ctx_start(&c.ctx);
+    measure(&c, &p, &res);
+    analyse(&c, &p, &res, &s);
+    emit_point(&c, &p, &res, &s);
+    if (root) print_summary(&c, &p, &res, &s);
+    if (c.write_fields) write_fields(&c, &p);
+
+    free(res.run.step_s);
+    free(s.rss_bytes_per_rank);
+    pst_ref_grids_free(&p.ref);
     pst_reference_free(&c.ref);
-    pst_model_free(&m);
-    if (is_parallel(&c)) pst_par_free(&par);
+    pst_model_free(&p.m);
+    if (is_parallel(&c)) pst_par_free(&p.par);
     pst_ctx_finish(&c.ctx);
     return PST_EXIT_OK;
 }
