@@ -519,9 +519,7 @@ int pst_cmd_kernel(int argc, char **argv)
         {"overlap", PST_OPT_STRINGS, &cfg.overlap, "LIST", "off,on (default both; 2,x/3,x always overlap)", 1, 0, onoff},
         {"result", PST_OPT_STRING, &cfg.result, "KIND", "vector sums: replicated (MPI_Allreduce) or partitioned "
          "(MPI_Reduce_scatter)", 1, 0, results},
-        {"reps", PST_OPT_INT, &cfg.reps, "N", "timed rounds per point; the minimum with --adaptive", 1, 1e6, NULL},
-        {"warmup", PST_OPT_INT, &cfg.warmup, "N",
-         "untimed calls before an alternative's first timed one; each later turn re-warms with one", 0, 1e6, NULL},
+        PST_ROUNDS_OPTS(&cfg.reps, 1e6, &cfg.warmup, "calls", "an alternative"),
         PST_TRANSPORT_OPT(&cfg.transport, "; --protocols are that transport's"),
         PST_COMPARE_OPTS(&cfg.compare),
         PST_COMMON_OPTS(&cfg.ctx),

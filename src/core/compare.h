@@ -51,6 +51,13 @@ enum { PST_MIN_VERDICT_ROUNDS = 10 };
     {"budget", PST_OPT_DOUBLE, &(o)->budget_s, "SEC",                                                              \
      "adaptive rounds stop when the run has spent SEC s on them; 0 = at 10x --reps rounds", 0, 1e6, NULL}
 
+/* --reps and --warmup of a subcommand that compares alternatives in rounds: `calls` names what
+ * is warmed up (a plural noun), `alternative` the thing compared ("a protocol"). */
+#define PST_ROUNDS_OPTS(reps, reps_max, warmup, calls, alternative)                                              \
+    {"reps", PST_OPT_INT, (reps), "N", "timed rounds per point; the minimum with --adaptive", 1, (reps_max), NULL}, \
+    {"warmup", PST_OPT_INT, (warmup), "N",                                                                         \
+     "untimed " calls " before " alternative "'s first timed one; each later turn re-warms with one", 0, 1e6, NULL}
+
 extern const char *const pst_compare_schedules[];
 
 /* After parsing: check the combination (exit 2 on a bad one), register the header fields
