@@ -21,13 +21,14 @@ END = "<!-- /algorithms -->"
 
 def table(rows: list[dict]) -> str:
     lines = [
-        "| algorithm | stages | equivalent to | messages per rank | how |",
-        "| --- | --- | --- | --- | --- |",
+        "| algorithm | stages | equivalent to | messages per rank | how | MPI standard |",
+        "| --- | --- | --- | --- | --- | --- |",
     ]
     for r in rows:
         name = f"`{r['name']}`" + (f" (`coll` in the {' and '.join(r['coll_for'])} stage)" if r["coll_for"] else "")
         how = r["summary"] + (f"; needs {r['needs']}" if r["needs"] else "")
-        lines.append(f"| {name} | {', '.join(r['stages'])} | {r['equivalent']} | {r['messages']} | {how} |")
+        standard = r.get("standard") or "–"
+        lines.append(f"| {name} | {', '.join(r['stages'])} | {r['equivalent']} | {r['messages']} | {how} | {standard} |")
     return "\n".join(lines)
 
 

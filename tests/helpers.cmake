@@ -50,4 +50,7 @@ endfunction()
 # KERNEL_PAIRS_ANY: the pairs of algorithms without a constraint on the ranks (dfft's power of two).
 set(KERNEL_PAIRS "sum(len(a['stages']) for a in header['algorithms'] if not a['collective'])")
 set(KERNEL_PAIRS_ANY "sum(len(a['stages']) for a in header['algorithms'] if not a['collective'] and not a['needs'])")
-set(KERNEL_COLLS "sum(len(a['stages']) for a in header['algorithms'] if a['collective'])")
+set(KERNEL_COLLS "sum(len(a['stages']) for a in header['algorithms'] if a['collective'] and a['available'])")
+# KERNEL_LIBS: the pairs of library collectives other than the comparators (ialltoallv, ...): a
+# Table 4 summary each (against the comparator), no sensitivity summary.
+set(KERNEL_LIBS "sum(len(a['stages']) for a in header['algorithms'] if a['collective'] and not a['coll_for'] and a['available'])")

@@ -42,13 +42,23 @@ class Registry:
         row = self.row(name)
         return bool(row and row.get("collective"))
 
-    def collective_of(self, name: str) -> str | None:
-        """The MPI collective doing the same work as algorithm `name` (None for dfft, whose call includes
-        the FFTs, for a collective itself and for unknown names)."""
+    def is_comparator(self, name: str) -> bool:
+        """The family's MPI collective that the others run beside (alltoallv, allreduce): the row `coll`
+        stands for.  Registries written before the library alternatives had one collective per family."""
         row = self.row(name)
-        if row is None or row.get("collective"):
+        return bool(row and row.get("collective") and (row.get("coll_for") if "coll_for" in row else True))
+
+    def is_library(self, name: str) -> bool:
+        """An MPI library alternative that is not the comparator: ialltoallv, neighbor, allreduce_init, ..."""
+        return self.is_collective(name) and not self.is_comparator(name)
+
+    def collective_of(self, name: str) -> str | None:
+        """The MPI collective doing the same work as algorithm `name`, its comparator (None for dfft, whose
+        call includes the FFTs, for the comparator itself and for unknown names)."""
+        row = self.row(name)
+        if row is None or self.is_comparator(name):
             return None
-        return next((r["name"] for r in self.rows if r["family"] == row["family"] and r.get("collective")), None)
+        return next((r["name"] for r in self.rows if r["family"] == row["family"] and self.is_comparator(r["name"])), None)
 
     def default_stage(self, name: str) -> str:
         """The stage of a record that does not say: an algorithm serving the Legendre stage only is a

@@ -115,8 +115,9 @@ def _configuration(points: list[dict]) -> str:
 def choose(points: list[dict], reg: algorithms.Registry = algorithms.BUILTIN) -> dict[str, StageChoice]:
     """Per stage: the fastest algorithm and every algorithm's fastest protocol/overlap (t_min).
 
-    The MPI collectives (protocol 'coll') are no candidates: 'opt' is Worley 1998's tuned message-passing
-    configuration, which Table 5 compares with the 'coll' preset; their times are kept for the record.
+    The stage's MPI collective (alltoallv, allreduce) is no candidate: 'opt' is Worley 1998's tuned
+    configuration, which Table 5 compares with the 'coll' preset; its time is kept for the record.  The
+    library alternatives (ialltoallv, neighbor, allreduce_init, ...) are candidates, without a protocol.
     """
     timed = [dict(p, stage=kernel.stage(p, reg)) for p in points if number(p, "t_min") is not None]
     out = {}
@@ -126,7 +127,8 @@ def choose(points: list[dict], reg: algorithms.Registry = algorithms.BUILTIN) ->
             group_by(pts, "algorithm").items(), key=lambda kv: (reg.order(str(kv[0][0])), str(kv[0][0]))
         ):
             pick = _pick(str(algorithm), variants)
-            (collectives if kernel.is_collective(variants[0], reg) else picks).append(pick)
+            comparator = str(algorithm) == "coll" or reg.is_comparator(str(algorithm))
+            (collectives if comparator else picks).append(pick)
         if not picks:
             continue
         out[stage] = StageChoice(min(picks, key=lambda p: p.t_s), picks, collectives, _configuration(pts))
@@ -153,6 +155,9 @@ def preset_text(choice: dict[str, StageChoice], about: list[str]) -> str:
             lines.append(f"# {c.config}")
         lines.append(f"algorithm = {json.dumps(c.fastest.algorithm)}")
         for p in c.picks:
+            if p.protocol == kernel.COLL_PROTOCOL:
+                lines.append(f"# {p.algorithm}: MPI library collective (no protocol): t_s = {p.t_s:.6e}")
+                continue
             if p.tie_set:
                 lines.append(f"# {p.algorithm}: tie set {p.tie_set}")
             lines.append(

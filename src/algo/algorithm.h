@@ -9,6 +9,8 @@
 #ifndef PST_ALGORITHM_H
 #define PST_ALGORITHM_H
 
+#include "core/mpi_features.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -28,7 +30,7 @@ typedef struct pst_algorithm {
     pst_alg_family family;
     unsigned stages;         /* PST_STAGE_* */
     unsigned coll_for;       /* the stages in which the alias "coll" means this row */
-    bool collective;         /* the MPI collective itself: no protocol, no overlap */
+    bool collective;         /* an MPI library collective: no protocol; overlap is its own (summary) */
     bool pipelined;          /* takes its contribution block by block from the caller's compute function */
     /* Why it cannot run on a communicator of nranks for lines of n points and wavenumbers up
      * to mmax (NULL: it can); `needs` says the same in words.  NULL: no constraint. */
@@ -39,6 +41,8 @@ typedef struct pst_algorithm {
     const char *summary;     /* how it works, one sentence (docs/kernel.md's table is generated from these) */
     const struct pst_trans_ops *trans; /* the family's operations (NULL for dfft) */
     const struct pst_vsum_ops *vsum;
+    pst_mpi_feature requires; /* the MPI feature it calls (PST_FEAT_NONE: MPI-3.0's blocking calls) */
+    const char *standard;    /* where the MPI standard defines the calls of a library alternative */
 } pst_algorithm;
 
 extern const pst_algorithm pst_algorithms[];
@@ -49,12 +53,15 @@ const char *pst_alg_family_name(pst_alg_family f); /* "transpose", "vsum", "dfft
 /* The row called name, or for "coll" the row whose coll_for has `stage` (stage 0: none); NULL
  * when unknown or when it does not serve stage (stage 0: any stage). */
 const pst_algorithm *pst_algorithm_find(const char *name, unsigned stage);
-/* The MPI collective of a family (NULL for dfft). */
+/* The MPI collective of a family that the others are compared with and verified against:
+ * alltoallv, allreduce (NULL for dfft). */
 const pst_algorithm *pst_algorithm_collective(pst_alg_family f);
 /* "a, b, c": the names serving stage (0: all), and "coll" after them when it has a meaning there. */
 const char *pst_algorithm_names(unsigned stage, char *buf, size_t len);
 /* Why alg cannot run in stage on nranks for lines of n points up to wavenumber mmax (NULL: it can). */
 const char *pst_algorithm_check(const pst_algorithm *alg, int nranks, int n, int mmax);
+/* Why this build's MPI library cannot run alg at all (NULL: it can), naming the calls and the library. */
+const char *pst_algorithm_unavailable(const pst_algorithm *alg);
 
 /* The registry as a list of objects under key: name, family, stages, coll_for, collective,
  * pipelined, needs, equivalent, messages, summary. */

@@ -69,6 +69,7 @@ pst_trans *pst_trans_create(const pst_algorithm *alg, const pst_protocol *p, boo
 {
     if (alg->family != PST_FAMILY_TRANSPOSE) pst_fatal(PST_EXIT_FAILED, "%s is not a transpose", alg->name);
     if (!alg->collective && !p) pst_fatal(PST_EXIT_FAILED, "transpose %s needs a protocol", alg->name);
+    if (pst_algorithm_unavailable(alg)) pst_fatal(PST_EXIT_FAILED, "transpose %s %s", alg->name, pst_algorithm_unavailable(alg));
     pst_trans *t = pst_calloc(1, sizeof *t);
     t->alg = alg;
     t->p = p;

@@ -105,7 +105,7 @@ static void run_allreduce(pst_vsum *v, pst_vsum_compute_fn compute, void *arg, d
 
 static void plan_allreduce(pst_vsum *v) { (void)v; }
 
-const pst_vsum_ops pst_allreduce_ops = {plan_allreduce, run_allreduce};
+const pst_vsum_ops pst_allreduce_ops = {plan_allreduce, run_allreduce, NULL};
 
 /* ---- the frame ---- */
 
@@ -116,6 +116,7 @@ pst_vsum *pst_vsum_create(const pst_algorithm *alg, const pst_protocol *p, bool 
     if (unit == 0 || n % unit) pst_fatal(PST_EXIT_FAILED, "vector sum: unit %zu does not divide n = %zu", unit, n);
     if (n > INT_MAX / sizeof(double)) pst_fatal(PST_EXIT_FAILED, "vector sum: n = %zu doubles exceeds the int byte limit", n);
     if (!alg->collective && !p) pst_fatal(PST_EXIT_FAILED, "vector sum %s needs a protocol", alg->name);
+    if (pst_algorithm_unavailable(alg)) pst_fatal(PST_EXIT_FAILED, "vector sum %s %s", alg->name, pst_algorithm_unavailable(alg));
     pst_vsum *v = pst_calloc(1, sizeof *v);
     *v = (pst_vsum){.alg = alg, .p = p, .overlapped = pst_overlapped(p, overlap), .replicated = result == PST_VSUM_REPLICATED,
                     .comm = comm, .n = n, .unit = unit};
@@ -154,6 +155,7 @@ void pst_vsum_run(pst_vsum *v, const double *in, double *out)
 void pst_vsum_free(pst_vsum *v)
 {
     if (!v) return;
+    if (v->alg->vsum->free) v->alg->vsum->free(v->state);
     free(v->lo);
     free(v->count);
     free(v->scratch);

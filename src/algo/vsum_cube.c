@@ -115,5 +115,5 @@ static void plan_cube(pst_vsum *v)
     pst_exchange_reserve_run(v->p, v->comm, v->n * sizeof(double), 2 * (size_t)d + 2);
 }
 
-const pst_vsum_ops pst_exchsum_ops = {plan_cube, run_exchsum};
-const pst_vsum_ops pst_halfsum_ops = {plan_cube, run_halfsum};
+const pst_vsum_ops pst_exchsum_ops = {plan_cube, run_exchsum, NULL};
+const pst_vsum_ops pst_halfsum_ops = {plan_cube, run_halfsum, NULL};

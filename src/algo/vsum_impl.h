@@ -17,6 +17,7 @@ struct pst_vsum {
     size_t *lo, *count;     /* the partition */
     int ring_chunks;        /* agreed by all ranks: from the mean block size */
     double *scratch, *stream, *work[2];
+    void *state;            /* the algorithm's own (plan sets it, free frees it) */
 };
 
 typedef struct pst_vsum_ops {
@@ -25,6 +26,7 @@ typedef struct pst_vsum_ops {
     /* Collective: the sum of the contributions compute gives into out (see pst_vsum_run_compute).
      * An algorithm that is not pipelined starts with pst_vsum_compute_all. */
     void (*run)(pst_vsum *v, pst_vsum_compute_fn compute, void *arg, double *out);
+    void (*free)(void *state); /* NULL: no state */
 } pst_vsum_ops;
 
 /* Every block of this rank's contribution into out. */

@@ -75,13 +75,13 @@ static void validate(kernel_cfg *cfg)
     if (pst_protocol_parse_list(cfg->transport, cfg->protocols_spec, &cfg->protocols, &cfg->nprotocols, err, sizeof err))
         pst_usage_error("--protocols: %s", err);
 
-    /* Algorithms (names checked by the option's choices): names, coll (both collectives), all. */
+    /* Algorithms (names checked by the option's choices): names, coll (both comparators), all. */
     cfg->run_alg = pst_calloc(pst_nalgorithms, sizeof *cfg->run_alg);
     for (size_t i = 0; i < cfg->algorithms.n; i++) {
         const char *name = cfg->algorithms.v[i];
         for (size_t a = 0; a < pst_nalgorithms; a++)
             cfg->run_alg[a] |= !strcmp(name, "all") || !strcmp(name, pst_algorithms[a].name) ||
-                               (!strcmp(name, "coll") && pst_algorithms[a].collective);
+                               (!strcmp(name, "coll") && pst_algorithms[a].coll_for);
     }
     if (cfg->algorithms.n == 0)
         for (size_t a = 0; a < pst_nalgorithms; a++) cfg->run_alg[a] = true;
@@ -115,6 +115,16 @@ static void validate(kernel_cfg *cfg)
             const char *why = cfg->run_stage[s] ? kproblem_grid_check(&cfg->prob, gx[s], gy[s]) : NULL;
             if (why) pst_usage_error("--grid %s does not fit %s: %s", cfg->one_d ? "1d" : cfg->grid_spec, cfg->prob.label, why);
         }
+    /* An algorithm the MPI library cannot run: refused when asked for by name, skipped (with a
+     * note) under all. */
+    for (size_t a = 0; a < pst_nalgorithms; a++) {
+        const pst_algorithm *alg = &pst_algorithms[a];
+        const char *why = cfg->run_alg[a] ? pst_algorithm_unavailable(alg) : NULL;
+        if (!why) continue;
+        if (pst_str_list_has(&cfg->algorithms, alg->name)) pst_usage_error("--algorithms %s: %s", alg->name, why);
+        cfg->run_alg[a] = false;
+        if (c->rank == 0) printf("note: %s skipped: %s\n", alg->name, why);
+    }
     /* An algorithm with a constraint (dfft: a power-of-two row) that the FFT stage's rows do not
      * meet: refused when asked for by name, skipped (with a note) under all. */
     for (size_t a = 0; a < pst_nalgorithms; a++) {
@@ -207,14 +217,18 @@ static double kernel_turn(void *arg, size_t i, size_t round)
 }
 
 /* The alternatives of one algorithm: each protocol x overlap setting (an overlap protocol 2,x /
- * 3,x is always overlapped and runs once), then the stage's collective as the comparator; or
- * the collective alone. */
+ * 3,x is always overlapped and runs once), or a library collective alone; then the stage's
+ * collective as the comparator (unless it is that collective). */
 static void alternatives(const kernel_cfg *cfg, outcome *o)
 {
-    const pst_algorithm *a = o->a;
-    o->alts = pst_malloc((2 * cfg->nprotocols + 1) * sizeof *o->alts);
+    const pst_algorithm *a = o->a, *coll = pst_algorithm_collective(a->family);
+    o->alts = pst_malloc((2 * cfg->nprotocols + 2) * sizeof *o->alts);
     size_t n = 0;
-    if (!a->collective)
+    if (a->collective) {
+        alt *al = &o->alts[n++];
+        *al = (alt){NULL, false, a, ""};
+        snprintf(al->label, sizeof al->label, "%s", a == coll ? "coll" : a->name);
+    } else {
         for (size_t i = 0; i < cfg->nprotocols; i++) {
             const pst_protocol *p = cfg->protocols[i];
             for (int ov = 0; ov < 2; ov++) {
@@ -225,9 +239,9 @@ static void alternatives(const kernel_cfg *cfg, outcome *o)
                 snprintf(al->label, sizeof al->label, "%s%s", p->code, ov && !p->overlap ? "+ov" : "");
             }
         }
-    o->nprotocol_alts = a->collective ? 1 : n;
-    const pst_algorithm *coll = pst_algorithm_collective(a->family);
-    if (coll) o->alts[n++] = (alt){NULL, false, coll, "coll"};
+    }
+    o->nprotocol_alts = n;
+    if (coll && coll != a) o->alts[n++] = (alt){NULL, false, coll, "coll"};
     o->nalts = n;
 }
 
@@ -259,7 +273,7 @@ static void run_algorithm(kernel_cfg *cfg, const pst_algorithm *a, int stage, ou
         printf("\n== %s, %s stage: %d communicator%s of %d ranks, %lld bytes on rank 0, %lld+ rounds (%s); times in ms ==\n",
                a->name, stage_names[stage], cfg->comms[stage], cfg->comms[stage] == 1 ? "" : "s",
                stage == 0 ? g->px : g->py, bytes, cfg->reps, cfg->compare.schedule);
-        printf("  %-7s %-36s %-7s %10s %10s %21s %6s\n", "alt", "protocol", "overlap", "min", "median", "median CI", "rounds");
+        printf("  %-14s %-36s %-7s %10s %10s %21s %6s\n", "alt", "protocol", "overlap", "min", "median", "median CI", "rounds");
     }
     /* Plans for every alternative (a one-sided transport sets up its area on the stage
      * communicator here, collectively), then the rounds. */
@@ -288,7 +302,7 @@ static void run_algorithm(kernel_cfg *cfg, const pst_algorithm *a, int stage, ou
         pst_summary sm = pst_summarize(o->R.t[i], o->R.n);
         char ci[32];
         snprintf(ci, sizeof ci, "[%.4f, %.4f]", lo * 1e3, hi * 1e3);
-        printf("  %-7s %-36s %-7s %10.4f %10.4f %21s %6zu%s\n", al->label, al->p ? al->p->slug : "mpi-collective",
+        printf("  %-14s %-36s %-7s %10.4f %10.4f %21s %6zu%s\n", al->label, al->p ? al->p->slug : "mpi-collective",
                al->overlap ? "on" : "off", sm.min * 1e3, med * 1e3, ci, o->R.n,
                i >= o->nprotocol_alts ? "  (comparator)" : "");
     }
@@ -310,9 +324,10 @@ static double median_of_alt(const outcome *o, size_t i)
     return i == SIZE_MAX ? NAN : pst_median_ci(o->R.t[i], o->R.n, 0.5, &lo, &hi);
 }
 
-/* What the summaries say of one (algorithm, stage) that is not a collective: its verdict over
- * the protocol alternatives, Worley 1999's sensitivity, and Table 4's paired ratios of 0,6
- * (without overlap) and of the stage's collective against the best. */
+/* What the summaries say of one (algorithm, stage) that is not the stage's comparator: its
+ * verdict over the protocol alternatives, Worley 1999's sensitivity, and Table 4's paired ratios
+ * of 0,6 (without overlap) and of the stage's collective against the best.  A library collective
+ * (ialltoallv, ...) has one alternative, itself: no sensitivity, only the paired ratio. */
 typedef struct analysis {
     const outcome *o;
     pst_verdict v;
@@ -337,7 +352,7 @@ static analysis *analyse(const kernel_cfg *cfg, const outcome *out, size_t n, si
     *nout = 0;
     for (size_t i = 0; i < n; i++) {
         const outcome *o = &out[i];
-        if (o->a->collective) continue;
+        if (o->a->coll_for) continue;
         analysis *a = &an[(*nout)++];
         size_t k = o->nprotocol_alts;
         a->o = o;
@@ -384,6 +399,7 @@ static void emit_summaries(kernel_cfg *cfg, const analysis *an, size_t n)
         const analysis *a = &an[i];
         const outcome *o = a->o;
         const alt *b = &o->alts[a->v.best];
+        if (o->a->collective) continue;
         pst_rec r;
         pst_rec_begin(&r, &cfg->ctx, &pst_schema_kernel_sensitivity);
         base_fields(&r, cfg, o->a, o->stage, o->win_model);
@@ -403,7 +419,7 @@ static void emit_summaries(kernel_cfg *cfg, const analysis *an, size_t n)
         base_fields(&r, cfg, o->a, o->stage, o->win_model);
         pst_rec_str(&r, "stat", "t_med");
         pst_rec_str(&r, "best", b->label);
-        pst_rec_str(&r, "best_protocol", b->p->code);
+        pst_rec_str(&r, "best_protocol", b->p ? b->p->code : "coll");
         pst_rec_bool(&r, "best_overlap", b->overlap);
         pst_rec_bool(&r, "decided", a->v.decided);
         pst_rec_num(&r, "best_s", a->v.best_median);
@@ -438,6 +454,7 @@ static void print_summaries(const kernel_cfg *cfg, const analysis *an, size_t n)
     for (size_t i = 0; i < n; i++) {
         const analysis *a = &an[i];
         char ties[1024];
+        if (a->o->a->collective) continue;
         printf("  %-10s %-8s %-14s %4zu %10.4f %7.3f %7.3f  %-12s %s\n", a->o->a->name, stage_names[a->o->stage],
                cfg->prob.label, a->o->nprotocol_alts, a->s.min * 1e3, a->v.median_rel, a->s.max_rel, a->v.level,
                pst_tie_set(&a->v, a->in_set, a->labels, a->med, ties, sizeof ties));
@@ -448,16 +465,17 @@ static void print_summaries(const kernel_cfg *cfg, const analysis *an, size_t n)
     printf("\n== cost of the generic protocol 0,6 and of the MPI collective against the best protocol (Worley & Foster Table 4);\n"
            "   paired ratio over rounds [%.0f %% CI], n.s. = no significant difference beyond the %.0f %% margin ==\n",
            co->confidence * 100, co->margin * 100);
-    printf("  %-10s %-8s %-8s %10s %-26s %-26s\n", "algorithm", "stage", "best", "best ms", "0,6 / best", "collective / best");
+    printf("  %-14s %-8s %-14s %10s %-26s %-26s\n", "algorithm", "stage", "best", "best ms", "0,6 / best", "collective / best");
     for (size_t i = 0; i < n; i++) {
         const analysis *a = &an[i];
         char gen_text[48], coll_text[48];
-        printf("  %-10s %-8s %-8s %10.4f %-26s %-26s\n", a->o->a->name, stage_names[a->o->stage],
+        printf("  %-14s %-8s %-14s %10.4f %-26s %-26s\n", a->o->a->name, stage_names[a->o->stage],
                a->o->alts[a->v.best].label, a->v.best_median * 1e3,
                ratio_text(&a->gen_q, a->gen != SIZE_MAX, gen_text, sizeof gen_text),
                ratio_text(&a->coll_q, a->coll != SIZE_MAX, coll_text, sizeof coll_text));
     }
-    printf("  (0,6 without overlap is the 'gen' preset's choice; the collective ran on the same data in the same rounds)\n");
+    printf("  (0,6 without overlap is the 'gen' preset's choice; the collective ran on the same data in the same rounds;\n"
+           "   for a library collective such as ialltoallv, best is that alternative itself)\n");
 }
 
 /* --list: the registry as a table, or with --json as one JSON object (rank 0). */
@@ -470,12 +488,14 @@ static void list_algorithms(bool json)
         pst_rec_print(&r, stdout);
         return;
     }
-    printf("%-10s %-9s %-13s %-30s %s\n", "algorithm", "family", "stages", "messages per rank", "how");
+    printf("%-14s %-9s %-13s %-30s %s\n", "algorithm", "family", "stages", "messages per rank", "how");
     for (size_t a = 0; a < pst_nalgorithms; a++) {
         const pst_algorithm *alg = &pst_algorithms[a];
         const char *stages = serves(alg, 0) && serves(alg, 1) ? "fft,legendre" : serves(alg, 0) ? "fft" : "legendre";
-        printf("%-10s %-9s %-13s %-30s %s%s%s\n", alg->name, pst_alg_family_name(alg->family), stages, alg->messages,
-               alg->summary, alg->needs ? "; needs " : "", alg->needs ? alg->needs : "");
+        const char *missing = pst_algorithm_unavailable(alg);
+        printf("%-14s %-9s %-13s %-30s %s%s%s%s%s\n", alg->name, pst_alg_family_name(alg->family), stages, alg->messages,
+               alg->summary, alg->needs ? "; needs " : "", alg->needs ? alg->needs : "", missing ? "; NOT AVAILABLE: " : "",
+               missing ? missing : "");
     }
 }
 

@@ -134,6 +134,10 @@ void model_algos_resolve(const model_algos *a, int nranks, int M, int nlat, int 
     if (!cfg->legendre)
         pst_usage_error("%s: unknown Legendre algorithm '%s' (allowed: %s)", a->legendre || !src ? "--legendre" : src, leg,
                         pst_algorithm_names(PST_ALG_STAGE_LEGENDRE, names, sizeof names));
+    if (pst_algorithm_unavailable(cfg->fft))
+        pst_usage_error("%s %s: %s", a->fft || !src ? "--fft" : src, fft, pst_algorithm_unavailable(cfg->fft));
+    if (pst_algorithm_unavailable(cfg->legendre))
+        pst_usage_error("%s %s: %s", a->legendre || !src ? "--legendre" : src, leg, pst_algorithm_unavailable(cfg->legendre));
     if (!strcmp(preset, "DTH") && cfg->fft->family != PST_FAMILY_TRANSPOSE) {
         size_t used = 0;
         for (size_t i = 0; i < pst_nalgorithms; i++)

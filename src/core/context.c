@@ -5,6 +5,7 @@
 #include "core/cli.h"
 #include "core/errors.h"
 #include "core/machine.h"
+#include "core/mpi_features.h"
 #include "core/noise.h"
 #include "core/outfile.h"
 #include "core/record.h"
@@ -178,6 +179,7 @@ static void write_header(pst_ctx *c, const pst_machine *m, const pst_noise *nois
     pst_rec_str(&r, "mpi_library", library);
     pst_rec_str(&r, "mpi_version", mpi_version);
     pst_rec_str(&r, "mpi_build", PST_MPI_FLAVOUR);
+    pst_rec_mpi_features(&r, "mpi_features");
     pst_rec_int(&r, "nodes", (long long)nhosts);
     pst_rec_strs(&r, "hosts", (const char *const *)hosts, nhosts);
     pst_rec_str(&r, "cpu_model", cpu);

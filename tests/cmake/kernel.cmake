@@ -8,26 +8,27 @@ set_tests_properties(unit.test_kernel_problem PROPERTIES TIMEOUT 120)
 # (a wrong result exits 3, failing the test), record counts, summaries, and bad input.
 # The counts follow from the registry the run header carries (KERNEL_PAIRS, helpers.cmake).
 # 1d grid, 3 protocols: 5 alternatives per pair (0,6 and 1,1 with overlap off/on, 3,1); today
-# 11 pairs x 5 + 3 collective points = 58 points and 22 summaries.
+# 11 pairs x 5 + 9 collective points = 64 points and 2 x 11 + 7 summaries (Open MPI 4.1 and MPICH 4.0
+# have every library collective).
 pst_records_test(kernel.np4.1d 4 CHECKS
   "all(r['bench'] == 'kernel' for r in recs)"
   "len(points) == 5 * ${KERNEL_PAIRS} + ${KERNEL_COLLS}"
-  "len(summaries) == 2 * ${KERNEL_PAIRS}"
+  "len(summaries) == 2 * ${KERNEL_PAIRS} + ${KERNEL_LIBS}"
   "all(p['verified'] is True for p in points)"
   "all(p['comms'] == 1 for p in points)"
   ARGS kernel --trunc 10 --levels 2 --protocols 0,6,1,1,3,1 --reps 2 --timeout 120)
-# Every protocol (49 alternatives per pair) on 2 ranks: today 11 x 49 + 3 = 542 points.
+# Every protocol (49 alternatives per pair) on 2 ranks: today 11 x 49 + 9 = 548 points.
 pst_records_test(kernel.np2.all_protocols 2 CHECKS
   "all(r['bench'] == 'kernel' for r in recs)"
   "len(points) == 49 * ${KERNEL_PAIRS} + ${KERNEL_COLLS}"
-  "len(summaries) == 2 * ${KERNEL_PAIRS}"
+  "len(summaries) == 2 * ${KERNEL_PAIRS} + ${KERNEL_LIBS}"
   "all(p['verified'] is True for p in points)"
   ARGS kernel --trunc 5 --levels 1 --fields 1 --reps 1 --warmup 0 --timeout 200)
 # A 2-D grid: both stages on 2 concurrent communicators; one alternative (1,3 + overlap).
 pst_records_test(kernel.np4.grid2x2 4 CHECKS
   "all(r['bench'] == 'kernel' for r in recs)"
   "len(points) == ${KERNEL_PAIRS} + ${KERNEL_COLLS}"
-  "len(summaries) == 2 * ${KERNEL_PAIRS}"
+  "len(summaries) == 2 * ${KERNEL_PAIRS} + ${KERNEL_LIBS}"
   "all(p['comms'] == 2 for p in points)"
   "all(p['comm_size'] == 2 for p in points)"
   "all(r['transport'] == 'mpi' for r in recs) and all(p['win_model'] is None for p in points)"
@@ -36,7 +37,7 @@ pst_records_test(kernel.np4.grid2x2 4 CHECKS
 pst_records_test(kernel.np3.uneven 3 CHECKS
   "all(r['bench'] == 'kernel' for r in recs)"
   "len(points) == sum('fft' in a['stages'] and not a['needs'] for a in header['algorithms'])"
-  "len(summaries) == 2 * sum('fft' in a['stages'] and not a['needs'] and not a['collective'] for a in header['algorithms'])"
+  "len(summaries) == 2 * sum('fft' in a['stages'] and not a['needs'] and not a['collective'] for a in header['algorithms']) + sum('fft' in a['stages'] and a['collective'] and not a['coll_for'] and a['available'] for a in header['algorithms'])"
   "all(p['grid'] == '3x1' for p in points)"
   ARGS kernel --grid 3x1 --trunc 10 --levels 2 --protocols 0,6 --overlap off --reps 2 --timeout 120)
 # Worley 1998's scaling: T42L16 granularity on 8 (oversubscribed) ranks, 1d: FFT stage srtrans, dfft;
@@ -88,8 +89,10 @@ pst_bad_input_test(kernel.bad.result 2 2 "--result: unknown value 'scattered'"
 pst_records_test(kernel.np2.verdict 2 CHECKS
   "all(p['rounds'] == 10 and len(p['round_s']) == 10 and p['ci_low'] is not None for p in points)"
   "all(set(s['best_set']) <= {'0,6', '0,6+ov', '1,3', '1,3+ov', '3,1'} and s['nalternatives'] == 5 for s in summaries if s['summary'] == 'sensitivity')"
-  "all(s['gen_ratio'] > 0 and len(s['gen_ratio_ci']) == 2 and isinstance(s['gen_significant'], bool) for s in summaries if s['summary'] == 'generic')"
+  "all(s['gen_ratio'] > 0 and len(s['gen_ratio_ci']) == 2 and isinstance(s['gen_significant'], bool) for s in summaries if s['summary'] == 'generic' and s['best_protocol'] != 'coll')"
   "all((s['coll_ratio'] is None) == (s['algorithm'] == 'dfft') for s in summaries if s['summary'] == 'generic')"
+  "all(s['gen_ratio'] is None and s['best'] == s['algorithm'] for s in summaries if s['summary'] == 'generic' and s['best_protocol'] == 'coll')"
+  "{s['algorithm'] for s in summaries if s['best_protocol'] == 'coll'} == {a['name'] for a in header['algorithms'] if a['collective'] and not a['coll_for'] and a['available']}"
   ARGS kernel --trunc 10 --levels 2 --protocols 0,6,1,3,3,1 --reps 10 --timeout 120)
 # Buffered sends (0,0) in rounds beside other alternatives: Open MPI can put a message's first
 # fragment on the wire before it reports the buffered space short, so a send retried after

@@ -63,7 +63,9 @@ static double *one(const pst_algorithm *alg, const pst_protocol *p, int ov, int 
     pst_vsum_run_compute(v, compute, &g, out2);
     if (g.calls != size) fail("compute calls != Q", alg, p, ov, part, n, dyadic);
     if (memcmp(out2 + lo, out + lo, count * sizeof *out)) fail("compute form differs from array form", alg, p, ov, part, n, dyadic);
-    if (alg->pipelined && size > 1) {
+    /* ringpipe's ring ends with this rank's own block; a pipelined library collective
+     * (iallreduce) starts its blocks in one order on every rank, as collectives must be. */
+    if (alg->pipelined && !alg->collective && size > 1) {
         size_t mylo, myn;
         pst_vsum_block(n, unit, size, rank, &mylo, &myn);
         if (g.last_lo != mylo) fail("a pipelined sum did not compute its own block last", alg, p, ov, part, n, dyadic);

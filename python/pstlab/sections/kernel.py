@@ -286,6 +286,39 @@ def cost_table(cases: list[verdicts.Case], reg: Registry) -> Table:
     )
 
 
+def library_table(rs: RecordSet) -> Table | None:
+    """The MPI library alternatives (ialltoallv, neighbor, allreduce_init, ...) against the stage's
+    collective, from the kernel's Table 4 summaries: each ran beside it in the same rounds."""
+    reg = algorithms.of(rs)
+    rows = []
+    for s in rs.summaries(BENCH, "generic"):
+        if not reg.is_library(str(s.get("algorithm"))) or s.get("coll_ratio") is None:
+            continue
+        lo, hi = (s.get("coll_ratio_ci") or [None, None])[:2]
+        interval = f" [{lo:.2f}, {hi:.2f}]" if lo is not None and hi is not None else ""
+        rows.append(
+            [
+                stage(s, reg),
+                str(s.get("size")),
+                str(s.get("grid")),
+                str(s["algorithm"]),
+                fmt_us(s.get("best_s")),
+                str(s.get("coll_algorithm")),
+                f"{s['coll_ratio']:.2f}{interval}{'' if s.get('coll_significant') else ' n.s.'}",
+            ]
+        )
+    if not rows:
+        return None
+    return Table(
+        "MPI library alternatives against the stage's collective",
+        ["stage", "size", "grid", "alternative", "median µs", "collective", "collective / alternative [CI]"],
+        rows,
+        "Nonblocking (ialltoallv, iallreduce), neighbourhood (neighbor), persistent (alltoallv_init, "
+        "allreduce_init) and reduce-scatter forms, each with the stage's MPI collective in the same rounds; "
+        "ratios of medians paired by round with 95 % intervals. Above 1: the alternative beats the collective.",
+    )
+
+
 def section(rs: RecordSet) -> Section:
     sec = Section(TITLE)
     sec.add(
@@ -298,7 +331,7 @@ def section(rs: RecordSet) -> Section:
     reg = algorithms.of(rs)
     cases = [c for group in by_stage(verdict_cases(rs), reg).values() for c in group]
     tables = [verdict_table(cases), cost_table(cases, reg)] if cases else [sensitivity_table(rs), generic_table(rs)]
-    sec.add(*tables)
+    sec.add(*tables, library_table(rs))
     return sec
 
 
