@@ -58,7 +58,8 @@ class Registry:
         row = self.row(name)
         if row is None or self.is_comparator(name):
             return None
-        return next((r["name"] for r in self.rows if r["family"] == row["family"] and self.is_comparator(r["name"])), None)
+        same_family = (r["name"] for r in self.rows if r["family"] == row["family"])
+        return next((name for name in same_family if self.is_comparator(name)), None)
 
     def default_stage(self, name: str) -> str:
         """The stage of a record that does not say: an algorithm serving the Legendre stage only is a

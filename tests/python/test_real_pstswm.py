@@ -111,9 +111,12 @@ def test_pstlab_verdicts_are_pstswms(tmp_path):
         assert c.verdict.level == s["level"] and list(c.verdict.level_ci) == s["level_ci"]
         assert c.verdict.median_rel_ci == pytest.approx(s["median_rel_ci"], rel=1e-3)
         assert c.verdict.rounds == s["rounds"]
+    library = {(s["stage"], s["algorithm"]): q for s, q in kernel_section.library_ratios(rs)}
     generic = rs.summaries("kernel", "generic")
+    assert library and {(g["stage"], g["algorithm"]) for g in generic} == set(mine) | set(library)
     for g in generic:
-        q = mine[(g["stage"], g["algorithm"])].ratio("coll")
+        key = (g["stage"], g["algorithm"])
+        q = library[key] if key in library else mine[key].ratio("coll")
         assert q is not None and q.ratio == pytest.approx(g["coll_ratio"], rel=1e-3)
         assert q.significant == g["coll_significant"]
 

@@ -286,27 +286,45 @@ def cost_table(cases: list[verdicts.Case], reg: Registry) -> Table:
     )
 
 
-def library_table(rs: RecordSet) -> Table | None:
-    """The MPI library alternatives (ialltoallv, neighbor, allreduce_init, ...) against the stage's
-    collective, from the kernel's Table 4 summaries: each ran beside it in the same rounds."""
+def library_ratios(rs: RecordSet) -> list[tuple[dict, stats.PairedRatio]]:
+    """Each MPI library alternative (ialltoallv, neighbor, allreduce_init, ...) against the stage's
+    collective: the kernel's Table 4 summary and the ratio collective / alternative, paired by round
+    from the alternative's point and the collective's rounds the summary carries (they ran in the same
+    rounds), at the run's confidence and margin."""
     reg = algorithms.of(rs)
-    rows = []
+    headers = {h.get("run_id"): h for h in rs.headers()}
+    points = {
+        (p.get("run_id"), stage(p, reg), p.get("algorithm"), p.get("size"), p.get("grid")): p
+        for p in rs.points(BENCH)
+        if reg.is_library(str(p.get("algorithm")))
+    }
+    out = []
     for s in rs.summaries(BENCH, "generic"):
-        if not reg.is_library(str(s.get("algorithm"))) or s.get("coll_ratio") is None:
+        if not reg.is_library(str(s.get("algorithm"))):
             continue
-        lo, hi = (s.get("coll_ratio_ci") or [None, None])[:2]
-        interval = f" [{lo:.2f}, {hi:.2f}]" if lo is not None and hi is not None else ""
-        rows.append(
-            [
-                stage(s, reg),
-                str(s.get("size")),
-                str(s.get("grid")),
-                str(s["algorithm"]),
-                fmt_us(s.get("best_s")),
-                str(s.get("coll_algorithm")),
-                f"{s['coll_ratio']:.2f}{interval}{'' if s.get('coll_significant') else ' n.s.'}",
-            ]
-        )
+        p = points.get((s.get("run_id"), stage(s, reg), s.get("algorithm"), s.get("size"), s.get("grid")))
+        alt, coll = verdicts.round_times(p or {}), verdicts.round_times({"round_s": s.get("coll_round_s")})
+        if not alt or not coll or len(alt) != len(coll):
+            continue
+        h = headers.get(s.get("run_id"), {})
+        out.append((s, stats.paired_ratio(coll, alt, number(h, "confidence") or 0.95, number(h, "margin") or 0.02)))
+    return out
+
+
+def library_table(rs: RecordSet) -> Table | None:
+    reg = algorithms.of(rs)
+    rows = [
+        [
+            stage(s, reg),
+            str(s.get("size")),
+            str(s.get("grid")),
+            str(s["algorithm"]),
+            fmt_us(s.get("best_s")),
+            str(s.get("coll_algorithm")),
+            fmt_ratio_ci(q),
+        ]
+        for s, q in library_ratios(rs)
+    ]
     if not rows:
         return None
     return Table(
@@ -315,7 +333,8 @@ def library_table(rs: RecordSet) -> Table | None:
         rows,
         "Nonblocking (ialltoallv, iallreduce), neighbourhood (neighbor), persistent (alltoallv_init, "
         "allreduce_init) and reduce-scatter forms, each with the stage's MPI collective in the same rounds; "
-        "ratios of medians paired by round with 95 % intervals. Above 1: the alternative beats the collective.",
+        "ratios of medians paired by round with 95 % intervals, 'n.s.': no significant difference beyond the "
+        "margin. Above 1: the alternative beats the collective.",
     )
 
 
