@@ -100,6 +100,60 @@ static bool balanced(const pst_par *par, int M)
     return work[0] + work[1] <= M + 1; /* max - min */
 }
 
+/* What the runs found. */
+typedef struct tally { int failures, refused, ran, bitwise_runs; double worst; } tally;
+
+typedef struct grid_run {
+    int rank, PX, PY, M, nlat, nlon, levels;
+    long steps;
+    pst_model_config mc;
+    const spectra *serial;
+} grid_run;
+
+/* One configuration on the grid against the serial run. */
+static void check_config(const grid_run *g, const pst_algorithm *fft, const pst_algorithm *leg, const pst_protocol *p,
+                         bool overlap, int pair_chunk, tally *t)
+{
+    if (pst_par_check(g->PX, g->PY, fft, leg, g->M, g->nlat, g->nlon)) {
+        t->refused++;
+        return;
+    }
+    if (getenv("PST_TEST_VERBOSE") && !g->rank) {
+        printf("fft %s legendre %s protocol %s overlap %d\n", fft->name, leg->name, p->code, overlap);
+        fflush(stdout);
+    }
+    pst_par_config pc = {.comm = MPI_COMM_WORLD, .PX = g->PX, .PY = g->PY, .fft = fft, .legendre = leg,
+                         .fft_protocol = p, .leg_protocol = p, .fft_overlap = overlap, .leg_overlap = overlap};
+    pst_par par;
+    pst_par_init(&par, &pc, g->M, g->nlat, g->nlon);
+    if (!balanced(&par, g->M)) {
+        t->failures++;
+        if (!g->rank) printf("FAIL grid %dx%d legendre %s: the column's spectral work is unbalanced\n", g->PX, g->PY, leg->name);
+    }
+    pst_model_config pmc = g->mc;
+    pmc.par = &par;
+    pmc.pair_chunk = pair_chunk;
+    spectra got;
+    run(pmc, g->steps, &got);
+    bool bitwise;
+    double diff = compare(g->serial, &got, g->levels, g->M, &bitwise);
+    spectra_free(&got);
+    pst_par_free(&par);
+    t->ran++;
+    t->bitwise_runs += bitwise;
+    t->worst = fmax(t->worst, diff);
+    if (!(diff <= TOL)) {
+        t->failures++;
+        if (!g->rank)
+            printf("FAIL grid %dx%d fft %s legendre %s protocol %s overlap %d: max relative difference %.3e > %.0e\n",
+                   g->PX, g->PY, fft->name, leg->name, p->code, overlap, diff, TOL);
+    }
+}
+
+/* The MPI library's alternatives (ialltoallv, neighbor, allreduce_init, ...): collectives, but not
+ * the stage's comparator. */
+static bool library(const pst_algorithm *a) { return a->collective && !a->coll_for; }
+
 int main(int argc, char **argv)
 {
     char *as_option[] = {argv[0], "--transport", argc > 7 ? argv[7] : "mpi"};
@@ -135,17 +189,27 @@ int main(int argc, char **argv)
         protos = realloc(protos, (nprotos + 1) * sizeof *protos);
         protos[nprotos++] = p;
     }
-    /* Every algorithm of the registry in the stages it serves. */
-    const pst_algorithm *ffts[32], *legs[32];
-    int nfft = 0, nleg = 0;
+    /* The hand-written algorithms and the stages' collectives, in the stages they serve: every
+     * pair, protocols rotating. */
+    const pst_algorithm *ffts[32], *legs[32], *lib_ffts[32], *lib_legs[32];
+    int nfft = 0, nleg = 0, nlib_fft = 0, nlib_leg = 0;
     for (size_t a = 0; a < pst_nalgorithms && nfft < 32 && nleg < 32; a++) {
-        if (pst_algorithms[a].stages & PST_ALG_STAGE_FFT) ffts[nfft++] = &pst_algorithms[a];
-        if (pst_algorithms[a].stages & PST_ALG_STAGE_LEGENDRE) legs[nleg++] = &pst_algorithms[a];
+        const pst_algorithm *alg = &pst_algorithms[a];
+        if (pst_algorithm_unavailable(alg)) continue;
+        if (alg->stages & PST_ALG_STAGE_FFT) {
+            if (library(alg)) lib_ffts[nlib_fft++] = alg;
+            else ffts[nfft++] = alg;
+        }
+        if (alg->stages & PST_ALG_STAGE_LEGENDRE) {
+            if (library(alg)) lib_legs[nlib_leg++] = alg;
+            else legs[nleg++] = alg;
+        }
     }
+    grid_run g = {.rank = rank, .PX = PX, .PY = PY, .M = M, .nlat = nlat, .nlon = nlon, .levels = levels, .steps = steps,
+                  .mc = mc, .serial = &serial};
+    tally t = {0};
     const int ncombos = nfft * nleg * (lean ? 1 : 2);
     const long nruns = once ? (long)nprotos : ncombos > (long)nprotos ? ncombos : (long)nprotos;
-    int failures = 0, refused = 0, ran = 0, bitwise_runs = 0;
-    double worst = 0;
     for (long r = 0; r < nruns; r++) {
         int combo = (int)(r % ncombos);
         int fi = combo % nfft, li = combo / nfft % nleg;
@@ -155,43 +219,18 @@ int main(int argc, char **argv)
             li = (int)(r % nleg);
             overlap = r / nleg % 2 != 0;
         }
-        const pst_algorithm *fft = ffts[fi], *leg = legs[li];
-        const pst_protocol *p = protos[r % (long)nprotos];
-        if (pst_par_check(PX, PY, fft, leg, M, nlat, nlon)) {
-            refused++;
-            continue;
-        }
-        if (getenv("PST_TEST_VERBOSE") && !rank) {
-            printf("run %ld: fft %s legendre %s protocol %s overlap %d\n", r, fft->name, leg->name, p->code, overlap);
-            fflush(stdout);
-        }
-        pst_par_config pc = {.comm = MPI_COMM_WORLD, .PX = PX, .PY = PY, .fft = fft, .legendre = leg,
-                             .fft_protocol = p, .leg_protocol = p, .fft_overlap = overlap, .leg_overlap = overlap};
-        pst_par par;
-        pst_par_init(&par, &pc, M, nlat, nlon);
-        if (!balanced(&par, M)) {
-            failures++;
-            if (!rank) printf("FAIL grid %dx%d legendre %s: the column's spectral work is unbalanced\n", PX, PY, leg->name);
-        }
-        pst_model_config pmc = mc;
-        pmc.par = &par;
-        pmc.pair_chunk = r % 2 ? 1 : 0; /* every other run one latitude pair per chunk: a transpose round each */
-        spectra got;
-        run(pmc, steps, &got);
-        bool bitwise;
-        double diff = compare(&serial, &got, levels, M, &bitwise);
-        spectra_free(&got);
-        pst_par_free(&par);
-        ran++;
-        bitwise_runs += bitwise;
-        worst = fmax(worst, diff);
-        if (!(diff <= TOL)) {
-            failures++;
-            if (!rank)
-                printf("FAIL grid %dx%d fft %s legendre %s protocol %s overlap %d: max relative difference %.3e > %.0e\n",
-                       PX, PY, fft->name, leg->name, p->code, overlap, diff, TOL);
-        }
+        /* every other run one latitude pair per chunk: a transpose round each */
+        check_config(&g, ffts[fi], legs[li], protos[r % (long)nprotos], overlap, r % 2 ? 1 : 0, &t);
     }
+    /* The library alternatives take no protocol: each runs once, paired in turn with those of the
+     * other stage (two-sided runs only; not in lean mode, MPICH's oversubscribed grids). */
+    if (two_sided && !lean && nlib_fft && nlib_leg) {
+        int nlib = nlib_fft > nlib_leg ? nlib_fft : nlib_leg;
+        for (int i = 0; i < nlib; i++)
+            check_config(&g, lib_ffts[i % nlib_fft], lib_legs[i % nlib_leg], protos[0], false, i % 2, &t);
+    }
+    int failures = t.failures, refused = t.refused, ran = t.ran, bitwise_runs = t.bitwise_runs;
+    double worst = t.worst;
     if (ran == 0) {
         failures++;
         if (!rank) printf("FAIL no configuration ran on grid %dx%d\n", PX, PY);
