@@ -21,10 +21,12 @@
 #include "core/context.h"
 #include "core/errors.h"
 #include "core/idle.h"
+#include "core/mpi_features.h"
 #include "core/payload.h"
 #include "core/record.h"
 #include "core/stats.h"
 #include "core/timer.h"
+#include "core/verdict.h"
 #include "core/watchdog.h"
 
 #include <math.h>
@@ -57,6 +59,9 @@ typedef struct coll_op {
     void (*call)(coll_run *r, int root);
     /* wrong words/elements on this rank after round k; was_root: this rank received a rooted result */
     long long (*check)(const coll_run *r, long long k, int root, bool was_root);
+    /* The nonblocking form (MPI-3.1 §5.12) and the persistent one's set-up (MPI-4.0 §6.13). */
+    void (*icall)(coll_run *r, int root, MPI_Request *req);
+    void (*pinit)(coll_run *r, int root, MPI_Request *req);
 } coll_op;
 
 /* ---- payloads and checks -------------------------------------------------------------------- */
@@ -235,14 +240,90 @@ static double alltoallv_moved_fraction(long long bytes, int n)
     return all > 0 ? (all - self) / all : NAN;
 }
 
+/* ---- nonblocking and persistent forms, the same arguments as the calls above ----------------- */
+
+#if defined(PST_HAVE_MPI_NBC)
+static void icall_barrier(coll_run *r, int root, MPI_Request *q) { MPI_Ibarrier(r->comm, q); }
+static void icall_bcast(coll_run *r, int root, MPI_Request *q) { MPI_Ibcast(r->sbuf, (int)r->bytes, MPI_BYTE, root, r->comm, q); }
+static void icall_reduce(coll_run *r, int root, MPI_Request *q)
+{
+    MPI_Ireduce(r->sbuf, r->rbuf, (int)(r->bytes / 8), MPI_DOUBLE, MPI_SUM, root, r->comm, q);
+}
+static void icall_allreduce(coll_run *r, int root, MPI_Request *q)
+{
+    MPI_Iallreduce(r->sbuf, r->rbuf, (int)(r->bytes / 8), MPI_DOUBLE, MPI_SUM, r->comm, q);
+}
+static void icall_allgather(coll_run *r, int root, MPI_Request *q)
+{
+    MPI_Iallgather(r->sbuf, (int)r->bytes, MPI_BYTE, r->rbuf, (int)r->bytes, MPI_BYTE, r->comm, q);
+}
+static void icall_alltoall(coll_run *r, int root, MPI_Request *q)
+{
+    MPI_Ialltoall(r->sbuf, (int)r->bytes, MPI_BYTE, r->rbuf, (int)r->bytes, MPI_BYTE, r->comm, q);
+}
+static void icall_alltoallv(coll_run *r, int root, MPI_Request *q)
+{
+    MPI_Ialltoallv(r->sbuf, r->scounts, r->sdispls, MPI_BYTE, r->rbuf, r->rcounts, r->rdispls, MPI_BYTE, r->comm, q);
+}
+#else
+#define icall_barrier NULL
+#define icall_bcast NULL
+#define icall_reduce NULL
+#define icall_allreduce NULL
+#define icall_allgather NULL
+#define icall_alltoall NULL
+#define icall_alltoallv NULL
+#endif
+
+#if defined(pst_alltoallv_init)
+static void pinit_barrier(coll_run *r, int root, MPI_Request *q) { pst_barrier_init(r->comm, MPI_INFO_NULL, q); }
+static void pinit_bcast(coll_run *r, int root, MPI_Request *q)
+{
+    pst_bcast_init(r->sbuf, (int)r->bytes, MPI_BYTE, root, r->comm, MPI_INFO_NULL, q);
+}
+static void pinit_reduce(coll_run *r, int root, MPI_Request *q)
+{
+    pst_reduce_init(r->sbuf, r->rbuf, (int)(r->bytes / 8), MPI_DOUBLE, MPI_SUM, root, r->comm, MPI_INFO_NULL, q);
+}
+static void pinit_allreduce(coll_run *r, int root, MPI_Request *q)
+{
+    pst_allreduce_init(r->sbuf, r->rbuf, (int)(r->bytes / 8), MPI_DOUBLE, MPI_SUM, r->comm, MPI_INFO_NULL, q);
+}
+static void pinit_allgather(coll_run *r, int root, MPI_Request *q)
+{
+    pst_allgather_init(r->sbuf, (int)r->bytes, MPI_BYTE, r->rbuf, (int)r->bytes, MPI_BYTE, r->comm, MPI_INFO_NULL, q);
+}
+static void pinit_alltoall(coll_run *r, int root, MPI_Request *q)
+{
+    pst_alltoall_init(r->sbuf, (int)r->bytes, MPI_BYTE, r->rbuf, (int)r->bytes, MPI_BYTE, r->comm, MPI_INFO_NULL, q);
+}
+static void pinit_alltoallv(coll_run *r, int root, MPI_Request *q)
+{
+    pst_alltoallv_init(r->sbuf, r->scounts, r->sdispls, MPI_BYTE, r->rbuf, r->rcounts, r->rdispls, MPI_BYTE, r->comm,
+                       MPI_INFO_NULL, q);
+}
+#else
+#define pinit_barrier NULL
+#define pinit_bcast NULL
+#define pinit_reduce NULL
+#define pinit_allreduce NULL
+#define pinit_allgather NULL
+#define pinit_alltoall NULL
+#define pinit_alltoallv NULL
+#endif
+
 static const coll_op ops[] = {
-    {"barrier", PST_BW_NONE, false, false, setup_none, fill_none, call_barrier, check_none},
-    {"bcast", PST_BW_ROOTED, true, false, setup_bcast, fill_bcast, call_bcast, check_bcast},
-    {"reduce", PST_BW_ROOTED, true, true, setup_sum, fill_sum, call_reduce, check_reduce},
-    {"allreduce", PST_BW_ALLREDUCE, false, true, setup_sum, fill_sum, call_allreduce, check_allreduce},
-    {"alltoall", PST_BW_ALLTOALL, false, false, setup_alltoall, fill_alltoall, call_alltoall, check_alltoall},
-    {"alltoallv", PST_BW_ALLTOALL, false, false, setup_alltoallv, fill_alltoallv, call_alltoallv, check_alltoallv},
-    {"allgather", PST_BW_ALLTOALL, false, false, setup_allgather, fill_allgather, call_allgather, check_allgather},
+    {"barrier", PST_BW_NONE, false, false, setup_none, fill_none, call_barrier, check_none, icall_barrier, pinit_barrier},
+    {"bcast", PST_BW_ROOTED, true, false, setup_bcast, fill_bcast, call_bcast, check_bcast, icall_bcast, pinit_bcast},
+    {"reduce", PST_BW_ROOTED, true, true, setup_sum, fill_sum, call_reduce, check_reduce, icall_reduce, pinit_reduce},
+    {"allreduce", PST_BW_ALLREDUCE, false, true, setup_sum, fill_sum, call_allreduce, check_allreduce, icall_allreduce,
+     pinit_allreduce},
+    {"alltoall", PST_BW_ALLTOALL, false, false, setup_alltoall, fill_alltoall, call_alltoall, check_alltoall, icall_alltoall,
+     pinit_alltoall},
+    {"alltoallv", PST_BW_ALLTOALL, false, false, setup_alltoallv, fill_alltoallv, call_alltoallv, check_alltoallv,
+     icall_alltoallv, pinit_alltoallv},
+    {"allgather", PST_BW_ALLTOALL, false, false, setup_allgather, fill_allgather, call_allgather, check_allgather,
+     icall_allgather, pinit_allgather},
 };
 enum { NOPS = sizeof ops / sizeof ops[0] };
 
@@ -269,13 +350,22 @@ typedef struct coll_cfg {
     pst_str_list ops;
     pst_int_list sizes, comm_sizes;
     const char *root_spec, *alloc_state;
-    long long reps, iters, warmup;
-    bool samples;
+    long long reps, iters, warmup, test_every;
+    bool samples, nonblocking, persistent;
     pst_compare_opts compare;
     /* derived */
     bool rotate;
     int root;
 } coll_cfg;
+
+/* What --nonblocking and --persistent measured of an op (see nonblocking_form, persistent_form). */
+typedef struct coll_forms {
+    /* IMB-NBC: medians over rounds of the time per call (the max over ranks of each loop) */
+    double pure_s, cpu_s, ovrl_s, ovrl_test_s, overlap_pct, overlap_test_pct;
+    /* persistent: set-up once, then paired rounds against the blocking call */
+    double init_s, blocking_s, persistent_s;
+    pst_ratio persistent_ratio;
+} coll_forms;
 
 /* One op of one comparison as measured (complete on rank 0). */
 typedef struct coll_point {
@@ -287,6 +377,7 @@ typedef struct coll_point {
     size_t alt;
     double *rank_stats;  /* [n][3]: each rank's min, median, max seconds per single call */
     long long iters;     /* calls per loop, the max over ranks */
+    coll_forms *forms;   /* --nonblocking / --persistent results (rank 0) */
 } coll_point;
 
 static int root_of(const coll_cfg *cfg, long long i, int n) { return cfg->rotate ? (int)(i % n) : cfg->root; }
@@ -373,7 +464,7 @@ static size_t ops_of_set(const coll_cfg *cfg, size_t s, const coll_op **set_ops)
 /* One comparison's plan: each op's buffers (none on ranks outside comm) and its point, which
  * will read R->t[op] and receive its single calls' statistics at rank_stats + 3·n·op. */
 static coll_set plan_set(const coll_cfg *cfg, MPI_Comm comm, int n, long long bytes, const coll_op **set_ops, size_t nops,
-                         const pst_rounds *R, coll_point *pts, double *rank_stats)
+                         const pst_rounds *R, coll_point *pts, double *rank_stats, coll_forms *forms)
 {
     coll_set S = {cfg, set_ops, pst_calloc(nops, sizeof *S.runs), pst_malloc(nops * sizeof *S.iters),
                   pst_calloc(nops, sizeof *S.corrupted)};
@@ -382,10 +473,135 @@ static coll_set plan_set(const coll_cfg *cfg, MPI_Comm comm, int n, long long by
         S.iters[oi] = cfg->iters;
         S.runs[oi] = (coll_run){.comm = comm, .n = n, .me = cfg->ctx.rank, .bytes = op->bw == PST_BW_NONE ? 0 : bytes};
         pts[oi] = (coll_point){.op = op, .n = n, .bytes = S.runs[oi].bytes, .R = R, .alt = oi,
-                               .rank_stats = rank_stats + 3 * (size_t)n * oi};
+                               .rank_stats = rank_stats + 3 * (size_t)n * oi, .forms = &forms[oi]};
         pts[oi].size_bytes = comm != MPI_COMM_NULL ? op->setup(&S.runs[oi]) : 0;
     }
     return S;
+}
+
+/* ---- --nonblocking and --persistent: the op's other forms, after its loops ------------------- */
+
+/* The compute loop of the nonblocking measurement runs in this many chunks. */
+enum { CPU_CHUNKS = 100 };
+
+
+static volatile double cpu_sink;
+
+/* Dependent multiply-adds the optimiser cannot drop: the compute the collective may overlap. */
+static void spin(long long units)
+{
+    double x = cpu_sink;
+    for (long long i = 0; i < units; i++) x = x * 0.999999 + 1e-7;
+    cpu_sink = x;
+}
+
+/* The time per call of a loop of `calls` that began at t0: the max over comm (outside the timing). */
+static double loop_max(MPI_Comm comm, double t0, long long calls)
+{
+    double t = (pst_now_s() - t0) / (double)calls;
+    MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, comm);
+    return t;
+}
+
+/* IMB-NBC's overlap: the share of the shorter of call and compute hidden by running them together. */
+static double overlap_pct(double pure_s, double cpu_s, double ovrl_s)
+{
+    double pct = (pure_s + cpu_s - ovrl_s) / fmin(pure_s, cpu_s) * 100;
+    return pct < 0 ? 0 : pct > 100 ? 100 : pct;
+}
+
+enum { NB_PURE, NB_CPU, NB_OVRL, NB_OVRL_TEST, NB_MODES };
+
+/* One loop of the nonblocking measurement: the call alone (start + wait), the compute alone, or
+ * both, the compute between start and wait, with an MPI_Test every test_every chunks. */
+static double nonblocking_loop(const coll_cfg *cfg, const coll_op *op, coll_run *r, long long iters, int mode,
+                               long long units)
+{
+    bool mpi = mode != NB_CPU, cpu = mode != NB_PURE, test = mode == NB_OVRL_TEST;
+    MPI_Request req = MPI_REQUEST_NULL;
+    MPI_Barrier(r->comm);
+    double t0 = pst_now_s();
+    for (long long i = 0; i < iters; i++) {
+        if (mpi) op->icall(r, root_of(cfg, i, r->n), &req);
+        for (int c = 0; cpu && c < CPU_CHUNKS; c++) {
+            spin(units);
+            int done;
+            if (test && (c + 1) % cfg->test_every == 0) MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        }
+        if (mpi) MPI_Wait(&req, MPI_STATUS_IGNORE);
+    }
+    return loop_max(r->comm, t0, iters);
+}
+
+/* IMB-NBC's method: the compute loop is calibrated once to the call's own time; then --reps
+ * rounds of the four loops; results checked after every loop that called MPI. */
+static long long nonblocking_form(const coll_cfg *cfg, const coll_op *op, coll_run *r, long long iters, coll_forms *f)
+{
+    const bool verify = !cfg->ctx.no_verify;
+    const bool was_root = cfg->rotate ? r->me < iters : r->me == cfg->root;
+    size_t R = (size_t)cfg->reps;
+    double *t = pst_malloc(NB_MODES * R * sizeof *t);
+    long long corrupted = 0, probe = 1 << 16;
+    double t0 = pst_now_s();
+    spin(probe);
+    double unit_s = loop_max(r->comm, t0, probe);
+    double pure_s = nonblocking_loop(cfg, op, r, iters, NB_PURE, 0);
+    long long units = (long long)(pure_s / CPU_CHUNKS / unit_s) + 1;
+    for (size_t k = 0; k < R; k++)
+        for (int mode = 0; mode < NB_MODES; mode++) {
+            if (verify && mode != NB_CPU) op->fill(r, (long long)k, root_of(cfg, 0, r->n));
+            t[mode * R + k] = nonblocking_loop(cfg, op, r, iters, mode, units);
+            if (verify && mode != NB_CPU) corrupted += op->check(r, (long long)k, root_of(cfg, 0, r->n), was_root);
+        }
+    f->pure_s = pst_summarize(t + NB_PURE * R, R).median;
+    f->cpu_s = pst_summarize(t + NB_CPU * R, R).median;
+    f->ovrl_s = pst_summarize(t + NB_OVRL * R, R).median;
+    f->ovrl_test_s = pst_summarize(t + NB_OVRL_TEST * R, R).median;
+    f->overlap_pct = overlap_pct(f->pure_s, f->cpu_s, f->ovrl_s);
+    f->overlap_test_pct = overlap_pct(f->pure_s, f->cpu_s, f->ovrl_test_s);
+    free(t);
+    return corrupted;
+}
+
+/* The persistent form: its set-up timed once (the max over ranks), then --reps rounds of a
+ * blocking loop and a persistent one (MPI_Start + MPI_Wait), paired.  A persistent op binds its
+ * root, so both use one root (--root, or 0 with rotate). */
+static long long persistent_form(const coll_cfg *cfg, const coll_op *op, coll_run *r, long long iters, coll_forms *f)
+{
+    const bool verify = !cfg->ctx.no_verify;
+    const int root = cfg->rotate ? 0 : cfg->root;
+    size_t R = (size_t)cfg->reps;
+    double *t = pst_malloc(2 * R * sizeof *t);
+    long long corrupted = 0;
+    MPI_Request req;
+    MPI_Barrier(r->comm);
+    double t0 = pst_now_s();
+    op->pinit(r, root, &req);
+    f->init_s = loop_max(r->comm, t0, 1);
+    MPI_Start(&req); /* warm-up: a persistent op's first start may finish its set-up */
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    for (size_t k = 0; k < R; k++)
+        for (int persistent = 0; persistent < 2; persistent++) {
+            if (verify) op->fill(r, (long long)k, root);
+            MPI_Barrier(r->comm);
+            t0 = pst_now_s();
+            for (long long i = 0; i < iters; i++) {
+                if (!persistent) {
+                    op->call(r, root);
+                    continue;
+                }
+                MPI_Start(&req);
+                MPI_Wait(&req, MPI_STATUS_IGNORE);
+            }
+            t[persistent * R + k] = loop_max(r->comm, t0, iters);
+            if (verify) corrupted += op->check(r, (long long)k, root, r->me == root);
+        }
+    MPI_Request_free(&req);
+    f->blocking_s = pst_summarize(t, R).median;
+    f->persistent_s = pst_summarize(t + R, R).median;
+    f->persistent_ratio = pst_paired_ratio(t + R, t, R, cfg->compare.confidence, cfg->compare.margin);
+    free(t);
+    return corrupted;
 }
 
 /* The ops' loops in interleaved rounds, then each op's single calls; a wrong result ends the run.
@@ -395,8 +611,11 @@ static void measure(coll_cfg *cfg, coll_set *S, size_t nops, pst_rounds *R, coll
     pst_rounds_run(R, &cfg->compare, nops, cfg->reps, coll_turn, S);
     for (size_t oi = 0; oi < nops; oi++) {
         coll_run *r = &S->runs[oi];
-        if (r->comm != MPI_COMM_NULL)
+        if (r->comm != MPI_COMM_NULL) {
             S->corrupted[oi] += single_calls(cfg, S->ops[oi], r, S->iters[oi], (long long)R->n, pts[oi].rank_stats);
+            if (cfg->nonblocking) S->corrupted[oi] += nonblocking_form(cfg, S->ops[oi], r, S->iters[oi], pts[oi].forms);
+            if (cfg->persistent) S->corrupted[oi] += persistent_form(cfg, S->ops[oi], r, S->iters[oi], pts[oi].forms);
+        }
         MPI_Request req[2];
         MPI_Iallreduce(MPI_IN_PLACE, &S->corrupted[oi], 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD, &req[0]);
         MPI_Ireduce(&S->iters[oi], &pts[oi].iters, 1, MPI_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD, &req[1]);
@@ -487,10 +706,74 @@ static void print_point(const coll_point *pt, const coll_analysis *an)
            an->across.max * 1e6, an->slowest_rank, an->imbalance * 100);
 }
 
-static void print_legend(void)
+static void print_legend(const coll_cfg *cfg)
 {
     printf("\n  t: Frese & Knipp 1998 loop, seconds per call (min / median over loops); algbw, busbw: GB/s from t_min (nccl-tests);\n"
            "  single call: each rank's median over its calls, min/median/max over ranks; slow = rank with the largest.\n");
+    if (cfg->nonblocking)
+        printf("  nonblocking (IMB-NBC): medians over rounds of the call alone (start + wait), a compute loop of the same length\n"
+               "  alone, and both (compute between start and wait; then with an MPI_Test every %lld of %d chunks);\n"
+               "  overlap = (t_pure + t_cpu - t_ovrl) / min(t_pure, t_cpu), in [0, 100] %%.\n", cfg->test_every, CPU_CHUNKS);
+    if (cfg->persistent)
+        printf("  persistent (MPI-4.0 6.13): set-up once (max over ranks), then MPI_Start + MPI_Wait per call against the\n"
+               "  blocking call in paired rounds; ratio persistent / blocking [%.0f %% CI], n.s. = within the %.0f %% margin.\n",
+               cfg->compare.confidence * 100, cfg->compare.margin * 100);
+}
+
+static void print_forms(const coll_cfg *cfg, const coll_point *pt)
+{
+    const coll_forms *f = pt->forms;
+    if (cfg->nonblocking)
+        printf("  %-10s %10s nonblocking: t_pure %.3f us, t_cpu %.3f, t_ovrl %.3f (with MPI_Test %.3f): overlap %.0f %% (%.0f %%)\n",
+               "", "", f->pure_s * 1e6, f->cpu_s * 1e6, f->ovrl_s * 1e6, f->ovrl_test_s * 1e6, f->overlap_pct,
+               f->overlap_test_pct);
+    if (cfg->persistent)
+        printf("  %-10s %10s persistent: set-up %.3f us; per call %.3f us against blocking %.3f: ratio %.3f [%.3f, %.3f]%s\n",
+               "", "", f->init_s * 1e6, f->persistent_s * 1e6, f->blocking_s * 1e6, f->persistent_ratio.ratio,
+               f->persistent_ratio.lo, f->persistent_ratio.hi, f->persistent_ratio.significant ? "" : " n.s.");
+}
+
+/* The op, size and communicator fields the form summaries share with the point. */
+static void form_identity(pst_rec *r, const coll_cfg *cfg, const coll_point *pt)
+{
+    pst_rec_str(r, "op", pt->op->name);
+    pst_rec_int(r, "bytes", pt->bytes);
+    pst_rec_int(r, "comm_size", pt->n);
+    pst_rec_int(r, "iters", pt->iters);
+    pst_rec_int(r, "rounds", cfg->reps);
+    pst_rec_bool(r, "verified", !cfg->ctx.no_verify && pt->op->bw != PST_BW_NONE);
+}
+
+static void emit_forms(coll_cfg *cfg, const coll_point *pt)
+{
+    const coll_forms *f = pt->forms;
+    pst_rec r;
+    if (cfg->nonblocking) {
+        pst_rec_begin(&r, &cfg->ctx, &pst_schema_coll_overlap);
+        form_identity(&r, cfg, pt);
+        pst_rec_int(&r, "cpu_chunks", CPU_CHUNKS);
+        pst_rec_int(&r, "test_every", cfg->test_every);
+        pst_rec_num(&r, "t_pure_s", f->pure_s);
+        pst_rec_num(&r, "t_cpu_s", f->cpu_s);
+        pst_rec_num(&r, "t_ovrl_s", f->ovrl_s);
+        pst_rec_num(&r, "t_ovrl_test_s", f->ovrl_test_s);
+        pst_rec_num(&r, "overlap_pct", f->overlap_pct);
+        pst_rec_num(&r, "overlap_test_pct", f->overlap_test_pct);
+        pst_rec_emit(&r, &cfg->ctx);
+    }
+    if (cfg->persistent) {
+        pst_rec_begin(&r, &cfg->ctx, &pst_schema_coll_persistent);
+        form_identity(&r, cfg, pt);
+        if (pt->op->rooted) pst_rec_int(&r, "root", cfg->rotate ? 0 : cfg->root);
+        else pst_rec_str(&r, "root", NULL);
+        pst_rec_num(&r, "init_s", f->init_s);
+        pst_rec_num(&r, "t_blocking_s", f->blocking_s);
+        pst_rec_num(&r, "t_persistent_s", f->persistent_s);
+        pst_rec_num(&r, "persistent_ratio", f->persistent_ratio.ratio);
+        pst_rec_nums(&r, "persistent_ratio_ci", (double[]){f->persistent_ratio.lo, f->persistent_ratio.hi}, 2);
+        pst_rec_bool(&r, "persistent_significant", f->persistent_ratio.significant);
+        pst_rec_emit(&r, &cfg->ctx);
+    }
 }
 
 static void emit_point(coll_cfg *cfg, const coll_point *pt, const coll_analysis *an)
@@ -583,6 +866,11 @@ static void validate(coll_cfg *cfg)
                 pst_usage_error("--sizes: %lld bytes x comm size %lld exceeds the %d-byte buffer limit", b, nmax, MAX_TOTAL);
         }
     }
+    char missing[512];
+    if (cfg->nonblocking && pst_mpi_feature_missing(PST_FEAT_NBC, missing, sizeof missing))
+        pst_usage_error("--nonblocking %s", missing);
+    if (cfg->persistent && pst_mpi_feature_missing(PST_FEAT_PCOLL, missing, sizeof missing))
+        pst_usage_error("--persistent %s", missing);
     cfg->rotate = !strcmp(cfg->root_spec, "rotate");
     if (!cfg->rotate) {
         long long root;
@@ -602,7 +890,8 @@ int pst_cmd_coll(int argc, char **argv)
 {
     static const char *op_names[NOPS + 1];
     for (size_t i = 0; i < NOPS; i++) op_names[i] = ops[i].name;
-    coll_cfg cfg = {.root_spec = "0", .alloc_state = "default", .reps = 10, .warmup = 5, .compare = PST_COMPARE_DEFAULTS};
+    coll_cfg cfg = {.root_spec = "0", .alloc_state = "default", .reps = 10, .warmup = 5, .test_every = 10,
+                    .compare = PST_COMPARE_DEFAULTS};
     pst_ctx_init(&cfg.ctx, &pst_schema_coll_header, argc, argv);
     const pst_opt opts[] = {
         {"ops", PST_OPT_STRINGS, &cfg.ops, "LIST", "operations (default all)", 1, 0, op_names},
@@ -621,6 +910,14 @@ int pst_cmd_coll(int argc, char **argv)
         {"warmup", PST_OPT_INT, &cfg.warmup, "N", "untimed calls before an op's first loop at a size; later turns re-warm "
          "with one", 0, 1e6, NULL},
         PST_SAMPLES_OPT(&cfg.samples, "loop"),
+        {"nonblocking", PST_OPT_FLAG, &cfg.nonblocking, NULL,
+         "also time each op's nonblocking form with IMB-NBC's method: alone, beside a compute loop of the same length, "
+         "and overlapped with it (overlap_pct), with and without MPI_Test calls in the loop", 1, 0, NULL},
+        {"test-every", PST_OPT_INT, &cfg.test_every, "N",
+         "with --nonblocking: the second overlapped loop calls MPI_Test every N of its 100 compute chunks", 1, 100, NULL},
+        {"persistent", PST_OPT_FLAG, &cfg.persistent, NULL,
+         "also time each op's persistent form (MPI-4.0 *_init, MPI_Start) against the blocking call, its set-up apart",
+         1, 0, NULL},
         {"alloc-state", PST_OPT_STRING, &cfg.alloc_state, "STATE",
          "glibc allocator state for the library's temporary buffers: default (untouched), warm (large blocks from a warm "
          "heap, as in a long-running application) or fresh (mapped afresh each call, as in a cold micro-benchmark) "
@@ -645,7 +942,8 @@ int pst_cmd_coll(int argc, char **argv)
             "Ranks outside a sub-communicator wait sleeping, so they do not compete for cores.",
         .examples = "  mpiexec -n 8 pstswm coll --out coll.jsonl\n"
                     "  mpiexec -n 8 pstswm coll --ops bcast,reduce --sizes 1K --comm-sizes 2:8:+1 --root rotate\n"
-                    "  mpiexec -n 4 pstswm coll --ops allreduce --sizes 8,1M --reps 20 --samples",
+                    "  mpiexec -n 4 pstswm coll --ops allreduce --sizes 8,1M --reps 20 --samples\n"
+                    "  mpiexec -n 4 pstswm coll --ops allreduce,alltoallv --sizes 64K,1M --nonblocking --persistent",
         .opts = opts,
     };
     pst_cli_parse(&cmd, argc, argv);
@@ -659,6 +957,7 @@ int pst_cmd_coll(int argc, char **argv)
     /* Sized for the largest comparison: every op on every rank. */
     coll_point *pts = pst_malloc(cfg.ops.n * sizeof *pts);
     double *rank_stats = pst_calloc(cfg.ops.n * 3 * (size_t)c->size, sizeof *rank_stats);
+    coll_forms *forms = pst_calloc(cfg.ops.n, sizeof *forms);
     for (size_t ci = 0; ci < cfg.comm_sizes.n; ci++) {
         int n = (int)cfg.comm_sizes.v[ci];
         MPI_Comm comm;
@@ -669,13 +968,15 @@ int pst_cmd_coll(int argc, char **argv)
             if (!nops) continue;
             pst_watchdog_phase("coll bytes %lld comm size %d (%zu ops in rounds)", cfg.sizes.v[s], n, nops);
             pst_rounds R;
-            coll_set S = plan_set(&cfg, comm, n, cfg.sizes.v[s], set_ops, nops, &R, pts, rank_stats);
+            coll_set S = plan_set(&cfg, comm, n, cfg.sizes.v[s], set_ops, nops, &R, pts, rank_stats, forms);
             measure(&cfg, &S, nops, &R, pts);
             if (c->rank == 0)
                 for (size_t oi = 0; oi < nops; oi++) {
                     coll_analysis an = analyse(&pts[oi]);
                     print_point(&pts[oi], &an);
                     emit_point(&cfg, &pts[oi], &an);
+                    print_forms(&cfg, &pts[oi]);
+                    emit_forms(&cfg, &pts[oi]);
                     analysis_free(&an);
                 }
             pst_rounds_free(&R);
@@ -687,7 +988,8 @@ int pst_cmd_coll(int argc, char **argv)
     free(set_ops);
     free(pts);
     free(rank_stats);
-    if (c->rank == 0) print_legend();
+    free(forms);
+    if (c->rank == 0) print_legend(&cfg);
     pst_ctx_finish(&cfg.ctx);
     return PST_EXIT_OK;
 }

@@ -11,7 +11,7 @@
 extern const pst_schema pst_schema_swap_header, pst_schema_swap_point, pst_schema_swap_protocol, pst_schema_swap_sensitivity;
 extern const pst_schema pst_schema_pingpong_header, pst_schema_pingpong_point, pst_schema_pingpong_modes,
     pst_schema_pingpong_latbw, pst_schema_pingpong_loggp;
-extern const pst_schema pst_schema_coll_header, pst_schema_coll_point;
+extern const pst_schema pst_schema_coll_header, pst_schema_coll_point, pst_schema_coll_overlap, pst_schema_coll_persistent;
 extern const pst_schema pst_schema_kernel_header, pst_schema_kernel_point, pst_schema_kernel_sensitivity,
     pst_schema_kernel_generic;
 extern const pst_schema pst_schema_match_header, pst_schema_match_point, pst_schema_match_fit, pst_schema_match_queues;

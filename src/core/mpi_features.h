@@ -42,10 +42,20 @@ extern const struct pst_fields pst_mpi_feature_fields;
 #define pst_alltoallv_init MPI_Alltoallv_init
 #define pst_allreduce_init MPI_Allreduce_init
 #define pst_reduce_scatter_init MPI_Reduce_scatter_init
+#define pst_barrier_init MPI_Barrier_init
+#define pst_bcast_init MPI_Bcast_init
+#define pst_reduce_init MPI_Reduce_init
+#define pst_alltoall_init MPI_Alltoall_init
+#define pst_allgather_init MPI_Allgather_init
 #elif defined(PST_HAVE_MPIX_PCOLL)
 #define pst_alltoallv_init MPIX_Alltoallv_init
 #define pst_allreduce_init MPIX_Allreduce_init
 #define pst_reduce_scatter_init MPIX_Reduce_scatter_init
+#define pst_barrier_init MPIX_Barrier_init
+#define pst_bcast_init MPIX_Bcast_init
+#define pst_reduce_init MPIX_Reduce_init
+#define pst_alltoall_init MPIX_Alltoall_init
+#define pst_allgather_init MPIX_Allgather_init
 #endif
 
 #endif

@@ -25,6 +25,24 @@ pst_records_test(coll.default-comms.8 8 CHECKS
   "all(p['root'] == 1 for p in points if p['op'] == 'bcast')"
   ARGS ${CO} --ops barrier,bcast,allreduce,alltoall,allgather --sizes 8,1K --root 1)
 
+# The nonblocking and persistent forms (issue: today's alternatives): every op, fixed and rotating
+# roots, a sub-communicator; results checked after every loop that called MPI (a wrong one exits 3).
+pst_records_test(coll.forms.2 2 CHECKS
+  "len([s for s in summaries if s['summary'] == 'overlap']) == len(points) == 1 + 6 * 2"
+  "len([s for s in summaries if s['summary'] == 'persistent']) == len(points)"
+  "all(0 <= s['overlap_pct'] <= 100 and 0 <= s['overlap_test_pct'] <= 100 and s['test_every'] == 5 for s in summaries if s['summary'] == 'overlap')"
+  "all(s['t_pure_s'] > 0 and s['t_cpu_s'] > 0 and s['t_ovrl_s'] > 0 and s['t_ovrl_test_s'] > 0 for s in summaries if s['summary'] == 'overlap')"
+  "all(s['init_s'] > 0 and s['t_persistent_s'] > 0 and s['persistent_ratio'] > 0 for s in summaries if s['summary'] == 'persistent')"
+  "all(s['verified'] == (s['op'] != 'barrier') for s in summaries)"
+  "all(s['root'] == 1 for s in summaries if s['summary'] == 'persistent' and s['op'] in ('bcast', 'reduce'))"
+  ARGS ${CO} --sizes 8,64K --root 1 --nonblocking --persistent --test-every 5)
+pst_records_test(coll.forms-rotate.4 4 CHECKS
+  "{s['comm_size'] for s in summaries} == {3, 4} and len(summaries) == 2 * len(points)"
+  "all(s['root'] == 0 for s in summaries if s['summary'] == 'persistent' and s['op'] == 'reduce')"
+  ARGS ${CO} --ops reduce,alltoallv --sizes 4K --comm-sizes 3,4 --root rotate --nonblocking --persistent)
+pst_bad_input_test(coll.bad.test_every 2 2 "--test-every: 0 is out of range"
+  ${CO} --nonblocking --test-every 0 --out ${PST_TEST_OUT})
+
 pst_mpi_test(coll.odd-comm.8 8 ${CO} --ops reduce,alltoallv,allgather --sizes 8,4K --comm-sizes 3,7 --root rotate)
 
 set(COBAD ${PST_TEST_OUT})
