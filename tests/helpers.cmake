@@ -53,4 +53,8 @@ set(KERNEL_PAIRS_ANY "sum(len(a['stages']) for a in header['algorithms'] if not 
 set(KERNEL_COLLS "sum(len(a['stages']) for a in header['algorithms'] if a['collective'] and a['available'])")
 # KERNEL_LIBS: the pairs of library collectives other than the comparators (ialltoallv, ...): a
 # Table 4 summary each (against the comparator), no sensitivity summary.
+# KERNEL_SUMS: the summaries of single algorithms (the family verdicts, one per stage and family
+# with two or more members, are counted apart: KERNEL_FAMILIES).
+set(KERNEL_SUMS "len([s for s in summaries if s['summary'] != 'family'])")
+set(KERNEL_FAMILIES "len([s for s in summaries if s['summary'] == 'family'])")
 set(KERNEL_LIBS "sum(len(a['stages']) for a in header['algorithms'] if a['collective'] and not a['coll_for'] and a['available'])")

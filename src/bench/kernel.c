@@ -309,6 +309,110 @@ static void run_algorithm(kernel_cfg *cfg, const pst_algorithm *a, int stage, ou
     fflush(stdout);
 }
 
+/* ---- the family comparison: which algorithm to use ---- */
+
+/* Per stage and family (transposes; vector sums): each algorithm's fastest alternative, the
+ * library alternatives and the stage's collective again, together in one set of interleaved
+ * rounds, so the verdict between algorithms is as paired as the one between protocols.  (dfft's
+ * call includes the FFTs: it has no family to be compared in.) */
+typedef struct family_outcome {
+    int stage;
+    pst_alg_family family;
+    size_t nalts;
+    alt *alts;
+    char (*labels)[48];
+    pst_rounds R;
+    long long bytes_max;
+} family_outcome;
+
+/* The alternative of o with the smallest median over rounds (rank 0 decides: it holds the rounds). */
+static size_t fastest_alt(const outcome *o)
+{
+    size_t best = 0;
+    double lo, hi, best_s = pst_median_ci(o->R.t[0], o->R.n, 0.5, &lo, &hi);
+    for (size_t i = 1; i < o->nprotocol_alts; i++) {
+        double t = pst_median_ci(o->R.t[i], o->R.n, 0.5, &lo, &hi);
+        if (t < best_s) best = i, best_s = t;
+    }
+    return best;
+}
+
+/* Collective.  out[0 .. n) are this stage's outcomes; false when the family has fewer than two members. */
+static bool run_family(kernel_cfg *cfg, int stage, pst_alg_family family, const outcome *out, size_t n, family_outcome *f)
+{
+    *f = (family_outcome){.stage = stage, .family = family, .alts = pst_malloc((n ? n : 1) * sizeof *f->alts),
+                          .labels = pst_malloc((n ? n : 1) * sizeof *f->labels)};
+    for (size_t i = 0; i < n; i++) {
+        const outcome *o = &out[i];
+        if (o->a->family != family || o->nprotocol_alts == 0) continue;
+        unsigned long long pick = cfg->ctx.rank == 0 ? fastest_alt(o) : 0;
+        MPI_Bcast(&pick, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+        const alt *al = &o->alts[pick];
+        f->alts[f->nalts] = *al;
+        if (o->a->collective) snprintf(f->labels[f->nalts], sizeof f->labels[0], "%s", o->a->name);
+        else snprintf(f->labels[f->nalts], sizeof f->labels[0], "%s %s", o->a->name, al->label);
+        f->nalts++;
+    }
+    if (f->nalts < 2) return false;
+    kgeom *g = &cfg->geom[stage];
+    kcase *kc = kcase_create(family, stage, &cfg->prob, g, !strcmp(cfg->result, "partitioned"));
+    long long bytes = kcase_bytes(kc);
+    MPI_Allreduce(&bytes, &f->bytes_max, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    kturn T = {cfg, kc, pst_malloc(f->nalts * sizeof *T.plans), pst_calloc(f->nalts, sizeof *T.bad)};
+    for (size_t i = 0; i < f->nalts; i++) T.plans[i] = kcase_plan(kc, f->alts[i].alg, f->alts[i].p, f->alts[i].overlap);
+    pst_watchdog_phase("kernel %s stage: %zu %s algorithms in rounds", stage_names[stage], f->nalts, pst_alg_family_name(family));
+    pst_rounds_run(&f->R, &cfg->compare, f->nalts, cfg->reps, kernel_turn, &T);
+    for (size_t i = 0; i < f->nalts; i++) kplan_free(T.plans[i]);
+    pst_transport_release(cfg->transport, g->comm);
+    MPI_Allreduce(MPI_IN_PLACE, T.bad, (int)f->nalts, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    for (size_t i = 0; i < f->nalts; i++)
+        if (T.bad[i])
+            pst_collective_exit(PST_EXIT_FAILED, "verification failed: %s (%s stage, the algorithms compared): %lld wrong results",
+                                f->labels[i], stage_names[stage], T.bad[i]);
+    free(T.plans);
+    free(T.bad);
+    kcase_free(kc);
+    return true;
+}
+
+/* Rank 0: the verdict between the algorithms of a family, recorded and printed. */
+static void report_family(kernel_cfg *cfg, const family_outcome *f)
+{
+    const pst_compare_opts *co = &cfg->compare;
+    size_t k = f->nalts;
+    bool *in_set = pst_malloc(k * sizeof *in_set);
+    double *med = pst_malloc(k * sizeof *med);
+    const char **labels = pst_malloc(k * sizeof *labels);
+    for (size_t i = 0; i < k; i++) labels[i] = f->labels[i];
+    pst_verdict v = pst_rounds_verdict(&f->R, k, co, in_set, med);
+    const kgeom *g = &cfg->geom[f->stage];
+    char grid[32], ties[2048];
+    snprintf(grid, sizeof grid, "%dx%d", g->px, g->py);
+
+    pst_rec r;
+    pst_rec_begin(&r, &cfg->ctx, &pst_schema_kernel_family);
+    pst_rec_str(&r, "stage", stage_names[f->stage]);
+    pst_rec_str(&r, "family", pst_alg_family_name(f->family));
+    pst_rec_str(&r, "size", cfg->prob.label);
+    pst_rec_str(&r, "grid", grid);
+    pst_rec_int(&r, "comm_size", f->stage == 0 ? g->px : g->py);
+    if (f->family == PST_FAMILY_VSUM) pst_rec_str(&r, "result", cfg->result);
+    pst_rec_strs(&r, "alternatives", labels, k);
+    pst_rec_nums(&r, "alternative_s", med, k);
+    pst_rec_verdict(&r, &v, in_set, labels, &f->R, co, &cfg->ctx);
+    pst_rec_emit(&r, &cfg->ctx);
+
+    printf("\n== which %s to use, %s stage (%s, grid %s): each algorithm's fastest alternative in one set of rounds;\n"
+           "   best set: not slower than the best beyond %.0f %% at %.0f %% confidence ==\n",
+           f->family == PST_FAMILY_VSUM ? "vector sum" : "transpose", stage_names[f->stage], cfg->prob.label, grid,
+           co->margin * 100, co->confidence * 100);
+    for (size_t i = 0; i < k; i++) printf("  %-24s %10.4f ms%s\n", labels[i], med[i] * 1e3, in_set[i] ? "  (best set)" : "");
+    printf("  best set (%zu rounds): %s\n", f->R.n, pst_tie_set(&v, in_set, labels, med, ties, sizeof ties));
+    free(in_set);
+    free(med);
+    free(labels);
+}
+
 /* ---- summaries ---- */
 
 static size_t find_alt(const outcome *o, const char *code, bool overlap)
@@ -589,8 +693,17 @@ int pst_cmd_kernel(int argc, char **argv)
             if (cfg.ctx.rank == 0) printf("note: %s stage skipped: its communicators have 1 rank (grid %dx%d)\n", stage_names[stage], g->px, g->py);
             continue;
         }
+        size_t first = nout;
         for (size_t a = 0; a < pst_nalgorithms; a++)
             if (cfg.run_alg[a] && serves(&pst_algorithms[a], stage)) run_algorithm(&cfg, &pst_algorithms[a], stage, &out[nout++]);
+        for (int fam = PST_FAMILY_TRANSPOSE; fam <= PST_FAMILY_VSUM; fam++) {
+            family_outcome f;
+            if (run_family(&cfg, stage, (pst_alg_family)fam, out + first, nout - first, &f) && cfg.ctx.rank == 0)
+                report_family(&cfg, &f);
+            if (f.nalts >= 2) pst_rounds_free(&f.R);
+            free(f.alts);
+            free(f.labels);
+        }
     }
     if (cfg.ctx.rank == 0 && nout) {
         size_t nan;

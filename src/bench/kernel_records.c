@@ -85,3 +85,21 @@ const pst_schema pst_schema_kernel_generic = {
     "the best protocol alternative, as paired ratios over rounds (Worley 1998 Table 4).",
     {&pst_fields_common, &base_fields, &generic_verdict_fields, &best_fields, &generic_fields},
 };
+
+static const pst_field family[] = {
+    {"stage", PST_F_STR, NULL, "fft (across the grid's rows) or legendre (down its columns)", false, NULL},
+    {"family", PST_F_STR, NULL, "transpose or vsum: the algorithms compared do the same work on the same data", false, NULL},
+    {"size", PST_F_STR, NULL, "the problem, as in the points", false, NULL},
+    {"grid", PST_F_STR, NULL, "the stage's processor grid", false, NULL},
+    {"comm_size", PST_F_INT, NULL, "ranks per stage communicator", false, NULL},
+    {"result", PST_F_STR, NULL, "vector sums only: replicated or partitioned (--result)", true, NULL},
+    {"alternatives", PST_F_STRS, NULL, "each algorithm's fastest alternative in its own run ('srtrans 1,3+ov'), the library alternatives and the stage's collective by name", false, NULL},
+    {"alternative_s", PST_F_NUMS, "s", "their medians per call over these rounds, in that order", false, NULL},
+};
+static const pst_fields family_fields = PST_FIELDS("kernel family", family);
+const pst_schema pst_schema_kernel_family = {
+    "kernel", "summary", "family",
+    "Per stage and family: which algorithm to use. Each algorithm's fastest alternative (from its own run), the MPI library "
+    "alternatives and the stage's collective, run again together in one set of interleaved rounds; the verdict over them.",
+    {&pst_fields_common, &family_fields, &pst_fields_verdict},
+};

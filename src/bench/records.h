@@ -13,7 +13,7 @@ extern const pst_schema pst_schema_pingpong_header, pst_schema_pingpong_point, p
     pst_schema_pingpong_latbw, pst_schema_pingpong_loggp;
 extern const pst_schema pst_schema_coll_header, pst_schema_coll_point, pst_schema_coll_overlap, pst_schema_coll_persistent;
 extern const pst_schema pst_schema_kernel_header, pst_schema_kernel_point, pst_schema_kernel_sensitivity,
-    pst_schema_kernel_generic;
+    pst_schema_kernel_generic, pst_schema_kernel_family;
 extern const pst_schema pst_schema_match_header, pst_schema_match_point, pst_schema_match_fit, pst_schema_match_queues;
 extern const pst_schema pst_schema_model_header, pst_schema_model_point, pst_schema_model_diag;
 

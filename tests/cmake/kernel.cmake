@@ -13,7 +13,7 @@ set_tests_properties(unit.test_kernel_problem PROPERTIES TIMEOUT 120)
 pst_records_test(kernel.np4.1d 4 CHECKS
   "all(r['bench'] == 'kernel' for r in recs)"
   "len(points) == 5 * ${KERNEL_PAIRS} + ${KERNEL_COLLS}"
-  "len(summaries) == 2 * ${KERNEL_PAIRS} + ${KERNEL_LIBS}"
+  "${KERNEL_SUMS} == 2 * ${KERNEL_PAIRS} + ${KERNEL_LIBS}"
   "all(p['verified'] is True for p in points)"
   "all(p['comms'] == 1 for p in points)"
   ARGS kernel --trunc 10 --levels 2 --protocols 0,6,1,1,3,1 --reps 2 --timeout 120)
@@ -21,14 +21,14 @@ pst_records_test(kernel.np4.1d 4 CHECKS
 pst_records_test(kernel.np2.all_protocols 2 CHECKS
   "all(r['bench'] == 'kernel' for r in recs)"
   "len(points) == 49 * ${KERNEL_PAIRS} + ${KERNEL_COLLS}"
-  "len(summaries) == 2 * ${KERNEL_PAIRS} + ${KERNEL_LIBS}"
+  "${KERNEL_SUMS} == 2 * ${KERNEL_PAIRS} + ${KERNEL_LIBS}"
   "all(p['verified'] is True for p in points)"
   ARGS kernel --trunc 5 --levels 1 --fields 1 --reps 1 --warmup 0 --timeout 200)
 # A 2-D grid: both stages on 2 concurrent communicators; one alternative (1,3 + overlap).
 pst_records_test(kernel.np4.grid2x2 4 CHECKS
   "all(r['bench'] == 'kernel' for r in recs)"
   "len(points) == ${KERNEL_PAIRS} + ${KERNEL_COLLS}"
-  "len(summaries) == 2 * ${KERNEL_PAIRS} + ${KERNEL_LIBS}"
+  "${KERNEL_SUMS} == 2 * ${KERNEL_PAIRS} + ${KERNEL_LIBS}"
   "all(p['comms'] == 2 for p in points)"
   "all(p['comm_size'] == 2 for p in points)"
   "all(r['transport'] == 'mpi' for r in recs) and all(p['win_model'] is None for p in points)"
@@ -37,7 +37,7 @@ pst_records_test(kernel.np4.grid2x2 4 CHECKS
 pst_records_test(kernel.np3.uneven 3 CHECKS
   "all(r['bench'] == 'kernel' for r in recs)"
   "len(points) == sum('fft' in a['stages'] and not a['needs'] for a in header['algorithms'])"
-  "len(summaries) == 2 * sum('fft' in a['stages'] and not a['needs'] and not a['collective'] for a in header['algorithms']) + sum('fft' in a['stages'] and a['collective'] and not a['coll_for'] and a['available'] for a in header['algorithms'])"
+  "${KERNEL_SUMS} == 2 * sum('fft' in a['stages'] and not a['needs'] and not a['collective'] for a in header['algorithms']) + sum('fft' in a['stages'] and a['collective'] and not a['coll_for'] and a['available'] for a in header['algorithms'])"
   "all(p['grid'] == '3x1' for p in points)"
   ARGS kernel --grid 3x1 --trunc 10 --levels 2 --protocols 0,6 --overlap off --reps 2 --timeout 120)
 # Worley 1998's scaling: T42L16 granularity on 8 (oversubscribed) ranks, 1d: FFT stage srtrans, dfft;
@@ -45,7 +45,7 @@ pst_records_test(kernel.np3.uneven 3 CHECKS
 pst_records_test(kernel.np8.granularity 8 CHECKS
   "all(r['bench'] == 'kernel' for r in recs)"
   "len(points) == 5"
-  "len(summaries) == 8"
+  "${KERNEL_SUMS} == 8"
   "all(p['granularity'] == 'T42L16@8x8' for p in points)"
   ARGS kernel --granularity T42L16@8x8 --algorithms srtrans,dfft,halfsum,allreduce --protocols 0,6 --overlap off
   --reps 1 --warmup 0 --timeout 200)
@@ -53,7 +53,7 @@ pst_records_test(kernel.np8.granularity 8 CHECKS
 pst_records_test(kernel.np3.partitioned 3 CHECKS
   "all(r['bench'] == 'kernel' for r in recs)"
   "len(points) == 13"
-  "len(summaries) == 8"
+  "${KERNEL_SUMS} == 8"
   "all(p['result'] == 'partitioned' for p in points)"
   ARGS kernel --algorithms exchsum,halfsum,ringsum,ringpipe,allreduce --result partitioned --trunc 10 --levels 2
   --protocols 0,6,3,1 --overlap off,on --reps 2 --timeout 120)
@@ -92,7 +92,11 @@ pst_records_test(kernel.np2.verdict 2 CHECKS
   "all(s['gen_ratio'] > 0 and len(s['gen_ratio_ci']) == 2 and isinstance(s['gen_significant'], bool) for s in summaries if s['summary'] == 'generic' and s['best_protocol'] != 'coll')"
   "all((s['coll_ratio'] is None) == (s['algorithm'] == 'dfft') for s in summaries if s['summary'] == 'generic')"
   "all(s['gen_ratio'] is None and s['best'] == s['algorithm'] for s in summaries if s['summary'] == 'generic' and s['best_protocol'] == 'coll')"
-  "{s['algorithm'] for s in summaries if s['best_protocol'] == 'coll'} == {a['name'] for a in header['algorithms'] if a['collective'] and not a['coll_for'] and a['available']}"
+  "{s['algorithm'] for s in summaries if s.get('best_protocol') == 'coll'} == {a['name'] for a in header['algorithms'] if a['collective'] and not a['coll_for'] and a['available']}"
+  "sorted((s['stage'], s['family']) for s in summaries if s['summary'] == 'family') == [('fft', 'transpose'), ('legendre', 'transpose'), ('legendre', 'vsum')]"
+  "all(s['best'] in s['alternatives'] and set(s['best_set']) <= set(s['alternatives']) and len(s['alternative_s']) == len(s['alternatives']) == s['nalternatives'] for s in summaries if s['summary'] == 'family')"
+  "all({'alltoallv', 'ialltoallv', 'neighbor'} <= set(s['alternatives']) for s in summaries if s['summary'] == 'family' and s['family'] == 'transpose')"
+  "all(any(x.startswith('srtrans ') for x in s['alternatives']) for s in summaries if s['summary'] == 'family' and s['family'] == 'transpose')"
   ARGS kernel --trunc 10 --levels 2 --protocols 0,6,1,3,3,1 --reps 10 --timeout 120)
 # Buffered sends (0,0) in rounds beside other alternatives: Open MPI can put a message's first
 # fragment on the wire before it reports the buffered space short, so a send retried after

@@ -47,6 +47,8 @@ def test_report_of_current_records_has_every_verdict_table(mpi, tmp_path):
         "Time per step (ms) by processor grid PX×PY (Worley 1998 Table 5, runtimes)",
         "Degradation against the optimal configuration (Worley 1998 Table 5, sensitivity)",
         "Fitted cost per failed match M (Song 2013 Table 8)",
+        "Which algorithm to use (each algorithm's fastest alternative, in one set of rounds)",
+        "MPI library alternatives against the stage's collective",
     ):
         assert table in text, table
 

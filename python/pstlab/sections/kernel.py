@@ -338,6 +338,38 @@ def library_table(rs: RecordSet) -> Table | None:
     )
 
 
+def family_table(rs: RecordSet) -> Table | None:
+    """Which algorithm to use: pstswm's verdict per stage and family, over each algorithm's fastest
+    alternative, the library alternatives and the collective run together in one set of rounds."""
+    rows = []
+    for s in rs.summaries(BENCH, "family"):
+        medians = dict(zip(s.get("alternatives", []), s.get("alternative_s", []), strict=False))
+        best_set = [str(x) for x in s.get("best_set", [])]
+        rows.append(
+            [
+                str(s.get("stage")),
+                str(s.get("family")),
+                str(s.get("size")),
+                str(s.get("grid")),
+                " ≈ ".join(best_set),
+                fmt_us(medians.get(s.get("best"))),
+                ", ".join(f"{a} {fmt_us(t)}" for a, t in medians.items() if a not in best_set) or "–",
+                str(s.get("rounds")),
+            ]
+        )
+    if not rows:
+        return None
+    return Table(
+        "Which algorithm to use (each algorithm's fastest alternative, in one set of rounds)",
+        ["stage", "family", "size", "grid", "best set", "best µs", "slower (median µs)", "rounds"],
+        rows,
+        "Per stage and family (the algorithms compared do the same work on the same data): each hand-written "
+        "algorithm with its fastest protocol from its own run, the MPI library alternatives and the stage's "
+        "collective, run again together in interleaved rounds. The best set holds every alternative not slower "
+        "than the best beyond the margin at the run's confidence (pstswm's verdict).",
+    )
+
+
 def section(rs: RecordSet) -> Section:
     sec = Section(TITLE)
     sec.add(
@@ -350,7 +382,7 @@ def section(rs: RecordSet) -> Section:
     reg = algorithms.of(rs)
     cases = [c for group in by_stage(verdict_cases(rs), reg).values() for c in group]
     tables = [verdict_table(cases), cost_table(cases, reg)] if cases else [sensitivity_table(rs), generic_table(rs)]
-    sec.add(*tables, library_table(rs))
+    sec.add(family_table(rs), *tables, library_table(rs))
     return sec
 
 
