@@ -18,6 +18,7 @@
  * posted queue, so they add a constant per round trip (in L) and no failed matches. */
 #include "bench/commands.h"
 #include "bench/match_model.h"
+#include "bench/match_mpit.h"
 #include "bench/records.h"
 #include "core/alloc.h"
 #include "core/cli.h"
@@ -60,19 +61,28 @@ static const char *const queue_desc[] = {
 static const char *const wild_names[] = {"none", "source", "tag", NULL};
 static const char *const wild_desc[] = {"source and tag named", "receives use MPI_ANY_SOURCE", "receives use MPI_ANY_TAG"};
 static const char *const stat_names[] = {"min", "median", NULL};
+/* MPI-4.0's communicator info assertions (§7.4.4): the option's names and their info keys. */
+static const char *const assert_names[] = {"no_any_tag", "no_any_source", "allow_overtaking", NULL};
+static const char *const assert_keys[] = {"mpi_assert_no_any_tag", "mpi_assert_no_any_source", "mpi_assert_allow_overtaking"};
 
 typedef struct match_cfg {
     pst_ctx ctx;
-    pst_str_list algorithms, orders, queues, wildcards;
+    pst_str_list algorithms, orders, queues, wildcards, asserts;
     pst_int_list counts, lengths;
     long long iters, reps, warmup;
     const char *stat;
-    bool samples;
+    bool samples, mpi_t;
+    pst_mpit mpit;             /* --mpi-t: the library's performance variables */
     /* derived */
     int role, peer;
     MPI_Comm pair, data, ctrl; /* pair: ranks 0,1; data: tag algorithm; ctrl: control messages */
     MPI_Comm *comms;           /* comm algorithm: one per message */
     long long ncomms;
+    /* --assert: the data communicators without (plain) and with (asserted) the info assertions;
+     * data and comms point at one pair at a time.  `asserted`: the pair in use. */
+    MPI_Comm data_plain, data_asserted, *comms_plain, *comms_asserted;
+    bool asserted;
+    char acknowledged[160];    /* the assertions MPI_Comm_get_info gave back, comma-separated */
     bool alg_on[NALG], order_on[NORDER];
 } match_cfg;
 
@@ -85,6 +95,7 @@ typedef struct batch {
     int length;
     double *sbuf, *rbuf;
     MPI_Request *req; /* 2n+2: receives [0,n), sends [n,2n), control [2n, 2n+2) */
+    long long *depth_seen; /* --mpi-t check round trip: B reads its queue's length here (else NULL) */
 } batch;
 
 static int name_index(const char *const *names, const char *s)
@@ -174,6 +185,8 @@ static void round_trip_b(batch *b, bool reverse)
         break;
     case QUEUE_POSTED:
         post_recvs(b, reverse);
+        /* All n receives posted, and A sends nothing before the go-signal below. */
+        if (b->depth_seen) *b->depth_seen = pst_mpit_read(&b->cfg->mpit, PST_MPIT_POSTED);
         MPI_Isend(NULL, 0, MPI_BYTE, peer, 0, ctrl, &ctl[0]);
         wait_all(b->n, b->req);
         post_sends(b, b->rbuf, reverse);
@@ -182,6 +195,8 @@ static void round_trip_b(batch *b, bool reverse)
     case QUEUE_UNEXPECTED:
         MPI_Recv(NULL, 0, MPI_BYTE, peer, 0, ctrl, MPI_STATUS_IGNORE);
         probe_last(b, false);
+        /* The last message sent is queued, so (messages not overtaking) all n are. */
+        if (b->depth_seen) *b->depth_seen = pst_mpit_read(&b->cfg->mpit, PST_MPIT_UNEXPECTED);
         post_recvs(b, reverse);
         wait_all(b->n, b->req);
         post_sends(b, b->rbuf, reverse);
@@ -221,7 +236,31 @@ typedef struct point {
     double *t[NORDER]; /* per-repetition seconds per round trip (rank 0) */
     pst_summary s[NORDER];
     long long corrupted;
+    long long depth_seen; /* --mpi-t: the queue length the library reported (-1: not read) */
 } point;
+
+/* The queue depth the mode means to build, where one communicator carries the batch: n in the
+ * posted and unexpected modes of the tag algorithm (-1: none, e.g. the comm algorithm's one
+ * message per communicator or the uncontrolled mode any). */
+static long long depth_intended(int alg, int queue, long long n)
+{
+    return alg == ALG_TAG && queue != QUEUE_ANY ? n : -1;
+}
+
+/* --mpi-t: one more round trip, untimed, in which B reads its queue's length at the moment the
+ * mode means it to hold n entries; rank 0 gets the value.  On the plain data communicator only
+ * (the one the variables are bound to). */
+static long long check_depth(const match_cfg *cfg, batch *b)
+{
+    long long seen = -1;
+    if (!cfg->mpi_t || cfg->asserted || depth_intended(b->alg, b->queue, b->n) < 0) return -1;
+    b->depth_seen = &seen;
+    MPI_Barrier(cfg->pair);
+    round_trip(b, false);
+    b->depth_seen = NULL;
+    MPI_Allreduce(MPI_IN_PLACE, &seen, 1, MPI_LONG_LONG, MPI_MAX, cfg->pair);
+    return seen;
+}
 
 /* Collective over MPI_COMM_WORLD. */
 static void measure(const match_cfg *cfg, int alg, int queue, int wild, long long n, int length, point *pt)
@@ -262,6 +301,7 @@ static void measure(const match_cfg *cfg, int alg, int queue, int wild, long lon
                 }
             }
         }
+        pt->depth_seen = check_depth(cfg, &b);
         free(b.sbuf);
         free(b.rbuf);
         free(b.req);
@@ -277,6 +317,12 @@ static const char *stat_field(const match_cfg *cfg) { return strcmp(cfg->stat, "
 /* Order is forced by tags or communicators, unless wildcard tags void the tag algorithm's. */
 static bool order_forced(int alg, int wild) { return !(alg == ALG_TAG && wild == WILD_TAG); }
 
+/* With --assert, which of the two runs a record belongs to: the assertions in effect (none: []). */
+static void rec_asserts(pst_rec *r, const match_cfg *cfg)
+{
+    if (cfg->asserts.n) pst_rec_strs(r, "asserts", (const char *const *)cfg->asserts.v, cfg->asserted ? cfg->asserts.n : 0);
+}
+
 static void emit_point(match_cfg *cfg, int alg, int order, int queue, int wild, long long n, int length, const point *pt)
 {
     pst_rec r;
@@ -288,6 +334,7 @@ static void emit_point(match_cfg *cfg, int alg, int order, int queue, int wild, 
     pst_rec_int(&r, "n", n);
     pst_rec_int(&r, "length", length);
     pst_rec_int(&r, "bytes", 8LL * length);
+    rec_asserts(&r, cfg);
     pst_rec_times(&r, &pt->s[order]);
     pst_rec_num(&r, order == ORDER_IN ? "iot_s" : "rot_s", stat_of(cfg, &pt->s[order]));
     pst_rec_str(&r, "stat", stat_field(cfg));
@@ -296,6 +343,13 @@ static void emit_point(match_cfg *cfg, int alg, int order, int queue, int wild, 
     pst_rec_int(&r, "warmup", cfg->warmup);
     pst_rec_bool(&r, "verified", !cfg->ctx.no_verify);
     if (cfg->samples) pst_rec_nums(&r, "samples", pt->t[order], (size_t)cfg->reps);
+    if (cfg->mpi_t) {
+        long long want = depth_intended(alg, queue, n);
+        if (want >= 0 && !cfg->asserted) pst_rec_int(&r, "queue_depth_intended", want);
+        else pst_rec_null(&r, "queue_depth_intended");
+        if (pt->depth_seen >= 0) pst_rec_int(&r, "queue_depth_seen", pt->depth_seen);
+        else pst_rec_null(&r, "queue_depth_seen");
+    }
     pst_rec_emit(&r, &cfg->ctx);
 }
 
@@ -343,9 +397,10 @@ static void print_config(const match_cfg *cfg, fit_key key, size_t k, const long
                          const double *rot, const match_analysis *an)
 {
     const pst_match_fit *f = &an->fit, *song = &an->song;
-    printf("\n== match: %s algorithm, queue %s (%s), wildcard %s (%s), length %d doubles (%lld B) ==\n",
+    printf("\n== match: %s algorithm, queue %s (%s), wildcard %s (%s), length %d doubles (%lld B)%s ==\n",
            alg_names[key.alg], queue_names[key.queue], queue_desc[key.queue], wild_names[key.wild],
-           wild_desc[key.wild], key.length, 8LL * key.length);
+           wild_desc[key.wild], key.length, 8LL * key.length,
+           cfg->asserts.n ? (cfg->asserted ? ", with the --assert assertions" : ", without assertions") : "");
     printf("   round trip of n messages each way; %lld reps x %lld iters; statistic: %s over reps of the mean round trip\n",
            cfg->reps, cfg->iters, cfg->stat);
     printf("  %7s  %12s %12s %12s %14s %12s\n", "n", "IOT (us)", "ROT (us)", "Diff (us)", "failed/trip", "M (ns)");
@@ -392,6 +447,7 @@ static void emit_config(match_cfg *cfg, fit_key key, size_t k, const long long *
     pst_rec_str(&r, "wildcard", wild_names[key.wild]);
     pst_rec_int(&r, "length", key.length);
     pst_rec_int(&r, "bytes", 8LL * key.length);
+    rec_asserts(&r, cfg);
     pst_rec_str(&r, "stat", stat_field(cfg));
     pst_rec_str(&r, "model", f->curved ? "IOT = L + n*S + n^2*Q; ROT = IOT + n(n-1)*M (per round trip)"
                                        : "IOT = L + n*S; ROT = IOT + n(n-1)*M (per round trip)");
@@ -457,6 +513,7 @@ static void report_verdict(match_cfg *cfg, fit_key key, const pst_match_fit *com
     pst_rec_str(&r, "queue", queue_names[key.queue]);
     pst_rec_str(&r, "wildcard", wild_names[key.wild]);
     pst_rec_int(&r, "length", key.length);
+    rec_asserts(&r, cfg);
     pst_rec_str(&r, "verdict", pst_match_verdict_name(v));
     pst_rec_num(&r, "m_comm_ns", comm->m_s * 1e9);
     emit_ci(&r, "m_comm_ns_ci95", comm->m_ci, 1e9);
@@ -468,6 +525,36 @@ static void report_verdict(match_cfg *cfg, fit_key key, const pst_match_fit *com
     pst_rec_str(&r, "evidence", evidence);
     pst_rec_emit(&r, &cfg->ctx);
     fflush(stdout);
+}
+
+/* --assert: does M fall with the assertions?  Only a cost measured without them (an interval
+ * above 0) can fall; then lower or higher when the two 95 % intervals are apart, else no
+ * difference at this precision. */
+static void report_asserts(match_cfg *cfg, fit_key key, const pst_match_fit *plain, const pst_match_fit *asserted)
+{
+    const char *effect = !(plain->m_ci[0] > 0)                ? "no matching cost measured without them"
+                         : asserted->m_ci[1] < plain->m_ci[0] ? "lower"
+                         : asserted->m_ci[0] > plain->m_ci[1] ? "higher"
+                                                              : "no difference at this precision";
+    printf("  %-4s algorithm, queue %s, wildcard %s, length %d: M %.3f ns [%.3f, %.3f] without, %.3f ns [%.3f, %.3f] with: %s\n",
+           alg_names[key.alg], queue_names[key.queue], wild_names[key.wild], key.length, plain->m_s * 1e9,
+           plain->m_ci[0] * 1e9, plain->m_ci[1] * 1e9, asserted->m_s * 1e9, asserted->m_ci[0] * 1e9, asserted->m_ci[1] * 1e9,
+           effect);
+    pst_rec r;
+    pst_rec_begin(&r, &cfg->ctx, &pst_schema_match_asserts);
+    pst_rec_str(&r, "algorithm", alg_names[key.alg]);
+    pst_rec_str(&r, "queue", queue_names[key.queue]);
+    pst_rec_str(&r, "wildcard", wild_names[key.wild]);
+    pst_rec_int(&r, "length", key.length);
+    pst_rec_strs(&r, "asserts", (const char *const *)cfg->asserts.v, cfg->asserts.n);
+    pst_rec_str(&r, "acknowledged", cfg->acknowledged[0] ? cfg->acknowledged : NULL);
+    pst_rec_num(&r, "m_plain_ns", plain->m_s * 1e9);
+    emit_ci(&r, "m_plain_ns_ci95", plain->m_ci, 1e9);
+    pst_rec_num(&r, "m_asserted_ns", asserted->m_s * 1e9);
+    emit_ci(&r, "m_asserted_ns_ci95", asserted->m_ci, 1e9);
+    pst_rec_num(&r, "asserted_over_plain", asserted->m_s / plain->m_s);
+    pst_rec_str(&r, "effect", effect);
+    pst_rec_emit(&r, &cfg->ctx);
 }
 
 /* ---- validation and setup -------------------------------------------------------------- */
@@ -485,35 +572,77 @@ static void default_list(pst_str_list *l, const char *csv)
 
 /* Duplicate one communicator per message up front; a library that runs out of context ids
  * is reported as a usage error naming how many it could make. */
-static void create_comms(match_cfg *cfg, long long needed)
+/* One duplicate of the pair per message (comm algorithm), with `info` (MPI_INFO_NULL: none). */
+static MPI_Comm *create_comms(match_cfg *cfg, long long needed, MPI_Info info)
 {
     long long made = LLONG_MAX;
     char why[MPI_MAX_ERROR_STRING] = "";
+    MPI_Comm *comms = NULL;
     if (cfg->role != ROLE_IDLE) {
-        cfg->comms = pst_malloc((size_t)needed * sizeof *cfg->comms);
+        comms = pst_malloc((size_t)needed * sizeof *comms);
         MPI_Comm_set_errhandler(cfg->pair, MPI_ERRORS_RETURN);
         for (made = 0; made < needed; made++) {
-            int rc = MPI_Comm_dup(cfg->pair, &cfg->comms[made]);
+            int rc = MPI_Comm_dup_with_info(cfg->pair, info, &comms[made]);
             if (rc != MPI_SUCCESS) {
                 int len;
                 MPI_Error_string(rc, why, &len);
                 break;
             }
-            MPI_Comm_set_errhandler(cfg->comms[made], MPI_ERRORS_ARE_FATAL);
+            MPI_Comm_set_errhandler(comms[made], MPI_ERRORS_ARE_FATAL);
         }
         MPI_Comm_set_errhandler(cfg->pair, MPI_ERRORS_ARE_FATAL);
     }
     long long least;
     MPI_Allreduce(&made, &least, 1, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
     cfg->ncomms = cfg->role == ROLE_IDLE ? 0 : made;
-    if (least >= needed) return;
-    for (long long i = 0; i < cfg->ncomms; i++) MPI_Comm_free(&cfg->comms[i]);
+    if (least >= needed) return comms;
+    for (long long i = 0; i < cfg->ncomms; i++) MPI_Comm_free(&comms[i]);
     /* MPICH's error string is a call stack; its last frame says what ran out. */
     const char *reason = why;
     for (const char *p = strstr(why, "): "); p; p = strstr(p + 1, "): ")) reason = p + 3;
-    pst_usage_error("--counts: the comm algorithm needs %lld communicators (one per message) but this MPI library "
+    pst_usage_error("--counts: the comm algorithm needs %lld communicators (one per message%s) but this MPI library "
                     "could create only %lld (MPI_Comm_dup: %s); lower --counts or use --algorithms tag",
-                    needed, least, reason);
+                    needed, info == MPI_INFO_NULL ? "" : ", with and without --assert", least, reason);
+}
+
+/* The info assertions of --assert, and which of them the library gives back from the asserted
+ * communicator (MPI-4.0: MPI_Comm_get_info returns the hints it uses; a library that ignores
+ * them returns none). */
+static MPI_Info assert_info(const match_cfg *cfg)
+{
+    MPI_Info info;
+    MPI_Info_create(&info);
+    for (size_t i = 0; i < cfg->asserts.n; i++)
+        MPI_Info_set(info, assert_keys[name_index(assert_names, cfg->asserts.v[i])], "true");
+    return info;
+}
+
+static void find_acknowledged(match_cfg *cfg)
+{
+    cfg->acknowledged[0] = '\0';
+    if (cfg->data_asserted == MPI_COMM_NULL) return;
+    MPI_Info got;
+    int nkeys;
+    MPI_Comm_get_info(cfg->data_asserted, &got);
+    MPI_Info_get_nkeys(got, &nkeys);
+    size_t used = 0;
+    for (int k = 0; k < nkeys; k++) {
+        char key[MPI_MAX_INFO_KEY + 1];
+        MPI_Info_get_nthkey(got, k, key);
+        for (size_t i = 0; i < cfg->asserts.n; i++)
+            if (!strcmp(key, assert_keys[name_index(assert_names, cfg->asserts.v[i])]))
+                used += (size_t)snprintf(cfg->acknowledged + used, used < sizeof cfg->acknowledged ? sizeof cfg->acknowledged - used : 0,
+                                         "%s%s", used ? "," : "", cfg->asserts.v[i]);
+    }
+    MPI_Info_free(&got);
+}
+
+/* The communicators the next measurements use: plain or asserted. */
+static void use_asserted(match_cfg *cfg, bool asserted)
+{
+    cfg->asserted = asserted;
+    cfg->data = asserted ? cfg->data_asserted : cfg->data_plain;
+    cfg->comms = asserted ? cfg->comms_asserted : cfg->comms_plain;
 }
 
 static void validate(match_cfg *cfg)
@@ -524,6 +653,11 @@ static void validate(match_cfg *cfg)
     default_list(&cfg->orders, "in,reverse");
     default_list(&cfg->queues, "any");
     default_list(&cfg->wildcards, "none");
+    /* An assertion the measurement would break is refused: the library may rely on it. */
+    if (pst_str_list_has(&cfg->asserts, "no_any_tag") && pst_str_list_has(&cfg->wildcards, "tag"))
+        pst_usage_error("--assert no_any_tag: --wildcard tag receives with MPI_ANY_TAG, which the assertion forbids");
+    if (pst_str_list_has(&cfg->asserts, "no_any_source") && pst_str_list_has(&cfg->wildcards, "source"))
+        pst_usage_error("--assert no_any_source: --wildcard source receives with MPI_ANY_SOURCE, which the assertion forbids");
     flags_from(&cfg->algorithms, alg_names, cfg->alg_on);
     flags_from(&cfg->orders, order_names, cfg->order_on);
     if (cfg->counts.n == 0) {
@@ -549,19 +683,64 @@ static void validate(match_cfg *cfg)
     cfg->role = c->rank == 0 ? ROLE_A : c->rank == 1 ? ROLE_B : ROLE_IDLE;
     cfg->peer = c->rank == 0 ? 1 : 0;
     MPI_Comm_split(MPI_COMM_WORLD, cfg->role == ROLE_IDLE ? MPI_UNDEFINED : 0, c->rank, &cfg->pair);
+    cfg->data_plain = cfg->data_asserted = MPI_COMM_NULL;
+    MPI_Info info = cfg->asserts.n ? assert_info(cfg) : MPI_INFO_NULL;
     if (cfg->pair != MPI_COMM_NULL) {
-        MPI_Comm_dup(cfg->pair, &cfg->data);
+        MPI_Comm_dup(cfg->pair, &cfg->data_plain);
         MPI_Comm_dup(cfg->pair, &cfg->ctrl);
+        if (cfg->asserts.n) MPI_Comm_dup_with_info(cfg->pair, info, &cfg->data_asserted);
     }
-    if (cfg->alg_on[ALG_COMM]) create_comms(cfg, max_n);
+    if (cfg->alg_on[ALG_COMM]) {
+        cfg->comms_plain = create_comms(cfg, max_n, MPI_INFO_NULL);
+        if (cfg->asserts.n) cfg->comms_asserted = create_comms(cfg, max_n, info);
+    }
+    if (cfg->asserts.n) {
+        find_acknowledged(cfg);
+        MPI_Info_free(&info);
+    }
+    use_asserted(cfg, false);
+    if (cfg->mpi_t && cfg->role != ROLE_IDLE) {
+        pst_mpit_open(&cfg->mpit);
+        pst_mpit_bind(&cfg->mpit, cfg->data_plain);
+    }
+}
+
+/* --mpi-t (rank 0): what the library exposes, once. */
+static void report_mpit(match_cfg *cfg)
+{
+    const pst_mpit *t = &cfg->mpit;
+    const char *posted = pst_mpit_queue_var(t, PST_MPIT_POSTED), *unexpected = pst_mpit_queue_var(t, PST_MPIT_UNEXPECTED);
+    bool exposed = posted || unexpected;
+    printf("# MPI_T: %d performance variables; match queue lengths: %s%s%s%s\n", t->npvars,
+           exposed ? "posted " : "not exposed by this library", exposed ? (posted ? posted : "-") : "",
+           exposed ? ", unexpected " : "", exposed ? (unexpected ? unexpected : "-") : "");
+    if (!exposed)
+        printf("#   (MPICH exposes posted_recvq_length and unexpected_recvq_length when built with --enable-mpit-pvars=all;\n"
+               "#    Open MPI's ob1 PML exposes them per communicator: docs/match.md)\n");
+    pst_rec r;
+    pst_rec_begin(&r, &cfg->ctx, &pst_schema_match_mpit);
+    pst_rec_bool(&r, "mpi_t", t->started);
+    pst_rec_int(&r, "pvars", t->npvars);
+    pst_rec_strs(&r, "pvar_names", (const char *const *)t->names, (size_t)t->npvars);
+    pst_rec_str(&r, "posted_var", posted);
+    pst_rec_str(&r, "unexpected_var", unexpected);
+    pst_rec_bool(&r, "queues_exposed", exposed);
+    pst_rec_emit(&r, &cfg->ctx);
+    fflush(stdout);
 }
 
 static void release(match_cfg *cfg)
 {
-    for (long long i = 0; i < cfg->ncomms; i++) MPI_Comm_free(&cfg->comms[i]);
-    free(cfg->comms);
+    pst_mpit_close(&cfg->mpit);
+    for (long long i = 0; i < cfg->ncomms; i++) {
+        MPI_Comm_free(&cfg->comms_plain[i]);
+        if (cfg->comms_asserted) MPI_Comm_free(&cfg->comms_asserted[i]);
+    }
+    free(cfg->comms_plain);
+    free(cfg->comms_asserted);
     if (cfg->pair != MPI_COMM_NULL) {
-        MPI_Comm_free(&cfg->data);
+        MPI_Comm_free(&cfg->data_plain);
+        if (cfg->data_asserted != MPI_COMM_NULL) MPI_Comm_free(&cfg->data_asserted);
         MPI_Comm_free(&cfg->ctrl);
         MPI_Comm_free(&cfg->pair);
     }
@@ -592,6 +771,12 @@ int pst_cmd_match(int argc, char **argv)
         {"stat", PST_OPT_STRING, &cfg.stat, "NAME", "statistic over repetitions used for IOT/ROT and the fit",
          1, 0, stat_names},
         PST_SAMPLES_OPT(&cfg.samples, "repetition"),
+        {"mpi-t", PST_OPT_FLAG, &cfg.mpi_t, NULL,
+         "list the library's MPI_T performance variables and, where it exposes the match queues' lengths, read them in an "
+         "untimed round trip per point to check the depth each mode means to build", 1, 0, NULL},
+        {"assert", PST_OPT_STRINGS, &cfg.asserts, "LIST",
+         "MPI-4 communicator info assertions (mpi_assert_*): no_any_tag, no_any_source, allow_overtaking; every "
+         "configuration runs without and with them, and M is compared (default none)", 1, 0, assert_names},
         PST_COMMON_OPTS(&cfg.ctx),
         {0},
     };
@@ -612,13 +797,16 @@ int pst_cmd_match(int argc, char **argv)
         .examples = "  mpiexec -n 2 pstswm match --out match.jsonl                       # Song 2013's sweep, scaled\n"
                     "  mpiexec -n 2 pstswm match --queue posted,unexpected --lengths 10 --reps 30\n"
                     "  mpiexec -n 2 pstswm match --algorithms tag --counts 1000:10000:+3000 --lengths 1 --iters 1\n"
-                    "  mpiexec -n 2 pstswm match --algorithms tag --wildcard none,source,tag --lengths 10",
+                    "  mpiexec -n 2 pstswm match --algorithms tag --wildcard none,source,tag --lengths 10\n"
+                    "  mpiexec -n 2 pstswm match --algorithms tag --lengths 1 --assert no_any_tag,no_any_source,allow_overtaking\n"
+                    "  mpiexec -n 2 pstswm match --algorithms tag --queue posted,unexpected --mpi-t",
         .opts = opts,
     };
     pst_cli_parse(&cmd, argc, argv);
     validate(&cfg);
     pst_ctx_validated(&cfg.ctx);
     pst_ctx_start(&cfg.ctx);
+    if (cfg.mpi_t && cfg.ctx.rank == 0) report_mpit(&cfg);
 
     size_t k = cfg.counts.n, nreps = (size_t)cfg.reps;
     point pt = {0};
@@ -626,6 +814,12 @@ int pst_cmd_match(int argc, char **argv)
     double *curve[NORDER];
     for (int o = 0; o < NORDER; o++) curve[o] = pst_calloc(k, sizeof(double));
 
+    /* With --assert every configuration runs twice: on the plain communicators, then on the
+     * asserted ones; each run's fits are kept for the comparison of M. */
+    size_t nkeys = cfg.queues.n * cfg.wildcards.n * cfg.lengths.n * NALG;
+    pst_match_fit *assert_fits = pst_calloc(2 * nkeys, sizeof *assert_fits);
+    for (int am = 0; am < (cfg.asserts.n ? 2 : 1); am++) {
+    use_asserted(&cfg, am == 1);
     for (size_t qi = 0; qi < cfg.queues.n; qi++) {
         int queue = name_index(queue_names, cfg.queues.v[qi]);
         for (size_t wi = 0; wi < cfg.wildcards.n; wi++) {
@@ -652,11 +846,16 @@ int pst_cmd_match(int argc, char **argv)
                             curve[o][i] = stat_of(&cfg, &pt.s[o]);
                             emit_point(&cfg, alg, o, queue, wild, n, length, &pt);
                         }
+                        if (pt.depth_seen >= 0 && pt.depth_seen != n)
+                            printf("  note: %s queue held %lld entries (MPI_T) where the %s mode means %lld\n",
+                                   queue_names[queue], pt.depth_seen, queue_names[queue], n);
                     }
                     if (cfg.ctx.rank != 0) continue;
                     fit_key key = {alg, queue, wild, length};
                     fits[alg] = report_config(&cfg, key, k, cfg.counts.v, curve[ORDER_IN], curve[ORDER_REVERSE]);
                     fitted[alg] = fits[alg].ok;
+                    assert_fits[2 * (((qi * cfg.wildcards.n + wi) * cfg.lengths.n + li) * NALG + (size_t)alg) + (size_t)am] =
+                        fits[alg];
                 }
                 /* Under wildcard tags the tag algorithm is a control, not a reference. */
                 bool tag_ref = fitted[ALG_TAG] && order_forced(ALG_TAG, wild);
@@ -665,6 +864,21 @@ int pst_cmd_match(int argc, char **argv)
             }
         }
     }
+    }
+    if (cfg.asserts.n && cfg.ctx.rank == 0) {
+        printf("\n== M without and with the assertions; MPI_Comm_get_info gave back: %s ==\n",
+               cfg.acknowledged[0] ? cfg.acknowledged : "none (the library does not say it uses them)");
+        for (size_t qi = 0; qi < cfg.queues.n; qi++)
+            for (size_t wi = 0; wi < cfg.wildcards.n; wi++)
+                for (size_t li = 0; li < cfg.lengths.n; li++)
+                    for (int alg = 0; alg < NALG; alg++) {
+                        const pst_match_fit *f = &assert_fits[2 * (((qi * cfg.wildcards.n + wi) * cfg.lengths.n + li) * NALG + (size_t)alg)];
+                        fit_key key = {alg, name_index(queue_names, cfg.queues.v[qi]), name_index(wild_names, cfg.wildcards.v[wi]),
+                                       (int)cfg.lengths.v[li]};
+                        if (f[0].ok && f[1].ok) report_asserts(&cfg, key, &f[0], &f[1]);
+                    }
+    }
+    free(assert_fits);
 
     for (int o = 0; o < NORDER; o++) {
         free(pt.t[o]);

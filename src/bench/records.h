@@ -14,7 +14,8 @@ extern const pst_schema pst_schema_pingpong_header, pst_schema_pingpong_point, p
 extern const pst_schema pst_schema_coll_header, pst_schema_coll_point, pst_schema_coll_overlap, pst_schema_coll_persistent;
 extern const pst_schema pst_schema_kernel_header, pst_schema_kernel_point, pst_schema_kernel_sensitivity,
     pst_schema_kernel_generic, pst_schema_kernel_family;
-extern const pst_schema pst_schema_match_header, pst_schema_match_point, pst_schema_match_fit, pst_schema_match_queues;
+extern const pst_schema pst_schema_match_header, pst_schema_match_point, pst_schema_match_fit, pst_schema_match_queues,
+    pst_schema_match_asserts, pst_schema_match_mpit;
 extern const pst_schema pst_schema_model_header, pst_schema_model_point, pst_schema_model_diag;
 
 /* Fields several benches write with one meaning. */

@@ -18,7 +18,7 @@ const pst_schema *const pst_bench_schemas[] = {
     &pst_schema_pingpong_loggp, &pingpong_footer,
     &pst_schema_coll_header, &pst_schema_coll_point, &pst_schema_coll_overlap, &pst_schema_coll_persistent, &coll_footer,
     &pst_schema_kernel_header, &pst_schema_kernel_point, &pst_schema_kernel_sensitivity, &pst_schema_kernel_generic, &pst_schema_kernel_family, &kernel_footer,
-    &pst_schema_match_header, &pst_schema_match_point, &pst_schema_match_fit, &pst_schema_match_queues, &match_footer,
+    &pst_schema_match_header, &pst_schema_match_point, &pst_schema_match_fit, &pst_schema_match_queues, &pst_schema_match_asserts, &pst_schema_match_mpit, &match_footer,
     &pst_schema_model_header, &pst_schema_model_point, &pst_schema_model_diag, &model_footer,
 };
 const size_t pst_bench_nschemas = sizeof pst_bench_schemas / sizeof pst_bench_schemas[0];

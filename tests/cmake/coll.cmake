@@ -27,15 +27,27 @@ pst_records_test(coll.default-comms.8 8 CHECKS
 
 # The nonblocking and persistent forms (issue: today's alternatives): every op, fixed and rotating
 # roots, a sub-communicator; results checked after every loop that called MPI (a wrong one exits 3).
+# MPICH 4.0.2's persistent allgather delivers the peers' blocks on its first MPI_Start only (a
+# 20-line MPI program shows it); the checks catch it (coll.forms.mpich-allgather), so the sweep
+# leaves allgather out there.
+if(PST_MPI STREQUAL "mpich")
+  set(FORMS_OPS --ops barrier,bcast,reduce,allreduce,alltoall,alltoallv)
+  set(FORMS_POINTS "1 + 5 * 2")
+  pst_bad_input_test(coll.forms.mpich-allgather 2 3 "result check failed: allgather, 8 bytes, comm size 2"
+    ${CO} --ops allgather --sizes 8 --persistent --out ${PST_TEST_OUT})
+else()
+  set(FORMS_OPS "")
+  set(FORMS_POINTS "1 + 6 * 2")
+endif()
 pst_records_test(coll.forms.2 2 CHECKS
-  "len([s for s in summaries if s['summary'] == 'overlap']) == len(points) == 1 + 6 * 2"
+  "len([s for s in summaries if s['summary'] == 'overlap']) == len(points) == ${FORMS_POINTS}"
   "len([s for s in summaries if s['summary'] == 'persistent']) == len(points)"
   "all(0 <= s['overlap_pct'] <= 100 and 0 <= s['overlap_test_pct'] <= 100 and s['test_every'] == 5 for s in summaries if s['summary'] == 'overlap')"
   "all(s['t_pure_s'] > 0 and s['t_cpu_s'] > 0 and s['t_ovrl_s'] > 0 and s['t_ovrl_test_s'] > 0 for s in summaries if s['summary'] == 'overlap')"
   "all(s['init_s'] > 0 and s['t_persistent_s'] > 0 and s['persistent_ratio'] > 0 for s in summaries if s['summary'] == 'persistent')"
   "all(s['verified'] == (s['op'] != 'barrier') for s in summaries)"
   "all(s['root'] == 1 for s in summaries if s['summary'] == 'persistent' and s['op'] in ('bcast', 'reduce'))"
-  ARGS ${CO} --sizes 8,64K --root 1 --nonblocking --persistent --test-every 5)
+  ARGS ${CO} ${FORMS_OPS} --sizes 8,64K --root 1 --nonblocking --persistent --test-every 5)
 pst_records_test(coll.forms-rotate.4 4 CHECKS
   "{s['comm_size'] for s in summaries} == {3, 4} and len(summaries) == 2 * len(points)"
   "all(s['root'] == 0 for s in summaries if s['summary'] == 'persistent' and s['op'] == 'reduce')"

@@ -56,3 +56,37 @@ endif()
 # A range whose end is past the option's bound (and whose step would overflow 64 bits).
 pst_bad_input_test(match.bad.count_range_overflow 2 2 "--counts: 9223372036854775807 is out of range"
   match --counts 1:9223372036854775807:+9223372036854775807 --out ${PST_TEST_OUT})
+
+# MPI-4 communicator info assertions (--assert): every configuration without and with them, each
+# record saying which run it belongs to, one comparison of M per fitted configuration; an
+# assertion the measurement would break is refused.
+pst_records_test(match.asserts 2 CHECKS
+  "len(points) == 2 * 2 * 2 * 3 * 2 and {tuple(p['asserts']) for p in points} == {(), ('no_any_tag', 'allow_overtaking')}"
+  "len([s for s in summaries if s['summary'] == 'fit']) == 2 * 2 * 2"
+  "[(s['algorithm'], s['queue']) for s in summaries if s['summary'] == 'asserts'] == [('tag', 'posted'), ('comm', 'posted'), ('tag', 'unexpected'), ('comm', 'unexpected')]"
+  "all(s['asserts'] == ['no_any_tag', 'allow_overtaking'] and s['effect'] in ('lower', 'higher', 'no difference at this precision', 'no matching cost measured without them') for s in summaries if s['summary'] == 'asserts')"
+  "all(p['verified'] for p in points)"
+  ARGS match --counts 1,4,8 --lengths 2 --queue posted,unexpected --assert no_any_tag,allow_overtaking ${MATCH_FAST})
+pst_bad_input_test(match.bad.assert-wildcard-tag 2 2
+  "error: --assert no_any_tag: --wildcard tag receives with MPI_ANY_TAG, which the assertion forbids$"
+  match --assert no_any_tag --wildcard none,tag --out ${PST_TEST_OUT})
+pst_bad_input_test(match.bad.assert-wildcard-source 2 2
+  "error: --assert no_any_source: --wildcard source receives with MPI_ANY_SOURCE, which the assertion forbids$"
+  match --assert no_any_source --wildcard source --out ${PST_TEST_OUT})
+pst_bad_input_test(match.bad.assert-unknown 2 2 "error: --assert: unknown value 'exact_length' \\(allowed: no_any_tag, no_any_source, allow_overtaking\\)$"
+  match --assert exact_length --out ${PST_TEST_OUT})
+# --mpi-t: what the library exposes, and in the posted and unexpected modes of the tag algorithm the
+# queue depth it saw.  Open MPI's ob1 exposes the queue lengths per communicator: the depth must be
+# n; Debian's MPICH exposes no performance variable: null, and the run says so.
+if(PST_MPI STREQUAL "openmpi")
+  set(MPIT_DEPTH "all(p['queue_depth_seen'] == p['queue_depth_intended'] == p['n'] for p in points if p['algorithm'] == 'tag')"
+    "[s['queues_exposed'] for s in summaries if s['summary'] == 'mpit'] == [True]")
+else()
+  set(MPIT_DEPTH "all(p['queue_depth_seen'] is None for p in points)"
+    "[s['queues_exposed'] for s in summaries if s['summary'] == 'mpit'] == [False]")
+endif()
+pst_records_test(match.mpi-t 2 CHECKS
+  "len([s for s in summaries if s['summary'] == 'mpit']) == 1"
+  "all(p['queue_depth_intended'] is None for p in points if p['algorithm'] == 'comm')"
+  ${MPIT_DEPTH}
+  ARGS match --counts 1,5,30 --lengths 2 --queue posted,unexpected --mpi-t ${MATCH_FAST})

@@ -62,7 +62,7 @@ pst_bad_input_test(model.bad.dfft_ranks 3 2 "--grid 3x1 does not fit T42 on 64 x
   model --grid 3x1 --fft dfft --out ${PST_TEST_OUT})
 pst_bad_input_test(model.bad.fft 2 2 "--fft: unknown FFT algorithm 'fftw' \\(allowed: srtrans, swtrans, .*dfft, coll\\)"
   model --fft fftw --out ${PST_TEST_OUT})
-pst_bad_input_test(model.bad.legendre 2 2 "--legendre: unknown Legendre algorithm 'sum' \\(allowed: srtrans, swtrans, .*exchsum, halfsum, ringsum, ringpipe, allreduce, coll\\)"
+pst_bad_input_test(model.bad.legendre 2 2 "--legendre: unknown Legendre algorithm 'sum' \\(allowed: srtrans, swtrans, .*exchsum, halfsum, ringsum, ringpipe, allreduce, .*allreduce_init, coll\\)"
   model --legendre sum --out ${PST_TEST_OUT})
 pst_bad_input_test(model.bad.preset 2 2 "--preset: unknown value 'fast' \\(allowed: gen, coll, opt, DTH, DR\\)"
   model --preset fast --out ${PST_TEST_OUT})
@@ -76,7 +76,7 @@ pst_bad_input_test(model.bad.tuned_missing 2 2 "--tuned: /nonexistent/opt.toml: 
   model --preset opt --tuned /nonexistent/opt.toml --out ${PST_TEST_OUT})
 pst_bad_input_test(model.bad.tuned_incomplete 2 2 "--tuned: .*opt-no-protocol.toml has no protocol line for \\[fft\\] algorithm dfft"
   model --preset opt --tuned ${CMAKE_SOURCE_DIR}/tests/data/opt-no-protocol.toml --out ${PST_TEST_OUT})
-pst_bad_input_test(model.bad.dth_fft 2 2 "--preset DTH is a double transpose: --fft must be one of srtrans, swtrans, .*alltoallv, coll \\(got 'dfft'\\)"
+pst_bad_input_test(model.bad.dth_fft 2 2 "--preset DTH is a double transpose: --fft must be one of srtrans, swtrans, .*alltoallv, ialltoallv, neighbor, alltoallv_init, coll \\(got 'dfft'\\)"
   model --preset DTH --fft dfft --out ${PST_TEST_OUT})
 
 # One-sided transports: the model's algorithms on rma (and shmem where built); the transport is
