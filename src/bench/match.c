@@ -357,6 +357,15 @@ static void emit_point(match_cfg *cfg, int alg, int order, int queue, int wild, 
 
 typedef struct fit_key { int alg, queue, wild, length; } fit_key;
 
+/* The configuration a fit belongs to. */
+static void rec_key(pst_rec *r, fit_key key)
+{
+    pst_rec_str(r, "algorithm", alg_names[key.alg]);
+    pst_rec_str(r, "queue", queue_names[key.queue]);
+    pst_rec_str(r, "wildcard", wild_names[key.wild]);
+    pst_rec_int(r, "length", key.length);
+}
+
 static void emit_ci(pst_rec *r, const char *key, const double ci[2], double scale)
 {
     double v[2] = {ci[0] * scale, ci[1] * scale};
@@ -442,10 +451,7 @@ static void emit_config(match_cfg *cfg, fit_key key, size_t k, const long long *
     const pst_match_fit *f = &an->fit, *song = &an->song;
     pst_rec r;
     pst_rec_begin(&r, &cfg->ctx, &pst_schema_match_fit);
-    pst_rec_str(&r, "algorithm", alg_names[key.alg]);
-    pst_rec_str(&r, "queue", queue_names[key.queue]);
-    pst_rec_str(&r, "wildcard", wild_names[key.wild]);
-    pst_rec_int(&r, "length", key.length);
+    rec_key(&r, key);
     pst_rec_int(&r, "bytes", 8LL * key.length);
     rec_asserts(&r, cfg);
     pst_rec_str(&r, "stat", stat_field(cfg));
@@ -542,10 +548,7 @@ static void report_asserts(match_cfg *cfg, fit_key key, const pst_match_fit *pla
            effect);
     pst_rec r;
     pst_rec_begin(&r, &cfg->ctx, &pst_schema_match_asserts);
-    pst_rec_str(&r, "algorithm", alg_names[key.alg]);
-    pst_rec_str(&r, "queue", queue_names[key.queue]);
-    pst_rec_str(&r, "wildcard", wild_names[key.wild]);
-    pst_rec_int(&r, "length", key.length);
+    rec_key(&r, key);
     pst_rec_strs(&r, "asserts", (const char *const *)cfg->asserts.v, cfg->asserts.n);
     pst_rec_str(&r, "acknowledged", cfg->acknowledged[0] ? cfg->acknowledged : NULL);
     pst_rec_num(&r, "m_plain_ns", plain->m_s * 1e9);
