@@ -10,6 +10,7 @@
  * Inputs are written before and results checked after every loop and every single call (a reduce
  * really sums, every alltoallv block lands where it belongs), never inside the timed region.
  * Bandwidths follow nccl-tests (core/busbw.h). */
+#include "bench/coll_impl.h"
 #include "bench/commands.h"
 #include "bench/records.h"
 #include "core/alloc.h"
@@ -40,29 +41,7 @@ enum { MAX_TOTAL = 1 << 30 };
 /* Auto iteration count: one timed loop lasts about this long, with 10 ... 1000 calls. */
 static const double TARGET_LOOP_S = 2e-3;
 
-typedef struct coll_run {
-    MPI_Comm comm;
-    int n, me;
-    long long bytes;            /* per rank, or per block for allgather/alltoall(v) */
-    unsigned char *sbuf, *rbuf;
-    int *scounts, *sdispls, *rcounts, *rdispls; /* alltoallv */
-} coll_run;
 
-typedef struct coll_op {
-    const char *name;
-    pst_bw_pattern bw;
-    bool rooted, sums_doubles;
-    /* allocate buffers; returns nccl-tests' size S in bytes */
-    double (*setup)(coll_run *r);
-    /* inputs of round k with data origin `root`; outputs poisoned */
-    void (*fill)(coll_run *r, long long k, int root);
-    void (*call)(coll_run *r, int root);
-    /* wrong words/elements on this rank after round k; was_root: this rank received a rooted result */
-    long long (*check)(const coll_run *r, long long k, int root, bool was_root);
-    /* The nonblocking form (MPI-3.1 §5.12) and the persistent one's set-up (MPI-4.0 §6.13). */
-    void (*icall)(coll_run *r, int root, MPI_Request *req);
-    void (*pinit)(coll_run *r, int root, MPI_Request *req);
-} coll_op;
 
 /* ---- payloads and checks -------------------------------------------------------------------- */
 
@@ -345,42 +324,9 @@ static const coll_op *find_op(const char *name)
 
 /* ---- measurement ---------------------------------------------------------------------------- */
 
-typedef struct coll_cfg {
-    pst_ctx ctx;
-    pst_str_list ops;
-    pst_int_list sizes, comm_sizes;
-    const char *root_spec, *alloc_state;
-    long long reps, iters, warmup, test_every;
-    bool samples, nonblocking, persistent;
-    pst_compare_opts compare;
-    /* derived */
-    bool rotate;
-    int root;
-} coll_cfg;
 
-/* What --nonblocking and --persistent measured of an op (see nonblocking_form, persistent_form). */
-typedef struct coll_forms {
-    /* IMB-NBC: medians over rounds of the time per call (the max over ranks of each loop) */
-    double pure_s, cpu_s, ovrl_s, ovrl_test_s, overlap_pct, overlap_test_pct;
-    /* persistent: set-up once, then paired rounds against the blocking call */
-    double init_s, blocking_s, persistent_s;
-    pst_ratio persistent_ratio;
-} coll_forms;
 
-/* One op of one comparison as measured (complete on rank 0). */
-typedef struct coll_point {
-    const coll_op *op;
-    int n;               /* communicator size */
-    long long bytes;     /* per rank or per block; 0 for the barrier */
-    double size_bytes;   /* nccl-tests' S */
-    const pst_rounds *R; /* the rounds, R->t[alt] the loops */
-    size_t alt;
-    double *rank_stats;  /* [n][3]: each rank's min, median, max seconds per single call */
-    long long iters;     /* calls per loop, the max over ranks */
-    coll_forms *forms;   /* --nonblocking / --persistent results (rank 0) */
-} coll_point;
 
-static int root_of(const coll_cfg *cfg, long long i, int n) { return cfg->rotate ? (int)(i % n) : cfg->root; }
 
 /* One comparison: the ops of one (comm size, size), each with its own buffers, their Frese & Knipp (1998)
  * loops in interleaved rounds.  An op's first turn warms it up and sizes its loop; later turns
@@ -479,131 +425,6 @@ static coll_set plan_set(const coll_cfg *cfg, MPI_Comm comm, int n, long long by
     return S;
 }
 
-/* ---- --nonblocking and --persistent: the op's other forms, after its loops ------------------- */
-
-/* The compute loop of the nonblocking measurement runs in this many chunks. */
-enum { CPU_CHUNKS = 100 };
-
-
-static volatile double cpu_sink;
-
-/* Dependent multiply-adds the optimiser cannot drop: the compute the collective may overlap. */
-static void spin(long long units)
-{
-    double x = cpu_sink;
-    for (long long i = 0; i < units; i++) x = x * 0.999999 + 1e-7;
-    cpu_sink = x;
-}
-
-/* The time per call of a loop of `calls` that began at t0: the max over comm (outside the timing). */
-static double loop_max(MPI_Comm comm, double t0, long long calls)
-{
-    double t = (pst_now_s() - t0) / (double)calls;
-    MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, comm);
-    return t;
-}
-
-/* IMB-NBC's overlap: the share of the shorter of call and compute hidden by running them together. */
-static double overlap_pct(double pure_s, double cpu_s, double ovrl_s)
-{
-    double pct = (pure_s + cpu_s - ovrl_s) / fmin(pure_s, cpu_s) * 100;
-    return pct < 0 ? 0 : pct > 100 ? 100 : pct;
-}
-
-enum { NB_PURE, NB_CPU, NB_OVRL, NB_OVRL_TEST, NB_MODES };
-
-/* One loop of the nonblocking measurement: the call alone (start + wait), the compute alone, or
- * both, the compute between start and wait, with an MPI_Test every test_every chunks. */
-static double nonblocking_loop(const coll_cfg *cfg, const coll_op *op, coll_run *r, long long iters, int mode,
-                               long long units)
-{
-    bool mpi = mode != NB_CPU, cpu = mode != NB_PURE, test = mode == NB_OVRL_TEST;
-    MPI_Request req = MPI_REQUEST_NULL;
-    MPI_Barrier(r->comm);
-    double t0 = pst_now_s();
-    for (long long i = 0; i < iters; i++) {
-        if (mpi) op->icall(r, root_of(cfg, i, r->n), &req);
-        for (int c = 0; cpu && c < CPU_CHUNKS; c++) {
-            spin(units);
-            int done;
-            if (test && (c + 1) % cfg->test_every == 0) MPI_Test(&req, &done, MPI_STATUS_IGNORE);
-        }
-        if (mpi) MPI_Wait(&req, MPI_STATUS_IGNORE);
-    }
-    return loop_max(r->comm, t0, iters);
-}
-
-/* IMB-NBC's method: the compute loop is calibrated once to the call's own time; then --reps
- * rounds of the four loops; results checked after every loop that called MPI. */
-static long long nonblocking_form(const coll_cfg *cfg, const coll_op *op, coll_run *r, long long iters, coll_forms *f)
-{
-    const bool verify = !cfg->ctx.no_verify;
-    const bool was_root = cfg->rotate ? r->me < iters : r->me == cfg->root;
-    size_t R = (size_t)cfg->reps;
-    double *t = pst_malloc(NB_MODES * R * sizeof *t);
-    long long corrupted = 0, probe = 1 << 16;
-    double t0 = pst_now_s();
-    spin(probe);
-    double unit_s = loop_max(r->comm, t0, probe);
-    double pure_s = nonblocking_loop(cfg, op, r, iters, NB_PURE, 0);
-    long long units = (long long)(pure_s / CPU_CHUNKS / unit_s) + 1;
-    for (size_t k = 0; k < R; k++)
-        for (int mode = 0; mode < NB_MODES; mode++) {
-            if (verify && mode != NB_CPU) op->fill(r, (long long)k, root_of(cfg, 0, r->n));
-            t[mode * R + k] = nonblocking_loop(cfg, op, r, iters, mode, units);
-            if (verify && mode != NB_CPU) corrupted += op->check(r, (long long)k, root_of(cfg, 0, r->n), was_root);
-        }
-    f->pure_s = pst_summarize(t + NB_PURE * R, R).median;
-    f->cpu_s = pst_summarize(t + NB_CPU * R, R).median;
-    f->ovrl_s = pst_summarize(t + NB_OVRL * R, R).median;
-    f->ovrl_test_s = pst_summarize(t + NB_OVRL_TEST * R, R).median;
-    f->overlap_pct = overlap_pct(f->pure_s, f->cpu_s, f->ovrl_s);
-    f->overlap_test_pct = overlap_pct(f->pure_s, f->cpu_s, f->ovrl_test_s);
-    free(t);
-    return corrupted;
-}
-
-/* The persistent form: its set-up timed once (the max over ranks), then --reps rounds of a
- * blocking loop and a persistent one (MPI_Start + MPI_Wait), paired.  A persistent op binds its
- * root, so both use one root (--root, or 0 with rotate). */
-static long long persistent_form(const coll_cfg *cfg, const coll_op *op, coll_run *r, long long iters, coll_forms *f)
-{
-    const bool verify = !cfg->ctx.no_verify;
-    const int root = cfg->rotate ? 0 : cfg->root;
-    size_t R = (size_t)cfg->reps;
-    double *t = pst_malloc(2 * R * sizeof *t);
-    long long corrupted = 0;
-    MPI_Request req;
-    MPI_Barrier(r->comm);
-    double t0 = pst_now_s();
-    op->pinit(r, root, &req);
-    f->init_s = loop_max(r->comm, t0, 1);
-    MPI_Start(&req); /* warm-up: a persistent op's first start may finish its set-up */
-    MPI_Wait(&req, MPI_STATUS_IGNORE);
-    for (size_t k = 0; k < R; k++)
-        for (int persistent = 0; persistent < 2; persistent++) {
-            if (verify) op->fill(r, (long long)k, root);
-            MPI_Barrier(r->comm);
-            t0 = pst_now_s();
-            for (long long i = 0; i < iters; i++) {
-                if (!persistent) {
-                    op->call(r, root);
-                    continue;
-                }
-                MPI_Start(&req);
-                MPI_Wait(&req, MPI_STATUS_IGNORE);
-            }
-            t[persistent * R + k] = loop_max(r->comm, t0, iters);
-            if (verify) corrupted += op->check(r, (long long)k, root, r->me == root);
-        }
-    MPI_Request_free(&req);
-    f->blocking_s = pst_summarize(t, R).median;
-    f->persistent_s = pst_summarize(t + R, R).median;
-    f->persistent_ratio = pst_paired_ratio(t + R, t, R, cfg->compare.confidence, cfg->compare.margin);
-    free(t);
-    return corrupted;
-}
-
 /* The ops' loops in interleaved rounds, then each op's single calls; a wrong result ends the run.
  * An op's buffers go once its single calls are done.  Collective over MPI_COMM_WORLD. */
 static void measure(coll_cfg *cfg, coll_set *S, size_t nops, pst_rounds *R, coll_point *pts)
@@ -613,8 +434,8 @@ static void measure(coll_cfg *cfg, coll_set *S, size_t nops, pst_rounds *R, coll
         coll_run *r = &S->runs[oi];
         if (r->comm != MPI_COMM_NULL) {
             S->corrupted[oi] += single_calls(cfg, S->ops[oi], r, S->iters[oi], (long long)R->n, pts[oi].rank_stats);
-            if (cfg->nonblocking) S->corrupted[oi] += nonblocking_form(cfg, S->ops[oi], r, S->iters[oi], pts[oi].forms);
-            if (cfg->persistent) S->corrupted[oi] += persistent_form(cfg, S->ops[oi], r, S->iters[oi], pts[oi].forms);
+            if (cfg->nonblocking) S->corrupted[oi] += pst_coll_nonblocking_form(cfg, S->ops[oi], r, S->iters[oi], pts[oi].forms);
+            if (cfg->persistent) S->corrupted[oi] += pst_coll_persistent_form(cfg, S->ops[oi], r, S->iters[oi], pts[oi].forms);
         }
         MPI_Request req[2];
         MPI_Iallreduce(MPI_IN_PLACE, &S->corrupted[oi], 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD, &req[0]);
@@ -713,68 +534,15 @@ static void print_legend(const coll_cfg *cfg)
     if (cfg->nonblocking)
         printf("  nonblocking (IMB-NBC): medians over rounds of the call alone (start + wait), a compute loop of the same length\n"
                "  alone, and both (compute between start and wait; then with an MPI_Test every %lld of %d chunks);\n"
-               "  overlap = (t_pure + t_cpu - t_ovrl) / min(t_pure, t_cpu), in [0, 100] %%.\n", cfg->test_every, CPU_CHUNKS);
+               "  overlap = (t_pure + t_cpu - t_ovrl) / min(t_pure, t_cpu), in [0, 100] %%.\n", cfg->test_every, PST_COLL_CPU_CHUNKS);
     if (cfg->persistent)
         printf("  persistent (MPI-4.0 6.13): set-up once (max over ranks), then MPI_Start + MPI_Wait per call against the\n"
                "  blocking call in paired rounds; ratio persistent / blocking [%.0f %% CI], n.s. = within the %.0f %% margin.\n",
                cfg->compare.confidence * 100, cfg->compare.margin * 100);
 }
 
-static void print_forms(const coll_cfg *cfg, const coll_point *pt)
-{
-    const coll_forms *f = pt->forms;
-    if (cfg->nonblocking)
-        printf("  %-10s %10s nonblocking: t_pure %.3f us, t_cpu %.3f, t_ovrl %.3f (with MPI_Test %.3f): overlap %.0f %% (%.0f %%)\n",
-               "", "", f->pure_s * 1e6, f->cpu_s * 1e6, f->ovrl_s * 1e6, f->ovrl_test_s * 1e6, f->overlap_pct,
-               f->overlap_test_pct);
-    if (cfg->persistent)
-        printf("  %-10s %10s persistent: set-up %.3f us; per call %.3f us against blocking %.3f: ratio %.3f [%.3f, %.3f]%s\n",
-               "", "", f->init_s * 1e6, f->persistent_s * 1e6, f->blocking_s * 1e6, f->persistent_ratio.ratio,
-               f->persistent_ratio.lo, f->persistent_ratio.hi, f->persistent_ratio.significant ? "" : " n.s.");
-}
 
-/* The op, size and communicator fields the form summaries share with the point. */
-static void form_identity(pst_rec *r, const coll_cfg *cfg, const coll_point *pt)
-{
-    pst_rec_str(r, "op", pt->op->name);
-    pst_rec_int(r, "bytes", pt->bytes);
-    pst_rec_int(r, "comm_size", pt->n);
-    pst_rec_int(r, "iters", pt->iters);
-    pst_rec_int(r, "rounds", cfg->reps);
-    pst_rec_bool(r, "verified", !cfg->ctx.no_verify && pt->op->bw != PST_BW_NONE);
-}
 
-static void emit_forms(coll_cfg *cfg, const coll_point *pt)
-{
-    const coll_forms *f = pt->forms;
-    pst_rec r;
-    if (cfg->nonblocking) {
-        pst_rec_begin(&r, &cfg->ctx, &pst_schema_coll_overlap);
-        form_identity(&r, cfg, pt);
-        pst_rec_int(&r, "cpu_chunks", CPU_CHUNKS);
-        pst_rec_int(&r, "test_every", cfg->test_every);
-        pst_rec_num(&r, "t_pure_s", f->pure_s);
-        pst_rec_num(&r, "t_cpu_s", f->cpu_s);
-        pst_rec_num(&r, "t_ovrl_s", f->ovrl_s);
-        pst_rec_num(&r, "t_ovrl_test_s", f->ovrl_test_s);
-        pst_rec_num(&r, "overlap_pct", f->overlap_pct);
-        pst_rec_num(&r, "overlap_test_pct", f->overlap_test_pct);
-        pst_rec_emit(&r, &cfg->ctx);
-    }
-    if (cfg->persistent) {
-        pst_rec_begin(&r, &cfg->ctx, &pst_schema_coll_persistent);
-        form_identity(&r, cfg, pt);
-        if (pt->op->rooted) pst_rec_int(&r, "root", cfg->rotate ? 0 : cfg->root);
-        else pst_rec_str(&r, "root", NULL);
-        pst_rec_num(&r, "init_s", f->init_s);
-        pst_rec_num(&r, "t_blocking_s", f->blocking_s);
-        pst_rec_num(&r, "t_persistent_s", f->persistent_s);
-        pst_rec_num(&r, "persistent_ratio", f->persistent_ratio.ratio);
-        pst_rec_nums(&r, "persistent_ratio_ci", (double[]){f->persistent_ratio.lo, f->persistent_ratio.hi}, 2);
-        pst_rec_bool(&r, "persistent_significant", f->persistent_ratio.significant);
-        pst_rec_emit(&r, &cfg->ctx);
-    }
-}
 
 static void emit_point(coll_cfg *cfg, const coll_point *pt, const coll_analysis *an)
 {
@@ -975,8 +743,8 @@ int pst_cmd_coll(int argc, char **argv)
                     coll_analysis an = analyse(&pts[oi]);
                     print_point(&pts[oi], &an);
                     emit_point(&cfg, &pts[oi], &an);
-                    print_forms(&cfg, &pts[oi]);
-                    emit_forms(&cfg, &pts[oi]);
+                    pst_coll_print_forms(&cfg, &pts[oi]);
+                    pst_coll_emit_forms(&cfg, &pts[oi]);
                     analysis_free(&an);
                 }
             pst_rounds_free(&R);
