@@ -125,6 +125,24 @@ def test_coll_pivot_and_bandwidth(ompi_dir):
     assert "barrier" not in {row[0] for row in bw.rows}  # no bandwidth for a barrier
 
 
+def test_coll_nonblocking_and_persistent_tables():
+    base = {"bench": "coll", "type": "summary", **BASE, "bytes": 65536, "comm_size": 2, "iters": 10, "rounds": 5}
+    overlap = dict(base, summary="overlap", op="allreduce", t_pure_s=20e-6, t_cpu_s=21e-6, t_ovrl_s=40e-6,
+                   t_ovrl_test_s=34e-6, overlap_pct=5.0, overlap_test_pct=35.0, test_every=10, cpu_chunks=100)
+    persistent = dict(base, summary="persistent", op="allreduce", init_s=3e-6, t_blocking_s=20e-6,
+                      t_persistent_s=22.4e-6, persistent_ratio=1.12, persistent_ratio_ci=[1.08, 1.16],
+                      persistent_significant=True)
+    rs = rs_of(overlap, persistent, dict(persistent, op="bcast", persistent_ratio=1.0, persistent_significant=False))
+    ov = coll.overlap_table(rs)
+    assert cell(ov, {"op": "allreduce"}, "overlap %") == "5"
+    assert cell(ov, {"op": "allreduce"}, "overlap % (MPI_Test)") == "35"
+    pt = coll.persistent_table(rs)
+    assert cell(pt, {"op": "allreduce"}, "persistent / blocking [CI]") == "1.12 [1.08, 1.16]"
+    assert cell(pt, {"op": "bcast"}, "persistent / blocking [CI]").endswith("n.s.")
+    assert [row[0] for row in pt.rows] == ["bcast", "allreduce"]  # in pstswm's op order
+    assert coll.overlap_table(rs_of(persistent)) is None
+
+
 # ---------------------------------------------------------------- match
 
 

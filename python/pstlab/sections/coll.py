@@ -118,6 +118,74 @@ def busbw_panel(points: list[dict]) -> Panel | None:
     return panel
 
 
+def _form_rows(rs: RecordSet, kind: str) -> list[dict]:
+    key = lambda s: (_op_key(s.get("op")), s.get("comm_size"), sort_key(s.get("bytes")))  # noqa: E731
+    return sorted(rs.summaries(BENCH, kind), key=key)
+
+
+def _pct(x: float | None) -> str:
+    return "–" if x is None else f"{x:.0f}"
+
+
+def overlap_table(rs: RecordSet) -> Table | None:
+    """--nonblocking: IMB-NBC's overlap per op, size and communicator, without and with MPI_Test."""
+    rows = [
+        [
+            str(s.get("op")),
+            fmt_bytes(s.get("bytes")),
+            str(s.get("comm_size")),
+            fmt_us(number(s, "t_pure_s")),
+            fmt_us(number(s, "t_cpu_s")),
+            fmt_us(number(s, "t_ovrl_s")),
+            _pct(number(s, "overlap_pct")),
+            fmt_us(number(s, "t_ovrl_test_s")),
+            _pct(number(s, "overlap_test_pct")),
+        ]
+        for s in _form_rows(rs, "overlap")
+    ]
+    if not rows:
+        return None
+    return Table(
+        "Nonblocking collectives: how much computation they hide (IMB-NBC method)",
+        ["op", "bytes", "ranks", "call alone µs", "compute µs", "overlapped µs", "overlap %",
+         "with MPI_Test µs", "overlap % (MPI_Test)"],
+        rows,
+        "Per call: the nonblocking call alone (start + wait), a compute loop calibrated to its length, and both "
+        "(compute between start and wait; then with an MPI_Test every few chunks), medians over rounds of the max "
+        "over ranks. overlap = (alone + compute − overlapped) / min(alone, compute), clamped to [0, 100] %.",
+    )
+
+
+def persistent_table(rs: RecordSet) -> Table | None:
+    """--persistent: the persistent form against the blocking call, its set-up apart."""
+    rows = []
+    for s in _form_rows(rs, "persistent"):
+        lo, hi = (s.get("persistent_ratio_ci") or [None, None])[:2]
+        ratio = number(s, "persistent_ratio")
+        interval = f" [{lo:.2f}, {hi:.2f}]" if lo is not None and hi is not None else ""
+        text = "–" if ratio is None else f"{ratio:.2f}{interval}"
+        rows.append(
+            [
+                str(s.get("op")),
+                fmt_bytes(s.get("bytes")),
+                str(s.get("comm_size")),
+                fmt_us(number(s, "init_s")),
+                fmt_us(number(s, "t_blocking_s")),
+                fmt_us(number(s, "t_persistent_s")),
+                text + ("" if s.get("persistent_significant") else " n.s."),
+            ]
+        )
+    if not rows:
+        return None
+    return Table(
+        "Persistent collectives (MPI-4.0 §6.13) against the blocking call",
+        ["op", "bytes", "ranks", "set-up µs", "blocking µs", "persistent µs", "persistent / blocking [CI]"],
+        rows,
+        "Set-up (the *_init call) once, not in the per-call times; then paired rounds of the blocking and the "
+        "persistent loop (MPI_Start + MPI_Wait). 'n.s.': within the equivalence margin.",
+    )
+
+
 def section(rs: RecordSet) -> Section:
     points = _points(rs)
     sec = Section(TITLE)
@@ -129,6 +197,8 @@ def section(rs: RecordSet) -> Section:
         ),
         time_table(points),
         bandwidth_table(points),
+        overlap_table(rs),
+        persistent_table(rs),
     )
     if panels := _panels([("", rs)]):
         sec.add(figure("coll", "Collective time vs communicator size, one line per message size.", panels, columns=3))
