@@ -26,6 +26,7 @@ struct pst_dfft {
     double complex **tw;     /* tw[t][j]: w^(global index mod h) of stage t */
     fftw_plan plan[2][2];    /* [complex lines | real-line pairs][FWD | BWD] */
     double complex *recv, *work, *spec;
+    pst_xfer_set *xfers;     /* persistent protocols' prepared transfers */
 };
 
 static int bitrev(int x, int bits)
@@ -58,6 +59,7 @@ static fftw_plan local_plan(int nl, int count, int sign, double complex *buf)
 pst_dfft *pst_dfft_create(const pst_protocol *p, bool overlap, MPI_Comm comm, int n, int lines, int mmax)
 {
     pst_dfft *f = pst_calloc(1, sizeof *f);
+    f->xfers = pst_xfer_set_new();
     MPI_Comm_rank(comm, &f->rank);
     MPI_Comm_size(comm, &f->size);
     const char *why = pst_dfft_check(f->size, n, mmax);
@@ -128,7 +130,7 @@ static void stage(pst_dfft *f, double complex *data, int count, int t, int dir)
     size_t bytes = (size_t)count * (size_t)f->nl * sizeof(double complex);
     stage_run s = {.f = f, .data = data, .tw = f->tw[t], .upper = f->rank > partner, .dir = dir};
     pst_exchange_ops ops = {.arrived = butterflies, .arg = &s};
-    pst_exchange(f->p, f->overlapped, f->comm, partner, partner, f->rank < partner ? PST_SIDE_A : PST_SIDE_B, data, bytes,
+    pst_exchange(f->xfers, f->p, f->overlapped, f->comm, partner, partner, f->rank < partner ? PST_SIDE_A : PST_SIDE_B, data, bytes,
                  f->recv, bytes, t * PST_MAX_CHUNKS, pst_exchange_chunks(f->overlapped, bytes), &ops);
 }
 
@@ -165,7 +167,7 @@ static const double complex *conj_exchange(pst_dfft *f, const double complex *mi
     if (f->conj_rank == f->rank) return mine;
     pst_exchange_ops ops = {0};
     size_t big = bytes_out > bytes_in ? bytes_out : bytes_in;
-    pst_exchange(f->p, f->overlapped, f->comm, f->conj_rank, f->conj_rank, f->rank < f->conj_rank ? PST_SIDE_A : PST_SIDE_B,
+    pst_exchange(f->xfers, f->p, f->overlapped, f->comm, f->conj_rank, f->conj_rank, f->rank < f->conj_rank ? PST_SIDE_A : PST_SIDE_B,
                  mine, bytes_out, theirs, bytes_in, (f->k + 1) * PST_MAX_CHUNKS, pst_exchange_chunks(f->overlapped, big), &ops);
     return theirs;
 }
@@ -233,5 +235,6 @@ void pst_dfft_free(pst_dfft *f)
     fftw_free(f->recv);
     fftw_free(f->work);
     fftw_free(f->spec);
+    pst_xfer_set_free(f->xfers);
     free(f);
 }

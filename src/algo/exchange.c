@@ -17,7 +17,7 @@ void pst_chunk_range(size_t bytes, int n, int c, size_t *off, size_t *len)
     if (c == n - 1) *len = bytes - *off; /* the tail that is not a multiple of 16 */
 }
 
-void pst_exchange(const pst_protocol *p, bool overlapped, MPI_Comm comm, int dest, int src, int side,
+void pst_exchange(pst_xfer_set *xfers, const pst_protocol *p, bool overlapped, MPI_Comm comm, int dest, int src, int side,
                   const void *sendbuf, size_t send_bytes, void *recvbuf, size_t recv_bytes, int tag,
                   int nchunks, const pst_exchange_ops *ops)
 {
@@ -26,8 +26,8 @@ void pst_exchange(const pst_protocol *p, bool overlapped, MPI_Comm comm, int des
     for (int c = 0; c < nchunks; c++) {
         pst_chunk_range(send_bytes, nchunks, c, &soff[c], &slen[c]);
         pst_chunk_range(recv_bytes, nchunks, c, &roff[c], &rlen[c]);
-        pst_xfer_init_v(&x[c], p, comm, dest, src, side, (const char *)sendbuf + soff[c], slen[c],
-                        (char *)recvbuf + roff[c], rlen[c], tag + c);
+        pst_xfer_set_init(xfers, &x[c], p, comm, dest, src, side, (const char *)sendbuf + soff[c], slen[c],
+                          (char *)recvbuf + roff[c], rlen[c], tag + c);
     }
     if (overlapped) { /* the batch order of pst_xfer_run, with work between the phases */
         for (int c = 0; c < nchunks; c++) pst_xfer_post(&x[c]);

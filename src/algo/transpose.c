@@ -76,6 +76,7 @@ pst_trans *pst_trans_create(const pst_algorithm *alg, const pst_protocol *p, boo
     t->overlap_flag = overlap;
     t->overlapped = pst_overlapped(p, overlap);
     t->comm = comm;
+    t->xfers = pst_xfer_set_new();
     MPI_Comm_rank(comm, &t->rank);
     MPI_Comm_size(comm, &t->size);
     if (t->size > MAX_RANKS)
@@ -103,6 +104,7 @@ void pst_trans_free(pst_trans *t)
 {
     if (!t) return;
     t->alg->trans->free(t->state);
+    pst_xfer_set_free(t->xfers);
     free(t->sendcounts);
     free(t->sdispls);
     free(t->recvcounts);

@@ -15,6 +15,7 @@ struct pst_trans {
     int rank, size;
     int *sendcounts, *sdispls, *recvcounts, *rdispls; /* checked consistent over comm */
     void *state;               /* the algorithm's schedule */
+    pst_xfer_set *xfers;       /* persistent protocols' prepared transfers */
 };
 
 typedef struct pst_trans_ops {

@@ -191,7 +191,7 @@ static void run_logtrans(pst_trans *t, const char *sendbuf, char *recvbuf, const
         run.next = L->work[1 - ci];
         char *target = (st->flip ? run.next : run.cur) + st->recv_at;
         size_t big = st->send_bytes > st->recv_bytes ? st->send_bytes : st->recv_bytes;
-        pst_exchange(t->p, t->overlapped, t->comm, st->partner, st->partner, st->side, L->stream, st->send_bytes,
+        pst_exchange(t->xfers, t->p, t->overlapped, t->comm, st->partner, st->partner, st->side, L->stream, st->send_bytes,
                      target, st->recv_bytes, PST_MAX_CHUNKS * st->tag, pst_exchange_chunks(t->overlapped, big), &ops);
         if (st->flip) ci = 1 - ci;
     }

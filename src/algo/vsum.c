@@ -74,7 +74,7 @@ void pst_vsum_exchange(pst_vsum *v, int dest, int src, int side, int tag, int nc
                        pst_exchange_ops ops = {.fill = xs_fill, .middle = xs_middle, .arrived = xs_arrived, .arg = s};
     const void *sendbuf = s->send_set ? (const void *)s->stream : direct;
     void *recvbuf = s->recv_set ? (void *)s->recv : into;
-    pst_exchange(v->p, v->overlapped, v->comm, dest, src, side, sendbuf, send_bytes, recvbuf, recv_bytes, tag, nchunks, &ops);
+    pst_exchange(v->xfers, v->p, v->overlapped, v->comm, dest, src, side, sendbuf, send_bytes, recvbuf, recv_bytes, tag, nchunks, &ops);
 }
 
 int pst_vsum_swap_chunks(const pst_vsum *v, size_t a_bytes, size_t b_bytes)
@@ -119,7 +119,7 @@ pst_vsum *pst_vsum_create(const pst_algorithm *alg, const pst_protocol *p, bool 
     if (pst_algorithm_unavailable(alg)) pst_fatal(PST_EXIT_FAILED, "vector sum %s %s", alg->name, pst_algorithm_unavailable(alg));
     pst_vsum *v = pst_calloc(1, sizeof *v);
     *v = (pst_vsum){.alg = alg, .p = p, .overlapped = pst_overlapped(p, overlap), .replicated = result == PST_VSUM_REPLICATED,
-                    .comm = comm, .n = n, .unit = unit};
+                    .comm = comm, .n = n, .unit = unit, .xfers = pst_xfer_set_new()};
     MPI_Comm_rank(comm, &v->rank);
     MPI_Comm_size(comm, &v->size);
     if (v->size > MAX_RANKS)
@@ -156,6 +156,7 @@ void pst_vsum_free(pst_vsum *v)
 {
     if (!v) return;
     if (v->alg->vsum->free) v->alg->vsum->free(v->state);
+    pst_xfer_set_free(v->xfers);
     free(v->lo);
     free(v->count);
     free(v->scratch);

@@ -18,6 +18,7 @@ struct pst_vsum {
     int ring_chunks;        /* agreed by all ranks: from the mean block size */
     double *scratch, *stream, *work[2];
     void *state;            /* the algorithm's own (plan sets it, free frees it) */
+    pst_xfer_set *xfers;    /* persistent protocols' prepared transfers */
 };
 
 typedef struct pst_vsum_ops {

@@ -264,9 +264,11 @@ static void measure_set(pp_cfg *cfg, bool bidir, long long bytes, long long poin
                 .corrupted = pst_calloc(nm, sizeof *S.corrupted)};
     for (size_t mi = 0; mi < nm; mi++) {
         S.iters[mi] = cfg->iters;
-        if (cfg->modes[mi].kind == K_PROTOCOL && cfg->pairing.partner >= 0)
+        if (cfg->modes[mi].kind == K_PROTOCOL && cfg->pairing.partner >= 0) {
             pst_xfer_init(&S.x[mi], cfg->modes[mi].proto, cfg->comm, cfg->pairing.partner, cfg->pairing.partner,
                           cfg->pairing.side, cfg->sbuf, cfg->rbuf, (size_t)bytes, 0);
+            pst_xfer_prepare(&S.x[mi]); /* persistent protocols: outside every timing */
+        }
     }
     pst_rounds_run(R, &cfg->compare, nm, cfg->reps, pp_turn, &S);
     MPI_Allreduce(MPI_IN_PLACE, S.corrupted, (int)nm, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
@@ -288,6 +290,8 @@ static void measure_set(pp_cfg *cfg, bool bidir, long long bytes, long long poin
         pt->precise = isfinite(lo) && (hi - lo) / 2 <= cfg->compare.precision * med;
         free(S.local[mi]);
     }
+    for (size_t mi = 0; mi < nm; mi++)
+        if (S.x[mi].proto) pst_xfer_free(&S.x[mi]);
     free(S.x);
     free(S.iters);
     free(S.local);
@@ -509,7 +513,7 @@ static void add_protocol_mode(pp_cfg *cfg, const pst_protocol *p)
 }
 
 /* --modes: send, ssend, isend, bsend (transport mpi), ordered protocols of the transport by code
- * (1,3) or slug, or "ordered" for all of them. */
+ * (1,3, or persistent 5,3) or slug, or "ordered" for all the 1,x. */
 static void parse_modes(pp_cfg *cfg)
 {
     const char *transport = cfg->transport;
@@ -551,9 +555,9 @@ static void parse_modes(pp_cfg *cfg)
                             "code 1,0-%s or slug, e.g. %s)", spec, two_sided(cfg) ? "send, ssend, isend, bsend, " : "",
                             transport, example->code, example->slug);
         }
-        if (p->cls != 1)
-            pst_usage_error("--modes: protocol %s (%s) is not a ping-pong: only ordered protocols 1,x are (side A "
-                            "sends first, side B answers)%s", p->code, p->slug,
+        if (!p->ordered || p->overlap)
+            pst_usage_error("--modes: protocol %s (%s) is not a ping-pong: only ordered protocols 1,x (and their "
+                            "persistent forms 5,x) are (side A sends first, side B answers)%s", p->code, p->slug,
                             p->ordered ? "; the overlap variant 3,x runs a single round trip exactly as 1,x"
                                        : "; unordered exchanges are measured by pstswm swap");
         add_protocol_mode(cfg, p);

@@ -86,10 +86,10 @@ bool pst_os_send_early(const pst_xfer *x)
 
 /* Every recipe spans several phases on side A, so each has an overlap form. */
 const pst_variant pst_os_variants[PST_OS_NVARIANTS] = {
-    {"put", "put into the receiver's granted slot, complete, notify", true},
-    {"put-nb", "put in send, complete and notify in wait (nonblocking put)", true},
-    {"get", "sender stages and notifies, receiver gets in wait", true},
-    {"get-nb", "receiver issues its get in send, completes it in wait (nonblocking get)", true},
+    {"put", "put into the receiver's granted slot, complete, notify", true, false, PST_FEAT_NONE},
+    {"put-nb", "put in send, complete and notify in wait (nonblocking put)", true, false, PST_FEAT_NONE},
+    {"get", "sender stages and notifies, receiver gets in wait", true, false, PST_FEAT_NONE},
+    {"get-nb", "receiver issues its get in send, completes it in wait (nonblocking get)", true, false, PST_FEAT_NONE},
 };
 
 enum { MAX_STATES = 32 };

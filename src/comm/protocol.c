@@ -29,16 +29,28 @@ static struct catalogue {
     pst_protocol p[MAX_PROTOCOLS];
 } catalogues[NTRANSPORTS];
 
+enum { CLS_OVERLAP = 2, CLS_PERSISTENT = 4, NCLASSES = 6 };
+
+/* Which forms a recipe family has: the plain one, overlap when side A's recipe splits,
+ * persistent when its nonblocking calls have _init twins and the transport prepares them. */
+static bool has_form(const pst_transport *t, int cls, const pst_variant *v)
+{
+    if (cls >= CLS_PERSISTENT) return v->persists && t->prepare;
+    return cls < CLS_OVERLAP || v->splits;
+}
+
 static void add(struct catalogue *c, int cls, int variant)
 {
     int base = cls & 1;
-    bool overlap = cls >= 2;
+    bool overlap = cls == CLS_OVERLAP || cls == CLS_OVERLAP + 1, persistent = cls >= CLS_PERSISTENT;
     const pst_variant *v = &c->transport->variants[base][variant];
     pst_protocol *p = &c->p[c->n++];
     *p = (pst_protocol){.cls = cls, .variant = variant, .ordered = base == 1, .overlap = overlap,
-                        .transport = c->transport, .name = v->name};
+                        .persistent = persistent, .requires = v->requires, .transport = c->transport};
     snprintf(p->code, sizeof p->code, "%d,%d", cls, variant);
-    snprintf(p->slug, sizeof p->slug, "%s.%s%s", base ? "ordered" : "unordered", v->slug, overlap ? ".overlap" : "");
+    snprintf(p->slug, sizeof p->slug, "%s.%s%s", base ? "ordered" : "unordered", v->slug,
+             overlap ? ".overlap" : persistent ? ".persistent" : "");
+    snprintf(p->name, sizeof p->name, "%s%s", persistent ? "persistent " : "", v->name);
 }
 
 static const struct catalogue *catalogue(const char *transport)
@@ -48,9 +60,9 @@ static const struct catalogue *catalogue(const char *transport)
         struct catalogue *c = &catalogues[t];
         if (c->n == 0) {
             c->transport = transports[t];
-            for (int cls = 0; cls < 4; cls++)
+            for (int cls = 0; cls < NCLASSES; cls++)
                 for (int v = 0; v < c->transport->nvariants[cls & 1]; v++)
-                    if (cls < 2 || c->transport->variants[cls & 1][v].splits) add(c, cls, v);
+                    if (has_form(c->transport, cls, &c->transport->variants[cls & 1][v])) add(c, cls, v);
         }
         return c;
     }
@@ -137,6 +149,28 @@ const pst_protocol *pst_protocol_find(const char *transport, const char *spec)
     return NULL;
 }
 
+const char *pst_protocol_unavailable(const pst_protocol *p)
+{
+    static char why[512];
+    return p->requires == PST_FEAT_NONE ? NULL : pst_mpi_feature_missing(p->requires, why, sizeof why);
+}
+
+static const char *const groups[] = {"all", "unordered", "ordered", "overlap", "no-overlap", "persistent"};
+
+static bool in_group(const pst_protocol *p, const char *group)
+{
+    return !strcmp(group, "all") || (!strcmp(group, "unordered") && !p->ordered) || (!strcmp(group, "ordered") && p->ordered) ||
+           (!strcmp(group, "overlap") && p->overlap) || (!strcmp(group, "no-overlap") && !p->overlap) ||
+           (!strcmp(group, "persistent") && p->persistent);
+}
+
+static bool is_group(const char *spec)
+{
+    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
+        if (!strcmp(spec, groups[g])) return true;
+    return false;
+}
+
 static bool is_int(const char *s) { return *s && strspn(s, "0123456789") == strlen(s); }
 
 static void push_unique(const pst_protocol ***list, size_t *n, const pst_protocol *p)
@@ -170,23 +204,22 @@ int pst_protocol_parse_list(const char *transport, const char *list, const pst_p
         } else {
             snprintf(spec, sizeof spec, "%s", tok);
         }
-        bool group = false;
-        for (size_t i = 0; i < c->n; i++) {
-            const pst_protocol *p = &c->p[i];
-            bool in = !strcmp(spec, "all") || (!strcmp(spec, "unordered") && !p->ordered) ||
-                      (!strcmp(spec, "ordered") && p->ordered) || (!strcmp(spec, "overlap") && p->overlap) ||
-                      (!strcmp(spec, "no-overlap") && !p->overlap);
-            if (!strcmp(spec, "all") || !strcmp(spec, "unordered") || !strcmp(spec, "ordered") ||
-                !strcmp(spec, "overlap") || !strcmp(spec, "no-overlap"))
-                group = true;
-            if (in) push_unique(&res, &count, p);
+        if (is_group(spec)) {
+            for (size_t i = 0; i < c->n; i++)
+                if (in_group(&c->p[i], spec) && !pst_protocol_unavailable(&c->p[i])) push_unique(&res, &count, &c->p[i]);
+            continue;
         }
-        if (group) continue;
         const pst_protocol *p = pst_protocol_find(transport, spec);
         if (!p) {
-            snprintf(err, errlen, "unknown protocol '%s' (codes 0,0-0,%d, 1,0-1,%d, 2,x/3,x for overlap; "
-                     "slugs like ordered.%s; groups all, ordered, unordered, overlap, no-overlap)", spec,
-                     c->transport->nvariants[0] - 1, c->transport->nvariants[1] - 1, c->transport->variants[1][0].slug);
+            snprintf(err, errlen, "unknown protocol '%s' (codes 0,0-0,%d, 1,0-1,%d, 2,x/3,x for overlap%s; "
+                     "slugs like ordered.%s; groups all, ordered, unordered, overlap, no-overlap, persistent)", spec,
+                     c->transport->nvariants[0] - 1, c->transport->nvariants[1] - 1,
+                     c->transport->prepare ? ", 4,x/5,x persistent" : "", c->transport->variants[1][0].slug);
+            rc = -1;
+            break;
+        }
+        if (pst_protocol_unavailable(p)) {
+            snprintf(err, errlen, "protocol %s (%s) %s", p->code, p->slug, pst_protocol_unavailable(p));
             rc = -1;
             break;
         }
@@ -226,6 +259,109 @@ void pst_xfer_init(pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest, 
                    const void *sendbuf, void *recvbuf, size_t bytes, int tag)
 {
     pst_xfer_init_v(x, p, comm, dest, src, side, sendbuf, bytes, recvbuf, bytes, tag);
+}
+
+void pst_xfer_prepare(pst_xfer *x)
+{
+    if (x->proto->persistent) x->proto->transport->prepare(x);
+}
+
+void pst_xfer_free(pst_xfer *x)
+{
+    if (x->proto->persistent) x->proto->transport->unprepare(x);
+}
+
+/* ---- a plan's persistent transfers ---- */
+
+enum { BINDINGS = 4 }; /* buffers one (tag, peers, side) keeps prepared: a batch of a few, and in and out of place */
+
+typedef struct slot {
+    const pst_protocol *proto;
+    MPI_Comm comm;
+    int dest, src, side, tag;
+    pst_xfer bound[BINDINGS]; /* prepared transfers; proto NULL when empty */
+    unsigned long long used[BINDINGS];
+} slot;
+
+struct pst_xfer_set {
+    slot *v;
+    size_t n, cap; /* open addressing, cap a power of two */
+    unsigned long long clock;
+};
+
+pst_xfer_set *pst_xfer_set_new(void) { return pst_calloc(1, sizeof(pst_xfer_set)); }
+
+/* Communicator handles are not portably hashable (an int in MPICH, a pointer in Open MPI): the
+ * ints carry the spread, slot_is tells communicators apart. */
+static size_t slot_hash(int dest, int src, int side, int tag)
+{
+    size_t h = (size_t)tag * 0x9E3779B97F4A7C15ull ^ (size_t)dest * 0xC2B2AE3D27D4EB4Full ^ (size_t)src * 0x165667B19E3779F9ull ^ (size_t)side;
+    return h ^ (h >> 29);
+}
+
+static bool slot_is(const slot *e, const pst_protocol *p, MPI_Comm comm, int dest, int src, int side, int tag)
+{
+    return e->proto == p && e->comm == comm && e->dest == dest && e->src == src && e->side == side && e->tag == tag;
+}
+
+static slot *slot_find(pst_xfer_set *s, const pst_protocol *p, MPI_Comm comm, int dest, int src, int side, int tag)
+{
+    if (2 * (s->n + 1) > s->cap) { /* keep the table at most half full */
+        slot *old = s->v;
+        size_t oldcap = s->cap;
+        s->cap = s->cap ? 2 * s->cap : 64;
+        s->v = pst_calloc(s->cap, sizeof *s->v);
+        for (size_t i = 0; i < oldcap; i++)
+            if (old[i].proto) {
+                size_t j = slot_hash(old[i].dest, old[i].src, old[i].side, old[i].tag) & (s->cap - 1);
+                while (s->v[j].proto) j = (j + 1) & (s->cap - 1);
+                s->v[j] = old[i];
+            }
+        free(old);
+    }
+    size_t j = slot_hash(dest, src, side, tag) & (s->cap - 1);
+    while (s->v[j].proto && !slot_is(&s->v[j], p, comm, dest, src, side, tag)) j = (j + 1) & (s->cap - 1);
+    slot *e = &s->v[j];
+    if (!e->proto) {
+        *e = (slot){.proto = p, .comm = comm, .dest = dest, .src = src, .side = side, .tag = tag};
+        s->n++;
+    }
+    return e;
+}
+
+void pst_xfer_set_init(pst_xfer_set *s, pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest, int src, int side,
+                       const void *sendbuf, size_t send_bytes, void *recvbuf, size_t recv_bytes, int tag)
+{
+    pst_xfer_init_v(x, p, comm, dest, src, side, sendbuf, send_bytes, recvbuf, recv_bytes, tag);
+    if (!p->persistent) return;
+    slot *e = slot_find(s, p, comm, dest, src, side, tag);
+    int oldest = 0;
+    for (int b = 0; b < BINDINGS; b++) {
+        const pst_xfer *k = &e->bound[b];
+        if (k->proto && k->sendbuf == x->sendbuf && k->recvbuf == x->recvbuf && k->bytes == x->bytes &&
+            k->recv_bytes == x->recv_bytes) {
+            e->used[b] = ++s->clock;
+            *x = *k; /* the same requests: persistent handles stay valid from start to start */
+            return;
+        }
+        if (e->used[b] < e->used[oldest]) oldest = b;
+    }
+    /* A new binding takes the least recently used place (inactive: nothing of this plan is in flight
+     * between its exchanges, and a batch uses a (tag, peers, side) at most BINDINGS times). */
+    if (e->bound[oldest].proto) pst_xfer_free(&e->bound[oldest]);
+    pst_xfer_prepare(x);
+    e->bound[oldest] = *x;
+    e->used[oldest] = ++s->clock;
+}
+
+void pst_xfer_set_free(pst_xfer_set *s)
+{
+    if (!s) return;
+    for (size_t i = 0; i < s->cap; i++)
+        for (int b = 0; b < BINDINGS; b++)
+            if (s->v[i].proto && s->v[i].bound[b].proto) pst_xfer_free(&s->v[i].bound[b]);
+    free(s->v);
+    free(s);
 }
 
 void pst_xfer_reserve(const pst_xfer *x, size_t n)

@@ -6,6 +6,12 @@
  * dest, receive from src, as in rings and shifts).  Ordered protocols have two sides: side A
  * sends first, side B receives first.  Codes 2,x / 3,x are 0,x / 1,x with overlap: batches of
  * transfers run post-all, send-all, wait-all, and algorithms compute between the phases.
+ * Codes 4,x / 5,x are the persistent forms of 0,x / 1,x (MPI-3.1 §3.9): every nonblocking call
+ * of the recipe is made once with its _init twin (MPI_Recv_init, MPI_Send_init, MPI_Ssend_init,
+ * MPI_Rsend_init; the handshakes too) when the transfer is prepared, and started with MPI_Start
+ * on each exchange; the blocking calls stay blocking.  Buffered sends are not among them (0,0
+ * has no nonblocking call).  A persistent transfer is prepared (pst_xfer_prepare, or through a
+ * pst_xfer_set that a plan owns) and freed (pst_xfer_free); the other protocols ignore both.
  *
  * A transport implements the recipes; callers only see pst_xfer.  Each transport has its own
  * catalogue: "mpi" (two-sided, transport_mpi.c), "rma" (MPI-3 one-sided put/get message
@@ -17,6 +23,8 @@
 #ifndef PST_PROTOCOL_H
 #define PST_PROTOCOL_H
 
+#include "core/mpi_features.h"
+
 #include <mpi.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -25,11 +33,14 @@ enum pst_side { PST_SIDE_A = 0, PST_SIDE_B = 1 };
 
 struct pst_xfer;
 
-/* One recipe family of a transport: its slug and name, and whether side A's recipe spans
- * several phases (only those get overlap codes 2,x / 3,x). */
+/* One recipe family of a transport: its slug and name, whether side A's recipe spans several
+ * phases (only those get overlap codes 2,x / 3,x), whether every nonblocking call in it has a
+ * persistent twin (only those get persistent codes 4,x / 5,x, on transports that prepare), and
+ * the MPI feature it needs beyond MPI-3.1 (PST_FEAT_NONE: none). */
 typedef struct pst_variant {
     const char *slug, *name;
-    bool splits;
+    bool splits, persists;
+    pst_mpi_feature requires;
 } pst_variant;
 
 typedef struct pst_transport {
@@ -57,14 +68,19 @@ typedef struct pst_transport {
     const char *(*memory_model)(MPI_Comm comm);
     /* Called before MPI_Init when the command line selects this transport; NULL: nothing. */
     void (*before_mpi_init)(void);
+    /* Persistent protocols: make x's persistent requests / free them (local).  NULL: the transport
+     * has no persistent classes. */
+    void (*prepare)(struct pst_xfer *x);
+    void (*unprepare)(struct pst_xfer *x);
 } pst_transport;
 
 typedef struct pst_protocol {
     char code[24];       /* "1,3" */
-    char slug[48];       /* "ordered.isend-irecv", overlap: "ordered.isend-irecv.overlap" */
-    const char *name;    /* Worley 2000 wording */
-    int cls, variant;    /* code = cls,variant; cls 0 unordered, 1 ordered, 2/3 overlap */
-    bool ordered, overlap;
+    char slug[64];       /* "ordered.isend-irecv", ".overlap" or ".persistent" appended for the forms */
+    char name[96];       /* Worley 2000 wording ("persistent " before it for 4,x / 5,x) */
+    int cls, variant;    /* code = cls,variant; cls 0 unordered, 1 ordered, 2/3 overlap, 4/5 persistent */
+    bool ordered, overlap, persistent;
+    pst_mpi_feature requires; /* PST_FEAT_NONE, or what the library must have (pst_protocol_unavailable) */
     const pst_transport *transport;
 } pst_protocol;
 
@@ -91,8 +107,13 @@ size_t pst_protocol_count(const char *transport);
 const pst_protocol *pst_protocol_at(const char *transport, size_t i);
 /* By code ("1,3", "3,1") or slug; NULL when unknown. */
 const pst_protocol *pst_protocol_find(const char *transport, const char *spec);
+/* Why p cannot run with this build's MPI library (NULL: it can), e.g. "needs MPI_Isendrecv
+ * (MPI-4.0 §3.10), which this MPI library, ... does not have". */
+const char *pst_protocol_unavailable(const pst_protocol *p);
 /* A list: codes (integer pairs: "1,3,0,6"), slugs, and groups all | unordered | ordered |
- * overlap | no-overlap, comma-separated, duplicates dropped.  Returns 0, or -1 with err set. */
+ * overlap | no-overlap | persistent, comma-separated, duplicates dropped.  Groups leave out the
+ * protocols this MPI library cannot run; naming one of those is an error saying what it needs.
+ * Returns 0, or -1 with err set. */
 int pst_protocol_parse_list(const char *transport, const char *list, const pst_protocol ***out,
                             size_t *n, char *err, size_t errlen);
 bool pst_transport_known(const char *transport);
@@ -140,6 +161,25 @@ void pst_xfer_init(pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest, 
  * be 0.  Both ends of a transfer must agree: one side's send_bytes is the other's recv_bytes. */
 void pst_xfer_init_v(pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest, int src, int side,
                      const void *sendbuf, size_t send_bytes, void *recvbuf, size_t recv_bytes, int tag);
+/* The plan-time phase: make an initialised transfer's persistent requests (a persistent protocol;
+ * nothing for the others), so that it can then run any number of times; its buffers, sizes and
+ * peers are fixed from here on.  Local, outside timing.  pst_xfer_free gives the requests back
+ * (with no exchange of x in flight).  A persistent transfer run unprepared is a fatal error. */
+void pst_xfer_prepare(pst_xfer *x);
+void pst_xfer_free(pst_xfer *x);
+
+/* The persistent transfers of a plan whose exchanges are set up afresh on every run (the
+ * algorithms' transposes, sums and butterflies): pst_xfer_set_init sets up x as pst_xfer_init_v
+ * does, and for a persistent protocol gives it the requests the set keeps for the same transfer
+ * (protocol, communicator, peers, side, tag and buffers), prepared the first time it is asked
+ * for.  A transfer whose buffers change is prepared again: each (tag, peers, side) keeps its
+ * last few bindings, so the set stays bounded.  Local; pst_xfer_set_free frees every request
+ * (with none in flight). */
+typedef struct pst_xfer_set pst_xfer_set;
+pst_xfer_set *pst_xfer_set_new(void);
+void pst_xfer_set_init(pst_xfer_set *s, pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest, int src, int side,
+                       const void *sendbuf, size_t send_bytes, void *recvbuf, size_t recv_bytes, int tag);
+void pst_xfer_set_free(pst_xfer_set *s);
 /* Buffered-send space for n messages like x outstanding at once (0,0 of "mpi"); local.
  * Nothing for the one-sided transports: their set-up bounds the transfers in flight. */
 void pst_xfer_reserve(const pst_xfer *x, size_t n);

@@ -1,5 +1,7 @@
 /* The two-sided MPI transport: every protocol is a row of a recipe table interpreted by one
- * small loop, so a protocol is data, not a copy of a code path. */
+ * small loop, so a protocol is data, not a copy of a code path.  The persistent forms (4,x /
+ * 5,x) run the same rows: a nonblocking call becomes MPI_Start of the request its _init twin
+ * made when the transfer was prepared (prepare_ops). */
 #include "comm/protocol.h"
 #include "core/alloc.h"
 #include "core/errors.h"
@@ -20,6 +22,7 @@ enum op {
     WAIT_SEND,
     WAIT_ALL,    /* data receive and data send together */
     SENDRECV,
+    ISENDRECV,   /* MPI-4.0: both directions as one request, in the send slot */
 };
 
 enum { R_DATA = 0, S_DATA = 1, R_HS = 2, S_HS = 3 };
@@ -38,6 +41,7 @@ static const recipe recipes[2][11][2] = {
         [4] = {{{{IRECV, HS_POST}, {HS_WAIT, RSEND}, {WAIT_RECV}}}},
         [5] = {{{{IRECV, HS_POST}, {HS_WAIT, IRSEND}, {WAIT_ALL}}}},
         [6] = {{{{END}, {SENDRECV}, {END}}}},
+        [7] = {{{{END}, {ISENDRECV}, {WAIT_SEND}}}},
     },
     [1] = {
         [0] = {{{{END}, {SEND, RECV}, {END}}}, {{{IRECV}, {WAIT_RECV, SEND}, {END}}}},
@@ -60,30 +64,35 @@ static const recipe recipes[2][11][2] = {
 /* Names follow Worley 2000's wording.  `splits`: side A's recipe spans several phases, so an
  * algorithm can compute between them; only these get overlap codes (2,x / 3,x).  The
  * handshake of 1,6 is a synchronisation, not an overlap opportunity. */
+/* Persistent forms: the split recipes, whose nonblocking calls all have _init twins
+ * (MPI_Isendrecv has none). */
 static const pst_variant unordered_variants[] = {
-    {"simple", "unordered simple swap (buffered send)", false},
-    {"isend", "unordered swap using nonblocking send", true},
-    {"irecv", "unordered swap using nonblocking receive", true},
-    {"isend-irecv", "unordered swap using nonblocking send and receive", true},
-    {"rsend", "unordered swap using ready send", true},
-    {"irsend", "unordered swap using nonblocking ready send", true},
-    {"sendrecv", "unordered swap using native sendrecv", false},
+    {"simple", "unordered simple swap (buffered send)", false, false, PST_FEAT_NONE},
+    {"isend", "unordered swap using nonblocking send", true, true, PST_FEAT_NONE},
+    {"irecv", "unordered swap using nonblocking receive", true, true, PST_FEAT_NONE},
+    {"isend-irecv", "unordered swap using nonblocking send and receive", true, true, PST_FEAT_NONE},
+    {"rsend", "unordered swap using ready send", true, true, PST_FEAT_NONE},
+    {"irsend", "unordered swap using nonblocking ready send", true, true, PST_FEAT_NONE},
+    {"sendrecv", "unordered swap using native sendrecv", false, false, PST_FEAT_NONE},
+    {"isendrecv", "unordered swap using nonblocking native sendrecv", true, false, PST_FEAT_ISENDRECV},
 };
 static const pst_variant ordered_variants[] = {
-    {"simple", "ordered simple swap", false},
-    {"isend", "ordered swap using nonblocking send", true},
-    {"irecv", "ordered swap using nonblocking receive", true},
-    {"isend-irecv", "ordered swap using nonblocking send and receive", true},
-    {"rsend", "ordered swap using ready send", true},
-    {"irsend", "ordered swap using nonblocking ready send", true},
-    {"sync", "synchronous (receiver-ready handshake)", false},
-    {"issend", "ordered swap using nonblocking sync. send", true},
-    {"irecv-ssend", "ordered swap using nonblocking receive with sync. send", true},
-    {"issend-irecv", "ordered swap using nonblocking sync. send and receive", true},
-    {"ssend", "ordered simple swap using sync. send", false},
+    {"simple", "ordered simple swap", false, false, PST_FEAT_NONE},
+    {"isend", "ordered swap using nonblocking send", true, true, PST_FEAT_NONE},
+    {"irecv", "ordered swap using nonblocking receive", true, true, PST_FEAT_NONE},
+    {"isend-irecv", "ordered swap using nonblocking send and receive", true, true, PST_FEAT_NONE},
+    {"rsend", "ordered swap using ready send", true, true, PST_FEAT_NONE},
+    {"irsend", "ordered swap using nonblocking ready send", true, true, PST_FEAT_NONE},
+    {"sync", "synchronous (receiver-ready handshake)", false, false, PST_FEAT_NONE},
+    {"issend", "ordered swap using nonblocking sync. send", true, true, PST_FEAT_NONE},
+    {"irecv-ssend", "ordered swap using nonblocking receive with sync. send", true, true, PST_FEAT_NONE},
+    {"issend-irecv", "ordered swap using nonblocking sync. send and receive", true, true, PST_FEAT_NONE},
+    {"ssend", "ordered simple swap using sync. send", false, false, PST_FEAT_NONE},
 };
-_Static_assert(sizeof unordered_variants / sizeof unordered_variants[0] == 7, "one row per unordered recipe");
+_Static_assert(sizeof unordered_variants / sizeof unordered_variants[0] == 8, "one row per unordered recipe");
 _Static_assert(sizeof ordered_variants / sizeof ordered_variants[0] == 11, "one row per ordered recipe");
+
+static char token; /* handshakes carry no data */
 
 static int data_tag(const pst_xfer *x) { return 2 * x->tag; }
 static int hs_tag(const pst_xfer *x) { return 2 * x->tag + 1; }
@@ -106,43 +115,80 @@ static void bsend(const pst_xfer *x)
     bsend_pending += bsend_need(x);
 }
 
+typedef int (*send_fn)(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
+
+/* The nonblocking send call of an op, and its persistent twin. */
+static send_fn isend_call(enum op op) { return op == ISSEND ? MPI_Issend : op == IRSEND ? MPI_Irsend : MPI_Isend; }
+static send_fn send_init_call(enum op op) { return op == ISSEND ? MPI_Ssend_init : op == IRSEND ? MPI_Rsend_init : MPI_Send_init; }
+
+/* Start the prepared request in slot k of a persistent transfer. */
+static void start(pst_xfer *x, int k)
+{
+    if (x->req[k] == MPI_REQUEST_NULL)
+        pst_fatal(PST_EXIT_FAILED, "protocol %s: transfer run without being prepared (pst_xfer_prepare or a pst_xfer_set)",
+                  x->proto->code);
+    pst_mpi_check(MPI_Start(&x->req[k]), "Start");
+}
+
+static void isendrecv(pst_xfer *x)
+{
+#if defined(PST_HAVE_MPI_ISENDRECV)
+    pst_mpi_check(MPI_Isendrecv(x->sendbuf, x->bytes, MPI_BYTE, x->dest, data_tag(x), x->recvbuf, x->recv_bytes, MPI_BYTE,
+                                x->src, data_tag(x), x->comm, &x->req[S_DATA]), "Isendrecv");
+#else
+    /* Lists leave it out or refuse it (pst_protocol_parse_list); this guards a caller taking it from the catalogue. */
+    pst_fatal(PST_EXIT_FAILED, "protocol %s %s", x->proto->code, pst_protocol_unavailable(x->proto));
+#endif
+}
+
 static void run_phase(pst_xfer *x, int phase)
 {
     int ordered = x->proto->ordered, side = ordered ? x->side : PST_SIDE_A;
+    bool persistent = x->proto->persistent;
     const enum op *ops = recipes[ordered][x->proto->variant][side].ops[phase];
-    static char token; /* handshakes carry no data */
     void *rbuf = x->recvbuf;
     const void *sbuf = x->sendbuf;
     int n = x->bytes, rn = x->recv_bytes, dt = data_tag(x);
     for (int i = 0; i < MAXOPS && ops[i] != END; i++) {
         switch (ops[i]) {
-        case IRECV: pst_mpi_check(MPI_Irecv(rbuf, rn, MPI_BYTE, x->src, dt, x->comm, &x->req[R_DATA]), "Irecv"); break;
+        case IRECV:
+            if (persistent) start(x, R_DATA);
+            else pst_mpi_check(MPI_Irecv(rbuf, rn, MPI_BYTE, x->src, dt, x->comm, &x->req[R_DATA]), "Irecv");
+            break;
         case WAIT_RECV: pst_mpi_check(MPI_Wait(&x->req[R_DATA], MPI_STATUS_IGNORE), "Wait"); break;
         case RECV: pst_mpi_check(MPI_Recv(rbuf, rn, MPI_BYTE, x->src, dt, x->comm, MPI_STATUS_IGNORE), "Recv"); break;
         case HS_POST:
-            if (x->waits_handshake)
-                pst_mpi_check(MPI_Irecv(&token, 0, MPI_BYTE, x->dest, hs_tag(x), x->comm, &x->req[R_HS]), "Irecv(handshake)");
-            if (x->sends_handshake)
-                pst_mpi_check(MPI_Isend(&token, 0, MPI_BYTE, x->src, hs_tag(x), x->comm, &x->req[S_HS]), "Isend(handshake)");
+            if (x->waits_handshake) {
+                if (persistent) start(x, R_HS);
+                else pst_mpi_check(MPI_Irecv(&token, 0, MPI_BYTE, x->dest, hs_tag(x), x->comm, &x->req[R_HS]), "Irecv(handshake)");
+            }
+            if (x->sends_handshake) {
+                if (persistent) start(x, S_HS);
+                else pst_mpi_check(MPI_Isend(&token, 0, MPI_BYTE, x->src, hs_tag(x), x->comm, &x->req[S_HS]), "Isend(handshake)");
+            }
             break;
         case HS_WAIT: pst_mpi_check(MPI_Wait(&x->req[R_HS], MPI_STATUS_IGNORE), "Wait(handshake)"); break;
         case SEND: pst_mpi_check(MPI_Send(sbuf, n, MPI_BYTE, x->dest, dt, x->comm), "Send"); break;
         case SSEND: pst_mpi_check(MPI_Ssend(sbuf, n, MPI_BYTE, x->dest, dt, x->comm), "Ssend"); break;
         case RSEND: pst_mpi_check(MPI_Rsend(sbuf, n, MPI_BYTE, x->dest, dt, x->comm), "Rsend"); break;
         case BSEND: bsend(x); break;
-        case ISEND: pst_mpi_check(MPI_Isend(sbuf, n, MPI_BYTE, x->dest, dt, x->comm, &x->req[S_DATA]), "Isend"); break;
-        case ISSEND: pst_mpi_check(MPI_Issend(sbuf, n, MPI_BYTE, x->dest, dt, x->comm, &x->req[S_DATA]), "Issend"); break;
-        case IRSEND: pst_mpi_check(MPI_Irsend(sbuf, n, MPI_BYTE, x->dest, dt, x->comm, &x->req[S_DATA]), "Irsend"); break;
+        case ISEND:
+        case ISSEND:
+        case IRSEND:
+            if (persistent) start(x, S_DATA);
+            else pst_mpi_check(isend_call(ops[i])(sbuf, n, MPI_BYTE, x->dest, dt, x->comm, &x->req[S_DATA]), "Isend");
+            break;
         case WAIT_SEND: pst_mpi_check(MPI_Wait(&x->req[S_DATA], MPI_STATUS_IGNORE), "Wait"); break;
         case WAIT_ALL: pst_mpi_check(pst_waitall(2, &x->req[R_DATA]), "Waitall"); break; /* R_DATA, S_DATA adjacent */
         case SENDRECV:
             pst_mpi_check(MPI_Sendrecv(sbuf, n, MPI_BYTE, x->dest, dt, rbuf, rn, MPI_BYTE, x->src, dt, x->comm,
                                MPI_STATUS_IGNORE), "Sendrecv");
             break;
+        case ISENDRECV: isendrecv(x); break;
         case END: break;
         }
     }
-    /* The handshake token's send completes with the transfer. */
+    /* The handshake token's send completes with the transfer (an inactive persistent one at once). */
     if (phase == PH_WAIT && x->req[S_HS] != MPI_REQUEST_NULL) pst_mpi_check(MPI_Wait(&x->req[S_HS], MPI_STATUS_IGNORE), "Wait(handshake)");
 }
 
@@ -155,6 +201,43 @@ static bool mpi_send_early(const pst_xfer *x)
     for (int i = 0; i < MAXOPS && a_wait[i] != END; i++)
         if (a_wait[i] == RECV) return false; /* not yet posted: A receives only when it waits */
     return true;
+}
+
+/* The plan-time phase of a persistent transfer: one _init call per nonblocking call of its
+ * side's recipe, into the slot that call would fill. */
+static void mpi_prepare(pst_xfer *x)
+{
+    int side = x->proto->ordered ? x->side : PST_SIDE_A;
+    for (int phase = 0; phase < NPHASES; phase++) {
+        const enum op *ops = recipes[x->proto->ordered][x->proto->variant][side].ops[phase];
+        for (int i = 0; i < MAXOPS && ops[i] != END; i++) {
+            switch (ops[i]) {
+            case IRECV:
+                pst_mpi_check(MPI_Recv_init(x->recvbuf, x->recv_bytes, MPI_BYTE, x->src, data_tag(x), x->comm, &x->req[R_DATA]),
+                              "Recv_init");
+                break;
+            case ISEND:
+            case ISSEND:
+            case IRSEND:
+                pst_mpi_check(send_init_call(ops[i])(x->sendbuf, x->bytes, MPI_BYTE, x->dest, data_tag(x), x->comm, &x->req[S_DATA]),
+                              "Send_init");
+                break;
+            case HS_POST:
+                if (x->waits_handshake)
+                    pst_mpi_check(MPI_Recv_init(&token, 0, MPI_BYTE, x->dest, hs_tag(x), x->comm, &x->req[R_HS]), "Recv_init(handshake)");
+                if (x->sends_handshake)
+                    pst_mpi_check(MPI_Send_init(&token, 0, MPI_BYTE, x->src, hs_tag(x), x->comm, &x->req[S_HS]), "Send_init(handshake)");
+                break;
+            default: break; /* blocking calls stay blocking */
+            }
+        }
+    }
+}
+
+static void mpi_unprepare(pst_xfer *x)
+{
+    for (int k = 0; k < 4; k++)
+        if (x->req[k] != MPI_REQUEST_NULL) pst_mpi_check(MPI_Request_free(&x->req[k]), "Request_free");
 }
 
 static void mpi_post(pst_xfer *x) { run_phase(x, PH_POST); }
@@ -214,6 +297,7 @@ static void mpi_hold(const pst_xfer *x, long n)
 const pst_transport pst_transport_mpi = {
     .name = "mpi",
     .variants = {unordered_variants, ordered_variants},
-    .nvariants = {7, 11},
+    .nvariants = {8, 11},
     .post = mpi_post, .send = mpi_send, .wait = mpi_wait, .send_early = mpi_send_early, .reserve = mpi_reserve, .hold = mpi_hold,
+    .prepare = mpi_prepare, .unprepare = mpi_unprepare,
 };

@@ -2,6 +2,7 @@
  * JSON escaping. */
 #include "check.h"
 #include "comm/protocol.h"
+#include "core/mpi_features.h"
 #include "core/payload.h"
 #include "core/record.h"
 
@@ -10,8 +11,9 @@
 
 static void test_catalogue(void)
 {
-    /* 7 unordered + 11 ordered + 5 unordered-overlap + 8 ordered-overlap */
-    CHECK(pst_protocol_count("mpi") == 31);
+    /* 8 unordered + 11 ordered + 6 unordered-overlap + 8 ordered-overlap + 5 unordered-persistent +
+     * 8 ordered-persistent */
+    CHECK(pst_protocol_count("mpi") == 46);
     CHECK(pst_protocol_count("nope") == 0);
     const pst_protocol *p = pst_protocol_find("mpi", "1,3");
     CHECK(p && !strcmp(p->slug, "ordered.isend-irecv") && p->ordered && !p->overlap);
@@ -23,8 +25,26 @@ static void test_catalogue(void)
     CHECK(pst_protocol_find("mpi", "3,0") == NULL);  /* nor of the blocking simple swap */
     CHECK(pst_protocol_find("mpi", "3,6") == NULL);
     CHECK(pst_protocol_find("mpi", "1,11") == NULL);
+    /* Persistent forms: the split recipes only, named and slugged after them. */
+    const pst_protocol *q5 = pst_protocol_find("mpi", "5,3");
+    CHECK(q5 && q5->persistent && q5->ordered && !q5->overlap && !strcmp(q5->slug, "ordered.isend-irecv.persistent"));
+    CHECK(q5 && !strcmp(q5->name, "persistent ordered swap using nonblocking send and receive"));
+    CHECK(pst_protocol_find("mpi", "unordered.irsend.persistent") == pst_protocol_find("mpi", "4,5"));
+    CHECK(pst_protocol_find("mpi", "4,0") == NULL);  /* buffered send: nothing to make persistent */
+    CHECK(pst_protocol_find("mpi", "4,6") == NULL);  /* sendrecv */
+    CHECK(pst_protocol_find("mpi", "4,7") == NULL);  /* MPI_Isendrecv has no _init twin */
+    CHECK(pst_protocol_find("mpi", "5,6") == NULL && pst_protocol_find("mpi", "5,10") == NULL);
+    CHECK(pst_protocol_find("mpi", "6,1") == NULL);
+    /* MPI_Isendrecv: in the catalogue on every build, available where the library has it. */
+    const pst_protocol *isr = pst_protocol_find("mpi", "0,7");
+    CHECK(isr && !strcmp(isr->slug, "unordered.isendrecv") && isr->requires == PST_FEAT_ISENDRECV);
+    CHECK(pst_protocol_find("mpi", "2,7") != NULL);
+    CHECK((pst_protocol_unavailable(isr) == NULL) == pst_mpi_feature_available(PST_FEAT_ISENDRECV));
+    CHECK(pst_protocol_unavailable(q5) == NULL);
+    CHECK(pst_protocol_count("rma") > 0);
+    for (size_t i = 0; i < pst_protocol_count("rma"); i++) CHECK(!pst_protocol_at("rma", i)->persistent);
     /* Every code and slug is unique and round-trips. */
-    for (size_t i = 0; i < 31; i++) {
+    for (size_t i = 0; i < 46; i++) {
         const pst_protocol *q = pst_protocol_at("mpi", i);
         CHECK(pst_protocol_find("mpi", q->code) == q);
         CHECK(pst_protocol_find("mpi", q->slug) == q);
@@ -39,13 +59,27 @@ static void test_list_parsing(void)
     CHECK(pst_protocol_parse_list("mpi", "1,3,0,6", &l, &n, err, sizeof err) == 0);
     CHECK(n == 2 && !strcmp(l[0]->code, "1,3") && !strcmp(l[1]->code, "0,6"));
     free(l);
+    /* Groups leave out what the library lacks: 0,7 and 2,7 without MPI_Isendrecv. */
+    size_t missing = pst_mpi_feature_available(PST_FEAT_ISENDRECV) ? 0 : 1;
     CHECK(pst_protocol_parse_list("mpi", "ordered.simple,1,0,all", &l, &n, err, sizeof err) == 0);
-    CHECK(n == 31 && !strcmp(l[0]->code, "1,0")); /* duplicates dropped, order kept */
+    CHECK(n == 46 - 2 * missing && !strcmp(l[0]->code, "1,0")); /* duplicates dropped, order kept */
     free(l);
-    CHECK(pst_protocol_parse_list("mpi", "overlap", &l, &n, err, sizeof err) == 0 && n == 13);
+    CHECK(pst_protocol_parse_list("mpi", "overlap", &l, &n, err, sizeof err) == 0 && n == 14 - missing);
     free(l);
-    CHECK(pst_protocol_parse_list("mpi", "ordered,no-overlap", &l, &n, err, sizeof err) == 0 && n == 19 + 7);
+    CHECK(pst_protocol_parse_list("mpi", "persistent", &l, &n, err, sizeof err) == 0 && n == 13);
+    for (size_t i = 0; i < n; i++) CHECK(l[i]->persistent && l[i]->cls >= 4);
     free(l);
+    /* ordered: 11 plain + 8 overlap + 8 persistent; no-overlap adds the 8 unordered and 5 unordered persistent */
+    CHECK(pst_protocol_parse_list("mpi", "ordered,no-overlap", &l, &n, err, sizeof err) == 0 && n == 27 + 13 - missing);
+    free(l);
+    /* Naming what the library lacks is refused, saying what it needs. */
+    int rc = pst_protocol_parse_list("mpi", "1,3,unordered.isendrecv", &l, &n, err, sizeof err);
+    if (missing) {
+        CHECK(rc == -1 && strstr(err, "protocol 0,7 (unordered.isendrecv) needs MPI_Isendrecv (MPI-4.0") != NULL);
+    } else {
+        CHECK(rc == 0 && n == 2);
+        free(l);
+    }
     CHECK(pst_protocol_parse_list("mpi", "1", &l, &n, err, sizeof err) == -1);
     CHECK(strstr(err, "needs two numbers") != NULL);
     CHECK(pst_protocol_parse_list("mpi", "9,9", &l, &n, err, sizeof err) == -1);
