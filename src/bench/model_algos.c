@@ -75,6 +75,7 @@ static const pst_protocol *protocol_of(const char *transport, const char *option
     if (!p)
         pst_usage_error("%s: unknown protocol '%s' for transport %s (see pstswm swap --transport %s --help)", option, code,
                         transport, transport);
+    if (pst_protocol_unavailable(p)) pst_usage_error("%s: protocol %s (%s) %s", option, p->code, p->slug, pst_protocol_unavailable(p));
     return p;
 }
 

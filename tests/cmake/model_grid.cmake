@@ -32,6 +32,19 @@ pst_records_test(model.grid.2x2.DTH 4 CHECKS ${GRID_CHECKS}
 pst_records_test(model.grid.2x2.DR 4 CHECKS ${GRID_CHECKS}
   "points[0]['fft'] == 'dfft' and points[0]['legendre'] == 'ringpipe' and points[0]['legendre_protocol'] == '2,2'"
   ARGS model --grid 2x2 --preset DR --legendre-protocol 2,2 ${GRID_FAST})
+# Persistent protocols in both stages: each plan prepares its transfers in the warm-up and restarts
+# them every step (case 2 at round-off, as every grid).
+pst_records_test(model.grid.2x2.persistent 4 CHECKS ${GRID_CHECKS}
+  "points[0]['fft'] == 'srtrans' and points[0]['fft_protocol'] == '5,3' and points[0]['legendre_protocol'] == '4,4'"
+  ARGS model --grid 2x2 --fft srtrans --legendre ringsum --fft-protocol 5,3 --legendre-protocol unordered.rsend.persistent ${GRID_FAST})
+if(PST_HAVE_MPI_ISENDRECV)
+  pst_records_test(model.grid.2x2.isendrecv 4 CHECKS ${GRID_CHECKS}
+    "points[0]['fft_protocol'] == '0,7' and points[0]['legendre_protocol'] == '2,7'"
+    ARGS model --grid 2x2 --fft logtrans --legendre halfsum --fft-protocol 0,7 --legendre-protocol 2,7 ${GRID_FAST})
+else()
+  pst_bad_input_test(model.bad.isendrecv 2 2 "--fft-protocol: protocol 0,7 \\(unordered.isendrecv\\) needs MPI_Isendrecv"
+    model --grid 2x1 --fft-protocol 0,7 --out ${PST_TEST_OUT})
+endif()
 pst_records_test(model.grid.2x2.opt 4 CHECKS ${GRID_CHECKS}
   "points[0]['preset'] == 'opt' and points[0]['fft'] == 'logtrans' and points[0]['fft_protocol'] == '1,3'"
   "points[0]['fft_overlap'] is True and points[0]['legendre'] == 'ringpipe' and points[0]['legendre_protocol'] == '3,1'"

@@ -14,6 +14,14 @@ pst_records_test(pingpong.modes.2 2 CHECKS
   "all(r['transport'] == 'mpi' for r in recs) and all(p['win_model'] is None for p in points)"
   ARGS ${PP} --modes send,ssend,isend,bsend,1,3,ordered.rsend,1,6 --sizes 8,4K,128K)
 
+# Persistent ping-pongs (5,x): the requests made once, restarted for every round trip, payloads checked.
+pst_records_test(pingpong.persistent.2 2 CHECKS
+  "{p['mode'] for p in points} == {'1,3', '5,3', '5,4'} and all(p['verified'] for p in points)"
+  "[s['slug'] for s in latbw] == ['ordered.isend-irecv', 'ordered.isend-irecv.persistent', 'ordered.rsend.persistent']"
+  ARGS ${PP} --modes 1,3,5,3,ordered.rsend.persistent --sizes 8,4K,128K)
+pst_bad_input_test(pingpong.bad.persistent_unordered 2 2 "--modes: protocol 4,3 \\(unordered.isend-irecv.persistent\\) is not a ping-pong"
+  pingpong --modes 4,3 --out ${PST_TEST_OUT})
+
 # Fit window: three sizes in 1-2 MiB, residuals per point; auto iteration count.  No timing
 # assertions: on a loaded machine even the slope's sign is noise.
 pst_records_test(pingpong.fit.2 2 CHECKS

@@ -1,16 +1,37 @@
 # pstswm swap: every protocol at a small and an above-eager size with verified payloads,
 # pairings, split volume, cache states, and bad input.
-# 31 protocols x 2 sizes = 62 points; protocol summaries: 31; sensitivity rows: 2.
+# "all" (PST_NPROTOCOLS, tests/helpers.cmake) x 2 sizes points; a summary per protocol and 2
+# sensitivity rows.
 pst_records_test(swap.np2.all_protocols 2 CHECKS
   "all(r['bench'] == 'swap' for r in recs)"
-  "len(points) == 62"
-  "len(summaries) == 33"
-  "sum(s['summary'] == 'sensitivity' and s['nprotocols'] == 31 and len(s['fastest']) == 5 for s in summaries) == 2"
+  "len(points) == 2 * ${PST_NPROTOCOLS}"
+  "len(summaries) == ${PST_NPROTOCOLS} + 2"
+  "sum(s['summary'] == 'sensitivity' and s['nprotocols'] == ${PST_NPROTOCOLS} and len(s['fastest']) == 5 for s in summaries) == 2"
   "all(p['verified'] == True for p in points)"
+  "sum(p['protocol'].startswith(('4,', '5,')) for p in points) == 2 * 13"
   ARGS swap --protocols all --sizes 8,4M --reps 2 --warmup 1 --timeout 120)
+# The persistent forms beside their plain ones: 1 MiB as 16 and as 1 message each way, the same
+# requests restarted in every exchange of every round, payloads checked each turn.
+pst_records_test(swap.np2.persistent 2 CHECKS
+  "len(points) == 2 * 2 * 4"
+  "all(p['verified'] for p in points)"
+  "{p['protocol'] for p in points} == {'1,3', '5,3', '0,4', '4,4'}"
+  "all(s['slug'].endswith('.persistent') == s['protocol'].startswith(('4,', '5,')) for s in summaries if s['summary'] == 'protocol')"
+  ARGS swap --protocols 1,3,5,3,0,4,unordered.rsend.persistent --sizes 64K,1M --volume 1M --reps 2 --cache 1,10 --timeout 120)
+# MPI_Isendrecv (MPI-4.0): run where the library has it, refused by name where it does not.
+if(PST_HAVE_MPI_ISENDRECV)
+  pst_records_test(swap.np2.isendrecv 2 CHECKS
+    "len(points) == 4 and all(p['verified'] for p in points)"
+    "{p['protocol'] for p in points} == {'0,7', '2,7'}"
+    ARGS swap --protocols 0,7,unordered.isendrecv.overlap --sizes 8,1M --reps 2 --timeout 60)
+else()
+  pst_bad_input_test(swap.bad.isendrecv 2 2
+    "--protocols: protocol 0,7 \\(unordered.isendrecv\\) needs MPI_Isendrecv \\(MPI-4.0 §3.10\\), which this MPI library, .* does not have"
+    swap --protocols 1,3,0,7 --out ${PST_TEST_OUT})
+endif()
 pst_records_test(swap.np4.pairs_all 4 CHECKS
   "all(r['bench'] == 'swap' for r in recs)"
-  "len(points) == 62"
+  "len(points) == 2 * ${PST_NPROTOCOLS}"
   "all(p['npairs'] == 2 for p in points)"
   "all(p['pair'] == 'all' for p in points)"
   ARGS swap --pairs all --protocols all --sizes 8,1M --reps 2 --warmup 1 --timeout 120)
