@@ -63,6 +63,33 @@ static void exchange(const pst_protocol *p, int dest, int src, int side, size_t 
     free(recvbuf);
 }
 
+/* A plan's set re-prepares a persistent transfer when its buffers change, and keeps a few
+ * bindings: cycle one (tag, peers, side) through 6 buffer pairs, more than it keeps, twice,
+ * checking every payload (stale requests would deliver into or send from the wrong buffer). */
+static void rebinding(const pst_protocol *p, int partner, int side)
+{
+    enum { NBUF = 6, BYTES = 3000 };
+    unsigned char *send[NBUF], *recv[NBUF];
+    for (int b = 0; b < NBUF; b++) { send[b] = malloc(BYTES); recv[b] = malloc(BYTES); }
+    pst_xfer_set *set = pst_xfer_set_new();
+    for (int pass = 0; pass < 2; pass++)
+        for (int b = 0; b < NBUF; b++) {
+            int k = pass ? NBUF - 1 - b : b;
+            pst_payload_fill(send[k], BYTES, pst_payload_seed(rank, k, pass));
+            pst_payload_poison(recv[k], BYTES);
+            pst_xfer x;
+            pst_xfer_set_init(set, &x, p, MPI_COMM_WORLD, partner, partner, side, send[k], BYTES, recv[k], BYTES, 9);
+            pst_xfer_run(&x, 1);
+            size_t first, bad = pst_payload_check(recv[k], BYTES, pst_payload_seed(partner, k, pass), &first);
+            if (bad) {
+                failures++;
+                fprintf(stderr, "rank %d: protocol %s rebinding pass %d buffer %d: %zu bad words\n", rank, p->code, pass, k, bad);
+            }
+        }
+    pst_xfer_set_free(set);
+    for (int b = 0; b < NBUF; b++) { free(send[b]); free(recv[b]); }
+}
+
 int main(int argc, char **argv)
 {
     const char *transport = argc > 1 ? argv[1] : "mpi";
@@ -96,6 +123,10 @@ int main(int argc, char **argv)
         }
         MPI_Barrier(MPI_COMM_WORLD);
     }
+    int partner = rank ^ 1;
+    for (size_t pi = 0; pi < nprot; pi++)
+        if (pst_protocol_at(transport, pi)->persistent && partner < size)
+            rebinding(pst_protocol_at(transport, pi), partner, rank < partner ? PST_SIDE_A : PST_SIDE_B);
     pst_transport_release(transport, MPI_COMM_WORLD);
     int total = 0;
     MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
