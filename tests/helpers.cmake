@@ -47,16 +47,17 @@ endfunction()
 # pstswm kernel's record counts follow from the registry its run header carries, so an added
 # algorithm needs no edit in the tests: per (algorithm, stage) pair the protocol alternatives, one
 # point per collective pair, a sensitivity and a Table 4 summary per pair that is not a collective.
-# PST_NPROTOCOLS: the two-sided protocols "all" selects (46; 44 without MPI_Isendrecv, whose 0,7
-# and 2,7 are left out); PST_NPLAIN: those that are not overlap codes, each also run with the
-# overlap schedule (+ov) where the kernel compares every alternative.
-if(PST_HAVE_MPI_ISENDRECV)
-  set(PST_NPROTOCOLS 46)
-  set(PST_NPLAIN 32)
-else()
-  set(PST_NPROTOCOLS 44)
-  set(PST_NPLAIN 31)
-endif()
+# PST_NPROTOCOLS: the two-sided protocols "all" selects: 44, and 0,7 / 2,7 with MPI_Isendrecv,
+# 0,8 / 2,8 with partitioned communication; PST_NPLAIN: those that are not overlap codes, each
+# also run with the overlap schedule (+ov) where the kernel compares every alternative.
+set(PST_NPROTOCOLS 44)
+set(PST_NPLAIN 31)
+foreach(feature PST_HAVE_MPI_ISENDRECV PST_HAVE_MPI_PARTITIONED)
+  if(${feature})
+    math(EXPR PST_NPROTOCOLS "${PST_NPROTOCOLS} + 2")
+    math(EXPR PST_NPLAIN "${PST_NPLAIN} + 1")
+  endif()
+endforeach()
 # KERNEL_PAIRS_ANY: the pairs of algorithms without a constraint on the ranks (dfft's power of two).
 set(KERNEL_PAIRS "sum(len(a['stages']) for a in header['algorithms'] if not a['collective'])")
 set(KERNEL_PAIRS_ANY "sum(len(a['stages']) for a in header['algorithms'] if not a['collective'] and not a['needs'])")

@@ -46,7 +46,8 @@ static void add(struct catalogue *c, int cls, int variant)
     const pst_variant *v = &c->transport->variants[base][variant];
     pst_protocol *p = &c->p[c->n++];
     *p = (pst_protocol){.cls = cls, .variant = variant, .ordered = base == 1, .overlap = overlap,
-                        .persistent = persistent, .requires = v->requires, .transport = c->transport};
+                        .persistent = persistent, .partitioned = v->requires == PST_FEAT_PARTITIONED,
+                        .requires = v->requires, .transport = c->transport};
     snprintf(p->code, sizeof p->code, "%d,%d", cls, variant);
     snprintf(p->slug, sizeof p->slug, "%s.%s%s", base ? "ordered" : "unordered", v->slug,
              overlap ? ".overlap" : persistent ? ".persistent" : "");
@@ -249,6 +250,7 @@ void pst_xfer_init_v(pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest
                     .recv_bytes = count_of(recv_bytes)};
     for (int i = 0; i < 4; i++) x->req[i] = MPI_REQUEST_NULL;
     x->slot = -1;
+    x->send_parts = x->recv_parts = 1;
     /* In an ordered SWAP, A's data reaching B already proves A's receive is posted (A posts
      * before sending), so only B announces readiness; everywhere else both sides do. */
     x->sends_handshake = !(swap && p->ordered && side == PST_SIDE_A);
@@ -261,15 +263,21 @@ void pst_xfer_init(pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest, 
     pst_xfer_init_v(x, p, comm, dest, src, side, sendbuf, bytes, recvbuf, bytes, tag);
 }
 
+/* Protocols whose transfers hold requests from one run to the next. */
+static bool prepares(const pst_protocol *p) { return p->persistent || p->partitioned; }
+
 void pst_xfer_prepare(pst_xfer *x)
 {
-    if (x->proto->persistent) x->proto->transport->prepare(x);
+    if (prepares(x->proto)) x->proto->transport->prepare(x);
 }
 
 void pst_xfer_free(pst_xfer *x)
 {
-    if (x->proto->persistent) x->proto->transport->unprepare(x);
+    if (prepares(x->proto)) x->proto->transport->unprepare(x);
 }
+
+void pst_xfer_send_part(pst_xfer *x, int part) { x->proto->transport->send_part(x, part); }
+void pst_xfer_wait_part(pst_xfer *x, int part) { x->proto->transport->wait_part(x, part); }
 
 /* ---- a plan's persistent transfers ---- */
 
@@ -332,14 +340,27 @@ static slot *slot_find(pst_xfer_set *s, const pst_protocol *p, MPI_Comm comm, in
 void pst_xfer_set_init(pst_xfer_set *s, pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest, int src, int side,
                        const void *sendbuf, size_t send_bytes, void *recvbuf, size_t recv_bytes, int tag)
 {
+    pst_xfer_set_init_parts(s, x, p, comm, dest, src, side, sendbuf, send_bytes, 1, recvbuf, recv_bytes, 1, tag);
+}
+
+void pst_xfer_set_init_parts(pst_xfer_set *s, pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest, int src, int side,
+                             const void *sendbuf, size_t send_bytes, int send_parts, void *recvbuf, size_t recv_bytes,
+                             int recv_parts, int tag)
+{
     pst_xfer_init_v(x, p, comm, dest, src, side, sendbuf, send_bytes, recvbuf, recv_bytes, tag);
-    if (!p->persistent) return;
+    if (send_parts < 1 || recv_parts < 1 || send_bytes % (size_t)send_parts || recv_bytes % (size_t)recv_parts ||
+        ((send_parts > 1 || recv_parts > 1) && !p->partitioned))
+        pst_fatal(PST_EXIT_FAILED, "protocol %s: %zu / %zu bytes cannot go as %d / %d equal partitions", p->code, send_bytes,
+                  recv_bytes, send_parts, recv_parts);
+    x->send_parts = send_parts;
+    x->recv_parts = recv_parts;
+    if (!prepares(p)) return;
     slot *e = slot_find(s, p, comm, dest, src, side, tag);
     int oldest = 0;
     for (int b = 0; b < BINDINGS; b++) {
         const pst_xfer *k = &e->bound[b];
         if (k->proto && k->sendbuf == x->sendbuf && k->recvbuf == x->recvbuf && k->bytes == x->bytes &&
-            k->recv_bytes == x->recv_bytes) {
+            k->recv_bytes == x->recv_bytes && k->send_parts == x->send_parts && k->recv_parts == x->recv_parts) {
             e->used[b] = ++s->clock;
             *x = *k; /* the same requests: persistent handles stay valid from start to start */
             return;

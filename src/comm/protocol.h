@@ -12,6 +12,10 @@
  * on each exchange; the blocking calls stay blocking.  Buffered sends are not among them (0,0
  * has no nonblocking call).  A persistent transfer is prepared (pst_xfer_prepare, or through a
  * pst_xfer_set that a plan owns) and freed (pst_xfer_free); the other protocols ignore both.
+ * A partitioned protocol (a recipe needing MPI-4.0's partitioned communication) is prepared the
+ * same way, with MPI_Psend_init / MPI_Precv_init: a transfer may then be split into equal
+ * partitions, each marked ready (pst_xfer_send_part) and awaited (pst_xfer_wait_part) on its
+ * own, so an algorithm sends a chunk as soon as it is filled and consumes one as soon as it is in.
  *
  * A transport implements the recipes; callers only see pst_xfer.  Each transport has its own
  * catalogue: "mpi" (two-sided, transport_mpi.c), "rma" (MPI-3 one-sided put/get message
@@ -68,10 +72,14 @@ typedef struct pst_transport {
     const char *(*memory_model)(MPI_Comm comm);
     /* Called before MPI_Init when the command line selects this transport; NULL: nothing. */
     void (*before_mpi_init)(void);
-    /* Persistent protocols: make x's persistent requests / free them (local).  NULL: the transport
-     * has no persistent classes. */
+    /* Persistent and partitioned protocols: make x's persistent requests / free them (local).
+     * NULL: the transport has neither. */
     void (*prepare)(struct pst_xfer *x);
     void (*unprepare)(struct pst_xfer *x);
+    /* Partitioned protocols: partition `part` of the send is filled / wait until partition `part`
+     * of the receive is in.  NULL: the transport has none. */
+    void (*send_part)(struct pst_xfer *x, int part);
+    void (*wait_part)(struct pst_xfer *x, int part);
 } pst_transport;
 
 typedef struct pst_protocol {
@@ -80,6 +88,7 @@ typedef struct pst_protocol {
     char name[96];       /* Worley 2000 wording ("persistent " before it for 4,x / 5,x) */
     int cls, variant;    /* code = cls,variant; cls 0 unordered, 1 ordered, 2/3 overlap, 4/5 persistent */
     bool ordered, overlap, persistent;
+    bool partitioned;    /* its recipe needs PST_FEAT_PARTITIONED: prepared, split into partitions */
     pst_mpi_feature requires; /* PST_FEAT_NONE, or what the library must have (pst_protocol_unavailable) */
     const pst_transport *transport;
 } pst_protocol;
@@ -93,6 +102,7 @@ typedef struct pst_xfer {
     void *recvbuf;
     int bytes;           /* sent to dest */
     int recv_bytes;      /* received from src (== bytes unless set up by pst_xfer_init_v) */
+    int send_parts, recv_parts; /* partitions of a partitioned protocol's messages (1 otherwise) */
     bool sends_handshake, waits_handshake;
     MPI_Request req[4];
     /* One-sided transports: per-communicator state, this transfer's place in the pair's send
@@ -180,6 +190,16 @@ pst_xfer_set *pst_xfer_set_new(void);
 void pst_xfer_set_init(pst_xfer_set *s, pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest, int src, int side,
                        const void *sendbuf, size_t send_bytes, void *recvbuf, size_t recv_bytes, int tag);
 void pst_xfer_set_free(pst_xfer_set *s);
+/* A partitioned protocol's transfer whose send is send_parts equal partitions and whose receive
+ * recv_parts (each dividing its byte count; the other end must split the same message alike),
+ * prepared in s as pst_xfer_set_init does.  Run it as post, then pst_xfer_send_part for every
+ * send partition in order (the first also starts the send), then pst_xfer_wait_part for any
+ * receive partition, then pst_xfer_wait. */
+void pst_xfer_set_init_parts(pst_xfer_set *s, pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest, int src, int side,
+                             const void *sendbuf, size_t send_bytes, int send_parts, void *recvbuf, size_t recv_bytes,
+                             int recv_parts, int tag);
+void pst_xfer_send_part(pst_xfer *x, int part);
+void pst_xfer_wait_part(pst_xfer *x, int part);
 /* Buffered-send space for n messages like x outstanding at once (0,0 of "mpi"); local.
  * Nothing for the one-sided transports: their set-up bounds the transfers in flight. */
 void pst_xfer_reserve(const pst_xfer *x, size_t n);

@@ -23,6 +23,7 @@ enum op {
     WAIT_ALL,    /* data receive and data send together */
     SENDRECV,
     ISENDRECV,   /* MPI-4.0: both directions as one request, in the send slot */
+    PSEND,       /* MPI-4.0 partitioned: start the send and mark every partition ready */
 };
 
 enum { R_DATA = 0, S_DATA = 1, R_HS = 2, S_HS = 3 };
@@ -42,6 +43,7 @@ static const recipe recipes[2][11][2] = {
         [5] = {{{{IRECV, HS_POST}, {HS_WAIT, IRSEND}, {WAIT_ALL}}}},
         [6] = {{{{END}, {SENDRECV}, {END}}}},
         [7] = {{{{END}, {ISENDRECV}, {WAIT_SEND}}}},
+        [8] = {{{{IRECV}, {PSEND}, {WAIT_ALL}}}}, /* IRECV starts the prepared partitioned receive */
     },
     [1] = {
         [0] = {{{{END}, {SEND, RECV}, {END}}}, {{{IRECV}, {WAIT_RECV, SEND}, {END}}}},
@@ -75,6 +77,7 @@ static const pst_variant unordered_variants[] = {
     {"irsend", "unordered swap using nonblocking ready send", true, true, PST_FEAT_NONE},
     {"sendrecv", "unordered swap using native sendrecv", false, false, PST_FEAT_NONE},
     {"isendrecv", "unordered swap using nonblocking native sendrecv", true, false, PST_FEAT_ISENDRECV},
+    {"partitioned", "unordered swap using partitioned send and receive", true, false, PST_FEAT_PARTITIONED},
 };
 static const pst_variant ordered_variants[] = {
     {"simple", "ordered simple swap", false, false, PST_FEAT_NONE},
@@ -89,7 +92,7 @@ static const pst_variant ordered_variants[] = {
     {"issend-irecv", "ordered swap using nonblocking sync. send and receive", true, true, PST_FEAT_NONE},
     {"ssend", "ordered simple swap using sync. send", false, false, PST_FEAT_NONE},
 };
-_Static_assert(sizeof unordered_variants / sizeof unordered_variants[0] == 8, "one row per unordered recipe");
+_Static_assert(sizeof unordered_variants / sizeof unordered_variants[0] == 9, "one row per unordered recipe");
 _Static_assert(sizeof ordered_variants / sizeof ordered_variants[0] == 11, "one row per ordered recipe");
 
 static char token; /* handshakes carry no data */
@@ -141,10 +144,45 @@ static void isendrecv(pst_xfer *x)
 #endif
 }
 
+/* Partitioned communication: compiled only where the library has it; elsewhere the protocols are
+ * refused by name before a transfer exists (pst_protocol_unavailable). */
+static void mpi_send_part(pst_xfer *x, int part)
+{
+#if defined(PST_HAVE_MPI_PARTITIONED)
+    if (part == 0) start(x, S_DATA);
+    pst_mpi_check(MPI_Pready(part, x->req[S_DATA]), "Pready");
+#else
+    (void)part;
+    pst_fatal(PST_EXIT_FAILED, "protocol %s %s", x->proto->code, pst_protocol_unavailable(x->proto));
+#endif
+}
+
+static void mpi_wait_part(pst_xfer *x, int part)
+{
+#if defined(PST_HAVE_MPI_PARTITIONED)
+    for (int in = 0; !in;) pst_mpi_check(MPI_Parrived(x->req[R_DATA], part, &in), "Parrived");
+#else
+    (void)part;
+    pst_fatal(PST_EXIT_FAILED, "protocol %s %s", x->proto->code, pst_protocol_unavailable(x->proto));
+#endif
+}
+
+static void partitioned_init(pst_xfer *x)
+{
+#if defined(PST_HAVE_MPI_PARTITIONED)
+    pst_mpi_check(MPI_Precv_init(x->recvbuf, x->recv_parts, x->recv_bytes / x->recv_parts, MPI_BYTE, x->src, data_tag(x), x->comm,
+                                 MPI_INFO_NULL, &x->req[R_DATA]), "Precv_init");
+    pst_mpi_check(MPI_Psend_init(x->sendbuf, x->send_parts, x->bytes / x->send_parts, MPI_BYTE, x->dest, data_tag(x), x->comm,
+                                 MPI_INFO_NULL, &x->req[S_DATA]), "Psend_init");
+#else
+    pst_fatal(PST_EXIT_FAILED, "protocol %s %s", x->proto->code, pst_protocol_unavailable(x->proto));
+#endif
+}
+
 static void run_phase(pst_xfer *x, int phase)
 {
     int ordered = x->proto->ordered, side = ordered ? x->side : PST_SIDE_A;
-    bool persistent = x->proto->persistent;
+    bool persistent = x->proto->persistent || x->proto->partitioned;
     const enum op *ops = recipes[ordered][x->proto->variant][side].ops[phase];
     void *rbuf = x->recvbuf;
     const void *sbuf = x->sendbuf;
@@ -185,6 +223,9 @@ static void run_phase(pst_xfer *x, int phase)
                                MPI_STATUS_IGNORE), "Sendrecv");
             break;
         case ISENDRECV: isendrecv(x); break;
+        case PSEND:
+            for (int part = 0; part < x->send_parts; part++) mpi_send_part(x, part);
+            break;
         case END: break;
         }
     }
@@ -207,6 +248,10 @@ static bool mpi_send_early(const pst_xfer *x)
  * side's recipe, into the slot that call would fill. */
 static void mpi_prepare(pst_xfer *x)
 {
+    if (x->proto->partitioned) {
+        partitioned_init(x);
+        return;
+    }
     int side = x->proto->ordered ? x->side : PST_SIDE_A;
     for (int phase = 0; phase < NPHASES; phase++) {
         const enum op *ops = recipes[x->proto->ordered][x->proto->variant][side].ops[phase];
@@ -297,7 +342,7 @@ static void mpi_hold(const pst_xfer *x, long n)
 const pst_transport pst_transport_mpi = {
     .name = "mpi",
     .variants = {unordered_variants, ordered_variants},
-    .nvariants = {8, 11},
+    .nvariants = {9, 11},
     .post = mpi_post, .send = mpi_send, .wait = mpi_wait, .send_early = mpi_send_early, .reserve = mpi_reserve, .hold = mpi_hold,
-    .prepare = mpi_prepare, .unprepare = mpi_unprepare,
+    .prepare = mpi_prepare, .unprepare = mpi_unprepare, .send_part = mpi_send_part, .wait_part = mpi_wait_part,
 };

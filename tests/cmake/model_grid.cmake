@@ -41,7 +41,17 @@ if(PST_HAVE_MPI_ISENDRECV)
   pst_records_test(model.grid.2x2.isendrecv 4 CHECKS ${GRID_CHECKS}
     "points[0]['fft_protocol'] == '0,7' and points[0]['legendre_protocol'] == '2,7'"
     ARGS model --grid 2x2 --fft logtrans --legendre halfsum --fft-protocol 0,7 --legendre-protocol 2,7 ${GRID_FAST})
+endif()
+if(PST_HAVE_MPI_PARTITIONED)
+  # ringpipe's blocks and logtrans's stages as partitioned messages, chunks as partitions (2,8).
+  pst_records_test(model.grid.2x2.partitioned 4 CHECKS ${GRID_CHECKS}
+    "points[0]['fft_protocol'] == '2,8' == points[0]['legendre_protocol'] and points[0]['legendre'] == 'ringpipe'"
+    ARGS model --grid 2x2 --fft logtrans --legendre ringpipe --protocol 2,8 ${GRID_FAST})
 else()
+  pst_bad_input_test(model.bad.partitioned 2 2 "--legendre-protocol: protocol 2,8 \\(unordered.partitioned.overlap\\) needs MPI_Psend_init"
+    model --grid 1x2 --legendre ringpipe --legendre-protocol 2,8 --out ${PST_TEST_OUT})
+endif()
+if(NOT PST_HAVE_MPI_ISENDRECV)
   pst_bad_input_test(model.bad.isendrecv 2 2 "--fft-protocol: protocol 0,7 \\(unordered.isendrecv\\) needs MPI_Isendrecv"
     model --grid 2x1 --fft-protocol 0,7 --out ${PST_TEST_OUT})
 endif()

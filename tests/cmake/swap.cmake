@@ -29,6 +29,18 @@ else()
     "--protocols: protocol 0,7 \\(unordered.isendrecv\\) needs MPI_Isendrecv \\(MPI-4.0 §3.10\\), which this MPI library, .* does not have"
     swap --protocols 1,3,0,7 --out ${PST_TEST_OUT})
 endif()
+# Partitioned communication (MPI-4.0): one partition per message here (chunks become partitions in
+# the algorithms: tests/mpi), the requests prepared once and restarted every exchange.
+if(PST_HAVE_MPI_PARTITIONED)
+  pst_records_test(swap.np2.partitioned 2 CHECKS
+    "len(points) == 4 and all(p['verified'] for p in points)"
+    "{p['protocol'] for p in points} == {'0,8', '2,8'}"
+    ARGS swap --protocols unordered.partitioned,2,8 --sizes 8,1M --reps 2 --timeout 60)
+else()
+  pst_bad_input_test(swap.bad.partitioned 2 2
+    "--protocols: protocol 0,8 \\(unordered.partitioned\\) needs MPI_Psend_init, MPI_Precv_init, MPI_Pready \\(MPI-4.0 chapter 4\\), which this MPI library, .* does not have"
+    swap --protocols 0,8 --out ${PST_TEST_OUT})
+endif()
 pst_records_test(swap.np4.pairs_all 4 CHECKS
   "all(r['bench'] == 'swap' for r in recs)"
   "len(points) == 2 * ${PST_NPROTOCOLS}"

@@ -14,7 +14,7 @@
 
 static inline bool in_subset(const pst_protocol *p)
 {
-    static const char *const codes[] = {"0,0", "0,6", "0,7", "1,1", "1,4", "1,6", "1,7", "2,3", "3,1", "3,7", "3,9", "4,4", "5,1"};
+    static const char *const codes[] = {"0,0", "0,6", "0,7", "0,8", "2,8", "1,1", "1,4", "1,6", "1,7", "2,3", "3,1", "3,7", "3,9", "4,4", "5,1"};
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
         if (!strcmp(p->code, codes[i])) return true;
     return false;

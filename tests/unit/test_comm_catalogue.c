@@ -11,9 +11,9 @@
 
 static void test_catalogue(void)
 {
-    /* 8 unordered + 11 ordered + 6 unordered-overlap + 8 ordered-overlap + 5 unordered-persistent +
+    /* 9 unordered + 11 ordered + 7 unordered-overlap + 8 ordered-overlap + 5 unordered-persistent +
      * 8 ordered-persistent */
-    CHECK(pst_protocol_count("mpi") == 46);
+    CHECK(pst_protocol_count("mpi") == 48);
     CHECK(pst_protocol_count("nope") == 0);
     const pst_protocol *p = pst_protocol_find("mpi", "1,3");
     CHECK(p && !strcmp(p->slug, "ordered.isend-irecv") && p->ordered && !p->overlap);
@@ -41,10 +41,16 @@ static void test_catalogue(void)
     CHECK(pst_protocol_find("mpi", "2,7") != NULL);
     CHECK((pst_protocol_unavailable(isr) == NULL) == pst_mpi_feature_available(PST_FEAT_ISENDRECV));
     CHECK(pst_protocol_unavailable(q5) == NULL);
+    /* Partitioned communication: 0,8 and its overlap form (chunks as partitions), no persistent form. */
+    const pst_protocol *part = pst_protocol_find("mpi", "unordered.partitioned");
+    CHECK(part && !strcmp(part->code, "0,8") && part->partitioned && !part->persistent && part->requires == PST_FEAT_PARTITIONED);
+    CHECK(pst_protocol_find("mpi", "2,8") && pst_protocol_find("mpi", "2,8")->partitioned && pst_protocol_find("mpi", "4,8") == NULL);
+    CHECK((pst_protocol_unavailable(part) == NULL) == pst_mpi_feature_available(PST_FEAT_PARTITIONED));
+    CHECK(!pst_protocol_find("mpi", "0,6")->partitioned);
     CHECK(pst_protocol_count("rma") > 0);
     for (size_t i = 0; i < pst_protocol_count("rma"); i++) CHECK(!pst_protocol_at("rma", i)->persistent);
     /* Every code and slug is unique and round-trips. */
-    for (size_t i = 0; i < 46; i++) {
+    for (size_t i = 0; i < 48; i++) {
         const pst_protocol *q = pst_protocol_at("mpi", i);
         CHECK(pst_protocol_find("mpi", q->code) == q);
         CHECK(pst_protocol_find("mpi", q->slug) == q);
@@ -59,25 +65,33 @@ static void test_list_parsing(void)
     CHECK(pst_protocol_parse_list("mpi", "1,3,0,6", &l, &n, err, sizeof err) == 0);
     CHECK(n == 2 && !strcmp(l[0]->code, "1,3") && !strcmp(l[1]->code, "0,6"));
     free(l);
-    /* Groups leave out what the library lacks: 0,7 and 2,7 without MPI_Isendrecv. */
-    size_t missing = pst_mpi_feature_available(PST_FEAT_ISENDRECV) ? 0 : 1;
+    /* Groups leave out what the library lacks: 0,7 and 2,7 without MPI_Isendrecv, 0,8 and 2,8
+     * without partitioned communication. */
+    size_t missing = (pst_mpi_feature_available(PST_FEAT_ISENDRECV) ? 0 : 1) + (pst_mpi_feature_available(PST_FEAT_PARTITIONED) ? 0 : 1);
     CHECK(pst_protocol_parse_list("mpi", "ordered.simple,1,0,all", &l, &n, err, sizeof err) == 0);
-    CHECK(n == 46 - 2 * missing && !strcmp(l[0]->code, "1,0")); /* duplicates dropped, order kept */
+    CHECK(n == 48 - 2 * missing && !strcmp(l[0]->code, "1,0")); /* duplicates dropped, order kept */
     free(l);
-    CHECK(pst_protocol_parse_list("mpi", "overlap", &l, &n, err, sizeof err) == 0 && n == 14 - missing);
+    CHECK(pst_protocol_parse_list("mpi", "overlap", &l, &n, err, sizeof err) == 0 && n == 15 - missing);
     free(l);
     CHECK(pst_protocol_parse_list("mpi", "persistent", &l, &n, err, sizeof err) == 0 && n == 13);
     for (size_t i = 0; i < n; i++) CHECK(l[i]->persistent && l[i]->cls >= 4);
     free(l);
     /* ordered: 11 plain + 8 overlap + 8 persistent; no-overlap adds the 8 unordered and 5 unordered persistent */
-    CHECK(pst_protocol_parse_list("mpi", "ordered,no-overlap", &l, &n, err, sizeof err) == 0 && n == 27 + 13 - missing);
+    CHECK(pst_protocol_parse_list("mpi", "ordered,no-overlap", &l, &n, err, sizeof err) == 0 && n == 27 + 14 - missing);
     free(l);
     /* Naming what the library lacks is refused, saying what it needs. */
     int rc = pst_protocol_parse_list("mpi", "1,3,unordered.isendrecv", &l, &n, err, sizeof err);
-    if (missing) {
+    if (!pst_mpi_feature_available(PST_FEAT_ISENDRECV)) {
         CHECK(rc == -1 && strstr(err, "protocol 0,7 (unordered.isendrecv) needs MPI_Isendrecv (MPI-4.0") != NULL);
     } else {
         CHECK(rc == 0 && n == 2);
+        free(l);
+    }
+    rc = pst_protocol_parse_list("mpi", "2,8", &l, &n, err, sizeof err);
+    if (!pst_mpi_feature_available(PST_FEAT_PARTITIONED)) {
+        CHECK(rc == -1 && strstr(err, "protocol 2,8 (unordered.partitioned.overlap) needs MPI_Psend_init") != NULL);
+    } else {
+        CHECK(rc == 0 && n == 1);
         free(l);
     }
     CHECK(pst_protocol_parse_list("mpi", "1", &l, &n, err, sizeof err) == -1);

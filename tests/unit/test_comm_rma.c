@@ -26,7 +26,7 @@ static void test_catalogue(void)
         CHECK(pst_protocol_find("rma", q->code) == q && pst_protocol_find("rma", q->slug) == q);
     }
     /* The mpi catalogue is unchanged by the second transport. */
-    CHECK(pst_protocol_count("mpi") == 46 && pst_protocol_find("mpi", "1,3") != pst_protocol_find("rma", "1,3"));
+    CHECK(pst_protocol_count("mpi") == 48 && pst_protocol_find("mpi", "1,3") != pst_protocol_find("rma", "1,3"));
 }
 
 static void test_list_parsing(void)
@@ -44,7 +44,7 @@ static void test_list_parsing(void)
     CHECK(pst_protocol_parse_list("rma", "1,10", &l, &n, err, sizeof err) == -1);
     CHECK(strstr(err, "unknown protocol '1,10' (codes 0,0-0,3, 1,0-1,3, 2,x/3,x for overlap; slugs like ordered.put") != NULL);
     CHECK(pst_protocol_parse_list("mpi", "9,9", &l, &n, err, sizeof err) == -1);
-    CHECK(strstr(err, "(codes 0,0-0,7, 1,0-1,10, 2,x/3,x for overlap, 4,x/5,x persistent; slugs like ordered.simple;") != NULL);
+    CHECK(strstr(err, "(codes 0,0-0,8, 1,0-1,10, 2,x/3,x for overlap, 4,x/5,x persistent; slugs like ordered.simple;") != NULL);
     CHECK(pst_protocol_parse_list("pigeon", "all", &l, &n, err, sizeof err) == -1);
     CHECK(strstr(err, "unknown transport 'pigeon'") != NULL);
 }
