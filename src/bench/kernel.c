@@ -639,7 +639,7 @@ int pst_cmd_kernel(int argc, char **argv)
         {"granularity", PST_OPT_STRING, &cfg.granularity, "TnLk@AxB",
          "per-rank sizes of that configuration on the grid run (Worley 1998: T42L16@8x8)", 1, 0, NULL},
         {"protocols", PST_OPT_STRING, &cfg.protocols_spec, "LIST", "protocols by code or slug, or all|ordered|unordered|overlap|"
-         "no-overlap", 1, 0, NULL},
+         "no-overlap|persistent", 1, 0, NULL},
         {"overlap", PST_OPT_STRINGS, &cfg.overlap, "LIST", "off,on (default both; 2,x/3,x always overlap)", 1, 0, onoff},
         {"result", PST_OPT_STRING, &cfg.result, "KIND", "vector sums: replicated (MPI_Allreduce) or partitioned "
          "(MPI_Reduce_scatter)", 1, 0, results},

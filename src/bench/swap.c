@@ -452,7 +452,7 @@ int pst_cmd_swap(int argc, char **argv)
     pst_ctx_init(&cfg.ctx, &pst_schema_swap_header, argc, argv);
     const pst_opt opts[] = {
         {"protocols", PST_OPT_STRING, &cfg.protocols_spec, "LIST",
-         "protocols by code (1,3) or slug (ordered.isend-irecv), or all|ordered|unordered|overlap|no-overlap", 1, 0, NULL},
+         "protocols by code (1,3) or slug (ordered.isend-irecv), or all|ordered|unordered|overlap|no-overlap|persistent", 1, 0, NULL},
         {"sizes", PST_OPT_SIZES, &cfg.sizes, "LIST",
          "message sizes in bytes: 64,1K or ranges 8:4M (doubling), 1K:64K:x4, 100:1000:+100 (default 8:4M)", 1, MAX_BYTES, NULL},
         {"volume", PST_OPT_SIZE, &cfg.volume, "BYTES",
