@@ -194,7 +194,9 @@ void pst_xfer_set_free(pst_xfer_set *s);
  * recv_parts (each dividing its byte count; the other end must split the same message alike),
  * prepared in s as pst_xfer_set_init does.  Run it as post, then pst_xfer_send_part for every
  * send partition in order (the first also starts the send), then pst_xfer_wait_part for any
- * receive partition, then pst_xfer_wait. */
+ * receive partition, then pst_xfer_wait.  pst_xfer_wait_part returns with that partition in and
+ * the whole send complete (MPI completes partitioned sends only as a whole), so the caller may
+ * then write the send buffer, as after pst_xfer_wait. */
 void pst_xfer_set_init_parts(pst_xfer_set *s, pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest, int src, int side,
                              const void *sendbuf, size_t send_bytes, int send_parts, void *recvbuf, size_t recv_bytes,
                              int recv_parts, int tag);

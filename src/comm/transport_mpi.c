@@ -157,9 +157,13 @@ static void mpi_send_part(pst_xfer *x, int part)
 #endif
 }
 
+/* MPI completes a partitioned send only as a whole, and a consumer may overwrite the send buffer
+ * (the distributed FFT's butterflies work in place): the send completes before any partition is
+ * consumed; waiting again on the then inactive request returns at once. */
 static void mpi_wait_part(pst_xfer *x, int part)
 {
 #if defined(PST_HAVE_MPI_PARTITIONED)
+    pst_mpi_check(MPI_Wait(&x->req[S_DATA], MPI_STATUS_IGNORE), "Wait");
     for (int in = 0; !in;) pst_mpi_check(MPI_Parrived(x->req[R_DATA], part, &in), "Parrived");
 #else
     (void)part;
