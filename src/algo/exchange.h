@@ -11,7 +11,9 @@
  * Overlapped: every receive is posted first, then each chunk is filled and sent, middle runs,
  * and each chunk is waited for and consumed in turn, so consuming chunk c overlaps the
  * transfer of chunks > c.  Not overlapped: fill all, one transfer to completion, middle,
- * arrived.  Both ends of each message must use the same nchunks: for a SWAP, pst_exchange_chunks
+ * arrived.  A partitioned protocol sends the message as one transfer with a partition per chunk
+ * (middle runs while it is in flight; each partition is consumed once it is in and the whole
+ * send has completed).  Both ends of each message must use the same nchunks: for a SWAP, pst_exchange_chunks
  * of the larger direction; for a ring, a count derived from a size every rank knows. */
 #ifndef PST_EXCHANGE_H
 #define PST_EXCHANGE_H
