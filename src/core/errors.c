@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
 
 static const char *progname = "pstswm";
 
@@ -116,6 +119,23 @@ void pst_collective_exit(int code, const char *fmt, ...)
     collective_vexit(code, fmt, ap);
 }
 
+/* MPI_Abort makes the launcher kill every process, and a launcher that forwards stderr through a
+ * pipe (MPICH's Hydra, Open MPI's orted) can be killed before it has read what we just wrote: under
+ * load the message was lost about once in 40 aborts.  So before aborting, wait (up to 2 s) until the
+ * forwarder has drained the pipe, then a little longer for it to pass the text on. */
+static void let_stderr_drain(void)
+{
+    struct stat st;
+    if (fstat(fileno(stderr), &st) != 0 || !S_ISFIFO(st.st_mode)) return;
+    const struct timespec poll_s = {0, 5 * 1000 * 1000}, grace_s = {0, 100 * 1000 * 1000};
+    int unread_bytes = 0;
+    for (int polls = 0; polls < 400; polls++) {
+        if (ioctl(fileno(stderr), FIONREAD, &unread_bytes) != 0 || unread_bytes == 0) break;
+        nanosleep(&poll_s, NULL);
+    }
+    nanosleep(&grace_s, NULL);
+}
+
 void pst_fatal(int code, const char *fmt, ...)
 {
     va_list ap;
@@ -127,6 +147,7 @@ void pst_fatal(int code, const char *fmt, ...)
     report(code, prefix, message);
     if (on_failure) on_failure(code == PST_EXIT_USAGE);
     fflush(stderr);
+    let_stderr_drain();
     MPI_Abort(MPI_COMM_WORLD, code);
     exit(code); /* not reached with a conforming MPI */
 }
