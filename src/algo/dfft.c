@@ -46,6 +46,14 @@ const char *pst_dfft_check(int nranks, int n, int mmax)
     return msg;
 }
 
+/* Coefficients m <= mmax held by the rank whose bit-reversed number is rev. */
+static int owned_count(const pst_dfft *f, int rev)
+{
+    int nm = 0;
+    while (nm < f->nl && rev + (long)f->size * nm <= f->mmax) nm++;
+    return nm;
+}
+
 static fftw_plan local_plan(int nl, int count, int sign, double complex *buf)
 {
     int len[1] = {nl};
@@ -75,8 +83,7 @@ pst_dfft *pst_dfft_create(const pst_protocol *p, bool overlap, MPI_Comm comm, in
     f->nl = n / f->size;
     f->rev = bitrev(f->rank, f->k);
     f->conj_rank = bitrev((f->size - f->rev) % f->size, f->k);
-    f->nm = 0;
-    while (f->nm < f->nl && f->rev + (long)f->size * f->nm <= mmax) f->nm++;
+    f->nm = owned_count(f, f->rev);
 
     f->tw = pst_calloc((size_t)(f->k ? f->k : 1), sizeof *f->tw);
     for (int t = 0; t < f->k; t++) {
@@ -153,12 +160,14 @@ long pst_dfft_freq(const pst_dfft *f, int j) { return f->rev + (long)f->size * j
 int pst_dfft_nm(const pst_dfft *f) { return f->nm; }
 int pst_dfft_m(const pst_dfft *f, int i) { return f->rev + f->size * i; }
 
-/* Local index on conj_rank of frequency N - f(j) (mod N). */
-static int conj_index(const pst_dfft *f, int j)
+/* Local index, on the rank whose bit-reversed number is conj(rev), of frequency N - f(j) (mod N)
+ * where f(j) = rev + P j; the relation is symmetric between the two ranks. */
+static int conj_index(const pst_dfft *f, int rev, int j)
 {
-    if (f->rev != 0) return f->nl - 1 - j;
+    if (rev != 0) return f->nl - 1 - j;
     return j == 0 ? 0 : f->nl - j;
 }
+
 
 /* SWAP `bytes_out` of `mine` for `bytes_in` of the conjugate rank's into `theirs`. */
 static const double complex *conj_exchange(pst_dfft *f, const double complex *mine, size_t bytes_out,
@@ -182,11 +191,24 @@ void pst_dfft_r2c(pst_dfft *f, const double *in, double complex *out)
             z[(size_t)q * nl + j] = x + I * y;
         }
     forward(f, z, pairs, f->plan[1][FWD]);
-    size_t bytes = (size_t)pairs * nl * sizeof(double complex);
-    const double complex *zc = conj_exchange(f, z, bytes, f->recv, bytes);
+    /* Separating the real lines needs Z at N - m for each kept m.  Truncation: the conjugate
+     * rank is sent only the entries its kept coefficients need (their_nm of nl per line), not
+     * the whole block, and we receive only ours. */
+    const double complex *zc = z;
+    size_t zc_stride = (size_t)nl;
+    if (f->conj_rank != f->rank) {
+        int their_rev = (f->size - f->rev) % f->size, their_nm = owned_count(f, their_rev);
+        double complex *give = f->spec;
+        for (int q = 0; q < pairs; q++)
+            for (int i = 0; i < their_nm; i++) give[(size_t)q * their_nm + i] = z[(size_t)q * nl + conj_index(f, their_rev, i)];
+        zc = conj_exchange(f, give, (size_t)pairs * their_nm * sizeof(double complex), f->recv,
+                           (size_t)pairs * f->nm * sizeof(double complex));
+        zc_stride = (size_t)f->nm;
+    }
     for (int q = 0; q < pairs; q++)
         for (int i = 0; i < f->nm; i++) {
-            double complex a = z[(size_t)q * nl + i], b = conj(zc[(size_t)q * nl + conj_index(f, i)]);
+            size_t at = f->conj_rank != f->rank ? (size_t)i : (size_t)conj_index(f, f->rev, i);
+            double complex a = z[(size_t)q * nl + i], b = conj(zc[(size_t)q * zc_stride + at]);
             out[(size_t)(2 * q) * f->nm + i] = 0.5 * (a + b);
             if (2 * q + 1 < f->lines) out[(size_t)(2 * q + 1) * f->nm + i] = -0.5 * I * (a - b);
         }
@@ -205,8 +227,7 @@ void pst_dfft_c2r(pst_dfft *f, const double complex *in, double *out)
             mine[(size_t)q * nm + i] = x + I * y;
             give[(size_t)q * nm + i] = conj(x) + I * conj(y);
         }
-    int their_rev = (f->size - f->rev) % f->size, their_nm = 0;
-    while (their_nm < nl && their_rev + (long)f->size * their_nm <= f->mmax) their_nm++;
+    int their_rev = (f->size - f->rev) % f->size, their_nm = owned_count(f, their_rev);
     const double complex *theirs = conj_exchange(f, give, (size_t)pairs * nm * sizeof(double complex), f->recv,
                                                  (size_t)pairs * their_nm * sizeof(double complex));
     for (int q = 0; q < pairs; q++)
@@ -214,7 +235,7 @@ void pst_dfft_c2r(pst_dfft *f, const double complex *in, double *out)
             long freq = pst_dfft_freq(f, j);
             double complex v = 0;
             if (freq <= f->mmax) v = mine[(size_t)q * nm + j];
-            else if (f->n - freq <= f->mmax) v = theirs[(size_t)q * their_nm + conj_index(f, j)];
+            else if (f->n - freq <= f->mmax) v = theirs[(size_t)q * their_nm + conj_index(f, f->rev, j)];
             z[(size_t)q * nl + j] = v;
         }
     backward(f, z, pairs, f->plan[1][BWD]);

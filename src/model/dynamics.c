@@ -39,14 +39,15 @@ typedef struct substep {
     bool old_from_cur, keep_old;
 } substep;
 
-/* Lines of a chunk: [pair][field][level][hemisphere].  The hemispheres of one field and level
- * are neighbours because the distributed FFT transforms two real lines as one complex line,
- * which is only accurate for lines of similar magnitude. */
-static size_t inv_line(const pst_dyn *d, int p, int h, int f, int l) { return (((size_t)p * PST_DYN_NINV + f) * d->B + l) * 2 + h; }
-static size_t fwd_line(const pst_dyn *d, int p, int h, int f, int l) { return (((size_t)p * PST_DYN_NFWD + f) * d->B + l) * 2 + h; }
+/* Lines of a chunk: [pair][field][level][hemisphere], Bc levels.  The hemispheres of one field
+ * and level are neighbours because the distributed FFT transforms two real lines as one complex
+ * line, which is only accurate for lines of similar magnitude.  The kept previous level has the
+ * same order over the block's B levels. */
+static size_t inv_line(const pst_dyn *d, int p, int h, int f, int l) { return (((size_t)p * PST_DYN_NINV + f) * d->Bc + l) * 2 + h; }
+static size_t fwd_line(const pst_dyn *d, int p, int h, int f, int l) { return (((size_t)p * PST_DYN_NFWD + f) * d->Bc + l) * 2 + h; }
 static size_t old_line(const pst_dyn *d, int p, int h, int f, int l) { return (((size_t)p * N_OLD + f) * d->B + l) * 2 + h; }
-/* Lines between one field and the next of the same pair, hemisphere and level. */
-static size_t field_lines(const pst_dyn *d) { return 2 * (size_t)d->B; }
+/* Lines between one field and the next of the same pair, hemisphere and level in a chunk. */
+static size_t field_lines(const pst_dyn *d) { return 2 * (size_t)d->Bc; }
 /* Doubles per (wavenumber, pair) in the Legendre buffer: inverse P̄ sums of 5 fields and H sums
  * of 2, both parities; forward P̄ inputs of 4 fields and H inputs of 3, symmetric and
  * antisymmetric: 28 per level either way. */
@@ -59,12 +60,30 @@ static int lat_of(const pst_dyn *d, int p, int h)
 }
 static double one_minus_mu2(const pst_dyn *d, int lat) { return d->coslat[lat] * d->coslat[lat]; }
 
-/* Latitude pairs taken through FFT, products and FFT together: the largest divisor of npairs
- * whose Fourier and grid lines (13 fields, both hemispheres, B levels) fit in `budget` bytes, so
- * that chain runs in a core's L2 cache instead of streaming whole-grid arrays through memory. */
-static int default_pair_chunk(int npairs, int B, int nlon, size_t budget)
+/* Bytes of a chunk's Fourier and grid lines (13 fields, both hemispheres) per pair and level. */
+static size_t chunk_bytes_per_pair_level(int nlon)
 {
-    size_t per_pair = (size_t)B * 2 * (PST_DYN_NINV + PST_DYN_NFWD) * ((size_t)(nlon / 2 + 1) * 16 + (size_t)nlon * 8);
+    return (size_t)2 * (PST_DYN_NINV + PST_DYN_NFWD) * ((size_t)(nlon / 2 + 1) * 16 + (size_t)nlon * 8);
+}
+
+/* Levels of a block taken through FFT, products and FFT together: the largest divisor of B
+ * whose lines for one pair fit in `budget` bytes (at least 1).  The Legendre dgemms run over
+ * the whole block (wide products, each table read once per block); the chain runs on a slice of
+ * it small enough to stay in a core's L2 cache. */
+static int default_chain_levels(int B, int nlon, size_t budget)
+{
+    int best = 1;
+    for (int c = 1; c <= B; c++)
+        if (B % c == 0 && (size_t)c * chunk_bytes_per_pair_level(nlon) <= budget) best = c;
+    return best;
+}
+
+/* Latitude pairs taken through the chain together: the largest divisor of npairs whose lines
+ * (Bc levels) fit in `budget` bytes, so the chain does not stream whole-grid arrays through
+ * memory. */
+static int default_pair_chunk(int npairs, int Bc, int nlon, size_t budget)
+{
+    size_t per_pair = (size_t)Bc * chunk_bytes_per_pair_level(nlon);
     int best = 1;
     for (int c = 1; c <= npairs; c++)
         if (npairs % c == 0 && (size_t)c * per_pair <= budget) best = c;
@@ -75,7 +94,7 @@ static int default_pair_chunk(int npairs, int B, int nlon, size_t budget)
 static void init_parallel(pst_dyn *d)
 {
     const pst_par *par = d->par;
-    const int B = d->B, lines = d->pair_chunk * 2 * B;
+    const int lines = d->pair_chunk * 2 * d->Bc;
     if (par->cfg.PX > 1) {
         double t0 = pst_now_s();
         d->pfft_inv = pst_pfft_create(par, d->cfg.M, d->cfg.nlon, lines * PST_DYN_NINV, d->cfg.fftw_flags);
@@ -83,7 +102,7 @@ static void init_parallel(pst_dyn *d)
         d->fft_plan_s += pst_now_s() - t0;
     }
     if (par->cfg.PY > 1) {
-        const size_t unit = (size_t)O_N * B * 2;
+        const size_t unit = (size_t)O_N * d->B * 2;
         d->pleg = pst_pleg_create(par, leg_width(d), d->spec.ncoef * unit, unit);
     }
 }
@@ -117,14 +136,15 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
      * mostly cache-resident with a quarter of the messages (T85L16 on 2x1: 31 ms per step with
      * all pairs in one chunk, 22 with 2, 4, 8 or 16 pairs; serial 25.6). */
     size_t budget = (size_t)(par->cfg.PX > 1 ? 4 : 1) * 512 * 1024;
-    d->pair_chunk = cfg->pair_chunk ? cfg->pair_chunk : default_pair_chunk(np, B, cfg->nlon, budget);
+    d->Bc = default_chain_levels(B, cfg->nlon, budget);
+    d->pair_chunk = cfg->pair_chunk ? cfg->pair_chunk : default_pair_chunk(np, d->Bc, cfg->nlon, budget);
     if (par->cfg.PX == 1) {
         double t0 = pst_now_s();
-        pst_fft_init(&d->fft_inv, cfg->nlon, d->pair_chunk * 2 * PST_DYN_NINV * B, cfg->fftw_flags);
-        pst_fft_init(&d->fft_fwd, cfg->nlon, d->pair_chunk * 2 * PST_DYN_NFWD * B, cfg->fftw_flags);
+        pst_fft_init(&d->fft_inv, cfg->nlon, d->pair_chunk * 2 * PST_DYN_NINV * d->Bc, cfg->fftw_flags);
+        pst_fft_init(&d->fft_fwd, cfg->nlon, d->pair_chunk * 2 * PST_DYN_NFWD * d->Bc, cfg->fftw_flags);
         d->fft_plan_s = pst_now_s() - t0;
     }
-    size_t ncoef = d->spec.ncoef, chunk_lines = (size_t)d->pair_chunk * 2 * B;
+    size_t ncoef = d->spec.ncoef, chunk_lines = (size_t)d->pair_chunk * 2 * d->Bc;
     d->state = pst_malloc((size_t)d->nblocks * sizeof *d->state);
     d->grid_old = pst_malloc((size_t)d->nblocks * sizeof *d->grid_old);
     for (int b = 0; b < d->nblocks; b++) {
@@ -136,6 +156,8 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
     d->grid_inv = pst_fft_alloc_real(chunk_lines * PST_DYN_NINV * (size_t)nlon);
     d->grid_fwd = pst_fft_alloc_real(chunk_lines * PST_DYN_NFWD * (size_t)nlon);
     d->legbuf = pst_fft_alloc_real((size_t)par->nmx * np * leg_width(d) + 1);
+    d->leg_pair_stride = whole ? leg_width(d) : (size_t)par->nmx * leg_width(d);
+    d->leg_m_stride = whole ? (size_t)np * leg_width(d) : leg_width(d);
     if (whole) d->legall = pst_fft_alloc_real(ncoef ? (size_t)d->spec.nm * d->sum_pairs * leg_width(d) : 1);
     d->out = pst_fft_alloc_real(ncoef * O_N * B * 2 + 1);
     if (par->cfg.PY > 1 && par->cfg.legendre->pipelined) d->sums = pst_fft_alloc_real(ncoef * O_N * B * 2 + 1);
@@ -271,16 +293,15 @@ void pst_dyn_set_forcing(pst_dyn *d, const double *coriolis, const double *phis)
 
 /* Stage 1a: per wavenumber and parity, P̄ sums of all five state fields and H sums of ψ', χ'
  * (two dgemm each) into the Legendre buffer [m][pair][xe | xo | ye | yo]. */
-static void inverse_sums(pst_dyn *d, const double *st, double *lb)
+static void inverse_sums(pst_dyn *d, const double *st, double *lb, size_t m_stride, size_t pair_stride)
 {
-    const int B = d->B, np = d->sum_pairs, cs = PST_DYN_NSPEC * B * 2, ch = 2 * B * 2;
-    const size_t W = leg_width(d);
+    const int B = d->B, cs = PST_DYN_NSPEC * B * 2, ch = 2 * B * 2;
     for (int i = 0; i < d->spec.nm; i++)
         for (int par = 0; par < 2; par++) {
             const double *S = st + (size_t)cs * pst_spec_block(&d->spec, i, par);
-            double *X = lb + (size_t)i * np * W;
-            pst_leg_synth(&d->leg, PST_LEG_P, i, par, S, cs, cs, X + par * cs, (int)W);
-            pst_leg_synth(&d->leg, PST_LEG_H, i, par, S + S_PSI * B * 2, cs, ch, X + 2 * cs + par * ch, (int)W);
+            double *X = lb + (size_t)i * m_stride;
+            pst_leg_synth(&d->leg, PST_LEG_P, i, par, S, cs, cs, X + par * cs, (int)pair_stride);
+            pst_leg_synth(&d->leg, PST_LEG_H, i, par, S + S_PSI * B * 2, cs, ch, X + 2 * cs + par * ch, (int)pair_stride);
         }
 }
 
@@ -288,23 +309,24 @@ static void inverse_sums(pst_dyn *d, const double *st, double *lb)
  * the winds, straight into the chunk's Fourier lines, pair by pair along m so each line is
  * written sequentially. */
 
-static void inverse_combine(pst_dyn *d, int p0, int p1)
+static void inverse_combine(pst_dyn *d, int p0, int p1, int l0)
 {
-    const int B = d->B, np = d->npairs, nc = d->fstride, cs = PST_DYN_NSPEC * B * 2, ch = 2 * B * 2;
-    const size_t W = leg_width(d), fs = field_lines(d) * nc; /* fs: distance between fields */
+    const int B = d->B, nc = d->fstride, cs = PST_DYN_NSPEC * B * 2, ch = 2 * B * 2;
+    const size_t fs = field_lines(d) * nc; /* fs: distance between fields */
     for (int p = p0; p < p1; p++)
         for (int i = 0; i < d->par->nmx; i++) {
             const double m = d->par->mx[i];
-            const double *xe = d->legbuf + ((size_t)d->par->leg_slot[i] * np + p) * W, *xo = xe + cs, *ye = xe + 2 * cs, *yo = ye + ch;
-            for (int l = 0; l < B; l++) {
+            const double *xe = d->legbuf + (size_t)d->par->leg_slot[i] * d->leg_m_stride + (size_t)p * d->leg_pair_stride, *xo = xe + cs, *ye = xe + 2 * cs, *yo = ye + ch;
+            for (int l = 0; l < d->Bc; l++) {
+                const int lb = l0 + l; /* level in the block */
                 cvec e[PST_DYN_NSPEC], o[PST_DYN_NSPEC], he[2], ho[2];
                 for (int f = 0; f < PST_DYN_NSPEC; f++) {
-                    e[f] = cload(xe + (f * B + l) * 2);
-                    o[f] = cload(xo + (f * B + l) * 2);
+                    e[f] = cload(xe + (f * B + lb) * 2);
+                    o[f] = cload(xo + (f * B + lb) * 2);
                 }
                 for (int f = 0; f < 2; f++) {
-                    he[f] = cload(ye + (f * B + l) * 2);
-                    ho[f] = cload(yo + (f * B + l) * 2);
+                    he[f] = cload(ye + (f * B + lb) * 2);
+                    ho[f] = cload(yo + (f * B + lb) * 2);
                 }
                 for (int h = 0; h < 2; h++) {
                     cvec x[PST_DYN_NSPEC], y[2];
@@ -347,9 +369,9 @@ static void product_line(int nlon, double c, const double *restrict U, const dou
  * one pair is 2B contiguous lines in the chunk's inverse lines, its forward lines and the kept
  * level alike, so the previous level moves in contiguous blocks (line by line it ran at a third
  * of the speed: every 2 KiB line restarted the hardware prefetcher). */
-static void products(pst_dyn *d, double *go, const substep *s, int p0, int p1)
+static void products(pst_dyn *d, double *go, const substep *s, int p0, int p1, int l0)
 {
-    const int B = d->B, nlon = d->nlon_local;
+    const int nlon = d->nlon_local;
     const size_t fi = field_lines(d) * nlon; /* distance between fields; also one field's block */
     const double eps = d->cfg.robert;
     for (int p = p0; p < p1; p++) {
@@ -357,7 +379,7 @@ static void products(pst_dyn *d, double *go, const substep *s, int p0, int p1)
             const int lat = lat_of(d, p, h);
             const double c = 0.5 / one_minus_mu2(d, lat);
             const double *phis = d->phis + (size_t)lat * d->cfg.nlon + d->par->lon_lo;
-            for (int l = 0; l < B; l++) {
+            for (int l = 0; l < d->Bc; l++) {
                 const double *g = d->grid_inv + inv_line(d, p - p0, h, 0, l) * nlon;
                 const double *U = g + G_U * fi, *V = g + G_V * fi, *E = g + G_ETA * fi, *F = g + G_PHI * fi;
                 double *q = d->grid_fwd + fwd_line(d, p - p0, h, 0, l) * nlon;
@@ -368,7 +390,7 @@ static void products(pst_dyn *d, double *go, const substep *s, int p0, int p1)
         for (int f = 0; f < N_OLD; f++) {
             const double *restrict cur = d->grid_inv + inv_line(d, p - p0, 0, G_ETA + f, 0) * nlon;
             double *restrict old = d->grid_fwd + fwd_line(d, p - p0, 0, Q_ETA_OLD + f, 0) * nlon;
-            double *restrict prev = go + old_line(d, p, 0, f, 0) * nlon;
+            double *restrict prev = go + old_line(d, p, 0, f, l0) * nlon;
             if (s->old_from_cur) {
                 memcpy(old, cur, fi * sizeof *old);
                 memcpy(prev, cur, fi * sizeof *prev);
@@ -384,7 +406,7 @@ static void products(pst_dyn *d, double *go, const substep *s, int p0, int p1)
 /* After the forward FFT (which leaves its input intact): the current level becomes the
  * previous one, Robert-filtered as far as it can be now, (1 − 2ε) X_n + ε X_{n−1}; the
  * ε X_{n+1} term is added next step.  Field blocks as in products(). */
-static void store_old(pst_dyn *d, double *go, int p0, int p1)
+static void store_old(pst_dyn *d, double *go, int p0, int p1, int l0)
 {
     const size_t fi = field_lines(d) * d->nlon_local;
     const double eps = d->cfg.robert;
@@ -392,7 +414,7 @@ static void store_old(pst_dyn *d, double *go, int p0, int p1)
         for (int f = 0; f < N_OLD; f++) {
             const double *restrict cur = d->grid_inv + inv_line(d, p - p0, 0, G_ETA + f, 0) * d->nlon_local;
             const double *restrict old = d->grid_fwd + fwd_line(d, p - p0, 0, Q_ETA_OLD + f, 0) * d->nlon_local;
-            double *restrict prev = go + old_line(d, p, 0, f, 0) * d->nlon_local;
+            double *restrict prev = go + old_line(d, p, 0, f, l0) * d->nlon_local;
             if (eps == 0) {
                 for (size_t i = 0; i < fi; i++) prev[i] = cur[i];
             } else {
@@ -412,20 +434,20 @@ static void store_old(pst_dyn *d, double *go, int p0, int p1)
  * kernel and parity (H sums accumulate onto the first three outputs).  The combination runs pair
  * by pair along m (sequential reads of each Fourier line) into the Legendre buffer
  * [m][pair][sP | aP | sH | aH]. */
-static void forward_combine(pst_dyn *d, const substep *s, int p0, int p1)
+static void forward_combine(pst_dyn *d, const substep *s, int p0, int p1, int l0)
 {
-    const int B = d->B, np = d->npairs, nc = d->fstride, co = O_N * B * 2, chh = H_N * B * 2;
+    const int B = d->B, nc = d->fstride, co = O_N * B * 2, chh = H_N * B * 2;
     const double tau = s->tau, a = PST_EARTH_RADIUS_M;
     const bool si = d->cfg.scheme == PST_SCHEME_SEMI_IMPLICIT;
     const double cphi = si ? tau * d->cfg.phibar : 0.0, ckap = si ? tau : 0.0;
-    const size_t fs = field_lines(d) * nc, W = leg_width(d);
+    const size_t fs = field_lines(d) * nc;
     for (int p = p0; p < p1; p++) {
         const int lat = lat_of(d, p, 0);
         const double wn = d->w[lat] / d->cfg.nlon, sn = 2.0 * tau * wn / (a * one_minus_mu2(d, lat));
         for (int i = 0; i < d->par->nmx; i++) {
             const double sm = sn * d->par->mx[i];
-            double *sP = d->legbuf + ((size_t)d->par->leg_slot[i] * np + p) * W, *aP = sP + co, *sH = aP + co, *aH = sH + chh;
-            for (int l = 0; l < B; l++) {
+            double *sP = d->legbuf + (size_t)d->par->leg_slot[i] * d->leg_m_stride + (size_t)p * d->leg_pair_stride, *aP = sP + co, *sH = aP + co, *aH = sH + chh;
+            for (int l = 0; l < d->Bc; l++) {
                 const double *qn = (const double *)(d->four_fwd + fwd_line(d, p - p0, 0, 0, l) * nc + i);
                 const double *qs = (const double *)(d->four_fwd + fwd_line(d, p - p0, 1, 0, l) * nc + i);
                 /* The combinations are linear: apply them to the symmetric and antisymmetric parts. */
@@ -436,7 +458,7 @@ static void forward_combine(pst_dyn *d, const substep *s, int p0, int p1)
                         v[f] = par ? north - south : north + south;
                     }
                     double *P = par ? aP : sP, *H = par ? aH : sH;
-                    const size_t k = (size_t)l * 2, fb = (size_t)B * 2; /* level l of field f at k + f fb */
+                    const size_t k = (size_t)(l0 + l) * 2, fb = (size_t)B * 2; /* level l0 + l of field f at k + f fb */
                     cstore(P + k + O_ETA * fb, wn * v[Q_ETA_OLD] - sm * times_i(v[Q_UETA]));
                     cstore(P + k + O_DIV * fb, wn * v[Q_DIV_OLD] + sm * times_i(v[Q_VETA]));
                     cstore(P + k + O_PHI * fb, wn * (v[Q_PHI_OLD] - cphi * v[Q_DIV_OLD]) - sm * times_i(v[Q_UPHI]));
@@ -453,16 +475,15 @@ static void forward_combine(pst_dyn *d, const substep *s, int p0, int p1)
 /* Stage 5b: one dgemm per kernel and parity (H sums accumulate onto the first three outputs). */
 /* Owned wavenumbers [i0, i1) from the Legendre buffer lb ([owned m][sum pair][W]) into O_all
  * (the layout of d->out). */
-static void forward_sums(pst_dyn *d, const double *lb, int i0, int i1, double *O_all)
+static void forward_sums(pst_dyn *d, const double *lb, size_t m_stride, size_t pair_stride, int i0, int i1, double *O_all)
 {
-    const int B = d->B, np = d->sum_pairs, co = O_N * B * 2, chh = H_N * B * 2;
-    const size_t W = leg_width(d);
+    const int B = d->B, co = O_N * B * 2, chh = H_N * B * 2;
     for (int i = i0; i < i1; i++) {
-        const double *sP = lb + (size_t)i * np * W, *aP = sP + co, *sH = aP + co, *aH = sH + chh;
+        const double *sP = lb + (size_t)i * m_stride, *aP = sP + co, *sH = aP + co, *aH = sH + chh;
         for (int par = 0; par < 2; par++) {
             double *O = O_all + (size_t)co * pst_spec_block(&d->spec, i, par);
-            pst_leg_analysis(&d->leg, PST_LEG_P, i, par, par ? aP : sP, (int)W, co, 0.0, O, co);
-            pst_leg_analysis(&d->leg, PST_LEG_H, i, par, par ? sH : aH, (int)W, chh, 1.0, O, co);
+            pst_leg_analysis(&d->leg, PST_LEG_P, i, par, par ? aP : sP, (int)pair_stride, co, 0.0, O, co);
+            pst_leg_analysis(&d->leg, PST_LEG_H, i, par, par ? sH : aH, (int)pair_stride, chh, 1.0, O, co);
         }
     }
 }
@@ -477,7 +498,7 @@ static void forward_sums_block(void *arg, size_t lo, size_t count, double *dst)
     while (i0 < d->spec.nm && d->spec.off[i0 + 1] <= c0) i0++;
     int i1 = i0;
     while (i1 < d->spec.nm && d->spec.off[i1] < c1) i1++;
-    forward_sums(d, d->legbuf, i0, i1, d->sums);
+    forward_sums(d, d->legbuf, d->leg_m_stride, d->leg_pair_stride, i0, i1, d->sums);
     memcpy(dst, d->sums + lo, count * sizeof *dst);
 }
 
@@ -570,11 +591,11 @@ static void forward_legendre(pst_dyn *d)
     const pst_par *par = d->par;
     if (d->legall) {                       /* transpose: all latitudes of the owned wavenumbers */
         pst_pleg_to_spectral(d->pleg, d->legbuf, d->legall);
-        forward_sums(d, d->legall, 0, d->spec.nm, d->out);
+        forward_sums(d, d->legall, (size_t)d->sum_pairs * leg_width(d), leg_width(d), 0, d->spec.nm, d->out);
     } else if (d->sums) {                  /* ringpipe: each block's sums computed just in time */
         pst_pleg_sum_compute(d->pleg, forward_sums_block, d, d->out);
     } else {                               /* partial sums over local latitudes, then the vector sum */
-        forward_sums(d, d->legbuf, 0, d->spec.nm, d->out);
+        forward_sums(d, d->legbuf, d->leg_m_stride, d->leg_pair_stride, 0, d->spec.nm, d->out);
         if (par->cfg.PY > 1) pst_pleg_sum(d->pleg, d->out);
     }
 }
@@ -587,27 +608,28 @@ static bool substep_block(pst_dyn *d, int b, const substep *s)
     const int pc = d->pair_chunk;
     double t = pst_now_s();
     if (d->legall) {
-        inverse_sums(d, d->state[b], d->legall);
+        inverse_sums(d, d->state[b], d->legall, (size_t)d->sum_pairs * leg_width(d), leg_width(d));
         pst_pleg_to_fourier(d->pleg, d->legall, d->legbuf);
     } else {
-        inverse_sums(d, d->state[b], d->legbuf);
+        inverse_sums(d, d->state[b], d->legbuf, d->leg_m_stride, d->leg_pair_stride);
     }
     add_time(d, PST_STAGE_LEGENDRE, &t);
-    for (int p0 = 0; p0 < d->npairs; p0 += pc) {
-        double *go = d->grid_old[b];
-        inverse_combine(d, p0, p0 + pc);
-        add_time(d, PST_STAGE_FOURIER, &t);
-        fft_inverse(d);
-        add_time(d, PST_STAGE_FFT, &t);
-        products(d, go, s, p0, p0 + pc);
-        add_time(d, PST_STAGE_GRID, &t);
-        fft_forward(d, d->grid_fwd);
-        add_time(d, PST_STAGE_FFT, &t);
-        if (!s->keep_old) store_old(d, go, p0, p0 + pc);
-        add_time(d, PST_STAGE_GRID, &t);
-        forward_combine(d, s, p0, p0 + pc);
-        add_time(d, PST_STAGE_FOURIER, &t);
-    }
+    for (int p0 = 0; p0 < d->npairs; p0 += pc)
+        for (int l0 = 0; l0 < d->B; l0 += d->Bc) {
+            double *go = d->grid_old[b];
+            inverse_combine(d, p0, p0 + pc, l0);
+            add_time(d, PST_STAGE_FOURIER, &t);
+            fft_inverse(d);
+            add_time(d, PST_STAGE_FFT, &t);
+            products(d, go, s, p0, p0 + pc, l0);
+            add_time(d, PST_STAGE_GRID, &t);
+            fft_forward(d, d->grid_fwd);
+            add_time(d, PST_STAGE_FFT, &t);
+            if (!s->keep_old) store_old(d, go, p0, p0 + pc, l0);
+            add_time(d, PST_STAGE_GRID, &t);
+            forward_combine(d, s, p0, p0 + pc, l0);
+            add_time(d, PST_STAGE_FOURIER, &t);
+        }
     forward_legendre(d);
     add_time(d, PST_STAGE_LEGENDRE, &t);
     bool ok = update(d, d->state[b], s);
