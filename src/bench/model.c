@@ -39,12 +39,14 @@ typedef struct model_cfg {
     pst_ctx ctx;
     long long test_case, trunc, nlat, nlon, levels, level_block, steps, diag_every, warmup;
     double dt_s, days, robert, hdiff;
-    const char *alpha_spec, *fftw_plan, *write_fields, *reference;
+    const char *alpha_spec, *fftw_plan, *write_fields, *reference, *blas_name;
     bool explicit_scheme;
     model_algos algos;
     /* derived */
     double alpha;
     unsigned fftw_flags;
+    pst_blas blas;            /* --blas: the library, or with blas_auto the default */
+    bool blas_auto;
     pst_reference ref;
     pst_par_config par;       /* grid, algorithms and protocols (1x1: serial) */
 } model_cfg;
@@ -115,6 +117,21 @@ static const char *write_fields_problem(const model_cfg *c, char *err, size_t le
     return NULL;
 }
 
+/* --blas: a named library must load on every rank (exit 2 naming why not); auto starts from
+ * OpenBLAS and times what loads at set-up. */
+static void resolve_blas(model_cfg *c)
+{
+    c->blas_auto = strcmp(c->blas_name, "auto") == 0;
+    c->blas = PST_BLAS_OPENBLAS;
+    if (c->blas_auto) return;
+    for (int k = 0; k < PST_NBLAS; k++)
+        if (strcmp(c->blas_name, pst_blas_names[k]) == 0) c->blas = (pst_blas)k;
+    const char *why = pst_blas_load(c->blas);
+    char message[600];
+    if (why) snprintf(message, sizeof message, "--blas %s: %s", c->blas_name, why);
+    pst_usage_check_all(why ? message : NULL);
+}
+
 static void validate(model_cfg *c)
 {
     char err[512];
@@ -143,6 +160,7 @@ static void validate(model_cfg *c)
     if (c->steps && !isnan(c->days)) pst_usage_error("--steps and --days are exclusive: give one of them");
     if (!isnan(c->days) && c->days <= 0) pst_usage_error("--days: %g is not a positive simulated time", c->days);
     if (pst_fft_flags(c->fftw_plan, &c->fftw_flags)) pst_usage_error("--fftw-plan: unknown '%s'", c->fftw_plan);
+    resolve_blas(c);
     model_algos_resolve(&c->algos, c->ctx.size, (int)c->trunc, (int)c->nlat, (int)c->nlon, &c->par);
     c->ctx.transport = c->algos.transport; /* the header and every record carry it (record.c) */
     if (c->reference) {
@@ -240,6 +258,7 @@ static void rec_identity(pst_rec *r, const model_cfg *c, const pst_model *m, lon
     pst_rec_int(r, "nlat", c->nlat);
     pst_rec_int(r, "nlon", c->nlon);
     pst_rec_int(r, "level_block", c->level_block);
+    pst_rec_str(r, "blas", pst_blas_names[m->dyn.leg.blas]);
     pst_rec_str(r, "scheme", m->cfg.test_case == 1 ? "advection" : c->explicit_scheme ? "explicit" : "semi-implicit");
     pst_rec_num(r, "dt_s", m->cfg.dt_s);
     pst_rec_int(r, "steps", steps);
@@ -328,13 +347,14 @@ typedef struct model_summary {
 static void parse_options(model_cfg *c, int argc, char **argv)
 {
     static const char *const plans[] = {"estimate", "measure", "patient", NULL};
+    static const char *const blas_choices[] = {"auto", "openblas", "blis", NULL};
     char fft_algs[160], leg_algs[160], fft_help[256], leg_help[256];
     snprintf(fft_help, sizeof fft_help, "FFT across PX: %s (coll: the MPI collective)",
              pst_algorithm_names(PST_ALG_STAGE_FFT, fft_algs, sizeof fft_algs));
     snprintf(leg_help, sizeof leg_help, "Legendre across PY: %s (coll: the MPI collective)",
              pst_algorithm_names(PST_ALG_STAGE_LEGENDRE, leg_algs, sizeof leg_algs));
     *c = (model_cfg){.test_case = 2, .trunc = 42, .levels = 1, .warmup = 2, .dt_s = NAN, .days = NAN,
-                     .alpha_spec = "0", .fftw_plan = "measure", .algos.transport = "mpi"};
+                     .alpha_spec = "0", .fftw_plan = "measure", .blas_name = "auto", .algos.transport = "mpi"};
     pst_ctx_init(&c->ctx, &pst_schema_model_header, argc, argv);
     const pst_opt opts[] = {
         {"case", PST_OPT_INT, &c->test_case, "N", "Williamson test case: 1 cosine bell, 2 zonal flow, 5 mountain, 6 Rossby-Haurwitz", 1, 0, NULL},
@@ -355,6 +375,7 @@ static void parse_options(model_cfg *c, int argc, char **argv)
         {"write-fields", PST_OPT_STRING, &c->write_fields, "FILE", "write the final fields (level 0) as NetCDF", 1, 0, NULL},
         {"reference", PST_OPT_STRING, &c->reference, "FILE", "error norms against this --write-fields run of the same case and end time", 1, 0, NULL},
         {"fftw-plan", PST_OPT_STRING, &c->fftw_plan, "MODE", "FFTW planner effort", 1, 0, plans},
+        {"blas", PST_OPT_STRING, &c->blas_name, "LIB", "library of the Legendre dgemms: openblas, blis, or auto (default: time both at set-up, keep the faster)", 1, 0, blas_choices},
         {"grid", PST_OPT_STRING, &c->algos.grid, "PXxPY", "processor grid: longitudes over PX, latitude pairs over PY (default: near-square for the ranks)", 1, 0, NULL},
         {"preset", PST_OPT_STRING, &c->algos.preset, "NAME", "algorithms and protocols: gen (default), coll, opt (--tuned), DTH, DR", 1, 0, pst_model_presets},
         {"tuned", PST_OPT_STRING, &c->algos.tuned, "FILE", "the opt preset's per-stage algorithm, protocol and overlap (pstlab tune writes it)", 1, 0, NULL},
@@ -407,7 +428,7 @@ static void plan_run(model_cfg *c, model_plan *p)
         .test_case = (int)c->test_case, .alpha = c->alpha, .M = (int)c->trunc, .nlat = (int)c->nlat, .nlon = (int)c->nlon,
         .levels = (int)c->levels, .level_block = (int)c->level_block, .dt_s = isnan(c->dt_s) ? 0 : c->dt_s,
         .explicit_scheme = c->explicit_scheme, .robert = c->robert, .hdiff = c->hdiff, .fftw_flags = c->fftw_flags,
-        .par = is_parallel(c) ? &p->par : NULL,
+        .par = is_parallel(c) ? &p->par : NULL, .blas = c->blas, .blas_auto = c->blas_auto,
     };
     char what[96];
     snprintf(what, sizeof what, "model T%lldL%lld on %lld x %lld points", c->trunc, c->levels, c->nlat, c->nlon);
@@ -525,6 +546,10 @@ static void emit_point(model_cfg *c, const model_plan *p, const model_result *re
     pst_rec_num(&r, "diag_s", res->diag_s);
     pst_rec_num(&r, "setup_s", p->setup_s);
     pst_rec_num(&r, "fft_plan_s", p->m.dyn.fft_plan_s);
+    pst_rec_str(&r, "blas_choice", c->blas_auto ? "auto" : "fixed");
+    pst_rec_str(&r, "blas_version", pst_blas_version(p->m.dyn.leg.blas));
+    pst_rec_num(&r, "blas_openblas_s", p->m.dyn.blas_trial_s[PST_BLAS_OPENBLAS]);
+    pst_rec_num(&r, "blas_blis_s", p->m.dyn.blas_trial_s[PST_BLAS_BLIS]);
     pst_rec_num(&r, "flops_per_step", s->flops_per_step);
     pst_rec_num(&r, "flops_per_step_level", s->flops_per_step_level);
     pst_rec_num(&r, "mflops", s->mflops);
@@ -536,6 +561,19 @@ static void emit_point(model_cfg *c, const model_plan *p, const model_result *re
     pst_rec_int(&r, "max_rss_bytes", (long long)s->max_rss_bytes);
     pst_rec_ints(&r, "rss_bytes_per_rank", s->rss_bytes_per_rank, (size_t)s->nranks);
     pst_rec_emit(&r, &c->ctx);
+}
+
+/* Which library ran the Legendre dgemms and, with --blas auto, what each took at set-up. */
+static void print_blas(const model_cfg *c, const pst_dyn *d)
+{
+    printf("  Legendre dgemms %s (%s)", pst_blas_names[d->leg.blas], pst_blas_version(d->leg.blas));
+    if (c->blas_auto) {
+        printf("; --blas auto, best of 3 set-up passes:");
+        for (int k = 0; k < PST_NBLAS; k++)
+            if (!isnan(d->blas_trial_s[k])) printf(" %s %.3g ms", pst_blas_names[k], d->blas_trial_s[k] * 1e3);
+        if (d->blas_skipped) printf(" (%s)", d->blas_skipped);
+    }
+    printf("\n");
 }
 
 static void print_summary(const model_cfg *c, const model_plan *p, const model_result *res, const model_summary *s)
@@ -558,6 +596,7 @@ static void print_summary(const model_cfg *c, const model_plan *p, const model_r
            s->flops_per_step_level, s->mflops);
     printf("  set-up          %.3f s, of which FFTW planning (--fftw-plan %s) %.3f s; not in the step times\n", p->setup_s,
            c->fftw_plan, p->m.dyn.fft_plan_s);
+    print_blas(c, &p->m.dyn);
     if (d->has_norms)
         printf("  errors (%s)  h: l1 %.3e  l2 %.3e  linf %.3e | v: l1 %.3e  l2 %.3e  linf %.3e\n",
                c->reference ? "vs reference" : "vs analytic", d->norms.h_l1, d->norms.h_l2, d->norms.h_linf, d->norms.v_l1,

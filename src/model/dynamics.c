@@ -90,6 +90,61 @@ static int default_pair_chunk(int npairs, int Bc, int nlon, size_t budget)
     return best;
 }
 
+static void inverse_sums(pst_dyn *d, const double *st, double *lb, size_t m_stride, size_t pair_stride);
+static void forward_sums(pst_dyn *d, const double *lb, size_t m_stride, size_t pair_stride, int i0, int i1, double *O_all);
+
+/* One inverse and one forward Legendre pass of a level block, on the buffers the step uses. */
+static double legendre_pass_s(pst_dyn *d)
+{
+    double *lb = d->legall ? d->legall : d->legbuf;
+    size_t pair_stride = d->legall ? leg_width(d) : d->leg_pair_stride;
+    size_t m_stride = d->legall ? (size_t)d->sum_pairs * leg_width(d) : d->leg_m_stride;
+    double t0 = pst_now_s();
+    inverse_sums(d, d->state[0], lb, m_stride, pair_stride);
+    forward_sums(d, lb, m_stride, pair_stride, 0, d->spec.nm, d->out);
+    return pst_now_s() - t0;
+}
+
+/* blas_auto: time a Legendre pass with each library that loads, in three interleaved rounds
+ * after one untimed call each (BLIS sets itself up on its first call), and keep the one with
+ * the smallest best time; the configured library stays unless another is at least 5 % faster,
+ * so a tie on a noisy host changes nothing.  The slowest rank's times decide, so every rank
+ * uses the same library (the decomposition tests compare ranks' results with the serial run). */
+static void choose_blas(pst_dyn *d)
+{
+    const size_t ncoef = d->spec.ncoef, W = leg_width(d);
+    memset(d->state[0], 0, (ncoef * PST_DYN_NSPEC * d->B * 2 + 1) * sizeof *d->state[0]);
+    memset(d->legbuf, 0, ((size_t)d->par->nmx * d->npairs * W + 1) * sizeof *d->legbuf);
+    if (d->legall) memset(d->legall, 0, (ncoef ? (size_t)d->spec.nm * d->sum_pairs * W : 1) * sizeof *d->legall);
+    bool usable[PST_NBLAS];
+    for (int k = 0; k < PST_NBLAS; k++) {
+        const char *why = pst_blas_load((pst_blas)k);
+        usable[k] = !why;
+        if (why) d->blas_skipped = why;
+    }
+    double best[PST_NBLAS];
+    for (int k = 0; k < PST_NBLAS; k++) best[k] = INFINITY;
+    for (int round = -1; round < 3; round++)
+        for (int k = 0; k < PST_NBLAS; k++) {
+            if (!usable[k]) continue;
+            d->leg.blas = (pst_blas)k;
+            double t = legendre_pass_s(d);
+            if (round >= 0 && t < best[k]) best[k] = t;
+        }
+    for (int k = 0; k < PST_NBLAS; k++) d->blas_trial_s[k] = usable[k] ? best[k] : NAN;
+    /* The slowest rank's time per library (a library one rank cannot load is out everywhere). */
+    if (d->par->cfg.PX * d->par->cfg.PY > 1) {
+        double slowest[PST_NBLAS];
+        for (int k = 0; k < PST_NBLAS; k++) slowest[k] = usable[k] ? best[k] : INFINITY;
+        MPI_Allreduce(MPI_IN_PLACE, slowest, PST_NBLAS, MPI_DOUBLE, MPI_MAX, d->par->cfg.comm);
+        for (int k = 0; k < PST_NBLAS; k++) d->blas_trial_s[k] = isinf(slowest[k]) ? NAN : slowest[k];
+    }
+    pst_blas pick = d->cfg.blas;
+    for (int k = 0; k < PST_NBLAS; k++)
+        if (!isnan(d->blas_trial_s[k]) && d->blas_trial_s[k] < 0.95 * d->blas_trial_s[pick]) pick = (pst_blas)k;
+    d->leg.blas = pick;
+}
+
 /* The communication stages of a parallel run (collective over the row and the column). */
 static void init_parallel(pst_dyn *d)
 {
@@ -163,6 +218,9 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
     if (par->cfg.PY > 1 && par->cfg.legendre->pipelined) d->sums = pst_fft_alloc_real(ncoef * O_N * B * 2 + 1);
     d->coriolis = pst_calloc(2 * ncoef + 1, sizeof *d->coriolis);
     d->phis = pst_calloc((size_t)cfg->nlat * cfg->nlon, sizeof *d->phis);
+    d->leg.blas = cfg->blas;
+    for (int k = 0; k < PST_NBLAS; k++) d->blas_trial_s[k] = NAN;
+    if (cfg->blas_auto) choose_blas(d);
     init_parallel(d);
 }
 

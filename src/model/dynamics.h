@@ -61,6 +61,8 @@ typedef struct pst_dyn_config {
     int pair_chunk;           /* latitude pairs per FFT/product chunk, dividing the local pairs (0: fit L2) */
     unsigned fftw_flags;
     const pst_par *par;       /* this rank's share (parallel.h); NULL: serial.  Kept by reference. */
+    pst_blas blas;            /* the Legendre dgemms' library (loaded by the caller) ... */
+    bool blas_auto;           /* ... or the faster of the loadable ones, timed at set-up (blas: kept on a tie) */
 } pst_dyn_config;
 
 enum { PST_DYN_NSPEC = 5, PST_DYN_NFWD = 8, PST_DYN_NINV = 5 };
@@ -100,6 +102,8 @@ typedef struct pst_dyn {
     bool old_partial;                /* previous level still lacks its Robert filter term */
     double stage_s[PST_NSTAGES];     /* accumulated time per stage */
     double fft_plan_s;               /* set-up of the FFT stage: FFTW planning (and the row's plans) */
+    double blas_trial_s[PST_NBLAS];  /* blas_auto: each library's best Legendre pass at set-up (NaN: not timed) */
+    const char *blas_skipped;        /* blas_auto: why a library was not timed (NULL: all were) */
 } pst_dyn;
 
 void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg);

@@ -1,7 +1,6 @@
 #include "model/legendre.h"
 #include "core/alloc.h"
 
-#include <cblas.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +58,7 @@ void pst_legendre_init(pst_legendre *L, const pst_spec_layout *spec, const doubl
 {
     L->spec = spec;
     L->npairs = npairs;
+    L->blas = PST_BLAS_OPENBLAS;
     size_t n = (size_t)npairs * spec->ncoef;
     for (int k = 0; k < 2; k++) L->table[k] = pst_malloc((n ? n : 1) * sizeof *L->table[k]);
     double *p = pst_malloc((size_t)(spec->M + 2) * sizeof *p), *h = pst_malloc((size_t)(spec->M + 2) * sizeof *h);
@@ -96,8 +96,7 @@ void pst_leg_synth(const pst_legendre *L, pst_leg_kernel k, int i, int par, cons
         for (int j = 0; j < L->npairs; j++) memset(X + (size_t)j * ldx, 0, (size_t)ncols * sizeof *X);
         return;
     }
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, L->npairs, ncols, nk, 1.0, pst_leg_matrix(L, k, i, par), nk,
-                S, lds, 0.0, X, ldx);
+    pst_blas_dgemm(L->blas, false, L->npairs, ncols, nk, 1.0, pst_leg_matrix(L, k, i, par), nk, S, lds, 0.0, X, ldx);
 }
 
 void pst_leg_analysis(const pst_legendre *L, pst_leg_kernel k, int i, int par, const double *F, int ldf, int ncols,
@@ -105,6 +104,5 @@ void pst_leg_analysis(const pst_legendre *L, pst_leg_kernel k, int i, int par, c
 {
     int nk = L->spec->nk[par][i];
     if (nk == 0) return;
-    cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, nk, ncols, L->npairs, 1.0, pst_leg_matrix(L, k, i, par), nk, F,
-                ldf, beta, O, ldo);
+    pst_blas_dgemm(L->blas, true, nk, ncols, L->npairs, 1.0, pst_leg_matrix(L, k, i, par), nk, F, ldf, beta, O, ldo);
 }

@@ -17,6 +17,7 @@
 #ifndef PST_MODEL_LEGENDRE_H
 #define PST_MODEL_LEGENDRE_H
 
+#include "model/blas.h"
 #include "model/spectral.h"
 
 typedef enum pst_leg_kernel { PST_LEG_P = 0, PST_LEG_H = 1 } pst_leg_kernel;
@@ -25,6 +26,7 @@ typedef struct pst_legendre {
     const pst_spec_layout *spec;
     int npairs;
     double *table[2];   /* [PST_LEG_P], [PST_LEG_H]: npairs * ncoef each */
+    pst_blas blas;      /* the library of the dgemms (OpenBLAS after init; must be loaded) */
 } pst_legendre;
 
 /* mu_north[0..npairs): the northern node (mu > 0) of each local latitude pair, coslat its

@@ -97,3 +97,25 @@ pst_records_test(model.memory_estimate.1x2 2
 # Legendre tables at T341 take about a second; before, nothing watched them).
 pst_bad_input_test(model.watchdog_setup 1 4 "timeout: experiment 'set-up of model \\(before the first experiment\\)' ran longer than 0.2 s"
   model --trunc 341 --steps 1 --timeout 0.2 --out ${PST_TEST_OUT})
+
+# --blas: BLIS, loaded at run time, gives OpenBLAS's answers to round-off; auto times both at
+# set-up (every rank the same choice); a library that does not load is refused by name on every
+# rank, and auto then keeps OpenBLAS and says why.
+pst_records_test(model.blas.blis 1
+  CHECKS "points[0]['blas'] == 'blis'" "points[0]['blas_choice'] == 'fixed'" "points[0]['h_l2'] < 1e-11"
+         "points[0]['blas_version'].startswith('BLIS ')" "points[0]['blas_blis_s'] is None"
+  ARGS model --case 2 --trunc 21 --levels 4 --days 1 --blas blis ${MODEL_FAST})
+pst_records_test(model.blas.auto 2
+  CHECKS "points[0]['blas_choice'] == 'auto'" "points[0]['blas_openblas_s'] > 0" "points[0]['blas_blis_s'] > 0"
+         "points[0]['blas'] in ('openblas', 'blis')" "points[0]['h_l2'] < 1e-11"
+  ARGS model --case 2 --trunc 21 --levels 4 --days 1 --grid 1x2 ${MODEL_FAST})
+pst_records_test(model.blas.auto_without_blis 1
+  CHECKS "points[0]['blas'] == 'openblas'" "points[0]['blas_blis_s'] is None" "points[0]['blas_openblas_s'] > 0"
+  ARGS model --case 2 --trunc 21 --steps 4 ${MODEL_FAST})
+pst_bad_input_test(model.bad.blas_missing 2 2
+  "--blas blis: BLIS is not available: /nonexistent/libblis.so.4: cannot open shared object file.*apt install libblis4-pthread"
+  model --trunc 21 --steps 2 --blas blis --out ${PST_TEST_OUT})
+set_tests_properties(model.blas.auto_without_blis model.bad.blas_missing PROPERTIES
+  ENVIRONMENT PST_BLIS_LIBRARY=/nonexistent/libblis.so.4)
+pst_bad_input_test(model.bad.blas_name 1 2 "--blas: unknown value 'mkl' \\(allowed: auto, openblas, blis\\)"
+  model --blas mkl --out ${PST_TEST_OUT})

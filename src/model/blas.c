@@ -1,0 +1,90 @@
+#define _GNU_SOURCE /* dlopen flags */
+#include "model/blas.h"
+
+#include <cblas.h>
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+const char *const pst_blas_names[PST_NBLAS] = {"openblas", "blis"};
+
+/* BLIS's typed API (BLIS docs, BLISTypedAPI.md): dim_t and inc_t are the library's integer
+ * type, checked to be 64 bits before use; trans_t 0 is BLIS_NO_TRANSPOSE (transposes are given
+ * as strides instead). */
+typedef int64_t blis_int;
+typedef void blis_dgemm_fn(int transa, int transb, blis_int m, blis_int n, blis_int k, const double *alpha,
+                           const double *a, blis_int rs_a, blis_int cs_a, const double *b, blis_int rs_b, blis_int cs_b,
+                           const double *beta, double *c, blis_int rs_c, blis_int cs_c);
+
+static struct {
+    void *handle;
+    blis_dgemm_fn *dgemm;
+    const char *version;
+    char why[512];
+} blis;
+
+static const char *blis_library(void)
+{
+    /* PST_BLIS_LIBRARY: another BLIS build (a path or a soname); tests use it to see refusals. */
+    const char *path = getenv("PST_BLIS_LIBRARY");
+    return path && *path ? path : "libblis.so.4";
+}
+
+static const char *load_blis(void)
+{
+    if (blis.dgemm) return NULL;
+    if (*blis.why) return blis.why;
+    const char *lib = blis_library();
+    /* RTLD_LOCAL: BLIS's BLAS and CBLAS symbols stay out of the global scope, where OpenBLAS's are. */
+    blis.handle = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    if (!blis.handle) {
+        snprintf(blis.why, sizeof blis.why, "BLIS is not available: %s (Debian/Ubuntu: apt install libblis4-pthread)",
+                 dlerror());
+        return blis.why;
+    }
+    int (*int_size)(void) = (int (*)(void))dlsym(blis.handle, "bli_info_get_int_type_size");
+    const char *(*version)(void) = (const char *(*)(void))dlsym(blis.handle, "bli_info_get_version_str");
+    void (*set_threads)(blis_int) = (void (*)(blis_int))dlsym(blis.handle, "bli_thread_set_num_threads");
+    blis.dgemm = (blis_dgemm_fn *)dlsym(blis.handle, "bli_dgemm");
+    if (!int_size || !version || !set_threads || !blis.dgemm) {
+        snprintf(blis.why, sizeof blis.why, "%s is not a BLIS library (no bli_dgemm, bli_info_get_int_type_size, "
+                 "bli_thread_set_num_threads)", lib);
+    } else if (int_size() != 64) {
+        snprintf(blis.why, sizeof blis.why, "%s uses %d-bit integers; pstswm calls BLIS with 64-bit ones", lib, int_size());
+    } else {
+        blis.version = version();
+        set_threads(1); /* one rank, one core: as OpenBLAS is limited to one thread */
+        return NULL;
+    }
+    blis.dgemm = NULL;
+    dlclose(blis.handle);
+    blis.handle = NULL;
+    return blis.why;
+}
+
+const char *pst_blas_load(pst_blas b) { return b == PST_BLAS_BLIS ? load_blis() : NULL; }
+
+const char *pst_blas_version(pst_blas b)
+{
+    static char text[160];
+    if (b == PST_BLAS_BLIS) snprintf(text, sizeof text, "BLIS %s", blis.version ? blis.version : "(not loaded)");
+    else snprintf(text, sizeof text, "%s", openblas_get_config());
+    return text;
+}
+
+void pst_blas_dgemm(pst_blas b, bool trans_a, int m, int n, int k, double alpha, const double *A, int lda,
+                    const double *B, int ldb, double beta, double *C, int ldc)
+{
+    if (b == PST_BLAS_BLIS) {
+        /* As the transposed product Cᵀ = Bᵀ op(A)ᵀ on column-stored matrices, which is how BLIS's
+         * own CBLAS layer passes a row-major call (that orientation ran the model's shapes 1.3x
+         * faster than the same product stated row-major).  Element (r, c) of each operand is at
+         * r rs + c cs: op(A)ᵀ (k x m) has A[i][p] (A[p][i] when transposed) at (p, i). */
+        blis_int rs_at = trans_a ? lda : 1, cs_at = trans_a ? 1 : lda;
+        blis.dgemm(0, 0, n, m, k, &alpha, B, 1, ldb, A, rs_at, cs_at, &beta, C, 1, ldc);
+        return;
+    }
+    cblas_dgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, CblasNoTrans, m, n, k, alpha, A, lda, B, ldb, beta,
+                C, ldc);
+}
