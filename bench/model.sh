@@ -13,11 +13,13 @@
 # project's own count (src/model/flops.h) for the Legendre stage.  Not a test: numbers depend on
 # the machine and its load.
 #   bench/model.sh [--mpi openmpi|mpich] [--build DIR] [--rounds R] [--steps-t42 N] [--steps-t85 N]
-#                  [--level-block B]
+#                  [--level-block B] [--variant "MODEL OPTIONS"]...
+# --variant runs both truncations once more per round with those model options (e.g.
+# "--level-block 16 --blas blis"), interleaved with the default run, as rows of their own.
 # Records (model points and yardsticks) go to results/bench-model-<date>.jsonl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mpi=${PSTRUN_MPI:-openmpi} build= steps42=100 steps85=40 block= rounds=3
+mpi=${PSTRUN_MPI:-openmpi} build= steps42=100 steps85=40 block= rounds=3 variants=("")
 while (($#)); do
   case "$1" in
     --mpi) mpi=$2; shift 2 ;;
@@ -26,7 +28,8 @@ while (($#)); do
     --steps-t42) steps42=$2; shift 2 ;;
     --steps-t85) steps85=$2; shift 2 ;;
     --level-block) block=$2; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --variant) variants+=("$2"); shift 2 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench/model.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
@@ -52,11 +55,14 @@ for ((r = 1; r <= rounds; r++)); do
   fft_yardstick 256 128 >>"$out"
   for cfg in "42 $steps42" "85 $steps85"; do
     read -r M steps <<<"$cfg"
-    tmp=$(mktemp)
-    scripts/pstrun --mpi "$mpi" -n 1 "$build/pstswm" model --case 2 --trunc "$M" --levels 16 ${block:+--level-block "$block"} \
-      --steps "$steps" --warmup 3 --fftw-plan measure --out "$tmp" >/dev/null
-    grep '"type":"point"' "$tmp" >>"$out"
-    rm -f "$tmp"
+    for variant in "${variants[@]}"; do
+      tmp=$(mktemp)
+      # shellcheck disable=SC2086 # a variant is a list of options
+      scripts/pstrun --mpi "$mpi" -n 1 "$build/pstswm" model --case 2 --trunc "$M" --levels 16 ${block:+--level-block "$block"} \
+        --steps "$steps" --warmup 3 --fftw-plan measure $variant --out "$tmp" >/dev/null
+      grep '"type":"point"' "$tmp" | sed "s/^{/{\"variant\":\"$variant\",/" >>"$out"
+      rm -f "$tmp"
+    done
   done
 done
 python3 - "$out" <<'PY'
@@ -71,10 +77,11 @@ stream = ys("stream_triad", "gbs_med")
 print(f"yardsticks: DGEMM n=1000 {dgemm:.1f} GFlop/s on one core, {dgemm2:.1f} per copy with two at once "
       f"({dgemm2 / dgemm:.2f}); memory (STREAM triad) {stream:.1f} GB/s")
 print(f"{'config':8} {'step ms':>8} {'fft ms':>7} {'leg ms':>7} {'four ms':>7} {'grid ms':>8} {'spec ms':>8} "
-      f"{'plan s':>7} {'FFTW ms':>8} {'batch':>5} {'fft/FFTW':>8} {'leg/DGEMM':>9} {'leg+four':>8} {'step/DGEMM':>10}")
+      f"{'plan s':>7} {'FFTW ms':>8} {'batch':>5} {'fft/FFTW':>8} {'leg/DGEMM':>9} {'leg+four':>8} {'step/DGEMM':>10}  blas, variant")
 rows = {}
-for M, nlon in ((42, 128), (85, 256)):
-    pts = [r for r in recs if r.get("type") == "point" and r.get("trunc") == M]
+variants = list(dict.fromkeys(r["variant"] for r in recs if r.get("type") == "point"))
+for (M, nlon), variant in ((c, v) for c in ((42, 128), (85, 256)) for v in variants):
+    pts = [r for r in recs if r.get("type") == "point" and r.get("trunc") == M and r["variant"] == variant]
     if not pts:
         continue
     g = lambda k: med([p[k] for p in pts])
@@ -84,15 +91,15 @@ for M, nlon in ((42, 128), (85, 256)):
     # The Legendre stage's flops (flops.h): 56 K J/2 per level, K = (M+1)(M+2)/2, J = nlat.
     K, J, L = (M + 1) * (M + 2) / 2, pts[0]["nlat"], pts[0]["levels"]
     leg_flops = 56 * K * J / 2 * L
-    rows[M] = dict(step=g("t_med"), fft=g("fft_s"), leg=g("legendre_s"), four=g("fourier_s"), grid=g("grid_s"),
+    rows[(M, variant)] = dict(step=g("t_med"), blas=statistics.mode([p["blas"] for p in pts]), fft=g("fft_s"), leg=g("legendre_s"), four=g("fourier_s"), grid=g("grid_s"),
                    spec=g("spectral_s"), plan=g("fft_plan_s"), yard=yard, batch=batch,
                    leg_rate=leg_flops / g("legendre_s") / 1e9 / dgemm,
                    legfour_rate=leg_flops / (g("legendre_s") + g("fourier_s")) / 1e9 / dgemm,
                    step_rate=worley[M] * L / g("t_med") / 1e9 / dgemm)
-    r = rows[M]
+    r = rows[(M, variant)]
     print(f"T{M}L{L:<4} {r['step']*1e3:8.2f} {r['fft']*1e3:7.2f} {r['leg']*1e3:7.2f} {r['four']*1e3:7.2f} "
           f"{r['grid']*1e3:8.2f} {r['spec']*1e3:8.2f} {r['plan']:7.3f} {yard*1e3:8.2f} {batch:5d} {r['fft']/yard:8.2f} "
-          f"{r['leg_rate']:9.2f} {r['legfour_rate']:8.2f} {r['step_rate']:10.2f}")
+          f"{r['leg_rate']:9.2f} {r['legfour_rate']:8.2f} {r['step_rate']:10.2f}  {r['blas']} {variant}")
 targets = [("T85L16 Legendre stage (dgemms) >= 0.60 of DGEMM", 85, lambda r: r["leg_rate"] >= 0.60),
            ("T85L16 Legendre stage with its Fourier-space combinations >= 0.60 of DGEMM", 85,
             lambda r: r["legfour_rate"] >= 0.60),
@@ -101,9 +108,10 @@ targets = [("T85L16 Legendre stage (dgemms) >= 0.60 of DGEMM", 85, lambda r: r["
            ("T85L16 whole step >= 0.45 of DGEMM", 85, lambda r: r["step_rate"] >= 0.45),
            ("T42L16 whole step >= 0.35 of DGEMM (aim)", 42, lambda r: r["step_rate"] >= 0.35)]
 print("targets:")
-for text, M, ok in targets:
-    if M in rows:
-        print(f"  {'met   ' if ok(rows[M]) else 'MISSED'} {text}")
+for variant in variants:
+    for text, M, ok in targets:
+        if (M, variant) in rows:
+            print(f"  {'met   ' if ok(rows[(M, variant)]) else 'MISSED'} {text}{' with ' + variant if variant else ''}")
 PY
 echo "# step: median step time after 3 warm-up steps; stages: mean per step (four: the Fourier-space combinations);"
 echo "# leg/DGEMM: Legendre flops (flops.h) / dgemm stage time / DGEMM rate; leg+four: the same over both stages;"
