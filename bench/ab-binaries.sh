@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Did a change move a timing?  Two pstswm binaries (before, after) in interleaved launch pairs
 # (the order alternates per pair) on the hot paths: pingpong 8 B (send mode), swap 1 MiB
-# (protocol 0,6), the T42L16 case 2 step on 1 rank and on 1x2.  Per launch: that run's own median
+# (protocol 0,6), the T42L16 case 2 step on 1 rank and on 1x2, the T85L16 step on 1 rank.  Per launch: that run's own median
 # (t_med, step_s).  Per workload: the median over launches of each binary, the after/before ratio
 # of those medians with a 95 % bootstrap interval over the pairs, and the range of the per-pair
 # ratios.  "no measurable change" when the interval holds 1.
@@ -31,6 +31,7 @@ workloads=(
   "swap_1MiB|2|swap --protocols 0,6 --sizes 1M --noise-probe 0"
   "model_T42L16_1x1|1|model --trunc 42 --levels 16 --steps 30 --noise-probe 0"
   "model_T42L16_1x2|2|model --grid 1x2 --trunc 42 --levels 16 --steps 30 --noise-probe 0"
+  "model_T85L16_1x1|1|model --trunc 85 --levels 16 --steps 20 --noise-probe 0"
 )
 for ((i = 1; i <= launches; i++)); do
   order=(before after)

@@ -40,7 +40,7 @@ typedef struct model_cfg {
     long long test_case, trunc, nlat, nlon, levels, level_block, steps, diag_every, warmup;
     double dt_s, days, robert, hdiff;
     const char *alpha_spec, *fftw_plan, *write_fields, *reference, *blas_name;
-    bool explicit_scheme;
+    bool explicit_scheme, level_pipeline;
     model_algos algos;
     /* derived */
     double alpha;
@@ -117,6 +117,20 @@ static const char *write_fields_problem(const model_cfg *c, char *err, size_t le
     return NULL;
 }
 
+/* --level-pipeline: a column to sum over and a vector sum with a nonblocking twin. */
+static void resolve_level_pipeline(model_cfg *c)
+{
+    if (!c->level_pipeline) return;
+    char why[256];
+    if (c->par.PY < 2)
+        pst_usage_error("--level-pipeline: the grid %dx%d has no Legendre stage across ranks (needs PY > 1)", c->par.PX, c->par.PY);
+    if (pst_mpi_feature_missing(PST_FEAT_NBC, why, sizeof why)) pst_usage_error("--level-pipeline: %s", why);
+    if (!pst_pleg_sum_splits(c->par.legendre))
+        pst_usage_error("--level-pipeline: needs a nonblocking vector sum as the Legendre algorithm (--legendre allreduce or "
+                        "iallreduce), not %s", c->par.legendre->name);
+    c->par.leg_level_pipeline = true;
+}
+
 /* --blas: a named library must load on every rank (exit 2 naming why not); auto starts from
  * OpenBLAS and times what loads at set-up. */
 static void resolve_blas(model_cfg *c)
@@ -163,6 +177,7 @@ static void validate(model_cfg *c)
     resolve_blas(c);
     model_algos_resolve(&c->algos, c->ctx.size, (int)c->trunc, (int)c->nlat, (int)c->nlon, &c->par);
     c->ctx.transport = c->algos.transport; /* the header and every record carry it (record.c) */
+    resolve_level_pipeline(c);
     if (c->reference) {
         /* Every rank reads it: the path may be node-local. */
         char message[600];
@@ -255,6 +270,7 @@ static void rec_identity(pst_rec *r, const model_cfg *c, const pst_model *m, lon
     pst_rec_str(r, "legendre_protocol", stage_protocol(c, false));
     pst_rec_bool(r, "fft_overlap", c->par.PX > 1 && pst_overlapped(c->par.fft_protocol, c->par.fft_overlap) && !c->par.fft->collective);
     pst_rec_bool(r, "legendre_overlap", c->par.PY > 1 && pst_overlapped(c->par.leg_protocol, c->par.leg_overlap) && !c->par.legendre->collective);
+    pst_rec_bool(r, "level_pipeline", c->par.leg_level_pipeline);
     pst_rec_int(r, "nlat", c->nlat);
     pst_rec_int(r, "nlon", c->nlon);
     pst_rec_int(r, "level_block", c->level_block);
@@ -386,6 +402,7 @@ static void parse_options(model_cfg *c, int argc, char **argv)
         {"legendre-protocol", PST_OPT_STRING, &c->algos.leg_protocol, "CODE", "protocol of the Legendre stage", 1, 0, NULL},
         PST_TRANSPORT_OPT(&c->algos.transport, "; both stages use it"),
         {"overlap", PST_OPT_FLAG, &c->algos.overlap, NULL, "overlap communication with computation in both stages", 1, 0, NULL},
+        {"level-pipeline", PST_OPT_FLAG, &c->level_pipeline, NULL, "sum each level block's Legendre sums (nonblocking allreduce) while the next block is computed", 1, 0, NULL},
         PST_COMMON_OPTS(&c->ctx),
         {0},
     };
@@ -467,7 +484,7 @@ static void print_banner(const model_cfg *c, const model_plan *p)
         printf("#   grid %dx%d (preset %s): FFT %s (protocol %s%s), Legendre %s (protocol %s%s)\n", c->par.PX, c->par.PY,
                preset_label(c) ? preset_label(c) : "none", stage_alg(c, true), stage_protocol(c, true),
                c->par.fft_overlap ? ", overlap" : "", stage_alg(c, false), stage_protocol(c, false),
-               c->par.leg_overlap ? ", overlap" : "");
+               c->par.leg_overlap ? ", overlap" : c->par.leg_level_pipeline ? ", level pipeline" : "");
 }
 
 /* Initial diagnostics, the timed steps (diagnostics between them, outside the timing) and the

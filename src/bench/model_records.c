@@ -20,6 +20,7 @@ static const pst_field configuration[] = {
     {"legendre_protocol", PST_F_STR, NULL, "the Legendre stage's protocol code; coll for the collective, local when serial", false, NULL},
     {"fft_overlap", PST_F_BOOL, NULL, "the FFT stage ran its overlap schedule (--overlap, the opt preset's file, or an overlap protocol 2,x / 3,x); false when serial or the collective", false, NULL},
     {"legendre_overlap", PST_F_BOOL, NULL, "the Legendre stage ran its overlap schedule; false when serial or the collective", false, NULL},
+    {"level_pipeline", PST_F_BOOL, NULL, "--level-pipeline: each level block's Legendre vector sum (MPI_Iallreduce) ran while the next block was computed, progressed by MPI_Test between its chunks; false otherwise", false, NULL},
     {"nlat", PST_F_INT, NULL, "Gaussian latitudes (--nlat; default the smallest even number >= (3M+1)/2, T42: 64)", false, NULL},
     {"nlon", PST_F_INT, NULL, "longitudes (--nlon; default the smallest 2,3,5-smooth number >= 3M+1, T42: 128)", false, NULL},
     {"level_block", PST_F_INT, NULL, "levels transformed together (--level-block; default 4, else 2, else 1: the largest that divides levels)", false, NULL},

@@ -1,6 +1,7 @@
 #include "model/dynamics.h"
 
 #include "core/alloc.h"
+#include "core/errors.h"
 #include "core/timer.h"
 #include "model/constants.h"
 #include "model/gauss.h"
@@ -215,6 +216,11 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
     d->leg_m_stride = whole ? (size_t)np * leg_width(d) : leg_width(d);
     if (whole) d->legall = pst_fft_alloc_real(ncoef ? (size_t)d->spec.nm * d->sum_pairs * leg_width(d) : 1);
     d->out = pst_fft_alloc_real(ncoef * O_N * B * 2 + 1);
+    if (par->cfg.PY > 1 && par->cfg.leg_level_pipeline) {
+        if (!pst_pleg_sum_splits(par->cfg.legendre))
+            pst_fatal(PST_EXIT_FAILED, "level pipeline: the Legendre algorithm %s has no split-phase sum", par->cfg.legendre->name);
+        d->out_next = pst_fft_alloc_real(ncoef * O_N * B * 2 + 1);
+    }
     if (par->cfg.PY > 1 && par->cfg.legendre->pipelined) d->sums = pst_fft_alloc_real(ncoef * O_N * B * 2 + 1);
     d->coriolis = pst_calloc(2 * ncoef + 1, sizeof *d->coriolis);
     d->phis = pst_calloc((size_t)cfg->nlat * cfg->nlon, sizeof *d->phis);
@@ -257,6 +263,7 @@ void pst_dyn_free(pst_dyn *d)
     fftw_free(d->legbuf);
     fftw_free(d->legall);
     fftw_free(d->out);
+    fftw_free(d->out_next);
     fftw_free(d->sums);
     pst_pfft_free(d->pfft_inv);
     pst_pfft_free(d->pfft_fwd);
@@ -566,7 +573,7 @@ static void forward_sums_block(void *arg, size_t lo, size_t count, double *dst)
  *   advection:     η, δ unchanged,                        Φ_new = Φ*
  * with δ* = out_δ + L κ, Φ* = out_Φ, η_new = out_η; then ∇⁴ diffusion and ψ', χ'.
  * Returns false on a non-finite result. */
-static bool update(pst_dyn *d, double *st, const substep *s)
+static bool update(pst_dyn *d, double *st, const double *out, const substep *s)
 {
     const int B = d->B, co = O_N * B * 2, cs = PST_DYN_NSPEC * B * 2;
     const double tau = s->tau, a = PST_EARTH_RADIUS_M, phibar = d->cfg.phibar, K = d->cfg.hdiff;
@@ -581,7 +588,7 @@ static bool update(pst_dyn *d, double *st, const substep *s)
                 const double solve = 1.0 / (1.0 + tau * tau * L * phibar);
                 const double dz = K > 0 ? 1.0 / (1.0 + 2.0 * tau * K * (L * L - 4.0 / (a * a * a * a))) : 1.0;
                 const double dp = K > 0 ? 1.0 / (1.0 + 2.0 * tau * K * L * L) : 1.0;
-                const double *o = d->out + (size_t)co * (base + k), *f = d->coriolis + 2 * (base + k);
+                const double *o = out + (size_t)co * (base + k), *f = d->coriolis + 2 * (base + k);
                 double *x = st + (size_t)cs * (base + k);
                 for (int l = 0; l < B; l++)
                     for (int r = 0; r < 2; r++) {
@@ -643,25 +650,11 @@ static void fft_forward(pst_dyn *d, double *gchunk)
     else pst_fft_forward(&d->fft_fwd, gchunk, d->four_fwd);
 }
 
-/* Stage 5b with the column: the sums over all latitudes into d->out. */
-static void forward_legendre(pst_dyn *d)
-{
-    const pst_par *par = d->par;
-    if (d->legall) {                       /* transpose: all latitudes of the owned wavenumbers */
-        pst_pleg_to_spectral(d->pleg, d->legbuf, d->legall);
-        forward_sums(d, d->legall, (size_t)d->sum_pairs * leg_width(d), leg_width(d), 0, d->spec.nm, d->out);
-    } else if (d->sums) {                  /* ringpipe: each block's sums computed just in time */
-        pst_pleg_sum_compute(d->pleg, forward_sums_block, d, d->out);
-    } else {                               /* partial sums over local latitudes, then the vector sum */
-        forward_sums(d, d->legbuf, d->leg_m_stride, d->leg_pair_stride, 0, d->spec.nm, d->out);
-        if (par->cfg.PY > 1) pst_pleg_sum(d->pleg, d->out);
-    }
-}
-
-/* One substep of one level block: the inverse sums for all pairs, then chunk by chunk of
- * latitude pairs the inverse combination, FFTs and products, then the forward sums and the
- * update. */
-static bool substep_block(pst_dyn *d, int b, const substep *s)
+/* One substep of one level block up to its forward sums over the local latitudes: the inverse
+ * sums for all pairs, then chunk by chunk of latitude pairs and slice by slice of levels the
+ * inverse combination, FFTs and products, then the forward combination and sums.  Between chunks
+ * it moves the previous block's sum along (the level pipeline). */
+static void compute_block(pst_dyn *d, int b, const substep *s, double *out)
 {
     const int pc = d->pair_chunk;
     double t = pst_now_s();
@@ -675,6 +668,10 @@ static bool substep_block(pst_dyn *d, int b, const substep *s)
     for (int p0 = 0; p0 < d->npairs; p0 += pc)
         for (int l0 = 0; l0 < d->B; l0 += d->Bc) {
             double *go = d->grid_old[b];
+            if (d->out_next) {
+                pst_pleg_sum_progress(d->pleg);
+                add_time(d, PST_STAGE_LEGENDRE, &t);
+            }
             inverse_combine(d, p0, p0 + pc, l0);
             add_time(d, PST_STAGE_FOURIER, &t);
             fft_inverse(d);
@@ -688,11 +685,63 @@ static bool substep_block(pst_dyn *d, int b, const substep *s)
             forward_combine(d, s, p0, p0 + pc, l0);
             add_time(d, PST_STAGE_FOURIER, &t);
         }
-    forward_legendre(d);
+    if (d->legall) {
+        pst_pleg_to_spectral(d->pleg, d->legbuf, d->legall);
+        forward_sums(d, d->legall, (size_t)d->sum_pairs * leg_width(d), leg_width(d), 0, d->spec.nm, out);
+    } else if (!d->sums || d->out_next) { /* else the vector sum computes them just in time (ringpipe, iallreduce) */
+        forward_sums(d, d->legbuf, d->leg_m_stride, d->leg_pair_stride, 0, d->spec.nm, out);
+    }
     add_time(d, PST_STAGE_LEGENDRE, &t);
-    bool ok = update(d, d->state[b], s);
+}
+
+/* The spectral update of block b from its complete sums. */
+static bool update_block(pst_dyn *d, int b, const substep *s, const double *out)
+{
+    double t = pst_now_s();
+    bool ok = update(d, d->state[b], out, s);
     add_time(d, PST_STAGE_SPECTRAL, &t);
     return ok;
+}
+
+/* One substep of all level blocks, each block's sums completed by the column before its update. */
+static bool substep_blocks(pst_dyn *d, const substep *s)
+{
+    bool ok = true;
+    for (int b = 0; b < d->nblocks; b++) {
+        compute_block(d, b, s, d->out);
+        double t = pst_now_s();
+        if (d->sums) pst_pleg_sum_compute(d->pleg, forward_sums_block, d, d->out); /* ringpipe: just in time */
+        else if (d->pleg && !d->legall) pst_pleg_sum(d->pleg, d->out);
+        add_time(d, PST_STAGE_LEGENDRE, &t);
+        ok &= update_block(d, b, s, d->out);
+    }
+    return ok;
+}
+
+/* The level pipeline: block b's sums run (nonblocking) while block b + 1 is computed, and are
+ * completed and applied after it, so the column's communication leaves the critical path as far
+ * as the next block's computation covers it.  Levels are independent, so the order of the
+ * updates changes nothing in the results. */
+static bool substep_pipelined(pst_dyn *d, const substep *s)
+{
+    bool ok = true;
+    double *outs[2] = {d->out, d->out_next};
+    for (int b = 0; b < d->nblocks; b++) {
+        compute_block(d, b, s, outs[b % 2]);
+        double t = pst_now_s();
+        if (b > 0) {
+            pst_pleg_sum_finish(d->pleg);
+            add_time(d, PST_STAGE_LEGENDRE, &t);
+            ok &= update_block(d, b - 1, s, outs[(b - 1) % 2]);
+            t = pst_now_s();
+        }
+        pst_pleg_sum_start(d->pleg, outs[b % 2]);
+        add_time(d, PST_STAGE_LEGENDRE, &t);
+    }
+    double t = pst_now_s();
+    pst_pleg_sum_finish(d->pleg);
+    add_time(d, PST_STAGE_LEGENDRE, &t);
+    return ok & update_block(d, d->nblocks - 1, s, outs[(d->nblocks - 1) % 2]);
 }
 
 bool pst_dyn_step(pst_dyn *d)
@@ -702,8 +751,7 @@ bool pst_dyn_step(pst_dyn *d)
     const substep *subs = d->steps_done ? &leap : first;
     int nsub = d->steps_done ? 1 : 2;
     bool ok = true;
-    for (int k = 0; k < nsub; k++)
-        for (int b = 0; b < d->nblocks; b++) ok &= substep_block(d, b, &subs[k]);
+    for (int k = 0; k < nsub; k++) ok &= d->out_next ? substep_pipelined(d, &subs[k]) : substep_blocks(d, &subs[k]);
     if (!subs[nsub - 1].keep_old) d->old_partial = d->cfg.robert != 0;
     d->steps_done++;
     return ok;

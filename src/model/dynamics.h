@@ -95,6 +95,7 @@ typedef struct pst_dyn {
     size_t leg_m_stride, leg_pair_stride; /* doubles between wavenumbers / pairs in legbuf */
     double *legall;                  /* Legendre transposes: [owned m][global pair][28 B] */
     double *out;                     /* forward Legendre output [ncoef][η, δ, Φ', κ][B][2] */
+    double *out_next;                /* the level pipeline: the other block's output while one is summed */
     double *sums;                    /* ringpipe: the forward sums computed block by block */
     double *coriolis;                /* f coefficients [ncoef][2] */
     double *phis;                    /* surface geopotential [nlat][nlon] */

@@ -37,6 +37,8 @@ typedef struct pst_par_config {
     const pst_algorithm *legendre;    /* a transpose or a vector sum (PST_ALG_STAGE_LEGENDRE) */
     const pst_protocol *fft_protocol, *leg_protocol;  /* ignored by coll */
     bool fft_overlap, leg_overlap;                    /* the overlap schedules (also implied by 2,x / 3,x) */
+    bool leg_level_pipeline;          /* each level block's vector sum runs while the next block is
+                                       * computed (pst_pleg_sum_start; pst_pleg_sum_splits) */
 } pst_par_config;
 
 /* One rank's share of the domains. */

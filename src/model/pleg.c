@@ -19,6 +19,8 @@ struct pst_pleg {
     const double *whole_src;
     pst_trans *fwd, *inv;
     pst_vsum *sum;
+    int sum_doubles;
+    MPI_Request in_flight;  /* the level pipeline's sum (MPI_REQUEST_NULL: none) */
     size_t send_bytes;                           /* in one forward plus one inverse transform */
     const pst_protocol *protocol;
     MPI_Comm col;
@@ -67,6 +69,8 @@ pst_pleg *pst_pleg_create(const pst_par *par, size_t width, size_t sum_doubles, 
     l->Q = par->cfg.PY;
     l->me = par->py;
     l->width = width;
+    l->sum_doubles = (int)sum_doubles;
+    l->in_flight = MPI_REQUEST_NULL;
     const pst_algorithm *alg = par->cfg.legendre;
     if (!pst_par_leg_is_transpose(alg)) {
         l->sum = pst_vsum_create(alg, par->cfg.leg_protocol, par->cfg.leg_overlap, par->col, sum_doubles, unit, PST_VSUM_REPLICATED);
@@ -131,6 +135,47 @@ void pst_pleg_sum_compute(pst_pleg *l, pst_vsum_compute_fn compute, void *arg, d
 {
     double t = pst_now_s();
     pst_vsum_run_compute(l->sum, compute, arg, sums);
+    l->comm_s += pst_now_s() - t;
+}
+
+/* The MPI collective's rows (allreduce, iallreduce) have a nonblocking twin to split. */
+bool pst_pleg_sum_splits(const pst_algorithm *alg)
+{
+#if defined(PST_HAVE_MPI_NBC)
+    return strcmp(alg->name, "allreduce") == 0 || strcmp(alg->name, "iallreduce") == 0;
+#else
+    (void)alg;
+    return false;
+#endif
+}
+
+void pst_pleg_sum_start(pst_pleg *l, double *sums)
+{
+    double t = pst_now_s();
+    if (l->in_flight != MPI_REQUEST_NULL) pst_fatal(PST_EXIT_FAILED, "level pipeline: a Legendre sum is already in flight");
+#if defined(PST_HAVE_MPI_NBC)
+    pst_mpi_check(MPI_Iallreduce(MPI_IN_PLACE, sums, l->sum_doubles, MPI_DOUBLE, MPI_SUM, l->col, &l->in_flight),
+                  "MPI_Iallreduce");
+#else
+    (void)sums;
+    pst_fatal(PST_EXIT_FAILED, "level pipeline: this MPI library has no nonblocking collectives");
+#endif
+    l->comm_s += pst_now_s() - t;
+}
+
+void pst_pleg_sum_progress(pst_pleg *l)
+{
+    if (l->in_flight == MPI_REQUEST_NULL) return;
+    double t = pst_now_s();
+    int done;
+    pst_mpi_check(MPI_Test(&l->in_flight, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    l->comm_s += pst_now_s() - t;
+}
+
+void pst_pleg_sum_finish(pst_pleg *l)
+{
+    double t = pst_now_s();
+    pst_mpi_check(MPI_Wait(&l->in_flight, MPI_STATUS_IGNORE), "MPI_Wait");
     l->comm_s += pst_now_s() - t;
 }
 

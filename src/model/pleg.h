@@ -28,6 +28,15 @@ void pst_pleg_to_fourier(pst_pleg *l, const double *whole, double *local);
 void pst_pleg_sum(pst_pleg *l, double *sums);
 /* Vector sums with the contribution computed block by block (ringpipe's pipeline). */
 void pst_pleg_sum_compute(pst_pleg *l, pst_vsum_compute_fn compute, void *arg, double *sums);
+/* The level pipeline (pst_par_config.leg_level_pipeline): the same sum split in phases, so it
+ * runs while the caller computes the next level block.  start begins MPI_Iallreduce on sums (one
+ * sum in flight at a time), progress tests it (the caller calls it between pieces of its
+ * computation: without a progress thread MPI moves a nonblocking collective only inside MPI
+ * calls), finish waits for it.  Only where pst_pleg_sum_splits(). */
+bool pst_pleg_sum_splits(const pst_algorithm *alg);
+void pst_pleg_sum_start(pst_pleg *l, double *sums);
+void pst_pleg_sum_progress(pst_pleg *l);
+void pst_pleg_sum_finish(pst_pleg *l);
 double pst_pleg_comm_s(const pst_pleg *l);
 void pst_pleg_free(pst_pleg *l);
 

@@ -141,3 +141,14 @@ pst_bad_input_test(model.bad.tuned_duplicate 2 2 "--tuned: .*opt-duplicate.toml:
   model --grid 1x2 --preset opt --tuned ${CMAKE_SOURCE_DIR}/tests/data/opt-duplicate.toml --out ${PST_TEST_OUT})
 pst_bad_input_test(model.bad.tuned_directory 2 2 "--tuned: .*/tests/data: not a regular file"
   model --grid 1x2 --preset opt --tuned ${CMAKE_SOURCE_DIR}/tests/data --out ${PST_TEST_OUT})
+# --level-pipeline: each level block's sum in flight while the next block is computed.
+pst_records_test(model.grid.1x2.level_pipeline 2 CHECKS ${GRID_CHECKS}
+  "points[0]['level_pipeline'] is True and points[0]['legendre'] == 'allreduce' and points[0]['legendre_comm_s'] > 0"
+  ARGS model --grid 1x2 --legendre allreduce --level-pipeline --trunc 21 --levels 4 --level-block 1 --steps 6 --warmup 1
+       --fftw-plan estimate)
+pst_bad_input_test(model.bad.level_pipeline_grid 2 2
+  "--level-pipeline: the grid 2x1 has no Legendre stage across ranks \\(needs PY > 1\\)"
+  model --grid 2x1 --level-pipeline ${GRID_FAST} --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.level_pipeline_algorithm 2 2
+  "--level-pipeline: needs a nonblocking vector sum as the Legendre algorithm \\(--legendre allreduce or iallreduce\\), not ringsum"
+  model --grid 1x2 --legendre ringsum --level-pipeline ${GRID_FAST} --out ${PST_TEST_OUT})

@@ -112,7 +112,7 @@ typedef struct grid_run {
 
 /* One configuration on the grid against the serial run. */
 static void check_config(const grid_run *g, const pst_algorithm *fft, const pst_algorithm *leg, const pst_protocol *p,
-                         bool overlap, int pair_chunk, tally *t)
+                         bool overlap, int pair_chunk, bool level_pipeline, tally *t)
 {
     if (pst_par_check(g->PX, g->PY, fft, leg, g->M, g->nlat, g->nlon)) {
         t->refused++;
@@ -123,7 +123,8 @@ static void check_config(const grid_run *g, const pst_algorithm *fft, const pst_
         fflush(stdout);
     }
     pst_par_config pc = {.comm = MPI_COMM_WORLD, .PX = g->PX, .PY = g->PY, .fft = fft, .legendre = leg,
-                         .fft_protocol = p, .leg_protocol = p, .fft_overlap = overlap, .leg_overlap = overlap};
+                         .fft_protocol = p, .leg_protocol = p, .fft_overlap = overlap, .leg_overlap = overlap,
+                         .leg_level_pipeline = level_pipeline};
     pst_par par;
     pst_par_init(&par, &pc, g->M, g->nlat, g->nlon);
     if (!balanced(&par, g->M)) {
@@ -133,6 +134,7 @@ static void check_config(const grid_run *g, const pst_algorithm *fft, const pst_
     pst_model_config pmc = g->mc;
     pmc.par = &par;
     pmc.pair_chunk = pair_chunk;
+    if (level_pipeline) pmc.level_block = 1; /* blocks to pipeline: one level each */
     spectra got;
     run(pmc, g->steps, &got);
     bool bitwise;
@@ -145,8 +147,8 @@ static void check_config(const grid_run *g, const pst_algorithm *fft, const pst_
     if (!(diff <= TOL)) {
         t->failures++;
         if (!g->rank)
-            printf("FAIL grid %dx%d fft %s legendre %s protocol %s overlap %d: max relative difference %.3e > %.0e\n",
-                   g->PX, g->PY, fft->name, leg->name, p->code, overlap, diff, TOL);
+            printf("FAIL grid %dx%d fft %s legendre %s protocol %s overlap %d%s: max relative difference %.3e > %.0e\n",
+                   g->PX, g->PY, fft->name, leg->name, p->code, overlap, level_pipeline ? " level pipeline" : "", diff, TOL);
     }
 }
 
@@ -220,15 +222,22 @@ int main(int argc, char **argv)
             overlap = r / nleg % 2 != 0;
         }
         /* every other run one latitude pair per chunk: a transpose round each */
-        check_config(&g, ffts[fi], legs[li], protos[r % (long)nprotos], overlap, r % 2 ? 1 : 0, &t);
+        check_config(&g, ffts[fi], legs[li], protos[r % (long)nprotos], overlap, r % 2 ? 1 : 0, false, &t);
     }
     /* The library alternatives take no protocol: each runs once, paired in turn with those of the
      * other stage (two-sided runs only; not in lean mode, MPICH's oversubscribed grids). */
     if (two_sided && !lean && nlib_fft && nlib_leg) {
         int nlib = nlib_fft > nlib_leg ? nlib_fft : nlib_leg;
         for (int i = 0; i < nlib; i++)
-            check_config(&g, lib_ffts[i % nlib_fft], lib_legs[i % nlib_leg], protos[0], false, i % 2, &t);
+            check_config(&g, lib_ffts[i % nlib_fft], lib_legs[i % nlib_leg], protos[0], false, i % 2, false, &t);
     }
+    /* The level pipeline: each vector sum with a nonblocking twin, one level per block, every
+     * level block's sum in flight while the next is computed (two-sided runs on a column). */
+    if (two_sided && PY > 1 && g.levels > 1)
+        for (int li = 0; li < nleg + nlib_leg; li++) {
+            const pst_algorithm *leg = li < nleg ? legs[li] : lib_legs[li - nleg];
+            if (pst_pleg_sum_splits(leg)) check_config(&g, ffts[li % nfft], leg, protos[0], false, 0, true, &t);
+        }
     int failures = t.failures, refused = t.refused, ran = t.ran, bitwise_runs = t.bitwise_runs;
     double worst = t.worst;
     if (ran == 0) {
