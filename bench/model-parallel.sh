@@ -34,7 +34,7 @@ out=results/bench-model-parallel-$(date +%Y%m%d-%H%M%S).jsonl
 configs=(
   "1x1"
   "1x2 --legendre exchsum" "1x2 --legendre halfsum" "1x2 --legendre ringsum" "1x2 --legendre ringpipe"
-  "1x2 --legendre coll" "1x2 --legendre srtrans"
+  "1x2 --legendre coll" "1x2 --legendre coll --level-pipeline" "1x2 --legendre srtrans"
   "2x1 --fft srtrans" "2x1 --fft coll" "2x1 --fft dfft"
 )
 # run PHASE CONFIG: one launch, its point record tagged with the phase.
