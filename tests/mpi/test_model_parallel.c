@@ -232,8 +232,9 @@ int main(int argc, char **argv)
             check_config(&g, lib_ffts[i % nlib_fft], lib_legs[i % nlib_leg], protos[0], false, i % 2, false, &t);
     }
     /* The level pipeline: each vector sum with a nonblocking twin, one level per block, every
-     * level block's sum in flight while the next is computed (two-sided runs on a column). */
-    if (two_sided && PY > 1 && g.levels > 1)
+     * level block's sum in flight while the next is computed (two-sided runs on a column; not in
+     * lean mode, whose oversubscribed MPICH grids cost 5-10 s a run). */
+    if (two_sided && !lean && PY > 1 && g.levels > 1)
         for (int li = 0; li < nleg + nlib_leg; li++) {
             const pst_algorithm *leg = li < nleg ? legs[li] : lib_legs[li - nleg];
             if (pst_pleg_sum_splits(leg)) check_config(&g, ffts[li % nfft], leg, protos[0], false, 0, true, &t);
