@@ -416,7 +416,7 @@ static void parse_options(model_cfg *c, int argc, char **argv)
             "docs/model.md; T42: 3,849,704 per level, Worley 1998: 4,129,859) / median step time.  Errors are\n"
             "Williamson's normalised l1, l2, linf of the height and the wind, against the analytic solution\n"
             "(cases 1, 2) or a --reference run.  A non-finite state ends the run with exit 3 naming the step\n"
-            "(--no-verify skips that check).  OpenBLAS is limited to 1 thread per rank.\n"
+            "(--no-verify skips that check).  OpenBLAS and BLIS are limited to 1 thread per rank.\n"
             "On P ranks the model runs on a PX x PY grid (docs/model.md#parallel-runs): the FFT stage across each\n"
             "row by --fft, the Legendre stage down each column by --legendre, each with its protocol and\n"
             "overlap.  The step time is the slowest rank's; stage and communication times are the largest\n"
