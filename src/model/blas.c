@@ -78,9 +78,10 @@ void pst_blas_dgemm(pst_blas b, bool trans_a, int m, int n, int k, double alpha,
 {
     if (b == PST_BLAS_BLIS) {
         /* As the transposed product Cᵀ = Bᵀ op(A)ᵀ on column-stored matrices, which is how BLIS's
-         * own CBLAS layer passes a row-major call (that orientation ran the model's shapes 1.3x
-         * faster than the same product stated row-major).  Element (r, c) of each operand is at
-         * r rs + c cs: op(A)ᵀ (k x m) has A[i][p] (A[p][i] when transposed) at (p, i). */
+         * own CBLAS layer passes a row-major call, so the model gets the rates measured through
+         * that layer (the product stated row-major was slower in a single T85L16 comparison, not
+         * a repeated one).  Element (r, c) of each operand is at r rs + c cs: op(A)ᵀ (k x m) has
+         * A[i][p] (A[p][i] when transposed) at (p, i). */
         blis_int rs_at = trans_a ? lda : 1, cs_at = trans_a ? 1 : lda;
         blis.dgemm(0, 0, n, m, k, &alpha, B, 1, ldb, A, rs_at, cs_at, &beta, C, 1, ldc);
         return;
