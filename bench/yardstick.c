@@ -2,11 +2,12 @@
  *
  *   pst_yardstick dgemm [--n N] [--reps R]
  *       single-threaded OpenBLAS DGEMM of N x N matrices (C = A B), GFlop/s = 2 N³ / time;
- *   pst_yardstick legendre --trunc M [--columns 10,20,40,80,160] [--reps R]
+ *   pst_yardstick legendre --trunc M [--columns 10,20,40,80,160] [--blas openblas,blis,blis-sup] [--reps R]
  *       the model's Legendre dgemm shapes at truncation M: per wavenumber m and parity, the
  *       (latitude pairs x degrees) table times a (degrees x N) block (synthesis) and its transpose
  *       times a (pairs x N) block (analysis), for every m, at each column count N (fields x
- *       levels x 2 in the model); another BLAS can be measured on the same shapes with LD_PRELOAD;
+ *       levels x 2 in the model), through each library the model's --blas can name (default
+ *       openblas), interleaved within every repetition;
  *   pst_yardstick stream [--mb MB] [--reps R]
  *       memory bandwidth: the STREAM triad a = b + s c over three arrays of MB MiB each (far larger
  *       than the caches), GB/s counting 3 x 8 bytes per element; the memory-bound stages (the
@@ -20,6 +21,8 @@
  * Each prints one JSON object per line (type "yardstick"): the median and minimum of R timed
  * repetitions after one untimed one.  Not MPI: a concurrent yardstick is two of these started
  * together (bench/model.sh). */
+#include "model/blas.h"
+
 #include <cblas.h>
 #include <fftw3.h>
 #include <stdio.h>
@@ -108,10 +111,25 @@ static int run_dgemm(long n, int reps)
 }
 
 /* The Legendre shapes of truncation M on nlat = the model's Gaussian grid (3M+1)/2 rounded up
- * to even: one pass over all wavenumbers and parities, synthesis then analysis, N columns. */
-static int run_legendre(int M, const char *columns, int reps)
+ * to even: one pass over all wavenumbers and parities, synthesis then analysis, N columns, with
+ * each library of the list (the model's --blas names) in turn within every repetition. */
+static int run_legendre(int M, const char *columns, const char *libraries, int reps)
 {
     openblas_set_num_threads(1);
+    pst_blas libs[PST_NBLAS];
+    int nlibs = 0;
+    char *names = strdup(libraries), *lsave = NULL;
+    for (char *tok = strtok_r(names, ",", &lsave); tok; tok = strtok_r(NULL, ",", &lsave)) {
+        int k = 0;
+        while (k < PST_NBLAS && strcmp(tok, pst_blas_names[k])) k++;
+        const char *why = k < PST_NBLAS ? pst_blas_load((pst_blas)k) : "unknown library (openblas, blis, blis-sup)";
+        if (why || nlibs == PST_NBLAS) {
+            fprintf(stderr, "pst_yardstick: --blas %s: %s\n", tok, why ? why : "listed twice");
+            return 2;
+        }
+        libs[nlibs++] = (pst_blas)k;
+    }
+    free(names);
     int nlat = (3 * M + 2) / 2, np;
     nlat += nlat % 2;
     np = nlat / 2;
@@ -122,35 +140,38 @@ static int run_legendre(int M, const char *columns, int reps)
     for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         int N = (int)parse_long("--columns", tok, 1, 4096);
         double *spec = xmalloc(ncoef * N * sizeof *spec), *four = xmalloc((size_t)np * N * sizeof *four);
-        double *t[2] = {xmalloc((size_t)reps * sizeof(double)), xmalloc((size_t)reps * sizeof(double))}, flop = 0;
+        double *t = xmalloc((size_t)nlibs * 2 * reps * sizeof *t), flop = 0;
         for (int r = -1; r < reps; r++)
+            for (int l = 0; l < nlibs; l++)
+                for (int trans = 0; trans < 2; trans++) {
+                    double t0 = now_s();
+                    size_t off = 0;
+                    flop = 0;
+                    for (int m = 0; m <= M; m++)
+                        for (int par = 0; par < 2; par++) {
+                            int nk = (M - m + 2 - par) / 2;
+                            if (nk == 0) continue;
+                            if (trans)
+                                pst_blas_dgemm(libs[l], true, nk, N, np, 1.0, table + (size_t)np * off, nk, four, N, 0.0,
+                                               spec + off * N, N);
+                            else
+                                pst_blas_dgemm(libs[l], false, np, N, nk, 1.0, table + (size_t)np * off, nk,
+                                               spec + off * N, N, 0.0, four, N);
+                            flop += 2.0 * np * nk * N;
+                            off += (size_t)nk;
+                        }
+                    if (r >= 0) t[((size_t)l * 2 + trans) * reps + r] = now_s() - t0;
+                }
+        for (int l = 0; l < nlibs; l++)
             for (int trans = 0; trans < 2; trans++) {
-                double t0 = now_s();
-                size_t off = 0;
-                flop = 0;
-                for (int m = 0; m <= M; m++)
-                    for (int par = 0; par < 2; par++) {
-                        int nk = (M - m + 2 - par) / 2;
-                        if (nk == 0) continue;
-                        if (trans)
-                            cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, nk, N, np, 1.0, table + (size_t)np * off, nk,
-                                        four, N, 0.0, spec + off * N, N);
-                        else
-                            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, np, N, nk, 1.0, table + (size_t)np * off,
-                                        nk, spec + off * N, N, 0.0, four, N);
-                        flop += 2.0 * np * nk * N;
-                        off += (size_t)nk;
-                    }
-                if (r >= 0) t[trans][r] = now_s() - t0;
+                double med, min;
+                summarise(t + ((size_t)l * 2 + trans) * reps, reps, &med, &min);
+                printf("{\"type\":\"yardstick\",\"what\":\"legendre_%s\",\"blas\":\"%s\",\"trunc\":%d,\"pairs\":%d,"
+                       "\"columns\":%d,\"reps\":%d,\"t_med\":%.6e,\"t_min\":%.6e,\"gflops_med\":%.3f,\"gflops_max\":%.3f}\n",
+                       trans ? "analysis" : "synthesis", pst_blas_names[libs[l]], M, np, N, reps, med, min,
+                       flop / med * 1e-9, flop / min * 1e-9);
             }
-        for (int trans = 0; trans < 2; trans++) {
-            double med, min;
-            summarise(t[trans], reps, &med, &min);
-            printf("{\"type\":\"yardstick\",\"what\":\"legendre_%s\",\"trunc\":%d,\"pairs\":%d,\"columns\":%d,"
-                   "\"reps\":%d,\"t_med\":%.6e,\"t_min\":%.6e,\"gflops_med\":%.3f,\"gflops_max\":%.3f}\n",
-                   trans ? "analysis" : "synthesis", M, np, N, reps, med, min, flop / med * 1e-9, flop / min * 1e-9);
-            fftw_free(t[trans]);
-        }
+        fftw_free(t);
         fftw_free(spec);
         fftw_free(four);
     }
@@ -267,7 +288,7 @@ static int run_fft(int nlon, long r2c, long c2r, const char *batches, int reps, 
 static void usage(FILE *to)
 {
     fputs("usage: pst_yardstick dgemm [--n N] [--reps R]\n"
-          "       pst_yardstick legendre --trunc M [--columns 10,20,40,80,160] [--reps R]\n"
+          "       pst_yardstick legendre --trunc M [--columns 10,20,40,80,160] [--blas openblas,blis,blis-sup] [--reps R]\n"
           "       pst_yardstick stream [--mb MB] [--reps R]\n"
           "       pst_yardstick fft --nlon N --r2c A --c2r B [--batches 8,16,32,64,128] [--reps R] "
           "[--plan estimate|measure|patient]\n",
@@ -280,7 +301,7 @@ int main(int argc, char **argv)
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
-    const char *what = argv[1], *batches = "8,16,32,64,128,256", *columns = "10,20,40,80,160";
+    const char *what = argv[1], *batches = "8,16,32,64,128,256", *columns = "10,20,40,80,160", *libraries = "openblas";
     long n = 1000, nlon = 0, r2c = -1, c2r = -1, trunc = 0, mb = 128;
     int reps = 10;
     unsigned flags = FFTW_MEASURE;
@@ -298,6 +319,7 @@ int main(int argc, char **argv)
         else if (!strcmp(opt, "--c2r")) c2r = parse_long(opt, val, 0, 1L << 30);
         else if (!strcmp(opt, "--batches")) batches = val;
         else if (!strcmp(opt, "--columns")) columns = val;
+        else if (!strcmp(opt, "--blas")) libraries = val;
         else if (!strcmp(opt, "--mb")) mb = parse_long(opt, val, 1, 1 << 16);
         else if (!strcmp(opt, "--trunc")) trunc = parse_long(opt, val, 1, 2047);
         else if (!strcmp(opt, "--plan")) {
@@ -321,7 +343,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "pst_yardstick: legendre wants --trunc\n");
             return 2;
         }
-        return run_legendre((int)trunc, columns, reps);
+        return run_legendre((int)trunc, columns, libraries, reps);
     }
     if (!strcmp(what, "fft")) {
         if (nlon == 0 || r2c < 0 || c2r < 0) {

@@ -6,8 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/mpi-env.sh
 
-# libblis4-pthread: BLIS, which the model may load for its Legendre dgemms (--blas).
-common_pkgs=(cmake ninja-build gcc make pkg-config libfftw3-dev libopenblas-dev libblis4-pthread libnetcdf-dev python3-venv)
+# libblis-pthread-dev: BLIS, which the model may load for its Legendre dgemms (--blas), and the
+# blis.h through which --blas blis-sup finds its small-matrix kernels.
+common_pkgs=(cmake ninja-build gcc make pkg-config libfftw3-dev libopenblas-dev libblis-pthread-dev libnetcdf-dev python3-venv)
 declare -A mpi_pkgs=(
   [openmpi]="libopenmpi-dev openmpi-bin netpipe-openmpi"
   [mpich]="libmpich-dev mpich netpipe-mpich2"

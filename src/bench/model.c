@@ -363,7 +363,7 @@ typedef struct model_summary {
 static void parse_options(model_cfg *c, int argc, char **argv)
 {
     static const char *const plans[] = {"estimate", "measure", "patient", NULL};
-    static const char *const blas_choices[] = {"auto", "openblas", "blis", NULL};
+    static const char *const blas_choices[] = {"auto", "openblas", "blis", "blis-sup", NULL};
     char fft_algs[160], leg_algs[160], fft_help[256], leg_help[256];
     snprintf(fft_help, sizeof fft_help, "FFT across PX: %s (coll: the MPI collective)",
              pst_algorithm_names(PST_ALG_STAGE_FFT, fft_algs, sizeof fft_algs));
@@ -391,7 +391,7 @@ static void parse_options(model_cfg *c, int argc, char **argv)
         {"write-fields", PST_OPT_STRING, &c->write_fields, "FILE", "write the final fields (level 0) as NetCDF", 1, 0, NULL},
         {"reference", PST_OPT_STRING, &c->reference, "FILE", "error norms against this --write-fields run of the same case and end time", 1, 0, NULL},
         {"fftw-plan", PST_OPT_STRING, &c->fftw_plan, "MODE", "FFTW planner effort", 1, 0, plans},
-        {"blas", PST_OPT_STRING, &c->blas_name, "LIB", "library of the Legendre dgemms: openblas, blis, or auto (default: time both at set-up, keep the faster)", 1, 0, blas_choices},
+        {"blas", PST_OPT_STRING, &c->blas_name, "LIB", "library of the Legendre dgemms: openblas, blis, blis-sup (BLIS's small-matrix kernels called directly), or auto (default: time each at set-up, keep the fastest)", 1, 0, blas_choices},
         {"grid", PST_OPT_STRING, &c->algos.grid, "PXxPY", "processor grid: longitudes over PX, latitude pairs over PY (default: near-square for the ranks)", 1, 0, NULL},
         {"preset", PST_OPT_STRING, &c->algos.preset, "NAME", "algorithms and protocols: gen (default), coll, opt (--tuned), DTH, DR", 1, 0, pst_model_presets},
         {"tuned", PST_OPT_STRING, &c->algos.tuned, "FILE", "the opt preset's per-stage algorithm, protocol and overlap (pstlab tune writes it)", 1, 0, NULL},
@@ -567,6 +567,7 @@ static void emit_point(model_cfg *c, const model_plan *p, const model_result *re
     pst_rec_str(&r, "blas_version", pst_blas_version(p->m.dyn.leg.blas));
     pst_rec_num(&r, "blas_openblas_s", p->m.dyn.blas_trial_s[PST_BLAS_OPENBLAS]);
     pst_rec_num(&r, "blas_blis_s", p->m.dyn.blas_trial_s[PST_BLAS_BLIS]);
+    pst_rec_num(&r, "blas_blis_sup_s", p->m.dyn.blas_trial_s[PST_BLAS_BLIS_SUP]);
     pst_rec_num(&r, "flops_per_step", s->flops_per_step);
     pst_rec_num(&r, "flops_per_step_level", s->flops_per_step_level);
     pst_rec_num(&r, "mflops", s->mflops);

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE /* dlopen flags */
 #include "model/blas.h"
+#include "model/blis_sup.h"
 
 #include <cblas.h>
 #include <dlfcn.h>
@@ -7,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-const char *const pst_blas_names[PST_NBLAS] = {"openblas", "blis"};
+const char *const pst_blas_names[PST_NBLAS] = {"openblas", "blis", "blis-sup"};
 
 /* BLIS's typed API (BLIS docs, BLISTypedAPI.md): dim_t and inc_t are the library's integer
  * type, checked to be 64 bits before use; trans_t 0 is BLIS_NO_TRANSPOSE (transposes are given
@@ -63,12 +64,18 @@ static const char *load_blis(void)
     return blis.why;
 }
 
-const char *pst_blas_load(pst_blas b) { return b == PST_BLAS_BLIS ? load_blis() : NULL; }
+const char *pst_blas_load(pst_blas b)
+{
+    if (b == PST_BLAS_OPENBLAS) return NULL;
+    const char *why = load_blis();
+    return why || b == PST_BLAS_BLIS ? why : pst_blis_sup_bind(blis.handle, blis.version);
+}
 
 const char *pst_blas_version(pst_blas b)
 {
     static char text[160];
-    if (b == PST_BLAS_BLIS) snprintf(text, sizeof text, "BLIS %s", blis.version ? blis.version : "(not loaded)");
+    if (b == PST_BLAS_BLIS_SUP) snprintf(text, sizeof text, "BLIS %s, %s small-matrix kernels", blis.version, pst_blis_sup_arch());
+    else if (b == PST_BLAS_BLIS) snprintf(text, sizeof text, "BLIS %s", blis.version ? blis.version : "(not loaded)");
     else snprintf(text, sizeof text, "%s", openblas_get_config());
     return text;
 }
@@ -76,6 +83,10 @@ const char *pst_blas_version(pst_blas b)
 void pst_blas_dgemm(pst_blas b, bool trans_a, int m, int n, int k, double alpha, const double *A, int lda,
                     const double *B, int ldb, double beta, double *C, int ldc)
 {
+    if (b == PST_BLAS_BLIS_SUP) {
+        pst_blis_sup_dgemm(trans_a, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+        return;
+    }
     if (b == PST_BLAS_BLIS) {
         /* As the transposed product Cᵀ = Bᵀ op(A)ᵀ on column-stored matrices, which is how BLIS's
          * own CBLAS layer passes a row-major call, so the model gets the rates measured through

@@ -6,21 +6,23 @@
  * faster for the model's shapes (a few dozen rows and degrees, 10-200 columns) depends on the
  * CPU and the library build: on an AMD EPYC (Zen 3, AVX2) BLIS ran T85's shapes at 1.6x
  * OpenBLAS 0.3.21's rate, on an AVX-512 EPYC OpenBLAS's small-matrix kernels were faster, so the
- * model can time both on its own products and keep the faster (dynamics.h). */
+ * model can time each on its own products and keep the fastest (dynamics.h). */
 #ifndef PST_MODEL_BLAS_H
 #define PST_MODEL_BLAS_H
 
 #include <stdbool.h>
 
-typedef enum pst_blas { PST_BLAS_OPENBLAS, PST_BLAS_BLIS, PST_NBLAS } pst_blas;
+/* PST_BLAS_BLIS_SUP: the same BLIS, its small-matrix kernels called directly (blis_sup.h). */
+typedef enum pst_blas { PST_BLAS_OPENBLAS, PST_BLAS_BLIS, PST_BLAS_BLIS_SUP, PST_NBLAS } pst_blas;
 
-extern const char *const pst_blas_names[PST_NBLAS]; /* "openblas", "blis" */
+extern const char *const pst_blas_names[PST_NBLAS]; /* "openblas", "blis", "blis-sup" */
 
 /* Make library b callable (loading BLIS on first use, limited to one thread like OpenBLAS).
  * NULL when it is, else why not (a message naming the library file and the package). */
 const char *pst_blas_load(pst_blas b);
 
-/* The library's own version text ("OpenBLAS 0.3.21 ..." / "BLIS 0.9.0"); b must be loaded. */
+/* The library's own version text ("OpenBLAS 0.3.21 ..." / "BLIS 0.9.0" / "BLIS 0.9.0, zen3
+ * small-matrix kernels"); b must be loaded. */
 const char *pst_blas_version(pst_blas b);
 
 /* C[m][n] = alpha op(A) B + beta C, row-major, op(A) = A (m x k, lda) or Aᵀ (A is k x m);

@@ -140,10 +140,10 @@ static void choose_blas(pst_dyn *d)
         MPI_Allreduce(MPI_IN_PLACE, slowest, PST_NBLAS, MPI_DOUBLE, MPI_MAX, d->par->cfg.comm);
         for (int k = 0; k < PST_NBLAS; k++) d->blas_trial_s[k] = isinf(slowest[k]) ? NAN : slowest[k];
     }
-    pst_blas pick = d->cfg.blas;
+    pst_blas pick = d->cfg.blas, fastest = pick;
     for (int k = 0; k < PST_NBLAS; k++)
-        if (!isnan(d->blas_trial_s[k]) && d->blas_trial_s[k] < 0.95 * d->blas_trial_s[pick]) pick = (pst_blas)k;
-    d->leg.blas = pick;
+        if (!isnan(d->blas_trial_s[k]) && d->blas_trial_s[k] < d->blas_trial_s[fastest]) fastest = (pst_blas)k;
+    d->leg.blas = d->blas_trial_s[fastest] < 0.95 * d->blas_trial_s[pick] ? fastest : pick;
 }
 
 /* The communication stages of a parallel run (collective over the row and the column). */

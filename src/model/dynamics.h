@@ -62,7 +62,7 @@ typedef struct pst_dyn_config {
     unsigned fftw_flags;
     const pst_par *par;       /* this rank's share (parallel.h); NULL: serial.  Kept by reference. */
     pst_blas blas;            /* the Legendre dgemms' library (loaded by the caller) ... */
-    bool blas_auto;           /* ... or the faster of the loadable ones, timed at set-up (blas: kept on a tie) */
+    bool blas_auto;           /* ... or the fastest of the loadable ones, timed at set-up (blas: kept on a tie) */
 } pst_dyn_config;
 
 enum { PST_DYN_NSPEC = 5, PST_DYN_NFWD = 8, PST_DYN_NINV = 5 };

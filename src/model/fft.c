@@ -1,17 +1,18 @@
 #include "model/fft.h"
+#include "core/alloc.h"
 
 #include <string.h>
 
 double *pst_fft_alloc_real(size_t n)
 {
-    double *p = fftw_alloc_real(n ? n : 1);
+    double *p = pst_alloc_check(fftw_alloc_real(n ? n : 1), (n ? n : 1) * sizeof *p);
     memset(p, 0, (n ? n : 1) * sizeof *p);
     return p;
 }
 
 fftw_complex *pst_fft_alloc_complex(size_t n)
 {
-    fftw_complex *p = fftw_alloc_complex(n ? n : 1);
+    fftw_complex *p = pst_alloc_check(fftw_alloc_complex(n ? n : 1), (n ? n : 1) * sizeof *p);
     memset(p, 0, (n ? n : 1) * sizeof *p);
     return p;
 }

@@ -105,17 +105,31 @@ pst_records_test(model.blas.blis 1
   CHECKS "points[0]['blas'] == 'blis'" "points[0]['blas_choice'] == 'fixed'" "points[0]['h_l2'] < 1e-11"
          "points[0]['blas_version'].startswith('BLIS ')" "points[0]['blas_blis_s'] is None"
   ARGS model --case 2 --trunc 21 --levels 4 --days 1 --blas blis ${MODEL_FAST})
+# blis-sup: the same BLIS's small-matrix kernels called directly (checked against a triple loop
+# when bound); pstswm model --blas blis gives the same error norms to the last digit on this case.
+pst_records_test(model.blas.blis_sup 1
+  CHECKS "points[0]['blas'] == 'blis-sup'" "points[0]['h_l2'] < 1e-11" "points[0]['v_l2'] < 1e-10"
+         "points[0]['blas_version'].startswith('BLIS ') and points[0]['blas_version'].endswith(' small-matrix kernels')"
+  ARGS model --case 2 --trunc 21 --levels 4 --days 1 --blas blis-sup ${MODEL_FAST})
+pst_records_test(model.blas.blis_sup_grid 4
+  CHECKS "points[0]['blas'] == 'blis-sup'" "points[0]['h_l2'] < 1e-11" "points[0]['v_l2'] < 1e-10"
+  ARGS model --case 2 --trunc 21 --levels 4 --days 1 --grid 2x2 --blas blis-sup ${MODEL_FAST})
 pst_records_test(model.blas.auto 2
   CHECKS "points[0]['blas_choice'] == 'auto'" "points[0]['blas_openblas_s'] > 0" "points[0]['blas_blis_s'] > 0"
-         "points[0]['blas'] in ('openblas', 'blis')" "points[0]['h_l2'] < 1e-11"
+         "points[0]['blas_blis_sup_s'] > 0"
+         "points[0]['blas'] in ('openblas', 'blis', 'blis-sup')" "points[0]['h_l2'] < 1e-11"
   ARGS model --case 2 --trunc 21 --levels 4 --days 1 --grid 1x2 ${MODEL_FAST})
 pst_records_test(model.blas.auto_without_blis 1
-  CHECKS "points[0]['blas'] == 'openblas'" "points[0]['blas_blis_s'] is None" "points[0]['blas_openblas_s'] > 0"
+  CHECKS "points[0]['blas'] == 'openblas'" "points[0]['blas_blis_s'] is None" "points[0]['blas_blis_sup_s'] is None"
+         "points[0]['blas_openblas_s'] > 0"
   ARGS model --case 2 --trunc 21 --steps 4 ${MODEL_FAST})
 pst_bad_input_test(model.bad.blas_missing 2 2
   "--blas blis: BLIS is not available: /nonexistent/libblis.so.4: cannot open shared object file.*apt install libblis4-pthread"
   model --trunc 21 --steps 2 --blas blis --out ${PST_TEST_OUT})
-set_tests_properties(model.blas.auto_without_blis model.bad.blas_missing PROPERTIES
+pst_bad_input_test(model.bad.blas_sup_missing 2 2
+  "--blas blis-sup: BLIS is not available: /nonexistent/libblis.so.4: cannot open shared object file"
+  model --trunc 21 --steps 2 --blas blis-sup --out ${PST_TEST_OUT})
+set_tests_properties(model.blas.auto_without_blis model.bad.blas_missing model.bad.blas_sup_missing PROPERTIES
   ENVIRONMENT PST_BLIS_LIBRARY=/nonexistent/libblis.so.4)
-pst_bad_input_test(model.bad.blas_name 1 2 "--blas: unknown value 'mkl' \\(allowed: auto, openblas, blis\\)"
+pst_bad_input_test(model.bad.blas_name 1 2 "--blas: unknown value 'mkl' \\(allowed: auto, openblas, blis, blis-sup\\)"
   model --blas mkl --out ${PST_TEST_OUT})

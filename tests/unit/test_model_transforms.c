@@ -210,6 +210,45 @@ static void test_sht(int M, int nlat, int nlon)
     free(V);
 }
 
+/* Every library the model's --blas can name gives a triple loop's product on the Legendre
+ * transforms' kinds of shape: rows and columns that are not multiples of any kernel's tile,
+ * one degree, padded leading dimensions, op(A) transposed, beta 0 over a C of NaN (not read)
+ * and beta 1. */
+static void test_blas_libraries(void)
+{
+    enum { PAD = 5, MAXM = 64, MAXN = 40, MAXK = 43 };
+    const int ms[] = {1, 7, MAXM}, ns[] = {1, 13, MAXN}, ks[] = {1, 5, MAXK};
+    static double A[(MAXM + PAD) * (MAXK + PAD)], Bm[(MAXK + PAD) * (MAXN + PAD)], C[(MAXM + PAD) * (MAXN + PAD)];
+    for (size_t t = 0; t < sizeof A / sizeof *A; t++) A[t] = sin(0.37 * (double)t);
+    for (size_t t = 0; t < sizeof Bm / sizeof *Bm; t++) Bm[t] = cos(0.11 * (double)t);
+    for (int b = 0; b < PST_NBLAS; b++) {
+        const char *why = pst_blas_load((pst_blas)b);
+        if (why) fprintf(stderr, "--blas %s: %s\n", pst_blas_names[b], why);
+        CHECK(why == NULL);
+        if (why) continue;
+        double worst = 0;
+        for (int trans = 0; trans < 2; trans++)
+            for (int beta = 0; beta < 2; beta++)
+                for (int a = 0; a < 3; a++)
+                    for (int c = 0; c < 3; c++)
+                        for (int e = 0; e < 3; e++) {
+                            int m = ms[a], n = ns[c], k = ks[e], lda = (trans ? m : k) + PAD, ldc = n + PAD;
+                            for (size_t t = 0; t < sizeof C / sizeof *C; t++) C[t] = beta ? 0.25 * (double)(t % 9) : NAN;
+                            pst_blas_dgemm((pst_blas)b, trans, m, n, k, 1.5, A, lda, Bm, ldc, beta, C, ldc);
+                            for (int i = 0; i < m; i++)
+                                for (int j = 0; j < n; j++) {
+                                    double want = beta ? 0.25 * (double)((i * ldc + j) % 9) : 0.0;
+                                    for (int q = 0; q < k; q++)
+                                        want += 1.5 * (trans ? A[q * lda + i] : A[i * lda + q]) * Bm[q * ldc + j];
+                                    double err = fabs(C[i * ldc + j] - want);
+                                    worst = isnan(err) || err > worst ? (isnan(err) ? INFINITY : err) : worst;
+                                }
+                        }
+        if (worst > 1e-13) fprintf(stderr, "--blas %s: largest error %.3e\n", pst_blas_names[b], worst);
+        CHECK(worst <= 1e-13);
+    }
+}
+
 int main(int argc, char **argv)
 {
     CHECK_MAIN_BEGIN(argc, argv);
@@ -225,5 +264,6 @@ int main(int argc, char **argv)
     test_sht(42, 64, 128);
     test_sht(85, 128, 256);
     test_sht(21, 32, 64);
+    test_blas_libraries();
     CHECK_MAIN_END();
 }
