@@ -239,10 +239,14 @@ double pst_dyn_memory_bytes(const pst_dyn_config *cfg)
     for (int i = 0; i < par->nown; i++) ncoef += cfg->M + 1 - par->leg_mx[par->own_lo + i];
     bool whole = par->cfg.PY > 1 && pst_par_leg_is_transpose(par->cfg.legendre);
     double sum_pairs = (double)(whole ? par->pairs_all : par->npairs), pairs = (double)par->npairs;
+    double B = cfg->level_block, width = 28 * B; /* leg_width */
+    bool second_out = par->cfg.PY > 1 && (par->cfg.leg_level_pipeline || par->cfg.legendre->pipelined);
     double doubles = 2 * sum_pairs * ncoef                                   /* Legendre P and H tables */
                      + cfg->levels * (ncoef * PST_DYN_NSPEC * 2              /* spectral state */
                                       + pairs * 2 * N_OLD * (double)par->nlon)      /* previous level */
-                     + (double)cfg->level_block * ncoef * O_N * 2 * 2        /* Legendre outputs and sums */
+                     + B * ncoef * O_N * 2 * (second_out ? 2 : 1)            /* Legendre outputs (and sums) */
+                     + (double)par->nmx * pairs * width                      /* Legendre buffer */
+                     + (whole ? (double)par->nown * sum_pairs * width : 0)   /* ... gathered over the column */
                      + (double)cfg->nlat * cfg->nlon;                         /* surface geopotential */
     if (!cfg->par) pst_par_free(&serial);
     return doubles * sizeof(double);
