@@ -2,11 +2,13 @@
  *
  * OpenBLAS is linked.  BLIS (Van Zee & van de Geijn 2015) is loaded at run time from
  * libblis.so.4 (Debian: libblis4-pthread) and called through its typed API with explicit row and
- * column strides, so its exported BLAS/CBLAS symbols never clash with OpenBLAS's.  Which is
- * faster for the model's shapes (a few dozen rows and degrees, 10-200 columns) depends on the
- * CPU and the library build: on an AMD EPYC (Zen 3, AVX2) BLIS ran T85's shapes at 1.6x
- * OpenBLAS 0.3.21's rate, on an AVX-512 EPYC OpenBLAS's small-matrix kernels were faster, so the
- * model can time each on its own products and keep the fastest (dynamics.h). */
+ * column strides, so its exported BLAS/CBLAS symbols never clash with OpenBLAS's; or its
+ * small-matrix kernels are called directly (blis_sup.h).  Which is fastest for the model's
+ * shapes (a few dozen rows and degrees, 10-200 columns) depends on the CPU and the library
+ * build: on an AVX2 AMD EPYC (Zen 3) BLIS's kernels called directly ran T85's shapes at 1.6-2.5x
+ * OpenBLAS 0.3.21's rate (pst_yardstick legendre), on an AVX-512 EPYC OpenBLAS's own
+ * small-matrix kernels beat bli_dgemm, so the model can time each on its own products and keep
+ * the fastest (dynamics.h). */
 #ifndef PST_MODEL_BLAS_H
 #define PST_MODEL_BLAS_H
 
