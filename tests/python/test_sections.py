@@ -304,6 +304,18 @@ def test_model_configuration_labels():
     assert model.config(run_record("2x1", 1, fft="srtrans", protocol="0,6", transport="rma")) == "gen [rma]"
 
 
+def test_model_serial_table_names_the_blas_of_the_fastest_run():
+    recs = [
+        run_record("1x1", 0.012, blas="openblas", blas_choice="fixed"),
+        run_record("1x1", 0.010, blas="blis-sup", blas_choice="auto"),
+        dict(run_record("1x1", 0.020), trunc=21),  # a record from before --blas
+    ]
+    table = model.serial_table(recs)
+    assert cell(table, {"problem": "case 2 T42L16"}, "Legendre BLAS") == "blis-sup (auto)"
+    assert cell(table, {"problem": "case 2 T42L16"}, "ms per step") == "10.0"
+    assert cell(table, {"problem": "case 2 T21L16"}, "Legendre BLAS") == "–"
+
+
 def test_model_degradation_against_opt_or_fastest():
     recs = [
         run_record("2x1", 0.010, preset="opt"),

@@ -83,15 +83,25 @@ def serial_table(recs: list[dict]) -> Table | None:
                 fmt_num(number(r, "mflops"), 4),
                 _fmt_count(number(r, "flops_per_step")),
                 str(r.get("steps", "–")),
+                _blas(r),
             ]
         )
     return Table(
         "Serial performance (Worley 1998 Table 1)",
-        ["problem", "ms per step", "MFlop/s", "flops per step", "steps"],
+        ["problem", "ms per step", "MFlop/s", "flops per step", "steps", "Legendre BLAS"],
         rows,
         "One rank; time per step is the median over steps; MFlop/s from pstswm's analytic flop count per step "
-        "(Worley 1998: T42 4,129,859 and T85 24,235,477 flops per step per level).",
+        "(Worley 1998: T42 4,129,859 and T85 24,235,477 flops per step per level). Legendre BLAS: the library of "
+        "the Legendre dgemms, '(auto)' when pstswm chose it by timing each at set-up.",
     )
+
+
+def _blas(rec: dict) -> str:
+    """The Legendre dgemms' library of a run; '–' for records older than --blas."""
+    name = rec.get("blas")
+    if not name:
+        return "–"
+    return f"{name} (auto)" if rec.get("blas_choice") == "auto" else name
 
 
 def runtime_table(recs: list[dict]) -> Table:
