@@ -7,7 +7,8 @@
  *       (latitude pairs x degrees) table times a (degrees x N) block (synthesis) and its transpose
  *       times a (pairs x N) block (analysis), for every m, at each column count N (fields x
  *       levels x 2 in the model), through each library the model's --blas can name (default
- *       openblas), interleaved within every repetition;
+ *       openblas), interleaved within every repetition, each library's products checked against
+ *       known entries;
  *   pst_yardstick stream [--mb MB] [--reps R]
  *       memory bandwidth: the STREAM triad a = b + s c over three arrays of MB MiB each (far larger
  *       than the caches), GB/s counting 3 x 8 bytes per element; the memory-bound stages (the
@@ -25,6 +26,7 @@
 
 #include <cblas.h>
 #include <fftw3.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,10 +141,15 @@ static int run_legendre(int M, const char *columns, const char *libraries, int r
     char *list = strdup(columns), *save = NULL;
     for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         int N = (int)parse_long("--columns", tok, 1, 4096);
+        /* Inputs stay fixed (spec_in for the synthesis, four_in for the analysis) so every pass
+         * sees the same values and the last one can be checked. */
+        double *spec_in = xmalloc(ncoef * N * sizeof *spec_in), *four_in = xmalloc((size_t)np * N * sizeof *four_in);
         double *spec = xmalloc(ncoef * N * sizeof *spec), *four = xmalloc((size_t)np * N * sizeof *four);
+        for (size_t i = 0; i < ncoef * N; i++) spec_in[i] = (double)(i % 7) - 3.0;
+        for (size_t i = 0; i < (size_t)np * N; i++) four_in[i] = (double)(i % 5) - 2.0;
         double *t = xmalloc((size_t)nlibs * 2 * reps * sizeof *t), flop = 0;
         for (int r = -1; r < reps; r++)
-            for (int l = 0; l < nlibs; l++)
+            for (int l = 0; l < nlibs; l++) {
                 for (int trans = 0; trans < 2; trans++) {
                     double t0 = now_s();
                     size_t off = 0;
@@ -152,16 +159,40 @@ static int run_legendre(int M, const char *columns, const char *libraries, int r
                             int nk = (M - m + 2 - par) / 2;
                             if (nk == 0) continue;
                             if (trans)
-                                pst_blas_dgemm(libs[l], true, nk, N, np, 1.0, table + (size_t)np * off, nk, four, N, 0.0,
-                                               spec + off * N, N);
+                                pst_blas_dgemm(libs[l], true, nk, N, np, 1.0, table + (size_t)np * off, nk, four_in, N,
+                                               0.0, spec + off * N, N);
                             else
                                 pst_blas_dgemm(libs[l], false, np, N, nk, 1.0, table + (size_t)np * off, nk,
-                                               spec + off * N, N, 0.0, four, N);
+                                               spec_in + off * N, N, 0.0, four, N);
                             flop += 2.0 * np * nk * N;
                             off += (size_t)nk;
                         }
                     if (r >= 0) t[((size_t)l * 2 + trans) * reps + r] = now_s() - t0;
                 }
+                /* Known entries keep each library honest: the last row of every analysis block,
+                 * spec[off + nk - 1][N - 1] = Σ_p P[p][nk - 1] four_in[p][N - 1], and the
+                 * synthesis of the last block (m = M, one degree), four[p][0] = P[p][0] spec_in[.][0]. */
+                size_t off = 0;
+                double worst = 0;
+                for (int m = 0; m <= M; m++)
+                    for (int par = 0; par < 2; par++) {
+                        int nk = (M - m + 2 - par) / 2;
+                        if (nk == 0) continue;
+                        const double *P = table + (size_t)np * off;
+                        double want = 0;
+                        for (int p = 0; p < np; p++) want += P[(size_t)p * nk + nk - 1] * four_in[(size_t)p * N + N - 1];
+                        worst = fmax(worst, fabs(spec[(off + nk - 1) * N + N - 1] - want) / (1.0 + fabs(want)));
+                        if (m == M)
+                            for (int p = 0; p < np; p++)
+                                worst = fmax(worst, fabs(four[(size_t)p * N] - P[p] * spec_in[off * N]));
+                        off += (size_t)nk;
+                    }
+                if (!(worst <= 1e-12)) {
+                    fprintf(stderr, "pst_yardstick: legendre result wrong with %s (relative error %g)\n",
+                            pst_blas_names[libs[l]], worst);
+                    return 3;
+                }
+            }
         for (int l = 0; l < nlibs; l++)
             for (int trans = 0; trans < 2; trans++) {
                 double med, min;
@@ -174,6 +205,8 @@ static int run_legendre(int M, const char *columns, const char *libraries, int r
         fftw_free(t);
         fftw_free(spec);
         fftw_free(four);
+        fftw_free(spec_in);
+        fftw_free(four_in);
     }
     free(list);
     fftw_free(table);
