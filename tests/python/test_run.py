@@ -170,7 +170,14 @@ def test_interrupt_keeps_finished_work_and_resume_completes(fake, tmp_path, sig)
         "--out",
         str(out),
     ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ.copy())
+    # A shell starts background jobs with SIGINT ignored (nohup make test &), a child inherits the
+    # ignore and Python keeps it: start pstlab with SIGINT handled here, so it gets the default
+    # disposition across exec, as at a terminal.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ.copy())
+    finally:
+        signal.signal(signal.SIGINT, previous)
     deadline = time.monotonic() + 30
     while not any("--sleep" in c for c in fake.calls("swap")) and time.monotonic() < deadline:
         time.sleep(0.1)
