@@ -125,8 +125,10 @@ static int run_legendre(int M, const char *columns, const char *libraries, int r
         int k = 0;
         while (k < PST_NBLAS && strcmp(tok, pst_blas_names[k])) k++;
         const char *why = k < PST_NBLAS ? pst_blas_load((pst_blas)k) : "unknown library (openblas, blis, blis-sup)";
-        if (why || nlibs == PST_NBLAS) {
-            fprintf(stderr, "pst_yardstick: --blas %s: %s\n", tok, why ? why : "listed twice");
+        for (int l = 0; l < nlibs && !why; l++)
+            if (libs[l] == (pst_blas)k) why = "listed twice";
+        if (why) {
+            fprintf(stderr, "pst_yardstick: --blas %s: %s\n", tok, why);
             return 2;
         }
         libs[nlibs++] = (pst_blas)k;

@@ -46,8 +46,9 @@ static void call(bool trans_a, int m, int n, int k, double alpha, const double *
 }
 
 /* The kernels against a triple loop, on shapes that exercise every edge: rows not a multiple of
- * MR, a last panel narrower than NR, one degree, leading dimensions wider than the matrices,
- * beta 0 over a C full of NaN (which must not be read) and beta 1. */
+ * MR, a last panel narrower than NR, one degree, leading dimensions wider than the matrices
+ * (whose extra columns must stay untouched), beta 0 over a C full of NaN (which must not be
+ * read) and beta 1. */
 static bool kernels_verified(void)
 {
     const int ms[] = {1, (int)sup.mr + 1, 2 * (int)sup.mr + 5}, ns[] = {1, (int)sup.nr - 1, (int)sup.nr + 3},
@@ -68,11 +69,13 @@ static bool kernels_verified(void)
                         for (int t = 0; t < MAXD * MAXD; t++) C[t] = beta ? 0.5 * (t % 5) : NAN;
                         call(trans, m, n, k, 2.0, A, lda, B, ldb, beta, C, ldc);
                         for (int i = 0; i < m; i++)
-                            for (int j = 0; j < n; j++) {
-                                double want = beta ? 0.5 * ((i * ldc + j) % 5) : 0.0;
-                                for (int p = 0; p < k; p++)
+                            for (int j = 0; j < ldc; j++) { /* columns past n must be left alone */
+                                double want = beta ? 0.5 * ((i * ldc + j) % 5) : j < n ? 0.0 : NAN;
+                                for (int p = 0; p < k && j < n; p++)
                                     want += 2.0 * (trans ? A[p * lda + i] : A[i * lda + p]) * B[p * ldb + j];
-                                if (!(fabs(C[i * ldc + j] - want) <= 1e-13 * (1.0 + fabs(want)))) return false;
+                                bool ok = isnan(want) ? isnan(C[i * ldc + j])
+                                                      : fabs(C[i * ldc + j] - want) <= 1e-13 * (1.0 + fabs(want));
+                                if (!ok) return false;
                             }
                     }
     return true;

@@ -13,6 +13,8 @@ add_test(NAME yardstick.legendre_libraries COMMAND ${CMAKE_SOURCE_DIR}/tests/exp
   -- ${pst_ys} legendre --trunc 21 --columns 13 --blas openblas,blis,blis-sup --reps 3)
 add_test(NAME yardstick.bad.blas COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-fail.sh 2
   "pst_yardstick: --blas mkl: unknown library \\(openblas, blis, blis-sup\\)" - -- ${pst_ys} legendre --trunc 21 --blas openblas,mkl)
+add_test(NAME yardstick.bad.blas_twice COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-fail.sh 2
+  "pst_yardstick: --blas openblas: listed twice" - -- ${pst_ys} legendre --trunc 21 --blas openblas,blis,openblas)
 add_test(NAME yardstick.stream COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-output.sh
   "\"what\":\"stream_triad\",\"mib_per_array\":2,.*\"gbs_med\":[0-9]" -- ${pst_ys} stream --mb 2 --reps 3)
 add_test(NAME yardstick.bad.option COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-fail.sh 2
@@ -20,4 +22,4 @@ add_test(NAME yardstick.bad.option COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-fail
 add_test(NAME yardstick.bad.fft COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-fail.sh 2
   "pst_yardstick: fft wants --nlon, --r2c and --c2r" - -- ${pst_ys} fft --nlon 32)
 set_tests_properties(yardstick.dgemm yardstick.fft yardstick.legendre yardstick.legendre_libraries yardstick.stream
-  yardstick.bad.option yardstick.bad.fft yardstick.bad.blas PROPERTIES TIMEOUT 60)
+  yardstick.bad.option yardstick.bad.fft yardstick.bad.blas yardstick.bad.blas_twice PROPERTIES TIMEOUT 60)
