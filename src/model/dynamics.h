@@ -88,11 +88,9 @@ typedef struct pst_dyn {
     double *grid_fwd;                /* one chunk: [pair][8][B][hemi][nlon_local]; products, then previous level */
     fftw_complex *four_inv, *four_fwd; /* one chunk of pairs: [pair][5 or 8][B][hemi][fstride], wavenumber mx[i] at i */
     double *grid_inv;                /* one chunk: [pair][5][B][hemi][nlon_local]: U, V, η, δ, Φ' */
-    double *legbuf;                  /* Legendre sums (inverse) or inputs (forward), 28 B per (m, pair):
-                                      * [pair][mx][28 B] (each pair's line of m read and written in
-                                      * sequence by the combinations; the dgemms' rows are pairs at a
-                                      * stride), or [mx][pair][28 B] when the column transposes it */
-    size_t leg_m_stride, leg_pair_stride; /* doubles between wavenumbers / pairs in legbuf */
+    double *legbuf;                  /* Legendre sums (inverse) or inputs (forward): [mx][pair][28 B],
+                                      * so each dgemm's rows are contiguous (the combinations read and
+                                      * write one piece per wavenumber, prefetched ahead) */
     double *legall;                  /* Legendre transposes: [owned m][global pair][28 B] */
     double *out;                     /* forward Legendre output [ncoef][η, δ, Φ', κ][B][2] */
     double *out_next;                /* the level pipeline: the other block's output while one is summed */
