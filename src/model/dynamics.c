@@ -58,17 +58,23 @@ static size_t leg_piece(const pst_dyn *d, size_t i, size_t p, size_t pairs) { re
 /* The combinations read (inverse) or write (forward) one piece per wavenumber, a buffer row
  * apart: the hardware prefetcher does not follow those jumps, so they fetch the piece
  * LEG_PREFETCH_AHEAD wavenumbers ahead themselves (T85L16 with 4-level blocks: about 75 ns per
- * piece against a memory latency above 100 ns).  Only whole pieces: a chain slice of a wider
- * block reads scattered parts of each. */
-enum { LEG_PREFETCH_AHEAD = 2 };
-static void prefetch_piece(const pst_dyn *d, int i, int p, bool for_write)
+ * piece against a memory latency above 100 ns).  A piece is 14 groups of B levels (re, im) —
+ * inverse: 5 + 5 P̄ sums, 2 + 2 H sums; forward: 4 + 4 P̄ inputs, 3 + 3 H inputs — of which a
+ * chain slice touches levels [l0, l0 + Bc). */
+enum { LEG_PREFETCH_AHEAD = 2, LEG_GROUPS = 14 };
+static void prefetch_piece(const pst_dyn *d, int i, int p, int l0, bool for_write)
 {
-    if (d->Bc != d->B || i + LEG_PREFETCH_AHEAD >= d->par->nmx) return;
+    if (i + LEG_PREFETCH_AHEAD >= d->par->nmx) return;
     const size_t slot = (size_t)d->par->leg_slot[i + LEG_PREFETCH_AHEAD];
-    const char *next = (const char *)(d->legbuf + leg_piece(d, slot, (size_t)p, (size_t)d->npairs));
-    for (size_t byte = 0; byte < leg_width(d) * sizeof(double); byte += 64) {
-        if (for_write) __builtin_prefetch(next + byte, 1, 3);
-        else __builtin_prefetch(next + byte, 0, 3);
+    const double *next = d->legbuf + leg_piece(d, slot, (size_t)p, (size_t)d->npairs);
+    const size_t group = 2 * (size_t)d->B, slice = 2 * (size_t)d->Bc;
+    for (size_t g = 0; g < (d->Bc == d->B ? 1 : LEG_GROUPS); g++) { /* whole pieces in one run */
+        const char *lo = (const char *)(next + g * group + 2 * (size_t)l0);
+        const size_t bytes = (d->Bc == d->B ? LEG_GROUPS * group : slice) * sizeof(double);
+        for (size_t byte = 0; byte < bytes; byte += 64) {
+            if (for_write) __builtin_prefetch(lo + byte, 1, 3);
+            else __builtin_prefetch(lo + byte, 0, 3);
+        }
     }
 }
 /* Latitude of local pair p's hemisphere h (0 north). */
@@ -401,7 +407,7 @@ static void inverse_combine(pst_dyn *d, int p0, int p1, int l0)
         for (int i = 0; i < d->par->nmx; i++) {
             const double m = d->par->mx[i];
             const double *xe = d->legbuf + leg_piece(d, (size_t)d->par->leg_slot[i], (size_t)p, (size_t)d->npairs), *xo = xe + cs, *ye = xe + 2 * cs, *yo = ye + ch;
-            prefetch_piece(d, i, p, false);
+            prefetch_piece(d, i, p, l0, false);
             for (int l = 0; l < d->Bc; l++) {
                 const int lb = l0 + l; /* level in the block */
                 cvec e[PST_DYN_NSPEC], o[PST_DYN_NSPEC], he[2], ho[2];
@@ -532,7 +538,7 @@ static void forward_combine(pst_dyn *d, const substep *s, int p0, int p1, int l0
         for (int i = 0; i < d->par->nmx; i++) {
             const double sm = sn * d->par->mx[i];
             double *sP = d->legbuf + leg_piece(d, (size_t)d->par->leg_slot[i], (size_t)p, (size_t)d->npairs), *aP = sP + co, *sH = aP + co, *aH = sH + chh;
-            prefetch_piece(d, i, p, true);
+            prefetch_piece(d, i, p, l0, true);
             for (int l = 0; l < d->Bc; l++) {
                 const double *qn = (const double *)(d->four_fwd + fwd_line(d, p - p0, 0, 0, l) * nc + i);
                 const double *qs = (const double *)(d->four_fwd + fwd_line(d, p - p0, 1, 0, l) * nc + i);
