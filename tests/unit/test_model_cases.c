@@ -7,6 +7,7 @@
 #include "model/model.h"
 
 #include <cblas.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -195,6 +196,60 @@ static void test_run_loop(void)
     pst_model_free(&m);
 }
 
+/* Levels made different from one another (case 6 scaled per level), stepped a few times. */
+static double *blocked_run(int block, int pair_chunk, int levels, bool expect_slices)
+{
+    pst_model_config c = config(6, 0, 42, levels, block, 0);
+    c.pair_chunk = pair_chunk;
+    pst_model m;
+    pst_model_init(&m, &c);
+    CHECK((m.dyn.Bc < m.dyn.B) == expect_slices);
+    const size_t n = 2 * pst_spec_count(42);
+    double *f = malloc(3 * n * levels * sizeof *f);
+    for (int l = 0; l < levels; l++) {
+        double *x = f + 3 * n * l;
+        pst_dyn_get_level(&m.dyn, l, x, x + n, x + 2 * n);
+        for (size_t k = 0; k < 3 * n; k++) x[k] *= 1.0 + 0.05 * l;
+        pst_dyn_set_level(&m.dyn, l, x, x + n, x + 2 * n);
+    }
+    CHECK(run(&m, 3 * m.cfg.dt_s / PST_DAY_S));
+    for (int l = 0; l < levels; l++) {
+        double *x = f + 3 * n * l;
+        pst_dyn_get_level(&m.dyn, l, x, x + n, x + 2 * n);
+    }
+    pst_model_free(&m);
+    return f;
+}
+
+/* How the levels are blocked and the chain sliced changes no result beyond round-off: one level
+ * per block; 4 with the chain on whole blocks of 2 latitude pairs; 16 with the chain on slices of
+ * 8 levels (T42: 8 levels' lines of one pair fill the 512 KiB budget), one pair at a time.  A
+ * level or pair taken from the wrong place would move the result by far more than 1e-12. */
+static void test_level_blocks(void)
+{
+    const int levels = 16;
+    const size_t n = 3 * 2 * pst_spec_count(42);
+    double *ref = blocked_run(1, 0, levels, false);
+    const struct { int block, pair_chunk; bool slices; } runs[] = {{4, 2, false}, {16, 1, true}};
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        double *f = blocked_run(runs[r].block, runs[r].pair_chunk, levels, runs[r].slices);
+        double worst = 0;
+        for (int l = 0; l < levels; l++) {
+            double scale = 0, diff = 0;
+            for (size_t k = 0; k < n; k++) {
+                scale = fmax(scale, fabs(ref[n * l + k]));
+                diff = fmax(diff, fabs(f[n * l + k] - ref[n * l + k]));
+            }
+            worst = fmax(worst, diff / scale);
+        }
+        CHECK(worst < 1e-12);
+        printf("levels in blocks of %d (chain slices: %s): largest difference from one level per block %.2e\n",
+               runs[r].block, runs[r].slices ? "yes" : "no", worst);
+        free(f);
+    }
+    free(ref);
+}
+
 static void test_flops(void)
 {
     pst_dyn_config t42 = {.M = 42, .nlat = 64, .nlon = 128}, t85 = {.M = 85, .nlat = 128, .nlon = 256};
@@ -224,5 +279,6 @@ int main(int argc, char **argv)
     test_case1();
     test_blowup();
     test_run_loop();
+    test_level_blocks();
     CHECK_MAIN_END();
 }
