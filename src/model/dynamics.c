@@ -208,7 +208,8 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
     bool whole = par->cfg.PY > 1 && pst_par_leg_is_transpose(par->cfg.legendre);
     size_t first = whole ? 0 : par->pair_lo;
     d->sum_pairs = whole ? (int)par->pairs_all : d->npairs;
-    pst_legendre_init(&d->leg, &d->spec, d->mu + first, d->coslat + first, d->sum_pairs);
+    pst_legendre_init_p(&d->leg, &d->spec, d->mu + first, d->coslat + first, d->sum_pairs);
+    d->leg_scratch = pst_malloc(((size_t)cfg->M / 2 + 2) * H_N * cfg->level_block * 2 * sizeof *d->leg_scratch);
 
     int B = d->B, np = d->npairs, nlon = d->nlon_local;
     /* Across a row every chunk is a round of transposes: 4x the serial budget keeps the chunk
@@ -262,7 +263,7 @@ double pst_dyn_memory_bytes(const pst_dyn_config *cfg)
     double sum_pairs = (double)(whole ? par->pairs_all : par->npairs), pairs = (double)par->npairs;
     double B = cfg->level_block, width = 28 * B; /* leg_width */
     bool second_out = par->cfg.PY > 1 && (par->cfg.leg_level_pipeline || par->cfg.legendre->pipelined);
-    double doubles = 2 * sum_pairs * ncoef                                   /* Legendre P and H tables */
+    double doubles = sum_pairs * (ncoef + par->nown)                        /* Legendre P̄ table, degrees m..M+1 */
                      + cfg->levels * (ncoef * PST_DYN_NSPEC * 2              /* spectral state */
                                       + pairs * 2 * N_OLD * (double)par->nlon)      /* previous level */
                      + B * ncoef * O_N * 2 * (second_out ? 2 : 1)            /* Legendre outputs (and sums) */
@@ -304,6 +305,7 @@ void pst_dyn_free(pst_dyn *d)
         pst_fft_free(&d->fft_fwd);
     }
     pst_legendre_free(&d->leg);
+    free(d->leg_scratch);
     pst_spec_layout_free(&d->spec);
     free(d->mu);
     free(d->coslat);
@@ -381,8 +383,9 @@ void pst_dyn_set_forcing(pst_dyn *d, const double *coriolis, const double *phis)
             for (int n = d->spec.m[i]; n <= d->cfg.M; n++) derive_potentials(d, level, pst_spec_index(&d->spec, i, n), n);
 }
 
-/* Stage 1a: per wavenumber and parity, P̄ sums of all five state fields and H sums of ψ', χ'
- * (two dgemm each) into the Legendre buffer of `pairs` pairs [m][pair][xe | xo | ye | yo]. */
+/* Stage 1a: per wavenumber and parity, P̄ sums of all five state fields and, through the same
+ * table block, the H sums of the other parity's ψ', χ' (legendre.h), into the Legendre buffer of
+ * `pairs` pairs [m][pair][xe | xo | ye | yo]. */
 static void inverse_sums(pst_dyn *d, const double *st, double *lb, int pairs)
 {
     const int B = d->B, cs = PST_DYN_NSPEC * B * 2, ch = 2 * B * 2, ldx = (int)leg_width(d);
@@ -391,7 +394,8 @@ static void inverse_sums(pst_dyn *d, const double *st, double *lb, int pairs)
             const double *S = st + (size_t)cs * pst_spec_block(&d->spec, i, par);
             double *X = lb + leg_piece(d, (size_t)i, 0, (size_t)pairs);
             pst_leg_synth(&d->leg, PST_LEG_P, i, par, S, cs, cs, X + par * cs, ldx);
-            pst_leg_synth(&d->leg, PST_LEG_H, i, par, S + S_PSI * B * 2, cs, ch, X + 2 * cs + par * ch, ldx);
+            const double *S_opp = st + (size_t)cs * pst_spec_block(&d->spec, i, 1 - par) + S_PSI * B * 2;
+            pst_leg_synth_h(&d->leg, i, par, S_opp, cs, ch, d->leg_scratch, X + 2 * cs + (1 - par) * ch, ldx);
         }
 }
 
@@ -564,19 +568,20 @@ static void forward_combine(pst_dyn *d, const substep *s, int p0, int p1, int l0
     }
 }
 
-/* Stage 5b: one dgemm per kernel and parity (H sums accumulate onto the first three outputs). */
-/* Owned wavenumbers [i0, i1) from the Legendre buffer lb ([owned m][pair][W], `pairs` pairs)
- * into O_all (the layout of d->out). */
+/* Stage 5b: per wavenumber, the P̄ sums of both parities, then through the same table blocks the
+ * H sums, added onto the other parity's first three outputs.  Owned wavenumbers [i0, i1) from
+ * the Legendre buffer lb ([owned m][pair][W], `pairs` pairs) into O_all (the layout of d->out). */
 static void forward_sums(pst_dyn *d, const double *lb, int pairs, int i0, int i1, double *O_all)
 {
     const int B = d->B, co = O_N * B * 2, chh = H_N * B * 2, ldf = (int)leg_width(d);
     for (int i = i0; i < i1; i++) {
         const double *sP = lb + leg_piece(d, (size_t)i, 0, (size_t)pairs), *aP = sP + co, *sH = aP + co, *aH = sH + chh;
-        for (int par = 0; par < 2; par++) {
-            double *O = O_all + (size_t)co * pst_spec_block(&d->spec, i, par);
-            pst_leg_analysis(&d->leg, PST_LEG_P, i, par, par ? aP : sP, ldf, co, 0.0, O, co);
-            pst_leg_analysis(&d->leg, PST_LEG_H, i, par, par ? sH : aH, ldf, chh, 1.0, O, co);
-        }
+        for (int par = 0; par < 2; par++)
+            pst_leg_analysis(&d->leg, PST_LEG_P, i, par, par ? aP : sP, ldf, co, 0.0, O_all + (size_t)co * pst_spec_block(&d->spec, i, par), co);
+        /* The H sums of parity 1 − par read the input P̄ of parity par meets: sH for par 0. */
+        for (int par = 0; par < 2; par++)
+            pst_leg_analysis_h(&d->leg, i, par, par ? aH : sH, ldf, chh, d->leg_scratch,
+                               O_all + (size_t)co * pst_spec_block(&d->spec, i, 1 - par), co);
     }
 }
 

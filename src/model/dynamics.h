@@ -91,6 +91,7 @@ typedef struct pst_dyn {
     double *legbuf;                  /* Legendre sums (inverse) or inputs (forward): [mx][pair][28 B],
                                       * so each dgemm's rows are contiguous (the combinations read and
                                       * write one piece per wavenumber, prefetched ahead) */
+    double *leg_scratch;             /* the H sums' coefficients (legendre.h): (M/2 + 2) x 3B x 2 */
     double *legall;                  /* Legendre transposes: [owned m][global pair][28 B] */
     double *out;                     /* forward Legendre output [ncoef][η, δ, Φ', κ][B][2] */
     double *out_next;                /* the level pipeline: the other block's output while one is summed */

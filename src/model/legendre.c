@@ -53,27 +53,25 @@ void pst_legendre_column(int M, int m, double mu, double coslat, double *p, doub
     free(pv);
 }
 
-void pst_legendre_init(pst_legendre *L, const pst_spec_layout *spec, const double *mu_north, const double *coslat,
-                       int npairs)
+/* Tables of the degrees of pst_leg_table_layout(L): P̄ and, unless p_only, H. */
+static void fill_tables(pst_legendre *L, const double *mu_north, const double *coslat)
 {
-    L->spec = spec;
-    L->npairs = npairs;
-    L->blas = PST_BLAS_OPENBLAS;
-    size_t n = (size_t)npairs * spec->ncoef;
-    for (int k = 0; k < 2; k++) L->table[k] = pst_malloc((n ? n : 1) * sizeof *L->table[k]);
-    double *p = pst_malloc((size_t)(spec->M + 2) * sizeof *p), *h = pst_malloc((size_t)(spec->M + 2) * sizeof *h);
-    for (int i = 0; i < spec->nm; i++) {
-        int m = spec->m[i];
-        for (int j = 0; j < npairs; j++) {
-            pst_legendre_column(spec->M, m, mu_north[j], coslat[j], p, h);
+    const pst_spec_layout *t = pst_leg_table_layout(L);
+    size_t n = (size_t)L->npairs * t->ncoef;
+    L->table[PST_LEG_P] = pst_malloc((n ? n : 1) * sizeof *L->table[PST_LEG_P]);
+    L->table[PST_LEG_H] = L->p_only ? NULL : pst_malloc((n ? n : 1) * sizeof *L->table[PST_LEG_H]);
+    double *p = pst_malloc((size_t)(t->M + 2) * sizeof *p), *h = pst_malloc((size_t)(t->M + 2) * sizeof *h);
+    for (int i = 0; i < t->nm; i++) {
+        int m = t->m[i];
+        for (int j = 0; j < L->npairs; j++) {
+            pst_legendre_column(t->M, m, mu_north[j], coslat[j], p, h);
             for (int par = 0; par < 2; par++) {
-                int nk = spec->nk[par][i];
+                int nk = t->nk[par][i];
                 double *tp = (double *)pst_leg_matrix(L, PST_LEG_P, i, par) + (size_t)j * nk;
+                for (int k = 0; k < nk; k++) tp[k] = p[par + 2 * k];
+                if (L->p_only) continue;
                 double *th = (double *)pst_leg_matrix(L, PST_LEG_H, i, par) + (size_t)j * nk;
-                for (int k = 0; k < nk; k++) {
-                    tp[k] = p[par + 2 * k];
-                    th[k] = h[par + 2 * k];
-                }
+                for (int k = 0; k < nk; k++) th[k] = h[par + 2 * k];
             }
         }
     }
@@ -81,28 +79,116 @@ void pst_legendre_init(pst_legendre *L, const pst_spec_layout *spec, const doubl
     free(h);
 }
 
+void pst_legendre_init(pst_legendre *L, const pst_spec_layout *spec, const double *mu_north, const double *coslat,
+                       int npairs)
+{
+    *L = (pst_legendre){.spec = spec, .npairs = npairs, .blas = PST_BLAS_OPENBLAS};
+    fill_tables(L, mu_north, coslat);
+}
+
+void pst_legendre_init_p(pst_legendre *L, const pst_spec_layout *spec, const double *mu_north, const double *coslat,
+                         int npairs)
+{
+    *L = (pst_legendre){.spec = spec, .p_only = true, .npairs = npairs, .blas = PST_BLAS_OPENBLAS};
+    pst_spec_layout_init(&L->ext, spec->M + 1, spec->m, spec->nm);
+    fill_tables(L, mu_north, coslat);
+    L->rec_a = pst_malloc((spec->ncoef ? spec->ncoef : 1) * sizeof *L->rec_a);
+    L->rec_b = pst_malloc((spec->ncoef ? spec->ncoef : 1) * sizeof *L->rec_b);
+    for (int i = 0; i < spec->nm; i++)
+        for (int n = spec->m[i]; n <= spec->M; n++) {
+            size_t c = pst_spec_index(spec, i, n);
+            L->rec_a[c] = (n + 1.0) * eps(n, spec->m[i]);
+            L->rec_b[c] = n * eps(n + 1, spec->m[i]);
+        }
+}
+
 void pst_legendre_free(pst_legendre *L)
 {
     free(L->table[0]);
     free(L->table[1]);
-    L->table[0] = L->table[1] = NULL;
+    free(L->rec_a);
+    free(L->rec_b);
+    if (L->p_only) pst_spec_layout_free(&L->ext);
+    *L = (pst_legendre){0};
+}
+
+/* X = K[:, :nk] · S over the first nk degrees of a table block (zero for none). */
+static void synth_degrees(const pst_legendre *L, pst_leg_kernel k, int i, int par, int nk, const double *S, int lds,
+                          int ncols, double *X, int ldx)
+{
+    if (nk == 0) {
+        for (int j = 0; j < L->npairs; j++) memset(X + (size_t)j * ldx, 0, (size_t)ncols * sizeof *X);
+        return;
+    }
+    const int lda = pst_leg_table_layout(L)->nk[par][i];
+    pst_blas_dgemm(L->blas, false, L->npairs, ncols, nk, 1.0, pst_leg_matrix(L, k, i, par), lda, S, lds, 0.0, X, ldx);
+}
+
+/* O = K[:, :nk]ᵀ · F + beta O over the first nk degrees of a table block. */
+static void analysis_degrees(const pst_legendre *L, pst_leg_kernel k, int i, int par, int nk, const double *F, int ldf,
+                             int ncols, double beta, double *O, int ldo)
+{
+    if (nk == 0) return;
+    const int lda = pst_leg_table_layout(L)->nk[par][i];
+    pst_blas_dgemm(L->blas, true, nk, ncols, L->npairs, 1.0, pst_leg_matrix(L, k, i, par), lda, F, ldf, beta, O, ldo);
 }
 
 void pst_leg_synth(const pst_legendre *L, pst_leg_kernel k, int i, int par, const double *S, int lds, int ncols,
                    double *X, int ldx)
 {
-    int nk = L->spec->nk[par][i];
-    if (nk == 0) {
-        for (int j = 0; j < L->npairs; j++) memset(X + (size_t)j * ldx, 0, (size_t)ncols * sizeof *X);
-        return;
-    }
-    pst_blas_dgemm(L->blas, false, L->npairs, ncols, nk, 1.0, pst_leg_matrix(L, k, i, par), nk, S, lds, 0.0, X, ldx);
+    synth_degrees(L, k, i, par, L->spec->nk[par][i], S, lds, ncols, X, ldx);
 }
 
 void pst_leg_analysis(const pst_legendre *L, pst_leg_kernel k, int i, int par, const double *F, int ldf, int ncols,
                       double beta, double *O, int ldo)
 {
-    int nk = L->spec->nk[par][i];
-    if (nk == 0) return;
-    pst_blas_dgemm(L->blas, true, nk, ncols, L->npairs, 1.0, pst_leg_matrix(L, k, i, par), nk, F, ldf, beta, O, ldo);
+    analysis_degrees(L, k, i, par, L->spec->nk[par][i], F, ldf, ncols, beta, O, ldo);
+}
+
+/* Degree k = m + par + 2j of the table block (i, par) has its neighbours k ± 1 in the parity
+ * 1 − par block at j + par (k + 1) and j + par − 1 (k − 1), where those are below nk(1 − par). */
+
+void pst_leg_synth_h(const pst_legendre *L, int i, int par, const double *S_opp, int lds, int ncols, double *C,
+                     double *X, int ldx)
+{
+    const pst_spec_layout *s = L->spec;
+    const int next = L->ext.nk[par][i], nopp = s->nk[1 - par][i];
+    const size_t opp = pst_spec_block(s, i, 1 - par);
+    for (int j = 0; j < next; j++) {
+        const int up = j + par, down = j + par - 1; /* degrees k + 1, k − 1 in the other parity */
+        double *c = C + (size_t)j * ncols;
+        memset(c, 0, (size_t)ncols * sizeof *c);
+        if (up < nopp) {
+            const double a = L->rec_a[opp + up], *su = S_opp + (size_t)up * lds;
+            for (int col = 0; col < ncols; col++) c[col] += a * su[col];
+        }
+        if (down >= 0 && down < nopp) {
+            const double b = L->rec_b[opp + down], *sd = S_opp + (size_t)down * lds;
+            for (int col = 0; col < ncols; col++) c[col] -= b * sd[col];
+        }
+    }
+    synth_degrees(L, PST_LEG_P, i, par, next, C, ncols, ncols, X, ldx);
+}
+
+void pst_leg_analysis_h(const pst_legendre *L, int i, int par, const double *F, int ldf, int ncols, double *Z,
+                        double *O_opp, int ldo)
+{
+    const pst_spec_layout *s = L->spec;
+    const int next = L->ext.nk[par][i], nopp = s->nk[1 - par][i];
+    if (next == 0 || nopp == 0) return;
+    analysis_degrees(L, PST_LEG_P, i, par, next, F, ldf, ncols, 0.0, Z, ncols);
+    /* Output degree n = m + (1 − par) + 2j meets Z at n − 1 (row j − par; none for n = m, where
+     * a_n = 0) and n + 1 (row j + 1 − par, at most M + 1). */
+    const size_t opp = pst_spec_block(s, i, 1 - par);
+    for (int jo = 0; jo < nopp; jo++) {
+        const int down = jo - par, up = jo + 1 - par;
+        const double a = L->rec_a[opp + jo], b = L->rec_b[opp + jo], *zu = Z + (size_t)up * ncols;
+        double *o = O_opp + (size_t)jo * ldo;
+        if (down >= 0) {
+            const double *zd = Z + (size_t)down * ncols;
+            for (int col = 0; col < ncols; col++) o[col] += a * zd[col] - b * zu[col];
+        } else {
+            for (int col = 0; col < ncols; col++) o[col] -= b * zu[col];
+        }
+    }
 }

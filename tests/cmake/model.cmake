@@ -72,7 +72,7 @@ pst_bad_input_test(model.bad.alpha_huge 1 2 "--alpha: '1e308\\*pi' is not an ang
 # terabytes of address space and cannot run under one.
 if(NOT PST_SANITIZE)
   add_test(NAME model.bad.memory_estimate COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-fail.sh 2
-    "model T2047L1 on 3072 x 6144 points needs about 106\\.[0-9][0-9] GB per rank, more than a process may map here \\(ulimit -v / -d: 6.00 GB\\)"
+    "model T2047L1 on 3072 x 6144 points needs about 80\\.[0-9][0-9] GB per rank, more than a process may map here \\(ulimit -v / -d: 6.00 GB\\)"
     ${PST_TEST_OUT} -- prlimit --as=6000000000 -- ${PSTRUN} -n 1 $<TARGET_FILE:pstswm> model --trunc 2047 --steps 1
     --out ${PST_TEST_OUT})
   set_tests_properties(model.bad.memory_estimate PROPERTIES TIMEOUT 60)
