@@ -145,9 +145,9 @@ void pst_leg_analysis(const pst_legendre *L, pst_leg_kernel k, int i, int par, c
     analysis_degrees(L, k, i, par, L->spec->nk[par][i], F, ldf, ncols, beta, O, ldo);
 }
 
-/* Degree k = m + par + 2j of the table block (i, par) has its neighbours k ± 1 in the parity
- * 1 − par block at j + par (k + 1) and j + par − 1 (k − 1), where those are below nk(1 − par). */
-
+/* c_k = a_{k+1} s_{k+1} − b_{k−1} s_{k−1}: degree k = m + par + 2j of the table block (i, par) has
+ * its neighbours k ± 1 in the parity 1 − par block at rows j + par (k + 1) and j + par − 1
+ * (k − 1), where those are degrees m..M. */
 void pst_leg_synth_h(const pst_legendre *L, int i, int par, const double *S_opp, int lds, int ncols, double *C,
                      double *X, int ldx)
 {
