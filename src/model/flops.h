@@ -18,7 +18,9 @@
  *
  * T42 (64 x 128): 3,849,704 (Worley 1998: 4,129,859, −6.8 %); T85 (128 x 256): 23,089,732
  * (Worley 1998: 24,235,477, −4.7 %).  Per-coefficient constants (n(n+1)/a², the solve factor)
- * are shared by all levels and left out. */
+ * are shared by all levels and left out, and so is what taking the H sums through P̄ adds
+ * (legendre.h: one more degree per wavenumber and the recurrence's 8 flops per coefficient and H
+ * field, about 2 % of the Legendre count at T85). */
 #ifndef PST_MODEL_FLOPS_H
 #define PST_MODEL_FLOPS_H
 
