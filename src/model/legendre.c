@@ -148,8 +148,8 @@ void pst_leg_analysis(const pst_legendre *L, pst_leg_kernel k, int i, int par, c
 /* c_k = a_{k+1} s_{k+1} − b_{k−1} s_{k−1}: degree k = m + par + 2j of the table block (i, par) has
  * its neighbours k ± 1 in the parity 1 − par block at rows j + par (k + 1) and j + par − 1
  * (k − 1), where those are degrees m..M. */
-void pst_leg_synth_h(const pst_legendre *L, int i, int par, const double *S_opp, int lds, int ncols, double *C,
-                     double *X, int ldx)
+void pst_leg_synth_h(const pst_legendre *L, int i, int par, const double *S_opp, int lds, int col0, int ncols,
+                     double *C, double *X, int ldx)
 {
     const pst_spec_layout *s = L->spec;
     const int next = L->ext.nk[par][i], nopp = s->nk[1 - par][i];
@@ -159,11 +159,11 @@ void pst_leg_synth_h(const pst_legendre *L, int i, int par, const double *S_opp,
         double *c = C + (size_t)j * ncols;
         memset(c, 0, (size_t)ncols * sizeof *c);
         if (up < nopp) {
-            const double a = L->rec_a[opp + up], *su = S_opp + (size_t)up * lds;
+            const double a = L->rec_a[opp + up], *su = S_opp + (size_t)up * lds + col0;
             for (int col = 0; col < ncols; col++) c[col] += a * su[col];
         }
         if (down >= 0 && down < nopp) {
-            const double b = L->rec_b[opp + down], *sd = S_opp + (size_t)down * lds;
+            const double b = L->rec_b[opp + down], *sd = S_opp + (size_t)down * lds + col0;
             for (int col = 0; col < ncols; col++) c[col] -= b * sd[col];
         }
     }

@@ -67,11 +67,11 @@ void pst_leg_synth(const pst_legendre *L, pst_leg_kernel k, int i, int par, cons
 void pst_leg_analysis(const pst_legendre *L, pst_leg_kernel k, int i, int par, const double *F, int ldf, int ncols,
                       double beta, double *O, int ldo);
 
-/* P̄-only tables.  Synthesis of the H sums of the parity 1 − par coefficients S_opp
- * ([nk(1 − par)][ncols], lds) through P̄ of parity par: X[npairs][ncols] = Σ_n s_n H_n.  C: scratch
- * of (M + 3) / 2 rows of ncols. */
-void pst_leg_synth_h(const pst_legendre *L, int i, int par, const double *S_opp, int lds, int ncols, double *C,
-                     double *X, int ldx);
+/* P̄-only tables.  Synthesis of the H sums of the parity 1 − par coefficients (columns
+ * [col0, col0 + ncols) of S_opp, the [nk(1 − par)][lds] block) through P̄ of parity par:
+ * X[npairs][ncols] = Σ_n s_n H_n.  C: scratch of M / 2 + 2 rows of ncols. */
+void pst_leg_synth_h(const pst_legendre *L, int i, int par, const double *S_opp, int lds, int col0, int ncols,
+                     double *C, double *X, int ldx);
 /* Analysis: the H sums of F ([npairs][ncols], ldf) through P̄ of parity par, added to the
  * parity 1 − par coefficients O_opp ([nk(1 − par)][ncols], ldo).  Z: scratch as C above. */
 void pst_leg_analysis_h(const pst_legendre *L, int i, int par, const double *F, int ldf, int ncols, double *Z,
