@@ -17,7 +17,8 @@ enum { S_ETA, S_DIV, S_PHI, S_PSI, S_CHI };       /* spectral state fields */
 enum { G_U, G_V, G_ETA, G_DIV, G_PHI };           /* inverse Fourier / grid fields */
 enum { Q_UETA, Q_VETA, Q_UPHI, Q_VPHI, Q_ENERGY, Q_ETA_OLD, Q_DIV_OLD, Q_PHI_OLD }; /* forward fields */
 enum { N_OLD = 3 };                               /* previous-level grid fields: η, δ, Φ' */
-enum { O_ETA, O_DIV, O_PHI, O_KAPPA, O_N };       /* forward Legendre outputs; H sums feed the first 3 */
+enum { O_ETA, O_DIV, O_PHI, O_KAPPA, O_N };       /* forward Legendre sums; H sums feed the first 3 */
+enum { OUT_N = 3 };                               /* ... with κ folded into δ: η, δ*, Φ* (d->out) */
 enum { H_N = 3 };
 
 /* One complex coefficient (re, im) as a two-lane vector: the Fourier-space combinations then
@@ -181,7 +182,7 @@ static void init_parallel(pst_dyn *d)
         d->fft_plan_s += pst_now_s() - t0;
     }
     if (par->cfg.PY > 1) {
-        const size_t unit = (size_t)O_N * d->B * 2;
+        const size_t unit = (size_t)OUT_N * d->B * 2;
         d->pleg = pst_pleg_create(par, leg_width(d), d->spec.ncoef * unit, unit);
     }
 }
@@ -210,6 +211,7 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
     d->sum_pairs = whole ? (int)par->pairs_all : d->npairs;
     pst_legendre_init_p(&d->leg, &d->spec, d->mu + first, d->coslat + first, d->sum_pairs);
     d->leg_scratch = pst_malloc(((size_t)cfg->M / 2 + 2) * H_N * cfg->level_block * 2 * sizeof *d->leg_scratch);
+    d->sum_scratch = pst_malloc(((size_t)cfg->M / 2 + 2) * 2 * O_N * cfg->level_block * 2 * sizeof *d->sum_scratch);
 
     int B = d->B, np = d->npairs, nlon = d->nlon_local;
     /* Across a row every chunk is a round of transposes: 4x the serial budget keeps the chunk
@@ -237,13 +239,13 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
     d->grid_fwd = pst_fft_alloc_real(chunk_lines * PST_DYN_NFWD * (size_t)nlon);
     d->legbuf = pst_fft_alloc_real((size_t)par->nmx * np * leg_width(d) + 1);
     if (whole) d->legall = pst_fft_alloc_real(ncoef ? (size_t)d->spec.nm * d->sum_pairs * leg_width(d) : 1);
-    d->out = pst_fft_alloc_real(ncoef * O_N * B * 2 + 1);
+    d->out = pst_fft_alloc_real(ncoef * OUT_N * B * 2 + 1);
     if (par->cfg.PY > 1 && par->cfg.leg_level_pipeline) {
         if (!pst_pleg_sum_splits(par->cfg.legendre))
             pst_fatal(PST_EXIT_FAILED, "level pipeline: the Legendre algorithm %s has no split-phase sum", par->cfg.legendre->name);
-        d->out_next = pst_fft_alloc_real(ncoef * O_N * B * 2 + 1);
+        d->out_next = pst_fft_alloc_real(ncoef * OUT_N * B * 2 + 1);
     }
-    if (par->cfg.PY > 1 && par->cfg.legendre->pipelined) d->sums = pst_fft_alloc_real(ncoef * O_N * B * 2 + 1);
+    if (par->cfg.PY > 1 && par->cfg.legendre->pipelined) d->sums = pst_fft_alloc_real(ncoef * OUT_N * B * 2 + 1);
     d->coriolis = pst_calloc(2 * ncoef + 1, sizeof *d->coriolis);
     d->phis = pst_calloc((size_t)cfg->nlat * cfg->nlon, sizeof *d->phis);
     d->leg.blas = cfg->blas;
@@ -266,7 +268,8 @@ double pst_dyn_memory_bytes(const pst_dyn_config *cfg)
     double doubles = sum_pairs * (ncoef + par->nown)                        /* Legendre P̄ table, degrees m..M+1 */
                      + cfg->levels * (ncoef * PST_DYN_NSPEC * 2              /* spectral state */
                                       + pairs * 2 * N_OLD * (double)par->nlon)      /* previous level */
-                     + B * ncoef * O_N * 2 * (second_out ? 2 : 1)            /* Legendre outputs (and sums) */
+                     + B * ncoef * OUT_N * 2 * (second_out ? 2 : 1)          /* Legendre outputs (and sums) */
+                     + ((double)cfg->M / 2 + 2) * 2 * O_N * B * 2            /* ... of one wavenumber, before the fold */
                      + (double)par->nmx * pairs * width                      /* Legendre buffer */
                      + (whole ? (double)par->nown * sum_pairs * width : 0)   /* ... gathered over the column */
                      + (double)cfg->nlat * cfg->nlon;                         /* surface geopotential */
@@ -306,6 +309,7 @@ void pst_dyn_free(pst_dyn *d)
     }
     pst_legendre_free(&d->leg);
     free(d->leg_scratch);
+    free(d->sum_scratch);
     pst_spec_layout_free(&d->spec);
     free(d->mu);
     free(d->coslat);
@@ -569,19 +573,33 @@ static void forward_combine(pst_dyn *d, const substep *s, int p0, int p1, int l0
 }
 
 /* Stage 5b: per wavenumber, the P̄ sums of both parities, then through the same table blocks the
- * H sums, added onto the other parity's first three outputs.  Owned wavenumbers [i0, i1) from
- * the Legendre buffer lb ([owned m][pair][W], `pairs` pairs) into O_all (the layout of d->out). */
+ * H sums, added onto the other parity's first three sums (all in d->sum_scratch, [par][coef][O_N B 2]);
+ * then κ folds into δ, δ* = δ + n(n+1)/a² κ, and η, δ*, Φ* go to O_all ([coef][OUT_N B 2], the
+ * layout of d->out).  The fold is linear, so it may come before the column's sum, which then
+ * carries three fields, as in Hack and Jakob's forward transform.  Owned wavenumbers [i0, i1) from
+ * the Legendre buffer lb ([owned m][pair][W], `pairs` pairs). */
 static void forward_sums(pst_dyn *d, const double *lb, int pairs, int i0, int i1, double *O_all)
 {
-    const int B = d->B, co = O_N * B * 2, chh = H_N * B * 2, ldf = (int)leg_width(d);
+    const int B = d->B, co = O_N * B * 2, cu = OUT_N * B * 2, chh = H_N * B * 2, ldf = (int)leg_width(d);
+    const double a = PST_EARTH_RADIUS_M;
     for (int i = i0; i < i1; i++) {
         const double *sP = lb + leg_piece(d, (size_t)i, 0, (size_t)pairs), *aP = sP + co, *sH = aP + co, *aH = sH + chh;
-        for (int par = 0; par < 2; par++)
-            pst_leg_analysis(&d->leg, PST_LEG_P, i, par, par ? aP : sP, ldf, co, 0.0, O_all + (size_t)co * pst_spec_block(&d->spec, i, par), co);
+        double *S[2] = {d->sum_scratch, d->sum_scratch + (size_t)co * d->spec.nk[0][i]};
+        for (int par = 0; par < 2; par++) pst_leg_analysis(&d->leg, PST_LEG_P, i, par, par ? aP : sP, ldf, co, 0.0, S[par], co);
         /* The H sums of parity 1 − par read the input P̄ of parity par meets: sH for par 0. */
         for (int par = 0; par < 2; par++)
-            pst_leg_analysis_h(&d->leg, i, par, par ? aH : sH, ldf, chh, d->leg_scratch,
-                               O_all + (size_t)co * pst_spec_block(&d->spec, i, 1 - par), co);
+            pst_leg_analysis_h(&d->leg, i, par, par ? aH : sH, ldf, chh, d->leg_scratch, S[1 - par], co);
+        for (int par = 0; par < 2; par++) {
+            double *o = O_all + (size_t)cu * pst_spec_block(&d->spec, i, par);
+            for (int k = 0; k < d->spec.nk[par][i]; k++) {
+                const int n = d->spec.m[i] + par + 2 * k;
+                const double L = (double)n * (n + 1) / (a * a);
+                const double *sk = S[par] + (size_t)k * co;
+                double *ok = o + (size_t)k * cu;
+                memcpy(ok, sk, (size_t)cu * sizeof *ok);
+                for (int j = 0; j < B * 2; j++) ok[O_DIV * B * 2 + j] += L * sk[O_KAPPA * B * 2 + j];
+            }
+        }
     }
 }
 
@@ -590,7 +608,7 @@ static void forward_sums(pst_dyn *d, const double *lb, int pairs, int i0, int i1
 static void forward_sums_block(void *arg, size_t lo, size_t count, double *dst)
 {
     pst_dyn *d = arg;
-    const size_t unit = (size_t)O_N * d->B * 2, c0 = lo / unit, c1 = (lo + count) / unit;
+    const size_t unit = (size_t)OUT_N * d->B * 2, c0 = lo / unit, c1 = (lo + count) / unit;
     int i0 = 0;
     while (i0 < d->spec.nm && d->spec.off[i0 + 1] <= c0) i0++;
     int i1 = i0;
@@ -603,11 +621,12 @@ static void forward_sums_block(void *arg, size_t lo, size_t count, double *dst)
  *   semi-implicit: δ_new = (δ* + τ L Φ*) / (1 + τ² L Φ̄),  Φ_new = Φ* − τ Φ̄ δ_new
  *   explicit:      δ_new = δ* + 2τ L Φ_cur,              Φ_new = Φ* − 2τ Φ̄ δ_cur
  *   advection:     η, δ unchanged,                        Φ_new = Φ*
- * with δ* = out_δ + L κ, Φ* = out_Φ, η_new = out_η; then ∇⁴ diffusion and ψ', χ'.
+ * with δ* = out_δ (κ folded in by the forward sums), Φ* = out_Φ, η_new = out_η; then ∇⁴
+ * diffusion and ψ', χ'.
  * Returns false on a non-finite result. */
 static bool update(pst_dyn *d, double *st, const double *out, const substep *s)
 {
-    const int B = d->B, co = O_N * B * 2, cs = PST_DYN_NSPEC * B * 2;
+    const int B = d->B, co = OUT_N * B * 2, cs = PST_DYN_NSPEC * B * 2;
     const double tau = s->tau, a = PST_EARTH_RADIUS_M, phibar = d->cfg.phibar, K = d->cfg.hdiff;
     const pst_scheme scheme = d->cfg.scheme;
     double acc = 0.0;
@@ -626,7 +645,7 @@ static bool update(pst_dyn *d, double *st, const double *out, const substep *s)
                     for (int r = 0; r < 2; r++) {
                         const int j = l * 2 + r;
                         double *eta = x + S_ETA * B * 2 + j, *div = x + S_DIV * B * 2 + j, *phi = x + S_PHI * B * 2 + j;
-                        const double dstar = o[O_DIV * B * 2 + j] + L * o[O_KAPPA * B * 2 + j], pstar = o[O_PHI * B * 2 + j];
+                        const double dstar = o[O_DIV * B * 2 + j], pstar = o[O_PHI * B * 2 + j];
                         double en = o[O_ETA * B * 2 + j], dn, pn;
                         switch (scheme) {
                         case PST_SCHEME_SEMI_IMPLICIT:

@@ -92,8 +92,9 @@ typedef struct pst_dyn {
                                       * so each dgemm's rows are contiguous (the combinations read and
                                       * write one piece per wavenumber, prefetched ahead) */
     double *leg_scratch;             /* the H sums' coefficients (legendre.h): (M/2 + 2) x 3B x 2 */
+    double *sum_scratch;             /* one wavenumber's forward sums before the κ fold: 2 x (M/2 + 2) x 4B x 2 */
     double *legall;                  /* Legendre transposes: [owned m][global pair][28 B] */
-    double *out;                     /* forward Legendre output [ncoef][η, δ, Φ', κ][B][2] */
+    double *out;                     /* forward Legendre output [ncoef][η, δ*, Φ*][B][2] (κ folded into δ*) */
     double *out_next;                /* the level pipeline: the other block's output while one is summed */
     double *sums;                    /* ringpipe: the forward sums computed block by block */
     double *coriolis;                /* f coefficients [ncoef][2] */
