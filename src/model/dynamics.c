@@ -222,8 +222,8 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
     d->pair_chunk = cfg->pair_chunk ? cfg->pair_chunk : default_pair_chunk(np, d->Bc, cfg->nlon, budget);
     if (par->cfg.PX == 1) {
         double t0 = pst_now_s();
-        pst_fft_init(&d->fft_inv, cfg->nlon, d->pair_chunk * 2 * PST_DYN_NINV * d->Bc, cfg->fftw_flags);
-        pst_fft_init(&d->fft_fwd, cfg->nlon, d->pair_chunk * 2 * PST_DYN_NFWD * d->Bc, cfg->fftw_flags);
+        pst_fft_init_agreed(&d->fft_inv, cfg->nlon, d->pair_chunk * 2 * PST_DYN_NINV * d->Bc, cfg->fftw_flags, par->cfg.comm);
+        pst_fft_init_agreed(&d->fft_fwd, cfg->nlon, d->pair_chunk * 2 * PST_DYN_NFWD * d->Bc, cfg->fftw_flags, par->cfg.comm);
         d->fft_plan_s = pst_now_s() - t0;
     }
     size_t ncoef = d->spec.ncoef, chunk_lines = (size_t)d->pair_chunk * 2 * d->Bc;

@@ -1,6 +1,9 @@
 #include "model/fft.h"
 #include "core/alloc.h"
+#include "core/errors.h"
 
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 double *pst_fft_alloc_real(size_t n)
@@ -29,6 +32,31 @@ void pst_fft_init(pst_fft *f, int nlon, int nlines, unsigned flags)
     f->inverse = fftw_plan_many_dft_c2r(1, &nlon, nlines, c, NULL, 1, f->nc, g, NULL, 1, nlon, flags);
     fftw_free(g);
     fftw_free(c);
+}
+
+void pst_fft_init_agreed(pst_fft *f, int nlon, int nlines, unsigned flags, MPI_Comm comm)
+{
+    int rank = 0, size = 1;
+    if (comm != MPI_COMM_NULL) {
+        MPI_Comm_rank(comm, &rank);
+        MPI_Comm_size(comm, &size);
+    }
+    if (rank == 0 && nlines > 0) pst_fft_init(f, nlon, nlines, flags);
+    if (size == 1) return;
+    char *wisdom = rank == 0 ? fftw_export_wisdom_to_string() : NULL;
+    if (rank == 0 && !wisdom) pst_fatal(PST_EXIT_FAILED, "FFTW could not export its wisdom");
+    long bytes = rank == 0 ? (long)strlen(wisdom) + 1 : 0;
+    MPI_Bcast(&bytes, 1, MPI_LONG, 0, comm);
+    if (bytes > INT_MAX) pst_fatal(PST_EXIT_FAILED, "FFTW wisdom of %ld bytes is too large to share", bytes);
+    if (rank != 0) wisdom = pst_malloc((size_t)bytes);
+    MPI_Bcast(wisdom, (int)bytes, MPI_CHAR, 0, comm);
+    if (rank != 0) {
+        if (!fftw_import_wisdom_from_string(wisdom)) pst_fatal(PST_EXIT_FAILED, "FFTW refused rank 0's wisdom");
+        if (nlines > 0) pst_fft_init(f, nlon, nlines, flags);
+        free(wisdom);
+    } else {
+        fftw_free(wisdom);
+    }
 }
 
 void pst_fft_free(pst_fft *f)

@@ -10,6 +10,7 @@
 #define PST_MODEL_FFT_H
 
 #include <fftw3.h>
+#include <mpi.h>
 #include <stddef.h>
 
 typedef struct pst_fft {
@@ -19,6 +20,13 @@ typedef struct pst_fft {
 
 /* flags: FFTW_ESTIMATE, FFTW_MEASURE or FFTW_PATIENT. */
 void pst_fft_init(pst_fft *f, int nlon, int nlines, unsigned flags);
+/* pst_fft_init on every rank of comm (collective), with the same plans wherever the problem is
+ * the same: rank 0 plans, and its wisdom goes to the others, which then make the same plan
+ * without timing candidates.  Planned apart, each rank times FFTW's candidates under its own load
+ * and may keep another plan (T85L16 on 1x2 with `measure`: the two ranks' plans differed in
+ * every launch), so ranks doing equal transforms would do them at different speeds.  A rank with
+ * nlines 0 takes part without planning; comm MPI_COMM_NULL plans alone. */
+void pst_fft_init_agreed(pst_fft *f, int nlon, int nlines, unsigned flags, MPI_Comm comm);
 void pst_fft_free(pst_fft *f);
 
 void pst_fft_forward(const pst_fft *f, double *grid, fftw_complex *fourier);

@@ -163,7 +163,7 @@ pst_pfft *pst_pfft_create(const pst_par *par, int M, int nlon, int lines, unsign
         f->nms[q] = pst_par_wavenumbers(P, q, M, f->ms[q]);
     }
     size_t mine = f->line_n[f->me];
-    if (mine) pst_fft_init(&f->fft, nlon, (int)mine, fftw_flags);
+    pst_fft_init_agreed(&f->fft, nlon, (int)mine, fftw_flags, par->cfg.comm);
     f->whole_four = pst_fft_alloc_complex(mine * (size_t)f->nc + 1);
     f->whole_grid = pst_fft_alloc_real(mine * (size_t)nlon + 1);
     f->stage_a = pst_fft_alloc_complex(mine * (size_t)(M + 1) + 1);

@@ -41,3 +41,11 @@ foreach(grid 1x1 2x1 1x2 2x2 4x2 2x4 3x2)
       $<TARGET_FILE:test_model_parallel> ${grid} 6 10 2 3 ${one_sided_mode} ${transport})
   endforeach()
 endforeach()
+
+# Every rank runs rank 0's FFTW plans (model/fft.h: pst_fft_init_agreed), also with a rank that has
+# no lines and one whose shape rank 0 did not plan.
+add_executable(test_fft_agreed ${CMAKE_SOURCE_DIR}/tests/mpi/test_fft_agreed.c)
+target_link_libraries(test_fft_agreed PRIVATE pst_model)
+foreach(n 1 2 3 4)
+  pst_output_test(model.fft_agreed.np${n} ${n} "fft_agreed: ok$" $<TARGET_FILE:test_fft_agreed>)
+endforeach()
