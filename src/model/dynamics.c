@@ -84,6 +84,8 @@ static int lat_of(const pst_dyn *d, int p, int h)
     int g = (int)d->par->pair_lo + p;
     return h ? d->cfg.nlat - 1 - g : g;
 }
+/* n(n+1)/a²: −∇² on a coefficient of degree n (the forward sums' κ fold and the update). */
+static double minus_laplacian(int n) { return (double)n * (n + 1) / (PST_EARTH_RADIUS_M * PST_EARTH_RADIUS_M); }
 static double one_minus_mu2(const pst_dyn *d, int lat) { return d->coslat[lat] * d->coslat[lat]; }
 
 /* Bytes of a chunk's Fourier and grid lines (13 fields, both hemispheres) per pair and level. */
@@ -581,7 +583,6 @@ static void forward_combine(pst_dyn *d, const substep *s, int p0, int p1, int l0
 static void forward_sums(pst_dyn *d, const double *lb, int pairs, int i0, int i1, double *O_all)
 {
     const int B = d->B, co = O_N * B * 2, cu = OUT_N * B * 2, chh = H_N * B * 2, ldf = (int)leg_width(d);
-    const double a = PST_EARTH_RADIUS_M;
     for (int i = i0; i < i1; i++) {
         const double *sP = lb + leg_piece(d, (size_t)i, 0, (size_t)pairs), *aP = sP + co, *sH = aP + co, *aH = sH + chh;
         double *S[2] = {d->sum_scratch, d->sum_scratch + (size_t)co * d->spec.nk[0][i]};
@@ -593,7 +594,7 @@ static void forward_sums(pst_dyn *d, const double *lb, int pairs, int i0, int i1
             double *o = O_all + (size_t)cu * pst_spec_block(&d->spec, i, par);
             for (int k = 0; k < d->spec.nk[par][i]; k++) {
                 const int n = d->spec.m[i] + par + 2 * k;
-                const double L = (double)n * (n + 1) / (a * a);
+                const double L = minus_laplacian(n);
                 const double *sk = S[par] + (size_t)k * co;
                 double *ok = o + (size_t)k * cu;
                 memcpy(ok, sk, (size_t)cu * sizeof *ok);
@@ -635,7 +636,7 @@ static bool update(pst_dyn *d, double *st, const double *out, const substep *s)
             const size_t base = pst_spec_block(&d->spec, i, par);
             for (int k = 0; k < d->spec.nk[par][i]; k++) {
                 const int n = d->spec.m[i] + par + 2 * k;
-                const double L = (double)n * (n + 1) / (a * a), ia = pst_inv_laplace_a(n, a);
+                const double L = minus_laplacian(n), ia = pst_inv_laplace_a(n, a);
                 const double solve = 1.0 / (1.0 + tau * tau * L * phibar);
                 const double dz = K > 0 ? 1.0 / (1.0 + 2.0 * tau * K * (L * L - 4.0 / (a * a * a * a))) : 1.0;
                 const double dp = K > 0 ? 1.0 / (1.0 + 2.0 * tau * K * L * L) : 1.0;
