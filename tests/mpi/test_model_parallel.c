@@ -3,13 +3,12 @@
  * subset) so that every protocol also runs, the state after STEPS steps of test case CASE is
  * compared with the serial run of the same configuration on every rank.
  *
- *   test_model_parallel PXxPY CASE TRUNC LEVELS STEPS [all|subset|lean [TRANSPORT]]
+ *   test_model_parallel PXxPY CASE TRUNC LEVELS STEPS [all|subset|once [TRANSPORT]]
  *
- * subset: the representative protocols of algo_test.h; lean: those, and overlap on for every
- * other algorithm pair instead of both settings for each (MPICH at 6-8 oversubscribed ranks);
- * once: each protocol in one run, the runs cycling through the FFT and Legendre algorithms and
- * both overlap settings (one-sided transports on oversubscribed MPICH, where every flag poll
- * busy-waits for a rank that is not scheduled).
+ * subset: the representative protocols of algo_test.h; once: each protocol (of the subset, when
+ * two-sided) in one run, the runs cycling through the FFT and Legendre algorithms and both overlap
+ * settings, no library or level-pipeline runs (oversubscribed MPICH, where every blocking call or
+ * flag poll busy-waits for a rank that is not scheduled).
  * TRANSPORT (default mpi): the protocols of that transport's catalogue (rma, shmem: all of them).
  *
  * Tolerance: max |parallel - serial| / scale per field and level <= TOL (1e-12; the scale of
@@ -171,8 +170,8 @@ int main(int argc, char **argv)
     }
     int test_case = atoi(argv[2]), M = atoi(argv[3]), levels = atoi(argv[4]);
     long steps = atol(argv[5]);
-    bool lean = argc > 6 && !strcmp(argv[6], "lean"), once = argc > 6 && !strcmp(argv[6], "once");
-    parse_mode(2, (char *[]){argv[0], lean || once ? "subset" : argc > 6 ? argv[6] : "all"});
+    bool once = argc > 6 && !strcmp(argv[6], "once");
+    parse_mode(2, (char *[]){argv[0], once ? "subset" : argc > 6 ? argv[6] : "all"});
     int nlat = 2 * ((3 * M + 1 + 3) / 4), nlon = 1;
     while (nlon < 3 * M + 1) nlon *= 2;
     pst_model_config mc = {.test_case = test_case, .M = M, .nlat = nlat, .nlon = nlon, .levels = levels,
@@ -210,12 +209,13 @@ int main(int argc, char **argv)
     grid_run g = {.rank = rank, .PX = PX, .PY = PY, .M = M, .nlat = nlat, .nlon = nlon, .levels = levels, .steps = steps,
                   .mc = mc, .serial = &serial};
     tally t = {0};
-    const int ncombos = nfft * nleg * (lean ? 1 : 2);
-    const long nruns = once ? (long)nprotos : ncombos > (long)nprotos ? ncombos : (long)nprotos;
+    const int ncombos = nfft * nleg * 2;
+    const long least = once ? (nfft > nleg ? nfft : nleg) : ncombos; /* every algorithm, or every pair */
+    const long nruns = (long)nprotos > least ? (long)nprotos : least;
     for (long r = 0; r < nruns; r++) {
         int combo = (int)(r % ncombos);
         int fi = combo % nfft, li = combo / nfft % nleg;
-        bool overlap = lean ? (fi + li) % 2 != 0 : combo / (nfft * nleg) != 0;
+        bool overlap = combo / (nfft * nleg) != 0;
         if (once) { /* both indices cycle, so every algorithm of each stage runs */
             fi = (int)(r % nfft);
             li = (int)(r % nleg);
@@ -225,16 +225,16 @@ int main(int argc, char **argv)
         check_config(&g, ffts[fi], legs[li], protos[r % (long)nprotos], overlap, r % 2 ? 1 : 0, false, &t);
     }
     /* The library alternatives take no protocol: each runs once, paired in turn with those of the
-     * other stage (two-sided runs only; not in lean mode, MPICH's oversubscribed grids). */
-    if (two_sided && !lean && nlib_fft && nlib_leg) {
+     * other stage (two-sided runs, not once). */
+    if (two_sided && !once && nlib_fft && nlib_leg) {
         int nlib = nlib_fft > nlib_leg ? nlib_fft : nlib_leg;
         for (int i = 0; i < nlib; i++)
             check_config(&g, lib_ffts[i % nlib_fft], lib_legs[i % nlib_leg], protos[0], false, i % 2, false, &t);
     }
     /* The level pipeline: each vector sum with a nonblocking twin, one level per block, every
-     * level block's sum in flight while the next is computed (two-sided runs on a column; not in
-     * lean mode, whose oversubscribed MPICH grids cost 5-10 s a run). */
-    if (two_sided && !lean && PY > 1 && g.levels > 1)
+     * level block's sum in flight while the next is computed (two-sided runs on a column, not
+     * once: oversubscribed MPICH grids cost 2-10 s a run). */
+    if (two_sided && !once && PY > 1 && g.levels > 1)
         for (int li = 0; li < nleg + nlib_leg; li++) {
             const pst_algorithm *leg = li < nleg ? legs[li] : lib_legs[li - nleg];
             if (pst_pleg_sum_splits(leg)) check_config(&g, ffts[li % nfft], leg, protos[0], false, 0, true, &t);
