@@ -6,7 +6,11 @@
 #   - FFTW alone doing the model's transforms (13 per latitude and level) on cache-resident
 #     batches, at its fastest batch size (pst_yardstick fft);
 #   - memory bandwidth (STREAM triad): on a shared host a neighbour can take the memory bus, which
-#     slows the memory-bound stages but not DGEMM, so read the ratios beside it.
+#     slows the memory-bound stages but not DGEMM, so read the ratios beside it;
+#   - the T85 Legendre dgemm shapes at 40 columns (a 4-level block's synthesis) through OpenBLAS
+#     and BLIS's kernels (pst_yardstick legendre --operands cache,buffer,memory): the Fourier-side
+#     operand in L2, in the model's wavenumber-major buffer, and that with the caches flushed:
+#     where the model's Legendre stage falls among the three says what its memory costs it.
 # Yardsticks and model runs are interleaved in rounds so load drift hits them alike; every figure
 # is the median over rounds of per-run medians.  Rates use the flop counts of Worley (1998)
 # for the whole step (4,129,859 per level-step at T42, 24,235,477 at T85) and the
@@ -55,6 +59,9 @@ for ((r = 1; r <= rounds; r++)); do
   "$build/pst_yardstick" stream --reps 5 | tag >>"$out"
   fft_yardstick 128 64 | tag >>"$out"
   fft_yardstick 256 128 | tag >>"$out"
+  "$build/pst_yardstick" legendre --trunc 85 --columns 40 --blas openblas,blis-sup --operands cache,buffer,memory --reps 5 \
+    2>/dev/null | tag >>"$out" ||
+    "$build/pst_yardstick" legendre --trunc 85 --columns 40 --operands cache,buffer,memory --reps 5 | tag >>"$out"
   for cfg in "42 $steps42" "85 $steps85"; do
     read -r M steps <<<"$cfg"
     for variant in "${variants[@]}"; do
@@ -113,6 +120,21 @@ for (M, nlon), variant in ((c, v) for c in ((42, 128), (85, 256)) for v in varia
     print(f"T{M}L{L:<4} {r['step']*1e3:8.2f} {r['fft']*1e3:7.2f} {r['leg']*1e3:7.2f} {r['four']*1e3:7.2f} "
           f"{r['grid']*1e3:8.2f} {r['spec']*1e3:8.2f} {r['plan']:7.3f} {yard*1e3:8.2f} {batch:5d} {r['fft_ratio']:8.2f} "
           f"{r['leg_rate']:9.2f} {r['legfour_rate']:8.2f} {r['step_rate']:10.2f}  {r['blas']} {variant}")
+# The Legendre shapes alone, through the library the default run chose, per round against that
+# round's DGEMM: synthesis and analysis together, for each place of the operands.
+if (85, "") in rows:
+    blas = rows[(85, "")]["blas"]
+    def shapes(operands, k):
+        t = sum(ys(f"legendre_{w}", blas=blas, operands=operands, round=k) for w in ("synthesis", "analysis"))
+        y = next(r for r in recs if r.get("what") == "legendre_synthesis")
+        flop = 2 * 2 * y["pairs"] * (86 * 87 // 2) * y["columns"]  # both passes, 2 flops per product
+        return flop / t / 1e9 / ys("dgemm", "gflops_med", round=k)
+    if any(r.get("what") == "legendre_synthesis" and r.get("blas") == blas for r in recs):
+        spread = lambda x: f"{med(x):.2f} [{min(x):.2f}, {max(x):.2f}]"
+        at = {o: [shapes(o, k) for k in rounds] for o in ("cache", "buffer", "memory")}
+        print(f"T85 Legendre shapes ({blas}, 40 columns) / DGEMM: Fourier operand in L2 {spread(at['cache'])}, "
+              f"in the model's buffer {spread(at['buffer'])}, from memory {spread(at['memory'])}; "
+              f"the model's T85L16 Legendre stage {spread([x['leg_rate'] for x in per_round[(85, '')]])}")
 # (text, truncation, metric, bound, at least?)
 targets = [("T85L16 Legendre stage (dgemms) >= 0.60 of DGEMM", 85, "leg_rate", 0.60, True),
            ("T85L16 Legendre stage with its Fourier-space combinations >= 0.60 of DGEMM", 85, "legfour_rate", 0.60, True),

@@ -2,13 +2,18 @@
  *
  *   pst_yardstick dgemm [--n N] [--reps R]
  *       single-threaded OpenBLAS DGEMM of N x N matrices (C = A B), GFlop/s = 2 N³ / time;
- *   pst_yardstick legendre --trunc M [--columns 10,20,40,80,160] [--blas openblas,blis,blis-sup] [--reps R]
+ *   pst_yardstick legendre --trunc M [--columns 10,20,40,80,160] [--blas openblas,blis,blis-sup]
+ *                          [--operands cache,buffer,memory] [--reps R]
  *       the model's Legendre dgemm shapes at truncation M: per wavenumber m and parity, the
  *       (latitude pairs x degrees) table times a (degrees x N) block (synthesis) and its transpose
  *       times a (pairs x N) block (analysis), for every m, at each column count N (fields x
  *       levels x 2 in the model), through each library the model's --blas can name (default
  *       openblas), interleaved within every repetition, each library's products checked against
- *       known entries;
+ *       known entries.  Operands "cache" (default): every block's Fourier-side operand is one
+ *       piece that stays in L2, so only the tables and spectral blocks stream; "buffer": as in
+ *       the model, every block has its own piece of a wavenumber-major buffer (which the
+ *       last-level cache may hold, if it has room); "memory": the same, with the caches flushed
+ *       before each pass, so tables, spectral blocks and buffer all come from memory;
  *   pst_yardstick stream [--mb MB] [--reps R]
  *       memory bandwidth: the STREAM triad a = b + s c over three arrays of MB MiB each (far larger
  *       than the caches), GB/s counting 3 x 8 bytes per element; the memory-bound stages (the
@@ -31,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 void openblas_set_num_threads(int num_threads);
 
@@ -115,95 +121,143 @@ static int run_dgemm(long n, int reps)
 /* The Legendre shapes of truncation M on nlat = the model's Gaussian grid (3M+1)/2 rounded up
  * to even: one pass over all wavenumbers and parities, synthesis then analysis, N columns, with
  * each library of the list (the model's --blas names) in turn within every repetition. */
-static int run_legendre(int M, const char *columns, const char *libraries, int reps)
+/* Evicts every cache level: writes an array of 2 x the last-level cache + 16 MiB (the model's
+ * caches hold dirty lines as well when a pass starts). */
+static void flush_caches(void)
+{
+    static unsigned char *sweep;
+    static size_t bytes;
+    if (!sweep) {
+        long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+        bytes = 2 * (size_t)(l3 > 0 ? l3 : 32L << 20) + (16u << 20);
+        sweep = xmalloc(bytes);
+    }
+    static unsigned char pass;
+    memset(sweep, ++pass, bytes);
+}
+
+/* Where the Legendre shapes' operands live (--operands): see the header. */
+typedef enum { OPERANDS_CACHE, OPERANDS_BUFFER, OPERANDS_MEMORY, NOPERANDS } operands_at;
+static const char *const operand_names[NOPERANDS] = {"cache", "buffer", "memory"};
+
+/* A comma-separated list of names, each of names[0..n) at most once, as indices; the count, or
+ * -1 after saying what is wrong. */
+static int parse_names(const char *opt, const char *list, const char *const *names, int n, int *out)
+{
+    int count = 0;
+    char *copy = strdup(list), *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int k = 0;
+        while (k < n && strcmp(tok, names[k])) k++;
+        bool twice = false;
+        for (int i = 0; i < count && k < n; i++) twice |= out[i] == k;
+        if (k == n || twice) {
+            fprintf(stderr, "pst_yardstick: %s %s: %s", opt, tok, twice ? "listed twice\n" : "unknown (allowed: ");
+            for (int i = 0; i < n && !twice; i++) fprintf(stderr, "%s%s", names[i], i + 1 < n ? ", " : ")\n");
+            free(copy);
+            return -1;
+        }
+        out[count++] = k;
+    }
+    free(copy);
+    return count;
+}
+
+static int run_legendre(int M, const char *columns, const char *libraries, const char *operands, int reps)
 {
     openblas_set_num_threads(1);
-    pst_blas libs[PST_NBLAS];
-    int nlibs = 0;
-    char *names = strdup(libraries), *lsave = NULL;
-    for (char *tok = strtok_r(names, ",", &lsave); tok; tok = strtok_r(NULL, ",", &lsave)) {
-        int k = 0;
-        while (k < PST_NBLAS && strcmp(tok, pst_blas_names[k])) k++;
-        const char *why = k < PST_NBLAS ? pst_blas_load((pst_blas)k) : "unknown library (openblas, blis, blis-sup)";
-        for (int l = 0; l < nlibs && !why; l++)
-            if (libs[l] == (pst_blas)k) why = "listed twice";
+    int libs[PST_NBLAS], where[NOPERANDS];
+    int nlibs = parse_names("--blas", libraries, pst_blas_names, PST_NBLAS, libs);
+    int nops = parse_names("--operands", operands, operand_names, NOPERANDS, where);
+    if (nlibs < 0 || nops < 0) return 2;
+    for (int l = 0; l < nlibs; l++) {
+        const char *why = pst_blas_load((pst_blas)libs[l]);
         if (why) {
-            fprintf(stderr, "pst_yardstick: --blas %s: %s\n", tok, why);
+            fprintf(stderr, "pst_yardstick: --blas %s: %s\n", pst_blas_names[libs[l]], why);
             return 2;
         }
-        libs[nlibs++] = (pst_blas)k;
     }
-    free(names);
     int nlat = (3 * M + 2) / 2, np;
     nlat += nlat % 2;
     np = nlat / 2;
-    size_t ncoef = (size_t)(M + 1) * (M + 2) / 2;
+    size_t ncoef = (size_t)(M + 1) * (M + 2) / 2, nblocks = 0;
+    for (int m = 0; m <= M; m++)
+        for (int par = 0; par < 2; par++) nblocks += (M - m + 2 - par) / 2 > 0;
     double *table = xmalloc((size_t)np * ncoef * sizeof *table);
     for (size_t i = 0; i < (size_t)np * ncoef; i++) table[i] = 1.0 / (double)(i % 13 + 1);
     char *list = strdup(columns), *save = NULL;
     for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         int N = (int)parse_long("--columns", tok, 1, 4096);
-        /* Inputs stay fixed (spec_in for the synthesis, four_in for the analysis) so every pass
-         * sees the same values and the last one can be checked. */
-        double *spec_in = xmalloc(ncoef * N * sizeof *spec_in), *four_in = xmalloc((size_t)np * N * sizeof *four_in);
-        double *spec = xmalloc(ncoef * N * sizeof *spec), *four = xmalloc((size_t)np * N * sizeof *four);
+        /* Inputs stay fixed (spec_in for the synthesis, four_in for the analysis, every block's
+         * piece of it alike) so every pass sees the same values and the last one can be checked. */
+        size_t piece = (size_t)np * N;
+        double *spec_in = xmalloc(ncoef * N * sizeof *spec_in), *spec = xmalloc(ncoef * N * sizeof *spec);
+        double *four_in = xmalloc(nblocks * piece * sizeof *four_in), *four = xmalloc(nblocks * piece * sizeof *four);
         for (size_t i = 0; i < ncoef * N; i++) spec_in[i] = (double)(i % 7) - 3.0;
-        for (size_t i = 0; i < (size_t)np * N; i++) four_in[i] = (double)(i % 5) - 2.0;
-        double *t = xmalloc((size_t)nlibs * 2 * reps * sizeof *t), flop = 0;
+        for (size_t i = 0; i < nblocks * piece; i++) four_in[i] = (double)(i % piece % 5) - 2.0;
+        double *t = xmalloc((size_t)nops * nlibs * 2 * reps * sizeof *t), flop = 0;
         for (int r = -1; r < reps; r++)
-            for (int l = 0; l < nlibs; l++) {
-                for (int trans = 0; trans < 2; trans++) {
-                    double t0 = now_s();
+            for (int o = 0; o < nops; o++)
+                for (int l = 0; l < nlibs; l++) {
+                    /* between the blocks' Fourier-side operands */
+                    size_t stride = where[o] == OPERANDS_CACHE ? 0 : piece;
+                    for (int trans = 0; trans < 2; trans++) {
+                        if (where[o] == OPERANDS_MEMORY) flush_caches();
+                        double t0 = now_s();
+                        size_t off = 0, b = 0;
+                        flop = 0;
+                        for (int m = 0; m <= M; m++)
+                            for (int par = 0; par < 2; par++) {
+                                int nk = (M - m + 2 - par) / 2;
+                                if (nk == 0) continue;
+                                if (trans)
+                                    pst_blas_dgemm((pst_blas)libs[l], true, nk, N, np, 1.0, table + (size_t)np * off, nk,
+                                                   four_in + b * stride, N, 0.0, spec + off * N, N);
+                                else
+                                    pst_blas_dgemm((pst_blas)libs[l], false, np, N, nk, 1.0, table + (size_t)np * off, nk,
+                                                   spec_in + off * N, N, 0.0, four + b * stride, N);
+                                flop += 2.0 * np * nk * N;
+                                off += (size_t)nk;
+                                b++;
+                            }
+                        if (r >= 0) t[(((size_t)o * nlibs + l) * 2 + trans) * reps + r] = now_s() - t0;
+                    }
+                    /* Known entries keep each library honest: the last row of every analysis block,
+                     * spec[off + nk - 1][N - 1] = Σ_p P[p][nk - 1] four_in[p][N - 1], and the
+                     * synthesis of the last block (m = M, one degree), four[p][0] = P[p][0] spec_in[.][0]. */
+                    const double *four_last = four + (nblocks - 1) * stride;
                     size_t off = 0;
-                    flop = 0;
+                    double worst = 0;
                     for (int m = 0; m <= M; m++)
                         for (int par = 0; par < 2; par++) {
                             int nk = (M - m + 2 - par) / 2;
                             if (nk == 0) continue;
-                            if (trans)
-                                pst_blas_dgemm(libs[l], true, nk, N, np, 1.0, table + (size_t)np * off, nk, four_in, N,
-                                               0.0, spec + off * N, N);
-                            else
-                                pst_blas_dgemm(libs[l], false, np, N, nk, 1.0, table + (size_t)np * off, nk,
-                                               spec_in + off * N, N, 0.0, four, N);
-                            flop += 2.0 * np * nk * N;
+                            const double *P = table + (size_t)np * off;
+                            double want = 0;
+                            for (int p = 0; p < np; p++) want += P[(size_t)p * nk + nk - 1] * four_in[(size_t)p * N + N - 1];
+                            worst = fmax(worst, fabs(spec[(off + nk - 1) * N + N - 1] - want) / (1.0 + fabs(want)));
+                            if (m == M)
+                                for (int p = 0; p < np; p++)
+                                    worst = fmax(worst, fabs(four_last[(size_t)p * N] - P[p] * spec_in[off * N]));
                             off += (size_t)nk;
                         }
-                    if (r >= 0) t[((size_t)l * 2 + trans) * reps + r] = now_s() - t0;
-                }
-                /* Known entries keep each library honest: the last row of every analysis block,
-                 * spec[off + nk - 1][N - 1] = Σ_p P[p][nk - 1] four_in[p][N - 1], and the
-                 * synthesis of the last block (m = M, one degree), four[p][0] = P[p][0] spec_in[.][0]. */
-                size_t off = 0;
-                double worst = 0;
-                for (int m = 0; m <= M; m++)
-                    for (int par = 0; par < 2; par++) {
-                        int nk = (M - m + 2 - par) / 2;
-                        if (nk == 0) continue;
-                        const double *P = table + (size_t)np * off;
-                        double want = 0;
-                        for (int p = 0; p < np; p++) want += P[(size_t)p * nk + nk - 1] * four_in[(size_t)p * N + N - 1];
-                        worst = fmax(worst, fabs(spec[(off + nk - 1) * N + N - 1] - want) / (1.0 + fabs(want)));
-                        if (m == M)
-                            for (int p = 0; p < np; p++)
-                                worst = fmax(worst, fabs(four[(size_t)p * N] - P[p] * spec_in[off * N]));
-                        off += (size_t)nk;
+                    if (!(worst <= 1e-12)) {
+                        fprintf(stderr, "pst_yardstick: legendre result wrong with %s, operands in %s (relative error %g)\n",
+                                pst_blas_names[libs[l]], operand_names[where[o]], worst);
+                        return 3;
                     }
-                if (!(worst <= 1e-12)) {
-                    fprintf(stderr, "pst_yardstick: legendre result wrong with %s (relative error %g)\n",
-                            pst_blas_names[libs[l]], worst);
-                    return 3;
                 }
-            }
-        for (int l = 0; l < nlibs; l++)
-            for (int trans = 0; trans < 2; trans++) {
-                double med, min;
-                summarise(t + ((size_t)l * 2 + trans) * reps, reps, &med, &min);
-                printf("{\"type\":\"yardstick\",\"what\":\"legendre_%s\",\"blas\":\"%s\",\"trunc\":%d,\"pairs\":%d,"
-                       "\"columns\":%d,\"reps\":%d,\"t_med\":%.6e,\"t_min\":%.6e,\"gflops_med\":%.3f,\"gflops_max\":%.3f}\n",
-                       trans ? "analysis" : "synthesis", pst_blas_names[libs[l]], M, np, N, reps, med, min,
-                       flop / med * 1e-9, flop / min * 1e-9);
-            }
+        for (int o = 0; o < nops; o++)
+            for (int l = 0; l < nlibs; l++)
+                for (int trans = 0; trans < 2; trans++) {
+                    double med, min;
+                    summarise(t + (((size_t)o * nlibs + l) * 2 + trans) * reps, reps, &med, &min);
+                    printf("{\"type\":\"yardstick\",\"what\":\"legendre_%s\",\"blas\":\"%s\",\"operands\":\"%s\",\"trunc\":%d,"
+                           "\"pairs\":%d,\"columns\":%d,\"reps\":%d,\"t_med\":%.6e,\"t_min\":%.6e,\"gflops_med\":%.3f,"
+                           "\"gflops_max\":%.3f}\n",
+                           trans ? "analysis" : "synthesis", pst_blas_names[libs[l]], operand_names[where[o]], M, np,
+                           N, reps, med, min, flop / med * 1e-9, flop / min * 1e-9);
+                }
         fftw_free(t);
         fftw_free(spec);
         fftw_free(four);
@@ -323,7 +377,8 @@ static int run_fft(int nlon, long r2c, long c2r, const char *batches, int reps, 
 static void usage(FILE *to)
 {
     fputs("usage: pst_yardstick dgemm [--n N] [--reps R]\n"
-          "       pst_yardstick legendre --trunc M [--columns 10,20,40,80,160] [--blas openblas,blis,blis-sup] [--reps R]\n"
+          "       pst_yardstick legendre --trunc M [--columns 10,20,40,80,160] [--blas openblas,blis,blis-sup]\n"
+          "                              [--operands cache,buffer,memory] [--reps R]\n"
           "       pst_yardstick stream [--mb MB] [--reps R]\n"
           "       pst_yardstick fft --nlon N --r2c A --c2r B [--batches 8,16,32,64,128] [--reps R] "
           "[--plan estimate|measure|patient]\n",
@@ -336,7 +391,8 @@ int main(int argc, char **argv)
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
-    const char *what = argv[1], *batches = "8,16,32,64,128,256", *columns = "10,20,40,80,160", *libraries = "openblas";
+    const char *what = argv[1], *batches = "8,16,32,64,128,256", *columns = "10,20,40,80,160", *libraries = "openblas",
+               *operands = "cache";
     long n = 1000, nlon = 0, r2c = -1, c2r = -1, trunc = 0, mb = 128;
     int reps = 10;
     unsigned flags = FFTW_MEASURE;
@@ -355,6 +411,7 @@ int main(int argc, char **argv)
         else if (!strcmp(opt, "--batches")) batches = val;
         else if (!strcmp(opt, "--columns")) columns = val;
         else if (!strcmp(opt, "--blas")) libraries = val;
+        else if (!strcmp(opt, "--operands")) operands = val;
         else if (!strcmp(opt, "--mb")) mb = parse_long(opt, val, 1, 1 << 16);
         else if (!strcmp(opt, "--trunc")) trunc = parse_long(opt, val, 1, 2047);
         else if (!strcmp(opt, "--plan")) {
@@ -378,7 +435,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "pst_yardstick: legendre wants --trunc\n");
             return 2;
         }
-        return run_legendre((int)trunc, columns, libraries, reps);
+        return run_legendre((int)trunc, columns, libraries, operands, reps);
     }
     if (!strcmp(what, "fft")) {
         if (nlon == 0 || r2c < 0 || c2r < 0) {
