@@ -26,6 +26,7 @@
 #include "model/testcases.h"
 
 #include <cblas.h>
+#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +40,7 @@ typedef struct model_cfg {
     pst_ctx ctx;
     long long test_case, trunc, nlat, nlon, levels, level_block, steps, diag_every, warmup;
     double dt_s, days, robert, hdiff;
-    const char *alpha_spec, *fftw_plan, *write_fields, *reference, *blas_name;
+    const char *alpha_spec, *fftw_plan, *fftw_wisdom, *write_fields, *reference, *blas_name;
     bool explicit_scheme, level_pipeline;
     model_algos algos;
     /* derived */
@@ -47,6 +48,7 @@ typedef struct model_cfg {
     unsigned fftw_flags;
     pst_blas blas;            /* --blas: the library, or with blas_auto the default */
     bool blas_auto;
+    bool wisdom_loaded;       /* rank 0 read --fftw-wisdom before planning */
     pst_reference ref;
     pst_par_config par;       /* grid, algorithms and protocols (1x1: serial) */
 } model_cfg;
@@ -114,6 +116,20 @@ static const char *write_fields_problem(const model_cfg *c, char *err, size_t le
     if (!f) return snprintf(err, len, "--write-fields: cannot write '%s'", path), err;
     fclose(f);
     if (!exists) remove(path);
+    return NULL;
+}
+
+/* --fftw-wisdom on rank 0, which plans first (pst_fft_init_agreed) and saves the wisdom after:
+ * load the file if there is one, and make sure it can be replaced.  NULL: fine. */
+static const char *wisdom_problem(model_cfg *c, char *err, size_t len)
+{
+    char why[480];
+    if (pst_fft_wisdom_load(c->fftw_wisdom, &c->wisdom_loaded, why, sizeof why))
+        return snprintf(err, len, "--fftw-wisdom: %s", why), err;
+    char *dir = strdup(c->fftw_wisdom);
+    bool writable = access(dirname(dir), W_OK) == 0;
+    free(dir);
+    if (!writable) return snprintf(err, len, "--fftw-wisdom: cannot write in the directory of '%s'", c->fftw_wisdom), err;
     return NULL;
 }
 
@@ -189,6 +205,7 @@ static void validate(model_cfg *c)
                             c->ref.test_case, c->ref.alpha, c->test_case, c->alpha);
     }
     if (c->write_fields) pst_usage_check_root(c->ctx.rank == 0 ? write_fields_problem(c, err, sizeof err) : NULL);
+    if (c->fftw_wisdom) pst_usage_check_root(c->ctx.rank == 0 ? wisdom_problem(c, err, sizeof err) : NULL);
 }
 
 /* Steps from --steps, --days or the case's standard length; the simulated time must be a
@@ -391,6 +408,7 @@ static void parse_options(model_cfg *c, int argc, char **argv)
         {"write-fields", PST_OPT_STRING, &c->write_fields, "FILE", "write the final fields (level 0) as NetCDF", 1, 0, NULL},
         {"reference", PST_OPT_STRING, &c->reference, "FILE", "error norms against this --write-fields run of the same case and end time", 1, 0, NULL},
         {"fftw-plan", PST_OPT_STRING, &c->fftw_plan, "MODE", "FFTW planner effort", 1, 0, plans},
+        {"fftw-wisdom", PST_OPT_STRING, &c->fftw_wisdom, "FILE", "FFTW wisdom: rank 0 loads FILE (if it exists) before planning and saves its wisdom to it after, so a later run on this machine gets the same plans without timing them", 1, 0, NULL},
         {"blas", PST_OPT_STRING, &c->blas_name, "LIB", "library of the Legendre dgemms: openblas, blis, blis-sup (BLIS's small-matrix kernels called directly), or auto (default: time each at set-up, keep the fastest)", 1, 0, blas_choices},
         {"grid", PST_OPT_STRING, &c->algos.grid, "PXxPY", "processor grid: longitudes over PX, latitude pairs over PY (default: near-square for the ranks)", 1, 0, NULL},
         {"preset", PST_OPT_STRING, &c->algos.preset, "NAME", "algorithms and protocols: gen (default), coll, opt (--tuned), DTH, DR", 1, 0, pst_model_presets},
@@ -454,6 +472,12 @@ static void plan_run(model_cfg *c, model_plan *p)
     double setup_t0 = pst_now_s();
     pst_model_init(&p->m, &mc);
     p->setup_s = pst_now_s() - setup_t0;
+    if (c->fftw_wisdom) {
+        char err[600];
+        int failed = c->ctx.rank == 0 && pst_fft_wisdom_save(c->fftw_wisdom, err, sizeof err);
+        MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        if (failed) pst_collective_exit(PST_EXIT_FAILED, "--fftw-wisdom: %s", c->ctx.rank == 0 ? err : "");
+    }
     p->steps = resolve_steps(c, p->m.cfg.dt_s);
     p->warmup = c->warmup < p->steps ? c->warmup : 0;
     snprintf(what, sizeof what, "model T%lldL%lld over %lld steps", c->trunc, c->levels, p->steps);
@@ -563,6 +587,12 @@ static void emit_point(model_cfg *c, const model_plan *p, const model_result *re
     pst_rec_num(&r, "diag_s", res->diag_s);
     pst_rec_num(&r, "setup_s", p->setup_s);
     pst_rec_num(&r, "fft_plan_s", p->m.dyn.fft_plan_s);
+    int plans, from_wisdom;
+    pst_fft_plan_counts(&plans, &from_wisdom);
+    pst_rec_str(&r, "fftw_wisdom", c->fftw_wisdom);
+    pst_rec_bool(&r, "fftw_wisdom_loaded", c->wisdom_loaded);
+    pst_rec_int(&r, "fftw_plans", plans);
+    pst_rec_int(&r, "fftw_plans_from_wisdom", from_wisdom);
     pst_rec_str(&r, "blas_choice", c->blas_auto ? "auto" : "fixed");
     pst_rec_str(&r, "blas_version", pst_blas_version(p->m.dyn.leg.blas));
     pst_rec_num(&r, "blas_openblas_s", p->m.dyn.blas_trial_s[PST_BLAS_OPENBLAS]);
@@ -614,6 +644,12 @@ static void print_summary(const model_cfg *c, const model_plan *p, const model_r
            s->flops_per_step_level, s->mflops);
     printf("  set-up          %.3f s, of which FFTW planning (--fftw-plan %s) %.3f s; not in the step times\n", p->setup_s,
            c->fftw_plan, p->m.dyn.fft_plan_s);
+    if (c->fftw_wisdom) {
+        int plans, from_wisdom;
+        pst_fft_plan_counts(&plans, &from_wisdom);
+        printf("  FFTW wisdom     %s: %s; %d of rank 0's %d plans from wisdom\n", c->fftw_wisdom,
+               c->wisdom_loaded ? "loaded, then saved" : "none yet, saved", from_wisdom, plans);
+    }
     print_blas(c, &p->m.dyn);
     if (d->has_norms)
         printf("  errors (%s)  h: l1 %.3e  l2 %.3e  linf %.3e | v: l1 %.3e  l2 %.3e  linf %.3e\n",

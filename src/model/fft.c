@@ -3,8 +3,10 @@
 #include "core/errors.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 double *pst_fft_alloc_real(size_t n)
 {
@@ -20,6 +22,31 @@ fftw_complex *pst_fft_alloc_complex(size_t n)
     return p;
 }
 
+/* FFTW's planner and wisdom are the process's, so are these counts of what it was asked. */
+static int plans_made, plans_from_wisdom;
+
+void pst_fft_plan_counts(int *made, int *from_wisdom)
+{
+    *made = plans_made;
+    *from_wisdom = plans_from_wisdom;
+}
+
+/* One plan: from wisdom alone when FFTW has it (counted), else planned with flags. */
+static fftw_plan plan_lines(int nlon, int nlines, double *g, fftw_complex *c, bool r2c, unsigned flags)
+{
+    const int nc = nlon / 2 + 1;
+    fftw_plan p = NULL;
+    for (int pass = 0; pass < 2 && !p; pass++) {
+        unsigned f = pass ? flags : flags | FFTW_WISDOM_ONLY;
+        p = r2c ? fftw_plan_many_dft_r2c(1, &nlon, nlines, g, NULL, 1, nlon, c, NULL, 1, nc, f)
+                : fftw_plan_many_dft_c2r(1, &nlon, nlines, c, NULL, 1, nc, g, NULL, 1, nlon, f);
+        if (p && !pass) plans_from_wisdom++;
+    }
+    if (!p) pst_fatal(PST_EXIT_FAILED, "FFTW could not plan %d lines of %d points", nlines, nlon);
+    plans_made++;
+    return p;
+}
+
 void pst_fft_init(pst_fft *f, int nlon, int nlines, unsigned flags)
 {
     f->nlon = nlon;
@@ -28,10 +55,34 @@ void pst_fft_init(pst_fft *f, int nlon, int nlines, unsigned flags)
     /* Plan on scratch arrays: planning with MEASURE/PATIENT overwrites them. */
     double *g = pst_fft_alloc_real((size_t)nlon * nlines);
     fftw_complex *c = pst_fft_alloc_complex((size_t)f->nc * nlines);
-    f->forward = fftw_plan_many_dft_r2c(1, &nlon, nlines, g, NULL, 1, nlon, c, NULL, 1, f->nc, flags);
-    f->inverse = fftw_plan_many_dft_c2r(1, &nlon, nlines, c, NULL, 1, f->nc, g, NULL, 1, nlon, flags);
+    f->forward = plan_lines(nlon, nlines, g, c, true, flags);
+    f->inverse = plan_lines(nlon, nlines, g, c, false, flags);
     fftw_free(g);
     fftw_free(c);
+}
+
+const char *pst_fft_wisdom_load(const char *path, bool *loaded, char *err, size_t len)
+{
+    struct stat st;
+    *loaded = false;
+    if (stat(path, &st) != 0) return NULL; /* a first run: the file is written after planning */
+    if (!S_ISREG(st.st_mode)) return snprintf(err, len, "'%s' is not a regular file", path), err;
+    if (!fftw_import_wisdom_from_filename(path))
+        return snprintf(err, len, "'%s' is not FFTW wisdom that %s can read", path, fftw_version), err;
+    *loaded = true;
+    return NULL;
+}
+
+const char *pst_fft_wisdom_save(const char *path, char *err, size_t len)
+{
+    char partial[4096];
+    if (snprintf(partial, sizeof partial, "%s.partial", path) >= (int)sizeof partial)
+        return snprintf(err, len, "the path '%s' is too long", path), err;
+    if (!fftw_export_wisdom_to_filename(partial) || rename(partial, path) != 0) {
+        remove(partial);
+        return snprintf(err, len, "cannot write '%s'", path), err;
+    }
+    return NULL;
 }
 
 void pst_fft_init_agreed(pst_fft *f, int nlon, int nlines, unsigned flags, MPI_Comm comm)

@@ -11,6 +11,7 @@
 
 #include <fftw3.h>
 #include <mpi.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct pst_fft {
@@ -28,6 +29,17 @@ void pst_fft_init(pst_fft *f, int nlon, int nlines, unsigned flags);
  * nlines 0 takes part without planning; comm MPI_COMM_NULL plans alone. */
 void pst_fft_init_agreed(pst_fft *f, int nlon, int nlines, unsigned flags, MPI_Comm comm);
 void pst_fft_free(pst_fft *f);
+
+/* FFTW plans this process has made through pst_fft_init, and how many of them came from wisdom
+ * alone (imported, or shared by pst_fft_init_agreed) without timing candidates. */
+void pst_fft_plan_counts(int *made, int *from_wisdom);
+
+/* A wisdom file (--fftw-wisdom): load before planning, so the plans of an earlier run on this
+ * machine come back without timing (same plans, same results bit for bit, planning in
+ * milliseconds); save after, atomically (PATH.partial, then renamed).  Load: a missing file is
+ * no error (*loaded false); NULL when fine, else the message in err. */
+const char *pst_fft_wisdom_load(const char *path, bool *loaded, char *err, size_t len);
+const char *pst_fft_wisdom_save(const char *path, char *err, size_t len);
 
 void pst_fft_forward(const pst_fft *f, double *grid, fftw_complex *fourier);
 /* Destroys `fourier` (FFTW's c2r may use its input as scratch). */

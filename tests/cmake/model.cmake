@@ -23,6 +23,30 @@ pst_bad_input_test(model.bad.reference_day 1 2 "--reference: .*model-case6-ref.n
   model --case 6 --trunc 21 --days 1 --reference ${MODEL_REF} --out ${PST_TEST_OUT})
 set_tests_properties(model.bad.reference_case model.bad.reference_day PROPERTIES FIXTURES_REQUIRED model_ref)
 
+# --fftw-wisdom: a first run (no file yet) plans by timing and saves the wisdom; a second takes
+# every plan from it, on every rank (rank 0 loads it, then shares it).
+set(MODEL_WISDOM ${CMAKE_CURRENT_BINARY_DIR}/model-wisdom.fftw)
+add_test(NAME model.fftw_wisdom.clean COMMAND ${CMAKE_COMMAND} -E rm -f ${MODEL_WISDOM})
+set_tests_properties(model.fftw_wisdom.clean PROPERTIES FIXTURES_SETUP wisdom_clean)
+pst_records_test(model.fftw_wisdom.first 2 CHECKS
+  "all(not p['fftw_wisdom_loaded'] and p['fftw_plans'] > 0 and p['fftw_wisdom'].endswith('model-wisdom.fftw') for p in points)"
+  ARGS model --case 2 --trunc 21 --levels 2 --steps 2 --grid 1x2 --fftw-plan measure --fftw-wisdom ${MODEL_WISDOM})
+set_tests_properties(model.fftw_wisdom.first PROPERTIES FIXTURES_REQUIRED wisdom_clean FIXTURES_SETUP wisdom)
+pst_records_test(model.fftw_wisdom.use 2 CHECKS
+  "all(p['fftw_wisdom_loaded'] and p['fftw_plans'] > 0 and p['fftw_plans_from_wisdom'] == p['fftw_plans'] for p in points)"
+  ARGS model --case 2 --trunc 21 --levels 2 --steps 2 --grid 1x2 --fftw-plan measure --fftw-wisdom ${MODEL_WISDOM})
+set_tests_properties(model.fftw_wisdom.use PROPERTIES FIXTURES_REQUIRED wisdom)
+# Written afresh by each test run: a run that saved over it would leave valid wisdom behind.
+add_test(NAME model.fftw_wisdom.garbage_file COMMAND sh -c "echo 'not FFTW wisdom' > ${CMAKE_CURRENT_BINARY_DIR}/not-wisdom.txt")
+set_tests_properties(model.fftw_wisdom.garbage_file PROPERTIES FIXTURES_SETUP wisdom_garbage)
+pst_bad_input_test(model.bad.fftw_wisdom_garbage 2 2 "--fftw-wisdom: '.*not-wisdom.txt' is not FFTW wisdom that fftw-3[^ ]* can read"
+  model --trunc 21 --fftw-wisdom ${CMAKE_CURRENT_BINARY_DIR}/not-wisdom.txt --out ${PST_TEST_OUT})
+set_tests_properties(model.bad.fftw_wisdom_garbage PROPERTIES FIXTURES_REQUIRED wisdom_garbage)
+pst_bad_input_test(model.bad.fftw_wisdom_directory 1 2 "--fftw-wisdom: '.*' is not a regular file"
+  model --trunc 21 --fftw-wisdom ${CMAKE_CURRENT_BINARY_DIR} --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.fftw_wisdom_no_dir 1 2 "--fftw-wisdom: cannot write in the directory of '/nonexistent-pstswm/w.fftw'"
+  model --trunc 21 --fftw-wisdom /nonexistent-pstswm/w.fftw --out ${PST_TEST_OUT})
+
 pst_bad_input_test(model.bad.trunc 1 2 "--trunc: 0 is out of range \\(allowed: 1 \\.\\.\\. 2047\\)" model --trunc 0 --out ${PST_TEST_OUT})
 pst_bad_input_test(model.bad.nlat 1 2 "--nlat: 32 latitudes are too few for T42 \\(need an even number >= 64"
   model --trunc 42 --nlat 32 --out ${PST_TEST_OUT})
