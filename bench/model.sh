@@ -11,8 +11,10 @@
 #     and BLIS's kernels (pst_yardstick legendre --operands cache,buffer,memory): the Fourier-side
 #     operand in L2, in the model's wavenumber-major buffer, and that with the caches flushed:
 #     where the model's Legendre stage falls among the three says what its memory costs it.
-# Yardsticks and model runs are interleaved in rounds so load drift hits them alike; every figure
-# is the median over rounds of per-run medians.  Rates use the flop counts of Worley (1998)
+# Yardsticks and model runs are interleaved in rounds so load drift hits them alike, and every
+# model run is bracketed by a DGEMM just before and just after it (the host's phases move DGEMM
+# by a third within minutes): each run's rates are against the mean of its two brackets, and
+# every figure is the median over rounds of per-run figures.  Rates use the flop counts of Worley (1998)
 # for the whole step (4,129,859 per level-step at T42, 24,235,477 at T85) and the
 # project's own count (src/model/flops.h) for the Legendre stage.  Not a test: numbers depend on
 # the machine and its load.
@@ -50,6 +52,11 @@ echo "# pstswm model, case 2, 1 rank, $rounds rounds, $(nproc) cores, $mpi, load
 fft_yardstick() { "$build/pst_yardstick" fft --nlon "$1" --r2c $(($2 * 8 * 16)) --c2r $(($2 * 5 * 16)) --reps 5 | grep fft_best; }
 # tag: every record of round r carries "round": r, so each target can be judged round by round.
 tag() { sed "s/^{/{\"round\":$r,/"; }
+# bracket: a short DGEMM beside the model run of truncation $M and options $variant.
+bracket() {
+  "$build/pst_yardstick" dgemm --reps 3 |
+    sed "s/\"what\":\"dgemm\"/\"what\":\"dgemm_bracket\",\"trunc\":$M,\"variant\":\"$variant\"/" | tag >>"$out"
+}
 for ((r = 1; r <= rounds; r++)); do
   "$build/pst_yardstick" dgemm --reps 5 | tag >>"$out"
   # Two at once: each copy's rate is what one of two ranks can expect from its core.
@@ -66,9 +73,11 @@ for ((r = 1; r <= rounds; r++)); do
     read -r M steps <<<"$cfg"
     for variant in "${variants[@]}"; do
       tmp=$(mktemp)
+      bracket
       # shellcheck disable=SC2086 # a variant is a list of options
       scripts/pstrun --mpi "$mpi" -n 1 "$build/pstswm" model --case 2 --trunc "$M" --levels 16 ${block:+--level-block "$block"} \
         --steps "$steps" --warmup 3 --fftw-plan measure $variant --out "$tmp" >/dev/null
+      bracket
       grep '"type":"point"' "$tmp" | sed "s/^{/{\"variant\":\"$variant\",/" | tag >>"$out"
       rm -f "$tmp"
     done
@@ -83,8 +92,10 @@ def ys(what, key="t_med", **match):
 dgemm, dgemm2 = ys("dgemm", "gflops_med"), ys("dgemm_concurrent", "gflops_med")
 worley = {42: 4129859, 85: 24235477}
 stream = ys("stream_triad", "gbs_med")
+brackets = [r["gflops_med"] for r in recs if r.get("what") == "dgemm_bracket"]
 print(f"yardsticks: DGEMM n=1000 {dgemm:.1f} GFlop/s on one core, {dgemm2:.1f} per copy with two at once "
-      f"({dgemm2 / dgemm:.2f}); memory (STREAM triad) {stream:.1f} GB/s")
+      f"({dgemm2 / dgemm:.2f}); beside the model runs {med(brackets):.1f} [{min(brackets):.1f}, {max(brackets):.1f}]; "
+      f"memory (STREAM triad) {stream:.1f} GB/s")
 print(f"{'config':8} {'step ms':>8} {'fft ms':>7} {'leg ms':>7} {'four ms':>7} {'grid ms':>8} {'spec ms':>8} "
       f"{'plan s':>7} {'FFTW ms':>8} {'batch':>5} {'fft/FFTW':>8} {'leg/DGEMM':>9} {'leg+four':>8} {'step/DGEMM':>10}  blas, variant")
 def rates(pts, dgemm_gflops, yard):
@@ -110,12 +121,15 @@ for (M, nlon), variant in ((c, v) for c in ((42, 128), (85, 256)) for v in varia
     yard = med([r["t_med"] for r in fft_best])
     batch = statistics.mode([r["batch"] for r in fft_best])
     L = pts[0]["levels"]
+    # Each run against its own DGEMM brackets and its round's FFTW yardstick; a target's figure is
+    # the median over the rounds, its spread their range.
+    per_round[(M, variant)] = [rates([p for p in pts if p["round"] == k],
+                                     ys("dgemm_bracket", "gflops_med", round=k, trunc=M, variant=variant),
+                                     ys("fft_best", nlon=nlon, round=k)) for k in rounds]
+    figures = {key: med([x[key] for x in per_round[(M, variant)]]) for key in per_round[(M, variant)][0]}
     rows[(M, variant)] = dict(step=g("t_med"), blas=statistics.mode([p["blas"] for p in pts]), fft=g("fft_s"), leg=g("legendre_s"),
                               four=g("fourier_s"), grid=g("grid_s"), spec=g("spectral_s"), plan=g("fft_plan_s"), yard=yard,
-                              batch=batch, **rates(pts, dgemm, yard))
-    # Each round against its own yardsticks: the spread of a target's metric over the rounds.
-    per_round[(M, variant)] = [rates([p for p in pts if p["round"] == k], ys("dgemm", "gflops_med", round=k),
-                                     ys("fft_best", nlon=nlon, round=k)) for k in rounds]
+                              batch=batch, **figures)
     r = rows[(M, variant)]
     print(f"T{M}L{L:<4} {r['step']*1e3:8.2f} {r['fft']*1e3:7.2f} {r['leg']*1e3:7.2f} {r['four']*1e3:7.2f} "
           f"{r['grid']*1e3:8.2f} {r['spec']*1e3:8.2f} {r['plan']:7.3f} {yard*1e3:8.2f} {batch:5d} {r['fft_ratio']:8.2f} "
@@ -142,8 +156,8 @@ targets = [("T85L16 Legendre stage (dgemms) >= 0.60 of DGEMM", 85, "leg_rate", 0
            ("T85L16 FFT stage <= 1.2 x FFTW yardstick", 85, "fft_ratio", 1.2, False),
            ("T85L16 whole step >= 0.45 of DGEMM", 85, "step_rate", 0.45, True),
            ("T42L16 whole step >= 0.35 of DGEMM (aim)", 42, "step_rate", 0.35, True)]
-# A verdict holds when the medians and every round agree; otherwise the run cannot decide it.
-print("targets (median, range over the rounds, rounds meeting it):")
+# A verdict holds when every round agrees; otherwise the run cannot decide it.
+print("targets (median over the rounds, their range, rounds meeting it):")
 for variant in variants:
     for text, M, key, bound, at_least in targets:
         if (M, variant) not in rows:
@@ -157,7 +171,8 @@ for variant in variants:
               f"[{min(each):.2f}, {max(each):.2f}], {k} of {len(each)} rounds")
 PY
 echo "# step: median step time after 3 warm-up steps; stages: mean per step (four: the Fourier-space combinations);"
-echo "# leg/DGEMM: Legendre flops (flops.h) / dgemm stage time / DGEMM rate; leg+four: the same over both stages;"
+echo "# leg/DGEMM: Legendre flops (flops.h) / dgemm stage time / DGEMM rate (the mean of the run's two brackets),"
+echo "# median over the rounds; leg+four: the same over both stages; step/DGEMM, fft/FFTW likewise per round;"
 echo "# plan s: FFTW planning (not in the step);"
 echo "# FFTW ms: the same transforms by FFTW alone, cache-resident, best batch; medians over $rounds rounds."
-echo "# targets: 'undecided' when the rounds (each against its own yardsticks) disagree with each other or with the medians.  Records: $out"
+echo "# targets: 'undecided' when the rounds (each run against its own yardsticks) disagree.  Records: $out"
