@@ -141,7 +141,8 @@ if (85, "") in rows:
     def shapes(operands, k):
         t = sum(ys(f"legendre_{w}", blas=blas, operands=operands, round=k) for w in ("synthesis", "analysis"))
         y = next(r for r in recs if r.get("what") == "legendre_synthesis")
-        flop = 2 * 2 * y["pairs"] * (86 * 87 // 2) * y["columns"]  # both passes, 2 flops per product
+        K = (y["trunc"] + 1) * (y["trunc"] + 2) // 2
+        flop = 2 * 2 * y["pairs"] * K * y["columns"]  # both passes, 2 flops per coefficient, pair and column
         return flop / t / 1e9 / ys("dgemm", "gflops_med", round=k)
     if any(r.get("what") == "legendre_synthesis" and r.get("blas") == blas for r in recs):
         spread = lambda x: f"{med(x):.2f} [{min(x):.2f}, {max(x):.2f}]"
