@@ -1,6 +1,7 @@
 /* pstswm: one MPI program, one subcommand per benchmark. */
 #include "bench/commands.h"
 #include "comm/protocol.h"
+#include "core/context.h"
 #include "core/errors.h"
 #include "core/record.h"
 #include "core/thread_level.h"
@@ -42,7 +43,7 @@ int main(int argc, char **argv)
         return argc < 2 ? PST_EXIT_USAGE : 0;
     }
     if (!strcmp(argv[1], "--version")) {
-        if (rank == 0) printf("pstswm %s (%s), record schema %d\n", PST_VERSION, PST_GIT_COMMIT, PST_SCHEMA_VERSION);
+        if (rank == 0) printf("pstswm %s (%s), record schema %d\n", PST_VERSION, pst_git_commit(), PST_SCHEMA_VERSION);
         pst_finalize();
         return 0;
     }

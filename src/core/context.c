@@ -20,15 +20,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pst_git_commit.h" /* generated at every build: cmake/git-commit.cmake */
+
 #ifndef PST_VERSION
 #define PST_VERSION "0.0.0"
-#endif
-#ifndef PST_GIT_COMMIT
-#define PST_GIT_COMMIT "unknown"
 #endif
 #ifndef PST_MPI_FLAVOUR
 #define PST_MPI_FLAVOUR "unknown"
 #endif
+
+const char *pst_git_commit(void) { return PST_GIT_COMMIT; }
 
 /* The command line, shell-quoted: plain words as they are, the rest in single quotes with each
  * quote written as '\'' (4 bytes for 1, so the buffer holds 4 per byte plus the quotes). */

@@ -65,6 +65,9 @@ void pst_ctx_validated(pst_ctx *c);
 
 /* Before parsing: defaults, rank/size, run id (agreed by broadcast), command line.  header is the
  * subcommand's run-header schema (its bench names the subcommand). */
+/* The commit this binary was built from ("-dirty" with local changes, "unknown" outside git). */
+const char *pst_git_commit(void);
+
 void pst_ctx_init(pst_ctx *c, const struct pst_schema *header, int argc, char **argv);
 
 /* After all validation: open --out (collective usage error if it cannot be written), survey

@@ -1,0 +1,4 @@
+# The build itself: the commit a binary reports is taken at every build (tests/git-commit-test.sh).
+add_test(NAME build.git_commit COMMAND ${CMAKE_SOURCE_DIR}/tests/git-commit-test.sh ${CMAKE_SOURCE_DIR}
+  ${PSTRUN} -n 1 $<TARGET_FILE:pstswm>)
+set_tests_properties(build.git_commit PROPERTIES TIMEOUT 60)
