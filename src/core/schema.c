@@ -57,7 +57,7 @@ static const pst_field header[] = {
     {"tool", PST_F_STR, NULL, "pstswm", false, NULL},
     {"schema_version", PST_F_INT, NULL, "version of this schema (README: Schema versions)", false, NULL},
     {"version", PST_F_STR, NULL, "pstswm version", false, NULL},
-    {"git_commit", PST_F_STR, NULL, "commit the binary was built from", false, NULL},
+    {"git_commit", PST_F_STR, NULL, "commit the binary was built from (\"-dirty\": with changes to tracked files)", false, NULL},
     {"command", PST_F_STR, NULL, "the whole command line, shell-quoted", false, NULL},
     {"mpi_library", PST_F_STR, NULL, "MPI_Get_library_version, first line", false, NULL},
     {"mpi_version", PST_F_STR, NULL, "MPI standard version the library implements (MPI_Get_version)", false, NULL},
