@@ -17,6 +17,8 @@
 # Records go to results/bench-model-parallel-<date>.jsonl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=bench/noise.sh
+source bench/noise.sh
 mpi=${PSTRUN_MPI:-openmpi} build= trunc=85 levels=16 steps=12 rounds=3 confirm=6 candidates=3
 while (($#)); do
   case "$1" in
@@ -47,20 +49,14 @@ configs=(
   "1x2 --legendre coll" "1x2 --legendre coll --level-pipeline" "1x2 --legendre srtrans"
   "2x1 --fft srtrans" "2x1 --fft coll" "2x1 --fft dfft"
 )
-launches=0 noisy=0
 # run PHASE CONFIG: one launch, its point record tagged with the phase.
 run() {
   local grid rest n
   read -r grid rest <<<"$2"
   n=$((${grid%x*} * ${grid#*x}))
   # shellcheck disable=SC2086  # rest holds separate options
-  scripts/pstrun --mpi "$mpi" -n "$n" "$build/pstswm" model --case 2 --trunc "$trunc" --levels "$levels" \
-    --steps "$steps" --warmup 2 --grid "$grid" $rest --out "$out.part" >/dev/null 2>"$out.err" ||
-    { cat "$out.err" >&2; exit 1; }
-  # pstswm's noise probe warns of host stalls on every such launch: count them, pass the rest on.
-  launches=$((launches + 1))
-  if grep -q 'timings are noisy' "$out.err"; then noisy=$((noisy + 1)); fi
-  grep -v 'timings are noisy' "$out.err" >&2 || true
+  noise_counted scripts/pstrun --mpi "$mpi" -n "$n" "$build/pstswm" model --case 2 --trunc "$trunc" --levels "$levels" \
+    --steps "$steps" --warmup 2 --grid "$grid" $rest --out "$out.part" >/dev/null
   grep '"type":"point"' "$out.part" | sed "s/^{/{\"bench_phase\":\"$1\",\"bench_config\":\"$2\",/" >>"$out"
 }
 echo "# pstswm model T${trunc}L${levels} case 2, $steps steps, $rounds rounds + $confirm confirming launches, $mpi, $(nproc) cores, load: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -91,7 +87,7 @@ for ((r = 1; r <= confirm; r++)); do
     wait
   done
 done
-rm -f "$out.part" "$out.err"
+rm -f "$out.part"
 "$python" - "$out" <<'PY'
 import json, math, statistics, sys
 from collections import defaultdict
@@ -140,5 +136,5 @@ print(f"concurrent-DGEMM yardstick: one copy {d1:.1f} GFlop/s ({min(dgemm):.1f}.
 print(f"concurrent-STREAM yardstick: one copy {s1:.1f} GB/s, each of two at once {s2:.1f} ({s2 / s1:.1%}): "
       f"the same for a memory-bound one (the model's Legendre buffer and previous level stream from memory)")
 PY
-echo "# $noisy of $launches launches warned that the host lost time in stalls (the noise probe before and after each run)"
+noise_summary
 echo "# records: $out"

@@ -11,6 +11,8 @@
 # records instead of running.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=bench/noise.sh
+source bench/noise.sh
 mpi=${PSTRUN_MPI:-openmpi} build= rounds=3 plot= records=
 while (($#)); do
   case "$1" in
@@ -44,7 +46,7 @@ for ((r = 1; r <= rounds; r++)); do
   for cfg in "${configs[@]}"; do
     read -r M L steps <<<"$cfg"
     tmp=$(mktemp)
-    scripts/pstrun --mpi "$mpi" -n 1 "$build/pstswm" model --case 2 --trunc "$M" --levels "$L" --steps "$steps" \
+    noise_counted scripts/pstrun --mpi "$mpi" -n 1 "$build/pstswm" model --case 2 --trunc "$M" --levels "$L" --steps "$steps" \
       --warmup 2 --fftw-plan measure --out "$tmp" >/dev/null
     grep '"type":"point"' "$tmp" >>"$out"
     rm -f "$tmp"
@@ -107,3 +109,4 @@ print(f"# plot: {sys.argv[2]}")
 PY
 echo "# step: median step time after 2 warm-up steps; stage shares of the mean per-step stage times; medians over"
 echo "# the rounds.  Records: $out"
+[[ -n $records ]] || noise_summary

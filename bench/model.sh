@@ -25,6 +25,8 @@
 # Records (model points and yardsticks) go to results/bench-model-<date>.jsonl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=bench/noise.sh
+source bench/noise.sh
 mpi=${PSTRUN_MPI:-openmpi} build= steps42=100 steps85=40 block= rounds=3 variants=("")
 while (($#)); do
   case "$1" in
@@ -75,7 +77,7 @@ for ((r = 1; r <= rounds; r++)); do
       tmp=$(mktemp)
       bracket
       # shellcheck disable=SC2086 # a variant is a list of options
-      scripts/pstrun --mpi "$mpi" -n 1 "$build/pstswm" model --case 2 --trunc "$M" --levels 16 ${block:+--level-block "$block"} \
+      noise_counted scripts/pstrun --mpi "$mpi" -n 1 "$build/pstswm" model --case 2 --trunc "$M" --levels 16 ${block:+--level-block "$block"} \
         --steps "$steps" --warmup 3 --fftw-plan measure $variant --out "$tmp" >/dev/null
       bracket
       grep '"type":"point"' "$tmp" | sed "s/^{/{\"variant\":\"$variant\",/" | tag >>"$out"
@@ -177,3 +179,4 @@ echo "# median over the rounds; leg+four: the same over both stages; step/DGEMM,
 echo "# plan s: FFTW planning (not in the step);"
 echo "# FFTW ms: the same transforms by FFTW alone, cache-resident, best batch; medians over $rounds rounds."
 echo "# targets: 'undecided' when the rounds (each run against its own yardsticks) disagree.  Records: $out"
+noise_summary
