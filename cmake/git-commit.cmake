@@ -8,7 +8,9 @@ execute_process(COMMAND git -C ${SRC} rev-parse --short=12 HEAD
 if(NOT rc EQUAL 0 OR NOT commit)
   set(commit "unknown")
 else()
-  execute_process(COMMAND git -C ${SRC} diff-index --quiet HEAD --
+  # `git diff`, not `diff-index`: it compares contents, so a file only touched (a checkout, a
+  # stash popped) does not make a clean tree look dirty.
+  execute_process(COMMAND git -C ${SRC} diff --quiet HEAD --
     RESULT_VARIABLE dirty OUTPUT_QUIET ERROR_QUIET)
   if(dirty EQUAL 1)
     string(APPEND commit "-dirty")

@@ -1,7 +1,7 @@
 #!/bin/bash
-# cmake/git-commit.cmake in a scratch repository: the commit, "-dirty" for changed tracked files,
-# a new commit rewrites the header, an unchanged one leaves it alone (nothing recompiles), and
-# "unknown" outside git.  Then the built binary: its --version names the commit the sources are
+# cmake/git-commit.cmake in a scratch repository: the commit, "-dirty" for changed tracked files
+# (not for a file only touched), a new commit rewrites the header, an unchanged one leaves it
+# alone (nothing recompiles), and "unknown" outside git.  Then the built binary: its --version names the commit the sources are
 # at now (a binary built after a commit without reconfiguring used to name the configure's).
 #   git-commit-test.sh SOURCE_DIR PSTSWM_COMMAND...
 set -euo pipefail
@@ -19,6 +19,8 @@ c1=$(git rev-parse --short=12 HEAD)
 touch -d '2000-01-01' "$tmp/h"
 header > /dev/null
 [[ $(stat -c %Y "$tmp/h") == $(date -d '2000-01-01' +%s) ]] || fail "unchanged commit rewrote the header"
+touch -d '2001-01-01' f
+[[ $(header) == "#define PST_GIT_COMMIT \"$c1\"" ]] || fail "a file only touched made the tree dirty: $(cat "$tmp/h")"
 echo b > f
 [[ $(header) == "#define PST_GIT_COMMIT \"$c1-dirty\"" ]] || fail "changed file: $(cat "$tmp/h")"
 git commit -qam two
