@@ -11,3 +11,8 @@ set_tests_properties(tree.registry PROPERTIES TIMEOUT 60)
 # The record schema: docs/records.md and pstlab's copy (python/pstlab/schema.json) are the binary's.
 add_test(NAME tree.schema COMMAND ${CMAKE_SOURCE_DIR}/tests/check-schema.py ${CMAKE_SOURCE_DIR} $<TARGET_FILE:pstswm>)
 set_tests_properties(tree.schema PROPERTIES TIMEOUT 60)
+# The docs: links and anchors, code fences, README length, no dates or commit ids outside
+# docs/notes/, and the protocol and alternative counts they state against this build.
+add_test(NAME tree.docs COMMAND ${CMAKE_SOURCE_DIR}/tests/check-docs.py ${CMAKE_SOURCE_DIR}
+  --pstrun ${PSTRUN} --pstswm $<TARGET_FILE:pstswm> --mpi ${PST_MPI})
+set_tests_properties(tree.docs PROPERTIES TIMEOUT 120 PROCESSORS 2)
