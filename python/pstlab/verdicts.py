@@ -104,9 +104,9 @@ def _precise(rounds: dict[str, list[float]], conf: float, precision: float) -> b
     return True
 
 
-def _precisions(headers: list[dict]) -> dict[str, float]:
-    """{run_id: the run's --precision} from the run headers that carry it."""
-    return {h["run_id"]: p for h in headers if (p := number(h, "precision")) is not None and p > 0}
+def _precisions(headers: list[dict]) -> dict[tuple, float]:
+    """{(run_id,): the run's --precision} from the run headers that carry it (keyed as group_by keys)."""
+    return {(h.get("run_id"),): p for h in headers if (p := number(h, "precision")) is not None and p > 0}
 
 
 def _to_decide(case: Case) -> int | None:

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from pstlab import stats
+from pstlab import stats, verdicts
 
 
 @pytest.mark.parametrize(
@@ -184,3 +184,68 @@ def test_launch_verdict_known_answer():
     assert stats.launches_to_exclude([0.01, 0.015, 0.012], 0.025, 0.02) is None  # within the margin
     with pytest.raises(ValueError, match="two or more launches"):
         stats.launch_verdict(launches[:1])
+
+
+# --- verdicts.build: the unit, the launches' own verdicts, and each run's own --precision ---
+
+
+def _records(launch_shifts, precision=None, rounds=12, scatter=0.1):
+    """Points of two protocols, 'fast' and 'slow' (1.3x), one record file per launch; round r of
+    every alternative is scaled alike, and launch k's 'slow' by launch_shifts[k].  Rounds scatter by
+    ±scatter, so their medians' intervals are about that wide."""
+    points, headers = [], []
+    for k, shift in enumerate(launch_shifts, 1):
+        run = f"run{k}"
+        if precision is not None:
+            headers.append({"bench": "swap", "type": "header", "run_id": run, "precision": precision})
+        base = [1e-5 * (1 + scatter * ((7 * r) % rounds - rounds / 2) / (rounds / 2)) for r in range(rounds)]
+        for protocol, factor in (("fast", 1.0), ("slow", 1.3 * shift)):
+            points.append(
+                {"bench": "swap", "type": "point", "run_id": run, "_file": f"swap-L{k}.jsonl", "bytes": 8,
+                 "protocol": protocol, "round_s": [t * factor for t in base]}
+            )  # fmt: skip
+    return points, headers
+
+
+def _cases(points, headers=()):
+    return verdicts.build(points, [], ("bytes",), lambda p: p["protocol"], headers)
+
+
+def test_one_launch_is_the_rounds_verdict():
+    points, headers = _records([1.0], precision=0.2)
+    (case,) = _cases(points, headers)
+    assert case.unit == "rounds" and case.launches == 1 and case.launches_to_decide is None
+    assert case.verdict == case.launch_verdicts[0] == stats.verdict(case.rounds)
+    assert case.ratio("slow") == stats.paired_ratio(case.rounds["slow"], case.rounds["fast"])
+
+
+def test_several_launches_are_the_unit():
+    points, headers = _records([1.0, 1.1, 0.9], precision=0.2)
+    (case,) = _cases(points, headers)
+    assert case.unit == "launches" and case.launches == 3 and len(case.launch_verdicts) == 3
+    # every launch alone decides for 'fast' (its rounds are exact multiples); over launches the
+    # spread of 'slow' (1.17, 1.3, 1.43) leaves it undecided at k = 2: t₂ at 0.975 is 4.30
+    assert all(v.best_set == ["fast"] for v in case.launch_verdicts)
+    assert case.verdict.best_set == ["fast", "slow"] and not case.verdict.decided
+    q = case.ratio("slow")
+    d = [math.log(1.3 * s) for s in (1.0, 1.1, 0.9)]
+    assert q.n == 3 and q.ratio == pytest.approx(math.exp(np.mean(d)))
+    assert q.lo == pytest.approx(math.exp(np.mean(d) - 4.302653 * np.std(d, ddof=1) / math.sqrt(3)))
+    assert not q.significant and q.lo < 1.02
+    assert case.launches_to_decide == case.launches_needed("slow") == stats.launches_to_exclude(d, 0.025, 0.02) > 3
+    # a tight spread over launches decides
+    (tight,) = _cases(*_records([1.0, 1.01, 0.99], precision=0.2))
+    assert tight.verdict.best_set == ["fast"] and tight.ratio("slow").significant and tight.launches_to_decide is None
+
+
+@pytest.mark.parametrize("shifts", [[1.0], [1.0, 1.01, 0.99]])
+def test_precision_is_the_runs_own(shifts):
+    """Rounds scattered ±10 %: their medians' intervals are about 10 % wide, within a run's
+    --precision 0.20, outside the default 0.05 that a run without a header is judged against."""
+    points, headers = _records(shifts, precision=0.2)
+    (case,) = _cases(points, headers)
+    assert "precision not reached" not in case.caveats
+    (case,) = _cases(points)
+    assert "precision not reached" in case.caveats
+    (case,) = _cases(*_records(shifts, precision=0.01))
+    assert "precision not reached" in case.caveats
