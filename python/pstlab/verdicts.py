@@ -161,7 +161,8 @@ def build(
         if case.unit == "rounds":
             case.verdict = case.launch_verdicts[0]
         else:
-            case.verdict = stats.launch_verdict([{a: r[a][:per_launch] for a in common} for _, r in usable], conf, margin)
+            same_rounds = [{a: r[a][:per_launch] for a in common} for _, r in usable]
+            case.verdict = stats.launch_verdict(same_rounds, conf, margin)
             case.launches_to_decide = _to_decide(case)
         out.append(case)
     return out

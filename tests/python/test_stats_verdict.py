@@ -160,9 +160,8 @@ def test_a_gap_at_the_margin_is_kept_within_a_launch():
     see): the slower of two alternatives exactly 1 + margin apart stays in >= 95 % of 2,000 trials;
     the median-only rule does not."""
     rules = {"rounds": _rounds_rule, "median only": _median_only}
-    kept = _share(
-        np.random.default_rng(17), rules, 2000, lambda s: "slow" in s, gap=1 + MARGIN, launches=1, between=0.0, within=0.02
-    )
+    one_launch = {"gap": 1 + MARGIN, "launches": 1, "between": 0.0, "within": 0.02}
+    kept = _share(np.random.default_rng(17), rules, 2000, lambda s: "slow" in s, **one_launch)
     print("slower kept at the margin, one launch:", kept)
     assert kept["rounds"] >= 0.95, kept
     assert kept["median only"] < 0.95, kept
