@@ -5,7 +5,14 @@ B/A is the ratio of the geometric means over launches, and its interval comes fr
 the logarithms: the launch is the unit of replication, so the variation between launches (job
 placement, host load, allocator state) counts.  One launch per side gives a ratio and no interval.
 The p-values of every compared value are adjusted together (Holm), so a report of hundreds of
-values does not call some of them different by chance; `--fail-above` gates on the adjusted ones.
+values does not call some of them different by chance, and each interval shown is at the level
+Holm's step-down tested it at, so it excludes 1 exactly when its row is called different.
+
+`--fail-above PCT` asks another question of other numbers: is B shown to be slower than A by more
+than PCT?  It takes each launch's medians (t_med, not the t_min the tables show: a minimum over
+hundreds of samples has no usable interval), tests per row "slowdown > PCT" one-sided, Holm over
+the rows gated, and fails only where the lower end of the adjusted interval is above 1 + PCT.  A
+row with fewer than three launches on a side is not gated, and the gate says so.
 """
 
 import datetime
@@ -18,7 +25,7 @@ from scipy import stats as sps
 from pstlab import __version__, doc, paths
 from pstlab.doc import Section, Table, Text, fmt_bytes, fmt_ratio
 from pstlab.errors import PstlabError
-from pstlab.records import RecordSet, load
+from pstlab.records import RecordSet, load, number
 from pstlab.sections import BENCHES
 from pstlab.sections.common import Metric, sort_key
 
@@ -34,13 +41,22 @@ class GateFailed(PstlabError):
 
 @dataclass(frozen=True)
 class LogRatio:
-    """B/A from per-launch values: the ratio of geometric means, its interval and raw p-value
-    (None without at least two launches per side)."""
+    """B/A from per-launch values: the ratio of geometric means, its interval and raw p-value, and
+    the standard error and degrees of freedom of the log-ratio (None without two launches a side)."""
 
     ratio: float
     lo: float | None = None
     hi: float | None = None
     p: float | None = None
+    se: float | None = None
+    df: float | None = None
+
+    def interval(self, two_sided_alpha: float) -> tuple[float, float] | None:
+        """The ratio's interval at level 1 - two_sided_alpha, or None without one."""
+        if self.se is None:
+            return None
+        half = float(sps.t.ppf(1 - two_sided_alpha / 2, self.df)) * self.se if self.se else 0.0
+        return self.ratio * math.exp(-half), self.ratio * math.exp(half)
 
 
 def log_ratio(a: list[float], b: list[float], conf: float = CONFIDENCE) -> LogRatio | None:
@@ -57,11 +73,11 @@ def log_ratio(a: list[float], b: list[float], conf: float = CONFIDENCE) -> LogRa
     vb = sum((x - mb) ** 2 for x in lb) / (len(lb) - 1) / len(lb)
     se = math.sqrt(va + vb)
     if se == 0:  # identical launches on both sides: the difference is exact
-        return LogRatio(math.exp(diff), math.exp(diff), math.exp(diff), 1.0 if diff == 0 else 0.0)
+        return LogRatio(math.exp(diff), math.exp(diff), math.exp(diff), 1.0 if diff == 0 else 0.0, 0.0, math.inf)
     df = (va + vb) ** 2 / ((va**2 / (len(la) - 1) if va else 0) + (vb**2 / (len(lb) - 1) if vb else 0))
     half = float(sps.t.ppf(0.5 + conf / 2, df)) * se
     p = float(2 * sps.t.sf(abs(diff) / se, df))
-    return LogRatio(math.exp(diff), math.exp(diff - half), math.exp(diff + half), p)
+    return LogRatio(math.exp(diff), math.exp(diff - half), math.exp(diff + half), p, se, df)
 
 
 def holm(pvalues: list[float]) -> list[float]:
@@ -75,6 +91,21 @@ def holm(pvalues: list[float]) -> list[float]:
     return adjusted
 
 
+def holm_levels(pvalues: list[float], alpha: float = 1 - CONFIDENCE) -> list[float]:
+    """The level Holm's step-down tests each p-value at: alpha/(m - rank) up to the first that is
+    not below it, that one's level for the rest.  A p-value is rejected exactly when it is below its
+    level, and an interval at that level excludes the null exactly then (holm() gives the same
+    decisions as adjusted p-values)."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    levels, stopped = [0.0] * m, None
+    for rank, i in enumerate(order):
+        if stopped is None and not pvalues[i] < alpha / (m - rank):
+            stopped = alpha / (m - rank)
+        levels[i] = stopped if stopped is not None else alpha / (m - rank)
+    return levels
+
+
 @dataclass
 class Row:
     metric: Metric
@@ -85,6 +116,11 @@ class Row:
     detail_b: str
     test: LogRatio | None
     p_adjusted: float | None = None
+    level: float | None = None  # the two-sided level Holm tested this row at
+
+    def interval(self) -> tuple[float, float] | None:
+        """B/A's interval at the row's Holm level: it excludes 1 exactly when 'better' names a side."""
+        return self.test.interval(self.level) if self.test is not None and self.level is not None else None
 
     @property
     def significant(self) -> bool:
@@ -101,13 +137,6 @@ class Row:
             return "≈"
         b_wins = self.test.ratio > 1 if self.metric.higher_is_better else self.test.ratio < 1
         return "B" if b_wins else "A"
-
-    def slowdown(self) -> float | None:
-        """How much worse B is than A (0.1 = 10 % worse), or None when B is not worse."""
-        if self.test is None:
-            return None
-        worse = 1 / self.test.ratio if self.metric.higher_is_better else self.test.ratio
-        return worse - 1 if worse > 1 else None
 
 
 def per_launch(metric: Metric, rs: RecordSet) -> dict[tuple, tuple[list[float], str]]:
@@ -135,8 +164,9 @@ def all_rows(a: RecordSet, b: RecordSet) -> dict[str, list[Row]]:
         for metric in bench.METRICS
     }
     tested = [r for rs in rows.values() for r in rs if r.test is not None and r.test.p is not None]
-    for r, p in zip(tested, holm([r.test.p for r in tested]), strict=True):
-        r.p_adjusted = p
+    pvalues = [r.test.p for r in tested]
+    for r, p, level in zip(tested, holm(pvalues), holm_levels(pvalues), strict=True):
+        r.p_adjusted, r.level = p, level
     return {title: rs for title, rs in rows.items() if rs}
 
 
@@ -151,8 +181,8 @@ def _median(values: list[float]) -> float:
     return s[len(s) // 2] if len(s) % 2 else (s[len(s) // 2 - 1] + s[len(s) // 2]) / 2
 
 
-def _interval(t: LogRatio | None) -> str:
-    return f"[{t.lo:.2f}, {t.hi:.2f}]" if t is not None and t.lo is not None else "–"
+def _interval(bounds: tuple[float, float] | None) -> str:
+    return f"[{bounds[0]:.2f}, {bounds[1]:.2f}]" if bounds is not None else "–"
 
 
 def counts(rows: list[Row]) -> dict[str, int]:
@@ -176,7 +206,7 @@ def metric_table(rows: list[Row]) -> Table:
                 metric.fmt(_median(r.b)),
                 *([r.detail_b] if details else []),
                 fmt_ratio(r.test.ratio if r.test else None),
-                _interval(r.test),
+                _interval(r.interval()),
                 f"{r.p_adjusted:.2g}" if r.p_adjusted is not None else "–",
                 r.better(),
             ]
@@ -190,15 +220,16 @@ def metric_table(rows: list[Row]) -> Table:
         f"B {metric.value_label}",
         *(["B detail"] if details else []),
         "B/A",
-        f"{CONFIDENCE:.0%} CI",
+        "CI (Holm)",
         "p (Holm)",
         "better",
     ]
     note = (
         f"{better.capitalize()} is better. Values are medians over launches (A: up to {launches[0]}, B: up to "
-        f"{launches[1]}); B/A is the ratio of geometric means over launches with Welch's {CONFIDENCE:.0%} interval, "
-        "and p is adjusted (Holm) over every value this comparison tests. 'better' names a side only when the "
-        "difference is significant; ≈: no significant difference; untested: one launch on a side (run "
+        f"{launches[1]}); B/A is the ratio of geometric means over launches with Welch's interval at the level "
+        f"Holm's step-down tested it at ({CONFIDENCE:.0%} over every value this comparison tests), and p is adjusted "
+        "the same way. 'better' names a side only when the difference is significant (the interval excludes 1); "
+        "≈: no significant difference; untested: one launch on a side (run "
         "`pstlab run SUITE --launches 3`); –: a value is not positive (no ratio to take). "
         f"B better in {w['B']}, A in {w['A']}, no significant difference in {w['≈']}, untested in "
         f"{w['untested']}, not comparable in {w['–']} of {len(rows)}. {metric.note}"
@@ -236,25 +267,111 @@ def verdicts(rows: dict[str, list[Row]]) -> list[str]:
     return lines
 
 
-def gate(a: RecordSet, b: RecordSet, rows: dict[str, list[Row]], fail_above_pct: float) -> list[str]:
-    """The significant slowdowns of B beyond the allowed percentage; refuses too few launches."""
-    na, nb = len(a.launches()), len(b.launches())
-    if min(na, nb) < MIN_GATE_LAUNCHES:
+@dataclass
+class GateRow:
+    """One value the gate judges: a metric's selection over each launch's medians, A and B."""
+
+    metric: Metric
+    key: tuple
+    a: list[float]  # one value per launch
+    b: list[float]
+    test: LogRatio | None = None  # B/A; None when not gated
+    p: float | None = None  # one-sided: the chance of a slowdown this large if it were at most the allowance
+    level: float | None = None  # the tail of a two-sided interval Holm's step-down tested it at
+
+    def where(self) -> str:
+        key = ", ".join(_key_cell(c, v) for c, v in zip(self.metric.key_columns, self.key, strict=True))
+        return f"{self.metric.title} [{key}]"
+
+    def _log_worse(self) -> float:
+        """ln of how many times worse B is: B/A where lower is better, A/B where higher is."""
+        log_ratio_ = math.log(self.test.ratio)
+        return -log_ratio_ if self.metric.higher_is_better else log_ratio_
+
+    def worse_interval(self) -> tuple[float, float]:
+        """The worse factor's two-sided interval with the row's Holm level in each tail (95 % for a
+        single row): its lower end is above 1 + PCT exactly when the row fails."""
+        half = float(sps.t.ppf(1 - self.level, self.test.df)) * self.test.se if self.test.se else 0.0
+        return math.exp(self._log_worse() - half), math.exp(self._log_worse() + half)
+
+    @property
+    def fails(self) -> bool:
+        return self.p is not None and self.p < self.level
+
+
+def _medians_for_minima(rs: RecordSet) -> RecordSet:
+    """rs with each point's t_min replaced by its t_med.  The metrics select and show t_min, the
+    papers' statistic; the gate asks them for the same selection made over medians instead."""
+    records = [
+        dict(r, t_min=r["t_med"]) if r["type"] == "point" and number(r, "t_med") is not None else r for r in rs.records
+    ]
+    return RecordSet(rs.path, records, rs.manifest)
+
+
+def gate_rows(a: RecordSet, b: RecordSet, fail_above_pct: float) -> list[GateRow]:
+    """Every value both sides have, from per-launch medians; those with MIN_GATE_LAUNCHES launches a
+    side and a ratio tested one-sided for 'B worse by more than PCT', Holm over the tested ones."""
+    ma, mb = _medians_for_minima(a), _medians_for_minima(b)
+    rows = []
+    for bench in BENCHES:
+        if not (a.has(bench.BENCH) and b.has(bench.BENCH)):
+            continue
+        for metric in bench.METRICS:
+            va, vb = per_launch(metric, ma), per_launch(metric, mb)
+            for k in sorted(set(va) & set(vb), key=lambda k: [sort_key(x) for x in k]):
+                rows.append(GateRow(metric, k, va[k][0], vb[k][0]))
+    bound = math.log1p(fail_above_pct / 100)
+    tested = []
+    for r in rows:
+        if min(len(r.a), len(r.b)) < MIN_GATE_LAUNCHES or (t := log_ratio(r.a, r.b)) is None:
+            continue
+        r.test = t
+        excess = r._log_worse() - bound
+        r.p = float(sps.t.sf(excess / t.se, t.df)) if t.se else (0.0 if excess > 0 else 1.0)
+        tested.append(r)
+    # The lower end of a two-sided interval is a one-sided test at half its level.
+    for r, level in zip(tested, holm_levels([r.p for r in tested], (1 - CONFIDENCE) / 2), strict=True):
+        r.level = level
+    return rows
+
+
+def gate(a: RecordSet, b: RecordSet, fail_above_pct: float) -> list[GateRow]:
+    """The gate's rows; refuses when not one of them has the launches to be gated."""
+    rows = gate_rows(a, b, fail_above_pct)
+    if not any(r.test is not None for r in rows):
+        na, nb = len(a.launches()), len(b.launches())
         raise PstlabError(
-            f"--fail-above needs {MIN_GATE_LAUNCHES} or more launches on each side (A has {na}, B has {nb}): "
-            f"run each with `pstlab run SUITE --launches {MIN_GATE_LAUNCHES}`"
+            f"--fail-above needs {MIN_GATE_LAUNCHES} or more launches on each side (A has {na}, B has {nb}) of at "
+            f"least one compared value: run each with `pstlab run SUITE --launches {MIN_GATE_LAUNCHES}`"
         )
+    return rows
+
+
+def gate_lines(rows: list[GateRow], fail_above_pct: float) -> tuple[list[str], list[str], list[str]]:
+    """(summary, one line per failure, one line per value not gated)."""
+    tested = [r for r in rows if r.test is not None]
     failures = []
-    for title, rs in rows.items():
-        for r in rs:
-            worse = r.slowdown()
-            if r.significant and worse is not None and worse * 100 > fail_above_pct:
-                key = ", ".join(_key_cell(c, v) for c, v in zip(r.metric.key_columns, r.key, strict=True))
-                failures.append(
-                    f"{title} [{key}]: B worse by {worse:.1%} (B/A {r.test.ratio:.3f}, CI {_interval(r.test)}, "
-                    f"p {r.p_adjusted:.2g})"
-                )
-    return failures
+    for r in (r for r in tested if r.fails):
+        lo, hi = r.worse_interval()
+        which = "A/B" if r.metric.higher_is_better else "B/A"
+        failures.append(
+            f"{r.where()}: B worse by {math.exp(r._log_worse()) - 1:.1%} ({which} of per-launch medians "
+            f"{math.exp(r._log_worse()):.3f}, Holm-adjusted interval [{lo:.3f}, {hi:.3f}], lower end above "
+            f"{1 + fail_above_pct / 100:.3f})"
+        )
+    skipped = [
+        f"{r.where()}: " + ("a value is not positive" if min(len(r.a), len(r.b)) >= MIN_GATE_LAUNCHES else
+                            f"A has {len(r.a)}, B has {len(r.b)} launches")
+        for r in rows
+        if r.test is None
+    ]  # fmt: skip
+    summary = (
+        f"Gate (--fail-above {fail_above_pct:g}): {len(failures)} of {len(tested)} values show B slower than A by more "
+        f"than {fail_above_pct:g} % (per-launch medians, Holm)"
+    )
+    if skipped:
+        summary += f"; {len(skipped)} not gated"
+    return [summary], failures, skipped
 
 
 def default_out(a: Path, b: Path) -> Path:
@@ -272,7 +389,9 @@ def write(
     out_dir = Path(out) if out else default_out(Path(path_a), Path(path_b))
     out_dir.mkdir(parents=True, exist_ok=True)
     rows = all_rows(a, b)
-    failures = gate(a, b, rows, fail_above_pct) if fail_above_pct is not None else []
+    summary, failures, skipped = [], [], []
+    if fail_above_pct is not None:
+        summary, failures, skipped = gate_lines(gate(a, b, fail_above_pct), fail_above_pct)
     secs = sections(a, b, rows)
     title = f"pstswm comparison: {a.label()} vs {b.label()}"
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
@@ -281,16 +400,25 @@ def write(
         f"{len(b.launches())} launch(es)). Generated by pstlab {__version__} on {now}. Ratios are B/A of the "
         "value shown; each table says whether higher or lower is better."
     )
-    if failures:
-        secs.insert(0, Section(f"Gate: B worse than {fail_above_pct:g} % (significant)", [Text("\n".join(failures))]))
+    if fail_above_pct is not None:
+        how = (
+            "Each value is taken once per launch from the launches' medians (t_med); B is shown slower than allowed "
+            "where the lower end of its interval, adjusted by Holm's step-down over every value gated, is above "
+            f"1 + {fail_above_pct:g} %. A value with fewer than {MIN_GATE_LAUNCHES} launches on a side, or without "
+            "a ratio (a value not positive), is not gated."
+        )
+        gate_text = [Text(summary[0] + ". " + how)]
+        gate_text += [Text("Failing:\n" + "\n".join(failures))] if failures else []
+        gate_text += [Text("Not gated:\n" + "\n".join(skipped))] if skipped else []
+        secs.insert(0, Section(f"Gate: is B slower than A by more than {fail_above_pct:g} %?", gate_text))
     doc.write_figures(secs, out_dir / "plots")
     md_path, html_path = out_dir / "compare.md", out_dir / "compare.html"
     paths.write_atomic(md_path, doc.to_markdown(title, intro, secs, "plots"))
     paths.write_atomic(html_path, doc.to_html(title, intro, secs))
-    lines = verdicts(rows)
+    lines = verdicts(rows) + summary + [f"  not gated: {s}" for s in skipped]
     if failures:
         raise GateFailed(
-            f"{len(failures)} significant slowdown(s) above {fail_above_pct:g} % (report: {md_path}):\n  "
-            + "\n  ".join(failures)
+            f"{len(failures)} slowdown(s) shown above {fail_above_pct:g} % (report: {md_path}):\n  "
+            + "\n  ".join(failures + [f"not gated: {s}" for s in skipped])
         )
     return md_path, html_path, lines

@@ -4,11 +4,13 @@ pstswm already reports per-point statistics over repetitions (t_min, t_med, ...)
 second-level figures the papers tabulate across protocols, sizes and configurations.
 """
 
+import functools
 import math
 import statistics
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import stats as sps
 
 # Worley 1999: protocol sensitivity is low / moderate / high when (median-min)/min is
 # <= 5 %, between 5 % and 15 %, or >= 15 %.
@@ -130,6 +132,7 @@ def _binom_half_cdf(n: int, m: int) -> float:
     return sum(math.exp(lg_n1 - math.lgamma(i + 1) - math.lgamma(n - i + 1) + ln_half_n) for i in range(min(m, n) + 1))
 
 
+@functools.lru_cache(maxsize=4096)  # every verdict asks for the same few (n, alpha)
 def sign_rank(n: int, alpha: float) -> int:
     """The largest j with P(Binomial(n, 1/2) <= j-1) <= alpha: the j-th order statistic from each end
     bounds the median with coverage >= 1 - 2·alpha; 0 when n is too small for any interval."""
@@ -230,17 +233,109 @@ def verdict(rounds: dict[str, list[float]], conf: float = 0.95, margin: float = 
             continue
         d = sorted(math.log(x) - math.log(y) for x, y in zip(rounds[a], rounds[best], strict=True))
         in_set[a] = d[j - 1] <= band
-    rel, rel_lo, rel_hi = [], [], []
-    for a in labels:
-        q = paired_ratio(rounds[a], rounds[best], conf, margin)
-        rel.append(q.ratio - 1)
-        rel_lo.append(0.0 if a == best else q.lo - 1)
-        rel_hi.append(0.0 if a == best else q.hi - 1)
+    ratios = {a: paired_ratio(rounds[a], rounds[best], conf, margin) for a in labels}
+    best_set = [best, *(a for a in labels if in_set[a] and a != best)]
+    return Verdict(best, best_set, medians, *_spread(labels, best, ratios), n, margin, conf)
+
+
+def _spread(labels: list[str], best: str, ratios: dict[str, PairedRatio]) -> tuple:
+    """(median_rel, median_rel_ci, level, level_ci) from each alternative's ratio to the best."""
+    rel = [ratios[a].ratio - 1 for a in labels]
+    rel_lo = [0.0 if a == best else ratios[a].lo - 1 for a in labels]
+    rel_hi = [0.0 if a == best else ratios[a].hi - 1 for a in labels]
     # No alternative beats the best by definition, so 0 bounds the spread below (also when the
     # rounds are too few for an interval: C's fmax, which pstswm uses, does the same).
     lo_med = _median(rel_lo)
     lo, hi = max(0.0, lo_med) if math.isfinite(lo_med) else 0.0, _median(rel_hi)
     level_ci = (sensitivity_class(lo), sensitivity_class(hi))
     level = level_ci[0] if level_ci[0] == level_ci[1] and level_ci[0] != "n/a" else "undetermined"
-    best_set = [best, *(a for a in labels if in_set[a] and a != best)]
-    return Verdict(best, best_set, medians, _median(rel), (lo, hi), level, level_ci, n, margin, conf)
+    return _median(rel), (lo, hi), level, level_ci
+
+
+# --- Verdicts over several launches: the launch is the unit (docs/statistics.md, "Across runs") ---
+# Rounds of one launch share its placement and state, so they are not independent samples of what
+# another launch would measure.  Each launch contributes one number per comparison, the median of
+# its per-round log-ratios (paired by round, as above); the comparison is Student's t over those
+# numbers (the per-execution unit of Georges, Buytaert & Eeckhout 2007 and Kalibera & Jones 2013).
+
+MAX_LAUNCHES = 1000  # launches_to_exclude looks no further: beyond this, "not with launches"
+
+
+def launch_log_ratios(a: list[list[float]], b: list[list[float]]) -> list[float]:
+    """One value per launch: the median per-round log-ratio of a against b within that launch."""
+    out = []
+    for rounds_a, rounds_b in zip(a, b, strict=True):
+        d = sorted(math.log(x) - math.log(y) for x, y in zip(rounds_a, rounds_b, strict=True))
+        out.append(quantile_sorted(d, 0.5))
+    return out
+
+
+def launch_tail_alpha(conf: float, k: int) -> float:
+    """Each tail of each of the k - 1 comparisons with the best gets (1 - conf) / (2(k - 1)): the
+    best is chosen from the data, so either of two equal alternatives may be the one tested, and
+    both tails together keep the chance of dropping either within 1 - conf (Bonferroni)."""
+    return (1 - conf) / (2 * max(k - 1, 1))
+
+
+@functools.lru_cache(maxsize=4096)  # the same few (alpha, launches) recur in every verdict
+def _t_quantile(tail_alpha: float, df: int) -> float:
+    return float(sps.t.ppf(1 - tail_alpha, df))
+
+
+def _t_half_width(d: list[float], tail_alpha: float) -> float:
+    return _t_quantile(tail_alpha, len(d) - 1) * statistics.stdev(d) / math.sqrt(len(d))
+
+
+def t_ratio(d: list[float], tail_alpha: float, margin: float) -> PairedRatio:
+    """exp(mean of the per-launch log-ratios d) with Student's t interval, tail_alpha in each tail;
+    NaN ends with fewer than two launches.  Significant: the interval lies wholly outside the band."""
+    mean = statistics.fmean(d)
+    if len(d) < 2:
+        return PairedRatio(math.exp(mean), math.nan, math.nan, len(d), False)
+    half = _t_half_width(d, tail_alpha)
+    band = math.log1p(margin)
+    significant = mean - half > band or mean + half < -band
+    return PairedRatio(math.exp(mean), math.exp(mean - half), math.exp(mean + half), len(d), significant)
+
+
+def launches_to_exclude(d: list[float], tail_alpha: float, margin: float) -> int | None:
+    """The fewest launches at which the lower end would clear the margin if d's mean and spread held;
+    None when the mean is within the margin (a tie that no number of launches separates) or more
+    than MAX_LAUNCHES would be needed."""
+    mean, band = statistics.fmean(d), math.log1p(margin)
+    if mean <= band or len(d) < 2:
+        return None
+    sd = statistics.stdev(d)
+
+    def clears(n: int) -> bool:
+        return mean - _t_quantile(tail_alpha, n - 1) * sd / math.sqrt(n) > band
+
+    if not clears(MAX_LAUNCHES):
+        return None
+    lo, hi = 2, MAX_LAUNCHES  # clears(n) only grows with n: t's quantile and sd/sqrt(n) both fall
+    while lo < hi:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if clears(mid) else (mid + 1, hi)
+    return lo
+
+
+def launch_verdict(launches: list[dict[str, list[float]]], conf: float = 0.95, margin: float = 0.02) -> Verdict:
+    """The verdict over alternatives measured in several launches ({label: per-round times} per
+    launch, paired by round within each): the best is the smallest geometric mean of the launches'
+    medians; an alternative leaves the best set when its t lower bound over launches clears the
+    margin at launch_tail_alpha.  The spread's interval is per comparison, as in verdict()."""
+    labels = list(launches[0])
+    if len(launches) < 2 or any(list(r) != labels for r in launches):
+        raise ValueError("a launch verdict needs two or more launches of the same alternatives")
+    for r in launches:
+        if len({len(v) for v in r.values()}) != 1 or 0 in {len(v) for v in r.values()}:
+            raise ValueError("a verdict needs alternatives with the same nonzero number of rounds")
+    medians = {a: math.exp(statistics.fmean(math.log(_median(r[a])) for r in launches)) for a in labels}
+    best = min(labels, key=lambda a: medians[a])
+    d = {a: launch_log_ratios([r[a] for r in launches], [r[best] for r in launches]) for a in labels}
+    tail = launch_tail_alpha(conf, len(labels))
+    excluded = {a for a in labels if a != best and (q := t_ratio(d[a], tail, margin)).significant and q.ratio > 1}
+    per_comparison = {a: t_ratio(d[a], (1 - conf) / 2, margin) for a in labels}
+    rounds = sum(len(r[best]) for r in launches)
+    best_set = [best, *(a for a in labels if a not in excluded and a != best)]
+    return Verdict(best, best_set, medians, *_spread(labels, best, per_comparison), rounds, margin, conf)

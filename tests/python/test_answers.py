@@ -57,15 +57,13 @@ def test_launches_merge_into_one_paired_verdict(tmp_path):
     _write(tmp_path / "swap-L2.jsonl", _swap_launch("b", 2))
     rs = records.load(tmp_path)
     (case,) = swap_section.verdict_cases(rs)
-    assert case.launches == 2 and case.verdict.rounds == 24
-    pts = rs.points("swap")
-    merged = {
-        p: [t for q in sorted(pts, key=records.launch_of) if q["protocol"] == p for t in q["round_s"]]
-        for p in ("0,6", "0,0", "1,3")
-    }
-    assert case.verdict == stats.verdict(merged)
+    assert case.launches == 2 and case.unit == "launches" and case.verdict.rounds == 24
+    rounds_of = {(q["run_id"], q["protocol"]): q["round_s"] for q in rs.points("swap")}
+    per_launch = [{p: rounds_of[(r, p)] for p in ("0,6", "0,0", "1,3")} for r in ("a", "b")]
+    assert case.verdict == stats.launch_verdict(per_launch)
+    assert [v.best_set for v in case.launch_verdicts] == [stats.verdict(r).best_set for r in per_launch]
     assert set(case.verdict.best_set) == {"0,6", "1,3"} and "0,0" not in case.verdict.best_set
-    # kept from a launch: noisy; judged again on the merged rounds: precision (2 % noise: reached)
+    # kept from a launch: noisy; judged again on each launch's rounds: precision (2 % noise: reached)
     assert case.caveats == ["noisy"]
     q = case.ratio("0,0")
     assert q.significant and q.ratio == pytest.approx(1.1, rel=0.02)

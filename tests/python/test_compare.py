@@ -41,6 +41,22 @@ def test_log_ratio_is_welch_on_logs():
 def test_holm_known_answer():
     assert compare.holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
     assert compare.holm([0.5, 0.9]) == pytest.approx([1.0, 1.0])
+    # the step-down's levels: 0.05/4 and 0.05/3 reject, 0.05/2 stops it and holds for the rest
+    levels = compare.holm_levels([0.01, 0.04, 0.03, 0.005])
+    assert levels == pytest.approx([0.05 / 3, 0.025, 0.025, 0.0125])
+    assert [p < lv for p, lv in zip([0.01, 0.04, 0.03, 0.005], levels, strict=True)] == [True, False, False, True]
+
+
+def test_table_intervals_are_the_ones_holm_decided_with(tmp_path):
+    """Where 'better' names a side its interval excludes 1, and where it says ≈ the interval holds 1."""
+    a = _swap_set(tmp_path / "a", [{8: (t, t), 64: (2 * t, 2 * t)} for t in (1e-5, 1.01e-5, 0.99e-5)])
+    b = _swap_set(tmp_path / "b", [{8: (1.3 * t, 1.3 * t), 64: (2 * t, 2 * t)} for t in (1e-5, 1.02e-5, 0.99e-5)])
+    rows = [r for rs in compare.all_rows(records.load(a), records.load(b)).values() for r in rs]
+    verdicts = {r.better() for r in rows}
+    assert {"A", "≈"} <= verdicts, verdicts  # both kinds of decision occur in this set
+    for r in rows:
+        lo, hi = r.interval()
+        assert (r.better() != "≈") == (not lo <= 1 <= hi), (r.key, r.better(), lo, hi, r.p_adjusted)
 
 
 def test_best_time_rows_carry_the_right_ratio():
@@ -54,7 +70,7 @@ def test_best_time_rows_carry_the_right_ratio():
     assert row[table.columns.index("B/A")] == f"{best_b / best_a:.2f}"
     # one launch a side: never a winner, however large the ratio
     assert row[table.columns.index("better")] == "untested"
-    assert row[table.columns.index("95% CI")] == "–"
+    assert row[table.columns.index("CI (Holm)")] == "–"
 
 
 def test_every_bench_is_compared_with_overlays(written):
@@ -165,9 +181,9 @@ def test_gate_fails_on_a_significant_slowdown(tmp_path, cli):
     a, b = _launches(tmp_path / "a", 1.0), _launches(tmp_path / "b", 1.3, jitter=(1.0, 0.99, 1.015))
     rc, _, err = cli("compare", a, b, "--out", tmp_path / "c", "--fail-above", "10")
     assert rc == 1, err
-    assert "significant slowdown(s) above 10 %" in err and "Best exchange time per message size" in err
-    assert "B worse by 3" in err  # ~30 %
-    assert "Gate: B worse than 10 %" in (tmp_path / "c" / "compare.md").read_text()
+    assert "slowdown(s) shown above 10 %" in err and "Best exchange time per message size" in err
+    assert "B worse by 30." in err and "lower end above 1.100" in err  # ~30 %
+    assert "Gate: is B slower than A by more than 10 %?" in (tmp_path / "c" / "compare.md").read_text()
 
 
 def test_gate_passes_within_the_allowance_and_when_equal(tmp_path, cli):
@@ -188,3 +204,72 @@ def test_gate_needs_three_launches_a_side(tmp_path, cli):
     assert "--fail-above needs 3 or more launches on each side (A has 3, B has 2)" in err
     rc, _, err = cli("compare", a, a, "--out", tmp_path / "d", "--fail-above", "-1")
     assert rc == 2 and "--fail-above must be a percentage >= 0, got -1" in err
+
+
+def _swap_set(directory, launches):
+    """A record set of swap points, one file per launch: launches[k] = {bytes: (t_min, t_med)}."""
+    directory.mkdir()
+    for k, sizes in enumerate(launches, 1):
+        points = [
+            {"bench": "swap", "type": "point", "run_id": f"{directory.name}{k}", "transport": "mpi", "cache": "1",
+             "pair": "0,1", "protocol": "0,1", "bytes": size, "t_min": t_min, "t_med": t_med}
+            for size, (t_min, t_med) in sizes.items()
+        ]  # fmt: skip
+        (directory / f"swap-L{k}.jsonl").write_text("".join(json.dumps(p) + "\n" for p in points))
+    return directory
+
+
+def _per_launch_times(t_meds, size=8):
+    return [{size: (t, t)} for t in t_meds]
+
+
+def test_gate_tests_the_slowdown_not_its_point_estimate(tmp_path, cli):
+    """B/A = 1.06 [1.01, 1.11] (Welch, 3 launches a side) is not shown slower than 5 %: it passes a
+    5 % gate, and fails a 0.5 % one (its lower end, 1.012, is above 1.005)."""
+    spread = 4.302653 * 0.01855 / math.sqrt(3)  # t₂ at 0.975 × sd / √3: the interval's half-width in logs
+    a = _swap_set(tmp_path / "a", _per_launch_times([1e-5] * 3))
+    b_times = [1.06e-5 * math.exp(e) for e in (-0.01855, 0.0, 0.01855)]
+    b = _swap_set(tmp_path / "b", _per_launch_times(b_times))
+    row = compare.gate_rows(records.load(a), records.load(b), 5)[0]
+    assert (row.test.lo, row.test.hi) == pytest.approx((1.06 * math.exp(-spread), 1.06 * math.exp(spread)))
+    assert f"{row.test.lo:.2f}, {row.test.hi:.2f}" == "1.01, 1.11" and row.test.p < 0.05
+    rc, out, err = cli("compare", a, b, "--out", tmp_path / "c", "--fail-above", "5")
+    assert rc == 0, err
+    assert "Gate (--fail-above 5): 0 of 1 values show B slower than A by more than 5 %" in out
+    rc, _, err = cli("compare", a, b, "--out", tmp_path / "d", "--fail-above", "0.5")
+    assert rc == 1 and "1 slowdown(s) shown above 0.5 %" in err
+    assert "B worse by 6.0% (B/A of per-launch medians 1.060, Holm-adjusted interval [1.012, 1.110]" in err
+    assert "lower end above 1.005" in err
+
+
+def test_gate_uses_medians_not_minima(tmp_path, cli):
+    """B's minima 30 % worse, its medians as A's: no slowdown to gate (a minimum is one lucky sample)."""
+    a = _swap_set(tmp_path / "a", [{8: (1e-5, 1.2e-5)}] * 3)
+    b = _swap_set(tmp_path / "b", [{8: (1.3e-5, t)} for t in (1.19e-5, 1.2e-5, 1.21e-5)])
+    rc, out, err = cli("compare", a, b, "--out", tmp_path / "c", "--fail-above", "5")
+    assert rc == 0, err
+    assert "0 of 1 values show B slower" in out
+    worse = _swap_set(tmp_path / "worse", [{8: (1e-5, t)} for t in (1.55e-5, 1.56e-5, 1.57e-5)])
+    rc, _, err = cli("compare", a, worse, "--out", tmp_path / "d", "--fail-above", "5")
+    assert rc == 1 and "B worse by 30.0%" in err
+
+
+def test_a_value_with_fewer_launches_is_not_gated_silently(tmp_path, cli):
+    """B's third launch lacks the 64-byte size: that value (and α, fitted over the sizes) is listed as
+    not gated; the 8-byte one is gated (and fails when B is 30 % slower there)."""
+    a = _swap_set(tmp_path / "a", [{8: (1e-5, 1e-5), 64: (2e-5, 2e-5)}] * 3)
+    b_even = [{8: (1e-5, 1e-5), 64: (2e-5, 2e-5)}, {8: (1.01e-5, 1.01e-5), 64: (2e-5, 2e-5)}, {8: (0.99e-5, 0.99e-5)}]
+    b = _swap_set(tmp_path / "b", b_even)
+    rc, out, err = cli("compare", a, b, "--out", tmp_path / "c", "--fail-above", "5")
+    assert rc == 0, err
+    assert "0 of 1 values show B slower than A by more than 5 % (per-launch medians, Holm); 2 not gated" in out
+    # the size and the α fitted over sizes, which B's third launch cannot fit
+    assert "not gated: Best exchange time per message size (min over protocols) [mpi, 1, 0,1, 64]: A has 3" in out
+    assert "not gated: Per-message overhead α per protocol [mpi, 1, 0,1]: A has 3, B has 2 launches" in out
+    md = (tmp_path / "c" / "compare.md").read_text()
+    assert "Not gated:" in md and "[mpi, 1, 0,1, 64]: A has 3, B has 2 launches" in md
+    slower_at_8 = [{**launch, 8: (1.3e-5, 1.3e-5 * (1 + k / 100))} for k, launch in enumerate(b_even)]
+    slow = _swap_set(tmp_path / "slow", slower_at_8)
+    rc, _, err = cli("compare", a, slow, "--out", tmp_path / "d", "--fail-above", "5")
+    assert rc == 1 and "[mpi, 1, 0,1, 8]: B worse by 31" in err
+    assert "not gated: Best exchange time per message size (min over protocols) [mpi, 1, 0,1, 64]" in err
