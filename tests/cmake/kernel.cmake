@@ -58,7 +58,7 @@ pst_records_test(kernel.np3.partitioned 3 CHECKS
   "all(p['result'] == 'partitioned' for p in points)"
   ARGS kernel --algorithms exchsum,halfsum,ringsum,ringpipe,allreduce --result partitioned --trunc 10 --levels 2
   --protocols 0,6,3,1 --overlap off,on --reps 2 --timeout 120)
-pst_mpi_test(kernel.help 1 kernel --help)
+pst_output_test(kernel.help 1 "^  --algorithms LIST" $<TARGET_FILE:pstswm> kernel --help)
 
 pst_bad_input_test(kernel.bad.algorithm 2 2 "--algorithms: unknown value 'fft9' \\(allowed: srtrans"
   kernel --algorithms fft9 --out ${PST_TEST_OUT})
