@@ -187,3 +187,7 @@ pst_bad_input_test(header.bad.noise_probe 2 2 "--noise-probe: -1 is out of range
   swap --noise-probe -1 --out ${PST_TEST_OUT})
 pst_bad_input_test(header.bad.noise_probe_text 2 2 "--noise-probe: 'abc' is not a finite number"
   swap --noise-probe abc --out ${PST_TEST_OUT})
+# The sensitivity table prints a tie set of every protocol (2 rounds exclude none) as 4 members,
+# then the count of the rest: no lone winner, no 44-member line.
+pst_output_test(swap.table.tie_set_inline 2 "^ +8 +1 .* [^ ]+ ≈ [^ ]+ ≈ [^ ]+ ≈ [^ ]+ \\+[0-9]+ more$"
+  $<TARGET_FILE:pstswm> swap --protocols all --sizes 8 --reps 2 --noise-probe 0)

@@ -44,8 +44,10 @@ def test_a_manifest_entry_without_a_name_is_refused(cli, tmp_path):
     ("line", "reason"),
     [
         ('{"bench": "swap", "type": "point", "run_id": "r", "t_min": 1}', "required field 'bytes' missing"),
-        ('{"bench": "swap", "type": "point", "run_id": "r", "bytes": null}', "field 'bytes' is null, which pstswm never"),
-        ('{"bench": "swap", "type": "summary", "summary": 3, "run_id": "r"}', "field 'summary' must be of type string"),
+        ('{"bench": "swap", "type": "point", "run_id": "r", "bytes": null}',
+         "field 'bytes' is null, which pstswm never"),
+        ('{"bench": "swap", "type": "summary", "summary": 3, "run_id": "r"}',
+         "field 'summary' must be of type string"),
         ("[" * 100_000, "nested too deeply"),
         ('{"bench": "coll", "type": "point", "run_id": "r", "bytes": "8"}', "field 'bytes' must be a number"),
     ],
