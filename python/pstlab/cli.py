@@ -5,9 +5,10 @@ import os
 import signal
 import sys
 import threading
+import traceback
 
 from pstlab import __version__, paths
-from pstlab.errors import PstlabError
+from pstlab.errors import EXIT_BUG, PstlabError
 
 EPILOG = """examples:
   pstlab run quick                       # the quick suite with Open MPI, into results/<timestamp>-quick-openmpi
@@ -232,17 +233,16 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"pstlab {args.command}: interrupted", file=sys.stderr)
         return 130
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError, ArithmeticError, RecursionError) as e:
-        # Records that pass the per-line checks but lack what an analysis needs (a foreign or
-        # hand-edited file): a message, not a traceback; PSTLAB_DEBUG=1 shows where.
-        if os.environ.get("PSTLAB_DEBUG"):
-            raise
-        print(f"pstlab {args.command}: the records lack or mistype a field this command needs "
-              f"({type(e).__name__}: {e}); set PSTLAB_DEBUG=1 to see where", file=sys.stderr)
-        return 2
     except BrokenPipeError:  # output piped into head & co.: stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except Exception:
+        # Records are checked against the record schema as they are read (records.py), so bad
+        # input has been refused by name already: anything else is a pstlab bug, not the data's.
+        traceback.print_exc()
+        print(f"pstlab {args.command}: internal error (a pstlab bug, not a fault of the records): "
+              "please report it with the traceback above", file=sys.stderr)
+        return EXIT_BUG
     finally:
         if in_main_thread:
             signal.signal(signal.SIGTERM, previous)

@@ -40,28 +40,32 @@ def launch_of(rec: dict) -> int:
     return int(m.group(1)) if m else 1
 
 
-# The fields a measurement of a bench cannot be reported without.
-REQUIRED_POINT_FIELDS = {"swap": ("bytes",), "pingpong": ("bytes",), "coll": ("bytes",)}
+# Fields that every schema version has required: an older file's records (whose other required
+# fields may postdate them) must still hold these.
+REQUIRED_SINCE_V1 = {("swap", "point"): ("bytes",), ("pingpong", "point"): ("bytes",), ("coll", "point"): ("bytes",)}
 
 
-def _check(rec: object) -> str | None:
-    """The reason a decoded line is not a record, or None.  Field types come from the record
-    schema (pstlab.schema); fields it does not know (a newer pstswm's) pass unchecked."""
+def _check(rec: object, version: int) -> str | None:
+    """The reason a decoded line is not a record of schema `version` (its file's header), or None.
+
+    Every record of a kind the schema knows is checked against it (pstlab.schema): each value's
+    type, and for the current version every required field; null only where pstswm may write it
+    (pstlab.schema.null_ok).  Fields and record kinds the schema does not know pass unchecked:
+    readers ignore them, so a newer pstswm that adds some still reports."""
     if not isinstance(rec, dict):
         return f"expected a JSON object, got {type(rec).__name__}"
     for key in ("bench", "type", "run_id"):
         if not isinstance(rec.get(key), str) or not rec[key]:
             return f"missing or empty string field '{key}'"
     known = schema.load()
-    for key, value in rec.items():
-        f = known.field(rec, key)
-        if f is not None and not schema.type_ok(f, value):
-            return f"field '{key}' must be {schema.type_name(f)}, got {json.dumps(value)[:40]}"
-    if rec["type"] == "point":
-        for key in REQUIRED_POINT_FIELDS.get(rec["bench"], ()):
-            if key not in rec:
-                return f"a {rec['bench']} point without '{key}'"
-    return None
+    if rec.get("summary") is not None and not isinstance(rec["summary"], str):
+        return f"field 'summary' must be of type string, got {json.dumps(rec['summary'])[:40]}"
+    if known.fields(rec) is None:  # a kind this pstlab does not know: its readers skip it
+        return None
+    problems = [p for p in known.problems(rec, version) if not p.endswith("is not in the schema")]
+    problems += [f"required field '{name}' missing" for name in REQUIRED_SINCE_V1.get((rec["bench"], rec["type"]), ())
+                 if name not in rec and version < known.version]
+    return "; ".join(problems[:3]) or None
 
 
 def check_manifest(manifest: object, path: Path) -> dict:
@@ -81,32 +85,38 @@ def check_manifest(manifest: object, path: Path) -> dict:
     return manifest
 
 
-def parse_line(text: str, where: str) -> dict:
-    """One record from one line; `where` is 'file:line' for the error message."""
+def parse_line(text: str, where: str, version: int = 1) -> dict:
+    """One record from one line of a file of schema `version`; `where` is 'file:line' for the
+    error message."""
     try:
         rec = json.loads(text, parse_constant=lambda c: math.nan)
     except json.JSONDecodeError as e:
         raise PstlabError(f"{where}: malformed record (not JSON: {e.msg} at column {e.colno})") from None
     except RecursionError:
         raise PstlabError(f"{where}: malformed record (nested too deeply)") from None
-    if reason := _check(rec):
+    if isinstance(rec, dict) and rec.get("type") == "header":
+        version = schema_version(rec)  # a header is read by its own schema version
+    if reason := _check(rec, version):
         raise PstlabError(f"{where}: malformed record ({reason})")
     return rec
 
 
 def load_file(path: Path) -> list[dict]:
     records = []
+    version = 1  # until a header says otherwise: lines before any header are of an unknown, old schema
     try:
         with path.open(encoding="utf-8") as f:
             for lineno, line in enumerate(f, 1):
                 if line.strip():
-                    rec = parse_line(line, f"{path}:{lineno}")
+                    rec = parse_line(line, f"{path}:{lineno}", version)
                     if rec["type"] == "header" and schema_version(rec) > SCHEMA_VERSION:
                         raise PstlabError(
                             f"{path}:{lineno}: written by pstswm {rec.get('version', '?')} with record schema "
                             f"{schema_version(rec)}; this pstlab reads schemas up to {SCHEMA_VERSION}: use the "
                             "pstlab of that pstswm"
                         )
+                    if rec["type"] == "header":
+                        version = schema_version(rec)
                     rec["_file"] = path.name
                     records.append(rec)
     except UnicodeDecodeError:

@@ -74,6 +74,13 @@ def type_ok(f: Field, value: object) -> bool:
     return all(k in f.members and type_ok(f.members[k], v) for o in objects for k, v in o.items())
 
 
+def null_ok(f: Field) -> bool:
+    """Whether pstswm may write null in field f: a number (a non-finite value is written as null), a
+    string, a list or an object may be null; an integer or a flag only where its doc says so (the
+    root of an op that has none), since pstswm has no other way to write one as null."""
+    return f.type not in ("int", "bool") or "null" in f.doc
+
+
 def type_name(f: Field) -> str:
     return "a number" if f.type in ("int", "number") else f"of type {f.type}"
 
@@ -126,6 +133,8 @@ class Schema:
                 continue
             if f is None:
                 out.append(f"field '{key}' is not in the schema")
+            elif value is None and not null_ok(f):
+                out.append(f"field '{key}' is null, which pstswm never writes there ({type_name(f)})")
             elif not type_ok(f, value):
                 out.append(f"field '{key}' must be {type_name(f)}, got {json.dumps(value)[:40]}")
         if version == self.version:

@@ -756,6 +756,7 @@ int pst_cmd_coll(int argc, char **argv)
     free(set_ops);
     free(pts);
     free(rank_stats);
+    for (size_t oi = 0; oi < cfg.ops.n; oi++) pst_coll_forms_free(&forms[oi]);
     free(forms);
     if (c->rank == 0) print_legend(&cfg);
     pst_ctx_finish(&cfg.ctx);

@@ -11,8 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-
+#include <string.h>
 
 static volatile double cpu_sink;
 
@@ -40,6 +39,25 @@ static double overlap_pct(double pure_s, double cpu_s, double ovrl_s)
 }
 
 enum { NB_PURE, NB_CPU, NB_OVRL, NB_OVRL_TEST, NB_MODES };
+static const char *const nb_mode_names[NB_MODES] = {"pure", "cpu", "ovrl", "ovrl_test"};
+static const char *const p_mode_names[2] = {"blocking", "persistent"};
+
+/* The forms' rounds run their loops in the order of every comparison's rounds (core/compare.h),
+ * so a drift of host load does not always land on the same loop: each form its own stream of
+ * orders, numbered past the comparisons pst_rounds_run makes (the op's comparison has just run,
+ * on every rank alike). */
+static unsigned long long form_stream(const coll_cfg *cfg, unsigned long long form)
+{
+    return (1ull << 31) + 2 * (cfg->compare.sets_run - 1) + form;
+}
+
+/* Round k's order of the form's k_modes loops, kept in *orders ([round][mode]) for the record. */
+static const size_t *round_order(const coll_cfg *cfg, unsigned long long form, size_t k, size_t k_modes, size_t **orders)
+{
+    *orders = pst_realloc(*orders, (k + 1) * k_modes * sizeof **orders);
+    pst_round_order(&cfg->compare, form_stream(cfg, form), k, *orders + k * k_modes, k_modes);
+    return *orders + k * k_modes;
+}
 
 /* One loop of the nonblocking measurement: the call alone (start + wait), the compute alone, or
  * both, the compute between start and wait, with an MPI_Test every test_every chunks. */
@@ -76,12 +94,16 @@ long long pst_coll_nonblocking_form(const coll_cfg *cfg, const coll_op *op, coll
     double unit_s = loop_max(r->comm, t0, probe);
     double pure_s = nonblocking_loop(cfg, op, r, iters, NB_PURE, 0);
     long long units = (long long)(pure_s / PST_COLL_CPU_CHUNKS / unit_s) + 1;
-    for (size_t k = 0; k < R; k++)
-        for (int mode = 0; mode < NB_MODES; mode++) {
+    f->rounds = R;
+    for (size_t k = 0; k < R; k++) {
+        const size_t *order = round_order(cfg, 0, k, NB_MODES, &f->nonblocking_order);
+        for (int m = 0; m < NB_MODES; m++) {
+            int mode = (int)order[m];
             if (verify && mode != NB_CPU) op->fill(r, (long long)k, root_of(cfg, 0, r->n));
             t[mode * R + k] = nonblocking_loop(cfg, op, r, iters, mode, units);
             if (verify && mode != NB_CPU) corrupted += op->check(r, (long long)k, root_of(cfg, 0, r->n), was_root);
         }
+    }
     f->pure_s = pst_summarize(t + NB_PURE * R, R).median;
     f->cpu_s = pst_summarize(t + NB_CPU * R, R).median;
     f->ovrl_s = pst_summarize(t + NB_OVRL * R, R).median;
@@ -109,8 +131,11 @@ long long pst_coll_persistent_form(const coll_cfg *cfg, const coll_op *op, coll_
     f->init_s = loop_max(r->comm, t0, 1);
     MPI_Start(&req); /* warm-up: a persistent op's first start may finish its set-up */
     MPI_Wait(&req, MPI_STATUS_IGNORE);
-    for (size_t k = 0; k < R; k++)
-        for (int persistent = 0; persistent < 2; persistent++) {
+    f->rounds = R;
+    for (size_t k = 0; k < R; k++) {
+        const size_t *order = round_order(cfg, 1, k, 2, &f->persistent_order);
+        for (int m = 0; m < 2; m++) {
+            bool persistent = order[m] == 1;
             if (verify) op->fill(r, (long long)k, root);
             MPI_Barrier(r->comm);
             t0 = pst_now_s();
@@ -125,6 +150,7 @@ long long pst_coll_persistent_form(const coll_cfg *cfg, const coll_op *op, coll_
             t[persistent * R + k] = loop_max(r->comm, t0, iters);
             if (verify) corrupted += op->check(r, (long long)k, root, r->me == root);
         }
+    }
     MPI_Request_free(&req);
     f->blocking_s = pst_summarize(t, R).median;
     f->persistent_s = pst_summarize(t + R, R).median;
@@ -144,6 +170,25 @@ void pst_coll_print_forms(const coll_cfg *cfg, const coll_point *pt)
         printf("  %-10s %10s persistent: set-up %.3f us; per call %.3f us against blocking %.3f: ratio %.3f [%.3f, %.3f]%s\n",
                "", "", f->init_s * 1e6, f->persistent_s * 1e6, f->blocking_s * 1e6, f->persistent_ratio.ratio,
                f->persistent_ratio.lo, f->persistent_ratio.hi, f->persistent_ratio.significant ? "" : " n.s.");
+}
+
+/* round_order: per round, the form's loops by name in the order they ran ("cpu,pure,ovrl,ovrl_test"). */
+static void rec_round_order(pst_rec *r, const size_t *order, size_t rounds, const char *const *names, size_t k_modes)
+{
+    char **text = pst_malloc((rounds ? rounds : 1) * sizeof *text);
+    for (size_t k = 0; k < rounds; k++) {
+        size_t len = 1;
+        for (size_t m = 0; m < k_modes; m++) len += strlen(names[order[k * k_modes + m]]) + 1;
+        text[k] = pst_malloc(len);
+        text[k][0] = 0;
+        for (size_t m = 0; m < k_modes; m++) {
+            if (m) strcat(text[k], ",");
+            strcat(text[k], names[order[k * k_modes + m]]);
+        }
+    }
+    pst_rec_strs(r, "round_order", (const char **)text, rounds);
+    for (size_t k = 0; k < rounds; k++) free(text[k]);
+    free(text);
 }
 
 /* The op, size and communicator fields the form summaries share with the point. */
@@ -172,6 +217,7 @@ void pst_coll_emit_forms(coll_cfg *cfg, const coll_point *pt)
         pst_rec_num(&r, "t_ovrl_test_s", f->ovrl_test_s);
         pst_rec_num(&r, "overlap_pct", f->overlap_pct);
         pst_rec_num(&r, "overlap_test_pct", f->overlap_test_pct);
+        rec_round_order(&r, f->nonblocking_order, f->rounds, nb_mode_names, NB_MODES);
         pst_rec_emit(&r, &cfg->ctx);
     }
     if (cfg->persistent) {
@@ -185,6 +231,13 @@ void pst_coll_emit_forms(coll_cfg *cfg, const coll_point *pt)
         pst_rec_num(&r, "persistent_ratio", f->persistent_ratio.ratio);
         pst_rec_nums(&r, "persistent_ratio_ci", (double[]){f->persistent_ratio.lo, f->persistent_ratio.hi}, 2);
         pst_rec_bool(&r, "persistent_significant", f->persistent_ratio.significant);
+        rec_round_order(&r, f->persistent_order, f->rounds, p_mode_names, 2);
         pst_rec_emit(&r, &cfg->ctx);
     }
+}
+
+void pst_coll_forms_free(coll_forms *f)
+{
+    free(f->nonblocking_order);
+    free(f->persistent_order);
 }

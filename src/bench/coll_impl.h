@@ -59,6 +59,8 @@ typedef struct coll_forms {
     /* persistent: set-up once, then paired rounds against the blocking call */
     double init_s, blocking_s, persistent_s;
     pst_ratio persistent_ratio;
+    /* the loops in the order each round ran them: [round][mode] (--schedule rounds shuffles it) */
+    size_t rounds, *nonblocking_order, *persistent_order;
 } coll_forms;
 
 /* One op of one comparison as measured (complete on rank 0). */
@@ -84,5 +86,6 @@ long long pst_coll_persistent_form(const coll_cfg *cfg, const coll_op *op, coll_
 /* Rank 0: the forms' lines under the op's table row, and their summary records. */
 void pst_coll_print_forms(const coll_cfg *cfg, const coll_point *pt);
 void pst_coll_emit_forms(coll_cfg *cfg, const coll_point *pt);
+void pst_coll_forms_free(coll_forms *f);
 
 #endif

@@ -55,6 +55,7 @@ static const pst_field overlap[] = {
     {"t_ovrl_test_s", PST_F_NUM, "s", "the same with an MPI_Test every test_every chunks, so a library without a progress thread can progress", false, NULL},
     {"overlap_pct", PST_F_NUM, "%", "IMB-NBC's overlap (t_pure + t_cpu - t_ovrl) / min(t_pure, t_cpu) x 100, clamped to [0, 100]", false, NULL},
     {"overlap_test_pct", PST_F_NUM, "%", "the same from t_ovrl_test_s", false, NULL},
+    {"round_order", PST_F_STRS, NULL, "per round, the four loops (pure, cpu, ovrl, ovrl_test) in the order they ran: shuffled per round as every comparison's turns (--schedule rounds)", false, NULL},
 };
 static const pst_fields overlap_fields = PST_FIELDS("coll overlap", overlap);
 const pst_schema pst_schema_coll_overlap = {
@@ -72,6 +73,7 @@ static const pst_field persistent[] = {
     {"persistent_ratio", PST_F_NUM, NULL, "persistent / blocking: the median of the per-round ratios", false, NULL},
     {"persistent_ratio_ci", PST_F_NUMS, NULL, "its confidence interval (--confidence)", false, NULL},
     {"persistent_significant", PST_F_BOOL, NULL, "the interval clears the equivalence margin (--margin): a verdict, not a tie", false, NULL},
+    {"round_order", PST_F_STRS, NULL, "per round, the blocking and persistent loops in the order they ran: shuffled per round as every comparison's turns (--schedule rounds)", false, NULL},
 };
 static const pst_fields persistent_fields = PST_FIELDS("coll persistent", persistent);
 const pst_schema pst_schema_coll_persistent = {

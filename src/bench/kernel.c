@@ -569,17 +569,19 @@ static void print_summaries(const kernel_cfg *cfg, const analysis *an, size_t n)
     printf("\n== cost of the generic protocol 0,6 and of the MPI collective against the best protocol (Worley & Foster Table 4);\n"
            "   paired ratio over rounds [%.0f %% CI], n.s. = no significant difference beyond the %.0f %% margin ==\n",
            co->confidence * 100, co->margin * 100);
-    printf("  %-14s %-8s %-14s %10s %-26s %-26s\n", "algorithm", "stage", "best", "best ms", "0,6 / best", "collective / best");
+    printf("  %-14s %-8s %10s %-26s %-26s %s\n", "algorithm", "stage", "best ms", "0,6 / best", "collective / best",
+           "best set");
     for (size_t i = 0; i < n; i++) {
         const analysis *a = &an[i];
-        char gen_text[48], coll_text[48];
-        printf("  %-14s %-8s %-14s %10.4f %-26s %-26s\n", a->o->a->name, stage_names[a->o->stage],
-               a->o->alts[a->v.best].label, a->v.best_median * 1e3,
+        char gen_text[48], coll_text[48], ties[1024];
+        printf("  %-14s %-8s %10.4f %-26s %-26s %s\n", a->o->a->name, stage_names[a->o->stage], a->v.best_median * 1e3,
                ratio_text(&a->gen_q, a->gen != SIZE_MAX, gen_text, sizeof gen_text),
-               ratio_text(&a->coll_q, a->coll != SIZE_MAX, coll_text, sizeof coll_text));
+               ratio_text(&a->coll_q, a->coll != SIZE_MAX, coll_text, sizeof coll_text),
+               pst_tie_set(&a->v, a->in_set, a->labels, a->med, ties, sizeof ties));
     }
-    printf("  (0,6 without overlap is the 'gen' preset's choice; the collective ran on the same data in the same rounds;\n"
-           "   for a library collective such as ialltoallv, best is that alternative itself)\n");
+    printf("  (best: the smallest median, first of the best set, which names one protocol only when the verdict is\n"
+           "   decided; 0,6 without overlap is the 'gen' preset's choice; the collective ran on the same data in the\n"
+           "   same rounds; for a library collective such as ialltoallv, best is that alternative itself)\n");
 }
 
 /* --list: the registry as a table, or with --json as one JSON object (rank 0). */

@@ -58,6 +58,15 @@ static void shuffled(size_t *order, size_t k, unsigned long long key)
     }
 }
 
+void pst_round_order(const pst_compare_opts *o, unsigned long long stream, size_t round, size_t *order, size_t k)
+{
+    if (!strcmp(o->schedule, "sequential")) {
+        for (size_t i = 0; i < k; i++) order[i] = i;
+        return;
+    }
+    shuffled(order, k, mix((unsigned long long)o->seed) ^ mix(stream << 32 ^ round));
+}
+
 static void grow(pst_rounds *R, size_t need)
 {
     if (need <= R->cap) return;
@@ -111,7 +120,7 @@ void pst_rounds_run(pst_rounds *R, pst_compare_opts *o, size_t k, long long reps
     } else {
         size_t max_rounds = o->budget_s > 0 ? (size_t)1e6 : 10 * nreps;
         for (size_t r = 0;; r++) {
-            shuffled(order, k, mix((unsigned long long)o->seed) ^ mix(set << 32 ^ r));
+            pst_round_order(o, set, r, order, k);
             double round_s[k ? k : 1];
             for (size_t i = 0; i < k; i++) round_s[order[i]] = turn(arg, order[i], r);
             grow(R, r + 1);
@@ -207,11 +216,15 @@ const char *pst_tie_set(const pst_verdict *v, const bool *in_set, const char *co
                         char *buf, size_t len)
 {
     size_t used = (size_t)snprintf(buf, len, "%s", labels[v->best]);
-    /* The rest in order of their medians. */
+    /* The rest in order of their medians; past PST_TIE_SET_INLINE members, a count. */
     bool done[v->k ? v->k : 1];
     memset(done, 0, sizeof done);
     done[v->best] = true;
     for (size_t m = 1; m < v->nbest && used < len; m++) {
+        if (m == PST_TIE_SET_INLINE) {
+            snprintf(buf + used, len - used, " +%zu more", v->nbest - m);
+            break;
+        }
         size_t next = v->k;
         for (size_t i = 0; i < v->k; i++)
             if (in_set[i] && !done[i] && (next == v->k || median[i] < median[next])) next = i;

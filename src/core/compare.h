@@ -69,6 +69,12 @@ void pst_compare_setup(pst_compare_opts *o, pst_ctx *ctx, long long reps, size_t
  * time in seconds (0 on a rank that takes no part).  Collective as the driver needs. */
 typedef double (*pst_turn_fn)(void *arg, size_t alt, size_t round);
 
+/* The order of round `round` of the comparison numbered `stream`: shuffled by --seed under
+ * --schedule rounds, 0 ... k-1 under sequential.  Every rank computes the same order.  The
+ * comparisons pst_rounds_run makes are streams 0, 1, ...; a measurement that runs its own rounds
+ * (coll's nonblocking and persistent forms) takes a stream of its own above them. */
+void pst_round_order(const pst_compare_opts *o, unsigned long long stream, size_t round, size_t *order, size_t k);
+
 typedef struct pst_rounds {
     size_t k, n, cap;
     double **t;               /* t[alt][round]: the max over all ranks of the turn's time */
@@ -95,7 +101,10 @@ pst_verdict pst_rounds_verdict(const pst_rounds *R, size_t k, const pst_compare_
 void pst_rec_verdict(pst_rec *r, const pst_verdict *v, const bool *in_set, const char *const *labels,
                      const pst_rounds *R, const pst_compare_opts *o, const pst_ctx *c);
 
-/* "2,3 ≈ 3,1 ≈ 0,6": the best set, best first, for tables (buf of len bytes). */
+/* "2,3 ≈ 3,1 ≈ 0,6": the best set, best first, for tables (buf of len bytes); a set of more than
+ * PST_TIE_SET_INLINE members lists that many, then "+N more" (the records hold every member).
+ * A lone name only when the verdict is decided. */
+enum { PST_TIE_SET_INLINE = 4 };
 const char *pst_tie_set(const pst_verdict *v, const bool *in_set, const char *const *labels, const double *median,
                         char *buf, size_t len);
 

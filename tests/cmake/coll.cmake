@@ -42,7 +42,8 @@ endif()
 pst_records_test(coll.forms.2 2 CHECKS
   "len([s for s in summaries if s['summary'] == 'overlap']) == len(points) == ${FORMS_POINTS}"
   "len([s for s in summaries if s['summary'] == 'persistent']) == len(points)"
-  "all(0 <= s['overlap_pct'] <= 100 and 0 <= s['overlap_test_pct'] <= 100 and s['test_every'] == 5 for s in summaries if s['summary'] == 'overlap')"
+  "all(abs(s['overlap_pct'] - max(0, min(100, (s['t_pure_s'] + s['t_cpu_s'] - s['t_ovrl_s']) / min(s['t_pure_s'], s['t_cpu_s']) * 100))) < 1e-6 and s['test_every'] == 5 for s in summaries if s['summary'] == 'overlap')"
+  "all(abs(s['overlap_test_pct'] - max(0, min(100, (s['t_pure_s'] + s['t_cpu_s'] - s['t_ovrl_test_s']) / min(s['t_pure_s'], s['t_cpu_s']) * 100))) < 1e-6 for s in summaries if s['summary'] == 'overlap')"
   "all(s['t_pure_s'] > 0 and s['t_cpu_s'] > 0 and s['t_ovrl_s'] > 0 and s['t_ovrl_test_s'] > 0 for s in summaries if s['summary'] == 'overlap')"
   "all(s['init_s'] > 0 and s['t_persistent_s'] > 0 and s['persistent_ratio'] > 0 for s in summaries if s['summary'] == 'persistent')"
   "all(s['verified'] == (s['op'] != 'barrier') for s in summaries)"
@@ -55,7 +56,30 @@ pst_records_test(coll.forms-rotate.4 4 CHECKS
 pst_bad_input_test(coll.bad.test_every 2 2 "--test-every: 0 is out of range"
   ${CO} --nonblocking --test-every 0 --out ${PST_TEST_OUT})
 
-pst_mpi_test(coll.odd-comm.8 8 ${CO} --ops reduce,alltoallv,allgather --sizes 8,4K --comm-sizes 3,7 --root rotate)
+pst_records_test(coll.odd-comm.8 8 CHECKS
+  "len(points) == 2 * 3 * 2 and {p['comm_size'] for p in points} == {3, 7} and {p['op'] for p in points} == {'reduce', 'alltoallv', 'allgather'}"
+  "all(p['verified'] and len(p['rank_t_med']) == p['comm_size'] for p in points)"
+  "all(p['root_rotate'] and p['root'] is None for p in points if p['op'] == 'reduce')"
+  ARGS ${CO} --ops reduce,alltoallv,allgather --sizes 8,4K --comm-sizes 3,7 --root rotate)
+
+# The forms' loops run in each round in the shuffled order of every comparison's rounds: which
+# order follows from --seed (the same on every MPI: integer arithmetic), and --schedule sequential
+# keeps one fixed order.
+set(FORMS_ORDER_ARGS ${CO} --reps 4 --ops allreduce --sizes 8 --nonblocking --persistent --noise-probe 0)
+set(FORMS_ORDER_1 "['pure,cpu,ovrl,ovrl_test', 'cpu,ovrl_test,pure,ovrl', 'cpu,ovrl,pure,ovrl_test', 'ovrl,pure,ovrl_test,cpu']")
+set(FORMS_ORDER_2 "['pure,ovrl_test,ovrl,cpu', 'ovrl,pure,cpu,ovrl_test', 'ovrl_test,ovrl,cpu,pure', 'cpu,ovrl,pure,ovrl_test']")
+pst_records_test(coll.forms.order 2 CHECKS
+  "[s['round_order'] for s in summaries if s['summary'] == 'overlap'] == [${FORMS_ORDER_1}]"
+  "[s['round_order'] for s in summaries if s['summary'] == 'persistent'] == [['persistent,blocking', 'persistent,blocking', 'blocking,persistent', 'persistent,blocking']]"
+  ARGS ${FORMS_ORDER_ARGS} --seed 1)
+pst_records_test(coll.forms.order-changes 2 CHECKS
+  "[s['round_order'] for s in summaries if s['summary'] == 'overlap'] == [${FORMS_ORDER_2}] != [${FORMS_ORDER_1}]"
+  "[s['round_order'] for s in summaries if s['summary'] == 'persistent'] == [['persistent,blocking', 'blocking,persistent', 'blocking,persistent', 'blocking,persistent']]"
+  ARGS ${FORMS_ORDER_ARGS} --seed 2)
+pst_records_test(coll.forms.order-sequential 2 CHECKS
+  "[s['round_order'] for s in summaries if s['summary'] == 'overlap'] == [['pure,cpu,ovrl,ovrl_test'] * 4]"
+  "[s['round_order'] for s in summaries if s['summary'] == 'persistent'] == [['blocking,persistent'] * 4]"
+  ARGS ${FORMS_ORDER_ARGS} --schedule sequential)
 
 set(COBAD ${PST_TEST_OUT})
 pst_bad_input_test(coll.bad.op 2 2 "--ops: unknown value 'scan' \\(allowed: barrier, bcast, reduce, allreduce, alltoall, alltoallv, allgather\\)"

@@ -15,17 +15,21 @@ pst_match_records_test(match.idle-ranks 4 72 12 6 --counts 1,5,9 --lengths 8,100
 pst_match_records_test(match.one-order 2 12 0 0 --orders reverse --counts 2,6 --queue posted,unexpected,any ${MATCH_FAST} --lengths 4)
 
 # Messages above the eager limit (rendezvous) must not deadlock in any queue mode.
-pst_mpi_test(match.rendezvous 2 match --counts 1,3 --lengths 40000 --queue posted,unexpected,any
-  --wildcard none,source ${MATCH_FAST} --timeout 120)
+pst_records_test(match.rendezvous 2 CHECKS
+  "len(points) == 2 * 2 * 3 * 2 * 2 and all(p['verified'] and p['length'] == 40000 for p in points)"
+  "{(p['queue'], p['wildcard']) for p in points} == {(q, w) for q in ('posted', 'unexpected', 'any') for w in ('none', 'source')}"
+  ARGS match --counts 1,3 --lengths 40000 --queue posted,unexpected,any --wildcard none,source ${MATCH_FAST} --timeout 120)
 # Queue depth 10,000 (no fixed request arrays); the comm algorithm at that depth needs more
 # communicators than MPICH's 2048 context ids, so it runs with Open MPI only.
-pst_mpi_test(match.deep-tag 2 match --algorithms tag --counts 10000 --lengths 1 --queue posted,unexpected
-  --iters 1 --reps 1 --warmup 0 --timeout 120)
+pst_records_test(match.deep-tag 2 CHECKS
+  "len(points) == 2 * 2 and all(p['n'] == 10000 and p['algorithm'] == 'tag' and p['verified'] for p in points)"
+  ARGS match --algorithms tag --counts 10000 --lengths 1 --queue posted,unexpected --iters 1 --reps 1 --warmup 0 --timeout 120)
 if(PST_MPI STREQUAL "openmpi")
-  pst_mpi_test(match.deep-comm 2 match --algorithms comm --counts 10000 --lengths 1 --queue posted
-    --iters 1 --reps 1 --warmup 0 --timeout 120)
+  pst_records_test(match.deep-comm 2 CHECKS
+    "len(points) == 2 and all(p['n'] == 10000 and p['algorithm'] == 'comm' and p['verified'] for p in points)"
+    ARGS match --algorithms comm --counts 10000 --lengths 1 --queue posted --iters 1 --reps 1 --warmup 0 --timeout 120)
 endif()
-pst_mpi_test(match.help 2 match --help)
+pst_output_test(match.help 2 "^  --queue LIST" $<TARGET_FILE:pstswm> match --help)
 
 pst_bad_input_test(match.bad.count-zero 2 2 "error: --counts: 0 is out of range \\(allowed: 1 \\.\\.\\. 1000000\\)$"
   match --counts 0,10 --out ${PST_TEST_OUT})

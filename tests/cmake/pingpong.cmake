@@ -47,8 +47,14 @@ pst_records_test(pingpong.pair-idle.4 4 CHECKS
   "len(points) == 2 and all(p['pair'] == '3,2' and p['verified'] for p in points)"
   ARGS ${PP} --pairs 3,2 --modes 1,0 --sizes 64K)
 
-pst_mpi_test(pingpong.pairs-all.8 8 ${PP} --pairs all --modes send,isend --sizes 8,64K --direction uni,bi)
-pst_mpi_test(pingpong.pair.8 8 ${PP} --pairs 0,7 --modes ssend --sizes 128K)
+pst_records_test(pingpong.pairs-all.8 8 CHECKS
+  "len(points) == 2 * 3 * 2 and all(p['verified'] and p['npairs'] == 4 and len(p['pair_t_min']) == 4 for p in points)"
+  "{(p['mode'], p['direction']) for p in points} == {(m, d) for m in ('send', 'isend') for d in ('uni', 'bi')}"
+  ARGS ${PP} --pairs all --modes send,isend --sizes 8,64K --direction uni,bi)
+pst_records_test(pingpong.pair.8 8 CHECKS
+  "len(points) == 2 and all(p['pair'] == '0,7' and p['mode'] == 'ssend' and p['verified'] for p in points)"
+  "sorted(p['bytes'] for p in points) == [0, 131072]"
+  ARGS ${PP} --pairs 0,7 --modes ssend --sizes 128K)
 
 set(PPBAD ${PST_TEST_OUT})
 pst_bad_input_test(pingpong.bad.mode 2 2 "--modes: unknown mode 'fast' \\(allowed: send, ssend, isend, bsend"

@@ -125,13 +125,13 @@ pst_records_test(swap.np2.bsend_volume_rounds 2 CHECKS
   ARGS swap --protocols 0,0,0,6,1,0 --volume 256K --reps 30 --seed 5 --noise-probe 0 --timeout 120)
 pst_records_test(swap.np2.sequential 2 CHECKS
   "header['schedule'] == 'sequential' and not header['adaptive']"
-  "all(p['rounds'] == 10 for p in points)"
+  "len(points) == 2 and all(p['rounds'] == 10 for p in points)"
   ARGS swap --protocols 1,0,0,6 --sizes 1K --reps 10 --schedule sequential --timeout 60)
 # Adaptive with a loose precision: a quiet host reaches it at the minimum 10 rounds; a stall
 # among those rounds widens the interval, and then the run must have added rounds.
 pst_records_test(swap.np2.adaptive 2 CHECKS
   "header['adaptive'] and header['precision'] == 0.9 and header['budget_s'] == 5"
-  "all(p['rounds'] >= 10 and (p['precision_reached'] or p['rounds'] > 10) for p in points)"
+  "len(points) == 2 and all(p['rounds'] >= 10 and (p['precision_reached'] or p['rounds'] > 10) for p in points)"
   ARGS swap --protocols 1,0,0,6 --sizes 1K --reps 10 --adaptive --precision 0.9 --budget 5 --timeout 60)
 pst_bad_input_test(swap.bad.schedule 2 2 "--schedule: unknown value 'random' \\(allowed: rounds, sequential\\)"
   swap --schedule random --out ${PST_TEST_OUT})
@@ -187,3 +187,7 @@ pst_bad_input_test(header.bad.noise_probe 2 2 "--noise-probe: -1 is out of range
   swap --noise-probe -1 --out ${PST_TEST_OUT})
 pst_bad_input_test(header.bad.noise_probe_text 2 2 "--noise-probe: 'abc' is not a finite number"
   swap --noise-probe abc --out ${PST_TEST_OUT})
+# The sensitivity table prints a tie set of every protocol (2 rounds exclude none) as 4 members,
+# then the count of the rest: no lone winner, no 44-member line.
+pst_output_test(swap.table.tie_set_inline 2 "^ +8 +1 .* [^ ]+ ≈ [^ ]+ ≈ [^ ]+ ≈ [^ ]+ \\+[0-9]+ more$"
+  $<TARGET_FILE:pstswm> swap --protocols all --sizes 8 --reps 2 --noise-probe 0)

@@ -65,7 +65,7 @@ def main(argv):
     header = {
         "bench": sub,
         "type": "header",
-        "schema_version": 2,
+        "schema_version": 1,  # the first schema: pstlab does not require its later fields
         "run_id": "fake0000",
         "ranks": int(os.environ.get("FAKE_RANKS", "1")),
         "transport": "mpi",

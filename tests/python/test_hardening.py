@@ -43,7 +43,11 @@ def test_a_manifest_entry_without_a_name_is_refused(cli, tmp_path):
 @pytest.mark.parametrize(
     ("line", "reason"),
     [
-        ('{"bench": "swap", "type": "point", "run_id": "r", "t_min": 1}', "a swap point without 'bytes'"),
+        ('{"bench": "swap", "type": "point", "run_id": "r", "t_min": 1}', "required field 'bytes' missing"),
+        ('{"bench": "swap", "type": "point", "run_id": "r", "bytes": null}',
+         "field 'bytes' is null, which pstswm never"),
+        ('{"bench": "swap", "type": "summary", "summary": 3, "run_id": "r"}',
+         "field 'summary' must be of type string"),
         ("[" * 100_000, "nested too deeply"),
         ('{"bench": "coll", "type": "point", "run_id": "r", "bytes": "8"}', "field 'bytes' must be a number"),
     ],
@@ -55,6 +59,37 @@ def test_damaged_records_name_file_and_line(cli, tmp_path, line, reason):
     for command in (["summary", res], ["report", res, "--out", tmp_path / "rep"]):
         rc, _, err = cli(*command)
         assert rc == 2 and f"{res / 'a.jsonl'}:2: malformed record ({reason}" in err
+
+
+def test_a_current_record_is_checked_against_the_whole_schema(cli, tmp_path):
+    """A record of the current schema version lacking a field the schema requires, or with one of
+    the wrong type, is refused naming its file, line and field, whichever command reads it."""
+    lines = (FIXTURES / "current" / "openmpi" / "swap-protocols.jsonl").read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if '"type":"point"' in line)
+    for change, reason in ((lambda r: r.pop("round_s"), "required field 'round_s' missing"),
+                           (lambda r: r.update(rounds="10"), "field 'rounds' must be a number, got \"10\"")):
+        rec = json.loads(lines[at])
+        change(rec)
+        res = tmp_path / f"res{len(reason)}"
+        res.mkdir()
+        (res / "a.jsonl").write_text("\n".join([*lines[:at], json.dumps(rec), *lines[at + 1:]]) + "\n")
+        for command in (["summary", res], ["compare", res, FIXTURES / "current" / "openmpi"], ["repro", res, res]):
+            rc, _, err = cli(*command)
+            assert rc == 2 and f"{res / 'a.jsonl'}:{at + 1}: malformed record ({reason}" in err, (command, err)
+
+
+def test_a_pstlab_bug_is_an_internal_error_not_bad_input(cli, tmp_path, monkeypatch):
+    """Any exception other than a refusal of the input is a bug: a traceback and exit 70, never
+    exit 2 'bad records', so that the JSONL fuzzer cannot mistake it for the data's fault."""
+    from pstlab import cli as pstlab_cli
+
+    def broken(args):
+        return {}["a field pstlab forgot"]
+
+    monkeypatch.setitem(pstlab_cli.COMMANDS, "summary", broken)
+    rc, _, err = cli("summary", FIXTURES / "openmpi")
+    assert rc == 70 and "Traceback" in err and "KeyError" in err
+    assert "pstlab summary: internal error (a pstlab bug, not a fault of the records)" in err
 
 
 def test_resume_runs_again_an_experiment_whose_kept_file_was_cut(fake, tmp_path):
