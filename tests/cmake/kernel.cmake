@@ -99,6 +99,19 @@ pst_records_test(kernel.np2.verdict 2 CHECKS
   "all({'alltoallv', 'ialltoallv', 'neighbor'} <= set(s['alternatives']) for s in summaries if s['summary'] == 'family' and s['family'] == 'transpose')"
   "all(any(x.startswith('srtrans ') for x in s['alternatives']) for s in summaries if s['summary'] == 'family' and s['family'] == 'transpose')"
   ARGS kernel --trunc 10 --levels 2 --protocols 0,6,1,3,3,1 --reps 10 --timeout 120)
+# Constructed family verdicts with a structural gap, so the rule must decide and must exclude: on
+# 2 ranks logtrans still packs its blocks into a stream and moves the kept ones through its work
+# buffers (its hypercube stage), copies srtrans does not make (1.7-3x slower in every run tried
+# with both MPIs on a loaded host); 60 rounds and alone, as swap's constructed verdicts.
+pst_records_test(kernel.np2.verdict.decided 2 CHECKS
+  "len([s for s in summaries if s['summary'] == 'family']) == 1"
+  "all(s['best_set'] == ['srtrans 0,6'] and s['decided'] is True for s in summaries if s['summary'] == 'family')"
+  ARGS kernel --algorithms srtrans,logtrans --stages fft --trunc 42 --levels 4 --protocols 0,6 --overlap off --reps 60 --timeout 120)
+pst_records_test(kernel.np2.verdict.excludes 2 CHECKS
+  "len([s for s in summaries if s['summary'] == 'family']) == 1"
+  "all('logtrans 0,6' not in s['best_set'] and s['nalternatives'] == 3 for s in summaries if s['summary'] == 'family')"
+  ARGS kernel --algorithms srtrans,logtrans,alltoallv --stages fft --trunc 42 --levels 4 --protocols 0,6 --overlap off --reps 60 --timeout 120)
+set_tests_properties(kernel.np2.verdict.decided kernel.np2.verdict.excludes PROPERTIES RUN_SERIAL TRUE)
 # Buffered sends (0,0) in rounds beside other alternatives: Open MPI can put a message's first
 # fragment on the wire before it reports the buffered space short, so a send retried after
 # MPI_ERR_BUFFER hung the receiver (seeds 4, 5, 7 hung within 200 rounds at this size).  The
