@@ -44,3 +44,20 @@ def grid_ranks(grid: str | None) -> int | None:
         return int(px) * int(py)
     except (ValueError, AttributeError):
         return None
+
+
+MAX_LINE = 120  # characters of a terminal summary line or a report table cell
+
+
+def joined(head: str, parts: list[str], tail: str = "", sep: str = ", ") -> str:
+    """head + parts joined by sep + tail, as many parts as fit in MAX_LINE, then how many more."""
+    for shown in range(len(parts), -1, -1):
+        more = f"{sep}+{len(parts) - shown} more" if shown < len(parts) else ""
+        line = head + sep.join(parts[:shown]) + more + tail
+        if len(line) <= MAX_LINE or shown == 0:
+            return line
+    return head + tail
+
+
+def with_mark(line: str, mark: str) -> str:
+    return f"{line} {mark}" if mark else line

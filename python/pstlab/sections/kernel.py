@@ -18,7 +18,8 @@ from pstlab import algorithms, stats, verdicts
 from pstlab.algorithms import Registry
 from pstlab.doc import Section, Table, Text, fmt_pct, fmt_us
 from pstlab.records import RecordSet, launch_of, number
-from pstlab.sections.common import Metric, best, group_by, sort_key, varying
+from pstlab.sections import guardrails
+from pstlab.sections.common import Metric, best, group_by, joined, sort_key, varying, with_mark
 
 BENCH = "kernel"
 TITLE = "Parallel algorithm kernels: protocol sensitivity (Worley 1998 Table 4; Worley 1999)"
@@ -387,11 +388,22 @@ def section(rs: RecordSet) -> Section:
 
 
 def headline(rs: RecordSet) -> list[str]:
+    """One line per stage and configuration: how large the protocol tie sets are, never a lone winner."""
+    marks = guardrails.marks(rs)
     if with_rounds := verdict_cases(rs):
         lines = []
         for (stage_, size, grid), group in by_stage(with_rounds, algorithms.of(rs)).items():
-            picks = ", ".join(f"{c.key[1]} {c.verdict.tie_set()} ({c.verdict.level})" for c in group)
-            lines.append(f"kernel {stage_} {size} {grid}: best protocol (sensitivity) {picks}")
+            sizes = sorted(len(c.verdict.best_set) for c in group)
+            generic_tied = sum(GENERIC_PROTOCOL in c.verdict.best_set for c in group)
+            mark = "⚠ " + ", ".join(sorted({w for c in group for w in c.caveats if w in ("noisy", "oversubscribed")}))
+            lines.append(
+                with_mark(
+                    f"kernel {stage_} {size} {grid}: {len(group)} algorithms; {sizes[0]}–{sizes[-1]} of "
+                    f"{len(group[0].verdict.medians)} protocols tie with each one's best ({GENERIC_PROTOCOL} in "
+                    f"{generic_tied} of {len(group)})",
+                    mark if mark != "⚠ " else "",
+                )
+            )
         return lines
     all_cases = cases(rs)
     reg = algorithms.of(rs)
@@ -405,12 +417,11 @@ def headline(rs: RecordSet) -> list[str]:
     )
     lines = []
     for (config,), entries in by_config.items():
-        picks = []
-        for e in entries:
-            s = sensitivity(all_cases[e["key"]])
-            picks.append(f"{e['key'][1]} {s['best']} ({s['level']})")
+        levels = [f"{e['key'][1]} {sensitivity(all_cases[e['key']])['level']}" for e in entries]
         where = " ".join(str(c) for c in config[1:] if c is not None)
-        lines.append(f"kernel {config[0]} {where}: best protocol (sensitivity) {', '.join(picks)}")
+        mark = next((marks[r["_file"]] for e in entries for r in all_cases[e["key"]] if r.get("_file") in marks), "")
+        line = joined(f"kernel {config[0]} {where}: sensitivity ", levels, " (no rounds recorded: no tie sets)")
+        lines.append(with_mark(line, mark))
     return lines
 
 

@@ -65,6 +65,14 @@ def _ci(s: dict) -> tuple[float, float] | None:
     return (float(ci[0]), float(ci[1])) if ok else None
 
 
+def fmt_m(s: dict) -> str:
+    """M in ns, or what an inconclusive fit is: '≈ 0: the interval includes 0'."""
+    ci = _ci(s)
+    if ci and ci[0] <= 0 <= ci[1]:
+        return "≈ 0: the interval includes 0"
+    return fmt_num(number(s, "m_ns"))
+
+
 def fit_table(rs: RecordSet) -> Table | None:
     rows = []
     for s in fits(rs):
@@ -72,7 +80,7 @@ def fit_table(rs: RecordSet) -> Table | None:
         rows.append(
             [
                 *(str(s.get(k, "–")) for k in KEYS),
-                fmt_num(number(s, "m_ns")),
+                fmt_m(s),
                 f"[{fmt_num(ci[0])}, {fmt_num(ci[1])}]" if ci else "–",
                 fmt_num(number(s, "r2"), 4),
                 fmt_num(number(s, "song_m_ns" if "song_m_ns" in s else "seed_m_ns")),  # older records' name
@@ -205,13 +213,21 @@ def section(rs: RecordSet) -> Section:
     return sec
 
 
+def _m_line(s: dict) -> str:
+    ci = _ci(s)
+    interval = f" [{fmt_num(ci[0])}, {fmt_num(ci[1])}]" if ci else ""
+    if ci and ci[0] <= 0 <= ci[1]:
+        return f"≈ 0: the interval{interval} ns includes 0"
+    return f"= {fmt_num(number(s, 'm_ns'))} ns{interval}"
+
+
 def headline(rs: RecordSet) -> list[str]:
     lines = []
     for (algorithm, queue, wildcard), group in group_by(fits(rs), "algorithm", "queue", "wildcard").items():
-        ms = ", ".join(f"{fmt_num(s['m_ns'])} ns (length {s.get('length')})" for s in group[:3])
-        more = f" (+{len(group) - 3} lengths)" if len(group) > 3 else ""
+        ms = ", ".join(f"{_m_line(s)} (length {s.get('length')})" for s in group[:2])
+        more = f" (+{len(group) - 2} lengths)" if len(group) > 2 else ""
         wild = f", wildcard {wildcard}" if wildcard not in (None, "none") else ""
-        lines.append(f"match {algorithm} algorithm, queue {queue}{wild}: M = {ms}{more}")
+        lines.append(f"match {algorithm} algorithm, queue {queue}{wild}: M {ms}{more}")
     lines += [
         f"match queues ({s.get('queue')}, length {s.get('length')}): {s['verdict']}"
         for s in rs.summaries(BENCH)

@@ -2,11 +2,12 @@
 
 from dataclasses import dataclass
 
-from pstlab import stats, verdicts
+from pstlab import stats, tiesets, verdicts
 from pstlab.doc import Section, Table, Text, fmt_bytes, fmt_num, fmt_pct, fmt_sci, fmt_us
 from pstlab.plots import Panel, Series, figure, time_vs_size_panel
 from pstlab.records import RecordSet, number
-from pstlab.sections.common import Metric, best, group_by, sort_key, varying
+from pstlab.sections import guardrails
+from pstlab.sections.common import Metric, best, group_by, sort_key, varying, with_mark
 
 BENCH = "swap"
 TITLE = "Point-to-point SWAP (Worley 1998 and 2000)"
@@ -345,17 +346,20 @@ def section(rs: RecordSet) -> Section:
 
 
 def headline(rs: RecordSet) -> list[str]:
+    """Peak bandwidth (t_min over every protocol and size), and the smallest size's tie set: never a lone winner."""
     points = [p for p in size_points(rs) if mbytes_per_s(p)]
     if not points:
         return []
     top = max(points, key=mbytes_per_s)
-    smallest = min(p["bytes"] for p in points)
-    fastest = best(p for p in points if p["bytes"] == smallest)
-    return [
-        f"swap: peak {fmt_num(mbytes_per_s(top), 4)} MB/s ({protocol_label(top)} at {fmt_bytes(top['bytes'])}, "
-        f"cache {top.get('cache')}); {fmt_bytes(smallest)} B exchange {fmt_us(fastest['t_min'])} µs "
-        f"({fastest['protocol']})"
-    ]
+    line = f"swap: peak {fmt_num(mbytes_per_s(top), 4)} MB/s at {fmt_bytes(top['bytes'])} (cache {top.get('cache')})"
+    one_msg = [c for c in verdict_cases(rs) if c.key[4] == 1]
+    if one_msg:
+        c = min(one_msg, key=lambda c: c.key[3])
+        v = c.verdict
+        tie = tiesets.name(v.best_set, list(v.medians), tiesets.catalogue(rs.points(BENCH)))
+        line += f"; {fmt_bytes(c.key[3])} B exchange {fmt_us(v.medians[v.best])} µs median: {tie}"
+    mark = next((m for f, m in guardrails.marks(rs).items() if f in {p.get("_file") for p in points}), "")
+    return [with_mark(line, mark)]
 
 
 # ---------------------------------------------------------------- compare
