@@ -18,8 +18,11 @@ MAX_BULLETS = 8
 MAX_WIDTH = 120
 GENERIC = kernel.GENERIC_PROTOCOL
 COLLECTIVE_NAMES = {"alltoallv": "MPI_Alltoallv", "allreduce": "MPI_Allreduce", "reduce_scatter": "MPI_Reduce_scatter"}
-STAGE_NAMES = {("fft", "transpose"): "FFT transposes", ("legendre", "transpose"): "Legendre transposes",
-               ("legendre", "vsum"): "Legendre sums"}
+STAGE_NAMES = {
+    ("fft", "transpose"): "FFT transposes",
+    ("legendre", "transpose"): "Legendre transposes",
+    ("legendre", "vsum"): "Legendre sums",
+}
 
 
 @dataclass
@@ -104,8 +107,12 @@ def family_bullets(rs: RecordSet, g: guardrails.Guardrails) -> list[Bullet]:
     for v in all_verdicts:
         over = any(f in g.oversubscribed for f in v.files)
         # an oversubscribed configuration speaks only where no other answers for its stage and family
-        if over and any((o.stage, o.family) == (v.stage, v.family) and o is not v and not
-                        any(f in g.oversubscribed for f in o.files) for o in all_verdicts):
+        if over and any(
+            (o.stage, o.family) == (v.stage, v.family)
+            and o is not v
+            and not any(f in g.oversubscribed for f in o.files)
+            for o in all_verdicts
+        ):
             continue
         if (v.stage, v.family, v.grid) in seen:
             continue
@@ -125,11 +132,24 @@ def family_bullets(rs: RecordSet, g: guardrails.Guardrails) -> list[Bullet]:
             else "",
             slow,
         )
-        out.append(Bullet("family", text, {
-            "stage": v.stage, "family": v.family, "size": v.size, "grid": v.grid, "launches": v.launches,
-            "tied_in_every_launch": v.always, "tied_in_some": {a: v.in_best(a) for a in v.sometimes},
-            "slower_in_every_launch": v.never, "best_sets": v.best_sets, "marked": marked,
-        }))
+        out.append(
+            Bullet(
+                "family",
+                text,
+                {
+                    "stage": v.stage,
+                    "family": v.family,
+                    "size": v.size,
+                    "grid": v.grid,
+                    "launches": v.launches,
+                    "tied_in_every_launch": v.always,
+                    "tied_in_some": {a: v.in_best(a) for a in v.sometimes},
+                    "slower_in_every_launch": v.never,
+                    "best_sets": v.best_sets,
+                    "marked": marked,
+                },
+            )
+        )
     return out
 
 
@@ -158,11 +178,25 @@ def collective_bullets(cases: list[verdicts.Case], reg: algorithms.Registry) -> 
             text = f"{head}: use {mpi}: {fmt_interval(inverse)} faster than the best hand-written, {alg}"
         else:
             text = f"{head}: {alg} ≈ {mpi} (time ratio {fmt_interval(inverse)}, within {v.margin:.0%})"
-        out.append(Bullet("collective", fitted(text, holds_text(held, launches, top)), {
-            "stage": stage, "size": size, "grid": grid, "algorithm": top.key[1], "protocol": v.best,
-            "collective": coll, "collective_over_algorithm": [q.ratio, q.lo, q.hi], "significant": q.significant,
-            "holds_in_launches": held, "launches": launches, "caveats": top.caveats,
-        }))
+        out.append(
+            Bullet(
+                "collective",
+                fitted(text, holds_text(held, launches, top)),
+                {
+                    "stage": stage,
+                    "size": size,
+                    "grid": grid,
+                    "algorithm": top.key[1],
+                    "protocol": v.best,
+                    "collective": coll,
+                    "collective_over_algorithm": [q.ratio, q.lo, q.hi],
+                    "significant": q.significant,
+                    "holds_in_launches": held,
+                    "launches": launches,
+                    "caveats": top.caveats,
+                },
+            )
+        )
     return out
 
 
@@ -179,11 +213,20 @@ def protocol_bullet(cases: list[verdicts.Case]) -> Bullet | None:
         worst = max(out_of, key=lambda c: c.ratio(GENERIC).ratio)
         q, held, launches = holding(worst, worst.rounds[GENERIC], worst.rounds[worst.verdict.best])
         where = f"{worst.key[1]} {worst.key[3]}"
-        text = fitted(text + f"; worst {where}: {fmt_interval(q)} the time of {worst.verdict.best}",
-                      holds_text(held, launches, worst))
-        facts |= {"worst": {"algorithm": worst.key[1], "grid": worst.key[3], "best": worst.verdict.best,
-                            "generic_over_best": [q.ratio, q.lo, q.hi], "holds_in_launches": held,
-                            "launches": launches}}
+        text = fitted(
+            text + f"; worst {where}: {fmt_interval(q)} the time of {worst.verdict.best}",
+            holds_text(held, launches, worst),
+        )
+        facts |= {
+            "worst": {
+                "algorithm": worst.key[1],
+                "grid": worst.key[3],
+                "best": worst.verdict.best,
+                "generic_over_best": [q.ratio, q.lo, q.hi],
+                "holds_in_launches": held,
+                "launches": launches,
+            }
+        }
     mark = any(c.caveats for c in with_generic if "noisy" in c.caveats or "oversubscribed" in c.caveats)
     return Bullet("protocol", _mark(mark) + text, facts)
 
@@ -202,10 +245,19 @@ def swap_bullet(cases: list[verdicts.Case], ordered: dict[str, bool]) -> Bullet 
         v = worst.verdict
         q, held, launches = holding(worst, worst.rounds[GENERIC], worst.rounds[v.best])
         use = tiesets.name(v.best_set, list(v.medians), ordered)
-        text = fitted(text + f"; at {worst.key[3]} B use {use}: {GENERIC} takes {fmt_interval(q)} as long",
-                      holds_text(held, launches, worst))
-        facts |= {"worst": {"bytes": worst.key[3], "best_set": v.best_set, "generic_over_best": [q.ratio, q.lo, q.hi],
-                            "holds_in_launches": held, "launches": launches}}
+        text = fitted(
+            text + f"; at {worst.key[3]} B use {use}: {GENERIC} takes {fmt_interval(q)} as long",
+            holds_text(held, launches, worst),
+        )
+        facts |= {
+            "worst": {
+                "bytes": worst.key[3],
+                "best_set": v.best_set,
+                "generic_over_best": [q.ratio, q.lo, q.hi],
+                "holds_in_launches": held,
+                "launches": launches,
+            }
+        }
     return Bullet("swap", text, facts)
 
 
@@ -217,8 +269,10 @@ def scope(rs: RecordSet) -> str:
     nodes = max((int(h.get("nodes") or 1) for h in headers), default=1)
     launches = len(rs.launches()) or 1
     span = (f"{ranks[0]}–{ranks[-1]} ranks" if len(ranks) > 1 else plural(ranks[0], "rank")) if ranks else "? ranks"
-    text = (f"Scope: {', '.join(hosts[:3]) or '?'} · {', '.join(libraries) or '?'} · {span} · "
-            f"{plural(nodes, 'node')} · {plural(launches, 'launch', 'launches')}")
+    text = (
+        f"Scope: {', '.join(hosts[:3]) or '?'} · {', '.join(libraries) or '?'} · {span} · "
+        f"{plural(nodes, 'node')} · {plural(launches, 'launch', 'launches')}"
+    )
     return text[:MAX_WIDTH]
 
 
@@ -237,10 +291,9 @@ def trust(g: guardrails.Guardrails, bullets: list[Bullet]) -> tuple[str, str]:
     if g.failing_fits:
         reasons.append(f"{len(g.failing_fits)} of {g.fits} fits failing")
     marked = any(b.text.startswith(guardrails.MARK) for b in bullets)
-    if marked or g.imprecise_verdicts * 2 > max(g.verdicts, 1):
-        level = "low"
-    else:
-        level = "medium" if reasons else "high"
+    # low: the box itself states verdicts from a noisy or oversubscribed run, or most verdicts are imprecise
+    low = marked or g.imprecise_verdicts * 2 > max(g.verdicts, 1)
+    level = "low" if low else "medium" if reasons else "high"
     reason = "; ".join(reasons) or "a quiet host, a CPU per rank, precise verdicts, fits ok"
     width = MAX_WIDTH - len(f"Trust: {level} — ")
     while len(reason) > width and "; " in reason:

@@ -108,11 +108,11 @@ def _md_cell(s: str) -> str:
 
 
 def table_md(t: Table) -> str:
-    lines = [f"**{t.title}**", "", "| " + " | ".join(map(_md_cell, t.columns)) + " |"]
+    """The title and its note in one paragraph above the table (a report of many tables stays short)."""
+    lines = [f"**{t.title}.**" + (f" _{t.note}_" if t.note else ""), ""]
+    lines.append("| " + " | ".join(map(_md_cell, t.columns)) + " |")
     lines.append("|" + "|".join("---" for _ in t.columns) + "|")
     lines += ["| " + " | ".join(map(_md_cell, row)) + " |" for row in t.rows]
-    if t.note:
-        lines += ["", f"_{t.note}_"]
     return "\n".join(lines)
 
 
@@ -125,7 +125,7 @@ def _block_md(b: Table | Figure | Text | Details, plot_dir: str) -> str:
     if isinstance(b, Table):
         return table_md(b)
     if isinstance(b, Figure):
-        return f"![{b.caption}]({plot_dir}/{b.name}.png)\n\n_{b.caption}_"
+        return f"![{b.caption}]({plot_dir}/{b.name}.png)"
     if isinstance(b, Details):
         inner = "\n\n".join(_block_md(x, plot_dir) for x in b.blocks)
         return f"<details><summary>{html.escape(b.summary)}</summary>\n\n{inner}\n\n</details>"
@@ -137,9 +137,12 @@ def to_markdown(title: str, intro: str, sections: list[Section], plot_dir: str, 
     if contents:
         out += ["Contents: " + " · ".join(f"[{s.title.split(' (')[0]}](#{anchor(s.title)})" for s in sections), ""]
     for s in sections:
-        out += [f"## {s.title}", ""]
-        for b in s.blocks:
-            out += [_block_md(b, plot_dir), ""]
+        out.append(f"## {s.title}")  # a paragraph may follow a heading directly: one line per section saved
+        for prev, b in zip([None, *s.blocks], s.blocks, strict=False):
+            if isinstance(prev, Figure) and isinstance(b, Figure):  # side by side, as the page shows them
+                out[-2] += " " + _block_md(b, plot_dir)
+            else:
+                out += [_block_md(b, plot_dir), ""]
     return "\n".join(out)
 
 
@@ -173,6 +176,7 @@ figcaption { font-size: 0.85rem; color: #555; } code { background: #f3f3f3; padd
 
 def _inline(text: str) -> str:
     text = html.escape(text)
+    text = text.replace("\\\n", "<br>\n")  # Markdown's hard line break
     text = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", text)
     return re.sub(r"`(.+?)`", r"<code>\1</code>", text)
 

@@ -88,8 +88,14 @@ def _draw(ax, panel: Panel) -> None:
         flagged = [(x, y) for x, y, m in zip(s.x, s.y, s.marked or [], strict=False) if m and y is not None]
         if flagged:
             labels = ax.get_legend_handles_labels()[1]
-            ax.scatter(*zip(*flagged, strict=True), marker="x", s=40, color="red", zorder=5,
-                       label=None if MARKED in labels else MARKED)
+            ax.scatter(
+                *zip(*flagged, strict=True),
+                marker="x",
+                s=40,
+                color="red",
+                zorder=5,
+                label=None if MARKED in labels else MARKED,
+            )
     if panel.xlog:
         ax.set_xscale("log", base=2 if panel.xbytes else 10)
         if not panel.xbytes:

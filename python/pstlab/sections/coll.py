@@ -38,50 +38,25 @@ def _row_mark(pts: list[dict], marks: dict[str, str]) -> str:
 
 
 def time_table(points: list[dict], marks: dict[str, str]) -> Table:
+    """One row per operation and size: the time per communicator size, and the bandwidth at the largest."""
     sizes = sorted({p["comm_size"] for p in points})
     rows = []
     for op, pts in _ops(points):
         for (nbytes,), group in sorted(group_by(pts, "bytes").items(), key=lambda kv: sort_key(kv[0][0])):
             by_size = {p["comm_size"]: p for p in group}
             cells = [fmt_us(number(by_size[c], STAT)) if c in by_size else "–" for c in sizes]
-            rows.append([op, fmt_bytes(nbytes), *cells, _row_mark(group, marks)])
+            largest = by_size[max(by_size)]
+            bandwidth = [fmt_num(number(largest, k)) for k in ("algbw", "busbw")]
+            rows.append([op, fmt_bytes(nbytes), *cells, *bandwidth, _row_mark(group, marks)])
     return Table(
         "Time per call (µs, median over iterations) by communicator size",
-        ["operation", "bytes", *(f"{c} ranks" for c in sizes), "run"],
+        ["operation", "bytes", *(f"{c} ranks" for c in sizes), "algbw GB/s", "busbw GB/s", "run"],
         rows,
         "Communicator sizes are sub-communicators of the run's ranks (Frese & Knipp 1998 sweeps 2…P); bytes per rank "
-        "as pstswm defines them for each operation. 'warm heap' / 'fresh heap': coll --alloc-state runs. "
+        "as pstswm defines them for each operation. algbw = bytes / time and busbw = algbw × the operation's bus "
+        "factor at the largest communicator measured, as nccl-tests defines them (allreduce 2(n−1)/n, alltoall and "
+        "allgather (n−1)/n, bcast and reduce 1). 'warm heap' / 'fresh heap': coll --alloc-state runs. "
         f"{guardrails.MARK}: from an oversubscribed or noisy run.",
-    )
-
-
-def bandwidth_table(points: list[dict], marks: dict[str, str]) -> Table | None:
-    rows = []
-    for op, pts in _ops(points):
-        largest = max(p["comm_size"] for p in pts)
-        for p in sorted((p for p in pts if p["comm_size"] == largest), key=lambda p: sort_key(p.get("bytes"))):
-            if number(p, "algbw") is None:
-                continue
-            rows.append(
-                [
-                    op,
-                    fmt_bytes(p.get("bytes")),
-                    str(largest),
-                    fmt_us(number(p, "t_min")),
-                    fmt_us(number(p, STAT)),
-                    fmt_num(number(p, "algbw")),
-                    fmt_num(number(p, "busbw")),
-                    marks.get(p.get("_file"), ""),
-                ]
-            )
-    if not rows:
-        return None
-    return Table(
-        "Bandwidth at the largest communicator size",
-        ["operation", "bytes", "ranks", "t_min µs", "t_med µs", "algbw GB/s", "busbw GB/s", "run"],
-        rows,
-        "algbw = bytes / time and busbw = algbw × the operation's bus factor, as nccl-tests defines them "
-        "(allreduce 2(n−1)/n, alltoall and allgather (n−1)/n, bcast and reduce 1), as recorded by pstswm.",
     )
 
 
@@ -166,8 +141,17 @@ def overlap_table(rs: RecordSet) -> Table | None:
         return None
     return Table(
         "Nonblocking collectives: how much computation they hide (IMB-NBC method)",
-        ["op", "bytes", "ranks", "call alone µs", "compute µs", "overlapped µs", "overlap %",
-         "with MPI_Test µs", "overlap % (MPI_Test)"],
+        [
+            "op",
+            "bytes",
+            "ranks",
+            "call alone µs",
+            "compute µs",
+            "overlapped µs",
+            "overlap %",
+            "with MPI_Test µs",
+            "overlap % (MPI_Test)",
+        ],
         rows,
         "Per call: the nonblocking call alone (start + wait), a compute loop calibrated to its length, and both "
         "(compute between start and wait; then with an MPI_Test every few chunks), medians over rounds of the max "
@@ -206,7 +190,8 @@ def persistent_table(rs: RecordSet) -> Table | None:
 
 
 def section(rs: RecordSet) -> Section:
-    points, marks = _points(rs), guardrails.marks(rs)
+    # the allocator-state runs (coll --alloc-state) have their own table among the answers: one row per thing
+    points, marks = [p for p in _points(rs) if not _heap(p.get("alloc_state"))] or _points(rs), guardrails.marks(rs)
     sec = Section(TITLE)
     sec.add(
         Text(
@@ -215,7 +200,6 @@ def section(rs: RecordSet) -> Section:
             "records it)."
         ),
         time_table(points, marks),
-        bandwidth_table(points, marks),
         overlap_table(rs),
         persistent_table(rs),
     )

@@ -65,8 +65,8 @@ class FamilyVerdict:
 def verdicts(rs: RecordSet) -> list[FamilyVerdict]:
     out = []
     summaries = [s for s in rs.summaries("kernel", "family") if s.get("best_set")]
-    for key, group in sorted(group_by(summaries, *KEY).items(), key=lambda kv: [sort_key(k) for k in kv[0]]):
-        group = sorted(group, key=launch_of)
+    for key, unsorted in sorted(group_by(summaries, *KEY).items(), key=lambda kv: [sort_key(k) for k in kv[0]]):
+        group = sorted(unsorted, key=launch_of)
         alternatives: list[str] = []
         medians = []
         for s in group:

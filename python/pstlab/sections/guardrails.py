@@ -62,18 +62,18 @@ class Guardrails:
                 f"fits failing: {len(self.failing_fits)} of {self.fits} fitted models (error above 15 %, or a "
                 "negative latency or bandwidth), shown as a count, never as numbers. Do: widen the size range."
             )
+        if self.imprecise_verdicts or self.imprecise_points:
+            out.append(
+                f"precision not reached: {self.imprecise_verdicts} of {self.verdicts} verdicts, "
+                f"{self.imprecise_points} of {self.points} measured points. Do: add rounds (--adaptive with a larger "
+                "--budget); read medians with their intervals."
+            )
         for n, what, do in (
-            (self.imprecise_verdicts, "precision not reached", "add rounds (--adaptive with a larger --budget)"),
             (self.clock_bound_verdicts, "times below 20 timer ticks", "read them as bounds, not values"),
             (self.short_verdicts, f"fewer than {verdicts.MIN_ROUNDS} rounds", "raise --reps"),
         ):
             if n:
                 out.append(f"{what}: {n} of {self.verdicts} verdicts. Do: {do}.")
-        if self.imprecise_points:
-            out.append(
-                f"precision not reached: {self.imprecise_points} of {self.points} measured points. "
-                "Do: read their medians with their intervals."
-            )
         return out
 
 
