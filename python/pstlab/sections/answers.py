@@ -131,7 +131,7 @@ def stage_answer(rs: RecordSet, g: guardrails.Guardrails) -> Table | None:
             ]
         )
     return Table(
-        "Recommended parallel algorithm and protocol per transform stage: which algorithm to use (each algorithm's "
+        "Recommended parallel algorithm and protocol per transform stage. Which algorithm to use (each algorithm's "
         "fastest alternative, in one set of rounds)",
         [
             "stage",

@@ -172,31 +172,35 @@ def _median_of(records: list[dict], key: str) -> float | None:
     return statistics.median(values) if values else None
 
 
-def protocol_fits(rs: RecordSet) -> list[dict]:
-    """pstswm's protocol models, one per protocol, sweep, cache (and transport, pair), launches merged:
-    α and β the median over launches, peak and model err the largest; 'failing' says why the fit failed
-    its checks in some launch ('20% error'), and 'failed' in how many of 'launches'."""
+@dataclass
+class MergedFit:
+    """One protocol's model over its launches: pstswm's summary with α and β the median over launches."""
+
+    summary: dict
+    sweep: str  # sizes or volume
+    launches: int
+    failed: int  # launches whose fit fails its checks
+    why: str | None  # the first failing launch's reason ('20% error')
+
+
+def protocol_fits(rs: RecordSet) -> list[MergedFit]:
+    """pstswm's protocol models, one per protocol, sweep, cache (and transport, pair), launches merged."""
     split_runs = {s.run_id for s in sweeps(rs) if s.split_volume}
     keyed = [
         dict(s, sweep="volume" if s.get("run_id") in split_runs else "sizes") for s in rs.summaries(BENCH, "protocol")
     ]
     out = []
-    for _key, group in sorted(
+    for key, group in sorted(
         group_by(keyed, "sweep", "protocol", "cache", "transport", "pair").items(),
         key=lambda kv: (kv[0][0] != "sizes", sort_key(kv[0][1]), sort_key(kv[0][2])),
     ):
         reasons = [why for s in group if (why := _fit_not_ok(s))]
-        out.append(
-            dict(
-                group[0],
-                alpha_s=_median_of(group, "alpha_s"),
-                beta_mbytes_per_s=_median_of(group, "beta_mbytes_per_s"),
-                model_max_rel_err=max(number(s, "model_max_rel_err") or 0 for s in group),
-                launches=len(group),
-                failed=len(reasons),
-                failing=reasons[0] if reasons else None,
-            )
+        merged = dict(
+            group[0],
+            alpha_s=_median_of(group, "alpha_s"),
+            beta_mbytes_per_s=_median_of(group, "beta_mbytes_per_s"),
         )
+        out.append(MergedFit(merged, key[0], len(group), len(reasons), reasons[0] if reasons else None))
     return out
 
 
@@ -209,30 +213,33 @@ def _family_name(slugs: list[str]) -> str:
     return ", ".join(shared) if all(p[0] == parts[0][0] for p in parts) else ""
 
 
-def _fit_cell(fit: dict | None) -> str:
+def _fit_cell(fit: MergedFit | None) -> str:
     if fit is None:
         return ""
-    if fit["failing"]:
-        return f"FIT NOT OK ({fit['failing']}, {fit['failed']} of {fit['launches']})"
-    return f"{fmt_num(number(fit, 'alpha_s') * 1e6, 2)} / {fmt_num(number(fit, 'beta_mbytes_per_s'), 2)}"
+    if fit.why:
+        return f"FIT NOT OK ({fit.why}, {fit.failed} of {fit.launches})"
+    alpha_us, beta = number(fit.summary, "alpha_s") * 1e6, number(fit.summary, "beta_mbytes_per_s")
+    return f"{fmt_num(alpha_us, 2)} / {fmt_num(beta, 2)}"
 
 
 def protocol_table(rs: RecordSet) -> list[Table]:
     """pstswm's protocol models as a matrix over the catalogue's codes i,j: one row per family i, one cell
     per protocol (α µs / β MB/s, launches merged); a fit failing its checks in any launch shows why."""
     tables = []
-    fits = protocol_fits(rs)
-    for (sweep, cache, _t, _p), group in group_by(fits, "sweep", "cache", "transport", "pair").items():
-        by_code = {str(s["protocol"]): s for s in group if "," in str(s["protocol"])}
+    sweeps_: dict[tuple, list[MergedFit]] = {}
+    for fit in protocol_fits(rs):
+        s = fit.summary
+        sweeps_.setdefault((fit.sweep, s.get("cache"), s.get("transport"), s.get("pair")), []).append(fit)
+    for (sweep, cache, _transport, _pair), group in sweeps_.items():
+        by_code = {str(f.summary.get("protocol")): f for f in group if "," in str(f.summary.get("protocol"))}
         families = sorted({c.split(",")[0] for c in by_code}, key=sort_key)
         seconds = sorted({c.split(",")[1] for c in by_code}, key=sort_key)
         rows = []
         for i in families:
-            slugs = [str(by_code[f"{i},{j}"].get("slug", "")) for j in seconds if f"{i},{j}" in by_code]
-            rows.append(
-                [f"{i},x {_family_name(slugs)}".strip(), *(_fit_cell(by_code.get(f"{i},{j}")) for j in seconds)]
-            )
-        failing = sum(1 for f in group if f["failing"])
+            slugs = [str(by_code[f"{i},{j}"].summary.get("slug", "")) for j in seconds if f"{i},{j}" in by_code]
+            cells = [_fit_cell(by_code.get(f"{i},{j}")) for j in seconds]
+            rows.append([f"{i},x {_family_name(slugs)}".strip(), *cells])
+        failing = sum(1 for f in group if f.why)
         tables.append(
             Table(
                 f"Per-protocol bandwidth and latency model (Worley 2000): {sweep} sweep, cache {cache}",
