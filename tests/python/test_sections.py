@@ -492,7 +492,8 @@ def test_no_fit_is_shown_unflagged(tmp_path):
     (tmp_path / "r.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
     rs = records.load(tmp_path)
     (table,) = swap.protocol_table(rs)
-    by_code = {f"{row[0][0]},{col[2:]}": c for row in table.rows for col, c in zip(table.columns[1:], row[1:], strict=False)}
+    columns = table.columns[1:]
+    by_code = {f"{row[0][0]},{col[2:]}": c for row in table.rows for col, c in zip(columns, row[1:], strict=True)}
     assert by_code["0,0"] == "FIT NOT OK (31% error, 1 of 1)"
     assert by_code["1,3"] == "FIT NOT OK (pstswm's checks, 1 of 1)"
     assert "FIT NOT OK" not in by_code["0,6"] and by_code["0,6"] == "1.0 / 900"

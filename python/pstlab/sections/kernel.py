@@ -18,7 +18,7 @@ from pstlab import algorithms, stats, tiesets, verdicts
 from pstlab.algorithms import Registry
 from pstlab.doc import Details, Section, Table, Text, fmt_pct, fmt_us
 from pstlab.records import RecordSet, launch_of, number
-from pstlab.sections import guardrails
+from pstlab.sections import guardrails, memo
 from pstlab.sections.common import (
     Metric,
     best,
@@ -449,6 +449,7 @@ def overlay(_sets: list[tuple[str, RecordSet]]) -> list:
     return []
 
 
+@memo.per_record_set
 def verdict_cases(rs: RecordSet) -> list[verdicts.Case]:
     """The verdicts of kernel records: protocol x overlap per algorithm and configuration, with the
     collective paired in from the generic summary (it ran in the same rounds)."""

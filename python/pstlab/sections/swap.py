@@ -7,7 +7,7 @@ from pstlab import stats, tiesets, verdicts
 from pstlab.doc import Details, Section, Table, Text, fmt_bytes, fmt_num, fmt_sci, fmt_us
 from pstlab.plots import Panel, Series, figure, time_vs_size_panel
 from pstlab.records import RecordSet, number
-from pstlab.sections import guardrails
+from pstlab.sections import guardrails, memo
 from pstlab.sections.common import (
     Metric,
     best,
@@ -530,6 +530,7 @@ def overlay(sets: list[tuple[str, RecordSet]]) -> list:
     return [figure("swap-overlay", "Swap: best over protocols, A solid, B dashed.", [bw, lat])]
 
 
+@memo.per_record_set
 def verdict_cases(rs: RecordSet) -> list[verdicts.Case]:
     """The verdicts of swap records: protocols per size, cache state and volume."""
     points, sums = rs.points("swap"), rs.summaries("swap", "sensitivity")
