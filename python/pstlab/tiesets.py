@@ -66,7 +66,10 @@ def name(members: Iterable[str], universe: Iterable[str] = (), ordered: dict[str
     left_out = [a for a in universe if a not in members]
     if len(left_out) <= MAX_LEFT_OUT:
         return f"any but {', '.join(left_out)} ({len(members)} of {len(universe)})"
-    return _by_family(members, universe) or _by_class(members, universe, ordered or {}) or listed(members)
+    by_class = _by_class(members, universe, ordered or {})
+    if by_class and by_class.startswith("all "):  # a whole class says most in fewest words
+        return by_class
+    return _by_family(members, universe) or by_class or listed(members)
 
 
 def full(members: Iterable[str]) -> str:
