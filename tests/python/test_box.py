@@ -64,6 +64,7 @@ def report_problems(md: str) -> list[str]:
 def summary_problems(text: str) -> list[str]:
     lines = text.splitlines()
     problems = [f"line of {len(line)} characters" for line in lines if len(line) > MAX_CELL]
+    problems += [f"clipped: {line[:60]}" for line in lines if line.endswith("…")]  # built to fit, not cut
     problems += [
         f"{len(CODE.findall(line))} codes inline: {line[:60]}" for line in lines if len(CODE.findall(line)) > 4
     ]

@@ -389,9 +389,9 @@ def headline(rs: RecordSet) -> list[str]:
             mark = "⚠ " + ", ".join(sorted({w for c in group for w in c.caveats if w in ("noisy", "oversubscribed")}))
             lines.append(
                 with_mark(
-                    f"kernel {stage_} {size} {grid}: {len(group)} algorithms; {sizes[0]}–{sizes[-1]} of "
-                    f"{len(group[0].verdict.medians)} protocols tie with each one's best ({GENERIC_PROTOCOL} in "
-                    f"{generic_tied} of {len(group)})",
+                    f"kernel {stage_} {size} {grid}: {len(group)} algorithms, {sizes[0]}–{sizes[-1]} of "
+                    f"{len(group[0].verdict.medians)} protocols tied per algorithm ({GENERIC_PROTOCOL} in "
+                    f"{generic_tied})",
                     mark if mark != "⚠ " else "",
                 )
             )
