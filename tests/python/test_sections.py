@@ -140,11 +140,30 @@ def test_coll_pivot_and_bandwidth(ompi_dir):
 
 def test_coll_nonblocking_and_persistent_tables():
     base = {"bench": "coll", "type": "summary", **BASE, "bytes": 65536, "comm_size": 2, "iters": 10, "rounds": 5}
-    overlap = dict(base, summary="overlap", op="allreduce", t_pure_s=20e-6, t_cpu_s=21e-6, t_ovrl_s=40e-6,
-                   t_ovrl_test_s=34e-6, overlap_pct=5.0, overlap_test_pct=35.0, test_every=10, cpu_chunks=100)
-    persistent = dict(base, summary="persistent", op="allreduce", init_s=3e-6, t_blocking_s=20e-6,
-                      t_persistent_s=22.4e-6, persistent_ratio=1.12, persistent_ratio_ci=[1.08, 1.16],
-                      persistent_significant=True)
+    overlap = dict(
+        base,
+        summary="overlap",
+        op="allreduce",
+        t_pure_s=20e-6,
+        t_cpu_s=21e-6,
+        t_ovrl_s=40e-6,
+        t_ovrl_test_s=34e-6,
+        overlap_pct=5.0,
+        overlap_test_pct=35.0,
+        test_every=10,
+        cpu_chunks=100,
+    )
+    persistent = dict(
+        base,
+        summary="persistent",
+        op="allreduce",
+        init_s=3e-6,
+        t_blocking_s=20e-6,
+        t_persistent_s=22.4e-6,
+        persistent_ratio=1.12,
+        persistent_ratio_ci=[1.08, 1.16],
+        persistent_significant=True,
+    )
     rs = rs_of(overlap, persistent, dict(persistent, op="bcast", persistent_ratio=1.0, persistent_significant=False))
     ov = coll.overlap_table(rs)
     assert cell(ov, {"op": "allreduce"}, "overlap %") == "5"
@@ -202,9 +221,10 @@ def test_match_fit_and_queue_verdict_from_summaries(ompi_dir):
     verdicts = rs.summaries("match", "queues")
     assert verdicts
     for v in verdicts:
-        assert cell(table, {"algorithm": "comm", "queue": v["queue"], "length": str(v["length"])}, "queues") == v[
-            "verdict"
-        ]
+        assert (
+            cell(table, {"algorithm": "comm", "queue": v["queue"], "length": str(v["length"])}, "queues")
+            == v["verdict"]
+        )
     verdicts[0]["verdict"] = "one queue shared by all communicators"  # the cell shows pstswm's words
     row = {"algorithm": "tag", "queue": verdicts[0]["queue"], "length": str(verdicts[0]["length"])}
     assert cell(match.fit_table(rs), row, "queues") == "one queue shared by all communicators"
@@ -385,11 +405,29 @@ def test_runinfo_lists_every_run_and_one_machine(mpi):
     for h in headers:
         row = next(r for r in runs.rows if r[0] == h["_file"])
         assert row[1] == h["bench"] and row[2] == str(h["ranks"]) and row[5] == runinfo.short_command(h["command"])
-        assert "--out" not in row[5] and "--seed" not in row[5]
+        out = h["command"].split("--out ")[1].split()[0]
+        assert "--out" not in row[5] and row[5] == h["command"].replace(f" --out {out}", "")
         assert row[3] == runinfo.short_library(h["mpi_library"]) and "," not in row[3] and "\t" not in row[3]
     machine = runinfo.machine_lines(rs).markdown.splitlines()[1:]
     assert len(machine) == len({(tuple(h["hosts"]), h["cpu_model"], h["git_commit"]) for h in headers})
     experiments = runinfo.experiments_table(rs.manifest, rs)
+    launches = runinfo.experiments_table(
+        {"experiments": [{"name": "x", "file": "a"}, {"name": "x", "file": "b"}]},
+        RecordSet(
+            path=FIXTURES,
+            records=[
+                {
+                    "type": "header",
+                    "_file": f,
+                    "bench": "swap",
+                    "run_id": f,
+                    "command": f"pstswm swap --reps 20 --order {k} --out {f}.jsonl",
+                }
+                for k, f in ((1, "a"), (2, "b"))
+            ],
+        ),
+    )
+    assert launches.rows[0][6] == "pstswm swap --reps 20"  # what differs between launches is left out
     assert [r[1] for r in experiments.rows] == list(dict.fromkeys(e["name"] for e in rs.manifest["experiments"]))
     assert runinfo.short_library("MPICH Version:\t4.0.2") == "MPICH 4.0.2"
     assert runinfo.short_library("Open MPI v4.1.4, package: Debian OpenMPI") == "Open MPI v4.1.4"

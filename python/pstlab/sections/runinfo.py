@@ -1,5 +1,6 @@
 """Where the numbers come from: the suite's experiments, the runs' headers, the machine."""
 
+import itertools
 import re
 
 from pstlab.doc import Section, Table, Text, fmt_num
@@ -18,8 +19,13 @@ def short_library(text: str | None) -> str:
     return " ".join(text.split())
 
 
-def short_command(command: str | None) -> str:
-    """The pstswm command line without what differs between launches or says where the output went."""
+def _options(command: str) -> dict[str, str]:
+    words = command.split()
+    return {w: v for w, v in itertools.pairwise(words) if w.startswith("--") and not v.startswith("--")}
+
+
+def short_command(command: str | None, leave_out: set[str] = frozenset()) -> str:
+    """The pstswm command line without --out (where the records went) and the options in leave_out."""
     if not command:
         return "–"
     words, out = command.split(), []
@@ -27,7 +33,7 @@ def short_command(command: str | None) -> str:
     for w in words:
         if skip:
             skip = False
-        elif w in ("--out", "--seed"):
+        elif w == "--out" or w in leave_out:
             skip = True
         else:
             out.append(w)
@@ -48,7 +54,7 @@ def _status(entries: list[dict]) -> str:
 
 
 def experiments_table(manifest: dict, rs: RecordSet | None = None) -> Table:
-    """One row per experiment, its launches merged: the command it ran (without --out and --seed)."""
+    """One row per experiment, its launches merged: the command it ran, without what differs by launch."""
     commands = {h.get("_file"): h.get("command") for h in rs.headers()} if rs else {}
     marks = guardrails.marks(rs) if rs else {}
     by_name: dict[str, list[dict]] = {}
@@ -57,6 +63,9 @@ def experiments_table(manifest: dict, rs: RecordSet | None = None) -> Table:
     rows = []
     for i, (name, entries) in enumerate(by_name.items(), 1):
         files = [e.get("file") for e in entries]
+        launched = [_options(commands[f]) for f in files if commands.get(f)]
+        # an option whose value differs between the launches describes a launch, not the experiment
+        differing = {o for opts in launched for o in opts if len({str(x.get(o)) for x in launched}) > 1}
         command = next((commands[f] for f in files if f in commands), None)
         notes = [
             *dict.fromkeys(e.get("reason", "") for e in entries if e.get("reason")),
@@ -70,7 +79,7 @@ def experiments_table(manifest: dict, rs: RecordSet | None = None) -> Table:
                 str(entries[0].get("ranks", "")),
                 _status(entries),
                 _elapsed(entries),
-                short_command(command),
+                short_command(command, differing),
                 "; ".join(notes),
             ]
         )
@@ -78,7 +87,8 @@ def experiments_table(manifest: dict, rs: RecordSet | None = None) -> Table:
         f"Experiments of suite '{manifest.get('suite')}' ({manifest.get('mpi')}, launcher {manifest.get('launcher')})",
         ["#", "experiment", "launches", "ranks", "status", "elapsed", "pstswm command", "note"],
         rows,
-        "Launches of one experiment merged (their files are <experiment>-L<k>.jsonl; each ran with its own --seed); "
+        "Launches of one experiment merged (their files are <experiment>-L<k>.jsonl); the command without --out and "
+        "the options whose value differs between launches; "
         f"elapsed: lowest–highest over launches. {guardrails.MARK}: an oversubscribed or noisy run.",
     )
 
