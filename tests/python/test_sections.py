@@ -427,7 +427,7 @@ def test_runinfo_lists_every_run_and_one_machine(mpi):
             ],
         ),
     )
-    assert launches.rows[0][6] == "pstswm swap --reps 20"  # what differs between launches is left out
+    assert launches.rows[0][6] == "swap --reps 20"  # what differs between launches is left out
     assert [r[1] for r in experiments.rows] == list(dict.fromkeys(e["name"] for e in rs.manifest["experiments"]))
     assert runinfo.short_library("MPICH Version:\t4.0.2") == "MPICH 4.0.2"
     assert runinfo.short_library("Open MPI v4.1.4, package: Debian OpenMPI") == "Open MPI v4.1.4"

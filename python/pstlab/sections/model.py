@@ -4,6 +4,7 @@ from pstlab import algorithms, stats
 from pstlab.doc import Section, Table, Text, fmt_ms, fmt_num, fmt_pct, fmt_sci
 from pstlab.plots import Panel, Series, figure
 from pstlab.records import RecordSet, number
+from pstlab.sections import guardrails
 from pstlab.sections.common import Metric, grid_ranks, group_by
 
 BENCH = "model"
@@ -257,6 +258,7 @@ def _panel(sets: list[tuple[str, RecordSet]]) -> Panel | None:
         rank_by_max_y=False,
     )
     for (label, rs), style in zip(sets, ("-", "--"), strict=False):
+        marks = guardrails.marks(rs)
         for (prob, cfg), cells in _by_problem_config(runs(rs)).items():
             gs = sorted(cells, key=position.get)
             name = f"{prob} {cfg}"
@@ -267,6 +269,7 @@ def _panel(sets: list[tuple[str, RecordSet]]) -> Panel | None:
                     [cells[g]["step_s"] * 1e3 for g in gs],
                     style=style,
                     group=name,
+                    marked=[cells[g].get("_file") in marks for g in gs],
                 )
             )
     return panel

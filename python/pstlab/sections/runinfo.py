@@ -6,7 +6,7 @@ import re
 from pstlab.doc import Section, Table, Text, fmt_num
 from pstlab.records import RecordSet
 from pstlab.sections import guardrails
-from pstlab.sections.common import group_by
+from pstlab.sections.common import MAX_LINE, group_by
 
 TITLE = "Runs and machine"
 
@@ -38,6 +38,13 @@ def short_command(command: str | None, leave_out: set[str] = frozenset()) -> str
         else:
             out.append(w)
     return " ".join(out)
+
+
+def _fitted(command: str) -> str:
+    """Whole words up to MAX_LINE characters, then '…' (the records' headers keep the full line)."""
+    if len(command) <= MAX_LINE:
+        return command
+    return command[: MAX_LINE - 2].rsplit(" ", 1)[0] + " …"
 
 
 def _elapsed(entries: list[dict]) -> str:
@@ -79,13 +86,13 @@ def experiments_table(manifest: dict, rs: RecordSet | None = None) -> Table:
                 str(entries[0].get("ranks", "")),
                 _status(entries),
                 _elapsed(entries),
-                short_command(command, differing),
+                _fitted(short_command(command, differing).removeprefix("pstswm ")),
                 "; ".join(notes),
             ]
         )
     return Table(
         f"Experiments of suite '{manifest.get('suite')}' ({manifest.get('mpi')}, launcher {manifest.get('launcher')})",
-        ["#", "experiment", "launches", "ranks", "status", "elapsed", "pstswm command", "note"],
+        ["#", "experiment", "launches", "ranks", "status", "elapsed", "pstswm subcommand and options", "note"],
         rows,
         "Launches of one experiment merged (their files are <experiment>-L<k>.jsonl); the command without --out and "
         "the options whose value differs between launches; "
