@@ -22,6 +22,7 @@ EPILOG = """examples:
   pstlab tune --trunc 42 --levels 16 --grid 2x1 --out opt.toml
   pstlab repro results/q1 results/q2 results/q3        # do the verdicts of three runs agree?
   pstlab summary results/q1
+  pstlab summary --json results/q1                     # the verdict box's paired verdicts as JSON
 """
 
 
@@ -117,8 +118,9 @@ def parser() -> argparse.ArgumentParser:
     rep_.add_argument("results", nargs="+", help="two or more results directories of the same suite")
     rep_.add_argument("--json", action="store_true", help="print the figures as JSON")
 
-    summ = sub.add_parser("summary", help="print the headline figures of a results directory")
+    summ = sub.add_parser("summary", help="print the headline figures and the verdict box of a results directory")
     summ.add_argument("results", help="a results directory (or one .jsonl file)")
+    summ.add_argument("--json", action="store_true", help="print the verdict box's paired verdicts as JSON")
     return top
 
 
@@ -202,7 +204,7 @@ def _repro(args: argparse.Namespace) -> int:
 def _summary(args: argparse.Namespace) -> int:
     from pstlab import summary
 
-    print(summary.render(args.results))
+    print(summary.render_json(args.results) if args.json else summary.render(args.results))
     return 0
 
 

@@ -84,11 +84,19 @@ class Text:
 
 
 @dataclass
+class Details:
+    """Blocks folded under a one-line summary (<details>): full lists that back a short name."""
+
+    summary: str
+    blocks: list[Table | Figure | Text]
+
+
+@dataclass
 class Section:
     title: str
-    blocks: list[Table | Figure | Text] = field(default_factory=list)
+    blocks: list[Table | Figure | Text | Details] = field(default_factory=list)
 
-    def add(self, *blocks: Table | Figure | Text | None) -> None:
+    def add(self, *blocks: Table | Figure | Text | Details | None) -> None:
         self.blocks.extend(b for b in blocks if b is not None)
 
 
@@ -100,33 +108,53 @@ def _md_cell(s: str) -> str:
 
 
 def table_md(t: Table) -> str:
-    lines = [f"**{t.title}**", "", "| " + " | ".join(map(_md_cell, t.columns)) + " |"]
+    """The title and its note in one paragraph above the table (a report of many tables stays short)."""
+    lines = [f"**{t.title}.**" + (f" _{t.note}_" if t.note else ""), ""]
+    lines.append("| " + " | ".join(map(_md_cell, t.columns)) + " |")
     lines.append("|" + "|".join("---" for _ in t.columns) + "|")
     lines += ["| " + " | ".join(map(_md_cell, row)) + " |" for row in t.rows]
-    if t.note:
-        lines += ["", f"_{t.note}_"]
     return "\n".join(lines)
 
 
-def to_markdown(title: str, intro: str, sections: list[Section], plot_dir: str) -> str:
+def anchor(title: str) -> str:
+    """GitHub's heading anchor: lower case, punctuation dropped, spaces to hyphens."""
+    return re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-")
+
+
+def _block_md(b: Table | Figure | Text | Details, plot_dir: str) -> str:
+    if isinstance(b, Table):
+        return table_md(b)
+    if isinstance(b, Figure):
+        return f"![{b.caption}]({plot_dir}/{b.name}.png)"
+    if isinstance(b, Details):
+        inner = "\n\n".join(_block_md(x, plot_dir) for x in b.blocks)
+        return f"<details><summary>{html.escape(b.summary)}</summary>\n\n{inner}\n\n</details>"
+    return b.markdown
+
+
+def to_markdown(title: str, intro: str, sections: list[Section], plot_dir: str, contents: bool = False) -> str:
     out = [f"# {title}", "", intro, ""]
+    if contents:
+        out += ["Contents: " + " · ".join(f"[{s.title.split(' (')[0]}](#{anchor(s.title)})" for s in sections), ""]
     for s in sections:
-        out += [f"## {s.title}", ""]
-        for b in s.blocks:
-            if isinstance(b, Table):
-                out.append(table_md(b))
-            elif isinstance(b, Figure):
-                out.append(f"![{b.caption}]({plot_dir}/{b.name}.png)\n\n_{b.caption}_")
+        out.append(f"## {s.title}")  # a paragraph may follow a heading directly: one line per section saved
+        for prev, b in zip([None, *s.blocks], s.blocks, strict=False):
+            if isinstance(prev, Figure) and isinstance(b, Figure):  # side by side, as the page shows them
+                out[-2] += " " + _block_md(b, plot_dir)
             else:
-                out.append(b.markdown)
-            out.append("")
+                out += [_block_md(b, plot_dir), ""]
     return "\n".join(out)
+
+
+def flat(blocks: list[Table | Figure | Text | Details]) -> list[Table | Figure | Text]:
+    """The blocks with every folded section opened: what a report holds, folded or not."""
+    return [x for b in blocks for x in (flat(b.blocks) if isinstance(b, Details) else [b])]
 
 
 def write_figures(sections: list[Section], directory: Path) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     for s in sections:
-        for b in s.blocks:
+        for b in flat(s.blocks):
             if isinstance(b, Figure):
                 paths.write_atomic(directory / f"{b.name}.png", b.png)
 
@@ -148,6 +176,7 @@ figcaption { font-size: 0.85rem; color: #555; } code { background: #f3f3f3; padd
 
 def _inline(text: str) -> str:
     text = html.escape(text)
+    text = text.replace("\\\n", "<br>\n")  # Markdown's hard line break
     text = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", text)
     return re.sub(r"`(.+?)`", r"<code>\1</code>", text)
 
@@ -176,7 +205,18 @@ def figure_html(f: Figure) -> str:
     )
 
 
-def to_html(title: str, intro: str, sections: list[Section]) -> str:
+def _block_html(b: Table | Figure | Text | Details) -> list[str]:
+    if isinstance(b, Table):
+        return [table_html(b)]
+    if isinstance(b, Figure):
+        return [figure_html(b)]
+    if isinstance(b, Details):
+        inner = [part for x in b.blocks for part in _block_html(x)]
+        return [f"<details><summary>{html.escape(b.summary)}</summary>", *inner, "</details>"]
+    return [f"<p>{_inline(p)}</p>" for p in b.markdown.split("\n\n") if p.strip()]
+
+
+def to_html(title: str, intro: str, sections: list[Section], contents: bool = False) -> str:
     """One self-contained page: inline CSS, figures as data: URIs, no external references."""
     parts = [
         "<!DOCTYPE html>",
@@ -185,14 +225,12 @@ def to_html(title: str, intro: str, sections: list[Section]) -> str:
         f"<h1>{html.escape(title)}</h1>",
         *(f"<p>{_inline(p)}</p>" for p in intro.split("\n\n") if p.strip()),
     ]
+    if contents:
+        links = " · ".join(f'<a href="#{anchor(s.title)}">{html.escape(s.title.split(" (")[0])}</a>' for s in sections)
+        parts.append(f"<p>Contents: {links}</p>")
     for s in sections:
-        parts.append(f"<h2>{html.escape(s.title)}</h2>")
+        parts.append(f'<h2 id="{anchor(s.title)}">{html.escape(s.title)}</h2>')
         for b in s.blocks:
-            if isinstance(b, Table):
-                parts.append(table_html(b))
-            elif isinstance(b, Figure):
-                parts.append(figure_html(b))
-            else:
-                parts += [f"<p>{_inline(p)}</p>" for p in b.markdown.split("\n\n") if p.strip()]
+            parts += _block_html(b)
     parts.append("</body></html>")
     return "\n".join(parts)

@@ -12,6 +12,7 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter
 
 from pstlab.doc import Figure, fmt_bytes
 
+MARKED = "oversubscribed or noisy run"  # legend entry of the red crosses over such points
 # Beyond this many series a plot highlights the best few and greys the rest out.
 MAX_HIGHLIGHTED = 8
 PANEL_IN = (6.2, 4.4)  # width, height of one panel in inches
@@ -25,6 +26,7 @@ class Series:
     yerr: list[tuple[float, float]] | None = None  # (lower, upper) absolute bounds
     style: str = "-"  # "-" solid, "--" dashed (compare overlays B dashed)
     group: str = ""  # series with the same group share a colour (compare: same curve for A and B)
+    marked: list[bool] | None = None  # per point: from an oversubscribed or noisy run (drawn with MARKED)
 
 
 @dataclass
@@ -83,6 +85,17 @@ def _draw(ax, panel: Panel) -> None:
             ax.errorbar(s.x, s.y, yerr=[lower, upper], linestyle=s.style, capsize=3, **kwargs)
         else:
             ax.plot(s.x, s.y, linestyle=s.style, **kwargs)
+        flagged = [(x, y) for x, y, m in zip(s.x, s.y, s.marked or [], strict=False) if m and y is not None]
+        if flagged:
+            labels = ax.get_legend_handles_labels()[1]
+            ax.scatter(
+                *zip(*flagged, strict=True),
+                marker="x",
+                s=40,
+                color="red",
+                zorder=5,
+                label=None if MARKED in labels else MARKED,
+            )
     if panel.xlog:
         ax.set_xscale("log", base=2 if panel.xbytes else 10)
         if not panel.xbytes:

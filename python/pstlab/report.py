@@ -1,18 +1,38 @@
 """`pstlab report DIR`: report.md and a self-contained report.html from a results directory."""
 
 import datetime
+import json
 from pathlib import Path
 
-from pstlab import __version__, doc, paths
+from pstlab import __version__, box, doc, paths
 from pstlab.records import RecordSet, load
-from pstlab.sections import BENCHES, answers, runinfo
+from pstlab.sections import BENCHES, answers, guardrails, runinfo
 
 PLOT_DIR = "plots"
+BOX_TITLE = "Verdicts"
 
 
-def sections(rs: RecordSet) -> list[doc.Section]:
-    """The answers first, then the run information, then one section per bench that has records here."""
-    return [answers.section(rs), runinfo.section(rs), *(bench.section(rs) for bench in BENCHES if rs.has(bench.BENCH))]
+def box_section(b: box.Box) -> doc.Section:
+    sec = doc.Section(BOX_TITLE)
+    bullets = "\n".join(f"- {t.text}" for t in b.bullets) or "- no paired verdicts in these records"
+    # a backslash ends a line inside one paragraph: scope, trust and the key read as three lines
+    sec.add(
+        doc.Text(
+            f"{bullets}\n\n{b.scope}\\\n**Trust: {b.trust}** — {b.reason}\\\n_Built from the paired verdicts only "
+            f"(verdicts.json beside this report); {guardrails.MARK}: from an oversubscribed or noisy run._"
+        )
+    )
+    return sec
+
+
+def sections(rs: RecordSet, b: box.Box | None = None) -> list[doc.Section]:
+    """The verdict box, the answers, the run information, then one section per bench that has records here."""
+    return [
+        box_section(b or box.build(rs)),
+        answers.section(rs),
+        runinfo.section(rs),
+        *(bench.section(rs) for bench in BENCHES if rs.has(bench.BENCH)),
+    ]
 
 
 def intro(rs: RecordSet) -> str:
@@ -45,11 +65,13 @@ def write(path: str | Path, out: str | Path | None = None) -> tuple[Path, Path]:
     rs = load(path)
     out_dir = Path(out) if out else default_out(Path(path))
     out_dir.mkdir(parents=True, exist_ok=True)
-    secs = sections(rs)
+    b = box.build(rs)
+    secs = sections(rs, b)
     title = f"pstswm report: {rs.label()}"
     text = intro(rs)
     doc.write_figures(secs, out_dir / PLOT_DIR)
     md_path, html_path = out_dir / "report.md", out_dir / "report.html"
-    paths.write_atomic(md_path, doc.to_markdown(title, text, secs, PLOT_DIR))
-    paths.write_atomic(html_path, doc.to_html(title, text, secs))
+    paths.write_atomic(md_path, doc.to_markdown(title, text, secs, PLOT_DIR, contents=True))
+    paths.write_atomic(html_path, doc.to_html(title, text, secs, contents=True))
+    paths.write_atomic(out_dir / "verdicts.json", json.dumps(b.to_json(), indent=2, ensure_ascii=False) + "\n")
     return md_path, html_path

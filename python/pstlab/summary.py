@@ -1,10 +1,21 @@
-"""The terminal summary printed at the end of `make run`: the headline figures and the report path."""
+"""The terminal summary printed at the end of `make run`: the headline figures, the verdict box, the report path.
 
+Every line fits in MAX_LINE characters; `pstlab summary --json` prints the box's verdicts instead.
+"""
+
+import json
 from pathlib import Path
 
+from pstlab import box
 from pstlab.records import RecordSet, load
 from pstlab.report import default_out
 from pstlab.sections import BENCHES
+from pstlab.sections.common import MAX_LINE
+
+
+def clip(line: str) -> str:
+    """A line cut to MAX_LINE with '…' (names from a manifest can be long; figures are built to fit)."""
+    return line if len(line) <= MAX_LINE else line[: MAX_LINE - 1] + "…"
 
 
 def lines(rs: RecordSet) -> list[str]:
@@ -35,7 +46,13 @@ def render(path: str | Path) -> str:
     rs = load(path)
     text = [f"== pstswm results: {rs.label()} =="]
     text += lines(rs)
+    text += ["", "== verdicts (paired; ⚠ = from an oversubscribed or noisy run) ==", *box.build(rs).lines()]
     html = default_out(Path(path)) / "report.html"
     if html.is_file():
-        text.append(f"report: {html.resolve()} (self-contained; report.md and plots/ beside it)")
-    return "\n".join(text)
+        where = f"report: {html.resolve()}"
+        text.append(f"{where} (self-contained; report.md and plots/ beside it)" if len(where) < 70 else where)
+    return "\n".join(clip(line) for line in text)
+
+
+def render_json(path: str | Path) -> str:
+    return json.dumps(box.build(load(path)).to_json(), indent=2, ensure_ascii=False)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from pstlab import records, report, stats, tune
-from pstlab.sections import answers
+from pstlab.sections import guardrails
 from pstlab.sections import swap as swap_section
 
 
@@ -85,14 +85,27 @@ def test_guardrails_name_every_weakness(tmp_path):
     fit = {"bench": "swap", "type": "summary", "summary": "protocol", "protocol": "0,0", "fit_ok": False}
     point = {"bench": "coll", "type": "point", "op": "bcast", "bytes": 8, "t_med": 1e-6, "precision_reached": False}
     _write(tmp_path / "c.jsonl", [header, fit, point])
-    notes, over = answers.guardrails(records.load(tmp_path))
-    text = "\n".join(notes)
-    assert over == {"c.jsonl"}
-    assert "More ranks than CPUs in 1 of 1 runs (c.jsonl)" in text
-    assert "lost more than 2% of its time in gaps in 1 runs (c.jsonl 31%)" in text
-    assert "No footer in 1 files (c.jsonl)" in text
-    assert "1 fitted models fail their checks" in text and "swap 0,0" in text
-    assert "1 measured points did not reach the requested precision" in text
+    g = guardrails.check(records.load(tmp_path), [])
+    text = "\n".join(g.lines())
+    assert g.oversubscribed == {"c.jsonl"} and g.mark("c.jsonl") == "⚠ oversubscribed, noisy"
+    assert "oversubscribed: 1 of 1 runs had more ranks than CPUs (c.jsonl)" in text
+    assert "noisy host: 1 of 1 runs lost more than 2% of a clock-spin probe (worst c.jsonl: 31%)" in text
+    assert "no footer in 1 of 1 runs" in text
+    assert "fits failing: 1 of 1 fitted models" in text
+    assert "precision not reached: 0 of 0 verdicts, 1 of 1 measured points" in text
+    assert all("Do: " in line for line in g.lines())  # every guardrail says what to do
+
+
+def test_guardrails_count_a_failing_fit_once_however_often_it_is_recorded(tmp_path):
+    """'98 fitted models fail' listed one name twice: a name is counted once, launches and sweeps merged."""
+    fits = [
+        {"bench": "swap", "type": "summary", "summary": "protocol", "protocol": p, "fit_ok": ok, "run_id": rid}
+        for rid in ("a", "b")
+        for p, ok in (("0,6", False), ("0,1", True))
+    ]
+    _write(tmp_path / "s.jsonl", fits)
+    g = guardrails.check(records.load(tmp_path), [])
+    assert g.failing_fits == ["swap 0,6"] and g.fits == 2
 
 
 def test_report_opens_with_answers_and_a_quiet_box(tmp_path):

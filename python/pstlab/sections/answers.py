@@ -8,15 +8,14 @@
 - the guardrails: everything that weakens the figures above.
 """
 
-from pstlab import algorithms, compare, verdicts
+from pstlab import box, compare, tiesets, verdicts
 from pstlab.doc import Section, Table, Text, fmt_bytes, fmt_ms, fmt_pct, fmt_us
 from pstlab.plots import stacked_bars
 from pstlab.records import RecordSet, number
-from pstlab.sections import kernel, model, swap
-from pstlab.sections.common import grid_ranks, group_by
+from pstlab.sections import family, guardrails, kernel, model, swap
+from pstlab.sections.common import grid_ranks, group_by, joined
 
 TITLE = "Answers for this machine"
-NOISE_WARN = 0.02  # lost share of a clock-spin probe above which the host was too busy (as pstswm)
 
 
 def _model_rows(rs: RecordSet) -> list[dict]:
@@ -66,7 +65,11 @@ def model_answer(rs: RecordSet, oversubscribed_files: set[str]) -> list:
                 fmt_ms(r["compute_s"]) if r["compute_s"] is not None else "– (comm > step)",
                 fmt_ms(r["comm_s"]),
                 fmt_pct(r["comm_s"] / r["step_s"]) if r["compute_s"] is not None else "–",
-                ("not meaningful: oversubscribed" if r["file"] in oversubscribed_files else fmt_pct(r["efficiency"]))
+                (
+                    f"{guardrails.MARK} oversubscribed: not meaningful"
+                    if r["file"] in oversubscribed_files
+                    else fmt_pct(r["efficiency"])
+                )
                 if r["efficiency"] is not None
                 else "–",
             ]
@@ -92,54 +95,62 @@ def model_answer(rs: RecordSet, oversubscribed_files: set[str]) -> list:
     return [table, fig]
 
 
-def _vs_best(case: verdicts.Case, label: str) -> str:
-    if case.verdict.best == label:
-        return "is the best"
-    q = case.ratio(label)
-    if q is None:
-        return "not run"
-    text = f"{q.ratio:.2f}× [{q.lo:.2f}, {q.hi:.2f}]" if q.lo == q.lo else f"{q.ratio:.2f}× [no interval]"
-    return text if q.significant else f"{text}: no significant difference"
+def _protocols(v: family.FamilyVerdict, cases: list[verdicts.Case]) -> str:
+    """Each tied hand-written algorithm's protocol tie set: its size among the alternatives run."""
+    sets = {c.key[1]: c.verdict for c in cases if (c.key[0], c.key[2], c.key[3]) == (v.stage, v.size, v.grid)}
+    parts = [f"{a} {len(sets[a].best_set)} of {len(sets[a].medians)}" for a in v.always if a in sets]
+    return joined("", parts) or "–"
 
 
-def stage_answer(rs: RecordSet) -> Table | None:
-    cases = [c for c in kernel.verdict_cases(rs) if "oversubscribed" not in c.caveats]
-    if not cases:
+def stage_answer(rs: RecordSet, g: guardrails.Guardrails) -> Table | None:
+    """pstswm's paired family verdicts (all candidates in one set of rounds), launches merged."""
+    fams = family.verdicts(rs)
+    if not fams:
         return None
+    cases = kernel.verdict_cases(rs)
     rows = []
-    for (stage, size, grid), group in kernel.by_stage(cases, algorithms.of(rs)).items():
-        top = min(group, key=lambda c: c.verdict.medians[c.verdict.best])
+    for v in fams:
+        some = [f"{a} ({v.in_best(a)} of {v.launches})" for a in v.sometimes]
+        slower = [
+            f"{a} {lo:.2f}×" if f"{lo:.2f}" == f"{hi:.2f}" else f"{a} {lo:.2f}–{hi:.2f}×"
+            for a in v.never
+            for lo, hi in [v.slower(a)]
+        ]
         rows.append(
             [
-                stage,
-                str(size),
-                str(grid),
-                str(top.key[1]),
-                top.verdict.tie_set(),
-                fmt_us(top.verdict.medians[top.verdict.best]),
-                _vs_best(top, kernel.GENERIC_PROTOCOL),
-                _vs_best(top, kernel.COLL_PROTOCOL),
-                ", ".join(top.caveats) or "ok",
+                box.stage_name(v.stage, v.family),
+                v.size,
+                v.grid,
+                tiesets.name(v.always, v.alternatives) if v.always else "none in every launch",
+                fmt_us(v.median_s(v.always[0] if v.always else min(v.alternatives, key=v.median_s))),
+                joined("", some) or "–",
+                joined("", slower) or "–",
+                _protocols(v, cases),
+                str(v.launches),
+                " ".join(dict.fromkeys(g.mark(f) for f in v.files if g.mark(f))) or "ok",
             ]
         )
     return Table(
-        "Recommended parallel algorithm and protocol per transform stage",
+        "Recommended parallel algorithm and protocol per transform stage. Which algorithm to use (each algorithm's "
+        "fastest alternative, in one set of rounds)",
         [
             "stage",
             "size",
             "grid",
-            "algorithm",
-            "protocol (tie set)",
-            "µs",
-            "0,6 instead",
-            "MPI collective instead",
-            "caveats",
+            "use (tied in every launch)",
+            "best µs",
+            "tied in some launches",
+            "slower in every launch",
+            "protocols tied per algorithm",
+            "launches",
+            "run",
         ],
         rows,
-        "The algorithm with the least median time (algorithms ran in separate rounds, so this pick has no "
-        "interval of its own); its protocols' tie set: every protocol × overlap not shown slower than the best "
-        "beyond the margin at 95 % confidence, best first. 0,6 and the collective: their time over the best's, "
-        "paired by round, with 95 % intervals. Runs with more ranks than CPUs are left out.",
+        "pstswm's family verdicts: each algorithm with its fastest protocol, the MPI library forms and the "
+        "collective, run together in interleaved rounds; tied = not shown slower than the best beyond the margin at "
+        "95 % confidence. best µs: the median over launches of the first. Slower: median over the best's, "
+        "lowest–highest over launches. Protocols: the size of "
+        "each tied algorithm's own protocol tie set (the kernel section names them).",
     )
 
 
@@ -177,100 +188,41 @@ def library_answer(rs: RecordSet) -> Text | None:
 
 
 def allocator_answer(rs: RecordSet) -> Table | None:
+    """One row per collective and communicator: warm and fresh heap per message size, side by side."""
     points = [p for p in rs.points("coll") if p.get("alloc_state") in ("warm", "fresh") and number(p, "t_med")]
+    sizes = sorted({p["bytes"] for p in points})
     rows = []
-    for (op, size, comm), pts in sorted(group_by(points, "op", "bytes", "comm_size").items(), key=str):
-        by_state = {p["alloc_state"]: p for p in pts}
-        if {"warm", "fresh"} <= set(by_state):
-            warm, fresh = by_state["warm"], by_state["fresh"]
-            rows.append(
-                [
-                    str(op),
-                    fmt_bytes(size),
-                    str(comm),
-                    fmt_us(warm["t_med"]),
-                    fmt_us(fresh["t_med"]),
-                    f"{fresh['t_med'] / warm['t_med']:.2f}",
-                ]
-            )
+    for (op, comm), pts in sorted(group_by(points, "op", "comm_size").items(), key=str):
+        cells = []
+        for size in sizes:
+            by_state = {p["alloc_state"]: p for p in pts if p["bytes"] == size}
+            if {"warm", "fresh"} <= set(by_state):
+                warm, fresh = by_state["warm"]["t_med"], by_state["fresh"]["t_med"]
+                cells += [f"{fmt_us(warm)} / {fmt_us(fresh)}", f"{fresh / warm:.2f}"]
+            else:
+                cells += ["–", "–"]
+        rows.append([str(op), str(comm), *cells])
     if not rows:
         return None
     return Table(
         "Allocator state: the same collective with a warm heap and with freshly mapped buffers",
-        ["op", "size", "ranks", "warm µs", "fresh µs", "fresh / warm"],
+        ["op", "ranks", *(c for size in sizes for c in (f"{fmt_bytes(size)} warm / fresh µs", "fresh / warm"))],
         rows,
         "coll --alloc-state warm keeps the heap primed so a library's temporary buffers come from reused memory; "
-        "fresh makes glibc map (and the kernel zero) new pages for them. A large ratio means the library allocates "
-        "per call, and that a benchmark's verdict on it depends on what the process did before "
+        "fresh makes glibc map (and the kernel zero) new pages for them; medians per call. A large ratio means the "
+        "library allocates per call, and that a benchmark's verdict on it depends on what the process did before "
         "(docs/pingpong-coll.md).",
     )
 
 
-def guardrails(rs: RecordSet) -> tuple[list[str], set[str]]:
-    """Every reason to distrust a figure here, and the files run with more ranks than CPUs."""
-    notes, over = [], set()
-    headers = rs.headers()
-    for h in headers:
-        if h.get("oversubscribed"):
-            over.add(h.get("_file"))
-    if over:
-        notes.append(
-            f"More ranks than CPUs in {len(over)} of {len(headers)} runs ({', '.join(sorted(over))}): their times "
-            "measure the scheduler, not the machine; their verdicts are left out of the answers."
-        )
-    footers = {f.get("_file"): f for f in rs.footers()}
-    noisy = []
-    for h in headers:
-        lost = [
-            (number(part, "lost_frac_max") or 0.0)
-            for part in (
-                (h.get("noise") or {}).get("before"),
-                ((footers.get(h.get("_file")) or {}).get("noise") or {}).get("after"),
-            )
-            if isinstance(part, dict)
-        ]
-        if lost and max(lost) > NOISE_WARN:
-            noisy.append(f"{h.get('_file')} {max(lost):.0%}")
-    if noisy:
-        notes.append(
-            f"A busy host: the clock-spin probe lost more than {NOISE_WARN:.0%} of its time in gaps in "
-            f"{len(noisy)} runs ({', '.join(noisy[:8])}{', …' if len(noisy) > 8 else ''}); repeat on a quiet machine "
-            "before trusting a close verdict."
-        )
-    missing = sorted({h.get("_file") for h in headers} - set(footers))
-    if missing and any("noise" in h for h in headers):
-        notes.append(
-            f"No footer in {len(missing)} files ({', '.join(missing[:6])}): the run was interrupted or its pstswm "
-            "predates footers; the after-run noise probe is missing."
-        )
-    bad_fits = [s for s in rs.records if s.get("type") == "summary" and s.get("fit_ok") is False]
-    if bad_fits:
-        examples = ", ".join(f"{s['bench']} {s.get('protocol') or s.get('summary')}" for s in bad_fits[:5])
-        notes.append(
-            f"{len(bad_fits)} fitted models fail their checks (error above 15 %, or a negative latency or "
-            f"bandwidth): {examples}{', …' if len(bad_fits) > 5 else ''}; they are shown as FIT NOT OK, not used."
-        )
-    cases = kernel.verdict_cases(rs) + swap.verdict_cases(rs)
-    for caveat, what in (
-        ("below 20x timer resolution", "times below 20 ticks of the timer: the verdict is about the clock"),
-        ("precision not reached", "medians not as precise as asked (add rounds: --adaptive with a --budget)"),
-        (f"fewer than {verdicts.MIN_ROUNDS} rounds", "too few rounds for a confidence interval"),
-    ):
-        if n := sum(caveat in c.caveats for c in cases):
-            notes.append(f"{n} of {len(cases)} verdicts: {what}.")
-    imprecise = [p for p in rs.records if p.get("type") == "point" and p.get("precision_reached") is False]
-    if imprecise:
-        notes.append(f"{len(imprecise)} measured points did not reach the requested precision of their median.")
-    return notes, over
-
-
 def section(rs: RecordSet) -> Section:
     sec = Section(TITLE)
-    notes, over = guardrails(rs)
-    sec.add(*model_answer(rs, over))
-    sec.add(stage_answer(rs), library_answer(rs), allocator_answer(rs))
-    box = "\n".join(f"- {n}" for n in notes) if notes else "- none: no oversubscription, a quiet host, fits ok."
-    sec.add(Text(f"**Guardrails** (what weakens the figures in this report):\n{box}"))
+    g = guardrails.check(rs, kernel.verdict_cases(rs) + swap.verdict_cases(rs))
+    sec.add(*model_answer(rs, g.oversubscribed))
+    sec.add(stage_answer(rs, g), library_answer(rs), allocator_answer(rs))
+    notes = g.lines()
+    text = "\n".join(f"- {n}" for n in notes) if notes else "- none: no oversubscription, a quiet host, fits ok."
+    sec.add(Text(f"**Guardrails** (what weakens the figures in this report, and what to do):\n{text}"))
     if len(sec.blocks) == 1:
         sec.blocks.insert(0, Text("No model, kernel or library comparison records here: the answers need them."))
     return sec

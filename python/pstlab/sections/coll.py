@@ -3,7 +3,8 @@
 from pstlab.doc import Section, Table, Text, fmt_bytes, fmt_num, fmt_us
 from pstlab.plots import Panel, Series, figure
 from pstlab.records import RecordSet, number
-from pstlab.sections.common import Metric, group_by, sort_key, varying
+from pstlab.sections import guardrails
+from pstlab.sections.common import Metric, group_by, sort_key, varying, with_mark
 
 BENCH = "coll"
 TITLE = "Collective operations (Frese & Knipp 1998)"
@@ -19,65 +20,50 @@ def _op_key(op) -> tuple:
     return (OPS.index(op), "") if op in OPS else (len(OPS), str(op))
 
 
+def _heap(state) -> str:
+    """'warm heap' / 'fresh heap' for coll --alloc-state runs; '' for the default."""
+    return f"{state} heap" if state not in (None, "default") else ""
+
+
 def _ops(points: list[dict]) -> list[tuple]:
-    """(op label, points) per operation (and transport, where several were run)."""
-    keys = ("op", *varying(points, ("transport",)))
+    """(op label, points) per operation (and transport and allocator state, where several were run)."""
+    keys = ("op", *varying(points, ("transport",)), *varying(points, ("alloc_state",)))
     groups = group_by(points, *keys)
-    return [
-        (" ".join(str(k) for k in key), pts) for key, pts in sorted(groups.items(), key=lambda kv: _op_key(kv[0][0]))
-    ]
+    label = lambda key: " ".join(_heap(k) if k in ("warm", "fresh", "default") else str(k) for k in key).strip()  # noqa: E731
+    return [(label(key), pts) for key, pts in sorted(groups.items(), key=lambda kv: (_op_key(kv[0][0]), str(kv[0])))]
 
 
-def time_table(points: list[dict]) -> Table:
+def _row_mark(pts: list[dict], marks: dict[str, str]) -> str:
+    return next((marks[p["_file"]] for p in pts if p.get("_file") in marks), "")
+
+
+def time_table(points: list[dict], marks: dict[str, str]) -> Table:
+    """One row per operation and size: the time per communicator size, and the bandwidth at the largest."""
     sizes = sorted({p["comm_size"] for p in points})
     rows = []
     for op, pts in _ops(points):
         for (nbytes,), group in sorted(group_by(pts, "bytes").items(), key=lambda kv: sort_key(kv[0][0])):
             by_size = {p["comm_size"]: p for p in group}
-            rows.append(
-                [op, fmt_bytes(nbytes), *(fmt_us(number(by_size[c], STAT)) if c in by_size else "–" for c in sizes)]
-            )
+            cells = [fmt_us(number(by_size[c], STAT)) if c in by_size else "–" for c in sizes]
+            largest = by_size[max(by_size)]
+            bandwidth = [fmt_num(number(largest, k)) for k in ("algbw", "busbw")]
+            rows.append([op, fmt_bytes(nbytes), *cells, *bandwidth, _row_mark(group, marks)])
     return Table(
         "Time per call (µs, median over iterations) by communicator size",
-        ["operation", "bytes", *(f"{c} ranks" for c in sizes)],
+        ["operation", "bytes", *(f"{c} ranks" for c in sizes), "algbw GB/s", "busbw GB/s", "run"],
         rows,
         "Communicator sizes are sub-communicators of the run's ranks (Frese & Knipp 1998 sweeps 2…P); bytes per rank "
-        "as pstswm defines them for each operation.",
-    )
-
-
-def bandwidth_table(points: list[dict]) -> Table | None:
-    rows = []
-    for op, pts in _ops(points):
-        largest = max(p["comm_size"] for p in pts)
-        for p in sorted((p for p in pts if p["comm_size"] == largest), key=lambda p: sort_key(p.get("bytes"))):
-            if number(p, "algbw") is None:
-                continue
-            rows.append(
-                [
-                    op,
-                    fmt_bytes(p.get("bytes")),
-                    str(largest),
-                    fmt_us(number(p, "t_min")),
-                    fmt_us(number(p, STAT)),
-                    fmt_num(number(p, "algbw")),
-                    fmt_num(number(p, "busbw")),
-                ]
-            )
-    if not rows:
-        return None
-    return Table(
-        "Bandwidth at the largest communicator size",
-        ["operation", "bytes", "ranks", "t_min µs", "t_med µs", "algbw GB/s", "busbw GB/s"],
-        rows,
-        "algbw = bytes / time and busbw = algbw × the operation's bus factor, as nccl-tests defines them "
-        "(allreduce 2(n−1)/n, alltoall and allgather (n−1)/n, bcast and reduce 1), as recorded by pstswm.",
+        "as pstswm defines them for each operation. algbw = bytes / time and busbw = algbw × the operation's bus "
+        "factor at the largest communicator measured, as nccl-tests defines them (allreduce 2(n−1)/n, alltoall and "
+        "allgather (n−1)/n, bcast and reduce 1). 'warm heap' / 'fresh heap': coll --alloc-state runs. "
+        f"{guardrails.MARK}: from an oversubscribed or noisy run.",
     )
 
 
 def _panels(sets: list[tuple[str, RecordSet]]) -> list[Panel]:
     panels: dict[str, Panel] = {}
     for (label, rs), style in zip(sets, ("-", "--"), strict=False):
+        marks = guardrails.marks(rs)
         for op, pts in _ops(_points(rs)):
             panel = panels.setdefault(
                 op,
@@ -100,21 +86,29 @@ def _panels(sets: list[tuple[str, RecordSet]]) -> list[Panel]:
                         [number(p, STAT) * 1e6 for p in group],
                         style=style,
                         group=name,
+                        marked=[p.get("_file") in marks for p in group],
                     )
                 )
     return list(panels.values())
 
 
-def busbw_panel(points: list[dict]) -> Panel | None:
+def busbw_panel(points: list[dict], marks: dict[str, str]) -> Panel | None:
     """Bus bandwidth against message size at the largest communicator, one line per operation."""
     with_bw = [p for p in points if number(p, "busbw") and p.get("bytes")]
     if not with_bw:
         return None
     largest = max(p["comm_size"] for p in with_bw)
-    panel = Panel(f"Bus bandwidth on {largest} ranks", "message size (bytes)", "busbw (MB/s)", xlog=True, xbytes=True)
-    for (op,), same_op in sorted(group_by([p for p in with_bw if p["comm_size"] == largest], "op").items()):
+    panel = Panel(f"Bus bandwidth on {largest} ranks", "message size (bytes)", "busbw (GB/s)", xlog=True, xbytes=True)
+    for op, same_op in _ops([p for p in with_bw if p["comm_size"] == largest]):
         by_size = sorted(same_op, key=lambda p: p["bytes"])
-        panel.series.append(Series(str(op), [p["bytes"] for p in by_size], [p["busbw"] for p in by_size]))
+        panel.series.append(
+            Series(
+                op,
+                [p["bytes"] for p in by_size],
+                [p["busbw"] for p in by_size],
+                marked=[p.get("_file") in marks for p in by_size],
+            )
+        )
     return panel
 
 
@@ -147,8 +141,17 @@ def overlap_table(rs: RecordSet) -> Table | None:
         return None
     return Table(
         "Nonblocking collectives: how much computation they hide (IMB-NBC method)",
-        ["op", "bytes", "ranks", "call alone µs", "compute µs", "overlapped µs", "overlap %",
-         "with MPI_Test µs", "overlap % (MPI_Test)"],
+        [
+            "op",
+            "bytes",
+            "ranks",
+            "call alone µs",
+            "compute µs",
+            "overlapped µs",
+            "overlap %",
+            "with MPI_Test µs",
+            "overlap % (MPI_Test)",
+        ],
         rows,
         "Per call: the nonblocking call alone (start + wait), a compute loop calibrated to its length, and both "
         "(compute between start and wait; then with an MPI_Test every few chunks), medians over rounds of the max "
@@ -187,7 +190,8 @@ def persistent_table(rs: RecordSet) -> Table | None:
 
 
 def section(rs: RecordSet) -> Section:
-    points = _points(rs)
+    # the allocator-state runs (coll --alloc-state) have their own table among the answers: one row per thing
+    points, marks = [p for p in _points(rs) if not _heap(p.get("alloc_state"))] or _points(rs), guardrails.marks(rs)
     sec = Section(TITLE)
     sec.add(
         Text(
@@ -195,27 +199,28 @@ def section(rs: RecordSet) -> Section:
             "iterations of the time across ranks (Frese & Knipp 1998's barrier/loop/max-of-end-times method as pstswm "
             "records it)."
         ),
-        time_table(points),
-        bandwidth_table(points),
+        time_table(points, marks),
         overlap_table(rs),
         persistent_table(rs),
     )
     if panels := _panels([("", rs)]):
         sec.add(figure("coll", "Collective time vs communicator size, one line per message size.", panels, columns=3))
-    if bus := busbw_panel(points):
+    if bus := busbw_panel(points, marks):
         sec.add(figure("coll-busbw", "Bus bandwidth (the NCCL-tests convention) vs message size per operation.", [bus]))
     return sec
 
 
 def headline(rs: RecordSet) -> list[str]:
-    lines = []
-    for op, pts in _ops(_points(rs)):
+    lines, marks = [], guardrails.marks(rs)
+    # the allocator-state runs answer another question (the report's allocator table): not headline figures
+    for op, pts in _ops([p for p in _points(rs) if not _heap(p.get("alloc_state"))]):
         largest = max(p["comm_size"] for p in pts)
         at = sorted((p for p in pts if p["comm_size"] == largest), key=lambda p: sort_key(p.get("bytes")))
         sizes = ", ".join(
             f"{fmt_bytes(p.get('bytes'))} B {fmt_us(number(p, STAT))} µs" for p in (at[0], at[-1])[: len(at)]
         )
-        lines.append(f"coll {op} on {largest} ranks: {sizes}")
+        ranks = f"{largest} rank{'s' if largest != 1 else ''}"
+        lines.append(with_mark(f"coll {op} on {ranks}: {sizes}", _row_mark(at, marks)))
     return lines
 
 

@@ -14,11 +14,24 @@ The collectives (`protocol: "coll"`) have no protocol alternatives: they appear 
 the sensitivity table.
 """
 
-from pstlab import algorithms, stats, verdicts
+from pstlab import algorithms, stats, tiesets, verdicts
 from pstlab.algorithms import Registry
-from pstlab.doc import Section, Table, Text, fmt_pct, fmt_us
+from pstlab.doc import Details, Section, Table, Text, fmt_pct, fmt_us
 from pstlab.records import RecordSet, launch_of, number
-from pstlab.sections.common import Metric, best, group_by, sort_key, varying
+from pstlab.sections import guardrails, memo
+from pstlab.sections.common import (
+    Metric,
+    best,
+    best_first,
+    full_lists,
+    group_by,
+    joined,
+    level_text,
+    sort_key,
+    tie_cell,
+    varying,
+    with_mark,
+)
 
 BENCH = "kernel"
 TITLE = "Parallel algorithm kernels: protocol sensitivity (Worley 1998 Table 4; Worley 1999)"
@@ -230,8 +243,10 @@ def fmt_ratio_ci(q: stats.PairedRatio | None) -> str:
     return text if q.significant else f"{text} n.s."
 
 
-def verdict_table(cases: list[verdicts.Case]) -> Table:
-    rows = []
+def verdict_table(cases: list[verdicts.Case], reg: Registry, ordered: dict[str, bool]) -> list[Table | Details]:
+    """One row per algorithm and configuration, launches merged: its protocol tie set, the spread and what
+    0,6 and the collective cost relative to the best; every member of the sets named in short, folded."""
+    rows, full = [], []
     for c in cases:
         v = c.verdict
         lo, hi = v.median_rel_ci
@@ -240,57 +255,51 @@ def verdict_table(cases: list[verdicts.Case]) -> Table:
                 *_shown_key(c, 4),
                 str(len(v.medians)),
                 f"{v.rounds}" + (f" ({c.launches} launches)" if c.launches > 1 else ""),
-                v.tie_set() if not v.decided else v.best,
+                tie_cell(v, ordered),
                 fmt_us(v.medians[v.best]),
                 f"{v.median_rel:.3f} [{lo:.3f}, {hi:.3f}]",
-                v.level,
+                level_text(v),
+                "in the tie set" if GENERIC_PROTOCOL in v.best_set else fmt_ratio_ci(c.ratio(GENERIC_PROTOCOL)),
+                reg.collective_of(str(c.key[1])) or "–",
+                fmt_ratio_ci(c.ratio(COLL_PROTOCOL)),
                 ", ".join(c.caveats) or "ok",
             ]
         )
-    return Table(
-        "Protocol sensitivity per algorithm (Worley & Foster 1994), with confidence",
-        [*ALG_KEY, "alternatives", "rounds", "best (tie set)", "best µs", "spread [CI]", "sensitivity", "caveats"],
+        full.append((f"{c.key[0]} {c.key[2]} {c.key[3]}", str(c.key[1]), best_first(v)))
+    table = Table(
+        "Protocol sensitivity per algorithm (Worley & Foster 1994), with confidence; Cost of the generic protocol "
+        f"{GENERIC_PROTOCOL} and of the MPI collective relative to the best (Worley & Foster 1994, Table 4)",
+        [
+            *ALG_KEY,
+            "alternatives",
+            "rounds",
+            "best (tie set)",
+            "best µs",
+            "spread [CI]",
+            "sensitivity",
+            f"{GENERIC_PROTOCOL} time / best's [CI]",
+            "collective",
+            "collective / best [CI]",
+            "caveats",
+        ],
         rows,
         "Alternatives are protocol × overlap ('+ov': overlap on for a 0,x or 1,x protocol), run in interleaved "
-        "rounds and compared paired by round. The tie set holds every alternative not shown slower than the best "
-        "beyond the margin (default 2 %) at 95 % confidence, in order of their medians; a single name is a "
-        "decided verdict. best µs: the best's median over rounds. Spread: the median over alternatives of their "
-        "paired ratio to the best, minus 1, with its interval; the sensitivity class (low ≤ 5 %, high ≥ 15 %) "
-        "is 'undetermined' when the interval's ends fall in different classes. Caveats: why a verdict may not "
-        "hold (docs/statistics.md).",
+        "rounds and compared paired by round, launches merged. The tie set holds every alternative not shown slower "
+        "than the best beyond the margin (default 2 %) at 95 % confidence, best first; a single name is a decided "
+        "verdict. best µs: the best's median over rounds. Spread: the median over alternatives of their paired "
+        "ratio to the best, minus 1, with its interval; 'low to high': the interval's ends fall in different "
+        f"sensitivity classes (low ≤ 5 %, high ≥ 15 %). {GENERIC_PROTOCOL} (MPI_Sendrecv without overlap, the "
+        "'gen' preset's choice) and the collective (MPI_Alltoallv for a transpose, MPI_Allreduce for a vector "
+        "sum; none does dfft's work): their time over the best's, paired by round, with 95 % intervals; 'n.s.': "
+        "no significant difference beyond the margin; below 1: faster than the best protocol.",
     )
+    return [table, *filter(None, [full_lists("protocol tie sets", full)])]
 
 
-def cost_table(cases: list[verdicts.Case], reg: Registry) -> Table:
-    rows = []
-    for c in cases:
-        rows.append(
-            [
-                *_shown_key(c, 4),
-                c.verdict.tie_set(),
-                "best" if c.verdict.best == GENERIC_PROTOCOL else fmt_ratio_ci(c.ratio(GENERIC_PROTOCOL)),
-                reg.collective_of(str(c.key[1])) or "–",
-                fmt_ratio_ci(c.ratio(COLL_PROTOCOL)),
-            ]
-        )
-    return Table(
-        f"Cost of the generic protocol {GENERIC_PROTOCOL} and of the MPI collective relative to the best "
-        "(Worley & Foster 1994, Table 4)",
-        [*ALG_KEY, "best (tie set)", f"{GENERIC_PROTOCOL} / best [CI]", "collective", "collective / best [CI]"],
-        rows,
-        f"Ratios of medians paired by round (the collective ran on the same data in the same rounds), with 95 % "
-        f"intervals; 'n.s.': no significant difference beyond the margin. {GENERIC_PROTOCOL} is MPI_Sendrecv "
-        "without overlap, the 'gen' preset's choice; the collective is MPI_Alltoallv for a transpose, "
-        "MPI_Allreduce for a vector sum; none does dfft's work (its call includes the FFTs). A ratio below 1: "
-        "the collective beats the best protocol.",
-    )
-
-
-def library_ratios(rs: RecordSet) -> list[tuple[dict, stats.PairedRatio]]:
-    """Each MPI library alternative (ialltoallv, neighbor, allreduce_init, ...) against the stage's
-    collective: the kernel's Table 4 summary and the ratio collective / alternative, paired by round
-    from the alternative's point and the collective's rounds the summary carries (they ran in the same
-    rounds), at the run's confidence and margin."""
+def library_samples(rs: RecordSet) -> list[tuple[dict, list[float], list[float], float, float]]:
+    """Each MPI library alternative (ialltoallv, neighbor, allreduce_init, ...) with the stage's collective:
+    the kernel's Table 4 summary, the alternative's rounds (its point) and the collective's (the summary
+    carries them: they ran in the same rounds), and the run's confidence and margin."""
     reg = algorithms.of(rs)
     headers = {h.get("run_id"): h for h in rs.headers()}
     points = {
@@ -307,66 +316,48 @@ def library_ratios(rs: RecordSet) -> list[tuple[dict, stats.PairedRatio]]:
         if not alt or not coll or len(alt) != len(coll):
             continue
         h = headers.get(s.get("run_id"), {})
-        out.append((s, stats.paired_ratio(coll, alt, number(h, "confidence") or 0.95, number(h, "margin") or 0.02)))
+        out.append((s, alt, coll, number(h, "confidence") or 0.95, number(h, "margin") or 0.02))
     return out
 
 
+def library_ratios(rs: RecordSet) -> list[tuple[dict, stats.PairedRatio]]:
+    """Per run: the summary and collective / alternative, paired by round."""
+    return [(s, stats.paired_ratio(coll, alt, conf, margin)) for s, alt, coll, conf, margin in library_samples(rs)]
+
+
 def library_table(rs: RecordSet) -> Table | None:
+    """One row per stage, configuration and collective, one column per library form: collective / form,
+    the launches' paired rounds pooled (each contributes the same number, its first n, as pstlab.verdicts)."""
     reg = algorithms.of(rs)
-    rows = [
-        [
-            stage(s, reg),
-            str(s.get("size")),
-            str(s.get("grid")),
-            str(s["algorithm"]),
-            fmt_us(s.get("best_s")),
-            str(s.get("coll_algorithm")),
-            fmt_ratio_ci(q),
-        ]
-        for s, q in library_ratios(rs)
-    ]
+    grouped: dict[tuple, dict[str, list]] = {}
+    for x in library_samples(rs):
+        s = x[0]
+        row = (stage(s, reg), str(s.get("size")), str(s.get("grid")), str(s.get("coll_algorithm")))
+        grouped.setdefault(row, {}).setdefault(str(s["algorithm"]), []).append(x)
+    forms = list(dict.fromkeys(f for by_form in grouped.values() for f in by_form))
+    rows = []
+    for (stage_, size, grid, coll), by_form in grouped.items():
+        cells, launches = [], set()
+        for form in forms:
+            runs = sorted(by_form.get(form, []), key=lambda x: launch_of(x[0]))
+            if not runs:
+                cells.append("")
+                continue
+            n = min(len(x[1]) for x in runs)
+            alt, coll_s = [t for x in runs for t in x[1][:n]], [t for x in runs for t in x[2][:n]]
+            cells.append(fmt_ratio_ci(stats.paired_ratio(coll_s, alt, runs[0][3], runs[0][4])))
+            launches.add(len(runs))
+        rows.append([stage_, size, grid, coll, *cells, "/".join(map(str, sorted(launches)))])
     if not rows:
         return None
     return Table(
         "MPI library alternatives against the stage's collective",
-        ["stage", "size", "grid", "alternative", "median µs", "collective", "collective / alternative [CI]"],
+        ["stage", "size", "grid", "collective", *forms, "launches"],
         rows,
-        "Nonblocking (ialltoallv, iallreduce), neighbourhood (neighbor), persistent (alltoallv_init, "
-        "allreduce_init) and reduce-scatter forms, each with the stage's MPI collective in the same rounds; "
-        "ratios of medians paired by round with 95 % intervals, 'n.s.': no significant difference beyond the "
-        "margin. Above 1: the alternative beats the collective.",
-    )
-
-
-def family_table(rs: RecordSet) -> Table | None:
-    """Which algorithm to use: pstswm's verdict per stage and family, over each algorithm's fastest
-    alternative, the library alternatives and the collective run together in one set of rounds."""
-    rows = []
-    for s in rs.summaries(BENCH, "family"):
-        medians = dict(zip(s.get("alternatives", []), s.get("alternative_s", []), strict=False))
-        best_set = [str(x) for x in s.get("best_set", [])]
-        rows.append(
-            [
-                str(s.get("stage")),
-                str(s.get("family")),
-                str(s.get("size")),
-                str(s.get("grid")),
-                " ≈ ".join(best_set),
-                fmt_us(medians.get(s.get("best"))),
-                ", ".join(f"{a} {fmt_us(t)}" for a, t in medians.items() if a not in best_set) or "–",
-                str(s.get("rounds")),
-            ]
-        )
-    if not rows:
-        return None
-    return Table(
-        "Which algorithm to use (each algorithm's fastest alternative, in one set of rounds)",
-        ["stage", "family", "size", "grid", "best set", "best µs", "slower (median µs)", "rounds"],
-        rows,
-        "Per stage and family (the algorithms compared do the same work on the same data): each hand-written "
-        "algorithm with its fastest protocol from its own run, the MPI library alternatives and the stage's "
-        "collective, run again together in interleaved rounds. The best set holds every alternative not slower "
-        "than the best beyond the margin at the run's confidence (pstswm's verdict).",
+        "collective / alternative for the nonblocking (ialltoallv, iallreduce), neighbourhood (neighbor), "
+        "persistent (alltoallv_init, allreduce_init) and reduce-scatter forms, each run with the stage's MPI "
+        "collective in the same rounds: ratios of medians paired by round (launches pooled) with 95 % intervals; "
+        "'n.s.': no significant difference beyond the margin; above 1: the alternative beats the collective.",
     )
 
 
@@ -381,17 +372,29 @@ def section(rs: RecordSet) -> Section:
     )
     reg = algorithms.of(rs)
     cases = [c for group in by_stage(verdict_cases(rs), reg).values() for c in group]
-    tables = [verdict_table(cases), cost_table(cases, reg)] if cases else [sensitivity_table(rs), generic_table(rs)]
-    sec.add(family_table(rs), *tables, library_table(rs))
+    ordered = tiesets.catalogue(rs.points(BENCH))
+    tables = verdict_table(cases, reg, ordered) if cases else [sensitivity_table(rs), generic_table(rs)]
+    sec.add(*tables, library_table(rs))
     return sec
 
 
 def headline(rs: RecordSet) -> list[str]:
+    """One line per stage and configuration: how large the protocol tie sets are, never a lone winner."""
+    marks = guardrails.marks(rs)
     if with_rounds := verdict_cases(rs):
         lines = []
         for (stage_, size, grid), group in by_stage(with_rounds, algorithms.of(rs)).items():
-            picks = ", ".join(f"{c.key[1]} {c.verdict.tie_set()} ({c.verdict.level})" for c in group)
-            lines.append(f"kernel {stage_} {size} {grid}: best protocol (sensitivity) {picks}")
+            sizes = sorted(len(c.verdict.best_set) for c in group)
+            generic_tied = sum(GENERIC_PROTOCOL in c.verdict.best_set for c in group)
+            mark = "⚠ " + ", ".join(sorted({w for c in group for w in c.caveats if w in ("noisy", "oversubscribed")}))
+            lines.append(
+                with_mark(
+                    f"kernel {stage_} {size} {grid}: {len(group)} algorithms, {sizes[0]}–{sizes[-1]} of "
+                    f"{len(group[0].verdict.medians)} protocols tied per algorithm ({GENERIC_PROTOCOL} in "
+                    f"{generic_tied})",
+                    mark if mark != "⚠ " else "",
+                )
+            )
         return lines
     all_cases = cases(rs)
     reg = algorithms.of(rs)
@@ -405,12 +408,11 @@ def headline(rs: RecordSet) -> list[str]:
     )
     lines = []
     for (config,), entries in by_config.items():
-        picks = []
-        for e in entries:
-            s = sensitivity(all_cases[e["key"]])
-            picks.append(f"{e['key'][1]} {s['best']} ({s['level']})")
+        levels = [f"{e['key'][1]} {sensitivity(all_cases[e['key']])['level']}" for e in entries]
         where = " ".join(str(c) for c in config[1:] if c is not None)
-        lines.append(f"kernel {config[0]} {where}: best protocol (sensitivity) {', '.join(picks)}")
+        mark = next((marks[r["_file"]] for e in entries for r in all_cases[e["key"]] if r.get("_file") in marks), "")
+        line = joined(f"kernel {config[0]} {where}: sensitivity ", levels, " (no rounds recorded: no tie sets)")
+        lines.append(with_mark(line, mark))
     return lines
 
 
@@ -447,6 +449,7 @@ def overlay(_sets: list[tuple[str, RecordSet]]) -> list:
     return []
 
 
+@memo.per_record_set
 def verdict_cases(rs: RecordSet) -> list[verdicts.Case]:
     """The verdicts of kernel records: protocol x overlap per algorithm and configuration, with the
     collective paired in from the generic summary (it ran in the same rounds)."""

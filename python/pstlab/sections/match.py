@@ -65,52 +65,56 @@ def _ci(s: dict) -> tuple[float, float] | None:
     return (float(ci[0]), float(ci[1])) if ok else None
 
 
+def fmt_m(s: dict) -> str:
+    """M in ns, or what an inconclusive fit is: '≈ 0: the interval includes 0'."""
+    ci = _ci(s)
+    if ci and ci[0] <= 0 <= ci[1]:
+        return "≈ 0: the interval includes 0"
+    return fmt_num(number(s, "m_ns"))
+
+
+def _queue_verdicts(rs: RecordSet) -> dict[tuple, str]:
+    """(queue, wildcard, length) -> pstswm's verdict on the communicator vs tag algorithms."""
+    return {
+        (s.get("queue"), s.get("wildcard"), s.get("length")): str(s["verdict"])
+        for s in rs.summaries(BENCH)
+        if s.get("verdict")
+    }
+
+
 def fit_table(rs: RecordSet) -> Table | None:
+    """Song 2013 Table 8 per configuration, with pstswm's queue verdict for its queue, wildcard and length."""
+    queues = _queue_verdicts(rs)
     rows = []
     for s in fits(rs):
         ci = _ci(s)
+        verdict = queues.get((s.get("queue"), s.get("wildcard"), s.get("length")))
+        if verdict is None and s.get("wildcard") in (None, "none"):
+            verdict = queues.get(
+                (s.get("queue"), None, s.get("length")), queues.get((s.get("queue"), "none", s.get("length")))
+            )
         rows.append(
             [
                 *(str(s.get(k, "–")) for k in KEYS),
-                fmt_num(number(s, "m_ns")),
+                fmt_m(s),
                 f"[{fmt_num(ci[0])}, {fmt_num(ci[1])}]" if ci else "–",
                 fmt_num(number(s, "r2"), 4),
                 fmt_num(number(s, "song_m_ns" if "song_m_ns" in s else "seed_m_ns")),  # older records' name
+                verdict or "–",
             ]
         )
     if not rows:
         return None
     return Table(
-        "Fitted cost per failed match M (Song 2013 Table 8)",
-        ["algorithm", "queue", "wildcard", "length", "M ns", "95% CI ns", "R²", "Song-method M ns"],
+        "Fitted cost per failed match M (Song 2013 Table 8); One queue per communicator? (communicator vs tag "
+        "algorithm)",
+        ["algorithm", "queue", "wildcard", "length", "M ns", "95% CI ns", "R²", "Song-method M ns", "queues"],
         rows,
         "pstswm's least-squares fit over all n at once (the model it states in each record); 'Song-method M' is "
-        "Song 2013's average of per-n quotients, where recorded, for comparison.",
-    )
-
-
-def queue_table(rs: RecordSet) -> Table | None:
-    verdicts = [s for s in rs.summaries(BENCH) if s.get("verdict")]
-    if not verdicts:
-        return None
-    rows = [
-        [
-            str(s.get("queue", "–")),
-            str(s.get("wildcard", "–")),
-            str(s.get("length", "–")),
-            str(s["verdict"]),
-            fmt_num(number(s, "m_comm_ns")),
-            fmt_num(number(s, "m_tag_ns")),
-            str(s.get("evidence", "")),
-        ]
-        for s in sorted(verdicts, key=lambda s: [sort_key(s.get(k)) for k in ("queue", "wildcard", "length")])
-    ]
-    return Table(
-        "One queue per communicator? (communicator vs tag algorithm)",
-        ["queue", "wildcard", "length", "verdict", "M comm ns", "M tag ns", "evidence"],
-        rows,
-        "If the library keeps one queue per communicator, messages on distinct communicators never fail to match "
-        "each other and the communicator algorithm's Diff stays ≈ 0; a shared queue makes it grow like n².",
+        "Song 2013's average of per-n quotients, where recorded, for comparison. Queues: pstswm's verdict for the "
+        "queue and length. If the library keeps one queue per communicator, messages on distinct communicators "
+        "never fail to match each other and the communicator algorithm's Diff stays ≈ 0; a shared queue makes it "
+        "grow like n².",
     )
 
 
@@ -124,23 +128,41 @@ def _per_n_m(rs: RecordSet) -> dict[tuple, dict[int, float]]:
     return out
 
 
-def batch_table(key: tuple, per_n: dict[int, dict[str, float]], recorded_m: dict[int, float] | None) -> Table:
-    rows = []
-    for n in sorted(per_n):
-        iot, rot = per_n[n].get("iot"), per_n[n].get("rot")
-        diff = rot - iot if iot is not None and rot is not None else None
-        if recorded_m is not None:
-            m_ns = recorded_m.get(n)
-        else:
-            m_s = stats.per_match_s(diff, n) if diff is not None else None
-            m_ns = m_s * 1e9 if m_s is not None else None
-        rows.append([str(n), fmt_us(iot), fmt_us(rot), fmt_us(diff), fmt_num(m_ns)])
-    source = "as pstswm derived it" if recorded_m is not None else "Diff / (n(n−1)/2), Song 2013's per-n quotient"
+def _short(key: tuple) -> str:
+    algorithm, queue, wildcard, length, *rest = key
+    wild = f" {wildcard}" if wildcard not in (None, "none") else ""
+    return " ".join([f"{algorithm} {queue}{wild} L{length}", *map(str, rest)])
+
+
+def _per_n_cells(per_n: dict[int, dict[str, float]], n: int, recorded_m: dict[int, float] | None) -> list[str]:
+    times = per_n.get(n, {})
+    iot, rot = times.get("iot"), times.get("rot")
+    diff = rot - iot if iot is not None and rot is not None else None
+    if recorded_m is not None:
+        m_ns = recorded_m.get(n)
+    else:
+        m_s = stats.per_match_s(diff, n) if diff is not None else None
+        m_ns = m_s * 1e9 if m_s is not None else None
+    return [f"{fmt_us(iot)} / {fmt_us(rot)}", fmt_us(diff), fmt_num(m_ns)]
+
+
+def batch_table(all_batches: dict[tuple, dict[int, dict[str, float]]], recorded: dict[tuple, dict]) -> Table:
+    """One row per batch size n; per configuration (algorithm, queue, length) its IOT / ROT, Diff, per-n M."""
+    ns = sorted({n for per_n in all_batches.values() for n in per_n})
+    columns = ["n"]
+    for key in all_batches:
+        columns += [f"{_short(key)}: IOT / ROT µs", "Diff µs", "per-n M ns"]
+    rows = [
+        [str(n), *(c for key, per_n in all_batches.items() for c in _per_n_cells(per_n, n, recorded.get(key[:4])))]
+        for n in ns
+    ]
+    source = "as pstswm derived it" if recorded else "Diff / (n(n−1)/2), Song 2013's per-n quotient"
     return Table(
-        f"IOT, ROT and Diff vs n: {_label(key)} (Song 2013 Tables 1–6)",
-        ["n", "IOT µs", "ROT µs", "Diff µs", "per-n M ns"],
+        "IOT, ROT and Diff vs n (Song 2013 Tables 1–6)",
+        columns,
         rows,
-        f"Round-trip times of a batch of n messages at pstswm's stated statistic; per-n M {source}.",
+        "Round-trip times of a batch of n messages received in order (IOT) and in reverse order (ROT) at pstswm's "
+        f"stated statistic, per configuration (algorithm, queue, message length L); per-n M {source}.",
     )
 
 
@@ -194,24 +216,31 @@ def section(rs: RecordSet) -> Section:
             "communicator per message."
         ),
         fit_table(rs),
-        queue_table(rs),
     )
     if m_panel := _m_panel([("", rs)]):
         sec.add(figure("match-m", "Fitted matching cost M per message length.", [m_panel], columns=1))
     if panels := _panels(rs):
         sec.add(figure("match", "IOT/ROT and Diff vs messages per batch, one colour per message length.", panels))
-    recorded = _per_n_m(rs)
-    sec.add(*(batch_table(key, per_n, recorded.get(key[:4])) for key, per_n in batches(rs).items()))
+    if all_batches := batches(rs):
+        sec.add(batch_table(all_batches, _per_n_m(rs)))
     return sec
+
+
+def _m_line(s: dict) -> str:
+    ci = _ci(s)
+    interval = f" [{fmt_num(ci[0])}, {fmt_num(ci[1])}]" if ci else ""
+    if ci and ci[0] <= 0 <= ci[1]:
+        return f"≈ 0: the interval{interval} ns includes 0"
+    return f"= {fmt_num(number(s, 'm_ns'))} ns{interval}"
 
 
 def headline(rs: RecordSet) -> list[str]:
     lines = []
     for (algorithm, queue, wildcard), group in group_by(fits(rs), "algorithm", "queue", "wildcard").items():
-        ms = ", ".join(f"{fmt_num(s['m_ns'])} ns (length {s.get('length')})" for s in group[:3])
-        more = f" (+{len(group) - 3} lengths)" if len(group) > 3 else ""
+        ms = ", ".join(f"{_m_line(s)} (length {s.get('length')})" for s in group[:2])
+        more = f" (+{len(group) - 2} lengths)" if len(group) > 2 else ""
         wild = f", wildcard {wildcard}" if wildcard not in (None, "none") else ""
-        lines.append(f"match {algorithm} algorithm, queue {queue}{wild}: M = {ms}{more}")
+        lines.append(f"match {algorithm} algorithm, queue {queue}{wild}: M {ms}{more}")
     lines += [
         f"match queues ({s.get('queue')}, length {s.get('length')}): {s['verdict']}"
         for s in rs.summaries(BENCH)

@@ -4,6 +4,7 @@ from pstlab import algorithms, stats
 from pstlab.doc import Section, Table, Text, fmt_ms, fmt_num, fmt_pct, fmt_sci
 from pstlab.plots import Panel, Series, figure
 from pstlab.records import RecordSet, number
+from pstlab.sections import guardrails
 from pstlab.sections.common import Metric, grid_ranks, group_by
 
 BENCH = "model"
@@ -182,17 +183,64 @@ def accuracy_table(recs: list[dict]) -> Table | None:
     )
 
 
+# The per-step stages as pstswm records them, named, without overlap: fft_s and legendre_s include
+# their communication, which gets its own column; blas_*_s are set-up probes of the BLAS choice.
+STAGE_COLUMNS = (
+    ("FFT compute", "fft_s", "fft_comm_s"),
+    ("FFT comm", "fft_comm_s", None),
+    ("Legendre compute", "legendre_s", "legendre_comm_s"),
+    ("Legendre comm", "legendre_comm_s", None),
+    ("Fourier space", "fourier_s", None),
+    ("grid point", "grid_s", None),
+    ("spectral", "spectral_s", None),
+    ("diagnostics", "diag_s", None),
+)
+SETUP_PREFIXES = ("blas_",)
+
+
+def _stage_ms(r: dict, field: str, minus: str | None) -> str:
+    value = number(r, field)
+    if value is None:
+        return "–"
+    return fmt_ms(value - (number(r, minus) or 0.0) if minus else value)
+
+
 def stage_table(recs: list[dict]) -> Table | None:
-    stages = sorted(
-        {k for r in recs for k in r if k.endswith("_s") and k not in NOT_STAGES and number(r, k) is not None}
+    known = {f for _, f, _ in STAGE_COLUMNS}
+    shown = [c for c in STAGE_COLUMNS if any(number(r, c[1]) is not None for r in recs)]
+    others = sorted(
+        {
+            k
+            for r in recs
+            for k in r
+            if k.endswith("_s")
+            and k not in NOT_STAGES
+            and k not in known
+            and k != "comm_s"
+            and not k.startswith(SETUP_PREFIXES)
+            and number(r, k) is not None
+        }
     )
-    if not stages:
+    shown += [(k.removesuffix("_s").replace("_", " "), k, None) for k in others]
+    if not shown:
         return None
     rows = [
-        [problem(r), str(r.get("grid")), config(r), *(fmt_ms(number(r, k)) for k in stages)]
+        [
+            problem(r),
+            str(r.get("grid")),
+            config(r),
+            fmt_ms(number(r, "step_s")),
+            *(_stage_ms(r, field, minus) for _, field, minus in shown),
+        ]
         for r in sorted(recs, key=lambda r: (problem(r), grid_ranks(r.get("grid")) or 0, config(r)))
     ]
-    return Table("Where the time goes (ms, as recorded per stage)", ["problem", "grid", "algorithms", *stages], rows)
+    return Table(
+        "Where the time goes (ms per step, by stage)",
+        ["problem", "grid", "algorithms", "step", *(label for label, _, _ in shown)],
+        rows,
+        "Per step, as pstswm records each stage (summed per rank); compute = the stage's time less its "
+        "communication, so the columns do not overlap. The BLAS set-up probes are once per run and left out.",
+    )
 
 
 def _panel(sets: list[tuple[str, RecordSet]]) -> Panel | None:
@@ -210,6 +258,7 @@ def _panel(sets: list[tuple[str, RecordSet]]) -> Panel | None:
         rank_by_max_y=False,
     )
     for (label, rs), style in zip(sets, ("-", "--"), strict=False):
+        marks = guardrails.marks(rs)
         for (prob, cfg), cells in _by_problem_config(runs(rs)).items():
             gs = sorted(cells, key=position.get)
             name = f"{prob} {cfg}"
@@ -220,6 +269,7 @@ def _panel(sets: list[tuple[str, RecordSet]]) -> Panel | None:
                     [cells[g]["step_s"] * 1e3 for g in gs],
                     style=style,
                     group=name,
+                    marked=[cells[g].get("_file") in marks for g in gs],
                 )
             )
     return panel

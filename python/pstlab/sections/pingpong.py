@@ -150,8 +150,9 @@ def _model_series(rs: RecordSet, fields: dict, curve: dict[int, dict], name: str
 def _panels(sets: list[tuple[str, RecordSet]]) -> list[Panel]:
     bw = Panel("Ping-pong bandwidth", "message size (bytes)", "MB/s (from t_min)", xlog=True, xbytes=True)
     lat = time_vs_size_panel("Ping-pong half round trip")
-    with_ci = time_vs_size_panel("Half round trip: median with 95 % interval, piecewise model dashed")
+    with_ci = time_vs_size_panel("Half round trip: median with 95 % interval")
     with_ci.ylabel = "t_med (µs)"
+    models = 0
     for (label, rs), style in zip(sets, ("-", "--"), strict=False):
         for key, (fields, curve) in _curves_with_fields(rs).items():
             sizes = sorted(b for b in curve if b > 0)
@@ -163,6 +164,9 @@ def _panels(sets: list[tuple[str, RecordSet]]) -> list[Panel]:
                 with_ci.series.append(med)
                 if model := _model_series(rs, fields, curve, shown):
                     with_ci.series.append(model)
+                    models += 1
+    # promise the dashed model only when one is drawn (a fit that fails its checks is not)
+    with_ci.title += ", piecewise model dashed" if models else " (no model drawn: none passed its checks)"
     return [bw, lat, *([with_ci] if with_ci.series else [])]
 
 

@@ -1,10 +1,12 @@
 """Where the numbers come from: the suite's experiments, the runs' headers, the machine."""
 
+import itertools
 import re
 
 from pstlab.doc import Section, Table, Text, fmt_num
 from pstlab.records import RecordSet
-from pstlab.sections.common import group_by
+from pstlab.sections import guardrails
+from pstlab.sections.common import MAX_LINE, group_by
 
 TITLE = "Runs and machine"
 
@@ -17,31 +19,89 @@ def short_library(text: str | None) -> str:
     return " ".join(text.split())
 
 
-def experiments_table(manifest: dict) -> Table:
+def _options(command: str) -> dict[str, str]:
+    words = command.split()
+    return {w: v for w, v in itertools.pairwise(words) if w.startswith("--") and not v.startswith("--")}
+
+
+def short_command(command: str | None, leave_out: set[str] = frozenset()) -> str:
+    """The pstswm command line without --out (where the records went) and the options in leave_out."""
+    if not command:
+        return "–"
+    words, out = command.split(), []
+    skip = False
+    for w in words:
+        if skip:
+            skip = False
+        elif w == "--out" or w in leave_out:
+            skip = True
+        else:
+            out.append(w)
+    return " ".join(out)
+
+
+def _fitted(command: str) -> str:
+    """Whole words up to MAX_LINE characters, then '…' (the records' headers keep the full line)."""
+    if len(command) <= MAX_LINE:
+        return command
+    return command[: MAX_LINE - 2].rsplit(" ", 1)[0] + " …"
+
+
+def _elapsed(entries: list[dict]) -> str:
+    times = sorted(e["elapsed_s"] for e in entries if isinstance(e.get("elapsed_s"), int | float))
+    if not times:
+        return "–"
+    return f"{fmt_num(times[0])} s" if len(times) == 1 else f"{fmt_num(times[0])}–{fmt_num(times[-1])} s"
+
+
+def _status(entries: list[dict]) -> str:
+    statuses = [str(e.get("status", "")) for e in entries]
+    distinct = list(dict.fromkeys(statuses))
+    return distinct[0] if len(distinct) == 1 else ", ".join(f"{statuses.count(s)} {s}" for s in distinct)
+
+
+def experiments_table(manifest: dict, rs: RecordSet | None = None) -> Table:
+    """One row per experiment, its launches merged: the command it ran, without what differs by launch."""
+    commands = {h.get("_file"): h.get("command") for h in rs.headers()} if rs else {}
+    marks = guardrails.marks(rs) if rs else {}
+    by_name: dict[str, list[dict]] = {}
+    for e in manifest.get("experiments", []):
+        by_name.setdefault(e.get("name", ""), []).append(e)
     rows = []
-    launches = manifest.get("launches", 1) > 1
-    for i, e in enumerate(manifest.get("experiments", []), 1):
-        elapsed = e.get("elapsed_s")
+    for i, (name, entries) in enumerate(by_name.items(), 1):
+        files = [e.get("file") for e in entries]
+        launched = [_options(commands[f]) for f in files if commands.get(f)]
+        # an option whose value differs between the launches describes a launch, not the experiment
+        differing = {o for opts in launched for o in opts if len({str(x.get(o)) for x in launched}) > 1}
+        command = next((commands[f] for f in files if f in commands), None)
+        notes = [
+            *dict.fromkeys(e.get("reason", "") for e in entries if e.get("reason")),
+            *dict.fromkeys(marks[f] for f in files if f in marks),
+        ]
         rows.append(
             [
                 str(i),
-                e.get("name", ""),
-                *([str(e.get("launch", 1))] if launches else []),
-                e.get("subcommand", ""),
-                str(e.get("ranks", "")),
-                e.get("status", ""),
-                f"{fmt_num(elapsed)} s" if elapsed is not None else "–",
-                e.get("reason", ""),
+                name,
+                str(len(entries)),
+                str(entries[0].get("ranks", "")),
+                _status(entries),
+                _elapsed(entries),
+                _fitted(short_command(command, differing).removeprefix("pstswm ")),
+                "; ".join(notes),
             ]
         )
     return Table(
         f"Experiments of suite '{manifest.get('suite')}' ({manifest.get('mpi')}, launcher {manifest.get('launcher')})",
-        ["#", "experiment", *(["launch"] if launches else []), "subcommand", "ranks", "status", "elapsed", "note"],
+        ["#", "experiment", "launches", "ranks", "status", "elapsed", "pstswm subcommand and options", "note"],
         rows,
+        "Launches of one experiment merged (their files are <experiment>-L<k>.jsonl); the command without --out and "
+        "the options whose value differs between launches; "
+        f"elapsed: lowest–highest over launches. {guardrails.MARK}: an oversubscribed or noisy run.",
     )
 
 
 def runs_table(rs: RecordSet) -> Table:
+    """Every run (one pstswm invocation), for a directory without a manifest."""
     rows = [
         [
             h.get("_file", ""),
@@ -49,37 +109,36 @@ def runs_table(rs: RecordSet) -> Table:
             str(h.get("ranks", "–")),
             short_library(h.get("mpi_library")),
             h.get("date", "–"),
-            h.get("command", "–"),
+            short_command(h.get("command")),
         ]
         for h in rs.headers()
     ]
     return Table("Runs (one pstswm invocation each)", ["file", "bench", "ranks", "MPI", "date (UTC)", "command"], rows)
 
 
-def machine_table(rs: RecordSet) -> Table:
+def machine_lines(rs: RecordSet) -> Text:
+    """One line per distinct machine and software (hosts, CPU, compiler, pstswm, MPI library)."""
     keys = ("hosts", "cpu_model", "cpus_online", "compiler", "version", "git_commit", "mpi_library")
-    rows = []
-    for key, _ in group_by([{k: str(h.get(k)) for k in keys} for h in rs.headers()], *keys).items():
+    lines = []
+    for key in group_by([{k: str(h.get(k)) for k in keys} for h in rs.headers()], *keys):
         hosts, cpu, cpus, compiler, version, commit, library = key
-        rows.append(
-            [
-                hosts.strip("[]'").replace("', '", ", "),
-                cpu,
-                cpus,
-                compiler,
-                f"{version} ({commit})",
-                short_library(library),
-            ]
+        lines.append(
+            f"- hosts {hosts.strip('[]').replace(chr(39), '')}: {cpu}, {cpus} CPUs; {compiler}; "
+            f"pstswm {version} ({commit}); {short_library(library)}"
         )
-    return Table("Machine and software", ["hosts", "CPU", "CPUs", "compiler", "pstswm", "MPI library"], rows)
+    return Text("**Machine and software**\n" + "\n".join(lines))
 
 
 def section(rs: RecordSet) -> Section:
     sec = Section(TITLE)
     files = len({r.get("_file") for r in rs.records})
-    sec.add(Text(f"{len(rs.records)} records in {files} file{'s' if files != 1 else ''} under `{rs.path}`."))
+    where = f"{len(rs.records)} records in {files} file{'s' if files != 1 else ''} under `{rs.path}`."
     if rs.manifest:
-        sec.add(experiments_table(rs.manifest))
+        table = experiments_table(rs.manifest, rs)
+        table.note = f"{where} {table.note}"
+        sec.add(table)
+    else:
+        sec.add(Text(where), runs_table(rs) if rs.headers() else None)
     if rs.headers():
-        sec.add(runs_table(rs), machine_table(rs))
+        sec.add(machine_lines(rs))
     return sec

@@ -1,12 +1,25 @@
 """`pstswm swap`: Worley 1998 Table 3, Worley 2000's per-protocol model and sensitivity summaries."""
 
+import statistics
 from dataclasses import dataclass
 
-from pstlab import stats, verdicts
-from pstlab.doc import Section, Table, Text, fmt_bytes, fmt_num, fmt_pct, fmt_sci, fmt_us
+from pstlab import stats, tiesets, verdicts
+from pstlab.doc import Details, Section, Table, Text, fmt_bytes, fmt_num, fmt_sci, fmt_us
 from pstlab.plots import Panel, Series, figure, time_vs_size_panel
 from pstlab.records import RecordSet, number
-from pstlab.sections.common import Metric, best, group_by, sort_key, varying
+from pstlab.sections import guardrails, memo
+from pstlab.sections.common import (
+    Metric,
+    best,
+    best_first,
+    full_lists,
+    group_by,
+    level_text,
+    sort_key,
+    tie_cell,
+    varying,
+    with_mark,
+)
 
 BENCH = "swap"
 TITLE = "Point-to-point SWAP (Worley 1998 and 2000)"
@@ -104,7 +117,9 @@ def table3(rs: RecordSet) -> Table | None:
     extra = varying(points, ("cache", "pair"))
     columns = ["transport", "class", *extra]
     for size in SIZE_CLASSES:
-        columns += [f"{fmt_bytes(size)} MB/s", f"{fmt_bytes(size)} lat µs", f"{fmt_bytes(size)} prot."]
+        columns += [f"{fmt_bytes(size)} MB/s", f"{fmt_bytes(size)} lat µs", f"{fmt_bytes(size)} tie set"]
+    paired = {c.key: c for c in verdict_cases(rs)}
+    ordered = tiesets.catalogue(points)
     rows = []
     for key, group in sorted(
         group_by(points, "transport", "cache", "pair").items(), key=lambda kv: [sort_key(k) for k in kv[0]]
@@ -122,62 +137,130 @@ def table3(rs: RecordSet) -> Table | None:
                     row += ["–", "–", "–"]
                     continue
                 where = "" if size == target else f" @{fmt_bytes(size)}"
-                row += [fmt_num(mbytes_per_s(top), 4), fmt_us(_alpha_s(rs, top, members)), f"{top['protocol']}{where}"]
+                case = paired.get((key[0], key[1], key[2], size, 1))
+                row += [
+                    fmt_num(mbytes_per_s(top), 4),
+                    fmt_us(_alpha_s(rs, top, members)),
+                    class_tie_set(case, cls, ordered) + where,
+                ]
             rows.append(row)
     return Table(
         "Peak bandwidth, latency and best protocol per size class (Worley 1998 Table 3)",
         columns,
         rows,
-        "Best protocol = smallest t_min (min over repetitions) at that size within the class; MB/s = bytes per "
-        "direction / t_min, MB = 10^6 B; lat = that protocol's fitted per-message overhead α over the whole sweep "
-        "(Worley 1998's 'typical SWAP overhead'). A class without a measurement within a factor 2 shows –; "
-        "a nearby measured size is named after the protocol (@4K).",
+        "MB/s = bytes per direction / t_min (the class's highest), MB = 10^6 B; lat = the fitted per-message "
+        "overhead α over the whole sweep of the protocol with that t_min (Worley 1998's 'typical SWAP overhead'). "
+        "Tie set: the class's protocols not shown slower than its best beyond the margin at 95 %, paired by round "
+        "(docs/statistics.md); a single code is a decided verdict; 'no rounds' when the records carry none. A class "
+        "without a measurement within a factor 2 shows –; a nearby measured size is named after the set (@4K).",
     )
 
 
-def protocol_table(rs: RecordSet) -> Table | None:
-    summaries = rs.summaries(BENCH, "protocol")
-    if not summaries:
-        return None
-    by_key = {(s.run_id, s.cache, s.pair): s for s in sweeps(rs)}
-    extra = varying(summaries, ("transport", "pair"))
-    rows = []
-    for s in sorted(
-        summaries, key=lambda s: (s.get("_file", ""), sort_key(s.get("protocol")), sort_key(s.get("cache")))
+def class_tie_set(case: verdicts.Case | None, cls: str, ordered: dict[str, bool]) -> str:
+    """The tie set among one class's protocols, from the rounds of the size's paired verdict."""
+    if case is None:
+        return "no rounds"
+    members = {a: r for a, r in case.rounds.items() if (ordered.get(a, a[:1] in "13") is True) == (cls == "ordered")}
+    if not members:
+        return "–"
+    v = stats.verdict(members, case.verdict.confidence, case.verdict.margin)
+    return tiesets.name(sorted(v.best_set, key=v.medians.get), list(members), ordered)
+
+
+def _median_of(records: list[dict], key: str) -> float | None:
+    values = [v for r in records if (v := number(r, key)) is not None]
+    return statistics.median(values) if values else None
+
+
+@dataclass
+class MergedFit:
+    """One protocol's model over its launches: pstswm's summary with α and β the median over launches."""
+
+    summary: dict
+    sweep: str  # sizes or volume
+    launches: int
+    failed: int  # launches whose fit fails its checks
+    why: str | None  # the first failing launch's reason ('20% error')
+
+
+def protocol_fits(rs: RecordSet) -> list[MergedFit]:
+    """pstswm's protocol models, one per protocol, sweep, cache (and transport, pair), launches merged."""
+    split_runs = {s.run_id for s in sweeps(rs) if s.split_volume}
+    keyed = [
+        dict(s, sweep="volume" if s.get("run_id") in split_runs else "sizes") for s in rs.summaries(BENCH, "protocol")
+    ]
+    out = []
+    for key, group in sorted(
+        group_by(keyed, "sweep", "protocol", "cache", "transport", "pair").items(),
+        key=lambda kv: (kv[0][0] != "sizes", sort_key(kv[0][1]), sort_key(kv[0][2])),
     ):
-        sweep = by_key.get((s["run_id"], s.get("cache"), s.get("pair")))
-        rows.append(
-            [
-                s.get("protocol", ""),
-                s.get("slug", ""),
-                "volume" if sweep and sweep.split_volume else "sizes",
-                str(s.get("cache")),
-                *(str(s.get(k)) for k in extra),
-                fmt_num(number(s, "peak_mbytes_per_s"), 4),
-                fmt_bytes(number(s, "peak_bytes")),
-                *(
-                    [f"FIT NOT OK ({why})", "–"]
-                    if (why := _fit_not_ok(s))
-                    else [fmt_us(number(s, "alpha_s")), fmt_num(number(s, "beta_mbytes_per_s"), 4)]
-                ),
-                fmt_pct(number(s, "model_max_rel_err")),
-                f"{fmt_bytes(number(s, 'range_min_bytes'))}…{fmt_bytes(number(s, 'range_max_bytes'))}",
-            ]
+        reasons = [why for s in group if (why := _fit_not_ok(s))]
+        merged = dict(
+            group[0],
+            alpha_s=_median_of(group, "alpha_s"),
+            beta_mbytes_per_s=_median_of(group, "beta_mbytes_per_s"),
         )
-    return Table(
-        "Per-protocol bandwidth and latency model (Worley 2000)",
-        ["code", "protocol", "sweep", "cache", *extra, "peak MB/s", "at bytes", "α µs", "β MB/s", "model err", "range"],
-        rows,
-        "From pstswm's protocol summaries: T = nmsg·α + volume/β (piecewise by protocol regime where pstswm "
-        "found breakpoints: α of the first segment, β of the last) fitted with relative weights; 'model err' is "
-        "the largest relative error over the range. A fit above 15 % error or with a negative latency or "
-        "bandwidth is shown as FIT NOT OK, never as numbers.",
-    )
+        out.append(MergedFit(merged, key[0], len(group), len(reasons), reasons[0] if reasons else None))
+    return out
 
 
-def verdict_tables(rs: RecordSet) -> list[Table]:
-    """Per sweep (transport, cache, pair): the tie set over protocols at each size, with confidence."""
+def _family_name(slugs: list[str]) -> str:
+    """'unordered.isend.overlap', ... -> 'unordered, overlap': what the protocols of one i,x share."""
+    parts = [p.split(".") for p in slugs if p]
+    if not parts:
+        return ""
+    shared = [parts[0][0], *(w for w in parts[0][2:] if all(w in p[2:] for p in parts))]
+    return ", ".join(shared) if all(p[0] == parts[0][0] for p in parts) else ""
+
+
+def _fit_cell(fit: MergedFit | None) -> str:
+    if fit is None:
+        return ""
+    if fit.why:
+        return f"FIT NOT OK ({fit.why}, {fit.failed} of {fit.launches})"
+    alpha_us, beta = number(fit.summary, "alpha_s") * 1e6, number(fit.summary, "beta_mbytes_per_s")
+    return f"{fmt_num(alpha_us, 2)} / {fmt_num(beta, 2)}"
+
+
+def protocol_table(rs: RecordSet) -> list[Table]:
+    """pstswm's protocol models as a matrix over the catalogue's codes i,j: one row per family i, one cell
+    per protocol (α µs / β MB/s, launches merged); a fit failing its checks in any launch shows why."""
     tables = []
+    sweeps_: dict[tuple, list[MergedFit]] = {}
+    for fit in protocol_fits(rs):
+        s = fit.summary
+        sweeps_.setdefault((fit.sweep, s.get("cache"), s.get("transport"), s.get("pair")), []).append(fit)
+    for (sweep, cache, _transport, _pair), group in sweeps_.items():
+        by_code = {str(f.summary.get("protocol")): f for f in group if "," in str(f.summary.get("protocol"))}
+        families = sorted({c.split(",")[0] for c in by_code}, key=sort_key)
+        seconds = sorted({c.split(",")[1] for c in by_code}, key=sort_key)
+        rows = []
+        for i in families:
+            slugs = [str(by_code[f"{i},{j}"].summary.get("slug", "")) for j in seconds if f"{i},{j}" in by_code]
+            cells = [_fit_cell(by_code.get(f"{i},{j}")) for j in seconds]
+            rows.append([f"{i},x {_family_name(slugs)}".strip(), *cells])
+        failing = sum(1 for f in group if f.why)
+        tables.append(
+            Table(
+                f"Per-protocol bandwidth and latency model (Worley 2000): {sweep} sweep, cache {cache}",
+                ["family", *(f"x,{j}" for j in seconds)],
+                rows,
+                "α µs / β MB/s per protocol code i,j, from pstswm's protocol summaries with launches merged (the "
+                "median over launches): T = nmsg·α + volume/β, piecewise where pstswm found breakpoints (α of the "
+                "first segment, β of the last), fitted with relative weights; empty: not run. "
+                f"{failing} of {len(group)} fits fail their checks in some launch (error above 15 %, or a negative "
+                "latency or bandwidth): FIT NOT OK with why and in how many launches, never numbers.",
+            )
+        )
+    return tables
+
+
+def verdict_tables(rs: RecordSet) -> list[Table | Details]:
+    """Per sweep (transport, cache, pair): the tie set over protocols at each size, with confidence; every
+    member of the sets named in short in a folded section after them."""
+    tables: list[Table | Details] = []
+    ordered = tiesets.catalogue(rs.points(BENCH))
+    full: list[tuple[str, list[str]]] = []
     grouped = group_by([{"k": c.key[:3], "c": c} for c in verdict_cases(rs)], "k")
     for ((transport, cache, pair),), entries in grouped.items():
         rows = []
@@ -190,13 +273,15 @@ def verdict_tables(rs: RecordSet) -> list[Table]:
                     str(c.key[4]),
                     str(len(v.medians)),
                     f"{v.rounds}" + (f" ({c.launches} launches)" if c.launches > 1 else ""),
-                    v.tie_set(),
+                    tie_cell(v, ordered),
                     fmt_us(v.medians[v.best]),
                     f"{v.median_rel:.3f} [{lo:.3f}, {hi:.3f}]",
-                    v.level,
+                    level_text(v),
                     ", ".join(c.caveats) or "ok",
                 ]
             )
+            full.append((f"transport {transport}, cache {cache}, pair {pair}", f"{fmt_bytes(c.key[3])} × {c.key[4]}",
+                         best_first(v)))
         tables.append(
             Table(
                 f"Fastest protocols per message size, with confidence: transport {transport}, cache {cache}, "
@@ -220,10 +305,10 @@ def verdict_tables(rs: RecordSet) -> list[Table]:
                 "the interval's ends fall in different classes (docs/statistics.md).",
             )
         )
-    return tables
+    return [*tables, *filter(None, [full_lists("protocol tie sets", full)])]
 
 
-def sensitivity_tables(rs: RecordSet) -> list[Table]:
+def sensitivity_tables(rs: RecordSet) -> list[Table | Details]:
     if with_rounds := verdict_tables(rs):
         return with_rounds
     titles = {(s.run_id, s.cache, s.pair): s.title for s in sweeps(rs)}
@@ -308,7 +393,7 @@ def section(rs: RecordSet) -> Section:
             "exchange (all messages both ways), the max over the participating ranks of each repetition."
         ),
         table3(rs),
-        protocol_table(rs),
+        *protocol_table(rs),
     )
     points = size_points(rs)
     if points:
@@ -345,17 +430,20 @@ def section(rs: RecordSet) -> Section:
 
 
 def headline(rs: RecordSet) -> list[str]:
+    """Peak bandwidth (t_min over every protocol and size), and the smallest size's tie set: never a lone winner."""
     points = [p for p in size_points(rs) if mbytes_per_s(p)]
     if not points:
         return []
     top = max(points, key=mbytes_per_s)
-    smallest = min(p["bytes"] for p in points)
-    fastest = best(p for p in points if p["bytes"] == smallest)
-    return [
-        f"swap: peak {fmt_num(mbytes_per_s(top), 4)} MB/s ({protocol_label(top)} at {fmt_bytes(top['bytes'])}, "
-        f"cache {top.get('cache')}); {fmt_bytes(smallest)} B exchange {fmt_us(fastest['t_min'])} µs "
-        f"({fastest['protocol']})"
-    ]
+    line = f"swap: peak {fmt_num(mbytes_per_s(top), 4)} MB/s at {fmt_bytes(top['bytes'])} (cache {top.get('cache')})"
+    one_msg = [c for c in verdict_cases(rs) if c.key[4] == 1]
+    if one_msg:
+        c = min(one_msg, key=lambda c: c.key[3])
+        v = c.verdict
+        tie = tiesets.name(v.best_set, list(v.medians), tiesets.catalogue(rs.points(BENCH)))
+        line += f"; {fmt_bytes(c.key[3])} B exchange {fmt_us(v.medians[v.best])} µs median: {tie}"
+    mark = next((m for f, m in guardrails.marks(rs).items() if f in {p.get("_file") for p in points}), "")
+    return [with_mark(line, mark)]
 
 
 # ---------------------------------------------------------------- compare
@@ -442,6 +530,7 @@ def overlay(sets: list[tuple[str, RecordSet]]) -> list:
     return [figure("swap-overlay", "Swap: best over protocols, A solid, B dashed.", [bw, lat])]
 
 
+@memo.per_record_set
 def verdict_cases(rs: RecordSet) -> list[verdicts.Case]:
     """The verdicts of swap records: protocols per size, cache state and volume."""
     points, sums = rs.points("swap"), rs.summaries("swap", "sensitivity")
