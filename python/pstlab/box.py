@@ -76,7 +76,7 @@ def launch_ratios(case: verdicts.Case, a: list[float], b: list[float]) -> list[s
 
 def holding(case: verdicts.Case, a: list[float], b: list[float]) -> tuple[stats.PairedRatio, int, int]:
     """The merged a/b and in how many of the launches alone it reaches the same conclusion."""
-    merged = stats.paired_ratio(a, b, case.verdict.confidence, case.verdict.margin)
+    merged = case.paired(a, b)
     alone = launch_ratios(case, a, b)
     return merged, sum(_conclusion(q) == _conclusion(merged) for q in alone), len(alone)
 
@@ -176,8 +176,10 @@ def collective_bullets(cases: list[verdicts.Case], reg: algorithms.Registry) -> 
             text = f"{head}: use {alg}: {fmt_interval(q)} faster than {mpi}"
         elif _conclusion(q) == "faster":
             text = f"{head}: use {mpi}: {fmt_interval(inverse)} faster than the best hand-written, {alg}"
-        else:
+        elif 1 / (1 + v.margin) <= q.lo and q.hi <= 1 + v.margin:  # equivalent: the whole interval in the band
             text = f"{head}: {alg} ≈ {mpi} (time ratio {fmt_interval(inverse)}, within {v.margin:.0%})"
+        else:  # neither shown: the interval reaches outside the band on the side it does not exclude
+            text = f"{head}: {alg} vs {mpi}: undecided (time ratio {fmt_interval(inverse)})"
         out.append(
             Bullet(
                 "collective",

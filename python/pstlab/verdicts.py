@@ -73,6 +73,16 @@ class Case:
         tail = stats.launch_tail_alpha(v.confidence, len(self.rounds))
         return stats.t_ratio(self._launch_log_ratios(label), tail, v.margin)
 
+    def paired(self, a: list[float], b: list[float]) -> stats.PairedRatio:
+        """a/b for any two of this case's sample lists (a candidate, a comparator), as one comparison
+        at the verdict's confidence: by round within one launch, by Student's t over the launches'
+        median log-ratios with several (rounds of one launch are not independent of each other)."""
+        v = self.verdict
+        if self.unit == "rounds":
+            return stats.paired_ratio(a, b, v.confidence, v.margin)
+        d = stats.launch_log_ratios(self._by_launch(a), self._by_launch(b))
+        return stats.t_ratio(d, (1 - v.confidence) / 2, v.margin)
+
     def launches_needed(self, label: str) -> int | None:
         """Launches at which label's comparison with the best would be decided (label excluded) if
         the mean and spread over launches seen so far held; None as stats.launches_to_exclude."""

@@ -2,7 +2,6 @@
 the report's length and line limits, readable tie sets, the verdict box against the paired verdicts it
 states, and no lone winner anywhere."""
 
-import functools
 import gzip
 import json
 import re
@@ -24,20 +23,13 @@ CODE = re.compile(r"(?<![\d.,])\d,\d{1,2}(?:\+ov)?(?![\d,])")
 
 @pytest.fixture(scope="module")
 def quick(tmp_path_factory):
-    """The quick-suite records, decompressed: (results dir, record set, report.md text, report dir).
-
-    stats.sign_rank is pure and recomputed thousands of times for the same (n, alpha) over this set's
-    hundreds of rounds: memoised for these tests only, so they take seconds (the results are the same).
-    """
-    sign_rank = stats.sign_rank
-    stats.sign_rank = functools.lru_cache(maxsize=None)(sign_rank)
+    """The quick-suite records, decompressed: (results dir, record set, report.md text, report dir)."""
     results = tmp_path_factory.mktemp("quick")
     for gz in QUICK.glob("*.gz"):
         (results / gz.name.removesuffix(".gz")).write_bytes(gzip.decompress(gz.read_bytes()))
     rs = records.load(results)
     md, _ = report.write(results, results / "report")
     yield results, rs, md.read_text(), results / "report"
-    stats.sign_rank = sign_rank
 
 
 def table_cells(md: str) -> list[str]:
@@ -189,12 +181,18 @@ def test_the_box_states_the_paired_verdicts(quick):
         elif bullet.kind == "collective":
             c = next(c for c in cases if (c.key[0], c.key[1], c.key[3]) == (f["stage"], f["algorithm"], f["grid"]))
             coll, alg = c.comparators[kernel.COLL_PROTOCOL], c.rounds[c.verdict.best]
-            q = stats.paired_ratio(coll, alg, c.verdict.confidence, c.verdict.margin)
+            q = c.paired(coll, alg)  # over launches: the launch is the unit
             assert f["collective_over_algorithm"] == [q.ratio, q.lo, q.hi]
             shown = (
                 q if "faster than MPI_" in bullet.text else stats.PairedRatio(1 / q.ratio, 1 / q.hi, 1 / q.lo, q.n, 0)
             )
             assert f"{shown.ratio:.2f}× [{shown.lo:.2f}, {shown.hi:.2f}]" in bullet.text
+            # "≈" claims equivalence: only when the whole interval lies within the margin
+            band = (1 / (1 + c.verdict.margin), 1 + c.verdict.margin)
+            if " ≈ MPI_" in bullet.text:
+                assert band[0] <= q.lo and q.hi <= band[1]
+            elif not q.significant:
+                assert "undecided" in bullet.text
             held = sum(_same(r, q) for r in _per_launch(c, coll, alg))
             assert f["holds_in_launches"] == held
             assert (f"holds in {held} of {c.launches} launches" in bullet.text) == (held < c.launches)
@@ -206,8 +204,12 @@ def test_the_box_states_the_paired_verdicts(quick):
             sizes = [c for c in swap.verdict_cases(rs) if c.key[4] == 1 and "0,6" in c.rounds]
             tied = [c for c in sizes if "0,6" in c.verdict.best_set]
             assert f"at {len(tied)} of {len(sizes)} sizes" in bullet.text
-            worst = max((c for c in sizes if c not in tied), key=lambda c: c.ratio("0,6").ratio)
-            q = worst.ratio("0,6")
+            out_of = [c for c in sizes if c not in tied]
+            if not out_of:
+                assert " B use " not in bullet.text
+                continue
+            worst = max(out_of, key=lambda c: c.ratio("0,6").ratio)
+            q = worst.paired(worst.rounds["0,6"], worst.rounds[worst.verdict.best])
             assert f"at {worst.key[3]} B use" in bullet.text
             assert f"{q.ratio:.2f}× [{q.lo:.2f}, {q.hi:.2f}]" in bullet.text
     kinds = [x.kind for x in b.bullets]
@@ -235,3 +237,18 @@ def test_trust_follows_the_guardrails():
     g.noisy["a.jsonl"] = 0.3
     assert box.trust(g, [])[0] == "medium"
     assert box.trust(g, [box.Bullet("family", f"{guardrails.MARK} x")])[0] == "low"
+
+
+def test_every_kernel_alternative_is_its_own(quick):
+    """pstlab names the kernel's alternatives as pstswm does: the persistent 4,x/5,x run with and
+    without overlap as well, so '4,1' and '4,1+ov' are two alternatives, not one dict key twice."""
+    _, rs, _, _ = quick
+    counts = {
+        (s["stage"], s["algorithm"], s["grid"]): s["nalternatives"]
+        for s in rs.summaries("kernel", "sensitivity")
+        if s.get("nalternatives")
+    }
+    cases = [c for c in kernel.verdict_cases(rs) if (c.key[0], c.key[1], c.key[3]) in counts]
+    assert cases
+    for c in cases:
+        assert len(c.rounds) == counts[(c.key[0], c.key[1], c.key[3])], c.key

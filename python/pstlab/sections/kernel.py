@@ -65,15 +65,21 @@ def is_collective(rec: dict, reg: Registry = algorithms.BUILTIN) -> bool:
     )
 
 
-def overlap_marked(protocol: str) -> bool:
-    """0,x and 1,x run with or without overlap; 2,x and 3,x are the overlap protocols (always on)."""
-    return protocol[:1] in ("0", "1")
+def overlap_marked(rec: dict) -> bool:
+    """Whether the protocol runs with and without overlap (so overlap on is marked '+ov'): every one
+    but the overlap protocols (2,x, 3,x; slug '….overlap'), which always overlap.  The persistent
+    4,x and 5,x run both ways too.  Records without a slug (older pstswm) go by the code's class."""
+    slug = rec.get("slug")
+    if isinstance(slug, str) and slug:
+        return not slug.endswith(".overlap")
+    return str(rec.get("protocol"))[:1] not in ("2", "3")
 
 
 def label(rec: dict) -> str:
-    """An alternative as pstswm names it: the protocol code, '+ov' when overlap is on for a 0,x/1,x protocol."""
+    """An alternative as pstswm names it: the protocol code, '+ov' when overlap is on for a protocol
+    that also runs without it (pstswm's kernel labels, e.g. 1,3+ov and 4,1+ov)."""
     protocol = str(rec.get("protocol"))
-    return f"{protocol}+ov" if rec.get("overlap") and overlap_marked(protocol) else protocol
+    return f"{protocol}+ov" if rec.get("overlap") and overlap_marked(rec) else protocol
 
 
 def _order(key: tuple, reg: Registry) -> list:
@@ -457,7 +463,7 @@ def verdict_cases(rs: RecordSet) -> list[verdicts.Case]:
     points = [dict(p, stage=stage(p, reg)) for p in rs.points("kernel") if not is_collective(p, reg)]
     sums = [dict(s, stage=stage(s, reg)) for s in rs.summaries("kernel", "sensitivity")]
     generic = [dict(s, stage=stage(s, reg)) for s in rs.summaries("kernel", "generic")]
-    cases = verdicts.build(points, sums, VERDICT_KEY, label)
+    cases = verdicts.build(points, sums, VERDICT_KEY, label, rs.headers())
     colls = group_by(generic, *VERDICT_KEY)
     for c in cases:
         samples = [s for s in colls.get(c.key, []) if verdicts.round_times({"round_s": s.get("coll_round_s")})]

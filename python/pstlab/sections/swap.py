@@ -534,4 +534,4 @@ def overlay(sets: list[tuple[str, RecordSet]]) -> list:
 def verdict_cases(rs: RecordSet) -> list[verdicts.Case]:
     """The verdicts of swap records: protocols per size, cache state and volume."""
     points, sums = rs.points("swap"), rs.summaries("swap", "sensitivity")
-    return verdicts.build(points, sums, VERDICT_KEY, lambda p: str(p["protocol"]))
+    return verdicts.build(points, sums, VERDICT_KEY, lambda p: str(p["protocol"]), rs.headers())
