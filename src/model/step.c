@@ -14,13 +14,22 @@ static void stage_done(pst_dyn *d, pst_stage stage, double *t)
     *t = now;
 }
 
+/* The chain's stages in their order (step.h). */
+static const struct {
+    pst_chain_stage_fn *run;
+    pst_stage stage;
+} chain[] = {
+#define PST_STEP_ROW(name, stage) {pst_step_##name, stage},
+    PST_STEP_CHAIN(PST_STEP_ROW)
+#undef PST_STEP_ROW
+};
+
 /* One substep of one level block up to its forward sums over the local latitudes: the inverse
  * sums for all pairs, then chunk by chunk of latitude pairs and slice by slice of levels the
- * inverse combination, FFTs and products, then the forward combination and sums.  Between chunks
- * it moves the previous block's sum along (the level pipeline). */
+ * chain, then the forward sums.  Between chunks it moves the previous block's sum along (the
+ * level pipeline). */
 static void compute_block(pst_dyn *d, int b, const pst_substep *s, double *out)
 {
-    const int pc = d->pair_chunk;
     double t = pst_now_s();
     if (d->legall) {
         pst_step_inverse_sums(d, d->state[b], d->legall, d->sum_pairs);
@@ -29,25 +38,17 @@ static void compute_block(pst_dyn *d, int b, const pst_substep *s, double *out)
         pst_step_inverse_sums(d, d->state[b], d->legbuf, d->npairs);
     }
     stage_done(d, PST_STAGE_LEGENDRE, &t);
-    for (int p0 = 0; p0 < d->npairs; p0 += pc)
+    for (int p0 = 0; p0 < d->npairs; p0 += d->pair_chunk)
         for (int l0 = 0; l0 < d->B; l0 += d->Bc) {
-            double *go = d->grid_old[b];
             if (d->out_next) {
                 pst_pleg_sum_progress(d->pleg);
                 stage_done(d, PST_STAGE_LEGENDRE, &t);
             }
-            pst_step_inverse_combine(d, p0, p0 + pc, l0);
-            stage_done(d, PST_STAGE_FOURIER, &t);
-            pst_step_fft_inverse(d);
-            stage_done(d, PST_STAGE_FFT, &t);
-            pst_step_products(d, go, s, p0, p0 + pc, l0);
-            stage_done(d, PST_STAGE_GRID, &t);
-            pst_step_fft_forward(d);
-            stage_done(d, PST_STAGE_FFT, &t);
-            if (!s->keep_old) pst_step_store_old(d, go, p0, p0 + pc, l0);
-            stage_done(d, PST_STAGE_GRID, &t);
-            pst_step_forward_combine(d, s, p0, p0 + pc, l0);
-            stage_done(d, PST_STAGE_FOURIER, &t);
+            const pst_chunk c = {b, p0, p0 + d->pair_chunk, l0};
+            for (size_t k = 0; k < sizeof chain / sizeof chain[0]; k++) {
+                chain[k].run(d, s, &c);
+                stage_done(d, chain[k].stage, &t);
+            }
         }
     if (d->legall) {
         pst_pleg_to_spectral(d->pleg, d->legbuf, d->legall);

@@ -8,6 +8,7 @@
  *                            5a  forward combination: the tendencies per wavenumber   [fourier]
  *   step_fft.c               2/4 inverse and forward FFTs (local or across the row)    [fft]
  *   step_grid.c              3   products; the kept previous level                     [grid]
+ * (1b to 5a are the chain, listed in PST_STEP_CHAIN below)
  *   step_forward_legendre.c  5b  forward sums: P̄ and H sums, the κ fold                [legendre]
  *   step_update.c            6   the time scheme's solve, diffusion, ψ', χ'            [spectral]
  *   step.c                       the schedule: blocks, chunks, the level pipeline, timing */
@@ -51,16 +52,32 @@ static inline double one_minus_mu2(const pst_dyn *d, int lat) { return d->coslat
 
 /* 1a: the inverse sums of state block st into the Legendre buffer lb of `pairs` pairs. */
 void pst_step_inverse_sums(pst_dyn *d, const double *st, double *lb, int pairs);
-/* 1b and 5a over the chunk's pairs [p0, p1) and its levels from l0 (d->Bc of them). */
-void pst_step_inverse_combine(pst_dyn *d, int p0, int p1, int l0);
-void pst_step_forward_combine(pst_dyn *d, const pst_substep *s, int p0, int p1, int l0);
-/* 2 and 4: the chunk's Fourier lines to grid lines and back. */
-void pst_step_fft_inverse(pst_dyn *d);
-void pst_step_fft_forward(pst_dyn *d);
-/* 3: the products beside the previous level go (the block's), then, after the forward FFT, the
- * current level kept as the previous one. */
-void pst_step_products(pst_dyn *d, double *go, const pst_substep *s, int p0, int p1, int l0);
-void pst_step_store_old(pst_dyn *d, double *go, int p0, int p1, int l0);
+/* The chain, run per cache-sized chunk of a level block: latitude pairs [p0, p1) (local) and
+ * levels [l0, l0 + Bc) of block b. */
+typedef struct pst_chunk {
+    int b, p0, p1, l0;
+} pst_chunk;
+typedef void pst_chain_stage_fn(pst_dyn *d, const pst_substep *s, const pst_chunk *c);
+
+/* The chain's stages in order, each as X(name, time category): pst_step_<name> is the stage's
+ * function, declared here and run in this order by step.c, its time counted in the category.
+ *   1b inverse_combine: the inverse sums to the chunk's Fourier lines (north/south, winds)
+ *   2  fft_inverse: Fourier lines to grid lines
+ *   3  products: the grid-point products beside the previous level
+ *   4  fft_forward: the products and the previous level to Fourier lines
+ *   3' store_old: the current level kept as the previous one (not in the first step's substeps)
+ *   5a forward_combine: the Fourier lines to the forward sums' inputs */
+#define PST_STEP_CHAIN(X)                    \
+    X(inverse_combine, PST_STAGE_FOURIER)    \
+    X(fft_inverse, PST_STAGE_FFT)            \
+    X(products, PST_STAGE_GRID)              \
+    X(fft_forward, PST_STAGE_FFT)            \
+    X(store_old, PST_STAGE_GRID)             \
+    X(forward_combine, PST_STAGE_FOURIER)
+#define PST_STEP_DECLARE(name, stage) pst_chain_stage_fn pst_step_##name;
+PST_STEP_CHAIN(PST_STEP_DECLARE)
+#undef PST_STEP_DECLARE
+
 /* 5b: the forward sums of owned wavenumbers [i0, i1) from lb into O_all; the _block form is the
  * same for one block of a pipelined vector sum (pst_vsum_compute_fn, arg: the pst_dyn). */
 void pst_step_forward_sums(pst_dyn *d, const double *lb, int pairs, int i0, int i1, double *O_all);

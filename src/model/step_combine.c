@@ -25,11 +25,12 @@ static void prefetch_piece(const pst_dyn *d, int i, int p, int l0, bool for_writ
     }
 }
 
-/* 1b, pairs [p0, p1): north = even + odd, south = even − odd (H sums: the reverse) and the
+/* 1b: north = even + odd, south = even − odd (H sums: the reverse) and the
  * winds, straight into the chunk's Fourier lines, pair by pair along m so each line is written
  * sequentially. */
-void pst_step_inverse_combine(pst_dyn *d, int p0, int p1, int l0)
+void pst_step_inverse_combine(pst_dyn *d, const pst_substep *s, const pst_chunk *c)
 {
+    const int p0 = c->p0, p1 = c->p1, l0 = c->l0;
     const int B = d->B, nc = d->fstride, cs = PST_DYN_NSPEC * B * 2, ch = 2 * B * 2;
     const size_t fs = field_lines(d) * nc; /* fs: distance between fields */
     for (int p = p0; p < p1; p++)
@@ -74,8 +75,9 @@ void pst_step_inverse_combine(pst_dyn *d, int p0, int p1, int l0)
  * kernel and parity (H sums accumulate onto the first three outputs).  The combination runs pair
  * by pair along m (sequential reads of each Fourier line) into the Legendre buffer
  * [m][pair][sP | aP | sH | aH]. */
-void pst_step_forward_combine(pst_dyn *d, const pst_substep *s, int p0, int p1, int l0)
+void pst_step_forward_combine(pst_dyn *d, const pst_substep *s, const pst_chunk *c)
 {
+    const int p0 = c->p0, p1 = c->p1, l0 = c->l0;
     const int B = d->B, nc = d->fstride, co = O_N * B * 2, chh = H_N * B * 2;
     const double tau = s->tau, a = PST_EARTH_RADIUS_M;
     const bool si = d->cfg.scheme == PST_SCHEME_SEMI_IMPLICIT;

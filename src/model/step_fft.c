@@ -3,7 +3,7 @@
 #include "model/step.h"
 
 /* The chunk's Fourier lines to grid lines. */
-void pst_step_fft_inverse(pst_dyn *d)
+void pst_step_fft_inverse(pst_dyn *d, const pst_substep *s, const pst_chunk *c)
 {
     if (d->pfft_inv) {
         pst_pfft_inverse(d->pfft_inv, d->four_inv, d->grid_inv);
@@ -18,7 +18,7 @@ void pst_step_fft_inverse(pst_dyn *d)
 
 /* The chunk's forward grid lines (products and previous level) to Fourier lines; the grid lines
  * stay intact. */
-void pst_step_fft_forward(pst_dyn *d)
+void pst_step_fft_forward(pst_dyn *d, const pst_substep *s, const pst_chunk *c)
 {
     if (d->pfft_fwd) pst_pfft_forward(d->pfft_fwd, d->grid_fwd, d->four_fwd);
     else pst_fft_forward(&d->fft_fwd, d->grid_fwd, d->four_fwd);

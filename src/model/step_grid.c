@@ -28,21 +28,23 @@ static void product_line(int nlon, double c, const double *restrict U, const dou
  * contiguous lines in the chunk's inverse lines, its forward lines and the kept level alike, so
  * the previous level moves in contiguous blocks (line by line it ran at a third of the speed:
  * every 2 KiB line restarted the hardware prefetcher). */
-void pst_step_products(pst_dyn *d, double *go, const pst_substep *s, int p0, int p1, int l0)
+void pst_step_products(pst_dyn *d, const pst_substep *s, const pst_chunk *c)
 {
+    const int p0 = c->p0, p1 = c->p1, l0 = c->l0;
+    double *go = d->grid_old[c->b];
     const int nlon = d->nlon_local;
     const size_t fi = field_lines(d) * nlon; /* distance between fields; also one field's block */
     const double eps = d->cfg.robert;
     for (int p = p0; p < p1; p++) {
         for (int h = 0; h < 2; h++) {
             const int lat = lat_of(d, p, h);
-            const double c = 0.5 / one_minus_mu2(d, lat);
+            const double cs = 0.5 / one_minus_mu2(d, lat);
             const double *phis = d->phis + (size_t)lat * d->cfg.nlon + d->par->lon_lo;
             for (int l = 0; l < d->Bc; l++) {
                 const double *g = d->grid_inv + inv_line(d, p - p0, h, 0, l) * nlon;
                 const double *U = g + G_U * fi, *V = g + G_V * fi, *E = g + G_ETA * fi, *F = g + G_PHI * fi;
                 double *q = d->grid_fwd + fwd_line(d, p - p0, h, 0, l) * nlon;
-                product_line(nlon, c, U, V, E, F, phis, q + Q_UETA * fi, q + Q_VETA * fi, q + Q_UPHI * fi,
+                product_line(nlon, cs, U, V, E, F, phis, q + Q_UETA * fi, q + Q_VETA * fi, q + Q_UPHI * fi,
                              q + Q_VPHI * fi, q + Q_ENERGY * fi);
             }
         }
@@ -64,9 +66,13 @@ void pst_step_products(pst_dyn *d, double *go, const pst_substep *s, int p0, int
 
 /* After the forward FFT (which leaves its input intact): the current level becomes the
  * previous one, Robert-filtered as far as it can be now, (1 − 2ε) X_n + ε X_{n−1}; the
- * ε X_{n+1} term is added next step.  Field blocks as in the products. */
-void pst_step_store_old(pst_dyn *d, double *go, int p0, int p1, int l0)
+ * ε X_{n+1} term is added next step (the first step's substeps keep the t0 level instead).
+ * Field blocks as in the products. */
+void pst_step_store_old(pst_dyn *d, const pst_substep *s, const pst_chunk *c)
 {
+    if (s->keep_old) return;
+    const int p0 = c->p0, p1 = c->p1, l0 = c->l0;
+    double *go = d->grid_old[c->b];
     const size_t fi = field_lines(d) * d->nlon_local;
     const double eps = d->cfg.robert;
     for (int p = p0; p < p1; p++)
