@@ -4,6 +4,7 @@
 
 #include <cblas.h>
 #include <dlfcn.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,4 +100,35 @@ void pst_blas_dgemm(pst_blas b, bool trans_a, int m, int n, int k, double alpha,
     }
     cblas_dgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, CblasNoTrans, m, n, k, alpha, A, lda, B, ldb, beta,
                 C, ldc);
+}
+
+pst_blas pst_blas_choose(pst_blas configured, pst_blas_pass_fn *pass, void *arg, MPI_Comm comm,
+                         double trial_s[PST_NBLAS], const char **skipped)
+{
+    bool usable[PST_NBLAS];
+    *skipped = NULL;
+    for (int k = 0; k < PST_NBLAS; k++) {
+        const char *why = pst_blas_load((pst_blas)k);
+        usable[k] = !why;
+        if (why) *skipped = why;
+    }
+    double best[PST_NBLAS];
+    for (int k = 0; k < PST_NBLAS; k++) best[k] = INFINITY;
+    for (int round = -1; round < 3; round++)
+        for (int k = 0; k < PST_NBLAS; k++) {
+            if (!usable[k]) continue;
+            double t = pass(arg, (pst_blas)k);
+            if (round >= 0 && t < best[k]) best[k] = t;
+        }
+    for (int k = 0; k < PST_NBLAS; k++) trial_s[k] = usable[k] ? best[k] : NAN;
+    if (comm != MPI_COMM_NULL) {
+        double slowest[PST_NBLAS];
+        for (int k = 0; k < PST_NBLAS; k++) slowest[k] = usable[k] ? best[k] : INFINITY;
+        MPI_Allreduce(MPI_IN_PLACE, slowest, PST_NBLAS, MPI_DOUBLE, MPI_MAX, comm);
+        for (int k = 0; k < PST_NBLAS; k++) trial_s[k] = isinf(slowest[k]) ? NAN : slowest[k];
+    }
+    pst_blas fastest = configured;
+    for (int k = 0; k < PST_NBLAS; k++)
+        if (!isnan(trial_s[k]) && trial_s[k] < trial_s[fastest]) fastest = (pst_blas)k;
+    return trial_s[fastest] < 0.95 * trial_s[configured] ? fastest : configured;
 }

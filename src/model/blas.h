@@ -8,10 +8,11 @@
  * build: on an AVX2 AMD EPYC (Zen 3) BLIS's kernels called directly ran T85's shapes at 1.6-2.5x
  * OpenBLAS 0.3.21's rate (pst_yardstick legendre), on an AVX-512 EPYC OpenBLAS's own
  * small-matrix kernels beat bli_dgemm, so the model can time each on its own products and keep
- * the fastest (dynamics.h). */
+ * the fastest (pst_blas_choose). */
 #ifndef PST_MODEL_BLAS_H
 #define PST_MODEL_BLAS_H
 
+#include <mpi.h>
 #include <stdbool.h>
 
 /* PST_BLAS_BLIS_SUP: the same BLIS, its small-matrix kernels called directly (blis_sup.h). */
@@ -31,5 +32,18 @@ const char *pst_blas_version(pst_blas b);
  * B is k x n (ldb), C m x n (ldc).  b must be loaded. */
 void pst_blas_dgemm(pst_blas b, bool trans_a, int m, int n, int k, double alpha, const double *A, int lda,
                     const double *B, int ldb, double beta, double *C, int ldc);
+
+/* One timed pass of the caller's matrix products with library b (loaded), in seconds. */
+typedef double pst_blas_pass_fn(void *arg, pst_blas b);
+
+/* --blas auto: time pass(arg, b) with each library that loads, in three interleaved rounds after
+ * one untimed call each (BLIS sets itself up on its first call), and return the one with the
+ * smallest best time; `configured` stays unless another is at least 5 % faster, so a tie on a
+ * noisy host changes nothing.  On a communicator (collective; MPI_COMM_NULL: this process alone)
+ * the slowest rank's times decide, so every rank uses the same library, and a library one rank
+ * cannot load is out everywhere.  trial_s: each library's best time (NaN: not timed); *skipped:
+ * why a library was not timed (NULL: all were). */
+pst_blas pst_blas_choose(pst_blas configured, pst_blas_pass_fn *pass, void *arg, MPI_Comm comm,
+                         double trial_s[PST_NBLAS], const char **skipped);
 
 #endif

@@ -23,7 +23,10 @@
  * its mirror south), the list of wavenumbers in the spectral layout, blocks of levels.  Steps
  * 1 (its north/south combination) to 5 (its Fourier-space combination) run chunk by chunk of
  * latitude pairs sized to stay in L2; the Legendre dgemms run over all local pairs, so the
- * forward sums (partial over local latitudes) can be reduced before the update. */
+ * forward sums (partial over local latitudes) can be reduced before the update.
+ *
+ * The files: this one sets up and gives access to the state; layout.c owns the buffers (shapes,
+ * allocation, memory estimate); step.c runs the schedule of the stages, one file each (step.h). */
 #ifndef PST_MODEL_DYNAMICS_H
 #define PST_MODEL_DYNAMICS_H
 
@@ -108,8 +111,10 @@ typedef struct pst_dyn {
 } pst_dyn;
 
 void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg);
-/* Bytes pst_dyn_init will allocate on this rank (its largest arrays; a serial run when cfg->par
- * is NULL), computed without allocating them, so a run too large for the node is refused first. */
+/* Bytes pst_dyn_init will allocate on this rank (a serial run when cfg->par is NULL): every row
+ * of the layout table (layout.c), which the layout test holds equal to what init leaves
+ * allocated; not the FFTW plans nor the buffers of the parallel stages (pfft.c, pleg.c).
+ * Computed without allocating them, so a run too large for the node is refused first. */
 double pst_dyn_memory_bytes(const pst_dyn_config *cfg);
 void pst_dyn_free(pst_dyn *d);
 

@@ -1,5 +1,5 @@
 /* Analytic floating-point operation count of one model time step (per level), derived from the
- * operations dynamics.c performs; a multiply-add counts 2.  With K = (M+1)(M+2)/2
+ * operations the time step performs (step*.c); a multiply-add counts 2.  With K = (M+1)(M+2)/2
  * coefficients, J = nlat latitudes (J/2 pairs) and N = nlon longitudes:
  *
  *   legendre   14 complex sums over coefficients x latitude pairs, 4 flops each:

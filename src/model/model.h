@@ -29,7 +29,7 @@ typedef struct pst_model_config {
     const pst_par *par;       /* parallel decomposition (NULL: serial); diagnostics are then collective */
     int pair_chunk;           /* latitude pairs per FFT/product chunk (0: sized for the cache) */
     pst_blas blas;            /* the Legendre dgemms' library (loaded), or with blas_auto the one kept on a tie */
-    bool blas_auto;           /* time the loadable libraries at set-up and use the faster (dynamics.h) */
+    bool blas_auto;           /* time the loadable libraries at set-up and use the faster (pst_blas_choose) */
 } pst_model_config;
 
 typedef struct pst_ref_grids {

@@ -2,7 +2,7 @@
  *
  * These are the reference transforms: initial conditions, diagnostics, reference solutions,
  * field output and the unit tests use them.  The time step uses the same Legendre and FFT
- * building blocks, fused and batched over fields and levels (dynamics.c).
+ * building blocks, fused and batched over fields and levels (step*.c).
  *
  * Grid fields are [nlat][nlon], latitude 0 northernmost, longitude i at λ = 2πi/nlon.
  * Spectral fields are [ncoef][2] (re, im) in the full layout of spectral.h, with

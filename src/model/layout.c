@@ -1,0 +1,208 @@
+#include "model/layout.h"
+
+#include "core/alloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Bytes of a chunk's Fourier and grid lines (13 fields, both hemispheres) per pair and level. */
+static size_t chunk_bytes_per_pair_level(int nlon)
+{
+    return (size_t)2 * (PST_DYN_NINV + PST_DYN_NFWD) * ((size_t)(nlon / 2 + 1) * 16 + (size_t)nlon * 8);
+}
+
+/* Levels of a block taken through FFT, products and FFT together: the largest divisor of B
+ * whose lines for one pair fit in `budget` bytes (at least 1).  The Legendre dgemms run over
+ * the whole block (wide products, each table read once per block); the chain runs on a slice of
+ * it small enough to stay in a core's L2 cache. */
+static int default_chain_levels(int B, int nlon, size_t budget)
+{
+    int best = 1;
+    for (int c = 1; c <= B; c++)
+        if (B % c == 0 && (size_t)c * chunk_bytes_per_pair_level(nlon) <= budget) best = c;
+    return best;
+}
+
+/* Latitude pairs taken through the chain together: the largest divisor of npairs whose lines
+ * (Bc levels) fit in `budget` bytes, so the chain does not stream whole-grid arrays through
+ * memory. */
+static int default_pair_chunk(int npairs, int Bc, int nlon, size_t budget)
+{
+    size_t per_pair = (size_t)Bc * chunk_bytes_per_pair_level(nlon);
+    int best = 1;
+    for (int c = 1; c <= npairs; c++)
+        if (npairs % c == 0 && (size_t)c * per_pair <= budget) best = c;
+    return best;
+}
+
+void pst_layout_shape(pst_dyn *d)
+{
+    const pst_dyn_config *cfg = &d->cfg;
+    const pst_par *par = d->par;
+    d->B = cfg->level_block;
+    d->nblocks = cfg->levels / cfg->level_block;
+    d->npairs = (int)par->npairs;
+    d->nlon_local = (int)par->nlon;
+    d->nc = cfg->nlon / 2 + 1;
+    d->fstride = par->cfg.PX > 1 ? par->nmx : d->nc;
+    pst_spec_layout_init(&d->spec, cfg->M, par->leg_mx + par->own_lo, par->nown);
+    /* The sums run over the local pairs, or over all of them after a Legendre transpose. */
+    d->sum_pairs = par->cfg.PY > 1 && pst_par_leg_is_transpose(par->cfg.legendre) ? (int)par->pairs_all : d->npairs;
+    /* Across a row every chunk is a round of transposes: 4x the serial budget keeps the chunk
+     * mostly cache-resident with a quarter of the messages (T85L16 on 2x1: 31 ms per step with
+     * all pairs in one chunk, 22 with 2, 4, 8 or 16 pairs; serial 25.6). */
+    size_t budget = (size_t)(par->cfg.PX > 1 ? 4 : 1) * 512 * 1024;
+    d->Bc = default_chain_levels(d->B, cfg->nlon, budget);
+    d->pair_chunk = cfg->pair_chunk ? cfg->pair_chunk : default_pair_chunk(d->npairs, d->Bc, cfg->nlon, budget);
+}
+
+/* Who allocates a row: the table (FFTW-aligned for the buffers the stages stream through, else
+ * plain), or the module named in the row (its size mirrored here, checked by the layout test). */
+typedef enum alloc_kind { ALIGNED, PLAIN, HELD } alloc_kind;
+
+typedef struct buffer_row {
+    const char *name;
+    size_t field;                          /* offsetof the pointer in pst_dyn (per block: double **) */
+    alloc_kind kind;
+    size_t element_bytes;
+    bool per_block;                        /* one array per level block, behind an array of pointers */
+    size_t (*elements)(const pst_dyn *d);  /* per array; 0: not in this configuration */
+} buffer_row;
+
+static size_t lat_count(const pst_dyn *d) { return (size_t)d->cfg.nlat; }
+static size_t chunk_lines(const pst_dyn *d) { return (size_t)d->pair_chunk * 2 * d->Bc; }
+static size_t ncoef(const pst_dyn *d) { return d->spec.ncoef; }
+static size_t block_outputs(const pst_dyn *d) { return ncoef(d) * OUT_N * d->B * 2 + 1; }
+static bool column_sums(const pst_dyn *d) { return d->par->cfg.PY > 1; }
+static bool gathers_column(const pst_dyn *d) { return column_sums(d) && pst_par_leg_is_transpose(d->par->cfg.legendre); }
+
+static size_t leg_scratch(const pst_dyn *d) { return ((size_t)d->cfg.M / 2 + 2) * H_N * d->B * 2; }
+static size_t sum_scratch(const pst_dyn *d) { return ((size_t)d->cfg.M / 2 + 2) * 2 * O_N * d->B * 2; }
+static size_t state(const pst_dyn *d) { return ncoef(d) * PST_DYN_NSPEC * d->B * 2 + 1; }
+static size_t grid_old(const pst_dyn *d) { return (size_t)d->npairs * 2 * N_OLD * d->B * d->nlon_local; }
+static size_t four_inv(const pst_dyn *d) { return chunk_lines(d) * PST_DYN_NINV * d->fstride; }
+static size_t four_fwd(const pst_dyn *d) { return chunk_lines(d) * PST_DYN_NFWD * d->fstride; }
+static size_t grid_inv(const pst_dyn *d) { return chunk_lines(d) * PST_DYN_NINV * d->nlon_local; }
+static size_t grid_fwd(const pst_dyn *d) { return chunk_lines(d) * PST_DYN_NFWD * d->nlon_local; }
+static size_t legbuf(const pst_dyn *d) { return (size_t)d->par->nmx * d->npairs * leg_width(d) + 1; }
+static size_t legall(const pst_dyn *d)
+{
+    return !gathers_column(d) ? 0 : ncoef(d) ? (size_t)d->spec.nm * d->sum_pairs * leg_width(d) : 1;
+}
+static size_t out(const pst_dyn *d) { return block_outputs(d); }
+static size_t out_next(const pst_dyn *d) { return column_sums(d) && d->par->cfg.leg_level_pipeline ? block_outputs(d) : 0; }
+static size_t sums(const pst_dyn *d) { return column_sums(d) && d->par->cfg.legendre->pipelined ? block_outputs(d) : 0; }
+static size_t coriolis(const pst_dyn *d) { return 2 * ncoef(d) + 1; }
+static size_t phis(const pst_dyn *d) { return (size_t)d->cfg.nlat * d->cfg.nlon; }
+/* pst_spec_layout_init: m, nk[0], nk[1] ints and nm + 1 offsets; for d->spec and for the
+ * Legendre tables' own layout of the same wavenumbers. */
+static size_t spec_index_bytes(const pst_dyn *d)
+{
+    size_t nm = (size_t)d->spec.nm;
+    return 3 * (nm ? nm : 1) * sizeof(int) + (nm + 1) * sizeof(size_t);
+}
+/* pst_legendre_init_p: the P̄ table of degrees m..M+1 over the summed pairs, a_n and b_n. */
+static size_t legendre_table(const pst_dyn *d)
+{
+    size_t n = (size_t)d->sum_pairs * (ncoef(d) + (size_t)d->spec.nm);
+    return n ? n : 1;
+}
+static size_t legendre_recurrence(const pst_dyn *d) { return 2 * (ncoef(d) ? ncoef(d) : 1); }
+
+#define ROW(f, kind, type, per_block) {#f, offsetof(pst_dyn, f), kind, sizeof(type), per_block, f}
+static const buffer_row rows[] = {
+    {"mu", offsetof(pst_dyn, mu), PLAIN, sizeof(double), false, lat_count},
+    {"coslat", offsetof(pst_dyn, coslat), PLAIN, sizeof(double), false, lat_count},
+    {"w", offsetof(pst_dyn, w), PLAIN, sizeof(double), false, lat_count},
+    ROW(leg_scratch, PLAIN, double, false),
+    ROW(sum_scratch, PLAIN, double, false),
+    ROW(state, ALIGNED, double, true),
+    ROW(grid_old, ALIGNED, double, true),
+    ROW(four_inv, ALIGNED, fftw_complex, false),
+    ROW(four_fwd, ALIGNED, fftw_complex, false),
+    ROW(grid_inv, ALIGNED, double, false),
+    ROW(grid_fwd, ALIGNED, double, false),
+    ROW(legbuf, ALIGNED, double, false),
+    ROW(legall, ALIGNED, double, false),
+    ROW(out, ALIGNED, double, false),
+    ROW(out_next, ALIGNED, double, false),
+    ROW(sums, ALIGNED, double, false),
+    ROW(coriolis, PLAIN, double, false),
+    ROW(phis, PLAIN, double, false),
+    {"spectral layout (spectral.c)", 0, HELD, 1, false, spec_index_bytes},
+    {"Legendre tables' layout (legendre.c)", 0, HELD, 1, false, spec_index_bytes},
+    {"Legendre P table (legendre.c)", 0, HELD, sizeof(double), false, legendre_table},
+    {"Legendre recurrence (legendre.c)", 0, HELD, sizeof(double), false, legendre_recurrence},
+};
+#undef ROW
+enum { NROWS = sizeof rows / sizeof rows[0] };
+
+static void **slot(pst_dyn *d, const buffer_row *r) { return (void **)((char *)d + r->field); }
+
+static void *alloc_zeroed(const buffer_row *r, size_t n)
+{
+    if (r->kind == PLAIN) return pst_calloc(n, r->element_bytes);
+    void *p = r->element_bytes == sizeof(fftw_complex) ? (void *)pst_fft_alloc_complex(n) : (void *)pst_fft_alloc_real(n);
+    return memset(p, 0, n * r->element_bytes);
+}
+
+void pst_layout_alloc(pst_dyn *d)
+{
+    for (const buffer_row *r = rows; r < rows + NROWS; r++) {
+        size_t n = r->kind == HELD ? 0 : r->elements(d);
+        if (n == 0) continue;
+        if (!r->per_block) {
+            *slot(d, r) = alloc_zeroed(r, n);
+            continue;
+        }
+        void **blocks = pst_malloc((size_t)d->nblocks * sizeof *blocks);
+        for (int b = 0; b < d->nblocks; b++) blocks[b] = alloc_zeroed(r, n);
+        *slot(d, r) = blocks;
+    }
+}
+
+static void release(const buffer_row *r, void *p)
+{
+    if (r->kind == PLAIN) free(p);
+    else fftw_free(p);
+}
+
+void pst_layout_free(pst_dyn *d)
+{
+    for (const buffer_row *r = rows; r < rows + NROWS; r++) {
+        void **p = r->kind == HELD ? NULL : slot(d, r);
+        if (!p || !*p) continue;
+        if (r->per_block) {
+            for (int b = 0; b < d->nblocks; b++) release(r, ((void **)*p)[b]);
+            free(*p);
+        } else {
+            release(r, *p);
+        }
+        *p = NULL;
+    }
+    pst_spec_layout_free(&d->spec);
+}
+
+double pst_layout_bytes(const pst_dyn *d)
+{
+    double bytes = 0;
+    for (const buffer_row *r = rows; r < rows + NROWS; r++) {
+        size_t n = r->elements(d);
+        if (n == 0) continue;
+        bytes += r->per_block ? (double)d->nblocks * ((double)n * r->element_bytes + sizeof(void *))
+                              : (double)n * r->element_bytes;
+    }
+    return bytes;
+}
+
+double pst_dyn_memory_bytes(const pst_dyn_config *cfg)
+{
+    pst_dyn d = {.cfg = *cfg};
+    if (!cfg->par) pst_par_serial(&d.serial_par, cfg->M, cfg->nlat, cfg->nlon);
+    d.par = cfg->par ? cfg->par : &d.serial_par;
+    pst_layout_shape(&d);
+    double bytes = pst_layout_bytes(&d);
+    pst_spec_layout_free(&d.spec);
+    if (!cfg->par) pst_par_free(&d.serial_par);
+    return bytes;
+}

@@ -1,0 +1,123 @@
+/* The time step's schedule (step.h): per level block the inverse sums, the chain of stages chunk
+ * by chunk of latitude pairs and slice by slice of levels, the forward sums, the column's sum and
+ * the update; plain, or with the level pipeline.  Each stage's time is taken here, at one call
+ * per stage (stage_done), and nowhere else. */
+#include "model/step.h"
+
+#include "core/timer.h"
+
+/* The time since *t goes to `stage`; *t moves on to now. */
+static void stage_done(pst_dyn *d, pst_stage stage, double *t)
+{
+    double now = pst_now_s();
+    d->stage_s[stage] += now - *t;
+    *t = now;
+}
+
+/* The chain's stages in their order (step.h). */
+static const struct {
+    pst_chain_stage_fn *run;
+    pst_stage stage;
+} chain[] = {
+#define PST_STEP_ROW(name, stage) {pst_step_##name, stage},
+    PST_STEP_CHAIN(PST_STEP_ROW)
+#undef PST_STEP_ROW
+};
+
+/* One substep of one level block up to its forward sums over the local latitudes: the inverse
+ * sums for all pairs, then chunk by chunk of latitude pairs and slice by slice of levels the
+ * chain, then the forward sums.  Between chunks it moves the previous block's sum along (the
+ * level pipeline). */
+static void compute_block(pst_dyn *d, int b, const pst_substep *s, double *out)
+{
+    double t = pst_now_s();
+    if (d->legall) {
+        pst_step_inverse_sums(d, d->state[b], d->legall, d->sum_pairs);
+        pst_pleg_to_fourier(d->pleg, d->legall, d->legbuf);
+    } else {
+        pst_step_inverse_sums(d, d->state[b], d->legbuf, d->npairs);
+    }
+    stage_done(d, PST_STAGE_LEGENDRE, &t);
+    for (int p0 = 0; p0 < d->npairs; p0 += d->pair_chunk)
+        for (int l0 = 0; l0 < d->B; l0 += d->Bc) {
+            if (d->out_next) {
+                pst_pleg_sum_progress(d->pleg);
+                stage_done(d, PST_STAGE_LEGENDRE, &t);
+            }
+            const pst_chunk c = {b, p0, p0 + d->pair_chunk, l0};
+            for (size_t k = 0; k < sizeof chain / sizeof chain[0]; k++) {
+                chain[k].run(d, s, &c);
+                stage_done(d, chain[k].stage, &t);
+            }
+        }
+    if (d->legall) {
+        pst_pleg_to_spectral(d->pleg, d->legbuf, d->legall);
+        pst_step_forward_sums(d, d->legall, d->sum_pairs, 0, d->spec.nm, out);
+    } else if (!d->sums || d->out_next) { /* else the vector sum computes them just in time (ringpipe, iallreduce) */
+        pst_step_forward_sums(d, d->legbuf, d->npairs, 0, d->spec.nm, out);
+    }
+    stage_done(d, PST_STAGE_LEGENDRE, &t);
+}
+
+/* The spectral update of block b from its complete sums. */
+static bool update_block(pst_dyn *d, int b, const pst_substep *s, const double *out)
+{
+    double t = pst_now_s();
+    bool ok = pst_step_update(d, d->state[b], out, s);
+    stage_done(d, PST_STAGE_SPECTRAL, &t);
+    return ok;
+}
+
+/* One substep of all level blocks, each block's sums completed by the column before its update. */
+static bool substep_blocks(pst_dyn *d, const pst_substep *s)
+{
+    bool ok = true;
+    for (int b = 0; b < d->nblocks; b++) {
+        compute_block(d, b, s, d->out);
+        double t = pst_now_s();
+        if (d->sums) pst_pleg_sum_compute(d->pleg, pst_step_forward_sums_block, d, d->out); /* ringpipe: just in time */
+        else if (d->pleg && !d->legall) pst_pleg_sum(d->pleg, d->out);
+        stage_done(d, PST_STAGE_LEGENDRE, &t);
+        ok &= update_block(d, b, s, d->out);
+    }
+    return ok;
+}
+
+/* The level pipeline: block b's sums run (nonblocking) while block b + 1 is computed, and are
+ * completed and applied after it, so the column's communication leaves the critical path as far
+ * as the next block's computation covers it.  Levels are independent, so the order of the
+ * updates changes nothing in the results. */
+static bool substep_pipelined(pst_dyn *d, const pst_substep *s)
+{
+    bool ok = true;
+    double *outs[2] = {d->out, d->out_next};
+    for (int b = 0; b < d->nblocks; b++) {
+        compute_block(d, b, s, outs[b % 2]);
+        double t = pst_now_s();
+        if (b > 0) {
+            pst_pleg_sum_finish(d->pleg);
+            stage_done(d, PST_STAGE_LEGENDRE, &t);
+            ok &= update_block(d, b - 1, s, outs[(b - 1) % 2]);
+            t = pst_now_s();
+        }
+        pst_pleg_sum_start(d->pleg, outs[b % 2]);
+        stage_done(d, PST_STAGE_LEGENDRE, &t);
+    }
+    double t = pst_now_s();
+    pst_pleg_sum_finish(d->pleg);
+    stage_done(d, PST_STAGE_LEGENDRE, &t);
+    return ok & update_block(d, d->nblocks - 1, s, outs[(d->nblocks - 1) % 2]);
+}
+
+bool pst_dyn_step(pst_dyn *d)
+{
+    const double dt = d->cfg.dt_s;
+    pst_substep first[2] = {{dt / 4, true, true}, {dt / 2, false, true}}, leap = {dt, false, false};
+    const pst_substep *subs = d->steps_done ? &leap : first;
+    int nsub = d->steps_done ? 1 : 2;
+    bool ok = true;
+    for (int k = 0; k < nsub; k++) ok &= d->out_next ? substep_pipelined(d, &subs[k]) : substep_blocks(d, &subs[k]);
+    if (!subs[nsub - 1].keep_old) d->old_partial = d->cfg.robert != 0;
+    d->steps_done++;
+    return ok;
+}

@@ -1,0 +1,130 @@
+/* The time step's memory estimate against what its set-up allocates (src/model/layout.c).
+ *
+ * This test is linked with the project's calls to malloc, calloc, realloc, free and FFTW's
+ * allocator wrapped (tests/cmake/unit.cmake), so it sees every byte the project's code holds,
+ * and none of what the libraries (FFTW's plans, MPI) allocate for themselves.  For several
+ * configurations, the bytes pst_dyn_init leaves allocated must equal pst_dyn_memory_bytes
+ * exactly (an allocation outside the layout table, or a row sized apart from its allocation,
+ * fails it), and pst_dyn_free must return all of them. */
+#include "check.h"
+#include "model/dynamics.h"
+
+#include <cblas.h>
+#include <fftw3.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+/* The blocks allocated while tracking, until freed. */
+enum { MAX_BLOCKS = 4096 };
+static struct {
+    void *p;
+    size_t bytes;
+} blocks[MAX_BLOCKS];
+static size_t nblocks;
+static double live_bytes;
+static bool tracking, overflowed;
+
+static void *remember(void *p, size_t bytes)
+{
+    if (!tracking || !p) return p;
+    if (nblocks == MAX_BLOCKS) {
+        overflowed = true;
+        return p;
+    }
+    blocks[nblocks].p = p;
+    blocks[nblocks++].bytes = bytes;
+    live_bytes += (double)bytes;
+    return p;
+}
+
+static void forget(void *p)
+{
+    for (size_t k = 0; k < nblocks; k++)
+        if (blocks[k].p == p) {
+            live_bytes -= (double)blocks[k].bytes;
+            blocks[k] = blocks[--nblocks];
+            return;
+        }
+}
+
+void *__real_malloc(size_t bytes);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *p, size_t bytes);
+void __real_free(void *p);
+double *__real_fftw_alloc_real(size_t n);
+fftw_complex *__real_fftw_alloc_complex(size_t n);
+void *__real_fftw_malloc(size_t bytes);
+void __real_fftw_free(void *p);
+
+void *__wrap_malloc(size_t bytes) { return remember(__real_malloc(bytes), bytes); }
+void *__wrap_calloc(size_t n, size_t size) { return remember(__real_calloc(n, size), n * size); }
+void *__wrap_realloc(void *p, size_t bytes)
+{
+    forget(p);
+    return remember(__real_realloc(p, bytes), bytes);
+}
+void __wrap_free(void *p)
+{
+    forget(p);
+    __real_free(p);
+}
+double *__wrap_fftw_alloc_real(size_t n) { return remember(__real_fftw_alloc_real(n), n * sizeof(double)); }
+fftw_complex *__wrap_fftw_alloc_complex(size_t n) { return remember(__real_fftw_alloc_complex(n), n * sizeof(fftw_complex)); }
+void *__wrap_fftw_malloc(size_t bytes) { return remember(__real_fftw_malloc(bytes), bytes); }
+void __wrap_fftw_free(void *p)
+{
+    forget(p);
+    __real_fftw_free(p);
+}
+
+typedef struct layout_case {
+    const char *name;
+    pst_dyn_config cfg;
+} layout_case;
+
+static void check_case(const layout_case *c)
+{
+    pst_par par;
+    /* An explicit decomposition, as parallel runs pass theirs: with none, pst_dyn_init makes the
+     * serial one itself, which belongs to parallel.c and not to the layout. */
+    pst_par_serial(&par, c->cfg.M, c->cfg.nlat, c->cfg.nlon);
+    pst_dyn_config cfg = c->cfg;
+    cfg.par = &par;
+    const double estimate_bytes = pst_dyn_memory_bytes(&cfg);
+    pst_dyn d;
+    live_bytes = 0;
+    nblocks = 0;
+    tracking = true;
+    pst_dyn_init(&d, &cfg);
+    const double allocated_bytes = live_bytes;
+    pst_dyn_free(&d);
+    tracking = false;
+    CHECK(!overflowed);
+    CHECK_CLOSE(allocated_bytes, estimate_bytes, 0, 0);
+    CHECK_CLOSE(live_bytes, 0, 0, 0);
+    printf("%-36s estimate %10.0f bytes, allocated %10.0f, left after free %.0f\n", c->name, estimate_bytes,
+           allocated_bytes, live_bytes);
+    pst_par_free(&par);
+}
+
+int main(int argc, char **argv)
+{
+    CHECK_MAIN_BEGIN(argc, argv);
+    openblas_set_num_threads(1);
+    const layout_case cases[] = {
+        {"T42L4 (one block, default chunk)", {.M = 42, .nlat = 64, .nlon = 128, .levels = 4, .level_block = 4}},
+        {"T42L16 (one block, 1-pair chunks)", {.M = 42, .nlat = 64, .nlon = 128, .levels = 16, .level_block = 16, .pair_chunk = 1}},
+        {"T21L6 (3 blocks, explicit, diffusion)",
+         {.M = 21, .nlat = 32, .nlon = 64, .levels = 6, .level_block = 2, .pair_chunk = 2, .scheme = PST_SCHEME_EXPLICIT,
+          .hdiff = 1e16}},
+        {"T85L8 (2 blocks)", {.M = 85, .nlat = 128, .nlon = 256, .levels = 8, .level_block = 4}},
+        {"T21L2 (--blas auto)", {.M = 21, .nlat = 32, .nlon = 64, .levels = 2, .level_block = 2, .blas_auto = true}},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        layout_case c = cases[k];
+        c.cfg.dt_s = 600;
+        c.cfg.fftw_flags = FFTW_ESTIMATE;
+        check_case(&c);
+    }
+    CHECK_MAIN_END();
+}
