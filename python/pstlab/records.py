@@ -1,4 +1,4 @@
-"""Read pstswm's JSON Lines records (the record format: README, Output format) and check them.
+"""Read pstswm's JSON Lines records (the record format: docs/running.md, Output format) and check them.
 
 Every line is one JSON object with at least `bench`, `type` (header, point, summary, or a bench's
 own kind such as the model's per-step "diag") and `run_id`; statistics, when present, are numbers
@@ -22,7 +22,7 @@ TIME_FIELDS = ("t_min", "t_med", "t_mean", "t_max")
 LAUNCH_FILE = re.compile(r"-L([0-9]+)\.jsonl$")
 
 
-# The newest record schema this pstlab reads: its copy of pstswm's (pstlab.schema; README, Output
+# The newest record schema this pstlab reads: its copy of pstswm's (pstlab.schema; docs/running.md, Output
 # format).  Older versions are read (a header without `schema_version` is version 1, and the
 # readers keep fallbacks for renamed fields); a newer one is refused, since a renamed field would
 # be misread.

@@ -5,7 +5,7 @@ pstswm checks every record against the same tables as it writes it (docs/records
 pstlab reads the field types from here, so a value of the wrong type is caught where it is read,
 and its tests check that every stored fixture still matches.
 
-Older result directories: a field renamed since (README, Schema versions) is looked up under its
+Older result directories: a field renamed since (docs/running.md, Schema versions) is looked up under its
 old name, a retired one is ignored, and fields added since are simply absent.  A newer schema_version is refused by
 records.py, since a renamed field would be misread.
 """
