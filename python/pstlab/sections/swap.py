@@ -389,8 +389,8 @@ def section(rs: RecordSet) -> Section:
     sec = Section(TITLE)
     sec.add(
         Text(
-            "Pairs of ranks exchange messages with each protocol of the catalogue (docs/protocols.md); a point's time is per "
-            "exchange (all messages both ways), the max over the participating ranks of each repetition."
+            "Pairs of ranks exchange messages with each protocol of the catalogue (docs/protocols.md); a point's time "
+            "is per exchange (all messages both ways), the max over the participating ranks of each repetition."
         ),
         table3(rs),
         *protocol_table(rs),
