@@ -152,14 +152,14 @@ class _Reader:
         def walk(node: dict, prefix: tuple[str, ...]):
             for k, v in node.items():
                 keys = (*prefix, k)
-                if keys in known:
+                if prefix == ("compute",):  # one table per problem, checked by load()
+                    if isinstance(v, dict):
+                        walk_compute(v, keys)
                     continue
-                if isinstance(v, dict) and any(kk[: len(keys)] == keys for kk in known):
-                    walk(v, keys)
-                elif prefix[:1] == ("compute",) and len(keys) == 2 and isinstance(v, dict):
-                    walk_compute(v, keys)
-                else:
+                if keys not in known:
                     raise self.fail(keys, "unknown field (docs/predict.md lists the format)")
+                if isinstance(v, dict):
+                    walk(v, keys)
 
         def walk_compute(node: dict, prefix: tuple[str, ...]):
             for k in node:
