@@ -21,7 +21,6 @@ static const char *engine(char *buf, size_t len)
     snprintf(buf, len, "SimGrid %d.%d.%d (SMPI)", major, minor, patch);
     return buf;
 }
-#endif
 
 /* PSTSWM_SMPI_CFG's lines (the --cfg values), in order. */
 static void rec_cfg(pst_rec *r)
@@ -42,6 +41,7 @@ static void rec_cfg(pst_rec *r)
     free(items);
     free(copy);
 }
+#endif
 
 void pst_rec_simulation(pst_rec *r)
 {
