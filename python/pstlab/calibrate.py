@@ -158,7 +158,7 @@ def toml_text(f: Fit, source: Path, validation: dict[str, float] | None = None) 
     return "\n".join(lines) + "\n"
 
 
-def _simulate(platform_file: Path, pstswm: Path, ranks: int, args: list[str]) -> list[dict]:
+def _simulate(platform_file: Path, pstswm: Path, ranks: int, subcommand: str, args: list[str]) -> list[dict]:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "sim.jsonl"
         cmd = [
@@ -170,6 +170,7 @@ def _simulate(platform_file: Path, pstswm: Path, ranks: int, args: list[str]) ->
             "-n",
             str(ranks),
             str(pstswm),
+            subcommand,
             *args,
             "--out",
             str(out),
@@ -190,7 +191,8 @@ def check_pingpong(f: Fit, platform_file: Path, pstswm: Path) -> tuple[float, li
         platform_file,
         pstswm,
         2,
-        ["pingpong", "--modes", "send", "--sizes", sizes, "--reps", "3", "--iters", "4", "--warmup", "1"],
+        "pingpong",
+        ["--modes", "send", "--sizes", sizes, "--reps", "3", "--iters", "4", "--warmup", "1"],
     )
     got = _median_by([r for r in sim if r["type"] == "point" and r["direction"] == "uni"], "bytes")
     rows = [(n, f.pingpong_s[n], got[n]) for n in f.pingpong_s]
@@ -212,7 +214,7 @@ def check_swap(results: records.RecordSet, platform_file: Path, pstswm: Path) ->
         raise PstlabError(f"{results.label()}: no swap records of protocol 0,6 to check the platform against")
     measured = _median_by(points, "bytes")
     sim = _simulate(
-        platform_file, pstswm, 2, ["swap", "--protocols", "0,6", "--sizes", ",".join(map(str, measured)), "--reps", "3"]
+        platform_file, pstswm, 2, "swap", ["--protocols", "0,6", "--sizes", ",".join(map(str, measured)), "--reps", "3"]
     )
     got = _median_by([r for r in sim if r["type"] == "point"], "bytes")
     rows = [(n, measured[n], got[n]) for n in measured]
@@ -243,8 +245,8 @@ def check_stage(results: records.RecordSet, platform_file: Path, pstswm: Path) -
         platform_file,
         pstswm,
         2,
+        "kernel",
         [
-            "kernel",
             "--trunc",
             str(p0["trunc"]),
             "--levels",

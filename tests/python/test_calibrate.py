@@ -111,7 +111,8 @@ def test_calibrate_simulates_its_platform_and_stores_what_it_printed(tmp_path, c
         ("swap 0,6", "swap_max_error"),
         ("kernel stage", "stage_max_error"),
     ]:
-        assert float(figures[title]) == pytest.approx(100 * stored[key], abs=0.05)
+        # printed to 0.1 %, stored to 4 decimals
+        assert float(figures[title]) == pytest.approx(100 * stored[key], abs=0.06)
     missed = (
         stored["pingpong_max_error"] > 0.05
         or max(stored["swap_max_error"], stored["stage_max_error"]) > 0.15
