@@ -1,17 +1,22 @@
 # pstswm — the two commands a new user needs: `make run` and `make test`.
-# MPI=openmpi (default for run) | mpich | system (the MPI already on PATH, e.g. a cluster module).
-# `make test` without MPI= tests both Open MPI and MPICH.
+# MPI=openmpi (default for run) | mpich | system (the MPI already on PATH, e.g. a cluster module)
+#   | smpi (SimGrid's SMPI: pstswm on a simulated platform, docs/predict.md).
+# `make test` without MPI= tests Open MPI, MPICH and the SMPI build.
 MPI ?=
 BUILD_TYPE ?= Release
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 RUN_MPI := $(if $(MPI),$(MPI),openmpi)
-TEST_MPIS := $(if $(MPI),$(MPI),openmpi mpich)
+TEST_MPIS := $(if $(MPI),$(filter-out smpi,$(MPI)),openmpi mpich)
+# The SMPI build's tests compare its model with the Open MPI build's, so that one is built too.
+TEST_SMPI := $(if $(MPI),$(filter smpi,$(MPI)),smpi)
+SMPI_PLATFORM ?= platforms/t3e-900.toml
 
 .PHONY: all setup build run test clean help
 
 help:
 	@echo "make run   [MPI=openmpi|mpich|system]  install what is missing, build, run the quick suite"
-	@echo "make test  [MPI=openmpi|mpich|system]  install what is missing, build, run every test (both MPIs by default),"
+	@echo "           MPI=smpi                      the model on the simulated T3E-900 (SMPI_PLATFORM=FILE for another)"
+	@echo "make test  [MPI=openmpi|mpich|system|smpi] install what is missing, build, run every test (all three by default),"
 	@echo "                                        then the sanitizer build's unit, fuzz, bad-input and 1-2 rank tests"
 	@echo "make build [MPI=...]                   configure and build only"
 	@echo "make clean                             remove build/ and .venv/"
@@ -26,15 +31,28 @@ build:
 run:
 	@scripts/setup.sh $(RUN_MPI)
 	@scripts/build.sh $(RUN_MPI) $(BUILD_TYPE) $(JOBS)
+ifeq ($(RUN_MPI),smpi)
+	@echo "== the model, T42L16 on a 4x4 grid of the simulated $(SMPI_PLATFORM) (compute: this host's time) =="
+	@scripts/pstrun --mpi smpi --platform $(SMPI_PLATFORM) -n 16 build/smpi/pstswm model --case 2 --trunc 42 \
+	  --levels 16 --grid 4x4 --steps 12 --fftw-plan estimate
+else
 	@scripts/run-quick.sh $(RUN_MPI)
+endif
 
 test:
-	@scripts/setup.sh $(TEST_MPIS)
+	@scripts/setup.sh $(TEST_MPIS) $(if $(TEST_SMPI),smpi openmpi)
 	@set -e; for m in $(TEST_MPIS); do \
 	  scripts/build.sh $$m $(BUILD_TYPE) $(JOBS); \
 	  scripts/test.sh $$m; \
 	  scripts/test-sanitize.sh $$m; \
 	done
+ifneq ($(TEST_SMPI),)
+	@scripts/build.sh openmpi $(BUILD_TYPE) $(JOBS)
+	@scripts/build.sh smpi $(BUILD_TYPE) $(JOBS)
+	@echo "== tests with smpi =="
+	@ctest --test-dir build/smpi --output-on-failure -j 2 --timeout 300
+	@PSTSWM_BUILD=build/smpi PSTSWM_MPI=smpi .venv/bin/python -m pytest -q tests/python/test_platform.py tests/python/test_calibrate.py
+endif
 
 clean:
 	rm -rf build .venv

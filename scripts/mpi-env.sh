@@ -1,8 +1,10 @@
-# Per-MPI commands on Debian (both MPIs side by side) or the MPI on PATH ("system").
+# Per-MPI commands on Debian (both MPIs side by side), the MPI on PATH ("system") or SimGrid's
+# SMPI ("smpi": the program runs on a simulated platform, docs/predict.md).
 mpi_cc() {
   case "$1" in
     openmpi) echo mpicc.openmpi ;;
     mpich) echo mpicc.mpich ;;
+    smpi) echo smpicc ;;
     *) echo mpicc ;;
   esac
 }
@@ -10,6 +12,7 @@ mpi_exec() {
   case "$1" in
     openmpi) echo mpiexec.openmpi ;;
     mpich) echo mpiexec.mpich ;;
+    smpi) echo smpirun ;;
     *) echo mpiexec ;;
   esac
 }

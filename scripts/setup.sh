@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install what pstswm needs, idempotently: system packages (as root with apt) and the
 # Python venv. Without root/apt, check what is on PATH and say exactly what is missing.
-# Usage: scripts/setup.sh MPI...   (MPI: openmpi | mpich | system)
+# Usage: scripts/setup.sh MPI...   (MPI: openmpi | mpich | system | smpi)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/mpi-env.sh
@@ -13,11 +13,13 @@ declare -A mpi_pkgs=(
   [openmpi]="libopenmpi-dev openmpi-bin netpipe-openmpi"
   [mpich]="libmpich-dev mpich netpipe-mpich2"
   [system]=""
+  # SimGrid's SMPI: the unmodified MPI code on a simulated platform (docs/predict.md).
+  [smpi]="libsimgrid-dev"
 )
 
 want=("${common_pkgs[@]}")
 for mpi in "$@"; do
-  [[ -v mpi_pkgs[$mpi] ]] || { echo "setup: unknown MPI '$mpi' (allowed: openmpi, mpich, system)" >&2; exit 2; }
+  [[ -v mpi_pkgs[$mpi] ]] || { echo "setup: unknown MPI '$mpi' (allowed: openmpi, mpich, system, smpi)" >&2; exit 2; }
   read -ra extra <<<"${mpi_pkgs[$mpi]}"
   want+=("${extra[@]}")
 done

@@ -1,4 +1,4 @@
-"""The `pstlab` command: run, report, compare, tune, summary."""
+"""The `pstlab` command: run, report, compare, tune, summary, calibrate."""
 
 import argparse
 import os
@@ -23,6 +23,7 @@ EPILOG = """examples:
   pstlab repro results/q1 results/q2 results/q3        # do the verdicts of three runs agree?
   pstlab summary results/q1
   pstlab summary --json results/q1                     # the verdict box's paired verdicts as JSON
+  pstlab calibrate results/q1                          # platforms/this-machine.toml, for simulation (docs/predict.md)
 """
 
 
@@ -121,6 +122,17 @@ def parser() -> argparse.ArgumentParser:
     summ = sub.add_parser("summary", help="print the headline figures and the verdict box of a results directory")
     summ.add_argument("results", help="a results directory (or one .jsonl file)")
     summ.add_argument("--json", action="store_true", help="print the verdict box's paired verdicts as JSON")
+
+    cal = sub.add_parser(
+        "calibrate",
+        help="describe this machine as a platform file for simulation, fitted from RESULTS and checked",
+        description="Fit a platform file (docs/predict.md) from the ping-pong and serial model records of RESULTS, "
+        "then simulate it with the SMPI build: the calibration ping-pong must come within 5 %% at every size, "
+        "a swap curve and a kernel stage it was not fitted on within 15 %%.  Exit 3 when a target is missed.",
+    )
+    cal.add_argument("results", help="a results directory measured on this machine (e.g. pstlab run quick)")
+    cal.add_argument("--out", metavar="FILE", help="the platform file to write (default platforms/this-machine.toml)")
+    cal.add_argument("--build", metavar="DIR", help="the SMPI build that checks it (default build/smpi)")
     return top
 
 
@@ -208,6 +220,12 @@ def _summary(args: argparse.Namespace) -> int:
     return 0
 
 
+def _calibrate(args: argparse.Namespace) -> int:
+    from pstlab import calibrate
+
+    return calibrate.calibrate(args.results, args.out, args.build)
+
+
 COMMANDS = {
     "run": _run,
     "report": _report,
@@ -215,6 +233,7 @@ COMMANDS = {
     "tune": _tune,
     "repro": _repro,
     "summary": _summary,
+    "calibrate": _calibrate,
 }
 
 

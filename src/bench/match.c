@@ -25,6 +25,7 @@
 #include "core/context.h"
 #include "core/errors.h"
 #include "core/idle.h"
+#include "core/mpi_features.h"
 #include "core/payload.h"
 #include "core/record.h"
 #include "core/stats.h"
@@ -652,6 +653,8 @@ static void validate(match_cfg *cfg)
 {
     pst_ctx *c = &cfg->ctx;
     if (c->size < 2) pst_usage_error("match needs at least 2 ranks (running on 1); start it with mpiexec -n 2 or more");
+    char why[512];
+    if (cfg->mpi_t && pst_mpi_feature_missing(PST_FEAT_MPI_T, why, sizeof why)) pst_usage_error("--mpi-t: %s", why);
     default_list(&cfg->algorithms, "tag,comm");
     default_list(&cfg->orders, "in,reverse");
     default_list(&cfg->queues, "any");

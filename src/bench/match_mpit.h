@@ -19,15 +19,18 @@ typedef struct pst_mpit {
     char **names;                       /* [npvars]: every performance variable's name */
     int index[PST_MPIT_NQUEUES];        /* the queue-length variable, -1 when not exposed */
     MPI_Datatype type[PST_MPIT_NQUEUES];
+#ifdef PST_HAVE_MPI_T
     MPI_T_pvar_session session;
+    MPI_T_pvar_handle handle[PST_MPIT_NQUEUES];
+#endif
     bool session_open;
     MPI_Comm comm;                      /* the bound communicator: the handles keep its address */
-    MPI_T_pvar_handle handle[PST_MPIT_NQUEUES];
     bool bound[PST_MPIT_NQUEUES];
     int count[PST_MPIT_NQUEUES];        /* elements per read (Open MPI's ob1: one per peer) */
 } pst_mpit;
 
-/* Local (every rank may call it): start MPI_T and list the performance variables. */
+/* Local (every rank may call it): start MPI_T and list the performance variables.  A library
+ * without MPI_T (SMPI: `match --mpi-t` is refused there) leaves it not started. */
 void pst_mpit_open(pst_mpit *t);
 /* Handles on comm for the queue-length variables the library exposes. */
 void pst_mpit_bind(pst_mpit *t, MPI_Comm comm);

@@ -47,7 +47,8 @@ static void add(struct catalogue *c, int cls, int variant)
     pst_protocol *p = &c->p[c->n++];
     *p = (pst_protocol){.cls = cls, .variant = variant, .ordered = base == 1, .overlap = overlap,
                         .persistent = persistent, .partitioned = v->requires == PST_FEAT_PARTITIONED,
-                        .requires = v->requires, .transport = c->transport};
+                        .requires = v->requires != PST_FEAT_NONE ? v->requires : c->transport->requires,
+                        .transport = c->transport};
     snprintf(p->code, sizeof p->code, "%d,%d", cls, variant);
     snprintf(p->slug, sizeof p->slug, "%s.%s%s", base ? "ordered" : "unordered", v->slug,
              overlap ? ".overlap" : persistent ? ".persistent" : "");
@@ -127,6 +128,9 @@ void pst_transport_require(const char *transport)
 {
     if (!pst_transport_known(transport))
         pst_usage_error("--transport: unknown transport '%s' (allowed: %s)", transport, pst_transport_names());
+    char why[512];
+    if (pst_mpi_feature_missing(catalogue(transport)->transport->requires, why, sizeof why))
+        pst_usage_error("--transport %s: %s", transport, why);
 }
 
 size_t pst_protocol_count(const char *transport)

@@ -80,6 +80,7 @@ typedef struct pst_transport {
      * of the receive is in.  NULL: the transport has none. */
     void (*send_part)(struct pst_xfer *x, int part);
     void (*wait_part)(struct pst_xfer *x, int part);
+    pst_mpi_feature requires; /* what every protocol of the transport needs (PST_FEAT_NONE: nothing) */
 } pst_transport;
 
 typedef struct pst_protocol {

@@ -120,4 +120,5 @@ const pst_transport pst_transport_rma = {
     .nvariants = {PST_OS_NVARIANTS, PST_OS_NVARIANTS},
     .post = post, .send = send, .wait = wait, .send_early = pst_os_send_early,
     .setup = setup, .release = release, .memory_model = memory_model,
+    .requires = PST_FEAT_RMA_SYNC,
 };

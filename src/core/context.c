@@ -6,6 +6,7 @@
 #include "core/errors.h"
 #include "core/machine.h"
 #include "core/mpi_features.h"
+#include "core/simulation.h"
 #include "core/noise.h"
 #include "core/outfile.h"
 #include "core/record.h"
@@ -66,7 +67,8 @@ void pst_ctx_init(pst_ctx *c, const pst_schema *header, int argc, char **argv)
 {
     const char *subcommand = header->bench;
     *c = (pst_ctx){.subcommand = subcommand, .header_schema = header, .timeout_s = 600, .transport = "mpi", .thread_level = "single",
-                   .noise_probe_s = 0.2, .alloc_probe_bytes = 1 << 20};
+                   /* Simulated, the host's noise is not the platform's (and probing it takes minutes). */
+                   .noise_probe_s = PST_IS_SIMULATED ? 0 : 0.2, .alloc_probe_bytes = 1 << 20};
     MPI_Comm_rank(MPI_COMM_WORLD, &c->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &c->size);
     static char progname[64];
@@ -181,6 +183,7 @@ static void write_header(pst_ctx *c, const pst_machine *m, const pst_noise *nois
     pst_rec_str(&r, "mpi_version", mpi_version);
     pst_rec_str(&r, "mpi_build", PST_MPI_FLAVOUR);
     pst_rec_mpi_features(&r, "mpi_features");
+    pst_rec_simulation(&r);
     pst_rec_int(&r, "nodes", (long long)nhosts);
     pst_rec_strs(&r, "hosts", (const char *const *)hosts, nhosts);
     pst_rec_str(&r, "cpu_model", cpu);

@@ -45,6 +45,16 @@ typedef struct feature_row {
 #else
 #define PARTITIONED false
 #endif
+#if defined(PST_HAVE_MPI_T)
+#define MPIT true
+#else
+#define MPIT false
+#endif
+#if defined(PST_HAVE_MPI_RMA_SYNC)
+#define RMA_SYNC true
+#else
+#define RMA_SYNC false
+#endif
 
 static const feature_row rows[PST_NFEATURES] = {
     [PST_FEAT_NONE] = {"none", true, "", "", ""},
@@ -58,6 +68,10 @@ static const feature_row rows[PST_NFEATURES] = {
     [PST_FEAT_ISENDRECV] = {"isendrecv", ISENDRECV, ISENDRECV ? "MPI_Isendrecv" : "", "MPI_Isendrecv", "MPI-4.0 §3.10"},
     [PST_FEAT_PARTITIONED] = {"partitioned", PARTITIONED, PARTITIONED ? "MPI_Psend_init, MPI_Precv_init, MPI_Pready" : "",
                               "MPI_Psend_init, MPI_Precv_init, MPI_Pready", "MPI-4.0 chapter 4"},
+    [PST_FEAT_MPI_T] = {"mpi_t", MPIT, MPIT ? "MPI_T_init_thread, MPI_T_pvar_read" : "",
+                        "MPI_T_init_thread, MPI_T_pvar_read", "MPI-3.1 §14.3"},
+    [PST_FEAT_RMA_SYNC] = {"rma_window_sync", RMA_SYNC, RMA_SYNC ? "MPI_Win_get_attr(MPI_WIN_MODEL), MPI_Win_sync" : "",
+                           "MPI_Win_get_attr(MPI_WIN_MODEL), MPI_Win_sync", "MPI-3.1 §11.2.6, §11.5.4"},
 };
 
 bool pst_mpi_feature_available(pst_mpi_feature f) { return rows[f].available; }
@@ -92,8 +106,8 @@ void pst_rec_mpi_features(pst_rec *r, const char *key)
 }
 
 static const pst_field feature_fields[] = {
-    {"name", PST_F_STR, NULL, "nonblocking_collectives, neighborhood_collectives, persistent_collectives, isendrecv or partitioned", false, NULL},
-    {"available", PST_F_BOOL, NULL, "this build's MPI library has it (detected when pstswm was configured)", false, NULL},
+    {"name", PST_F_STR, NULL, "nonblocking_collectives, neighborhood_collectives, persistent_collectives, isendrecv, partitioned, mpi_t or rma_window_sync", false, NULL},
+    {"available", PST_F_BOOL, NULL, "this build's MPI library has it (detected when pstswm was configured; under SMPI, declared calls that abort or do nothing count as missing)", false, NULL},
     {"api", PST_F_STR, NULL, "the calls pstswm uses for it (Open MPI 4 reaches persistent collectives as MPIX_ calls); null when missing", false, NULL},
     {"standard", PST_F_STR, NULL, "the MPI standard section that defines it", false, NULL},
 };

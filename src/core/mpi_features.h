@@ -1,7 +1,8 @@
 /* MPI features beyond the blocking MPI-3 calls: which ones this build's MPI library has
  * (detected when pstswm is configured: CMakeLists.txt), how they are reached (an MPI-4 call, or
  * Open MPI's MPIX_ early versions in mpi-ext.h), and the refusal of an alternative that needs a
- * missing one.  Every run header lists them (mpi_features). */
+ * missing one.  Every run header lists them (mpi_features).  Under SimGrid's SMPI a call that is
+ * declared but aborts or does nothing at run time counts as missing (cmake/smpi.cmake). */
 #ifndef PST_MPI_FEATURES_H
 #define PST_MPI_FEATURES_H
 
@@ -23,6 +24,8 @@ typedef enum pst_mpi_feature {
     PST_FEAT_PCOLL,        /* persistent collectives (MPI-4.0 §6.13): MPI_Alltoallv_init, MPI_Allreduce_init */
     PST_FEAT_ISENDRECV,    /* MPI_Isendrecv (MPI-4.0 §3.10) */
     PST_FEAT_PARTITIONED,  /* partitioned point-to-point (MPI-4.0 chapter 4): MPI_Psend_init */
+    PST_FEAT_MPI_T,        /* the tool information interface's performance variables (MPI-3.1 §14.3) */
+    PST_FEAT_RMA_SYNC,     /* window memory model and MPI_Win_sync (MPI-3.1 §11.2.6, §11.5.4): the rma transport */
     PST_NFEATURES
 } pst_mpi_feature;
 

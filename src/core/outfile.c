@@ -1,4 +1,4 @@
-#define _DEFAULT_SOURCE /* realpath */
+#define _DEFAULT_SOURCE 1 /* realpath (the value glibc itself gives it, so a second definition agrees) */
 #include "core/outfile.h"
 
 #include "core/errors.h"

@@ -1,6 +1,7 @@
 #include "core/schema.h"
 
 #include "core/mpi_features.h"
+#include "core/simulation.h"
 
 #include <string.h>
 
@@ -61,8 +62,10 @@ static const pst_field header[] = {
     {"command", PST_F_STR, NULL, "the whole command line, shell-quoted", false, NULL},
     {"mpi_library", PST_F_STR, NULL, "MPI_Get_library_version, first line", false, NULL},
     {"mpi_version", PST_F_STR, NULL, "MPI standard version the library implements (MPI_Get_version)", false, NULL},
-    {"mpi_build", PST_F_STR, NULL, "the MPI pstswm was built against: openmpi, mpich or system", false, NULL},
+    {"mpi_build", PST_F_STR, NULL, "the MPI pstswm was built against: openmpi, mpich, system or smpi (SimGrid's simulated MPI)", false, NULL},
     {"mpi_features", PST_F_OBJS, NULL, "MPI features beyond the blocking MPI-3 calls and whether this build has them (an alternative that needs a missing one is refused with exit 2)", false, &pst_mpi_feature_fields},
+    {"simulated", PST_F_BOOL, NULL, "the run was simulated (SimGrid's SMPI, docs/predict.md): its times are the simulated platform's, not this host's (absent from records written before it)", true, NULL},
+    {"simulation", PST_F_OBJ, NULL, "the simulator, platform file and --cfg flags of a simulated run; null on a real machine (absent from records written before it)", true, &pst_simulation_fields},
     {"nodes", PST_F_INT, NULL, "distinct hosts", false, NULL},
     {"hosts", PST_F_STRS, NULL, "their names", false, NULL},
     {"cpu_model", PST_F_STR, NULL, "rank 0's CPU (/proc/cpuinfo)", false, NULL},

@@ -2,6 +2,7 @@
 
 #include "core/errors.h"
 #include "core/outfile.h"
+#include "core/simulation.h"
 
 #include <mpi.h>
 #include <signal.h>
@@ -85,7 +86,9 @@ static void compose(const char *phase)
 
 void pst_watchdog_start(double timeout_s)
 {
-    if (timeout_s <= 0 || wd.running) return;
+    /* Simulated ranks share one process and one real clock: a timer signal would hit whichever
+     * rank runs, and a simulated hang is a deadlock SMPI reports itself. */
+    if (timeout_s <= 0 || wd.running || PST_IS_SIMULATED) return;
     wd.timeout_s = timeout_s;
     MPI_Comm_rank(MPI_COMM_WORLD, &wd.rank);
     struct sigaction sa = {0};

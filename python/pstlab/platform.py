@@ -1,0 +1,398 @@
+"""Platform files: a machine described in TOML (platforms/*.toml, docs/predict.md), checked, and
+turned into what SimGrid's smpirun takes: a platform XML, a hostfile and --cfg flags.
+
+  python -m pstlab.platform FILE.toml OUTDIR [--problem T42L16] [--host-mflops R]
+
+writes OUTDIR/platform.xml and OUTDIR/hostfile and prints the --cfg values, one a line
+(scripts/pstrun uses it).  Only the standard library: pstrun runs it without pstlab's venv.
+A bad file is refused with FILE:LINE and exit 2."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: the backport (python/requirements.txt)
+    import tomli as tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pstlab.errors import PstlabError
+
+TOPOLOGIES = ("cluster", "torus", "fat_tree")
+# How a link's bandwidth is shared (SimGrid's sharing_policy): both directions share it, each
+# direction has its own, or every flow gets all of it.
+SHARING = {"shared": "SHARED", "split_duplex": "SPLITDUPLEX", "fatpipe": "FATPIPE"}
+STAGES = ("fft", "legendre", "fourier", "grid", "spectral")
+SELECTORS = ("ompi", "mpich", "mvapich2", "impi", "default")
+PROBLEM = re.compile(r"^T\d+L\d+$")
+# A rate SimGrid takes when the run has no problem to pick one for: compute time is host time.
+NEUTRAL_FLOPS = 1e9
+
+
+@dataclass
+class Platform:
+    path: Path
+    name: str
+    nodes: int
+    cores_per_node: int
+    topology: str
+    torus_dims: list[int] | None
+    fat_tree: str | None
+    latency_s: float
+    bandwidth_bytes_per_s: float
+    link_sharing: str
+    loopback_latency_s: float
+    loopback_bandwidth_bytes_per_s: float
+    lat_factor: list[tuple[int, float]]
+    bw_factor: list[tuple[int, float]]
+    send_overhead: list[tuple[int, float, float]]
+    recv_overhead: list[tuple[int, float, float]]
+    isend_overhead: list[tuple[int, float, float]]
+    eager_limit_bytes: int
+    coll_selector: str
+    # problem -> {"mflops": rate, "<stage>_mflops": rate, ...}
+    compute: dict[str, dict[str, float]] = field(default_factory=dict)
+    # what the file says about its own accuracy ([validation]: calibrate writes it)
+    validation: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def ranks(self) -> int:
+        return self.nodes * self.cores_per_node
+
+
+def _key_lines(text: str) -> dict[tuple[str, ...], int]:
+    """Line of every key (and table header) in a TOML file: tomllib gives values, not lines."""
+    lines: dict[tuple[str, ...], int] = {}
+    table: tuple[str, ...] = ()
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if m := re.match(r"^\[([A-Za-z0-9_.\-]+)\]$", line):
+            table = tuple(m.group(1).split("."))
+            lines.setdefault(table, number)
+        elif m := re.match(r"^([A-Za-z0-9_\-]+)\s*=", line):
+            lines.setdefault((*table, m.group(1)), number)
+    return lines
+
+
+class _Reader:
+    """Typed access to the parsed file that names FILE:LINE in every refusal."""
+
+    def __init__(self, path: Path, data: dict, lines: dict[tuple[str, ...], int]):
+        self.path, self.data, self.lines = path, data, lines
+
+    def where(self, *keys: str) -> str:
+        for n in range(len(keys), 0, -1):
+            if keys[:n] in self.lines:
+                return f"{self.path}:{self.lines[keys[:n]]}"
+        return f"{self.path}:1"
+
+    def fail(self, keys: tuple[str, ...], message: str) -> PstlabError:
+        return PstlabError(f"{self.where(*keys)}: {'.'.join(keys)}: {message}")
+
+    def table(self, *keys: str) -> dict:
+        node = self.data
+        for k in keys:
+            node = node.get(k) if isinstance(node, dict) else None
+            if node is None:
+                raise self.fail(keys, "missing table")
+        if not isinstance(node, dict):
+            raise self.fail(keys, "must be a table")
+        return node
+
+    def value(self, kind, *keys: str, optional: bool = False):
+        node = self.table(*keys[:-1])
+        if keys[-1] not in node:
+            if optional:
+                return None
+            raise self.fail(keys, "missing")
+        v = node[keys[-1]]
+        ok = isinstance(v, kind) and not isinstance(v, bool) if kind is not bool else isinstance(v, bool)
+        if kind is float and isinstance(v, int) and not isinstance(v, bool):
+            v, ok = float(v), True
+        if not ok:
+            raise self.fail(keys, f"must be {'a number' if kind is float else kind.__name__}, got {v!r}")
+        return v
+
+    def positive(self, kind, *keys: str, optional: bool = False):
+        v = self.value(kind, *keys, optional=optional)
+        if v is not None and not v > 0:
+            raise self.fail(keys, f"must be positive, got {v!r}")
+        return v
+
+    def piecewise(self, width: int, *keys: str) -> list:
+        """[[min_bytes, value...], ...]: sizes distinct and non-negative, first from 0, values >= 0."""
+        rows = self.value(list, *keys, optional=True)
+        if rows is None:
+            return [(0, 1.0)] if width == 2 else [(0, 0.0, 0.0)]
+        out = []
+        for row in rows:
+            if (
+                not isinstance(row, list)
+                or len(row) != width
+                or not all(isinstance(x, int | float) and not isinstance(x, bool) for x in row)
+            ):
+                raise self.fail(
+                    keys, f"each entry must be [min_bytes{', value' * (width - 1)}] of numbers, got {row!r}"
+                )
+            if row[0] < 0 or int(row[0]) != row[0] or any(x < 0 for x in row[1:]):
+                raise self.fail(keys, f"sizes are whole bytes and values non-negative, got {row!r}")
+            out.append((int(row[0]), *map(float, row[1:])))
+        sizes = [r[0] for r in out]
+        if sorted(set(sizes)) != sizes or not sizes or sizes[0] != 0:
+            raise self.fail(keys, f"sizes must start at 0 and increase, got {sizes}")
+        return out
+
+    def unknown(self, known: dict[tuple[str, ...], object]) -> None:
+        """Refuse keys the format does not have (a typo would otherwise be silently ignored)."""
+
+        def walk(node: dict, prefix: tuple[str, ...]):
+            for k, v in node.items():
+                keys = (*prefix, k)
+                if prefix == ("compute",):  # one table per problem, checked by load()
+                    if isinstance(v, dict):
+                        walk_compute(v, keys)
+                    continue
+                if keys not in known:
+                    raise self.fail(keys, "unknown field (docs/predict.md lists the format)")
+                if isinstance(v, dict):
+                    walk(v, keys)
+
+        def walk_compute(node: dict, prefix: tuple[str, ...]):
+            for k in node:
+                if k != "mflops" and k.removesuffix("_mflops") not in STAGES:
+                    raise self.fail(
+                        (*prefix, k), f"unknown field (allowed: mflops, {', '.join(s + '_mflops' for s in STAGES)})"
+                    )
+
+        walk(self.data, ())
+
+
+_FIELDS = {
+    ("platform",): 0,
+    ("platform", "name"): 0,
+    ("nodes",): 0,
+    ("nodes", "count"): 0,
+    ("nodes", "cores_per_node"): 0,
+    ("topology",): 0,
+    ("topology", "kind"): 0,
+    ("topology", "torus_dims"): 0,
+    ("topology", "fat_tree"): 0,
+    ("network",): 0,
+    ("network", "latency_s"): 0,
+    ("network", "bandwidth_bytes_per_s"): 0,
+    ("network", "link_sharing"): 0,
+    ("network", "loopback_latency_s"): 0,
+    ("network", "loopback_bandwidth_bytes_per_s"): 0,
+    ("network", "lat_factor"): 0,
+    ("network", "bw_factor"): 0,
+    ("network", "eager_limit_bytes"): 0,
+    ("overheads",): 0,
+    ("overheads", "send"): 0,
+    ("overheads", "recv"): 0,
+    ("overheads", "isend"): 0,
+    ("collectives",): 0,
+    ("collectives", "selector"): 0,
+    ("compute",): 0,
+    ("validation",): 0,
+    ("validation", "pingpong_max_error"): 0,
+    ("validation", "swap_max_error"): 0,
+    ("validation", "stage_max_error"): 0,
+}
+
+
+def load(path: str | Path) -> Platform:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise PstlabError(f"{path}: cannot read the platform file: {e.strerror}") from e
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        m = re.search(r"line (\d+)", str(e))
+        raise PstlabError(f"{path}:{m.group(1) if m else 1}: not valid TOML: {e}") from e
+    r = _Reader(path, data, _key_lines(text))
+    r.unknown(_FIELDS)
+
+    topology = r.value(str, "topology", "kind")
+    if topology not in TOPOLOGIES:
+        raise r.fail(("topology", "kind"), f"must be one of {', '.join(TOPOLOGIES)}, got {topology!r}")
+    nodes = r.positive(int, "nodes", "count")
+    dims = r.value(list, "topology", "torus_dims", optional=True)
+    fat_tree = r.value(str, "topology", "fat_tree", optional=True)
+    if topology == "torus":
+        if not dims or not all(isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in dims):
+            raise r.fail(("topology", "torus_dims"), f"a torus needs its dimensions as positive integers, got {dims!r}")
+        product = 1
+        for d in dims:
+            product *= d
+        if product != nodes:
+            raise r.fail(
+                ("topology", "torus_dims"),
+                f"{' x '.join(map(str, dims))} = {product} nodes, but nodes.count is {nodes}",
+            )
+    elif dims is not None:
+        raise r.fail(("topology", "torus_dims"), f"only a torus has dimensions (kind is {topology!r})")
+    if topology == "fat_tree":
+        if not fat_tree or not re.fullmatch(r"\d+;[\d,]+;[\d,]+;[\d,]+", fat_tree):
+            raise r.fail(
+                ("topology", "fat_tree"),
+                f"a fat tree needs SimGrid's 'levels;down;up;parallel', e.g. '2;4,4;1,2;1,2', got {fat_tree!r}",
+            )
+    elif fat_tree is not None:
+        raise r.fail(("topology", "fat_tree"), f"only a fat tree has this field (kind is {topology!r})")
+
+    sharing = r.value(str, "network", "link_sharing")
+    if sharing not in SHARING:
+        raise r.fail(("network", "link_sharing"), f"must be one of {', '.join(SHARING)}, got {sharing!r}")
+    selector = r.value(str, "collectives", "selector")
+    if selector not in SELECTORS:
+        raise r.fail(("collectives", "selector"), f"must be one of {', '.join(SELECTORS)}, got {selector!r}")
+
+    compute: dict[str, dict[str, float]] = {}
+    for problem in r.table("compute"):
+        if not PROBLEM.match(problem):
+            raise r.fail(("compute", problem), "problems are named like T42L16")
+        rates = {"mflops": r.positive(float, "compute", problem, "mflops")}
+        for stage in STAGES:
+            rate = r.positive(float, "compute", problem, f"{stage}_mflops", optional=True)
+            if rate is not None:
+                rates[f"{stage}_mflops"] = rate
+        compute[problem] = rates
+
+    validation = {}
+    if "validation" in data:
+        for k in ("pingpong_max_error", "swap_max_error", "stage_max_error"):
+            v = r.value(float, "validation", k, optional=True)
+            if v is not None:
+                if v < 0:
+                    raise r.fail(("validation", k), f"a relative error is not negative, got {v}")
+                validation[k] = v
+
+    return Platform(
+        path=path,
+        name=r.value(str, "platform", "name"),
+        nodes=nodes,
+        cores_per_node=r.positive(int, "nodes", "cores_per_node"),
+        topology=topology,
+        torus_dims=dims,
+        fat_tree=fat_tree,
+        latency_s=r.positive(float, "network", "latency_s"),
+        bandwidth_bytes_per_s=r.positive(float, "network", "bandwidth_bytes_per_s"),
+        link_sharing=sharing,
+        loopback_latency_s=r.value(float, "network", "loopback_latency_s"),
+        loopback_bandwidth_bytes_per_s=r.positive(float, "network", "loopback_bandwidth_bytes_per_s"),
+        lat_factor=r.piecewise(2, "network", "lat_factor"),
+        bw_factor=r.piecewise(2, "network", "bw_factor"),
+        send_overhead=r.piecewise(3, "overheads", "send"),
+        recv_overhead=r.piecewise(3, "overheads", "recv"),
+        isend_overhead=r.piecewise(3, "overheads", "isend"),
+        eager_limit_bytes=r.positive(int, "network", "eager_limit_bytes"),
+        coll_selector=selector,
+        compute=compute,
+        validation=validation,
+    )
+
+
+def _piecewise(rows: list[tuple]) -> str:
+    """SimGrid's piecewise syntax, largest size first: "65536:0.9;0:0.5" or "0:1e-6:0"."""
+    return ";".join(":".join(f"{x:.9g}" for x in row) for row in sorted(rows, reverse=True))
+
+
+def host_name(p: Platform, node: int) -> str:
+    return f"{p.name}-{node}"
+
+
+def xml(p: Platform, speed_flops: float) -> str:
+    """SimGrid's platform: one cluster of p.nodes hosts of p.cores_per_node cores."""
+    topo = {
+        "cluster": "",
+        "torus": f' topology="TORUS" topo_parameters="{",".join(map(str, p.torus_dims or []))}"',
+        "fat_tree": f' topology="FAT_TREE" topo_parameters="{p.fat_tree}"',
+    }[p.topology]
+    return (
+        "<?xml version='1.0'?>\n"
+        '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n'
+        f"<!-- generated by pstlab.platform from {p.path.name}: edit that file, not this one -->\n"
+        '<platform version="4.1">\n'
+        f'  <cluster id="{p.name}" prefix="{p.name}-" suffix="" radical="0-{p.nodes - 1}" speed="{speed_flops:.9g}f"'
+        f' core="{p.cores_per_node}" bw="{p.bandwidth_bytes_per_s:.9g}Bps" lat="{p.latency_s:.9g}s"'
+        f' sharing_policy="{SHARING[p.link_sharing]}"{topo}'
+        f' loopback_bw="{p.loopback_bandwidth_bytes_per_s:.9g}Bps" loopback_lat="{p.loopback_latency_s:.9g}s"/>\n'
+        "</platform>\n"
+    )
+
+
+def hostfile(p: Platform) -> str:
+    """One line per rank slot: ranks fill a node's cores before the next node (block mapping)."""
+    return "".join(f"{host_name(p, n)}\n" * p.cores_per_node for n in range(p.nodes))
+
+
+def rates(p: Platform, problem: str | None, host_mflops: float | None) -> tuple[float, float]:
+    """(platform flop rate, this host's flop rate) for SMPI's scaling of measured compute time:
+    simulated = host time x host rate / platform rate.  Without a problem, both are neutral."""
+    if problem is None:
+        return NEUTRAL_FLOPS, NEUTRAL_FLOPS
+    if problem not in p.compute:
+        raise PstlabError(f"{p.path}: no [compute.{problem}] rate (it has: {', '.join(p.compute) or 'none'})")
+    if host_mflops is None or host_mflops <= 0:
+        raise PstlabError(
+            f"a rate for {problem} on the simulated platform needs this host's rate for it "
+            "(--host-mflops: the model's MFlop/s from a serial run here, or `pstlab calibrate`)"
+        )
+    return p.compute[problem]["mflops"] * 1e6, host_mflops * 1e6
+
+
+def cfg(p: Platform, host_flops: float) -> list[str]:
+    """The --cfg values (key:value) that carry the file's network and software costs."""
+    return [
+        f"smpi/host-speed:{host_flops:.9g}f",
+        # Cross-traffic would take a hidden share of the bandwidth: the factors are the measured rates.
+        "network/crosstraffic:0",
+        f"smpi/lat-factor:{_piecewise(p.lat_factor)}",
+        f"smpi/bw-factor:{_piecewise(p.bw_factor)}",
+        f"smpi/os:{_piecewise(p.send_overhead)}",
+        f"smpi/or:{_piecewise(p.recv_overhead)}",
+        f"smpi/ois:{_piecewise(p.isend_overhead)}",
+        f"smpi/send-is-detached-thresh:{p.eager_limit_bytes}",
+        f"smpi/coll-selector:{p.coll_selector}",
+    ]
+
+
+def render(p: Platform, outdir: Path, problem: str | None = None, host_mflops: float | None = None) -> list[str]:
+    """Write outdir/platform.xml and outdir/hostfile; return the --cfg values."""
+    speed, host = rates(p, problem, host_mflops)
+    outdir.mkdir(parents=True, exist_ok=True)
+    (outdir / "platform.xml").write_text(xml(p, speed), encoding="utf-8")
+    (outdir / "hostfile").write_text(hostfile(p), encoding="utf-8")
+    return cfg(p, host)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m pstlab.platform", description=__doc__.split("\n\n")[0])
+    ap.add_argument("platform", help="a platform file (platforms/*.toml)")
+    ap.add_argument("outdir", help="where platform.xml and hostfile go")
+    ap.add_argument("--problem", help="the problem whose compute rate the platform's hosts get, e.g. T42L16")
+    ap.add_argument("--host-mflops", type=float, help="this host's rate for that problem (MFlop/s)")
+    ap.add_argument("--ranks", type=int, help="refuse if the platform holds fewer rank slots")
+    args = ap.parse_args(argv)
+    try:
+        p = load(args.platform)
+        if args.ranks is not None and args.ranks > p.ranks:
+            raise PstlabError(
+                f"{p.path}: {args.ranks} ranks asked for, the platform holds {p.ranks} "
+                f"({p.nodes} nodes x {p.cores_per_node} cores)"
+            )
+        print("\n".join(render(p, Path(args.outdir), args.problem, args.host_mflops)))
+    except PstlabError as e:
+        print(f"platform: {e}", file=sys.stderr)
+        return e.exit_code
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

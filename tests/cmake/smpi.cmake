@@ -1,0 +1,55 @@
+# The SMPI build (scripts/build.sh smpi; docs/predict.md): pstswm on a simulated platform under
+# smpirun.  Included only by that build (tests/CMakeLists.txt): its programs are shared objects
+# only smpirun starts.  Ranks are simulated one at a time in one process, so 16 ranks cost one core.
+set(PSTRUN ${CMAKE_SOURCE_DIR}/scripts/pstrun --mpi smpi --platform ${CMAKE_SOURCE_DIR}/platforms/t3e-900.toml)
+set(PST_SMPI_REFERENCE ${CMAKE_BINARY_DIR}/../openmpi/pstswm)
+
+# The run header tells the truth: simulated, SimGrid's version, the platform file, every --cfg,
+# and the feature table with what SMPI declares but does not run counted as absent.
+pst_records_test(smpi.header 2 CHECKS
+  "header['simulated'] is True and header['mpi_build'] == 'smpi'"
+  "header['simulation']['engine'].startswith('SimGrid 3.')"
+  "header['simulation']['platform'].endswith('platforms/t3e-900.toml')"
+  "'smpi/bw-factor:2097152:0.4786;131072:0.4275;0:0.1377' in header['simulation']['cfg']"
+  "'smpi/coll-selector:mpich' in header['simulation']['cfg']"
+  "{f['name']: f['available'] for f in header['mpi_features']} == {'nonblocking_collectives': True, 'neighborhood_collectives': False, 'persistent_collectives': False, 'isendrecv': False, 'partitioned': False, 'mpi_t': False, 'rma_window_sync': False}"
+  "header['noise'] is None"
+  "all(p['verified'] is True for p in points)"
+  ARGS swap --sizes 8192,131072 --protocols 0,2,1,0 --reps 2)
+
+# Every alternative that needs what SMPI lacks is refused by name with exit 2.
+set(smpi_lacks "does not have")
+pst_bad_input_test(smpi.bad.neighbor 2 2 "--algorithms neighbor: needs MPI_Dist_graph_create_adjacent.*${smpi_lacks}"
+  kernel --algorithms neighbor --trunc 10 --levels 2 --out ${PST_TEST_OUT})
+pst_bad_input_test(smpi.bad.persistent_collectives 2 2 "--algorithms alltoallv_init: needs MPI_Alltoallv_init.*${smpi_lacks}"
+  kernel --algorithms alltoallv_init --trunc 10 --levels 2 --out ${PST_TEST_OUT})
+pst_bad_input_test(smpi.bad.legendre_neighbor 2 2 "--legendre neighbor: needs MPI_Dist_graph_create_adjacent.*${smpi_lacks}"
+  model --grid 1x2 --trunc 10 --levels 2 --legendre neighbor --out ${PST_TEST_OUT})
+pst_bad_input_test(smpi.bad.isendrecv 2 2 "protocol 0,7 \\(unordered.isendrecv\\) needs MPI_Isendrecv.*${smpi_lacks}"
+  swap --protocols 0,7 --out ${PST_TEST_OUT})
+pst_bad_input_test(smpi.bad.partitioned 2 2 "\\(unordered.partitioned\\) needs MPI_Psend_init.*${smpi_lacks}"
+  swap --protocols unordered.partitioned --out ${PST_TEST_OUT})
+pst_bad_input_test(smpi.bad.rma 2 2 "--transport rma: needs MPI_Win_get_attr\\(MPI_WIN_MODEL\\), MPI_Win_sync.*${smpi_lacks}"
+  swap --transport rma --out ${PST_TEST_OUT})
+pst_bad_input_test(smpi.bad.mpi_t 2 2 "--mpi-t: needs MPI_T_init_thread.*${smpi_lacks}"
+  match --mpi-t --out ${PST_TEST_OUT})
+pst_bad_input_test(smpi.bad.shmem 2 2 "--transport: unknown transport 'shmem' \\(allowed: mpi, rma\\)"
+  swap --transport shmem --out ${PST_TEST_OUT})
+
+# Same numbers, simulated: the model's error norms as the Open MPI build's (<= 1e-12 relative).
+foreach(grid 1x2 2x2 4x4)
+  add_test(NAME smpi.model.${grid} COMMAND ${CMAKE_SOURCE_DIR}/tests/smpi-model-norms.sh ${grid}
+    ${PST_SMPI_REFERENCE} $<TARGET_FILE:pstswm> ${CMAKE_SOURCE_DIR}/platforms/t3e-900.toml)
+  set_tests_properties(smpi.model.${grid} PROPERTIES TIMEOUT 300 PASS_REGULAR_EXPRESSION "as Open MPI's.*: ok")
+endforeach()
+
+# The kernels verify their payloads as they do on a real machine (a wrong one exits 3).
+pst_records_test(smpi.kernel.np4 4 CHECKS
+  "len(points) > 0 and all(p['verified'] is True for p in points)"
+  ARGS kernel --grid 2x2 --trunc 10 --levels 2 --protocols 0,6,1,3 --reps 2)
+pst_records_test(smpi.kernel.np2 2 CHECKS
+  "len(points) > 0 and all(p['verified'] is True for p in points)"
+  ARGS kernel --trunc 10 --levels 2 --protocols 0,6,1,1 --reps 2)
+
+# The watchdog does not arm in simulation: a timeout far below the run's real time passes.
+pst_mpi_test(smpi.watchdog_unarmed 2 model --grid 1x2 --trunc 21 --levels 4 --steps 200 --fftw-plan estimate --timeout 0.001)
