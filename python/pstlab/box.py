@@ -304,6 +304,7 @@ def trust(g: guardrails.Guardrails, bullets: list[Bullet]) -> tuple[str, str]:
 
 
 def build(rs: RecordSet) -> Box:
+    rs = verdicts.measured(rs)  # predictions never enter a verdict (pstlab predict's records)
     kernel_cases, swap_cases = kernel.verdict_cases(rs), swap.verdict_cases(rs)
     g = guardrails.check(rs, kernel_cases + swap_cases)
     ordered = tiesets.catalogue(rs.points("swap") + rs.points("kernel"))

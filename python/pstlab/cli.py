@@ -1,4 +1,4 @@
-"""The `pstlab` command: run, report, compare, tune, summary, calibrate."""
+"""The `pstlab` command: run, report, compare, tune, summary, calibrate, predict."""
 
 import argparse
 import os
@@ -24,6 +24,7 @@ EPILOG = """examples:
   pstlab summary results/q1
   pstlab summary --json results/q1                     # the verdict box's paired verdicts as JSON
   pstlab calibrate results/q1                          # platforms/this-machine.toml, for simulation (docs/predict.md)
+  pstlab predict --platform platforms/t3e-900.toml --out results/t3e   # the predict suite, simulated
 """
 
 
@@ -133,6 +134,21 @@ def parser() -> argparse.ArgumentParser:
     cal.add_argument("results", help="a results directory measured on this machine (e.g. pstlab run quick)")
     cal.add_argument("--out", metavar="FILE", help="the platform file to write (default platforms/this-machine.toml)")
     cal.add_argument("--build", metavar="DIR", help="the SMPI build that checks it (default build/smpi)")
+
+    pre = sub.add_parser(
+        "predict",
+        help="run a suite on a simulated platform: predicted records, reported apart from measured ones",
+        description="Run every experiment of SUITE (default: predict) with the SMPI build on the platform FILE "
+        "(docs/predict.md).  Records say they are simulated and never enter a verdict; the band around a "
+        "prediction is the platform's [validation] error.",
+    )
+    pre.add_argument("suite", nargs="?", default="predict", help="a suite name or .toml file (default predict)")
+    pre.add_argument("--platform", required=True, metavar="FILE", help="a platform file (platforms/*.toml)")
+    pre.add_argument("--build", metavar="DIR", help="the SMPI build (default build/smpi)")
+    pre.add_argument("--out", metavar="DIR", help="results directory (default results/<timestamp>-SUITE-PLATFORM)")
+    pre.add_argument("--resume", action="store_true", help="finish an interrupted prediction")
+    pre.add_argument("--max-ranks", type=int, metavar="N", help="skip experiments needing more than N ranks")
+    pre.add_argument("--dry-run", action="store_true", help="print the commands without running them")
     return top
 
 
@@ -226,6 +242,16 @@ def _calibrate(args: argparse.Namespace) -> int:
     return calibrate.calibrate(args.results, args.out, args.build)
 
 
+def _predict(args: argparse.Namespace) -> int:
+    from pstlab import predict
+
+    opts = predict.Options(
+        args.platform, args.suite, args.build, args.out, args.resume, args.max_ranks, args.dry_run
+    )
+    predict.predict(opts, echo=lambda text: print(text, flush=True))
+    return 0
+
+
 COMMANDS = {
     "run": _run,
     "report": _report,
@@ -234,6 +260,7 @@ COMMANDS = {
     "repro": _repro,
     "summary": _summary,
     "calibrate": _calibrate,
+    "predict": _predict,
 }
 
 

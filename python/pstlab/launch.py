@@ -6,6 +6,7 @@ Ctrl-C ends the launcher and all its ranks (also ranks outside that group), and 
 """
 
 import contextlib
+import itertools
 import os
 import re
 import signal
@@ -40,6 +41,13 @@ def check_launcher(launcher: str) -> str:
     )
 
 
+def problem_of(args: list[str] | tuple[str, ...]) -> str | None:
+    """'T42L16' from a model or kernel command line's --trunc and --levels; None without both."""
+    named = dict(itertools.pairwise(args))
+    trunc, levels = named.get("--trunc"), named.get("--levels")
+    return f"T{trunc}L{levels}" if trunc and levels else None
+
+
 @dataclass(frozen=True)
 class Launch:
     """How to start pstswm here: which MPI build, which launcher."""
@@ -48,10 +56,23 @@ class Launch:
     launcher: str
     pstswm: Path
     pstrun: Path
+    # A simulated platform (the SMPI build, docs/predict.md) and this host's MFlop/s per problem,
+    # which scale measured compute time to the platform's rate for that problem.
+    platform: Path | None = None
+    host_mflops: tuple[tuple[str, float], ...] = ()
 
     @classmethod
-    def create(cls, mpi: str, launcher: str, build: str | None = None, pstswm: str | None = None) -> "Launch":
-        check_mpi(mpi)
+    def create(
+        cls,
+        mpi: str,
+        launcher: str,
+        build: str | None = None,
+        pstswm: str | None = None,
+        platform: Path | None = None,
+        host_mflops: dict[str, float] | None = None,
+    ) -> "Launch":
+        if platform is None or mpi != "smpi":  # the SMPI build runs only on a platform
+            check_mpi(mpi)
         check_launcher(launcher)
         binary = Path(pstswm) if pstswm else paths.pstswm(mpi, build)
         if not binary.is_file():
@@ -61,7 +82,15 @@ class Launch:
         runner = paths.pstrun()
         if not runner.is_file():
             raise PstlabError(f"launcher wrapper not found at {runner} (set PSTSWM_ROOT to the pstswm checkout)")
-        return cls(mpi, launcher, binary.resolve(), runner)
+        return cls(mpi, launcher, binary.resolve(), runner, platform, tuple(sorted((host_mflops or {}).items())))
+
+    def _simulation(self, args: list[str] | tuple[str, ...]) -> list[str]:
+        """pstrun's platform options: the platform, and the compute rate of the problem args run."""
+        if self.platform is None:
+            return []
+        rate = dict(self.host_mflops).get(problem_of(args))
+        scaled = ["--problem", problem_of(args), "--host-mflops", f"{rate:.6g}"] if rate else []
+        return ["--platform", str(self.platform), *scaled]
 
     def argv(self, ranks: int, args: list[str] | tuple[str, ...]) -> list[str]:
         return [
@@ -70,6 +99,7 @@ class Launch:
             self.mpi,
             "--launcher",
             self.launcher,
+            *self._simulation(args),
             "-n",
             str(ranks),
             str(self.pstswm),
@@ -82,7 +112,7 @@ class Launch:
 
     def subcommands(self) -> set[str]:
         """The subcommands this pstswm build has (from `pstswm --help`)."""
-        argv = self.argv(1, ["--help"])
+        argv = self.argv(1, ["-h" if self.platform else "--help"])  # smpirun answers --help itself
         try:
             done = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False)
         except subprocess.TimeoutExpired:

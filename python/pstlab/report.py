@@ -4,9 +4,9 @@ import datetime
 import json
 from pathlib import Path
 
-from pstlab import __version__, box, doc, paths
+from pstlab import __version__, box, doc, paths, verdicts
 from pstlab.records import RecordSet, load
-from pstlab.sections import BENCHES, answers, guardrails, runinfo
+from pstlab.sections import BENCHES, answers, guardrails, prediction, runinfo
 
 PLOT_DIR = "plots"
 BOX_TITLE = "Verdicts"
@@ -26,10 +26,13 @@ def box_section(b: box.Box) -> doc.Section:
 
 
 def sections(rs: RecordSet, b: box.Box | None = None) -> list[doc.Section]:
-    """The verdict box, the answers, the run information, then one section per bench that has records here."""
+    """The verdict box, this machine's answers (measured records only), the predicted scaling (when
+    the records hold predictions), the run information, then one section per bench that has records here."""
+    predicted = prediction.section(rs)
     return [
         box_section(b or box.build(rs)),
-        answers.section(rs),
+        answers.section(verdicts.measured(rs)),
+        *([predicted] if predicted else []),
         runinfo.section(rs),
         *(bench.section(rs) for bench in BENCHES if rs.has(bench.BENCH)),
     ]

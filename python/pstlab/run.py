@@ -66,6 +66,8 @@ class Options:
     max_ranks: int | None = None
     dry_run: bool = False
     launches: int = 1
+    platform: Path | None = None  # simulate (mpi smpi) on this platform: pstlab predict
+    host_mflops: dict[str, float] | None = None  # this host's rate per problem, for the platform's
 
 
 # ---------------------------------------------------------------- the manifest
@@ -304,7 +306,7 @@ def _tune(exp: suites.Experiment, entry: dict, directory: Path, entries: dict) -
 def run_suite(opts: Options, echo=print) -> Path:
     """Run (or resume) a suite; return the results directory.  Raises RunFailed if experiments failed."""
     suite = suites.load(opts.suite)
-    run = launch.Launch.create(opts.mpi, opts.launcher, opts.build, opts.pstswm)
+    run = launch.Launch.create(opts.mpi, opts.launcher, opts.build, opts.pstswm, opts.platform, opts.host_mflops)
     if opts.max_ranks is not None and opts.max_ranks < 1:
         raise PstlabError(f"--max-ranks must be at least 1, got {opts.max_ranks}")
     if opts.launches < 1:

@@ -8,6 +8,10 @@ each launch has its own placement and state.  So where the rounds come from seve
 unit is the launch (pstlab.stats.launch_verdict): each launch gives one paired median log-ratio
 per comparison, and the verdict is a t-test over those.  Every launch contributes the same number
 of rounds (its first n, n the fewest any launch has), so the launches' medians are alike in weight.
+
+A simulated run (`pstlab predict`, header `simulated: true`) never enters a verdict: its rounds
+are deterministic, so an interval over them would claim a precision the platform does not have,
+and mixed with measured rounds it would pair a prediction with a measurement.
 """
 
 import math
@@ -15,7 +19,7 @@ from dataclasses import dataclass, field
 
 from pstlab import stats
 from pstlab.grouping import group_by, sort_key
-from pstlab.records import launch_of, number
+from pstlab.records import RecordSet, launch_of, number
 
 MIN_ROUNDS = 10  # fewer, and a median's 95 % interval does not exist or is too wide to decide
 # pstswm's default --precision (CI half-width as a share of the median): used only for a launch
@@ -102,6 +106,17 @@ def round_times(rec: dict) -> list[float] | None:
     return [float(v) for v in values]
 
 
+def simulated_runs(headers: list[dict]) -> set[str]:
+    """run_ids of the simulated runs among these headers (their records are predictions)."""
+    return {h.get("run_id") for h in headers if h.get("simulated")}
+
+
+def measured(rs: RecordSet) -> RecordSet:
+    """rs without the records of simulated runs: what a verdict may rest on."""
+    predicted = simulated_runs(rs.headers())
+    return RecordSet(rs.path, [r for r in rs.records if r.get("run_id") not in predicted], rs.manifest)
+
+
 def has_rounds(points: list[dict]) -> bool:
     return any(round_times(p) for p in points)
 
@@ -135,7 +150,8 @@ def build(
     headers: the run headers, for each launch's --precision (DEFAULT_PRECISION where absent).
     """
     out = []
-    by_key = group_by([p for p in points if round_times(p)], *key_fields)
+    predicted = simulated_runs(list(headers))
+    by_key = group_by([p for p in points if round_times(p) and p.get("run_id") not in predicted], *key_fields)
     sums = group_by(summaries, "run_id")
     precisions = _precisions(list(headers))
     for key, pts in sorted(by_key.items(), key=lambda kv: [sort_key(k) for k in kv[0]]):
