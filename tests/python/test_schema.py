@@ -84,12 +84,13 @@ NOT_RECORD_FIELDS = {
     # manifest.json and run state (pstlab run)
     "args", "created", "digest", "experiment", "experiments", "file", "finished", "launch", "launches", "reason",
     "returncode", "status", "subcommand", "tuned", "updated", "description", "estimate_s", "timeout_s",
+    "predicted",  # the manifest's entry of a `pstlab predict` run: the platform, its hash and band
     # the record file a record came from, and the schema document itself
     "_file", "RecordSet", "doc", "groups", "members", "optional", "records", "unit",
     # rows and tables pstlab derives (reports, repro, compare, plots)
     "benches", "best_sets", "c", "code", "color", "compute_s", "config", "efficiency", "fresh", "inconsistent", "iot",
     "key", "median_set_share", "mpi", "operation", "p90_set_share", "problem", "rot", "runs", "share",
-    "skipped_oversubscribed", "targets_met", "untested", "verdicts", "warm",
+    "skipped_oversubscribed", "targets_met", "untested", "verdicts", "warm", "set",
 }
 
 
