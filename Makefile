@@ -29,7 +29,7 @@ run:
 	@scripts/run-quick.sh $(RUN_MPI)
 
 test:
-	@scripts/setup.sh $(TEST_MPIS)
+	@scripts/setup.sh $(TEST_MPIS) cluster
 	@set -e; for m in $(TEST_MPIS); do \
 	  scripts/build.sh $$m $(BUILD_TYPE) $(JOBS); \
 	  scripts/test.sh $$m; \
