@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Launches on the emulated cluster: srun across two nodes with the MPI's PMI, scripts/pstrun
+# --launcher srun (packed on one node, and spread with a template), and pstlab run of a suite.
+#   launch.sh MPI PSTSWM DIR
+set -uo pipefail
+source "$(dirname "$0")/lib.sh"
+mpi=$1 pstswm=$2 dir=$3
+rm -rf "$dir" && mkdir -p "$dir"
+need_cluster 2
+check() { python3 "$root/tests/check-records.py" "$@" || fail "records of $1"; }
+plugin=$([[ $mpi == openmpi ]] && echo pmix || echo pmi2)
+
+srun --mpi="$plugin" -N 2 -n 2 "$pstswm" pingpong --sizes 8,64K --reps 5 --noise-probe 0 --out "$dir/srun.jsonl" \
+  >"$dir/srun.out" || fail "srun --mpi=$plugin -N 2 -n 2 pstswm pingpong exited $?"
+check "$dir/srun.jsonl" "header['hosts'] == ['node1', 'node2']" "header['nodes'] == 2"
+
+# Where plain srun puts the ranks depends on the CPUs free: the header must say what Slurm did.
+"$root/scripts/pstrun" --mpi "$mpi" --launcher srun -n 2 "$pstswm" pingpong --sizes 8 --reps 5 --noise-probe 0 \
+  --out "$dir/srun-plain.jsonl" >"$dir/srun-plain.out" || fail "pstrun --launcher srun exited $?"
+check "$dir/srun-plain.jsonl" "str(header['nodes']) == header['env']['SLURM_STEP_NUM_NODES']"
+
+"$root/scripts/pstrun" --mpi "$mpi" --launcher 'srun -N 1 -n {n}' -n 2 "$pstswm" pingpong --sizes 8 --reps 5 \
+  --noise-probe 0 --out "$dir/packed.jsonl" >"$dir/packed.out" || fail "pstrun --launcher 'srun -N 1 -n {n}' exited $?"
+check "$dir/packed.jsonl" "len(header['hosts']) == 1"
+
+"$root/scripts/pstrun" --mpi "$mpi" --launcher 'srun -N 2 -n {n}' -n 2 "$pstswm" swap --protocols 0,0,1,3 --sizes 8 \
+  --reps 5 --noise-probe 0 --out "$dir/spread.jsonl" >"$dir/spread.out" || fail "pstrun --launcher 'srun -N 2 -n {n}' exited $?"
+check "$dir/spread.jsonl" "header['hosts'] == ['node1', 'node2']"
+
+"$root/.venv/bin/pstlab" run "$root/tests/cluster/tiny.toml" --mpi "$mpi" --pstswm "$pstswm" \
+  --launcher 'srun -N 2 -n {n}' --out "$dir/suite" || fail "pstlab run --launcher srun exited $?"
+python3 - "$dir/suite" <<'PY' || fail "the suite's manifest or records"
+import json, pathlib, sys
+d = pathlib.Path(sys.argv[1])
+m = json.loads((d / "manifest.json").read_text())
+assert [e["status"] for e in m["experiments"]] == ["done"] * 3, m["experiments"]
+for name, hosts in (("pingpong", ["node1", "node2"]), ("swap", ["node1", "node2"]), ("model-serial", ["node1"])):
+    header = json.loads((d / f"{name}.jsonl").read_text().splitlines()[0])
+    assert header["hosts"] == hosts, (name, header["hosts"])
+print("pstlab run --launcher srun: 3 done, on the nodes asked for")
+PY
