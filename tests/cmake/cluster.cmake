@@ -6,8 +6,8 @@
 # CI=true, where that is a failure.
 #
 # Order: the time-limit job is submitted first and waits out its minute while the launch tests
-# share the nodes (each of them takes one CPU per node, as does the job); the tests that need
-# whole nodes or break the cluster come after it, one at a time.
+# and locality tests share the nodes (each of them takes one CPU per node, as does the job); the
+# tests that take the cluster down come after it, one at a time.
 set(CLUSTER ${CMAKE_SOURCE_DIR}/tests/cluster)
 set(CLUSTER_OUT ${CMAKE_CURRENT_BINARY_DIR}/cluster)
 add_test(NAME cluster.up COMMAND ${CLUSTER}/fixture.sh up)
@@ -19,9 +19,10 @@ add_test(NAME cluster.unavailable COMMAND ${CLUSTER}/unavailable.sh)
 set(cluster_args ${PST_MPI} $<TARGET_FILE:pstswm>)
 add_test(NAME cluster.time-limit.submit COMMAND ${CLUSTER}/time-limit.sh submit ${cluster_args} ${CLUSTER_OUT}/time-limit)
 add_test(NAME cluster.launch COMMAND ${CLUSTER}/launch.sh ${cluster_args} ${CLUSTER_OUT}/launch)
+add_test(NAME cluster.locality COMMAND ${CLUSTER}/locality.sh ${cluster_args} ${CLUSTER_OUT}/locality)
 add_test(NAME cluster.time-limit.resume COMMAND ${CLUSTER}/time-limit.sh resume ${cluster_args} ${CLUSTER_OUT}/time-limit)
-set(cluster_shared cluster.time-limit.submit cluster.launch)
-set_tests_properties(cluster.launch PROPERTIES DEPENDS cluster.time-limit.submit)
+set(cluster_shared cluster.time-limit.submit cluster.launch cluster.locality)
+set_tests_properties(cluster.launch cluster.locality PROPERTIES DEPENDS cluster.time-limit.submit)
 set_tests_properties(cluster.time-limit.resume PROPERTIES DEPENDS "${cluster_shared}")
 
 foreach(nodes 2 3)
