@@ -33,12 +33,12 @@ void pst_at_finalize(void (*fn)(void))
 /* MPI_Finalize may never return: MPICH over UCX's TCP transport can wait for an endpoint flush
  * that the peer, already past it, no longer serves (seen across emulated nodes, docs/cluster.md).
  * Everything is written by then, so after FINALIZE_LIMIT_S the rank says so and leaves (exit 0). */
-enum { FINALIZE_LIMIT_S = 5 };
+enum { FINALIZE_LIMIT_S = 2 };
 
 static void finalize_stuck(int sig)
 {
     (void)sig;
-    static const char msg[] = "pstswm: warning: MPI_Finalize did not return within 5 s; the run had finished, so this rank leaves without it\n";
+    static const char msg[] = "pstswm: warning: MPI_Finalize did not return within 2 s; the run had finished, so this rank leaves without it\n";
     ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
     (void)ignored;
     _exit(PST_EXIT_OK);

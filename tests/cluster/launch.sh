@@ -14,10 +14,10 @@ srun --mpi="$plugin" -N 2 -n 2 "$pstswm" pingpong --sizes 8,64K --reps 5 --noise
   >"$dir/srun.out" || fail "srun --mpi=$plugin -N 2 -n 2 pstswm pingpong exited $?"
 check "$dir/srun.jsonl" "header['hosts'] == ['node1', 'node2']" "header['nodes'] == 2"
 
-# Where plain srun puts the ranks depends on the CPUs free: the header must say what Slurm did.
-"$root/scripts/pstrun" --mpi "$mpi" --launcher srun -n 2 "$pstswm" pingpong --sizes 8 --reps 5 --noise-probe 0 \
+# Plain srun, on one rank: it fits beside the time-limit job, wherever Slurm puts it.
+"$root/scripts/pstrun" --mpi "$mpi" --launcher srun -n 1 "$pstswm" model --trunc 10 --levels 1 --steps 2 --noise-probe 0 \
   --out "$dir/srun-plain.jsonl" >"$dir/srun-plain.out" || fail "pstrun --launcher srun exited $?"
-check "$dir/srun-plain.jsonl" "str(header['nodes']) == header['env']['SLURM_STEP_NUM_NODES']"
+check "$dir/srun-plain.jsonl" "header['hosts'][0] in ('node1', 'node2')" "header['env']['SLURM_STEP_NUM_NODES'] == '1'"
 
 "$root/scripts/pstrun" --mpi "$mpi" --launcher 'srun -N 1 -n {n}' -n 2 "$pstswm" pingpong --sizes 8 --reps 5 \
   --noise-probe 0 --out "$dir/packed.jsonl" >"$dir/packed.out" || fail "pstrun --launcher 'srun -N 1 -n {n}' exited $?"
@@ -34,8 +34,8 @@ import json, pathlib, sys
 d = pathlib.Path(sys.argv[1])
 m = json.loads((d / "manifest.json").read_text())
 assert [e["status"] for e in m["experiments"]] == ["done"] * 3, m["experiments"]
-for name, hosts in (("pingpong", ["node1", "node2"]), ("swap", ["node1", "node2"]), ("model-serial", ["node1"])):
+for name, nodes in (("pingpong", 2), ("swap", 2), ("model-serial", 1)):
     header = json.loads((d / f"{name}.jsonl").read_text().splitlines()[0])
-    assert header["hosts"] == hosts, (name, header["hosts"])
+    assert len(header["hosts"]) == nodes and set(header["hosts"]) <= {"node1", "node2"}, (name, header["hosts"])
 print("pstlab run --launcher srun: 3 done, on the nodes asked for")
 PY

@@ -20,14 +20,12 @@ need_cluster() {
   eval "$("$cluster" env)"
 }
 
-# The pstswm processes of a Slurm job (their environment names it), wherever they run.
-ranks_of_job() {
-  local env pid
-  for env in /proc/[0-9]*/environ; do
-    pid=${env#/proc/}
-    pid=${pid%/environ}
-    [[ $(cat "/proc/$pid/comm" 2>/dev/null) == pstswm ]] || continue
-    { tr '\0' '\n' <"$env" | grep -qx "SLURM_JOB_ID=$1"; } 2>/dev/null && echo "$pid"
+# The processes named COMM of a Slurm job (their environment names it), wherever they run.
+#   procs_of_job JOBID COMM
+procs_of_job() {
+  local pid
+  for pid in $(pgrep -x "$2"); do
+    { tr '\0' '\n' <"/proc/$pid/environ" | grep -qx "SLURM_JOB_ID=$1"; } 2>/dev/null && echo "$pid"
   done
 }
 

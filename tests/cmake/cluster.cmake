@@ -6,8 +6,8 @@
 # CI=true, where that is a failure.
 #
 # Order: the time-limit job is submitted first and waits out its minute while the launch tests
-# and locality tests share the nodes (each of them takes one CPU per node, as does the job); the
-# tests that take the cluster down come after it, one at a time.
+# and locality tests, one after the other, share the nodes with it (each takes one CPU per node, as
+# does the job); the tests that take the cluster down come after it, one at a time.
 set(CLUSTER ${CMAKE_SOURCE_DIR}/tests/cluster)
 set(CLUSTER_OUT ${CMAKE_CURRENT_BINARY_DIR}/cluster)
 add_test(NAME cluster.up COMMAND ${CLUSTER}/fixture.sh up)
@@ -22,7 +22,8 @@ add_test(NAME cluster.launch COMMAND ${CLUSTER}/launch.sh ${cluster_args} ${CLUS
 add_test(NAME cluster.locality COMMAND ${CLUSTER}/locality.sh ${cluster_args} ${CLUSTER_OUT}/locality)
 add_test(NAME cluster.time-limit.resume COMMAND ${CLUSTER}/time-limit.sh resume ${cluster_args} ${CLUSTER_OUT}/time-limit)
 set(cluster_shared cluster.time-limit.submit cluster.launch cluster.locality)
-set_tests_properties(cluster.launch cluster.locality PROPERTIES DEPENDS cluster.time-limit.submit)
+set_tests_properties(cluster.launch PROPERTIES DEPENDS cluster.time-limit.submit)
+set_tests_properties(cluster.locality PROPERTIES DEPENDS cluster.launch)
 set_tests_properties(cluster.time-limit.resume PROPERTIES DEPENDS "${cluster_shared}")
 
 foreach(nodes 2 3)
