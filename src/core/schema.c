@@ -95,7 +95,7 @@ static const pst_field header[] = {
     {"env", PST_F_MAP, NULL, "every OMPI_, PMIX_, MPICH_, MPIR_CVAR_, UCX_, FI_, I_MPI_, PSM2_, OMP_, OPENBLAS_, SLURM_, MALLOC_ variable and GLIBC_TUNABLES", false, NULL},
     {"binding", PST_F_OBJS, NULL, "per rank: where it may run", false, &binding_fields},
     {"oversubscribed", PST_F_BOOL, NULL, "some machine runs more ranks than the CPUs allowed to them (emulated nodes on one machine count together): timings are not verdicts", false, NULL},
-    {"locality", PST_F_OBJ, NULL, "where the ranks run: node of every rank, ranks per node, the placement asked for, the path between nodes", false, &locality_fields},
+    {"locality", PST_F_OBJ, NULL, "where the ranks run: node of every rank, ranks per node, the placement asked for, the path between nodes; absent in records of pstswm before locality", true, &locality_fields},
     {"cpu_governor", PST_F_STR, NULL, "cpufreq governor of CPU 0, where readable", false, NULL},
     {"transparent_hugepages", PST_F_STR, NULL, "THP setting (always, madvise, never), where readable", false, NULL},
     {"kernel_release", PST_F_STR, NULL, "uname -r", false, NULL},
