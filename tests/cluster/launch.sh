@@ -19,10 +19,6 @@ check "$dir/srun.jsonl" "header['hosts'] == ['node1', 'node2']" "header['nodes']
   --out "$dir/srun-plain.jsonl" >"$dir/srun-plain.out" || fail "pstrun --launcher srun exited $?"
 check "$dir/srun-plain.jsonl" "header['hosts'][0] in ('node1', 'node2')" "header['env']['SLURM_STEP_NUM_NODES'] == '1'"
 
-"$root/scripts/pstrun" --mpi "$mpi" --launcher 'srun -N 1 -n {n}' -n 2 "$pstswm" pingpong --sizes 8 --reps 5 \
-  --noise-probe 0 --out "$dir/packed.jsonl" >"$dir/packed.out" || fail "pstrun --launcher 'srun -N 1 -n {n}' exited $?"
-check "$dir/packed.jsonl" "len(header['hosts']) == 1"
-
 "$root/scripts/pstrun" --mpi "$mpi" --launcher 'srun -N 2 -n {n}' -n 2 "$pstswm" swap --protocols 0,0,1,3 --sizes 8 \
   --reps 5 --noise-probe 0 --out "$dir/spread.jsonl" >"$dir/spread.out" || fail "pstrun --launcher 'srun -N 2 -n {n}' exited $?"
 check "$dir/spread.jsonl" "header['hosts'] == ['node1', 'node2']"

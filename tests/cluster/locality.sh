@@ -2,7 +2,8 @@
 # Locality in the records, on 2 x 2 ranks (srun --overcommit: one CPU per node is allocated, so
 # this runs beside the time-limit job). Block placement: swap --pairs all (0-2, 1-3) crosses
 # nodes, kernel and model rows stay inside a node and their columns cross; cyclic: the pairs stay
-# inside; 3 + 1 ranks (arbitrary): intra- and inter-node pairs in one run; packed on one node: no
+# inside; 3 + 1 ranks (arbitrary): intra- and inter-node pairs in one run; packed on one node (also
+# overcommitted, to fit beside the job): no
 # probe. The probe between nodes must show on the interfaces; with MPICH, UCX left to itself
 # takes shared memory between the emulated nodes, which the header must flag.
 #   locality.sh MPI PSTSWM DIR
@@ -47,7 +48,7 @@ check "$dir/model.jsonl" "points[0]['fft_locality'] == 'intra-node'" "points[0][
 run match -N 2 -n 2 -- match --counts 4 --lengths 16 --reps 3
 check "$dir/match.jsonl" "{p['locality'] for p in points} == {'inter-node'}"
 
-run packed -N 1 -n 2 -- pingpong --sizes 8 --reps 5
+run packed -O -N 1 -n 2 -- pingpong --sizes 8 --reps 5
 check "$dir/packed.jsonl" "header['locality']['node_of_rank'] == [0, 0]" "$path['probe_bytes'] is None" \
   "{p['locality'] for p in points} == {'intra-node'}"
 
