@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Launches on the emulated cluster: srun across two nodes with the MPI's PMI, scripts/pstrun
-# --launcher srun (packed on one node, and spread with a template), and pstlab run of a suite.
+# --launcher srun (plain, on one rank, and spread with a template), and pstlab run of a suite.
 #   launch.sh MPI PSTSWM DIR
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
