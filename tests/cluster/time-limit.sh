@@ -18,11 +18,17 @@ case $step in
       "$root/tests/cluster/tiny.toml" --pstswm "$pstswm" --out "$dir/suite") || fail "sbatch exited $?"
     echo "$jid" >"$dir/jobid"
     for _ in $(seq 1200); do
-      [[ $(status_of) == done\ * ]] && pids=$(procs_of_job "$jid" pstlab) && [[ -n $pids ]] && break
+      pids=$(procs_of_job "$jid" pstlab)
+      [[ -n $pids ]] && break
       sleep 0.05
     done
-    [[ -n ${pids:-} ]] || fail "job $jid never finished its first experiment (manifest: $(status_of)); $(cat "$dir/job.out")"
+    [[ -n $pids ]] || fail "job $jid never started pstlab; $(cat "$dir/job.out")"
+    for _ in $(seq 3000); do
+      grep -q '"status": "done"' "$dir/suite/manifest.json" 2>/dev/null && break
+      sleep 0.02
+    done
     kill -STOP $pids
+    [[ $(status_of) == done\ * ]] || fail "job $jid never finished its first experiment (manifest: $(status_of)); $(cat "$dir/job.out")"
     echo "job $jid: pstlab ($pids) stopped after the first experiment; manifest: $(status_of)"
     ;;
   resume)
@@ -35,8 +41,9 @@ case $step in
     grep -q "DUE TO TIME LIMIT" "$dir/job.out" || fail "job $jid did not end at its time limit: $(cat "$dir/job.out")"
     [[ -z $(procs_of_job "$jid" pstswm)$(procs_of_job "$jid" pstlab) ]] || fail "processes of job $jid left running"
     echo "job $jid ended at its time limit; manifest: $(status_of)"
-    # Stopped after the first experiment: the second may have been launched, never recorded.
-    [[ $(status_of) =~ ^done\ (running|pending)\ pending$ ]] || fail "manifest after the time limit: $(status_of)"
+    # Stopped after the first experiment; Slurm's SIGCONT before its SIGTERM may let pstlab record
+    # the launch that ran meanwhile, never the whole suite.
+    [[ $(status_of) =~ ^done\ .*(running|pending) ]] || fail "manifest after the time limit: $(status_of)"
     "$root/.venv/bin/pstlab" run "$root/tests/cluster/tiny.toml" --mpi "$mpi" --pstswm "$pstswm" \
       --launcher 'srun -N 2 -n {n}' --out "$dir/suite" --resume >"$dir/resume.out" 2>&1 || { cat "$dir/resume.out"; fail "--resume exited $?"; }
     cat "$dir/resume.out"
