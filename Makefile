@@ -40,7 +40,7 @@ else
 endif
 
 test:
-	@scripts/setup.sh $(TEST_MPIS) $(if $(TEST_SMPI),smpi openmpi)
+	@scripts/setup.sh $(TEST_MPIS) cluster $(if $(TEST_SMPI),smpi openmpi)
 	@set -e; for m in $(TEST_MPIS); do \
 	  scripts/build.sh $$m $(BUILD_TYPE) $(JOBS); \
 	  scripts/test.sh $$m; \

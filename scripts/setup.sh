@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install what pstswm needs, idempotently: system packages (as root with apt) and the
 # Python venv. Without root/apt, check what is on PATH and say exactly what is missing.
-# Usage: scripts/setup.sh MPI...   (MPI: openmpi | mpich | system | smpi)
+# Usage: scripts/setup.sh WHAT...   (WHAT: openmpi | mpich | system | smpi | cluster)
+# cluster: Slurm and munge for the emulated cluster the tests launch on (scripts/cluster).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/mpi-env.sh
@@ -15,11 +16,12 @@ declare -A mpi_pkgs=(
   [system]=""
   # SimGrid's SMPI: the unmodified MPI code on a simulated platform (docs/predict.md).
   [smpi]="libsimgrid-dev"
+  [cluster]="slurm-wlm munge"
 )
 
 want=("${common_pkgs[@]}")
 for mpi in "$@"; do
-  [[ -v mpi_pkgs[$mpi] ]] || { echo "setup: unknown MPI '$mpi' (allowed: openmpi, mpich, system, smpi)" >&2; exit 2; }
+  [[ -v mpi_pkgs[$mpi] ]] || { echo "setup: unknown MPI '$mpi' (allowed: openmpi, mpich, system, smpi, cluster)" >&2; exit 2; }
   read -ra extra <<<"${mpi_pkgs[$mpi]}"
   want+=("${extra[@]}")
 done
@@ -45,7 +47,7 @@ fi
 
 # Tools every build needs, whichever way they were installed.
 need=(cmake ninja cc)
-for mpi in "$@"; do need+=("$(mpi_cc "$mpi")" "$(mpi_exec "$mpi")"); done
+for mpi in "$@"; do [[ $mpi == cluster ]] || need+=("$(mpi_cc "$mpi")" "$(mpi_exec "$mpi")"); done
 absent=()
 for t in "${need[@]}"; do command -v "$t" >/dev/null || absent+=("$t"); done
 if ((${#absent[@]})); then

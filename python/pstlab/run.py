@@ -214,13 +214,17 @@ def _estimate_left(remaining: list[suites.Experiment], history: list[tuple[float
 
 
 def _tail(path: Path, lines: int = 3) -> str:
-    """pstswm's own error lines from a log, else its last lines (launchers append banners of their own)."""
+    """pstswm's own error lines from a log; else srun's first errors (a launch that failed: its
+    cause comes first, the aborted steps after); else its last lines (launchers append banners)."""
     try:
         text = [line.strip() for line in path.read_text(encoding="utf-8", errors="replace").splitlines()]
     except OSError:
         return ""
-    own = list(dict.fromkeys(line for line in text if line.startswith("pstswm")))
-    return " / ".join(own[-lines:] or [line for line in text if line.strip("-")][-lines:])
+    if own := list(dict.fromkeys(line for line in text if line.startswith("pstswm"))):
+        return " / ".join(own[-lines:])
+    if slurm := list(dict.fromkeys(line for line in text if line.startswith("srun: error:"))):
+        return " / ".join(slurm[:lines])
+    return " / ".join([line for line in text if line.strip("-")][-lines:])
 
 
 def _damage(path: Path) -> str | None:

@@ -21,6 +21,7 @@
 #include "core/compare.h"
 #include "core/context.h"
 #include "core/errors.h"
+#include "core/locality.h"
 #include "core/record.h"
 #include "core/sensitivity.h"
 #include "core/stats.h"
@@ -53,6 +54,7 @@ typedef struct kernel_cfg {
     bool one_d;               /* FFT stage on P x 1, Legendre stage on 1 x P */
     int px, py;
     kgeom geom[2];            /* per stage */
+    const char *stage_locality[2]; /* per stage: do its communicators stay inside a node? */
     pst_compare_opts compare;
     int comms[2];             /* concurrent communicators per stage */
 } kernel_cfg;
@@ -190,6 +192,7 @@ static void base_fields(pst_rec *r, const kernel_cfg *cfg, const pst_algorithm *
     pst_rec_str(r, "granularity", cfg->prob.scaled ? cfg->prob.label : NULL);
     pst_rec_int(r, "comm_size", stage == 0 ? g->px : g->py);
     pst_rec_int(r, "comms", cfg->comms[stage]);
+    pst_rec_str(r, "locality", cfg->stage_locality[stage]);
     if (a->family == PST_FAMILY_VSUM) pst_rec_str(r, "result", cfg->result);
     pst_rec_str(r, "win_model", win_model);
 }
@@ -396,6 +399,7 @@ static void report_family(kernel_cfg *cfg, const family_outcome *f)
     pst_rec_str(&r, "size", cfg->prob.label);
     pst_rec_str(&r, "grid", grid);
     pst_rec_int(&r, "comm_size", f->stage == 0 ? g->px : g->py);
+    pst_rec_str(&r, "locality", cfg->stage_locality[f->stage]);
     if (f->family == PST_FAMILY_VSUM) pst_rec_str(&r, "result", cfg->result);
     pst_rec_strs(&r, "alternatives", labels, k);
     pst_rec_nums(&r, "alternative_s", med, k);
@@ -681,6 +685,7 @@ int pst_cmd_kernel(int argc, char **argv)
     pst_compare_setup(&cfg.compare, &cfg.ctx, cfg.reps, comparisons(&cfg));
     pst_ctx_validated(&cfg.ctx);
     pst_ctx_start(&cfg.ctx);
+    for (int s = 0; s < 2; s++) cfg.stage_locality[s] = pst_locality_of_comms(cfg.geom[s].comm);
     if (cfg.ctx.rank == 0)
         printf("kernel %s (%d x %d grid, %d levels, %d fields), grid %s, transport %s, %zu protocols\n", cfg.prob.label,
                cfg.prob.nlat, cfg.prob.nlon, cfg.prob.levels, cfg.prob.fields, cfg.grid_spec, cfg.transport, cfg.nprotocols);

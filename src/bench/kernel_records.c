@@ -16,6 +16,7 @@ static const pst_field base[] = {
     {"granularity", PST_F_STR, NULL, "the --granularity configuration (as size); null without it", false, NULL},
     {"comm_size", PST_F_INT, NULL, "ranks per stage communicator: a row's PX (fft), a column's PY (legendre)", false, NULL},
     {"comms", PST_F_INT, NULL, "stage communicators running at once: the grid's PY rows (fft) or PX columns (legendre)", false, NULL},
+    {"locality", PST_F_STR, NULL, "the stage's communicators: intra-node (every pair of ranks inside a node), inter-node (every pair across nodes) or mixed (header: locality); absent in records of pstswm before locality", true, NULL},
     {"result", PST_F_STR, NULL, "vector sums only: replicated (MPI_Allreduce) or partitioned (MPI_Reduce_scatter) (--result)", true, NULL},
     {"win_model", PST_F_STR, NULL, "memory model (separate or unified) of the one-sided transport's window on the stage communicators; null for mpi and shmem and for the collectives", false, NULL},
 };
@@ -92,6 +93,7 @@ static const pst_field family[] = {
     {"size", PST_F_STR, NULL, "the problem, as in the points", false, NULL},
     {"grid", PST_F_STR, NULL, "the stage's processor grid", false, NULL},
     {"comm_size", PST_F_INT, NULL, "ranks per stage communicator", false, NULL},
+    {"locality", PST_F_STR, NULL, "the stage's communicators: intra-node (every pair of ranks inside a node), inter-node (every pair across nodes) or mixed (header: locality); absent in records of pstswm before locality", true, NULL},
     {"result", PST_F_STR, NULL, "vector sums only: replicated or partitioned (--result)", true, NULL},
     {"alternatives", PST_F_STRS, NULL, "each algorithm's fastest alternative in its own run ('srtrans 1,3+ov'), the library alternatives and the stage's collective by name", false, NULL},
     {"alternative_s", PST_F_NUMS, "s", "their medians per call over these rounds, in that order", false, NULL},

@@ -24,6 +24,7 @@
 #include "core/cli.h"
 #include "core/context.h"
 #include "core/errors.h"
+#include "core/locality.h"
 #include "core/idle.h"
 #include "core/mpi_features.h"
 #include "core/payload.h"
@@ -329,6 +330,7 @@ static void emit_point(match_cfg *cfg, int alg, int order, int queue, int wild, 
     pst_rec r;
     pst_rec_begin(&r, &cfg->ctx, &pst_schema_match_point);
     pst_rec_str(&r, "algorithm", alg_names[alg]);
+    pst_rec_str(&r, "locality", pst_locality_of_pairs((const int[]){0}, (const int[]){1}, 1));
     pst_rec_str(&r, "order", order_names[order]);
     pst_rec_str(&r, "queue", queue_names[queue]);
     pst_rec_str(&r, "wildcard", wild_names[wild]);

@@ -14,6 +14,7 @@ const pst_schema pst_schema_match_header = PST_HEADER_SCHEMA("match", NULL);
 
 static const pst_field point[] = {
     ALGORITHM_FIELD,
+    {"locality", PST_F_STR, NULL, "ranks 0 and 1, the pair measured: intra-node or inter-node (header: locality); absent in records of pstswm before locality", true, NULL},
     {"order", PST_F_STR, NULL, "rank 1's posting order: in (as sent) or reverse", false, NULL},
     QUEUE_FIELD,
     WILDCARD_FIELD,

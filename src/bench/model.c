@@ -14,6 +14,7 @@
 #include "core/cli.h"
 #include "core/context.h"
 #include "core/errors.h"
+#include "core/locality.h"
 #include "core/memory.h"
 #include "core/record.h"
 #include "core/stats.h"
@@ -51,6 +52,7 @@ typedef struct model_cfg {
     bool wisdom_loaded;       /* rank 0 read --fftw-wisdom before planning */
     pst_reference ref;
     pst_par_config par;       /* grid, algorithms and protocols (1x1: serial) */
+    const char *fft_locality, *legendre_locality; /* do the rows and the columns stay inside a node? */
 } model_cfg;
 
 /* The longest run --steps or --days may ask for. */
@@ -280,6 +282,8 @@ static void rec_identity(pst_rec *r, const model_cfg *c, const pst_model *m, lon
     pst_rec_str(r, "grid", grid);
     pst_rec_int(r, "px", c->par.PX);
     pst_rec_int(r, "py", c->par.PY);
+    pst_rec_str(r, "fft_locality", c->fft_locality);
+    pst_rec_str(r, "legendre_locality", c->legendre_locality);
     pst_rec_str(r, "preset", is_parallel(c) ? preset_label(c) : NULL);
     pst_rec_str(r, "fft", stage_alg(c, true));
     pst_rec_str(r, "legendre", stage_alg(c, false));
@@ -684,6 +688,8 @@ int pst_cmd_model(int argc, char **argv)
     root = c.ctx.rank == 0;
     plan_run(&c, &p);
     pst_ctx_start(&c.ctx);
+    c.fft_locality = pst_locality_of_comms(is_parallel(&c) ? p.par.row : MPI_COMM_NULL);
+    c.legendre_locality = pst_locality_of_comms(is_parallel(&c) ? p.par.col : MPI_COMM_NULL);
     measure(&c, &p, &res);
     analyse(&c, &p, &res, &s);
     emit_point(&c, &p, &res, &s);

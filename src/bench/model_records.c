@@ -13,6 +13,8 @@ static const pst_field configuration[] = {
     {"grid", PST_F_STR, NULL, "processor grid PXxPY (--grid), e.g. 2x1; 1x1 on one rank", false, NULL},
     {"px", PST_F_INT, NULL, "PX: ranks in a processor row, over which the longitudes and the FFT stage are split", false, NULL},
     {"py", PST_F_INT, NULL, "PY: ranks in a processor column, over which the north/south latitude pairs and the Legendre stage are split", false, NULL},
+    {"fft_locality", PST_F_STR, NULL, "the FFT stage's processor rows: intra-node (every pair of ranks inside a node), inter-node (every pair across nodes) or mixed; null when PX = 1 (header: locality); absent in records of pstswm before locality", true, NULL},
+    {"legendre_locality", PST_F_STR, NULL, "the Legendre stage's processor columns, the same way; null when PY = 1; absent in records of pstswm before locality", true, NULL},
     {"preset", PST_F_STR, NULL, "the --preset named (gen, coll, DTH, DR, opt; options given beside it override its choices: fft, legendre and the protocol fields say what ran), gen when no algorithm, protocol or overlap option was given; null when such options were given without --preset, and on one rank", false, NULL},
     {"fft", PST_F_STR, NULL, "the FFT stage's parallel algorithm by its registry name (pstswm kernel --list): srtrans, swtrans, logtrans, alltoallv (MPI_Alltoallv; coll before schema version 2) or dfft; serial when PX = 1", false, NULL},
     {"legendre", PST_F_STR, NULL, "the Legendre stage's parallel algorithm by its registry name: srtrans, swtrans, logtrans, alltoallv, exchsum, halfsum, ringsum, ringpipe or allreduce (MPI_Allreduce; coll before schema version 2); serial when PY = 1", false, NULL},

@@ -1,9 +1,13 @@
 #include "bench/pairing.h"
 
 #include "comm/protocol.h"
+#include "core/alloc.h"
 #include "core/cli.h"
+#include "core/locality.h"
 
+#include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* "I,J" → the two ranks; 0 when well-formed. */
@@ -49,4 +53,23 @@ int pst_pairing_rank(const char *spec, int size, int k, int side)
     long long a = 0, b = 0;
     parse_pair(spec, &a, &b);
     return (int)(side == PST_SIDE_A ? a : b);
+}
+
+const char *pst_pairing_locality(const char *spec)
+{
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    pst_pairing pairing;
+    char err[160];
+    if (pst_pairing_parse(spec, rank, size, &pairing, err, sizeof err)) return NULL;
+    int *a = pst_malloc((size_t)pairing.npairs * sizeof *a), *b = pst_malloc((size_t)pairing.npairs * sizeof *b);
+    for (int k = 0; k < pairing.npairs; k++) {
+        a[k] = pst_pairing_rank(spec, size, k, PST_SIDE_A);
+        b[k] = pst_pairing_rank(spec, size, k, PST_SIDE_B);
+    }
+    const char *locality = pst_locality_of_pairs(a, b, pairing.npairs);
+    free(a);
+    free(b);
+    return locality;
 }

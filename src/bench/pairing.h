@@ -18,4 +18,7 @@ int pst_pairing_parse(const char *spec, int rank, int size, pst_pairing *out, ch
 /* World rank of side A / side B of pair k. */
 int pst_pairing_rank(const char *spec, int size, int k, int side);
 
+/* Locality of the pairs of spec (PST_INTRA_NODE, ...) in MPI_COMM_WORLD; after pst_ctx_start. */
+const char *pst_pairing_locality(const char *spec);
+
 #endif

@@ -312,6 +312,7 @@ static void modes_verdict(pp_cfg *cfg, bool bidir, long long bytes, const pst_ro
     pst_rec_str(&r, "direction", bidir ? "bi" : "uni");
     pst_rec_int(&r, "bytes", bytes);
     pst_rec_str(&r, "pair", cfg->pairs_spec);
+    pst_rec_str(&r, "locality", pst_pairing_locality(cfg->pairs_spec));
     pst_rec_verdict(&r, &v, in_set, labels, R, &cfg->compare, &cfg->ctx);
     pst_rec_num(&r, "median_rel", v.median_rel);
     pst_rec_emit(&r, &cfg->ctx);
@@ -337,6 +338,7 @@ static void emit_point(pp_cfg *cfg, const pp_mode *m, bool bidir, long long byte
     pst_rec_str(&r, "direction", bidir ? "bi" : "uni");
     pst_rec_int(&r, "bytes", bytes);
     pst_rec_str(&r, "pair", cfg->pairs_spec);
+    pst_rec_str(&r, "locality", pst_pairing_locality(cfg->pairs_spec));
     pst_rec_int(&r, "npairs", np);
     pst_rec_times(&r, &pt->t);
     pst_rec_str(&r, "stat", "t_med");
@@ -412,6 +414,7 @@ static void emit_mode(pp_cfg *cfg, const pp_mode *m, bool bidir, size_t nsizes, 
     pst_rec_str(&r, "win_model", cfg->win_model);
     pst_rec_str(&r, "direction", bidir ? "bi" : "uni");
     pst_rec_str(&r, "pair", cfg->pairs_spec);
+    pst_rec_str(&r, "locality", pst_pairing_locality(cfg->pairs_spec));
     pst_rec_int(&r, "npairs", cfg->pairing.npairs);
     pst_rec_str(&r, "stat", "t_min");
     pst_rec_num(&r, "latency0_s", pts[0].t.min);

@@ -14,6 +14,7 @@ static const pst_field point[] = {
     MODE_FIELDS,
     {"bytes", PST_F_INT, "bytes", "message size", false, NULL},
     PST_FIELD_PAIR,
+    PST_FIELD_LOCALITY,
     PST_FIELD_NPAIRS,
     {"t_is", PST_F_STR, NULL, "what the times measure: half round trip (uni) or time per exchange, both directions at once (bi)", false, NULL},
     {"iters", PST_F_INT, NULL, "round trips per timed sample; times are per round trip / 2 or per exchange", false, NULL},
@@ -37,6 +38,7 @@ static const pst_field modes[] = {
     {"direction", PST_F_STR, NULL, "uni or bi", false, NULL},
     {"bytes", PST_F_INT, "bytes", "message size", false, NULL},
     PST_FIELD_PAIR,
+    PST_FIELD_LOCALITY,
 };
 static const pst_fields modes_fields = PST_FIELDS("pingpong modes", modes);
 static const pst_field verdict_median[] = {
@@ -52,6 +54,7 @@ const pst_schema pst_schema_pingpong_modes = {
 static const pst_field latbw[] = {
     MODE_FIELDS,
     PST_FIELD_PAIR,
+    PST_FIELD_LOCALITY,
     PST_FIELD_NPAIRS,
     {"stat", PST_F_STR, NULL, "the statistic fitted: t_min", false, NULL},
     {"latency0_s", PST_F_NUM, "s", "t_min at the smallest size (zero-byte latency when 0 was run)", false, NULL},

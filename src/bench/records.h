@@ -24,6 +24,7 @@ extern const pst_schema pst_schema_model_header, pst_schema_model_point, pst_sch
 #define PST_FIELD_WIN_MODEL \
     {"win_model", PST_F_STR, NULL, "memory model of the rma transport's window (separate or unified); null for other transports", false, NULL}
 #define PST_FIELD_PAIR {"pair", PST_F_STR, NULL, "the ranks measured: I,J (one pair) or all (i <-> i+P/2 at once), as given to --pairs", false, NULL}
+#define PST_FIELD_LOCALITY {"locality", PST_F_STR, NULL, "where the ranks measured sit: intra-node (every pair inside a node), inter-node (every pair across nodes) or mixed (header: locality); absent in records of pstswm before locality", true, NULL}
 #define PST_FIELD_NPAIRS {"npairs", PST_F_INT, NULL, "pairs exchanging at once", false, NULL}
 #define PST_FIELD_WARMUP {"warmup", PST_F_INT, NULL, "untimed repetitions before an alternative's first timed one (--warmup)", false, NULL}
 #define PST_FIELD_VERIFIED {"verified", PST_F_BOOL, NULL, "every received payload was checked (false with --no-verify)", false, NULL}

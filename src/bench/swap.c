@@ -167,6 +167,7 @@ static void emit_point(swap_cfg *cfg, size_t pi, long long bytes, long long nmsg
     pst_rec_str(&r, "cache", cm->name);
     pst_rec_int(&r, "iters", cm->iters);
     pst_rec_str(&r, "pair", cfg->pairs_spec);
+    pst_rec_str(&r, "locality", pst_pairing_locality(cfg->pairs_spec));
     pst_rec_int(&r, "npairs", cfg->npairs);
     pst_summary t = pst_rec_rounds(&r, R, pi, &cfg->compare);
     pst_rec_int(&r, "warmup", cfg->warmup);
@@ -323,6 +324,7 @@ static void emit_summaries(swap_cfg *cfg, const cache_mode *cm, const swap_analy
         pst_rec_str(&r, "slug", p->slug);
         pst_rec_str(&r, "cache", cm->name);
         pst_rec_str(&r, "pair", cfg->pairs_spec);
+        pst_rec_str(&r, "locality", pst_pairing_locality(cfg->pairs_spec));
         pst_rec_str(&r, "stat", "t_med");
         pst_rec_num(&r, "peak_mbytes_per_s", pf->peak_mbytes_per_s);
         pst_rec_int(&r, "peak_bytes", pf->peak_bytes);
@@ -340,6 +342,7 @@ static void emit_summaries(swap_cfg *cfg, const cache_mode *cm, const swap_analy
         pst_rec_begin(&r, &cfg->ctx, &pst_schema_swap_sensitivity);
         pst_rec_str(&r, "cache", cm->name);
         pst_rec_str(&r, "pair", cfg->pairs_spec);
+        pst_rec_str(&r, "locality", pst_pairing_locality(cfg->pairs_spec));
         pst_rec_int(&r, "bytes", an->bytes[s]);
         pst_rec_int(&r, "nmsg", an->nmsg[s]);
         pst_rec_verdict(&r, &sv->v, sv->in_set, an->labels, &an->R[s], &cfg->compare, &cfg->ctx);

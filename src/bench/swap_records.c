@@ -15,6 +15,7 @@ static const pst_field point[] = {
     {"cache", PST_F_STR, NULL, "cache state: cold (flushed before each exchange), 1 (one warm exchange) or 10 (mean of ten)", false, NULL},
     {"iters", PST_F_INT, NULL, "exchanges per timed sample (10 for cache 10); times are per exchange", false, NULL},
     PST_FIELD_PAIR,
+    PST_FIELD_LOCALITY,
     PST_FIELD_NPAIRS,
     PST_FIELD_WARMUP,
     {"mbytes_per_s", PST_F_NUM, "MB/s", "unidirectional bandwidth from t_min: volume / t_min (MB = 1e6 bytes)", false, NULL},
@@ -33,6 +34,7 @@ static const pst_field protocol[] = {
     PST_FIELD_SLUG,
     {"cache", PST_F_STR, NULL, "cache state (as in the points)", false, NULL},
     PST_FIELD_PAIR,
+    PST_FIELD_LOCALITY,
     {"stat", PST_F_STR, NULL, "the statistic fitted and compared: t_med", false, NULL},
     {"peak_mbytes_per_s", PST_F_NUM, "MB/s", "largest unidirectional bandwidth over the sizes run", false, NULL},
     {"peak_bytes", PST_F_INT, "bytes", "message size where it was reached", false, NULL},
@@ -50,6 +52,7 @@ const pst_schema pst_schema_swap_protocol = {
 static const pst_field sensitivity[] = {
     {"cache", PST_F_STR, NULL, "cache state (as in the points)", false, NULL},
     PST_FIELD_PAIR,
+    PST_FIELD_LOCALITY,
     {"bytes", PST_F_INT, "bytes", "size of each message", false, NULL},
     {"nmsg", PST_F_INT, NULL, "messages each way per exchange", false, NULL},
     {"nprotocols", PST_F_INT, NULL, "protocols compared", false, NULL},

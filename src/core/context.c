@@ -4,6 +4,7 @@
 #include "core/alloc_state.h"
 #include "core/cli.h"
 #include "core/errors.h"
+#include "core/locality.h"
 #include "core/machine.h"
 #include "core/mpi_features.h"
 #include "core/simulation.h"
@@ -195,6 +196,7 @@ static void write_header(pst_ctx *c, const pst_machine *m, const pst_noise *nois
     pst_rec_str(&r, "thread_level_provided", pst_thread_level_provided());
     pst_rec_str(&r, "date", date);
     pst_rec_machine(&r, m);
+    pst_rec_locality(&r);
     if (noise) rec_noise_probe(&r, c, "before", noise);
     else pst_rec_null(&r, "noise");
     pst_rec_alloc_state(&r, c->alloc_probe_bytes);
@@ -207,6 +209,7 @@ static void write_header(pst_ctx *c, const pst_machine *m, const pst_noise *nois
     if (m->oversubscribed)
         printf("# oversubscribed: %d ranks on a host with %d CPUs for them: timings are not verdicts\n", m->max_ranks_per_cpu_host,
                m->cpus_of_that_host);
+    pst_locality_print();
     if (noise) noise_line(c, "before", noise);
     fflush(stdout);
     free(hosts);
@@ -237,6 +240,7 @@ void pst_ctx_start(pst_ctx *c)
     c->timer_resolution_s = pst_timer_resolution_s();
     pst_machine m = pst_machine_survey();
     c->oversubscribed = m.oversubscribed;
+    pst_locality_survey();
     pst_noise noise;
     if (c->noise_probe_s > 0) {
         noise = pst_noise_probe(c->noise_probe_s, c->timer_resolution_s);

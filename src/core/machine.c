@@ -23,6 +23,7 @@ enum { HOST_LEN = MPI_MAX_PROCESSOR_NAME, CPUS_LEN = 256 };
 /* One rank's place, gathered to rank 0 as fixed-width rows. */
 typedef struct placement {
     char host[HOST_LEN];
+    char machine[40];       /* boot id of the running kernel: emulated nodes share one machine */
     char cpus[CPUS_LEN];
     int ncpus, numa_node;
     int cpu_ids[64];        /* the first allowed CPUs, enough to tell hosts' sets apart */
@@ -73,6 +74,10 @@ static void place_me(placement *me)
     memset(me, 0, sizeof *me);
     int len;
     MPI_Get_processor_name(me->host, &len);
+    FILE *boot = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (!boot || !fgets(me->machine, sizeof me->machine, boot)) snprintf(me->machine, sizeof me->machine, "%.39s", me->host);
+    if (boot) fclose(boot);
+    me->machine[strcspn(me->machine, "\n")] = '\0';
     cpu_set_t set;
     int cpus[CPU_SETSIZE] = {0};
     size_t n = 0;
@@ -101,16 +106,16 @@ pst_machine pst_machine_survey(void)
     MPI_Gather(&me, (int)sizeof me, MPI_BYTE, gathered, (int)sizeof me, MPI_BYTE, 0, MPI_COMM_WORLD);
     pst_machine m = {0};
     if (rank == 0) {
-        /* Per host: its ranks against the CPUs allowed to any of them. */
+        /* Per machine: its ranks against the CPUs allowed to any of them. */
         for (int i = 0; i < size; i++) {
             bool first = true;
-            for (int j = 0; j < i && first; j++) first = strcmp(gathered[j].host, gathered[i].host) != 0;
+            for (int j = 0; j < i && first; j++) first = strcmp(gathered[j].machine, gathered[i].machine) != 0;
             if (!first) continue;
             int ranks = 0;
             bool seen[CPU_SETSIZE] = {false};
             int cpus = 0;
             for (int j = i; j < size; j++) {
-                if (strcmp(gathered[j].host, gathered[i].host)) continue;
+                if (strcmp(gathered[j].machine, gathered[i].machine)) continue;
                 ranks++;
                 for (int k = 0; k < gathered[j].ncpus && k < 64; k++)
                     if (!seen[gathered[j].cpu_ids[k]]) { seen[gathered[j].cpu_ids[k]] = true; cpus++; }

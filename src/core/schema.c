@@ -54,6 +54,25 @@ static const pst_field allocator[] = {
 };
 static const pst_fields allocator_fields = PST_FIELDS("allocator", allocator);
 
+static const pst_field path[] = {
+    {"library_asked", PST_F_STR, NULL, "the transports the library was told to use: Open MPI's OMPI_MCA_pml and OMPI_MCA_btl, UCX_TLS (MPICH over UCX); default: not set", false, NULL},
+    {"probe_bytes", PST_F_INT, "bytes", "bytes rank 0 and the first rank on another node sent each other at the start; null on one node", false, NULL},
+    {"interface_bytes", PST_F_INT, "bytes", "bytes the two nodes' network interfaces (/proc/net/dev, not lo) counted meanwhile, the smaller count; null where unreadable", false, NULL},
+    {"seen_on_interfaces", PST_F_BOOL, NULL, "interface_bytes >= probe_bytes: the library took a network interface the kernel counts between nodes (false: shared memory, or an RDMA network)", false, NULL},
+    {"shared_memory", PST_F_BOOL, NULL, "not seen on the interfaces while every node runs on one machine (emulated nodes): inter-node pairs went through shared memory, not a network", false, NULL},
+};
+static const pst_fields path_fields = PST_FIELDS("path", path);
+
+static const pst_field locality[] = {
+    {"node_of_rank", PST_F_INTS, NULL, "per rank: its node, as an index into hosts", false, NULL},
+    {"ranks_per_node", PST_F_INTS, NULL, "per node (hosts' order): ranks on it", false, NULL},
+    {"machines", PST_F_INT, NULL, "distinct running kernels (boot ids) under the nodes: fewer than nodes for emulated nodes sharing a machine", false, NULL},
+    {"distribution", PST_F_STR, NULL, "rank distribution asked of the launcher: SLURM_DISTRIBUTION, else Open MPI's mapping policy; null: its default", false, NULL},
+    {"cpu_bind", PST_F_STR, NULL, "binding asked of the launcher: SLURM_CPU_BIND, else Open MPI's binding policy; null: its default", false, NULL},
+    {"path", PST_F_OBJ, NULL, "the path the library took between nodes, from a probe exchange", false, &path_fields},
+};
+static const pst_fields locality_fields = PST_FIELDS("locality", locality);
+
 static const pst_field header[] = {
     {"tool", PST_F_STR, NULL, "pstswm", false, NULL},
     {"schema_version", PST_F_INT, NULL, "version of this schema (README: Schema versions)", false, NULL},
@@ -78,7 +97,8 @@ static const pst_field header[] = {
     {"date", PST_F_STR, NULL, "start of the run, UTC, ISO 8601", false, NULL},
     {"env", PST_F_MAP, NULL, "every OMPI_, PMIX_, MPICH_, MPIR_CVAR_, UCX_, FI_, I_MPI_, PSM2_, OMP_, OPENBLAS_, SLURM_, MALLOC_ variable and GLIBC_TUNABLES", false, NULL},
     {"binding", PST_F_OBJS, NULL, "per rank: where it may run", false, &binding_fields},
-    {"oversubscribed", PST_F_BOOL, NULL, "some host runs more ranks than the CPUs allowed to them: timings are not verdicts", false, NULL},
+    {"oversubscribed", PST_F_BOOL, NULL, "some machine runs more ranks than the CPUs allowed to them (emulated nodes on one machine count together): timings are not verdicts", false, NULL},
+    {"locality", PST_F_OBJ, NULL, "where the ranks run: node of every rank, ranks per node, the placement asked for, the path between nodes; absent in records of pstswm before locality", true, &locality_fields},
     {"cpu_governor", PST_F_STR, NULL, "cpufreq governor of CPU 0, where readable", false, NULL},
     {"transparent_hugepages", PST_F_STR, NULL, "THP setting (always, madvise, never), where readable", false, NULL},
     {"kernel_release", PST_F_STR, NULL, "uname -r", false, NULL},
