@@ -27,6 +27,12 @@ static bool configured(pst_mpi_feature f)
 #if defined(PST_HAVE_MPI_PARTITIONED)
     case PST_FEAT_PARTITIONED: return true;
 #endif
+#if defined(PST_HAVE_MPI_T)
+    case PST_FEAT_MPI_T: return true;
+#endif
+#if defined(PST_HAVE_MPI_RMA_SYNC)
+    case PST_FEAT_RMA_SYNC: return true;
+#endif
     case PST_FEAT_NONE: return true;
     default: return false;
     }
@@ -43,7 +49,8 @@ int main(int argc, char **argv)
     static const char *const calls[PST_NFEATURES] = {
         [PST_FEAT_NBC] = "MPI_Ialltoallv", [PST_FEAT_NEIGHBOR] = "MPI_Neighbor_alltoallv",
         [PST_FEAT_PCOLL] = "MPI_Alltoallv_init", [PST_FEAT_ISENDRECV] = "MPI_Isendrecv",
-        [PST_FEAT_PARTITIONED] = "MPI_Psend_init",
+        [PST_FEAT_PARTITIONED] = "MPI_Psend_init", [PST_FEAT_MPI_T] = "MPI_T_pvar_read",
+        [PST_FEAT_RMA_SYNC] = "MPI_Win_sync",
     };
     for (int f = PST_FEAT_NONE; f < PST_NFEATURES; f++) {
         char why[512];
