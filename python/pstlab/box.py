@@ -10,7 +10,7 @@ holds.  Then the scope (host, MPI, ranks, nodes) and one Trust line with its rea
 import math
 from dataclasses import dataclass, field
 
-from pstlab import algorithms, stats, tiesets, verdicts
+from pstlab import algorithms, placement, stats, tiesets, verdicts
 from pstlab.records import RecordSet
 from pstlab.sections import family, guardrails, kernel, runinfo, swap
 
@@ -88,6 +88,11 @@ def holds_text(held: int, launches: int, case: verdicts.Case | None = None) -> s
     return text
 
 
+def where(locality, across: bool) -> str:
+    """' across nodes' / ' inside a node' where the record set measured across nodes, else ''."""
+    return f" {placement.name(locality)}" if across and locality not in (None, "None") else ""
+
+
 def fitted(head: str, *optional: str) -> str:
     """head, then each optional part in turn while the bullet ('- ' + text) stays within MAX_WIDTH."""
     for part in optional:
@@ -104,6 +109,7 @@ def family_bullets(rs: RecordSet, g: guardrails.Guardrails) -> list[Bullet]:
     """Per stage and family, the algorithms tied in every launch; those out in every launch, how much slower."""
     out, seen = [], set()
     all_verdicts = family.verdicts(rs)
+    across = placement.multi_locality({v.locality for v in all_verdicts} - {"None"})
     for v in all_verdicts:
         over = any(f in g.oversubscribed for f in v.files)
         # an oversubscribed configuration speaks only where no other answers for its stage and family
@@ -114,9 +120,9 @@ def family_bullets(rs: RecordSet, g: guardrails.Guardrails) -> list[Bullet]:
             for o in all_verdicts
         ):
             continue
-        if (v.stage, v.family, v.grid) in seen:
+        if (v.stage, v.family, v.grid, v.locality) in seen:
             continue
-        seen.add((v.stage, v.family, v.grid))
+        seen.add((v.stage, v.family, v.grid, v.locality))
         tie = tiesets.name(v.always, v.alternatives) if v.always else "no algorithm tied in every launch"
         held = f" in all {v.launches} launches" if v.launches > 1 else ""
         slow = ""
@@ -126,7 +132,8 @@ def family_bullets(rs: RecordSet, g: guardrails.Guardrails) -> list[Bullet]:
             slow = f"; {v.never[0]} {spread} slower"
         marked = any(g.marked(f) for f in v.files)
         text = fitted(
-            f"{_mark(marked)}{stage_name(v.stage, v.family)} {v.size} {v.grid}: use {tie}{held}",
+            f"{_mark(marked)}{stage_name(v.stage, v.family)} {v.size} {v.grid}{where(v.locality, across)}: "
+            f"use {tie}{held}",
             f"; {tiesets.listed(v.sometimes)} tied in {max(map(v.in_best, v.sometimes))} of {v.launches}"
             if v.sometimes
             else "",
@@ -141,6 +148,7 @@ def family_bullets(rs: RecordSet, g: guardrails.Guardrails) -> list[Bullet]:
                     "family": v.family,
                     "size": v.size,
                     "grid": v.grid,
+                    "locality": v.locality,
                     "launches": v.launches,
                     "tied_in_every_launch": v.always,
                     "tied_in_some": {a: v.in_best(a) for a in v.sometimes},
@@ -233,14 +241,24 @@ def protocol_bullet(cases: list[verdicts.Case]) -> Bullet | None:
     return Bullet("protocol", _mark(mark) + text, facts)
 
 
-def swap_bullet(cases: list[verdicts.Case], ordered: dict[str, bool]) -> Bullet | None:
+def swap_bullets(cases: list[verdicts.Case], ordered: dict[str, bool]) -> list[Bullet]:
+    """Point-to-point, per locality measured (inside a node, across nodes)."""
+    by_locality: dict = {}
+    for c in _clean(cases):
+        by_locality.setdefault(c.key[-1], []).append(c)
+    across = placement.multi_locality(set(by_locality))
+    bullets = (swap_bullet(group, ordered, where(loc, across)) for loc, group in sorted(by_locality.items(), key=str))
+    return [b for b in bullets if b]
+
+
+def swap_bullet(cases: list[verdicts.Case], ordered: dict[str, bool], place: str = "") -> Bullet | None:
     """Point-to-point, one message per exchange: at how many sizes 0,6 ties; the size where it loses most."""
-    sizes = [c for c in _clean(cases) if c.key[4] == 1 and GENERIC in c.rounds]
+    sizes = [c for c in cases if c.key[4] == 1 and GENERIC in c.rounds]
     if not sizes:
         return None
     tied = [c for c in sizes if GENERIC in c.verdict.best_set]
-    text = f"Point-to-point: {GENERIC} ties with the best at {len(tied)} of {len(sizes)} sizes"
-    facts: dict = {"protocol": GENERIC, "tied_sizes": len(tied), "sizes": len(sizes)}
+    text = f"Point-to-point{place}: {GENERIC} ties with the best at {len(tied)} of {len(sizes)} sizes"
+    facts: dict = {"protocol": GENERIC, "tied_sizes": len(tied), "sizes": len(sizes), "locality": sizes[0].key[-1]}
     out_of = [c for c in sizes if c not in tied]
     if out_of:
         worst = max(out_of, key=lambda c: c.ratio(GENERIC).ratio)
@@ -309,7 +327,7 @@ def build(rs: RecordSet) -> Box:
     g = guardrails.check(rs, kernel_cases + swap_cases)
     ordered = tiesets.catalogue(rs.points("swap") + rs.points("kernel"))
     bullets = family_bullets(rs, g) + collective_bullets(kernel_cases, algorithms.of(rs))
-    bullets += [b for b in (protocol_bullet(kernel_cases), swap_bullet(swap_cases, ordered)) if b]
+    bullets += [b for b in (protocol_bullet(kernel_cases),) if b] + swap_bullets(swap_cases, ordered)
     bullets = bullets[:MAX_BULLETS]
     level, reason = trust(g, bullets)
     return Box(bullets, scope(rs), level, reason)

@@ -252,3 +252,29 @@ def test_every_kernel_alternative_is_its_own(quick):
     assert cases
     for c in cases:
         assert len(c.rounds) == counts[(c.key[0], c.key[1], c.key[3])], c.key
+
+
+def test_verdicts_are_split_by_locality(tmp_path):
+    """Records measured across nodes give their own verdicts, said as such, beside those inside a node
+    (the emulated cluster's records carry `locality`; the quick fixture is one node)."""
+    for gz in QUICK.glob("swap-protocols-L*.gz"):
+        lines = gzip.decompress(gz.read_bytes()).decode().splitlines()
+        for locality, suffix in (("intra-node", ""), ("inter-node", "-x")):
+            recs = [json.loads(line) for line in lines]
+            for r in recs:
+                if r.get("type") in ("point", "summary"):
+                    r["locality"] = locality
+                r["run_id"] = r.get("run_id", "") + suffix
+            (tmp_path / gz.name.removesuffix(".jsonl.gz").replace("-L", f"{suffix}-L")).with_suffix(
+                ".jsonl"
+            ).write_text("\n".join(json.dumps(r) for r in recs) + "\n")
+    rs = records.load(tmp_path)
+    cases = swap.verdict_cases(rs)
+    assert {c.key[-1] for c in cases} == {"intra-node", "inter-node"}
+    bullets = [b for b in box.build(rs).bullets if b.kind == "swap"]
+    assert [b.facts["locality"] for b in bullets] == ["inter-node", "intra-node"]
+    assert bullets[0].text.startswith("Point-to-point across nodes: ")
+    assert bullets[1].text.startswith("Point-to-point inside a node: ")
+    md, _ = report.write(tmp_path, tmp_path / "report")
+    text = md.read_text()
+    assert "pair 0,1, across nodes" in text and "pair 0,1, inside a node" in text

@@ -273,3 +273,30 @@ def test_a_value_with_fewer_launches_is_not_gated_silently(tmp_path, cli):
     rc, _, err = cli("compare", a, slow, "--out", tmp_path / "d", "--fail-above", "5")
     assert rc == 1 and "[mpi, 1, 0,1, 8]: B worse by 31" in err
     assert "not gated: Best exchange time per message size (min over protocols) [mpi, 1, 0,1, 64]" in err
+
+
+def _placed(directory, ranks_per_node):
+    """The launches of `directory` as if run with ranks_per_node (the run header's locality)."""
+    for path in directory.glob("*.jsonl"):
+        recs = [json.loads(line) for line in path.read_text().splitlines()]
+        for rec in recs:
+            if rec.get("type") == "header":
+                rec["nodes"] = len(ranks_per_node)
+                rec["locality"] = {"ranks_per_node": ranks_per_node, "distribution": "block", "cpu_bind": None}
+        path.write_text("\n".join(json.dumps(r) for r in recs) + "\n")
+    return directory
+
+
+def test_runs_placed_differently_are_flagged_and_not_gated(tmp_path, cli):
+    a = _placed(_launches(tmp_path / "a", 1.0), [2])
+    b = _placed(_launches(tmp_path / "b", 1.3, jitter=(1.0, 0.99, 1.015)), [1, 1])
+    rc, out, err = cli("compare", a, b, "--out", tmp_path / "c")
+    assert rc == 0, err
+    assert "warning: the runs were placed differently: A 1 node(s), ranks per node [2]" in out
+    assert "B 2 node(s), ranks per node [1, 1]" in out
+    assert "placed differently" in (tmp_path / "c" / "compare.md").read_text()
+    rc, _, err = cli("compare", a, b, "--out", tmp_path / "d", "--fail-above", "10")
+    assert rc == 2 and "--fail-above will not gate: the runs were placed differently" in err
+    same = _placed(_launches(tmp_path / "same", 1.3, jitter=(1.0, 0.99, 1.015)), [2])
+    rc, out, err = cli("compare", a, same, "--out", tmp_path / "e", "--fail-above", "10")
+    assert rc == 1 and "placed differently" not in out + err

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pstlab.records import RecordSet, launch_of, number
 from pstlab.sections.common import grid_ranks, group_by, sort_key
 
-KEY = ("stage", "family", "size", "grid")
+KEY = ("stage", "family", "size", "grid", "locality")  # locality: absent before pstswm recorded it
 
 
 def algorithm(alternative: str) -> str:
@@ -25,6 +25,7 @@ class FamilyVerdict:
     family: str
     size: str
     grid: str
+    locality: str  # the stage's communicators: intra-node, inter-node, mixed; "None" in older records
     files: list[str]
     best_sets: list[list[str]]  # per launch, algorithm names, best first
     medians_s: list[dict[str, float]]  # per launch, algorithm -> median seconds

@@ -44,7 +44,8 @@ ALG_KEY = ["stage", "algorithm", "size", "grid"]
 # (pstlab.algorithms): a new algorithm needs no change here.
 
 # What identifies one verdict (pstlab.verdicts): the alternatives of one algorithm on one configuration.
-VERDICT_KEY = ("stage", "algorithm", "size", "grid", "transport", "result", "fields", "granularity")
+# locality last: inside a node and across nodes are separate verdicts (docs/cluster.md)
+VERDICT_KEY = ("stage", "algorithm", "size", "grid", "transport", "result", "fields", "granularity", "locality")
 # What identifies one measured configuration besides stage and algorithm: always shown ...
 CONFIG = ("size", "grid")
 # ... and shown when they differ between the records (several runs in one directory).

@@ -3,7 +3,7 @@
 import statistics
 from dataclasses import dataclass
 
-from pstlab import stats, tiesets, verdicts
+from pstlab import placement, stats, tiesets, verdicts
 from pstlab.doc import Details, Section, Table, Text, fmt_bytes, fmt_num, fmt_sci, fmt_us
 from pstlab.plots import Panel, Series, figure, time_vs_size_panel
 from pstlab.records import RecordSet, number
@@ -25,7 +25,8 @@ BENCH = "swap"
 TITLE = "Point-to-point SWAP (Worley 1998 and 2000)"
 
 # What identifies one per-size verdict over protocols (pstlab.verdicts).
-VERDICT_KEY = ("transport", "cache", "pair", "bytes", "nmsg")
+# locality last: inside a node and across nodes are separate verdicts (docs/cluster.md)
+VERDICT_KEY = ("transport", "cache", "pair", "bytes", "nmsg", "locality")
 # Worley 1998 Table 3's size classes: 1024, 16384 and 262144 64-bit values.
 SIZE_CLASSES = (8 << 10, 128 << 10, 2 << 20)
 
@@ -114,7 +115,7 @@ def table3(rs: RecordSet) -> Table | None:
     points = size_points(rs)
     if not points:
         return None
-    extra = varying(points, ("cache", "pair"))
+    extra = varying(points, ("cache", "pair", "locality"))
     columns = ["transport", "class", *extra]
     for size in SIZE_CLASSES:
         columns += [f"{fmt_bytes(size)} MB/s", f"{fmt_bytes(size)} lat µs", f"{fmt_bytes(size)} tie set"]
@@ -122,7 +123,7 @@ def table3(rs: RecordSet) -> Table | None:
     ordered = tiesets.catalogue(points)
     rows = []
     for key, group in sorted(
-        group_by(points, "transport", "cache", "pair").items(), key=lambda kv: [sort_key(k) for k in kv[0]]
+        group_by(points, "transport", "cache", "pair", "locality").items(), key=lambda kv: [sort_key(k) for k in kv[0]]
     ):
         for cls in ("unordered", "ordered"):
             members = [p for p in group if protocol_class(p) == cls]
@@ -137,7 +138,7 @@ def table3(rs: RecordSet) -> Table | None:
                     row += ["–", "–", "–"]
                     continue
                 where = "" if size == target else f" @{fmt_bytes(size)}"
-                case = paired.get((key[0], key[1], key[2], size, 1))
+                case = paired.get((key[0], key[1], key[2], size, 1, key[3]))
                 row += [
                     fmt_num(mbytes_per_s(top), 4),
                     fmt_us(_alpha_s(rs, top, members)),
@@ -261,8 +262,9 @@ def verdict_tables(rs: RecordSet) -> list[Table | Details]:
     tables: list[Table | Details] = []
     ordered = tiesets.catalogue(rs.points(BENCH))
     full: list[tuple[str, list[str]]] = []
-    grouped = group_by([{"k": c.key[:3], "c": c} for c in verdict_cases(rs)], "k")
-    for ((transport, cache, pair),), entries in grouped.items():
+    grouped = group_by([{"k": (*c.key[:3], c.key[5]), "c": c} for c in verdict_cases(rs)], "k")
+    for ((transport, cache, pair, locality),), entries in grouped.items():
+        where = f", {placement.name(locality)}" if locality is not None else ""
         rows = []
         for c in sorted((e["c"] for e in entries), key=lambda c: (c.key[4], c.key[3])):
             v = c.verdict
@@ -280,12 +282,12 @@ def verdict_tables(rs: RecordSet) -> list[Table | Details]:
                     ", ".join(c.caveats) or "ok",
                 ]
             )
-            full.append((f"transport {transport}, cache {cache}, pair {pair}", f"{fmt_bytes(c.key[3])} × {c.key[4]}",
-                         best_first(v)))
+            config = f"transport {transport}, cache {cache}, pair {pair}{where}"
+            full.append((config, f"{fmt_bytes(c.key[3])} × {c.key[4]}", best_first(v)))
         tables.append(
             Table(
                 f"Fastest protocols per message size, with confidence: transport {transport}, cache {cache}, "
-                f"pair {pair}",
+                f"pair {pair}{where}",
                 [
                     "msg size",
                     "nmsg",
