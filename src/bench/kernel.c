@@ -186,6 +186,8 @@ static void base_fields(pst_rec *r, const kernel_cfg *cfg, const pst_algorithm *
     pst_rec_int(r, "trunc", cfg->prob.trunc);
     pst_rec_int(r, "levels", cfg->prob.levels);
     pst_rec_int(r, "fields", cfg->prob.fields);
+    pst_rec_int(r, "nlat", cfg->prob.nlat);
+    pst_rec_int(r, "nlon", cfg->prob.nlon);
     pst_rec_str(r, "grid", grid);
     pst_rec_str(r, "granularity", cfg->prob.scaled ? cfg->prob.label : NULL);
     pst_rec_int(r, "comm_size", stage == 0 ? g->px : g->py);
@@ -633,7 +635,7 @@ int pst_cmd_kernel(int argc, char **argv)
         {"list", PST_OPT_FLAG, &cfg.list, NULL, "print the algorithms (the registry) and exit", 1, 0, NULL},
         {"json", PST_OPT_FLAG, &cfg.json, NULL, "with --list: as JSON", 1, 0, NULL},
         {"stages", PST_OPT_STRINGS, &cfg.stages, "LIST", "fft (across grid rows), legendre (down columns) (default both)", 1, 0, stages},
-        {"trunc", PST_OPT_INT, &cfg.trunc, "T", "triangular truncation of the model problem (default 42)", 1, 1000, NULL},
+        {"trunc", PST_OPT_INT, &cfg.trunc, "T", "triangular truncation of the model problem (default 42)", 1, PST_MAX_TRUNC, NULL},
         {"levels", PST_OPT_INT, &cfg.levels, "L", "vertical levels (default 16)", 1, 1000, NULL},
         {"fields", PST_OPT_INT, &cfg.fields, "F", "fields transformed together per level", 1, 64, NULL},
         {"grid", PST_OPT_STRING, &cfg.grid_spec, "PXxPY|1d",

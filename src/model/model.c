@@ -94,7 +94,7 @@ void pst_model_init(pst_model *m, const pst_model_config *cfg)
     memset(m, 0, sizeof *m);
     m->cfg = *cfg;
     int nlat = cfg->nlat, nlon = cfg->nlon;
-    pst_sht_init(&m->sht, cfg->M, nlat, nlon, FFTW_ESTIMATE);
+    pst_sht_init(&m->sht, &(pst_spectral_grid){cfg->M, nlat, nlon, cfg->levels}, FFTW_ESTIMATE);
     m->lon = pst_malloc((size_t)nlon * sizeof *m->lon);
     m->lat = pst_malloc((size_t)nlat * sizeof *m->lat);
     for (int i = 0; i < nlon; i++) m->lon[i] = 2 * PST_PI * i / nlon;
