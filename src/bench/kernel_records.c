@@ -13,6 +13,7 @@ static const pst_field base[] = {
     {"levels", PST_F_INT, NULL, "vertical levels L (of the reference configuration with --granularity)", false, NULL},
     {"fields", PST_F_INT, NULL, "fields transformed together per level (--fields)", false, NULL},
     {"nlat", PST_F_INT, NULL, "Gaussian latitudes of the problem's grid: the model's rule for T (smallest even >= (3T+1)/2; T42: 64)", false, NULL},
+    {"blas", PST_F_STR, NULL, "the library of the vector sums' dgemms (--blas; the model's Legendre dgemms take the same)", false, NULL},
     {"nlon", PST_F_INT, NULL, "longitudes of the problem's grid: the model's rule for T (smallest even 2,3,5-smooth >= 3T+1; T42: 128)", false, NULL},
     {"grid", PST_F_STR, NULL, "the stage's processor grid PXxPY; with --grid 1d Px1 for the fft stage, 1xP for the legendre stage", false, NULL},
     {"granularity", PST_F_STR, NULL, "the --granularity configuration (as size); null without it", false, NULL},

@@ -26,7 +26,6 @@
 #include "model/spectral_grid.h"
 #include "model/testcases.h"
 
-#include <cblas.h>
 #include <libgen.h>
 #include <math.h>
 #include <stdio.h>
@@ -130,21 +129,6 @@ static void resolve_level_pipeline(model_cfg *c)
     c->par.leg_level_pipeline = true;
 }
 
-/* --blas: a named library must load on every rank (exit 2 naming why not); auto starts from
- * OpenBLAS and times what loads at set-up. */
-static void resolve_blas(model_cfg *c)
-{
-    c->blas_auto = strcmp(c->blas_name, "auto") == 0;
-    c->blas = PST_BLAS_OPENBLAS;
-    if (c->blas_auto) return;
-    for (int k = 0; k < PST_NBLAS; k++)
-        if (strcmp(c->blas_name, pst_blas_names[k]) == 0) c->blas = (pst_blas)k;
-    const char *why = pst_blas_load(c->blas);
-    char message[600];
-    if (why) snprintf(message, sizeof message, "--blas %s: %s", c->blas_name, why);
-    pst_usage_check_all(why ? message : NULL);
-}
-
 static void validate(model_cfg *c)
 {
     char err[512];
@@ -169,7 +153,9 @@ static void validate(model_cfg *c)
     if (c->steps && !isnan(c->days)) pst_usage_error("--steps and --days are exclusive: give one of them");
     if (!isnan(c->days) && c->days <= 0) pst_usage_error("--days: %g is not a positive simulated time", c->days);
     if (pst_fft_flags(c->fftw_plan, &c->fftw_flags)) pst_usage_error("--fftw-plan: unknown '%s'", c->fftw_plan);
-    resolve_blas(c);
+    pst_blas_backend blas = pst_blas_backend_resolve(c->blas_name);
+    c->blas = blas.lib;
+    c->blas_auto = blas.auto_choose;
     model_algos_resolve(&c->algos, c->ctx.size, &c->grid, &c->par);
     c->ctx.transport = c->algos.transport; /* the header and every record carry it (record.c) */
     resolve_level_pipeline(c);
@@ -433,7 +419,6 @@ static void parse_options(model_cfg *c, int argc, char **argv)
 
 static void plan_run(model_cfg *c, model_plan *p)
 {
-    openblas_set_num_threads(1);
     if (is_parallel(c)) {
         c->par.comm = MPI_COMM_WORLD;
         pst_par_init(&p->par, &c->par, &c->grid);

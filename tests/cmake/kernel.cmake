@@ -139,7 +139,7 @@ pst_output_test(kernel.table4.best_set 2 "^  srtrans +fft +[0-9.]+ .* [^ ]+ ≈ 
 string(TOLOWER "${CMAKE_C_COMPILER_ID}" KERNEL_COMPILER)
 string(REPLACE "gnu" "gcc" KERNEL_COMPILER "${KERNEL_COMPILER}")
 pst_records_test(kernel.np2.model_grid 2 CHECKS
-  "all(p['nlat'] == 96 and p['nlon'] == 192 and p['trunc'] == 63 for p in points)"
+  "all(p['nlat'] == 96 and p['nlon'] == 192 and p['trunc'] == 63 and p['blas'] == 'openblas' for p in points)"
   "header['compiler'].split()[0] == '${KERNEL_COMPILER}'"
   ARGS kernel --trunc 63 --levels 1 --fields 1 --algorithms srtrans,halfsum --protocols 0,6 --overlap off --reps 1
   --warmup 0 --timeout 120)
@@ -148,3 +148,10 @@ pst_bad_input_test(kernel.bad.trunc_limit 1 2 "--trunc: 2048 is out of range \\(
   kernel --trunc 2048 --out ${PST_TEST_OUT})
 pst_bad_input_test(kernel.bad.granularity_limit 1 2 "'T2048L16@8x8' is not a configuration like T42L16@8x8 \\(T in 1 ... 2047"
   kernel --granularity T2048L16@8x8 --out ${PST_TEST_OUT})
+# --blas means what it means for the model: the vector sums' dgemms run on BLIS's small-matrix kernels.
+pst_records_test(kernel.np2.blas 2 CHECKS
+  "len(points) == 2 and all(p['blas'] == 'blis-sup' and p['verified'] is True for p in points)"
+  ARGS kernel --stages legendre --algorithms halfsum,allreduce --blas blis-sup --trunc 21 --levels 2 --protocols 0,6
+  --overlap off --reps 1 --warmup 0 --timeout 120)
+pst_bad_input_test(kernel.bad.blas 1 2 "--blas: unknown value 'mkl' \\(allowed: openblas, blis, blis-sup\\)"
+  kernel --blas mkl --out ${PST_TEST_OUT})
