@@ -548,6 +548,7 @@ static void emit_point(model_cfg *c, const model_plan *p, const model_result *re
     pst_rec_num(&r, "fft_comm_s", res->run.comm_s[0]);
     pst_rec_num(&r, "legendre_comm_s", res->run.comm_s[1]);
     pst_rec_num(&r, "comm_s", res->run.comm_s[0] + res->run.comm_s[1]);
+    pst_rec_events(&r, "events", res->run.events, res->run.nevents);
     pst_rec_num(&r, "diag_s", res->diag_s);
     pst_rec_num(&r, "setup_s", p->setup_s);
     pst_rec_num(&r, "fft_plan_s", p->m.dyn.fft_plan_s);

@@ -49,6 +49,7 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
     d->cfg = *cfg;
     if (!cfg->par) pst_par_serial(&d->serial_par, &(pst_spectral_grid){cfg->M, cfg->nlat, cfg->nlon, cfg->levels});
     d->par = cfg->par ? cfg->par : &d->serial_par;
+    for (int k = 0; k < PST_NSTAGES; k++) pst_event_register(&d->events, pst_stage_names[k]); /* event k: stage k */
     const pst_par *par = d->par;
     if (par->cfg.PY > 1 && par->cfg.leg_level_pipeline && !pst_pleg_sum_splits(par->cfg.legendre))
         pst_fatal(PST_EXIT_FAILED, "level pipeline: the Legendre algorithm %s has no split-phase sum", par->cfg.legendre->name);
