@@ -14,13 +14,14 @@ from pathlib import Path
 
 from pstlab.errors import PstlabError
 from pstlab.records import RecordSet, load
-from pstlab.sections import kernel, swap
+from pstlab.sections import BENCHES as SECTIONS
 
 # The targets of a tool whose verdicts can be trusted on a quiet machine.
 TARGET_CONSISTENT = 0.95
 TARGET_MEDIAN_SET = 0.25
 TARGET_P90_SET = 0.50
-BENCHES = {"kernel": kernel.verdict_cases, "swap": swap.verdict_cases}
+# The subcommands whose verdicts are compared: those whose section has verdict_cases.
+BENCHES = {bench.BENCH: bench for bench in SECTIONS if hasattr(bench, "verdict_cases")}
 
 
 def _fallback(rs: RecordSet, bench: str) -> dict[tuple, tuple[frozenset, int]]:
@@ -37,17 +38,15 @@ def _fallback(rs: RecordSet, bench: str) -> dict[tuple, tuple[frozenset, int]]:
 
 
 def verdicts_key(bench: str) -> tuple[str, ...]:
-    from pstlab.sections import kernel, swap
-
-    return (kernel if bench == "kernel" else swap).VERDICT_KEY
+    return BENCHES[bench].VERDICT_KEY
 
 
 def run_verdicts(rs: RecordSet, bench: str) -> tuple[dict[tuple, tuple[frozenset, int]], int]:
     """{key: (best set, number of alternatives)} of one run, and how many were left out as oversubscribed."""
     oversubscribed = {h.get("_file") for h in rs.headers() if h.get("oversubscribed")}
     kept = RecordSet(rs.path, [r for r in rs.records if r.get("_file") not in oversubscribed], rs.manifest)
-    cases = BENCHES[bench](kept)
-    skipped = sum(1 for c in BENCHES[bench](rs) if "oversubscribed" in c.caveats) if oversubscribed else 0
+    cases = BENCHES[bench].verdict_cases(kept)
+    skipped = sum(1 for c in BENCHES[bench].verdict_cases(rs) if "oversubscribed" in c.caveats) if oversubscribed else 0
     if not cases:
         return _fallback(kept, bench), skipped
     return {c.key: (frozenset(c.verdict.best_set), len(c.verdict.medians)) for c in cases}, skipped

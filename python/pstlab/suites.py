@@ -31,6 +31,7 @@ from pathlib import Path
 
 from pstlab import paths
 from pstlab.errors import PstlabError
+from pstlab.sections import BENCHES
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -52,7 +53,7 @@ EXPERIMENT_KEYS = {
     "launches",
 }
 # The subcommands that run alternatives in interleaved rounds (--seed, --adaptive, --budget).
-IN_ROUNDS = ("swap", "kernel", "pingpong", "coll")
+IN_ROUNDS = tuple(bench.BENCH for bench in BENCHES if bench.IN_ROUNDS)
 # The options a kernel experiment and a model experiment tuned from it must agree on.
 TUNED_MATCH = ("--trunc", "--levels", "--grid")
 SUITE_KEYS = {"description", "experiment"}

@@ -43,6 +43,8 @@ typedef struct pst_algorithm {
     const struct pst_vsum_ops *vsum;
     pst_mpi_feature requires; /* the MPI feature it calls (PST_FEAT_NONE: MPI-3.0's blocking calls) */
     const char *standard;    /* where the MPI standard defines the calls of a library alternative */
+    bool splits_as_iallreduce; /* a whole-column sum the model's level pipeline may split into an
+                                * MPI_Iallreduce started now and waited for a block later */
 } pst_algorithm;
 
 extern const pst_algorithm pst_algorithms[];

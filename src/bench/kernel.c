@@ -42,12 +42,13 @@ static bool serves(const pst_algorithm *a, int stage) { return (a->stages & (1u 
 
 typedef struct kernel_cfg {
     pst_ctx ctx;
-    const char *protocols_spec, *grid_spec, *granularity, *transport, *result;
+    const char *protocols_spec, *grid_spec, *granularity, *transport, *result, *blas_name;
     bool list, json;
     pst_str_list algorithms, stages, overlap;
     long long trunc, levels, fields, reps, warmup;
     /* derived */
     kproblem prob;
+    pst_blas blas;            /* --blas */
     const pst_protocol **protocols;
     size_t nprotocols;
     bool *run_alg, run_stage[2], overlaps[2];  /* run_alg: per registry row */
@@ -67,6 +68,19 @@ typedef struct alt {
     char label[32];          /* "2,3+ov", "0,6", "coll" */
 } alt;
 /* ---- validation ---- */
+
+/* Each stage's communicator on its gx x gy grid: FFT stage the row (same y), Legendre stage the
+ * column (same x). */
+static void make_stage_comms(kernel_cfg *cfg, const int gx[2], const int gy[2])
+{
+    for (int s = 0; s < 2; s++) {
+        int x = cfg->ctx.rank % gx[s], y = cfg->ctx.rank / gx[s];
+        kgeom *g = &cfg->geom[s];
+        *g = (kgeom){.px = gx[s], .py = gy[s], .x = x, .y = y};
+        MPI_Comm_split(MPI_COMM_WORLD, s == 0 ? y : x, s == 0 ? x : y, &g->comm);
+        cfg->comms[s] = s == 0 ? gy[s] : gx[s];
+    }
+}
 
 static void validate(kernel_cfg *cfg)
 {
@@ -91,6 +105,7 @@ static void validate(kernel_cfg *cfg)
     cfg->overlaps[0] = cfg->overlap.n == 0 || pst_str_list_has(&cfg->overlap, "off");
     cfg->overlaps[1] = cfg->overlap.n == 0 || pst_str_list_has(&cfg->overlap, "on");
 
+    cfg->blas = pst_blas_backend_resolve(cfg->blas_name).lib;
     /* The problem. */
     if (cfg->granularity) {
         if (cfg->trunc || cfg->levels)
@@ -139,14 +154,7 @@ static void validate(kernel_cfg *cfg)
         cfg->run_alg[a] = false;
         if (c->rank == 0) printf("note: %s skipped: %s\n", alg->name, why);
     }
-    for (int s = 0; s < 2; s++) {
-        int x = c->rank % gx[s], y = c->rank / gx[s];
-        kgeom *g = &cfg->geom[s];
-        *g = (kgeom){.px = gx[s], .py = gy[s], .x = x, .y = y};
-        /* FFT stage: the row (same y); Legendre stage: the column (same x). */
-        MPI_Comm_split(MPI_COMM_WORLD, s == 0 ? y : x, s == 0 ? x : y, &g->comm);
-        cfg->comms[s] = s == 0 ? gy[s] : gx[s];
-    }
+    make_stage_comms(cfg, gx, gy);
 }
 
 /* The (algorithm, stage) pairs the run will measure: each is one comparison. */
@@ -188,6 +196,9 @@ static void base_fields(pst_rec *r, const kernel_cfg *cfg, const pst_algorithm *
     pst_rec_int(r, "trunc", cfg->prob.trunc);
     pst_rec_int(r, "levels", cfg->prob.levels);
     pst_rec_int(r, "fields", cfg->prob.fields);
+    pst_rec_int(r, "nlat", cfg->prob.nlat);
+    pst_rec_int(r, "nlon", cfg->prob.nlon);
+    pst_rec_str(r, "blas", pst_blas_names[cfg->blas]);
     pst_rec_str(r, "grid", grid);
     pst_rec_str(r, "granularity", cfg->prob.scaled ? cfg->prob.label : NULL);
     pst_rec_int(r, "comm_size", stage == 0 ? g->px : g->py);
@@ -267,7 +278,7 @@ static void emit_point(kernel_cfg *cfg, const outcome *o, size_t i)
 static void run_algorithm(kernel_cfg *cfg, const pst_algorithm *a, int stage, outcome *o)
 {
     kgeom *g = &cfg->geom[stage];
-    kcase *kc = kcase_create(a->family, stage, &cfg->prob, g, !strcmp(cfg->result, "partitioned"));
+    kcase *kc = kcase_create(a->family, stage, &cfg->prob, g, !strcmp(cfg->result, "partitioned"), cfg->blas);
     *o = (outcome){.a = a, .stage = stage};
     alternatives(cfg, o);
     long long bytes = kcase_bytes(kc);
@@ -358,7 +369,7 @@ static bool run_family(kernel_cfg *cfg, int stage, pst_alg_family family, const 
     }
     if (f->nalts < 2) return false;
     kgeom *g = &cfg->geom[stage];
-    kcase *kc = kcase_create(family, stage, &cfg->prob, g, !strcmp(cfg->result, "partitioned"));
+    kcase *kc = kcase_create(family, stage, &cfg->prob, g, !strcmp(cfg->result, "partitioned"), cfg->blas);
     long long bytes = kcase_bytes(kc);
     MPI_Allreduce(&bytes, &f->bytes_max, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
     kturn T = {cfg, kc, pst_malloc(f->nalts * sizeof *T.plans), pst_calloc(f->nalts, sizeof *T.bad)};
@@ -617,6 +628,11 @@ static void header_algorithms(pst_rec *r, const pst_ctx *c, void *arg)
     pst_algorithm_rec(r, "algorithms");
 }
 
+static const char *const stages[] = {"fft", "legendre", NULL};
+static const char *const onoff[] = {"off", "on", NULL};
+static const char *const results[] = {"replicated", "partitioned", NULL};
+static const char *const blas_choices[] = {"openblas", "blis", "blis-sup", NULL}; /* the model's, but auto */
+
 int pst_cmd_kernel(int argc, char **argv)
 {
     /* --algorithms' choices: the registry's names, coll, all. */
@@ -626,20 +642,18 @@ int pst_cmd_kernel(int argc, char **argv)
     algs[pst_nalgorithms + 1] = "all";
     char names[256], algs_help[384];
     snprintf(algs_help, sizeof algs_help, "%s; coll = both collectives; all (default)", pst_algorithm_names(0, names, sizeof names));
-    static const char *const stages[] = {"fft", "legendre", NULL};
-    static const char *const onoff[] = {"off", "on", NULL};
-    static const char *const results[] = {"replicated", "partitioned", NULL};
     kernel_cfg cfg = {.protocols_spec = "all", .grid_spec = "1d", .transport = "mpi", .result = "replicated", .fields = 3,
-                      .reps = 10, .warmup = 1, .compare = PST_COMPARE_DEFAULTS};
+                      .reps = 10, .warmup = 1, .compare = PST_COMPARE_DEFAULTS, .blas_name = "openblas"};
     pst_ctx_init(&cfg.ctx, &pst_schema_kernel_header, argc, argv);
     const pst_opt opts[] = {
         {"algorithms", PST_OPT_STRINGS, &cfg.algorithms, "LIST", algs_help, 1, 0, algs},
         {"list", PST_OPT_FLAG, &cfg.list, NULL, "print the algorithms (the registry) and exit", 1, 0, NULL},
         {"json", PST_OPT_FLAG, &cfg.json, NULL, "with --list: as JSON", 1, 0, NULL},
         {"stages", PST_OPT_STRINGS, &cfg.stages, "LIST", "fft (across grid rows), legendre (down columns) (default both)", 1, 0, stages},
-        {"trunc", PST_OPT_INT, &cfg.trunc, "T", "triangular truncation of the model problem (default 42)", 1, 1000, NULL},
+        {"trunc", PST_OPT_INT, &cfg.trunc, "T", "triangular truncation of the model problem (default 42)", 1, PST_MAX_TRUNC, NULL},
         {"levels", PST_OPT_INT, &cfg.levels, "L", "vertical levels (default 16)", 1, 1000, NULL},
         {"fields", PST_OPT_INT, &cfg.fields, "F", "fields transformed together per level", 1, 64, NULL},
+        {"blas", PST_OPT_STRING, &cfg.blas_name, "LIB", "library of the vector sums' dgemms: openblas, blis, blis-sup, as for the model", 1, 0, blas_choices},
         {"grid", PST_OPT_STRING, &cfg.grid_spec, "PXxPY|1d",
          "processor grid (PX*PY = ranks), or 1d: FFT stage on P x 1 and Legendre stage on 1 x P", 1, 0, NULL},
         {"granularity", PST_OPT_STRING, &cfg.granularity, "TnLk@AxB",

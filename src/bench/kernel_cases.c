@@ -7,7 +7,6 @@
 #include "core/alloc.h"
 #include "core/errors.h"
 
-#include <cblas.h>
 #include <fftw3.h>
 #include <math.h>
 #include <stdlib.h>
@@ -15,6 +14,7 @@
 
 struct kcase {
     pst_alg_family fam;
+    pst_blas blas;   /* the vector sums' dgemms */
     kgeom g;
     int rank, size;
     long long bytes;
@@ -213,8 +213,8 @@ static void vsum_compute(void *arg, size_t lo, size_t count, double *out)
     kcase *c = arg;
     size_t unit = c->s.unit, row0 = lo / unit, rows = count / unit;
     if (rows == 0) return;
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)rows, (int)unit, c->s.lats, 1.0,
-                c->s.legendre + row0 * (size_t)c->s.lats, c->s.lats, c->s.fourier, (int)unit, 0.0, out, (int)unit);
+    pst_blas_dgemm(c->blas, false, (int)rows, (int)unit, c->s.lats, 1.0, c->s.legendre + row0 * (size_t)c->s.lats, c->s.lats,
+                   c->s.fourier, (int)unit, 0.0, out, (int)unit);
 }
 
 static void vsum_create(kcase *c, const kproblem *k, bool partitioned)
@@ -262,10 +262,11 @@ static long long vsum_verify(kcase *c)
 
 /* ---- dispatch ---- */
 
-kcase *kcase_create(pst_alg_family fam, kstage stage, const kproblem *k, const kgeom *g, bool partitioned)
+kcase *kcase_create(pst_alg_family fam, kstage stage, const kproblem *k, const kgeom *g, bool partitioned, pst_blas blas)
 {
     kcase *c = pst_calloc(1, sizeof *c);
     c->fam = fam;
+    c->blas = blas;
     c->g = *g;
     MPI_Comm_rank(g->comm, &c->rank);
     MPI_Comm_size(g->comm, &c->size);

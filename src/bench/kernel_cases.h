@@ -15,6 +15,7 @@
 #include "algo/algorithm.h"
 #include "bench/kernel_problem.h"
 #include "comm/protocol.h"
+#include "model/blas.h"
 
 #include <mpi.h>
 #include <stdbool.h>
@@ -30,7 +31,8 @@ typedef struct kgeom {
 typedef struct kcase kcase;
 typedef struct kplan kplan;
 
-kcase *kcase_create(pst_alg_family fam, kstage stage, const kproblem *k, const kgeom *g, bool partitioned);
+/* blas: the library of the vector sums' dgemms. */
+kcase *kcase_create(pst_alg_family fam, kstage stage, const kproblem *k, const kgeom *g, bool partitioned, pst_blas blas);
 /* One alternative's plans on the case's data: alg is a registry row of the case's family (the
  * collective takes p = NULL).  Several plans may be alive at once, so
  * alternatives can be measured in interleaved rounds; a one-sided transport grows its area on

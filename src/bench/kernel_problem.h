@@ -3,22 +3,25 @@
  * configuration (Worley 1998's "same granularity as T42L16 on 8x8"), the reference's per-rank
  * sizes on the grid actually run.
  *
- * Model shape: M = T, nlon = smallest power of two >= 3T+1, nlat = nlon/2 (T42: 64 x 128,
- * T85: 128 x 256).  Latitudes go to processor rows in north/south pairs (row y: pst_block of
- * nlat/2 pairs over PY), longitudes to columns (pst_block of nlon over PX), wavenumbers
- * m = 0..M to columns in serpentine order (0,1,..,PX-1,PX-1,..,0,0,1,..).
+ * Model shape: the model's spectral grid of truncation T (pst_spectral_grid: T42: 64 x 128, T85:
+ * 128 x 256, T63: 96 x 192), its decomposition too: latitudes go to processor rows in
+ * north/south pairs (row y: pst_block of nlat/2 pairs over PY), longitudes to columns (pst_block
+ * of nlon over PX), wavenumbers to columns as the model deals them (pst_spectral_grid_wavenumbers).
  *   FFT stage (row of PX ranks):  lines = latitudes of the row x L x F real lines of nlon.
  *   Legendre stage (column of PY ranks):  per rank, latitudes of its row and the spectral
  *     coefficients (m,n), n = m..M, of its column's wavenumbers, x L x F complex values. */
 #ifndef PST_KERNEL_PROBLEM_H
 #define PST_KERNEL_PROBLEM_H
 
+#include "model/spectral_grid.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
 typedef struct kproblem {
+    pst_spectral_grid grid; /* the model problem's grid (the reference's with --granularity) */
     int trunc, levels, fields;
-    int nlon, nlat;
+    int nlon, nlat;         /* the grid's, as the kernel's tables and records name them */
     /* Scaling: sizes per rank taken from this reference configuration. */
     bool scaled;
     int ref_trunc, ref_levels, ref_px, ref_py, ref_nlon, ref_nlat;
@@ -31,7 +34,7 @@ void kproblem_model(kproblem *k, int trunc, int levels, int fields);
  * reference grid does not fit the reference problem. */
 int kproblem_scaled(kproblem *k, const char *spec, int fields, char *err, size_t errlen);
 /* Does a PX x PY grid fit (every rank at least one longitude, wavenumber and latitude pair)?
- * NULL, or why not. */
+ * NULL, or why not (pst_spectral_grid_misfit). */
 const char *kproblem_grid_check(const kproblem *k, int px, int py);
 
 int kp_fft_nlon(const kproblem *k, int px);                 /* FFT line length */

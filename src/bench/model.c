@@ -24,9 +24,9 @@
 #include "model/fields_io.h"
 #include "model/flops.h"
 #include "model/model.h"
+#include "model/spectral_grid.h"
 #include "model/testcases.h"
 
-#include <cblas.h>
 #include <libgen.h>
 #include <math.h>
 #include <stdio.h>
@@ -51,6 +51,7 @@ typedef struct model_cfg {
     bool blas_auto;
     bool wisdom_loaded;       /* rank 0 read --fftw-wisdom before planning */
     pst_reference ref;
+    pst_spectral_grid grid;   /* --trunc, --levels, --nlat, --nlon */
     pst_par_config par;       /* grid, algorithms and protocols (1x1: serial) */
     const char *fft_locality, *legendre_locality; /* do the rows and the columns stay inside a node? */
 } model_cfg;
@@ -80,25 +81,6 @@ static int parse_angle(const char *s, double *out)
     *out = num * PST_PI / den;
     /* A rotation angle is meaningful within one turn either way; 1e308*pi is not an angle. */
     return isfinite(*out) && fabs(*out) <= 2 * PST_PI ? 0 : -1;
-}
-
-static bool good_fft_length(long long n)
-{
-    for (int p = 2; p <= 5; p++)
-        while (n % p == 0) n /= p;
-    return n == 1;
-}
-
-/* Smallest even nlat >= (3M+1)/2 and smallest 2,3,5-smooth nlon >= 3M+1: an alias-free
- * quadratic grid (T42: 64 x 128, T85: 128 x 256). */
-static void default_grid(long long M, long long *nlat, long long *nlon)
-{
-    if (!*nlat) *nlat = 2 * ((3 * M + 1 + 3) / 4);
-    if (!*nlon) {
-        long long n = 3 * M + 1;
-        while (!good_fft_length(n) || n % 2) n++;
-        *nlon = n;
-    }
 }
 
 /* Why rank 0, which writes the fields, cannot write them to --write-fields (NULL: it can).
@@ -149,21 +131,6 @@ static void resolve_level_pipeline(model_cfg *c)
     c->par.leg_level_pipeline = true;
 }
 
-/* --blas: a named library must load on every rank (exit 2 naming why not); auto starts from
- * OpenBLAS and times what loads at set-up. */
-static void resolve_blas(model_cfg *c)
-{
-    c->blas_auto = strcmp(c->blas_name, "auto") == 0;
-    c->blas = PST_BLAS_OPENBLAS;
-    if (c->blas_auto) return;
-    for (int k = 0; k < PST_NBLAS; k++)
-        if (strcmp(c->blas_name, pst_blas_names[k]) == 0) c->blas = (pst_blas)k;
-    const char *why = pst_blas_load(c->blas);
-    char message[600];
-    if (why) snprintf(message, sizeof message, "--blas %s: %s", c->blas_name, why);
-    pst_usage_check_all(why ? message : NULL);
-}
-
 static void validate(model_cfg *c)
 {
     char err[512];
@@ -174,14 +141,10 @@ static void validate(model_cfg *c)
                         c->alpha_spec);
     if (c->alpha != 0 && !pst_case_rotated((int)c->test_case))
         pst_usage_error("--alpha: the rotation angle applies to cases 1 and 2 only (case %lld)", c->test_case);
-    default_grid(c->trunc, &c->nlat, &c->nlon);
-    long long nlat_min = 2 * ((3 * c->trunc + 1 + 3) / 4);
-    if (c->nlat < nlat_min || c->nlat % 2)
-        pst_usage_error("--nlat: %lld latitudes are too few for T%lld (need an even number >= %lld = (3M+1)/2 for "
-                        "alias-free quadrature)", c->nlat, c->trunc, nlat_min);
-    if (c->nlon < 3 * c->trunc + 1 || c->nlon % 2 || !good_fft_length(c->nlon))
-        pst_usage_error("--nlon: %lld longitudes do not fit T%lld (need an even number >= %lld = 3M+1 with prime "
-                        "factors 2, 3, 5 only)", c->nlon, c->trunc, 3 * c->trunc + 1);
+    if (pst_spectral_grid_init(&c->grid, (int)c->trunc, (int)c->levels, (int)c->nlat, (int)c->nlon, err, sizeof err))
+        pst_usage_error("%s", err);
+    c->nlat = c->grid.nlat;
+    c->nlon = c->grid.nlon;
     /* 4 levels per block: the Legendre dgemms get 40 columns (OpenBLAS's small-matrix kernels are
      * fastest from about 20 to 80) and each table is streamed a quarter as often as level by
      * level (T85L16: Legendre stage 7.5-8.1 ms against 8.3-8.9 with 2, bench/model.sh). */
@@ -192,8 +155,10 @@ static void validate(model_cfg *c)
     if (c->steps && !isnan(c->days)) pst_usage_error("--steps and --days are exclusive: give one of them");
     if (!isnan(c->days) && c->days <= 0) pst_usage_error("--days: %g is not a positive simulated time", c->days);
     if (pst_fft_flags(c->fftw_plan, &c->fftw_flags)) pst_usage_error("--fftw-plan: unknown '%s'", c->fftw_plan);
-    resolve_blas(c);
-    model_algos_resolve(&c->algos, c->ctx.size, (int)c->trunc, (int)c->nlat, (int)c->nlon, &c->par);
+    pst_blas_backend blas = pst_blas_backend_resolve(c->blas_name);
+    c->blas = blas.lib;
+    c->blas_auto = blas.auto_choose;
+    model_algos_resolve(&c->algos, c->ctx.size, &c->grid, &c->par);
     c->ctx.transport = c->algos.transport; /* the header and every record carry it (record.c) */
     resolve_level_pipeline(c);
     if (c->reference) {
@@ -458,10 +423,9 @@ static void parse_options(model_cfg *c, int argc, char **argv)
 
 static void plan_run(model_cfg *c, model_plan *p)
 {
-    openblas_set_num_threads(1);
     if (is_parallel(c)) {
         c->par.comm = MPI_COMM_WORLD;
-        pst_par_init(&p->par, &c->par, (int)c->trunc, (int)c->nlat, (int)c->nlon);
+        pst_par_init(&p->par, &c->par, &c->grid);
     }
     pst_model_config mc = {
         .test_case = (int)c->test_case, .alpha = c->alpha, .M = (int)c->trunc, .nlat = (int)c->nlat, .nlon = (int)c->nlon,
@@ -588,6 +552,7 @@ static void emit_point(model_cfg *c, const model_plan *p, const model_result *re
     pst_rec_num(&r, "fft_comm_s", res->run.comm_s[0]);
     pst_rec_num(&r, "legendre_comm_s", res->run.comm_s[1]);
     pst_rec_num(&r, "comm_s", res->run.comm_s[0] + res->run.comm_s[1]);
+    pst_rec_events(&r, "events", res->run.events, res->run.nevents);
     pst_rec_num(&r, "diag_s", res->diag_s);
     pst_rec_num(&r, "setup_s", p->setup_s);
     pst_rec_num(&r, "fft_plan_s", p->m.dyn.fft_plan_s);

@@ -89,7 +89,7 @@ static void default_grid(int P, int *px, int *py)
     *px = P / y;
 }
 
-void model_algos_resolve(const model_algos *a, int nranks, int M, int nlat, int nlon, pst_par_config *cfg)
+void model_algos_resolve(const model_algos *a, int nranks, const pst_spectral_grid *g, pst_par_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     if (a->grid) {
@@ -155,6 +155,6 @@ void model_algos_resolve(const model_algos *a, int nranks, int M, int nlat, int 
     cfg->leg_protocol = protocol_of(a->transport, lopt, leg_code);
     if (a->overlap) cfg->fft_overlap = cfg->leg_overlap = true;
 
-    const char *why = pst_par_check(cfg->PX, cfg->PY, cfg->fft, cfg->legendre, M, nlat, nlon);
-    if (why) pst_usage_error("--grid %dx%d does not fit T%d on %d x %d: %s", cfg->PX, cfg->PY, M, nlat, nlon, why);
+    const char *why = pst_par_check(cfg->PX, cfg->PY, cfg->fft, cfg->legendre, g);
+    if (why) pst_usage_error("--grid %dx%d does not fit T%d on %d x %d: %s", cfg->PX, cfg->PY, g->M, g->nlat, g->nlon, why);
 }

@@ -27,6 +27,6 @@ extern const char *const pst_model_presets[]; /* NULL-terminated: gen, coll, opt
 
 /* Resolve the options into a configuration for nranks ranks (cfg->comm is left to the caller).
  * Any inconsistency is a collective usage error (exit 2) naming the option. */
-void model_algos_resolve(const model_algos *a, int nranks, int M, int nlat, int nlon, pst_par_config *cfg);
+void model_algos_resolve(const model_algos *a, int nranks, const pst_spectral_grid *g, pst_par_config *cfg);
 
 #endif

@@ -114,7 +114,7 @@ static size_t bsend_need(const pst_xfer *x) { return (size_t)x->bytes + MPI_BSEN
 static void bsend(const pst_xfer *x)
 {
     if (bsend_pending + bsend_need(x) > bsend_attached) drain_bsend_space();
-    pst_mpi_check(MPI_Bsend(x->sendbuf, x->bytes, MPI_BYTE, x->dest, data_tag(x), x->comm), "Bsend");
+    PST_MPI_CHECK(MPI_Bsend(x->sendbuf, x->bytes, MPI_BYTE, x->dest, data_tag(x), x->comm));
     bsend_pending += bsend_need(x);
 }
 
@@ -130,14 +130,14 @@ static void start(pst_xfer *x, int k)
     if (x->req[k] == MPI_REQUEST_NULL)
         pst_fatal(PST_EXIT_FAILED, "protocol %s: transfer run without being prepared (pst_xfer_prepare or a pst_xfer_set)",
                   x->proto->code);
-    pst_mpi_check(MPI_Start(&x->req[k]), "Start");
+    PST_MPI_CHECK(MPI_Start(&x->req[k]));
 }
 
 static void isendrecv(pst_xfer *x)
 {
 #if defined(PST_HAVE_MPI_ISENDRECV)
-    pst_mpi_check(MPI_Isendrecv(x->sendbuf, x->bytes, MPI_BYTE, x->dest, data_tag(x), x->recvbuf, x->recv_bytes, MPI_BYTE,
-                                x->src, data_tag(x), x->comm, &x->req[S_DATA]), "Isendrecv");
+    PST_MPI_CHECK(MPI_Isendrecv(x->sendbuf, x->bytes, MPI_BYTE, x->dest, data_tag(x), x->recvbuf, x->recv_bytes, MPI_BYTE,
+                                x->src, data_tag(x), x->comm, &x->req[S_DATA]));
 #else
     /* Lists leave it out or refuse it (pst_protocol_parse_list); this guards a caller taking it from the catalogue. */
     pst_fatal(PST_EXIT_FAILED, "protocol %s %s", x->proto->code, pst_protocol_unavailable(x->proto));
@@ -150,7 +150,7 @@ static void mpi_send_part(pst_xfer *x, int part)
 {
 #if defined(PST_HAVE_MPI_PARTITIONED)
     if (part == 0) start(x, S_DATA);
-    pst_mpi_check(MPI_Pready(part, x->req[S_DATA]), "Pready");
+    PST_MPI_CHECK(MPI_Pready(part, x->req[S_DATA]));
 #else
     (void)part;
     pst_fatal(PST_EXIT_FAILED, "protocol %s %s", x->proto->code, pst_protocol_unavailable(x->proto));
@@ -163,8 +163,8 @@ static void mpi_send_part(pst_xfer *x, int part)
 static void mpi_wait_part(pst_xfer *x, int part)
 {
 #if defined(PST_HAVE_MPI_PARTITIONED)
-    pst_mpi_check(MPI_Wait(&x->req[S_DATA], MPI_STATUS_IGNORE), "Wait");
-    for (int in = 0; !in;) pst_mpi_check(MPI_Parrived(x->req[R_DATA], part, &in), "Parrived");
+    PST_MPI_CHECK(MPI_Wait(&x->req[S_DATA], MPI_STATUS_IGNORE));
+    for (int in = 0; !in;) PST_MPI_CHECK(MPI_Parrived(x->req[R_DATA], part, &in));
 #else
     (void)part;
     pst_fatal(PST_EXIT_FAILED, "protocol %s %s", x->proto->code, pst_protocol_unavailable(x->proto));
@@ -174,10 +174,10 @@ static void mpi_wait_part(pst_xfer *x, int part)
 static void partitioned_init(pst_xfer *x)
 {
 #if defined(PST_HAVE_MPI_PARTITIONED)
-    pst_mpi_check(MPI_Precv_init(x->recvbuf, x->recv_parts, x->recv_bytes / x->recv_parts, MPI_BYTE, x->src, data_tag(x), x->comm,
-                                 MPI_INFO_NULL, &x->req[R_DATA]), "Precv_init");
-    pst_mpi_check(MPI_Psend_init(x->sendbuf, x->send_parts, x->bytes / x->send_parts, MPI_BYTE, x->dest, data_tag(x), x->comm,
-                                 MPI_INFO_NULL, &x->req[S_DATA]), "Psend_init");
+    PST_MPI_CHECK(MPI_Precv_init(x->recvbuf, x->recv_parts, x->recv_bytes / x->recv_parts, MPI_BYTE, x->src, data_tag(x), x->comm,
+                                 MPI_INFO_NULL, &x->req[R_DATA]));
+    PST_MPI_CHECK(MPI_Psend_init(x->sendbuf, x->send_parts, x->bytes / x->send_parts, MPI_BYTE, x->dest, data_tag(x), x->comm,
+                                 MPI_INFO_NULL, &x->req[S_DATA]));
 #else
     pst_fatal(PST_EXIT_FAILED, "protocol %s %s", x->proto->code, pst_protocol_unavailable(x->proto));
 #endif
@@ -195,36 +195,36 @@ static void run_phase(pst_xfer *x, int phase)
         switch (ops[i]) {
         case IRECV:
             if (persistent) start(x, R_DATA);
-            else pst_mpi_check(MPI_Irecv(rbuf, rn, MPI_BYTE, x->src, dt, x->comm, &x->req[R_DATA]), "Irecv");
+            else PST_MPI_CHECK(MPI_Irecv(rbuf, rn, MPI_BYTE, x->src, dt, x->comm, &x->req[R_DATA]));
             break;
-        case WAIT_RECV: pst_mpi_check(MPI_Wait(&x->req[R_DATA], MPI_STATUS_IGNORE), "Wait"); break;
-        case RECV: pst_mpi_check(MPI_Recv(rbuf, rn, MPI_BYTE, x->src, dt, x->comm, MPI_STATUS_IGNORE), "Recv"); break;
+        case WAIT_RECV: PST_MPI_CHECK(MPI_Wait(&x->req[R_DATA], MPI_STATUS_IGNORE)); break;
+        case RECV: PST_MPI_CHECK(MPI_Recv(rbuf, rn, MPI_BYTE, x->src, dt, x->comm, MPI_STATUS_IGNORE)); break;
         case HS_POST:
             if (x->waits_handshake) {
                 if (persistent) start(x, R_HS);
-                else pst_mpi_check(MPI_Irecv(&token, 0, MPI_BYTE, x->dest, hs_tag(x), x->comm, &x->req[R_HS]), "Irecv(handshake)");
+                else PST_MPI_CHECK(MPI_Irecv(&token, 0, MPI_BYTE, x->dest, hs_tag(x), x->comm, &x->req[R_HS]));
             }
             if (x->sends_handshake) {
                 if (persistent) start(x, S_HS);
-                else pst_mpi_check(MPI_Isend(&token, 0, MPI_BYTE, x->src, hs_tag(x), x->comm, &x->req[S_HS]), "Isend(handshake)");
+                else PST_MPI_CHECK(MPI_Isend(&token, 0, MPI_BYTE, x->src, hs_tag(x), x->comm, &x->req[S_HS]));
             }
             break;
-        case HS_WAIT: pst_mpi_check(MPI_Wait(&x->req[R_HS], MPI_STATUS_IGNORE), "Wait(handshake)"); break;
-        case SEND: pst_mpi_check(MPI_Send(sbuf, n, MPI_BYTE, x->dest, dt, x->comm), "Send"); break;
-        case SSEND: pst_mpi_check(MPI_Ssend(sbuf, n, MPI_BYTE, x->dest, dt, x->comm), "Ssend"); break;
-        case RSEND: pst_mpi_check(MPI_Rsend(sbuf, n, MPI_BYTE, x->dest, dt, x->comm), "Rsend"); break;
+        case HS_WAIT: PST_MPI_CHECK(MPI_Wait(&x->req[R_HS], MPI_STATUS_IGNORE)); break;
+        case SEND: PST_MPI_CHECK(MPI_Send(sbuf, n, MPI_BYTE, x->dest, dt, x->comm)); break;
+        case SSEND: PST_MPI_CHECK(MPI_Ssend(sbuf, n, MPI_BYTE, x->dest, dt, x->comm)); break;
+        case RSEND: PST_MPI_CHECK(MPI_Rsend(sbuf, n, MPI_BYTE, x->dest, dt, x->comm)); break;
         case BSEND: bsend(x); break;
         case ISEND:
         case ISSEND:
         case IRSEND:
             if (persistent) start(x, S_DATA);
-            else pst_mpi_check(isend_call(ops[i])(sbuf, n, MPI_BYTE, x->dest, dt, x->comm, &x->req[S_DATA]), "Isend");
+            else PST_MPI_CHECK(isend_call(ops[i])(sbuf, n, MPI_BYTE, x->dest, dt, x->comm, &x->req[S_DATA]));
             break;
-        case WAIT_SEND: pst_mpi_check(MPI_Wait(&x->req[S_DATA], MPI_STATUS_IGNORE), "Wait"); break;
-        case WAIT_ALL: pst_mpi_check(pst_waitall(2, &x->req[R_DATA]), "Waitall"); break; /* R_DATA, S_DATA adjacent */
+        case WAIT_SEND: PST_MPI_CHECK(MPI_Wait(&x->req[S_DATA], MPI_STATUS_IGNORE)); break;
+        case WAIT_ALL: PST_MPI_CHECK(pst_waitall(2, &x->req[R_DATA])); break; /* R_DATA, S_DATA adjacent */
         case SENDRECV:
-            pst_mpi_check(MPI_Sendrecv(sbuf, n, MPI_BYTE, x->dest, dt, rbuf, rn, MPI_BYTE, x->src, dt, x->comm,
-                               MPI_STATUS_IGNORE), "Sendrecv");
+            PST_MPI_CHECK(MPI_Sendrecv(sbuf, n, MPI_BYTE, x->dest, dt, rbuf, rn, MPI_BYTE, x->src, dt, x->comm,
+                               MPI_STATUS_IGNORE));
             break;
         case ISENDRECV: isendrecv(x); break;
         case PSEND:
@@ -234,7 +234,7 @@ static void run_phase(pst_xfer *x, int phase)
         }
     }
     /* The handshake token's send completes with the transfer (an inactive persistent one at once). */
-    if (phase == PH_WAIT && x->req[S_HS] != MPI_REQUEST_NULL) pst_mpi_check(MPI_Wait(&x->req[S_HS], MPI_STATUS_IGNORE), "Wait(handshake)");
+    if (phase == PH_WAIT && x->req[S_HS] != MPI_REQUEST_NULL) PST_MPI_CHECK(MPI_Wait(&x->req[S_HS], MPI_STATUS_IGNORE));
 }
 
 /* Side B's send phase begins with WAIT_RECV and may then block until the partner receives;
@@ -262,20 +262,18 @@ static void mpi_prepare(pst_xfer *x)
         for (int i = 0; i < MAXOPS && ops[i] != END; i++) {
             switch (ops[i]) {
             case IRECV:
-                pst_mpi_check(MPI_Recv_init(x->recvbuf, x->recv_bytes, MPI_BYTE, x->src, data_tag(x), x->comm, &x->req[R_DATA]),
-                              "Recv_init");
+                PST_MPI_CHECK(MPI_Recv_init(x->recvbuf, x->recv_bytes, MPI_BYTE, x->src, data_tag(x), x->comm, &x->req[R_DATA]));
                 break;
             case ISEND:
             case ISSEND:
             case IRSEND:
-                pst_mpi_check(send_init_call(ops[i])(x->sendbuf, x->bytes, MPI_BYTE, x->dest, data_tag(x), x->comm, &x->req[S_DATA]),
-                              "Send_init");
+                PST_MPI_CHECK(send_init_call(ops[i])(x->sendbuf, x->bytes, MPI_BYTE, x->dest, data_tag(x), x->comm, &x->req[S_DATA]));
                 break;
             case HS_POST:
                 if (x->waits_handshake)
-                    pst_mpi_check(MPI_Recv_init(&token, 0, MPI_BYTE, x->dest, hs_tag(x), x->comm, &x->req[R_HS]), "Recv_init(handshake)");
+                    PST_MPI_CHECK(MPI_Recv_init(&token, 0, MPI_BYTE, x->dest, hs_tag(x), x->comm, &x->req[R_HS]));
                 if (x->sends_handshake)
-                    pst_mpi_check(MPI_Send_init(&token, 0, MPI_BYTE, x->src, hs_tag(x), x->comm, &x->req[S_HS]), "Send_init(handshake)");
+                    PST_MPI_CHECK(MPI_Send_init(&token, 0, MPI_BYTE, x->src, hs_tag(x), x->comm, &x->req[S_HS]));
                 break;
             default: break; /* blocking calls stay blocking */
             }
@@ -286,7 +284,7 @@ static void mpi_prepare(pst_xfer *x)
 static void mpi_unprepare(pst_xfer *x)
 {
     for (int k = 0; k < 4; k++)
-        if (x->req[k] != MPI_REQUEST_NULL) pst_mpi_check(MPI_Request_free(&x->req[k]), "Request_free");
+        if (x->req[k] != MPI_REQUEST_NULL) PST_MPI_CHECK(MPI_Request_free(&x->req[k]));
 }
 
 static void mpi_post(pst_xfer *x) { run_phase(x, PH_POST); }

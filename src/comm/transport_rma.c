@@ -38,16 +38,16 @@ static unsigned char *rma_alloc(pst_os_state *s, size_t bytes)
     MPI_Info_set(info, "accumulate_ops", "same_op_no_op");
     MPI_Info_set(info, "accumulate_ordering", "none");
     unsigned char *base;
-    pst_mpi_check(MPI_Win_allocate((MPI_Aint)bytes, 1, info, MPI_COMM_WORLD, &base, &w->win), "Win_allocate");
+    PST_MPI_CHECK(MPI_Win_allocate((MPI_Aint)bytes, 1, info, MPI_COMM_WORLD, &base, &w->win));
     MPI_Comm_rank(MPI_COMM_WORLD, &w->me);
     MPI_Info_free(&info);
     int *model, flag = 0;
-    pst_mpi_check(MPI_Win_get_attr(w->win, MPI_WIN_MODEL, &model, &flag), "Win_get_attr(MPI_WIN_MODEL)");
+    PST_MPI_CHECK(MPI_Win_get_attr(w->win, MPI_WIN_MODEL, &model, &flag));
     w->model = flag && *model == MPI_WIN_UNIFIED ? "unified" : "separate";
-    pst_mpi_check(MPI_Win_lock_all(MPI_MODE_NOCHECK, w->win), "Win_lock_all");
+    PST_MPI_CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, w->win));
     memset(base, 0, s->data_at);
-    pst_mpi_check(MPI_Win_sync(w->win), "Win_sync"); /* zeroes into the public copy ... */
-    pst_mpi_check(MPI_Barrier(MPI_COMM_WORLD), "Barrier"); /* ... before any peer writes a ticket */
+    PST_MPI_CHECK(MPI_Win_sync(w->win)); /* zeroes into the public copy ... */
+    PST_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD)); /* ... before any peer writes a ticket */
     s->impl = w;
     return base;
 }
@@ -55,27 +55,27 @@ static unsigned char *rma_alloc(pst_os_state *s, size_t bytes)
 static void rma_release(pst_os_state *s)
 {
     rma_impl *w = s->impl;
-    pst_mpi_check(MPI_Win_unlock_all(w->win), "Win_unlock_all");
-    pst_mpi_check(MPI_Win_free(&w->win), "Win_free");
+    PST_MPI_CHECK(MPI_Win_unlock_all(w->win));
+    PST_MPI_CHECK(MPI_Win_free(&w->win));
     free(w);
 }
 
 static void rma_put(pst_os_state *s, const void *src, size_t bytes, int rank, size_t off)
 {
-    pst_mpi_check(MPI_Put(src, (int)bytes, MPI_BYTE, rank, (MPI_Aint)off, (int)bytes, MPI_BYTE, win_of(s)), "Put");
+    PST_MPI_CHECK(MPI_Put(src, (int)bytes, MPI_BYTE, rank, (MPI_Aint)off, (int)bytes, MPI_BYTE, win_of(s)));
 }
 
 static void rma_get(pst_os_state *s, void *dst, size_t bytes, int rank, size_t off)
 {
-    pst_mpi_check(MPI_Get(dst, (int)bytes, MPI_BYTE, rank, (MPI_Aint)off, (int)bytes, MPI_BYTE, win_of(s)), "Get");
+    PST_MPI_CHECK(MPI_Get(dst, (int)bytes, MPI_BYTE, rank, (MPI_Aint)off, (int)bytes, MPI_BYTE, win_of(s)));
 }
 
-static void rma_complete(pst_os_state *s, int rank) { pst_mpi_check(MPI_Win_flush(rank, win_of(s)), "Win_flush"); }
+static void rma_complete(pst_os_state *s, int rank) { PST_MPI_CHECK(MPI_Win_flush(rank, win_of(s))); }
 
 static void accumulate(pst_os_state *s, int rank, size_t off, uint64_t value, MPI_Op op)
 {
-    pst_mpi_check(MPI_Accumulate(&value, 1, MPI_UINT64_T, rank, (MPI_Aint)off, 1, MPI_UINT64_T, op, win_of(s)), "Accumulate");
-    pst_mpi_check(MPI_Win_flush(rank, win_of(s)), "Win_flush");
+    PST_MPI_CHECK(MPI_Accumulate(&value, 1, MPI_UINT64_T, rank, (MPI_Aint)off, 1, MPI_UINT64_T, op, win_of(s)));
+    PST_MPI_CHECK(MPI_Win_flush(rank, win_of(s)));
 }
 
 static void rma_store(pst_os_state *s, int rank, size_t off, uint64_t value) { accumulate(s, rank, off, value, MPI_REPLACE); }
@@ -88,14 +88,14 @@ static uint64_t rma_await(pst_os_state *s, size_t off, uint64_t want)
     uint64_t v;
     int me = ((const rma_impl *)s->impl)->me;
     do {
-        pst_mpi_check(MPI_Fetch_and_op(NULL, &v, MPI_UINT64_T, me, (MPI_Aint)off, MPI_NO_OP, win_of(s)), "Fetch_and_op(NO_OP)");
-        pst_mpi_check(MPI_Win_flush(me, win_of(s)), "Win_flush");
+        PST_MPI_CHECK(MPI_Fetch_and_op(NULL, &v, MPI_UINT64_T, me, (MPI_Aint)off, MPI_NO_OP, win_of(s)));
+        PST_MPI_CHECK(MPI_Win_flush(me, win_of(s)));
     } while (v < want);
-    pst_mpi_check(MPI_Win_sync(win_of(s)), "Win_sync");
+    PST_MPI_CHECK(MPI_Win_sync(win_of(s)));
     return v;
 }
 
-static void rma_fence(pst_os_state *s) { pst_mpi_check(MPI_Win_sync(win_of(s)), "Win_sync"); }
+static void rma_fence(pst_os_state *s) { PST_MPI_CHECK(MPI_Win_sync(win_of(s))); }
 static const char *rma_model(pst_os_state *s) { return ((rma_impl *)s->impl)->model; }
 
 static const pst_os_backend backend = {

@@ -3,6 +3,7 @@
 #include "core/alloc.h"
 #include "core/alloc_state.h"
 #include "core/cli.h"
+#include "core/compiler.h"
 #include "core/errors.h"
 #include "core/locality.h"
 #include "core/machine.h"
@@ -189,7 +190,7 @@ static void write_header(pst_ctx *c, const pst_machine *m, const pst_noise *nois
     pst_rec_strs(&r, "hosts", (const char *const *)hosts, nhosts);
     pst_rec_str(&r, "cpu_model", cpu);
     pst_rec_int(&r, "cpus_online", sysconf(_SC_NPROCESSORS_ONLN));
-    pst_rec_str(&r, "compiler", "gcc " __VERSION__);
+    pst_rec_str(&r, "compiler", PST_COMPILER);
     pst_rec_num(&r, "timer_resolution_s", c->timer_resolution_s);
     pst_rec_num(&r, "wtick_s", tick);
     pst_rec_str(&r, "thread_level", pst_thread_level_requested());

@@ -178,13 +178,13 @@ void pst_fatal(int code, const char *fmt, ...)
     exit(code); /* not reached with a conforming MPI */
 }
 
-void pst_mpi_check(int rc, const char *what)
+void pst_mpi_failed(int rc, const char *call, const char *file, int line)
 {
-    if (rc == MPI_SUCCESS) return;
     char why[MPI_MAX_ERROR_STRING] = "";
     int len = 0;
     if (MPI_Error_string(rc, why, &len) != MPI_SUCCESS) snprintf(why, sizeof why, "error %d", rc);
-    pst_fatal(PST_EXIT_FAILED, "MPI call %s failed: %s", what, why);
+    const char *slash = strrchr(file, '/');
+    pst_fatal(PST_EXIT_FAILED, "MPI call %s failed (%s:%d): %s", call, slash ? slash + 1 : file, line, why);
 }
 
 void pst_usage_check_all(const char *local_error)

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE /* dlopen flags */
 #include "model/blas.h"
+#include "core/errors.h"
 #include "model/blis_sup.h"
 
 #include <cblas.h>
@@ -8,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 const char *const pst_blas_names[PST_NBLAS] = {"openblas", "blis", "blis-sup"};
 
@@ -100,6 +102,20 @@ void pst_blas_dgemm(pst_blas b, bool trans_a, int m, int n, int k, double alpha,
     }
     cblas_dgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, CblasNoTrans, m, n, k, alpha, A, lda, B, ldb, beta,
                 C, ldc);
+}
+
+pst_blas_backend pst_blas_backend_resolve(const char *name)
+{
+    pst_blas_backend b = {.lib = PST_BLAS_OPENBLAS, .auto_choose = strcmp(name, "auto") == 0};
+    openblas_set_num_threads(1);
+    if (b.auto_choose) return b;
+    for (int k = 0; k < PST_NBLAS; k++)
+        if (strcmp(name, pst_blas_names[k]) == 0) b.lib = (pst_blas)k;
+    const char *why = pst_blas_load(b.lib);
+    char message[600];
+    if (why) snprintf(message, sizeof message, "--blas %s: %s", name, why);
+    pst_usage_check_all(why ? message : NULL);
+    return b;
 }
 
 pst_blas pst_blas_choose(pst_blas configured, pst_blas_pass_fn *pass, void *arg, MPI_Comm comm,

@@ -33,6 +33,18 @@ const char *pst_blas_version(pst_blas b);
 void pst_blas_dgemm(pst_blas b, bool trans_a, int m, int n, int k, double alpha, const double *A, int lda,
                     const double *B, int ldb, double beta, double *C, int ldc);
 
+/* The BLAS backend a run's --blas chose, the same for `pstswm model` and `pstswm kernel`: a library
+ * (OpenBLAS limited to one thread, as BLIS is), or with auto (the model only: it times its own
+ * products at set-up, pst_blas_choose) OpenBLAS until the choice. */
+typedef struct pst_blas_backend {
+    pst_blas lib;
+    bool auto_choose;
+} pst_blas_backend;
+
+/* --blas NAME (a name of pst_blas_names, or "auto"): collective over MPI_COMM_WORLD, a named
+ * library must load on every rank, else every rank exits 2 naming why. */
+pst_blas_backend pst_blas_backend_resolve(const char *name);
+
 /* One timed pass of the caller's matrix products with library b (loaded), in seconds. */
 typedef double pst_blas_pass_fn(void *arg, pst_blas b);
 

@@ -8,7 +8,4 @@
 #define PST_DAY_S 86400.0
 #define PST_PI 3.14159265358979323846
 
-/* The largest truncation the model takes (T2047: 2,098,176 coefficients, 3072 x 6144 grid). */
-#define PST_MAX_TRUNC 2047
-
 #endif

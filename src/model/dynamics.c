@@ -37,8 +37,8 @@ static void init_fft(pst_dyn *d)
         pst_fft_init_agreed(&d->fft_inv, d->cfg.nlon, lines * PST_DYN_NINV, d->cfg.fftw_flags, par->cfg.comm);
         pst_fft_init_agreed(&d->fft_fwd, d->cfg.nlon, lines * PST_DYN_NFWD, d->cfg.fftw_flags, par->cfg.comm);
     } else {
-        d->pfft_inv = pst_pfft_create(par, d->cfg.M, d->cfg.nlon, lines * PST_DYN_NINV, d->cfg.fftw_flags);
-        d->pfft_fwd = pst_pfft_create(par, d->cfg.M, d->cfg.nlon, lines * PST_DYN_NFWD, d->cfg.fftw_flags);
+        d->pfft_inv = pst_pfft_create(par, lines * PST_DYN_NINV, d->cfg.fftw_flags);
+        d->pfft_fwd = pst_pfft_create(par, lines * PST_DYN_NFWD, d->cfg.fftw_flags);
     }
     d->fft_plan_s = pst_now_s() - t0;
 }
@@ -47,8 +47,9 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
 {
     memset(d, 0, sizeof *d);
     d->cfg = *cfg;
-    if (!cfg->par) pst_par_serial(&d->serial_par, cfg->M, cfg->nlat, cfg->nlon);
+    if (!cfg->par) pst_par_serial(&d->serial_par, &(pst_spectral_grid){cfg->M, cfg->nlat, cfg->nlon, cfg->levels});
     d->par = cfg->par ? cfg->par : &d->serial_par;
+    for (int k = 0; k < PST_NSTAGES; k++) pst_event_register(&d->events, pst_stage_names[k]); /* event k: stage k */
     const pst_par *par = d->par;
     if (par->cfg.PY > 1 && par->cfg.leg_level_pipeline && !pst_pleg_sum_splits(par->cfg.legendre))
         pst_fatal(PST_EXIT_FAILED, "level pipeline: the Legendre algorithm %s has no split-phase sum", par->cfg.legendre->name);

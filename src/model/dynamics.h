@@ -30,6 +30,7 @@
 #ifndef PST_MODEL_DYNAMICS_H
 #define PST_MODEL_DYNAMICS_H
 
+#include "core/events.h"
 #include "model/fft.h"
 #include "model/legendre.h"
 #include "model/parallel.h"
@@ -104,7 +105,7 @@ typedef struct pst_dyn {
     double *phis;                    /* surface geopotential [nlat][nlon] */
     long steps_done;
     bool old_partial;                /* previous level still lacks its Robert filter term */
-    double stage_s[PST_NSTAGES];     /* accumulated time per stage */
+    pst_event_table events;          /* the stages' timer events, event k the stage pst_stage k */
     double fft_plan_s;               /* set-up of the FFT stage: FFTW planning (and the row's plans) */
     double blas_trial_s[PST_NBLAS];  /* blas_auto: each library's best Legendre pass at set-up (NaN: not timed) */
     const char *blas_skipped;        /* blas_auto: why a library was not timed (NULL: all were) */

@@ -1,6 +1,7 @@
 #include "model/fields_io.h"
 
 #include "model/constants.h"
+#include "model/spectral_grid.h"
 #include "core/alloc.h"
 
 #include <errno.h>

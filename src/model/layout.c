@@ -198,7 +198,7 @@ double pst_layout_bytes(const pst_dyn *d)
 double pst_dyn_memory_bytes(const pst_dyn_config *cfg)
 {
     pst_dyn d = {.cfg = *cfg};
-    if (!cfg->par) pst_par_serial(&d.serial_par, cfg->M, cfg->nlat, cfg->nlon);
+    if (!cfg->par) pst_par_serial(&d.serial_par, &(pst_spectral_grid){cfg->M, cfg->nlat, cfg->nlon, cfg->levels});
     d.par = cfg->par ? cfg->par : &d.serial_par;
     pst_layout_shape(&d);
     double bytes = pst_layout_bytes(&d);

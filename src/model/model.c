@@ -94,7 +94,7 @@ void pst_model_init(pst_model *m, const pst_model_config *cfg)
     memset(m, 0, sizeof *m);
     m->cfg = *cfg;
     int nlat = cfg->nlat, nlon = cfg->nlon;
-    pst_sht_init(&m->sht, cfg->M, nlat, nlon, FFTW_ESTIMATE);
+    pst_sht_init(&m->sht, &(pst_spectral_grid){cfg->M, nlat, nlon, cfg->levels}, FFTW_ESTIMATE);
     m->lon = pst_malloc((size_t)nlon * sizeof *m->lon);
     m->lat = pst_malloc((size_t)nlat * sizeof *m->lat);
     for (int i = 0; i < nlon; i++) m->lon[i] = 2 * PST_PI * i / nlon;
@@ -238,11 +238,12 @@ void pst_model_run(pst_model *m, const pst_model_run_opts *o, pst_model_run_resu
     MPI_Comm comm = par && par->cfg.PX * par->cfg.PY > 1 ? par->cfg.comm : MPI_COMM_NULL;
     long long warmup = o->warmup < o->steps ? o->warmup : 0;
     *r = (pst_model_run_result){.step_s = pst_calloc((size_t)(o->steps ? o->steps : 1), sizeof *r->step_s)};
-    double stage0[PST_NSTAGES] = {0}, comm0[2] = {0};
+    pst_event_table base = m->dyn.events; /* the timed steps' start */
+    double comm0[2] = {0};
     if (comm != MPI_COMM_NULL) MPI_Barrier(comm);
     for (long long s = 1; s <= o->steps; s++) {
         if (s == warmup + 1) {
-            memcpy(stage0, m->dyn.stage_s, sizeof stage0);
+            base = m->dyn.events;
             pst_dyn_comm_s(&m->dyn, &comm0[0], &comm0[1]);
         }
         double t0 = pst_now_s();
@@ -257,7 +258,10 @@ void pst_model_run(pst_model *m, const pst_model_run_opts *o, pst_model_run_resu
     long long timed = r->steps_run - warmup;
     pst_dyn_comm_s(&m->dyn, &r->comm_s[0], &r->comm_s[1]);
     for (int k = 0; k < 2; k++) r->comm_s[k] = timed > 0 ? (r->comm_s[k] - comm0[k]) / (double)timed : 0;
-    for (int k = 0; k < PST_NSTAGES; k++) r->stage_s[k] = timed > 0 ? (m->dyn.stage_s[k] - stage0[k]) / (double)timed : 0;
+    for (int k = 0; k < PST_NSTAGES; k++)
+        r->stage_s[k] = timed > 0 ? (m->dyn.events.total_s[k] - base.total_s[k]) / (double)timed : 0;
+    r->nevents = m->dyn.events.n;
+    pst_event_stats_of(&m->dyn.events, &base, timed > 0 ? (double)timed : 1, comm, r->events);
     if (comm != MPI_COMM_NULL) {
         MPI_Allreduce(MPI_IN_PLACE, r->step_s, (int)r->steps_run, MPI_DOUBLE, MPI_MAX, comm);
         MPI_Allreduce(MPI_IN_PLACE, r->stage_s, PST_NSTAGES, MPI_DOUBLE, MPI_MAX, comm);

@@ -7,38 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int bitrev(int x, int bits)
-{
-    int r = 0;
-    for (int b = 0; b < bits; b++) r |= ((x >> b) & 1) << (bits - 1 - b);
-    return r;
-}
-
-int pst_par_wavenumbers(int PX, int px, int M, int *out)
-{
-    int bits = 0, first = pst_is_pow2(PX) ? (pst_pow2_floor(PX, &bits), bitrev(px, bits)) : px, n = 0;
-    for (int m = first; m <= M; m += PX) out[n++] = m;
-    return n;
-}
-
-const char *pst_par_check(int PX, int PY, const pst_algorithm *fft, const pst_algorithm *leg, int M, int nlat, int nlon)
+const char *pst_par_check(int PX, int PY, const pst_algorithm *fft, const pst_algorithm *leg, const pst_spectral_grid *g)
 {
     static char msg[256];
-    int npairs = nlat / 2, fewest_m = (M - (PX - 1)) / PX + 1; /* the last column's count */
-    if (PY > npairs)
-        snprintf(msg, sizeof msg, "%d processor rows need at least %d north/south latitude pairs; %d latitudes have %d",
-                 PY, PY, nlat, npairs);
-    else if (PX > M + 1)
-        snprintf(msg, sizeof msg, "%d processor columns need at least %d wavenumbers; T%d has %d", PX, PX, M, M + 1);
-    else if (PX > nlon)
-        snprintf(msg, sizeof msg, "%d processor columns need at least %d longitudes; the grid has %d", PX, PX, nlon);
-    else if (PY > 1 && pst_par_leg_is_transpose(leg) && fewest_m < PY)
+    int fewest_m = (g->M - (PX - 1)) / PX + 1; /* the last column's count */
+    if (pst_spectral_grid_misfit(g, PX, PY, false, msg, sizeof msg)) return msg;
+    if (PY > 1 && pst_par_leg_is_transpose(leg) && fewest_m < PY)
         snprintf(msg, sizeof msg,
                  "the Legendre transpose %s splits each column's wavenumbers over %d rows, but a column of T%d on %d "
                  "columns has only %d",
-                 leg->name, PY, M, PX, fewest_m);
-    else if (pst_algorithm_check(fft, PX, nlon, M))
-        snprintf(msg, sizeof msg, "%s", pst_algorithm_check(fft, PX, nlon, M));
+                 leg->name, PY, g->M, PX, fewest_m);
+    else if (pst_algorithm_check(fft, PX, g->nlon, g->M))
+        snprintf(msg, sizeof msg, "%s", pst_algorithm_check(fft, PX, g->nlon, g->M));
     else
         return NULL;
     return msg;
@@ -60,16 +40,17 @@ static void deal_serpentine(int nmx, int Q, int *slot_of)
     free(lo);
 }
 
-static void common_init(pst_par *p, int M, int nlat, int nlon)
+static void common_init(pst_par *p, const pst_spectral_grid *g)
 {
     int PX = p->cfg.PX, PY = p->cfg.PY;
-    p->pairs_all = (size_t)nlat / 2;
+    p->grid = *g;
+    p->pairs_all = (size_t)g->nlat / 2;
     pst_block(p->pairs_all, PY, p->py, &p->pair_lo, &p->npairs);
-    pst_block((size_t)nlon, PX, p->px, &p->lon_lo, &p->nlon);
-    p->mx = pst_malloc((size_t)(M + 1) * sizeof *p->mx);
-    p->nmx = pst_par_wavenumbers(PX, p->px, M, p->mx);
-    p->leg_mx = pst_malloc((size_t)(M + 1) * sizeof *p->leg_mx);
-    p->leg_slot = pst_malloc((size_t)(M + 1) * sizeof *p->leg_slot);
+    pst_block((size_t)g->nlon, PX, p->px, &p->lon_lo, &p->nlon);
+    p->mx = pst_malloc((size_t)(g->M + 1) * sizeof *p->mx);
+    p->nmx = pst_spectral_grid_wavenumbers(g, PX, p->px, p->mx);
+    p->leg_mx = pst_malloc((size_t)(g->M + 1) * sizeof *p->leg_mx);
+    p->leg_slot = pst_malloc((size_t)(g->M + 1) * sizeof *p->leg_slot);
     size_t lo = 0, n = (size_t)p->nmx;
     bool split = PY > 1 && pst_par_leg_is_transpose(p->cfg.legendre);
     if (split) {
@@ -82,16 +63,16 @@ static void common_init(pst_par *p, int M, int nlat, int nlon)
     p->nown = (int)n;
 }
 
-void pst_par_serial(pst_par *p, int M, int nlat, int nlon)
+void pst_par_serial(pst_par *p, const pst_spectral_grid *g)
 {
     memset(p, 0, sizeof *p);
     p->cfg = (pst_par_config){.comm = MPI_COMM_NULL, .PX = 1, .PY = 1, .fft = pst_algorithm_collective(PST_FAMILY_TRANSPOSE),
                               .legendre = pst_algorithm_collective(PST_FAMILY_VSUM)};
     p->row = p->col = MPI_COMM_NULL;
-    common_init(p, M, nlat, nlon);
+    common_init(p, g);
 }
 
-void pst_par_init(pst_par *p, const pst_par_config *cfg, int M, int nlat, int nlon)
+void pst_par_init(pst_par *p, const pst_par_config *cfg, const pst_spectral_grid *g)
 {
     memset(p, 0, sizeof *p);
     p->cfg = *cfg;
@@ -102,7 +83,7 @@ void pst_par_init(pst_par *p, const pst_par_config *cfg, int M, int nlat, int nl
     p->row = p->col = MPI_COMM_NULL;
     if (cfg->PX > 1) MPI_Comm_split(cfg->comm, p->py, p->px, &p->row);
     if (cfg->PY > 1) MPI_Comm_split(cfg->comm, p->px, p->py, &p->col);
-    common_init(p, M, nlat, nlon);
+    common_init(p, g);
 }
 
 void pst_par_free(pst_par *p)

@@ -6,9 +6,8 @@
  *                     mirror nlat-1-p, so the even/odd Legendre symmetry stays local), all
  *                     levels and fields.
  *   Fourier domain    wavenumbers over PX, latitude pairs over PY: column px owns the
- *                     wavenumbers m = r + PX*i <= M (r = bitrev(px) when PX is a power of two,
- *                     the order the distributed FFT produces; else r = px): cyclic, so the
- *                     triangular truncation's work is balanced.
+ *                     grid's wavenumbers of column px (pst_spectral_grid_wavenumbers: cyclic,
+ *                     bit-reversed on a power-of-two row).
  *   spectral domain   vector-sum Legendre algorithms: all of the column's wavenumbers,
  *                     replicated over its PY ranks (each updates them redundantly, no
  *                     communication before the inverse transform); transpose algorithms: the
@@ -22,6 +21,7 @@
 
 #include "algo/algorithm.h"
 #include "comm/protocol.h"
+#include "model/spectral_grid.h"
 
 #include <mpi.h>
 #include <stdbool.h>
@@ -44,6 +44,7 @@ typedef struct pst_par_config {
 /* One rank's share of the domains. */
 typedef struct pst_par {
     pst_par_config cfg;
+    pst_spectral_grid grid;           /* the grid it decomposes */
     int px, py;
     MPI_Comm row, col;                /* MPI_COMM_NULL when PX (PY) is 1 */
     size_t pair_lo, npairs, pairs_all; /* local latitude pairs; all of them */
@@ -53,17 +54,14 @@ typedef struct pst_par {
     int own_lo, nown;                 /* spectral wavenumbers: leg_mx[own_lo .. own_lo + nown) */
 } pst_par;
 
-/* The wavenumbers of column px (out has room for M + 1); returns their count. */
-int pst_par_wavenumbers(int PX, int px, int M, int *out);
-
-/* Why a PX x PY grid with these algorithms cannot run truncation M on nlat x nlon (NULL: it
- * can).  Checked before any collective so every rank refuses the same way. */
-const char *pst_par_check(int PX, int PY, const pst_algorithm *fft, const pst_algorithm *leg, int M, int nlat, int nlon);
+/* Why a PX x PY grid with these algorithms cannot run grid g (NULL: it can).  Checked before any
+ * collective so every rank refuses the same way. */
+const char *pst_par_check(int PX, int PY, const pst_algorithm *fft, const pst_algorithm *leg, const pst_spectral_grid *g);
 
 /* Collective over cfg->comm (whose size must be PX * PY; checked by the caller). */
-void pst_par_init(pst_par *p, const pst_par_config *cfg, int M, int nlat, int nlon);
+void pst_par_init(pst_par *p, const pst_par_config *cfg, const pst_spectral_grid *g);
 /* The serial decomposition (1 x 1, no communicators, no MPI calls). */
-void pst_par_serial(pst_par *p, int M, int nlat, int nlon);
+void pst_par_serial(pst_par *p, const pst_spectral_grid *g);
 void pst_par_free(pst_par *p);
 
 #endif

@@ -127,8 +127,9 @@ static size_t send_bytes(const pst_pfft *f)
  * the other stages' (pst_exchange_hold). */
 static void hold_space(const pst_pfft *f, long messages) { pst_exchange_hold(f->protocol, f->row, send_bytes(f), messages); }
 
-pst_pfft *pst_pfft_create(const pst_par *par, int M, int nlon, int lines, unsigned fftw_flags)
+pst_pfft *pst_pfft_create(const pst_par *par, int lines, unsigned fftw_flags)
 {
+    const int M = par->grid.M, nlon = par->grid.nlon;
     pst_pfft *f = pst_calloc(1, sizeof *f);
     f->alg = par->cfg.fft;
     f->P = par->cfg.PX;
@@ -160,7 +161,7 @@ pst_pfft *pst_pfft_create(const pst_par *par, int M, int nlon, int lines, unsign
         pst_block((size_t)lines, P, q, &f->line_lo[q], &f->line_n[q]);
         pst_block((size_t)nlon, P, q, &f->lon_lo[q], &f->lon_n[q]);
         f->ms[q] = pst_calloc((size_t)M + 1, sizeof *f->ms[q]);
-        f->nms[q] = pst_par_wavenumbers(P, q, M, f->ms[q]);
+        f->nms[q] = pst_spectral_grid_wavenumbers(&par->grid, P, q, f->ms[q]);
     }
     size_t mine = f->line_n[f->me];
     pst_fft_init_agreed(&f->fft, nlon, (int)mine, fftw_flags, par->cfg.comm);

@@ -22,7 +22,7 @@
 typedef struct pst_pfft pst_pfft;
 
 /* Collective over par->row (PX > 1). */
-pst_pfft *pst_pfft_create(const pst_par *par, int M, int nlon, int lines, unsigned fftw_flags);
+pst_pfft *pst_pfft_create(const pst_par *par, int lines, unsigned fftw_flags);
 /* Fourier [lines][nmx] → grid [lines][nlon_local]; four is not modified. */
 void pst_pfft_inverse(pst_pfft *f, const fftw_complex *four, double *grid);
 /* grid [lines][nlon_local] → Fourier [lines][nmx]; grid is not modified. */

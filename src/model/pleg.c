@@ -138,11 +138,11 @@ void pst_pleg_sum_compute(pst_pleg *l, pst_vsum_compute_fn compute, void *arg, d
     l->comm_s += pst_now_s() - t;
 }
 
-/* The MPI collective's rows (allreduce, iallreduce) have a nonblocking twin to split. */
+/* A row whose sum has a nonblocking twin to split says so in the registry (splits_as_iallreduce). */
 bool pst_pleg_sum_splits(const pst_algorithm *alg)
 {
 #if defined(PST_HAVE_MPI_NBC)
-    return strcmp(alg->name, "allreduce") == 0 || strcmp(alg->name, "iallreduce") == 0;
+    return alg->splits_as_iallreduce;
 #else
     (void)alg;
     return false;
@@ -154,8 +154,7 @@ void pst_pleg_sum_start(pst_pleg *l, double *sums)
     double t = pst_now_s();
     if (l->in_flight != MPI_REQUEST_NULL) pst_fatal(PST_EXIT_FAILED, "level pipeline: a Legendre sum is already in flight");
 #if defined(PST_HAVE_MPI_NBC)
-    pst_mpi_check(MPI_Iallreduce(MPI_IN_PLACE, sums, l->sum_doubles, MPI_DOUBLE, MPI_SUM, l->col, &l->in_flight),
-                  "MPI_Iallreduce");
+    PST_MPI_CHECK(MPI_Iallreduce(MPI_IN_PLACE, sums, l->sum_doubles, MPI_DOUBLE, MPI_SUM, l->col, &l->in_flight));
 #else
     (void)sums;
     pst_fatal(PST_EXIT_FAILED, "level pipeline: this MPI library has no nonblocking collectives");
@@ -168,14 +167,14 @@ void pst_pleg_sum_progress(pst_pleg *l)
     if (l->in_flight == MPI_REQUEST_NULL) return;
     double t = pst_now_s();
     int done;
-    pst_mpi_check(MPI_Test(&l->in_flight, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    PST_MPI_CHECK(MPI_Test(&l->in_flight, &done, MPI_STATUS_IGNORE));
     l->comm_s += pst_now_s() - t;
 }
 
 void pst_pleg_sum_finish(pst_pleg *l)
 {
     double t = pst_now_s();
-    pst_mpi_check(MPI_Wait(&l->in_flight, MPI_STATUS_IGNORE), "MPI_Wait");
+    PST_MPI_CHECK(MPI_Wait(&l->in_flight, MPI_STATUS_IGNORE));
     l->comm_s += pst_now_s() - t;
 }
 

@@ -4,15 +4,10 @@
  * per stage (stage_done), and nowhere else. */
 #include "model/step.h"
 
-#include "core/timer.h"
+#include "core/events.h"
 
-/* The time since *t goes to `stage`; *t moves on to now. */
-static void stage_done(pst_dyn *d, pst_stage stage, double *t)
-{
-    double now = pst_now_s();
-    d->stage_s[stage] += now - *t;
-    *t = now;
-}
+/* The time since *t goes to `stage`'s event; *t moves on to now. */
+static inline void stage_done(pst_dyn *d, pst_stage stage, double *t) { pst_event_end(&d->events, (int)stage, t); }
 
 /* The chain's stages in their order (step.h). */
 static const struct {
@@ -30,7 +25,8 @@ static const struct {
  * level pipeline). */
 static void compute_block(pst_dyn *d, int b, const pst_substep *s, double *out)
 {
-    double t = pst_now_s();
+    double t;
+    pst_event_begin(&t);
     if (d->legall) {
         pst_step_inverse_sums(d, d->state[b], d->legall, d->sum_pairs);
         pst_pleg_to_fourier(d->pleg, d->legall, d->legbuf);
@@ -62,7 +58,8 @@ static void compute_block(pst_dyn *d, int b, const pst_substep *s, double *out)
 /* The spectral update of block b from its complete sums. */
 static bool update_block(pst_dyn *d, int b, const pst_substep *s, const double *out)
 {
-    double t = pst_now_s();
+    double t;
+    pst_event_begin(&t);
     bool ok = pst_step_update(d, d->state[b], out, s);
     stage_done(d, PST_STAGE_SPECTRAL, &t);
     return ok;
@@ -74,7 +71,8 @@ static bool substep_blocks(pst_dyn *d, const pst_substep *s)
     bool ok = true;
     for (int b = 0; b < d->nblocks; b++) {
         compute_block(d, b, s, d->out);
-        double t = pst_now_s();
+        double t;
+        pst_event_begin(&t);
         if (d->sums) pst_pleg_sum_compute(d->pleg, pst_step_forward_sums_block, d, d->out); /* ringpipe: just in time */
         else if (d->pleg && !d->legall) pst_pleg_sum(d->pleg, d->out);
         stage_done(d, PST_STAGE_LEGENDRE, &t);
@@ -93,17 +91,19 @@ static bool substep_pipelined(pst_dyn *d, const pst_substep *s)
     double *outs[2] = {d->out, d->out_next};
     for (int b = 0; b < d->nblocks; b++) {
         compute_block(d, b, s, outs[b % 2]);
-        double t = pst_now_s();
+        double t;
+        pst_event_begin(&t);
         if (b > 0) {
             pst_pleg_sum_finish(d->pleg);
             stage_done(d, PST_STAGE_LEGENDRE, &t);
             ok &= update_block(d, b - 1, s, outs[(b - 1) % 2]);
-            t = pst_now_s();
+            pst_event_begin(&t);
         }
         pst_pleg_sum_start(d->pleg, outs[b % 2]);
         stage_done(d, PST_STAGE_LEGENDRE, &t);
     }
-    double t = pst_now_s();
+    double t;
+    pst_event_begin(&t);
     pst_pleg_sum_finish(d->pleg);
     stage_done(d, PST_STAGE_LEGENDRE, &t);
     return ok & update_block(d, d->nblocks - 1, s, outs[(d->nblocks - 1) % 2]);

@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-void pst_sht_init(pst_sht *t, int M, int nlat, int nlon, unsigned fftw_flags)
+void pst_sht_init(pst_sht *t, const pst_spectral_grid *g, unsigned fftw_flags)
 {
+    const int M = g->M, nlat = g->nlat, nlon = g->nlon;
     t->M = M;
     t->nlat = nlat;
     t->nlon = nlon;

@@ -13,6 +13,7 @@
 #include "model/fft.h"
 #include "model/legendre.h"
 #include "model/spectral.h"
+#include "model/spectral_grid.h"
 
 typedef struct pst_sht {
     int M, nlat, nlon, npairs;
@@ -25,7 +26,7 @@ typedef struct pst_sht {
     double *a, *b, *x, *y;       /* scratch [npairs][4] */
 } pst_sht;
 
-void pst_sht_init(pst_sht *t, int M, int nlat, int nlon, unsigned fftw_flags);
+void pst_sht_init(pst_sht *t, const pst_spectral_grid *g, unsigned fftw_flags);
 void pst_sht_free(pst_sht *t);
 
 void pst_sht_analysis(pst_sht *t, const double *grid, double *spec);

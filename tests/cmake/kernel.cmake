@@ -134,3 +134,24 @@ pst_bad_input_test(kernel.bad.granularity_overflow 2 2 "--granularity: 'T42L16@4
 pst_output_test(kernel.table4.best_set 2 "^  srtrans +fft +[0-9.]+ .* [^ ]+ ≈ [^ ]+ ≈ [^ ]+ ≈ [^ ]+ \\+1 more$"
   $<TARGET_FILE:pstswm> kernel --trunc 10 --levels 2 --protocols 0,6,1,3,3,1 --reps 2 --algorithms srtrans,exchsum
   --noise-probe 0)
+# One spectral grid: the kernel's problem is the model's grid for its truncation (T63: 96 x 192,
+# a 2,3,5-smooth nlon, not the power of two 256), and the header names the compiler that built it.
+string(TOLOWER "${CMAKE_C_COMPILER_ID}" KERNEL_COMPILER)
+string(REPLACE "gnu" "gcc" KERNEL_COMPILER "${KERNEL_COMPILER}")
+pst_records_test(kernel.np2.model_grid 2 CHECKS
+  "all(p['nlat'] == 96 and p['nlon'] == 192 and p['trunc'] == 63 and p['blas'] == 'openblas' for p in points)"
+  "header['compiler'].split()[0] == '${KERNEL_COMPILER}'"
+  ARGS kernel --trunc 63 --levels 1 --fields 1 --algorithms srtrans,halfsum --protocols 0,6 --overlap off --reps 1
+  --warmup 0 --timeout 120)
+# One --trunc limit, the model's.
+pst_bad_input_test(kernel.bad.trunc_limit 1 2 "--trunc: 2048 is out of range \\(allowed: 1 ... 2047\\)"
+  kernel --trunc 2048 --out ${PST_TEST_OUT})
+pst_bad_input_test(kernel.bad.granularity_limit 1 2 "'T2048L16@8x8' is not a configuration like T42L16@8x8 \\(T in 1 ... 2047"
+  kernel --granularity T2048L16@8x8 --out ${PST_TEST_OUT})
+# --blas means what it means for the model: the vector sums' dgemms run on BLIS's small-matrix kernels.
+pst_records_test(kernel.np2.blas 2 CHECKS
+  "len(points) == 2 and all(p['blas'] == 'blis-sup' and p['verified'] is True for p in points)"
+  ARGS kernel --stages legendre --algorithms halfsum,allreduce --blas blis-sup --trunc 21 --levels 2 --protocols 0,6
+  --overlap off --reps 1 --warmup 0 --timeout 120)
+pst_bad_input_test(kernel.bad.blas 1 2 "--blas: unknown value 'mkl' \\(allowed: openblas, blis, blis-sup\\)"
+  kernel --blas mkl --out ${PST_TEST_OUT})

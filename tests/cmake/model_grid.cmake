@@ -152,3 +152,13 @@ pst_bad_input_test(model.bad.level_pipeline_grid 2 2
 pst_bad_input_test(model.bad.level_pipeline_algorithm 2 2
   "--level-pipeline: needs a nonblocking vector sum as the Legendre algorithm \\(--legendre allreduce or iallreduce\\), not ringsum"
   model --grid 1x2 --legendre ringsum --level-pipeline ${GRID_FAST} --out ${PST_TEST_OUT})
+# The stages' timer events: one per stage in pst_stage's order, the stage times the slowest
+# rank's, the fastest no slower than the mean, ranks on the grid, an imbalance of at least 1, and
+# calls per timed step (5) of each stage: the chain's stages once per chunk, the update once.
+pst_records_test(model.grid.2x2.events 4 CHECKS ${GRID_CHECKS}
+  "[e['name'] for e in points[0]['events']] == ['fft', 'legendre', 'fourier', 'grid', 'spectral']"
+  "[e['slowest_s'] for e in points[0]['events']] == [points[0]['fft_s'], points[0]['legendre_s'], points[0]['fourier_s'], points[0]['grid_s'], points[0]['spectral_s']]"
+  "all(e['fastest_s'] <= e['mean_s'] <= e['slowest_s'] and e['imbalance'] >= 1 for e in points[0]['events'])"
+  "all(0 <= e['slowest_rank'] < 4 and 0 <= e['fastest_rank'] < 4 for e in points[0]['events'])"
+  "all(e['calls'] > 0 and e['calls'] % 5 == 0 for e in points[0]['events'])"
+  ARGS model --grid 2x2 ${GRID_FAST})

@@ -113,7 +113,7 @@ typedef struct grid_run {
 static void check_config(const grid_run *g, const pst_algorithm *fft, const pst_algorithm *leg, const pst_protocol *p,
                          bool overlap, int pair_chunk, bool level_pipeline, tally *t)
 {
-    if (pst_par_check(g->PX, g->PY, fft, leg, g->M, g->nlat, g->nlon)) {
+    if (pst_par_check(g->PX, g->PY, fft, leg, &(pst_spectral_grid){g->M, g->nlat, g->nlon, g->levels})) {
         t->refused++;
         return;
     }
@@ -125,7 +125,7 @@ static void check_config(const grid_run *g, const pst_algorithm *fft, const pst_
                          .fft_protocol = p, .leg_protocol = p, .fft_overlap = overlap, .leg_overlap = overlap,
                          .leg_level_pipeline = level_pipeline};
     pst_par par;
-    pst_par_init(&par, &pc, g->M, g->nlat, g->nlon);
+    pst_par_init(&par, &pc, &(pst_spectral_grid){g->M, g->nlat, g->nlon, g->levels});
     if (!balanced(&par, g->M)) {
         t->failures++;
         if (!g->rank) printf("FAIL grid %dx%d legendre %s: the column's spectral work is unbalanced\n", g->PX, g->PY, leg->name);

@@ -87,7 +87,7 @@ static void check_case(const layout_case *c)
     pst_par par;
     /* An explicit decomposition, as parallel runs pass theirs: with none, pst_dyn_init makes the
      * serial one itself, which belongs to parallel.c and not to the layout. */
-    pst_par_serial(&par, c->cfg.M, c->cfg.nlat, c->cfg.nlon);
+    pst_par_serial(&par, &(pst_spectral_grid){c->cfg.M, c->cfg.nlat, c->cfg.nlon, c->cfg.levels});
     pst_dyn_config cfg = c->cfg;
     cfg.par = &par;
     const double estimate_bytes = pst_dyn_memory_bytes(&cfg);

@@ -151,7 +151,7 @@ static double max_diff(const double *a, const double *b, size_t n)
 static void test_sht(int M, int nlat, int nlon)
 {
     pst_sht t;
-    pst_sht_init(&t, M, nlat, nlon, FFTW_ESTIMATE);
+    pst_sht_init(&t, &(pst_spectral_grid){M, nlat, nlon, 1}, FFTW_ESTIMATE);
     size_t nc2 = 2 * t.spec.ncoef, npts = (size_t)nlat * nlon;
     double *s0 = calloc(nc2, sizeof *s0), *s1 = calloc(nc2, sizeof *s1), *s2 = calloc(nc2, sizeof *s2);
     double *s3 = calloc(nc2, sizeof *s3), *g = malloc(npts * sizeof *g), *U = malloc(npts * sizeof *U);

@@ -8,7 +8,7 @@
 - the guardrails: everything that weakens the figures above.
 """
 
-from pstlab import box, compare, tiesets, verdicts
+from pstlab import box, ratios, tiesets, verdicts
 from pstlab.doc import Section, Table, Text, fmt_bytes, fmt_ms, fmt_pct, fmt_us
 from pstlab.plots import stacked_bars
 from pstlab.records import RecordSet, number
@@ -171,7 +171,7 @@ def library_answer(rs: RecordSet) -> Text | None:
     if len(parts) != 2:
         return None
     (name_a, a), (name_b, b) = parts
-    rows = compare.all_rows(a, b)
+    rows = ratios.all_rows(a, b)
     found = [r for rs_ in rows.values() for r in rs_ if r.better() in ("A", "B")]
     tested = sum(1 for rs_ in rows.values() for r in rs_ if r.test is not None and r.test.p is not None)
     if not tested:

@@ -8,6 +8,8 @@ from pstlab.sections.common import Metric, group_by, sort_key, varying, with_mar
 
 BENCH = "coll"
 TITLE = "Collective operations (Frese & Knipp 1998)"
+IN_ROUNDS = True  # it compares alternatives in interleaved rounds (--seed, --adaptive, --budget)
+REQUIRED_SINCE_V1 = {"point": ("bytes",)}  # required by every schema version: an older file's points still hold it
 STAT = "t_med"  # the typical call; t_min is shown beside it in the bandwidth table
 OPS = ("barrier", "bcast", "reduce", "allreduce", "alltoall", "alltoallv", "allgather")
 

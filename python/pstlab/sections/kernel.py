@@ -35,6 +35,8 @@ from pstlab.sections.common import (
 
 BENCH = "kernel"
 TITLE = "Parallel algorithm kernels: protocol sensitivity (Worley 1998 Table 4; Worley 1999)"
+IN_ROUNDS = True  # it compares alternatives in interleaved rounds (--seed, --adaptive, --budget)
+REQUIRED_SINCE_V1: dict[str, tuple[str, ...]] = {}  # fields every schema version has required, per record type
 GENERIC_PROTOCOL = "0,6"  # MPI_Sendrecv: what a code uses when it knows nothing about protocols
 COLL_PROTOCOL = "coll"  # pstswm's protocol field for the MPI collectives
 

@@ -15,6 +15,8 @@ from pstlab.sections.common import Metric, group_by, sort_key, varying
 
 BENCH = "match"
 TITLE = "Message matching cost (Song 2013)"
+IN_ROUNDS = False  # no interleaved rounds of alternatives
+REQUIRED_SINCE_V1: dict[str, tuple[str, ...]] = {}  # fields every schema version has required, per record type
 KEYS = ("algorithm", "queue", "wildcard", "length")
 
 

@@ -9,6 +9,8 @@ from pstlab.sections.common import Metric, grid_ranks, group_by
 
 BENCH = "model"
 TITLE = "Shallow water model runs (Worley 1998 Tables 1 and 5)"
+IN_ROUNDS = False  # no interleaved rounds of alternatives
+REQUIRED_SINCE_V1: dict[str, tuple[str, ...]] = {}  # fields every schema version has required, per record type
 ERRORS = ("h_l1", "h_l2", "h_linf", "v_l2", "mass_rel", "energy_rel", "enstrophy_rel")
 # Fields ending in _s that are not per-stage times (t_s is the simulated time reached; setup_s
 # and fft_plan_s are once per run, before the first step).

@@ -8,6 +8,8 @@ from pstlab.sections.common import Metric, best, group_by, sort_key, varying
 
 BENCH = "pingpong"
 TITLE = "Ping-pong latency and bandwidth (Frese & Knipp 1998)"
+IN_ROUNDS = True  # it compares alternatives in interleaved rounds (--seed, --adaptive, --budget)
+REQUIRED_SINCE_V1 = {"point": ("bytes",)}  # required by every schema version: an older file's points still hold it
 
 # Frese & Knipp 1998: latency and bandwidth by linear regression over messages of 1 to 2 MB.
 FIT_WINDOW = (1 << 20, 2 << 20)

@@ -23,6 +23,8 @@ from pstlab.sections.common import (
 
 BENCH = "swap"
 TITLE = "Point-to-point SWAP (Worley 1998 and 2000)"
+IN_ROUNDS = True  # it compares alternatives in interleaved rounds (--seed, --adaptive, --budget)
+REQUIRED_SINCE_V1 = {"point": ("bytes",)}  # required by every schema version: an older file's points still hold it
 
 # What identifies one per-size verdict over protocols (pstlab.verdicts).
 # locality last: inside a node and across nodes are separate verdicts (docs/cluster.md)
