@@ -633,6 +633,34 @@ static const char *const onoff[] = {"off", "on", NULL};
 static const char *const results[] = {"replicated", "partitioned", NULL};
 static const char *const blas_choices[] = {"openblas", "blis", "blis-sup", NULL}; /* the model's, but auto */
 
+/* Every selected algorithm of each stage, then the stage's family verdicts; the outcomes go to out
+ * (room for two stages of every algorithm), their count is returned. */
+static size_t run_stages(kernel_cfg *cfg, outcome *out)
+{
+    size_t nout = 0;
+    for (int stage = 0; stage < 2; stage++) {
+        const kgeom *g = &cfg->geom[stage];
+        int csize = stage == 0 ? g->px : g->py;
+        if (!cfg->run_stage[stage]) continue;
+        if (csize == 1) {
+            if (cfg->ctx.rank == 0) printf("note: %s stage skipped: its communicators have 1 rank (grid %dx%d)\n", stage_names[stage], g->px, g->py);
+            continue;
+        }
+        size_t first = nout;
+        for (size_t a = 0; a < pst_nalgorithms; a++)
+            if (cfg->run_alg[a] && serves(&pst_algorithms[a], stage)) run_algorithm(cfg, &pst_algorithms[a], stage, &out[nout++]);
+        for (int fam = PST_FAMILY_TRANSPOSE; fam <= PST_FAMILY_VSUM; fam++) {
+            family_outcome f;
+            if (run_family(cfg, stage, (pst_alg_family)fam, out + first, nout - first, &f) && cfg->ctx.rank == 0)
+                report_family(cfg, &f);
+            if (f.nalts >= 2) pst_rounds_free(&f.R);
+            free(f.alts);
+            free(f.labels);
+        }
+    }
+    return nout;
+}
+
 int pst_cmd_kernel(int argc, char **argv)
 {
     /* --algorithms' choices: the registry's names, coll, all. */
@@ -705,27 +733,7 @@ int pst_cmd_kernel(int argc, char **argv)
                cfg.prob.nlat, cfg.prob.nlon, cfg.prob.levels, cfg.prob.fields, cfg.grid_spec, cfg.transport, cfg.nprotocols);
 
     outcome *out = pst_calloc(2 * pst_nalgorithms, sizeof *out);
-    size_t nout = 0;
-    for (int stage = 0; stage < 2; stage++) {
-        const kgeom *g = &cfg.geom[stage];
-        int csize = stage == 0 ? g->px : g->py;
-        if (!cfg.run_stage[stage]) continue;
-        if (csize == 1) {
-            if (cfg.ctx.rank == 0) printf("note: %s stage skipped: its communicators have 1 rank (grid %dx%d)\n", stage_names[stage], g->px, g->py);
-            continue;
-        }
-        size_t first = nout;
-        for (size_t a = 0; a < pst_nalgorithms; a++)
-            if (cfg.run_alg[a] && serves(&pst_algorithms[a], stage)) run_algorithm(&cfg, &pst_algorithms[a], stage, &out[nout++]);
-        for (int fam = PST_FAMILY_TRANSPOSE; fam <= PST_FAMILY_VSUM; fam++) {
-            family_outcome f;
-            if (run_family(&cfg, stage, (pst_alg_family)fam, out + first, nout - first, &f) && cfg.ctx.rank == 0)
-                report_family(&cfg, &f);
-            if (f.nalts >= 2) pst_rounds_free(&f.R);
-            free(f.alts);
-            free(f.labels);
-        }
-    }
+    size_t nout = run_stages(&cfg, out);
     if (cfg.ctx.rank == 0 && nout) {
         size_t nan;
         analysis *an = analyse(&cfg, out, nout, &nan);
