@@ -265,8 +265,10 @@ def swap_bullet(cases: list[verdicts.Case], ordered: dict[str, bool], place: str
         v = worst.verdict
         q, held, launches = holding(worst, worst.rounds[GENERIC], worst.rounds[v.best])
         use = tiesets.name(v.best_set, list(v.medians), ordered)
+        # the interval always shows; the tie set to use, as far as the line allows (the report lists it)
         text = fitted(
-            text + f"; at {worst.key[3]} B use {use}: {GENERIC} takes {fmt_interval(q)} as long",
+            text + f"; at {worst.key[3]} B {GENERIC} takes {fmt_interval(q)} as long as the best",
+            f" (use {use})",
             holds_text(held, launches, worst),
         )
         facts |= {

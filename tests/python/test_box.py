@@ -206,11 +206,11 @@ def test_the_box_states_the_paired_verdicts(quick):
             assert f"at {len(tied)} of {len(sizes)} sizes" in bullet.text
             out_of = [c for c in sizes if c not in tied]
             if not out_of:
-                assert " B use " not in bullet.text
+                assert " B 0,6 takes " not in bullet.text
                 continue
             worst = max(out_of, key=lambda c: c.ratio("0,6").ratio)
             q = worst.paired(worst.rounds["0,6"], worst.rounds[worst.verdict.best])
-            assert f"at {worst.key[3]} B use" in bullet.text
+            assert f"at {worst.key[3]} B 0,6 takes" in bullet.text
             assert f"{q.ratio:.2f}× [{q.lo:.2f}, {q.hi:.2f}]" in bullet.text
     kinds = [x.kind for x in b.bullets]
     assert kinds.count("family") == len({(v.stage, v.family) for v in family.verdicts(rs)})
