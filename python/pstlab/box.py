@@ -170,24 +170,26 @@ def collective_bullets(cases: list[verdicts.Case], reg: algorithms.Registry) -> 
     groups: dict[tuple, list[verdicts.Case]] = {}
     for c in _clean(cases):
         if kernel.COLL_PROTOCOL in c.comparators:
-            groups.setdefault((c.key[0], c.key[2], c.key[3], reg.collective_of(str(c.key[1]))), []).append(c)
+            groups.setdefault((c.key[0], c.key[2], c.key[3], reg.collective_of(str(c.key[1])), c.key[-1]), []).append(c)
     out = []
-    for (stage, size, grid, coll), group in groups.items():
+    across = placement.multi_locality({c.key[-1] for c in cases})
+    for (stage, size, grid, coll, _locality), group in groups.items():
         top = max(group, key=lambda c: c.ratio(kernel.COLL_PROTOCOL).ratio)
         v = top.verdict
         q, held, launches = holding(top, top.comparators[kernel.COLL_PROTOCOL], top.rounds[v.best])
         alg, mpi = f"{top.key[1]} {v.best}", COLLECTIVE_NAMES.get(coll, coll)
         what = "sums" if coll != "alltoallv" else "transposes"
         head = f"{_mark(bool(top.caveats))}{stage.capitalize() if stage != 'fft' else 'FFT'} {what} {size} {grid}"
+        head += where(top.key[-1], across)
         inverse = stats.PairedRatio(1 / q.ratio, 1 / q.hi, 1 / q.lo, q.n, q.significant)
         if _conclusion(q) == "slower":  # the collective takes longer: the algorithm wins
             text = f"{head}: use {alg}: {fmt_interval(q)} faster than {mpi}"
         elif _conclusion(q) == "faster":
-            text = f"{head}: use {mpi}: {fmt_interval(inverse)} faster than the best hand-written, {alg}"
+            text = f"{head}: use {mpi}: {fmt_interval(inverse)} faster than {alg}"
         elif 1 / (1 + v.margin) <= q.lo and q.hi <= 1 + v.margin:  # equivalent: the whole interval in the band
-            text = f"{head}: {alg} ≈ {mpi} (time ratio {fmt_interval(inverse)}, within {v.margin:.0%})"
+            text = f"{head}: {alg} ≈ {mpi}: {fmt_interval(inverse)}, within {v.margin:.0%}"
         else:  # neither shown: the interval reaches outside the band on the side it does not exclude
-            text = f"{head}: {alg} vs {mpi}: undecided (time ratio {fmt_interval(inverse)})"
+            text = f"{head}: {alg} vs {mpi} undecided: {fmt_interval(inverse)}"
         out.append(
             Bullet(
                 "collective",
