@@ -7,7 +7,7 @@ import matplotlib.pyplot as plt
 
 from pstlab import doc, plots, records, stats, tiesets
 from pstlab.records import RecordSet
-from pstlab.sections import coll, common, model, pingpong
+from pstlab.sections import coll, common, model
 
 UNORDERED = {f"{i},{j}": False for i in (0, 2, 4) for j in range(1, 6)} | {"0,0": False, "0,6": False}
 ORDERED = {f"{i},{j}": True for i in (1, 3) for j in range(1, 6)}
@@ -89,41 +89,6 @@ def test_warm_and_fresh_heap_rows_are_labelled_and_one_rank_is_singular():
     assert [r[0] for r in table.rows] == labels and table.rows[0][-1] == "⚠ noisy"
     rs = RecordSet(path=__import__("pathlib").Path("mem"), records=[_coll_point(comm_size=1, op="barrier")])
     assert coll.headline(rs) == ["coll barrier on 1 rank: 64K B 7.00 µs"]
-
-
-def test_the_latency_plot_promises_the_dashed_model_only_when_it_draws_one(tmp_path):
-    """The quick suite's pingpong fits all fail their checks: no model is drawn, so none is promised."""
-    recs = [{"bench": "pingpong", "type": "header", "run_id": "p"}]
-    for b in (8, 1024, 65536):
-        t = 1e-6 + b / 5e9
-        recs.append(
-            {
-                "bench": "pingpong",
-                "type": "point",
-                "run_id": "p",
-                "mode": "send",
-                "bytes": b,
-                "t_min": t,
-                "t_med": t,
-                "ci_low": t,
-                "ci_high": t,
-            }
-        )
-    fit = {
-        "bench": "pingpong",
-        "type": "summary",
-        "run_id": "p",
-        "summary": "latbw",
-        "mode": "send",
-        "fit_ok": False,
-        "segments": [{"from_bytes": 8, "to_bytes": 65536, "alpha_s": 1e-6, "beta_mbytes_per_s": 5000.0}],
-    }
-    rs = RecordSet(path=tmp_path, records=[*recs, fit])
-    *_, with_ci = pingpong._panels([("", rs)])
-    assert "dashed" not in with_ci.title and not any(s.style == "--" for s in with_ci.series)
-    rs = RecordSet(path=tmp_path, records=[*recs, dict(fit, fit_ok=True)])
-    *_, with_ci = pingpong._panels([("", rs)])
-    assert "dashed" in with_ci.title and any(s.style == "--" for s in with_ci.series)
 
 
 def test_where_the_time_goes_names_stages_without_overlap_or_setup_probes():

@@ -482,10 +482,12 @@ def test_latency_plot_draws_intervals_and_the_piecewise_model(tmp_path):
     median, model = ci.series
     assert median.yerr[1] == pytest.approx((1024 / 5e9 * 0.97e6 + 0.97, (1e-6 + 1024 / 5e9) * 1.04e6))
     assert model.label == "send model" and model.y[-1] == pytest.approx((1e-6 + 65536 / 5e9) * 1e6)
-    # a fit that failed its checks is not drawn as a model
+    assert "dashed" in ci.title and model.style == "--"
+    # a fit that failed its checks is not drawn as a model, and the title promises none
     recs[-1]["fit_ok"] = False
     (tmp_path / "pp.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
-    assert len(pp._panels([("", records.load(tmp_path))])[-1].series) == 1
+    ci = pp._panels([("", records.load(tmp_path))])[-1]
+    assert len(ci.series) == 1 and "dashed" not in ci.title
 
 
 def test_coll_busbw_against_size_at_the_largest_communicator():
