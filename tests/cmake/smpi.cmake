@@ -4,12 +4,14 @@
 set(PSTRUN ${CMAKE_SOURCE_DIR}/scripts/pstrun --mpi smpi --platform ${CMAKE_SOURCE_DIR}/platforms/t3e-900.toml)
 set(PST_SMPI_REFERENCE ${CMAKE_BINARY_DIR}/../openmpi/pstswm)
 
-# The run header tells the truth: simulated, SimGrid's version, the platform file, every --cfg,
+# The run header tells the truth: simulated, SimGrid's version, the platform file and its SHA-256
+# (the file as it was when the run started, so a record names its platform), every --cfg,
 # and the feature table with what SMPI declares but does not run counted as absent.
 pst_records_test(smpi.header 2 CHECKS
   "header['simulated'] is True and header['mpi_build'] == 'smpi'"
   "header['simulation']['engine'].startswith('SimGrid 3.')"
   "header['simulation']['platform'].endswith('platforms/t3e-900.toml')"
+  "header['simulation']['platform_sha256'] == __import__('hashlib').sha256(open(header['simulation']['platform'], 'rb').read()).hexdigest()"
   "'smpi/bw-factor:2097152:0.4786;131072:0.4275;0:0.1377' in header['simulation']['cfg']"
   "'smpi/coll-selector:mpich' in header['simulation']['cfg']"
   "{f['name']: f['available'] for f in header['mpi_features']} == {'nonblocking_collectives': True, 'neighborhood_collectives': False, 'persistent_collectives': False, 'isendrecv': False, 'partitioned': False, 'mpi_t': False, 'rma_window_sync': False}"

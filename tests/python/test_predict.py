@@ -117,3 +117,17 @@ def test_the_launch_passes_the_platform_and_the_problem_rate(tmp_path):
     ]
     assert "--problem" not in run.command(2, "swap", ["--sizes", "8"])
     assert launch.problem_of(["model", "--trunc", "85"]) is None
+
+
+def test_the_section_names_the_platform_hash_from_the_records_without_a_manifest(tmp_path):
+    header = {
+        "bench": "model",
+        "type": "header",
+        "run_id": "sim",
+        "simulated": True,
+        "simulation": {"platform": "/p/t3e-900.toml", "platform_sha256": "0123456789ab" + "c" * 52},
+    }
+    point = {"bench": "model", "type": "point", "run_id": "sim", "case": 2, "trunc": 42, "levels": 16,
+             "grid": "1x2", "preset": "gen", "step_s": 0.01, "comm_s": 0.005}
+    sec = prediction.section(RecordSet(tmp_path, [header, point], None))
+    assert "`/p/t3e-900.toml` (SHA-256 0123456789ab…)" in sec.blocks[0].markdown

@@ -106,10 +106,10 @@ def section(rs: RecordSet) -> Section | None:
         return None
     band_rel = band(rs)
     entry = (rs.manifest or {}).get("predicted") or {}
-    where = entry.get("platform") or next(
-        (h["simulation"].get("platform") for h in rs.headers() if h.get("simulated") and h.get("simulation")), None
-    )
-    digest = f" (SHA-256 {entry['platform_sha256'][:12]}…)" if entry.get("platform_sha256") else ""
+    simulation = next((h["simulation"] for h in rs.headers() if h.get("simulated") and h.get("simulation")), {})
+    where = entry.get("platform") or simulation.get("platform")
+    sha = entry.get("platform_sha256") or simulation.get("platform_sha256")
+    digest = f" (SHA-256 {sha[:12]}…)" if sha else ""
     accuracy = (
         f"±{band_rel:.0%}, the platform's validation error: differences smaller than that are not resolved"
         if band_rel is not None
