@@ -149,6 +149,11 @@ def parser() -> argparse.ArgumentParser:
     pre.add_argument("--resume", action="store_true", help="finish an interrupted prediction")
     pre.add_argument("--max-ranks", type=int, metavar="N", help="skip experiments needing more than N ranks")
     pre.add_argument("--dry-run", action="store_true", help="print the commands without running them")
+    pre.add_argument(
+        "--mapping",
+        default="block",
+        help="ranks to the platform's nodes: block fills a node's cores first (default), cyclic one per node in turn",
+    )
     return top
 
 
@@ -246,7 +251,7 @@ def _predict(args: argparse.Namespace) -> int:
     from pstlab import predict
 
     opts = predict.Options(
-        args.platform, args.suite, args.build, args.out, args.resume, args.max_ranks, args.dry_run
+        args.platform, args.suite, args.build, args.out, args.resume, args.max_ranks, args.dry_run, args.mapping
     )
     predict.predict(opts, echo=lambda text: print(text, flush=True))
     return 0

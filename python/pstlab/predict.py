@@ -6,7 +6,7 @@ files); only the launch differs: scripts/pstrun --mpi smpi --platform FILE.  Eve
 header says `"simulated": true` with the platform file and SimGrid's --cfg, so the report keeps
 predictions out of its verdicts (pstlab.verdicts.measured).  The manifest's `predicted` object
 holds what a reader needs to weigh them: the platform file, its SHA-256, its [validation] figures
-and the band they give, and this host's compute rate per problem.
+and the band they give, the rank-to-node mapping, and this host's compute rate per problem.
 
 Compute time: SMPI runs the arithmetic on this host and scales its time by host rate / platform
 rate.  The host rate of each problem the suite runs is measured first by a serial model run under
@@ -17,9 +17,11 @@ compute would be this host's.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import hashlib
 import json
+import os
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -41,6 +43,7 @@ class Options:
     resume: bool = False
     max_ranks: int | None = None
     dry_run: bool = False
+    mapping: str = "block"  # platform.MAPPINGS: where the ranks go on the platform's nodes
 
 
 def band(p: platform.Platform) -> float | None:
@@ -90,10 +93,11 @@ def host_mflops(problem: str, platform_file: Path, pstswm: Path) -> float:
     return rates[-1]
 
 
-def predicted_entry(p: platform.Platform, rates: dict[str, float]) -> dict:
+def predicted_entry(p: platform.Platform, rates: dict[str, float], mapping: str) -> dict:
     return {
         "platform": str(p.path.resolve()),
         "platform_sha256": sha256(p.path),
+        "mapping": mapping,
         "validation": dict(p.validation),
         "band": band(p),
         "host_mflops": rates,
@@ -103,6 +107,8 @@ def predicted_entry(p: platform.Platform, rates: dict[str, float]) -> dict:
 def predict(opts: Options, echo=print) -> Path:
     """Run the suite on the platform; return the results directory."""
     p = platform.load(opts.platform)
+    if opts.mapping not in platform.MAPPINGS:
+        raise PstlabError(f"--mapping: unknown mapping {opts.mapping!r} (allowed: {', '.join(platform.MAPPINGS)})")
     suite = suites.load(opts.suite)
     pstswm = paths.pstswm("smpi", opts.build)
     if not pstswm.is_file():
@@ -133,17 +139,33 @@ def predict(opts: Options, echo=print) -> Path:
         base.out = str(paths.results_dir() / f"{stamp}-{suite.name}-{p.name}")
     directory = run.results_directory(base, suite)
     base.out = str(directory)
+    echo(f"pstlab predict: {p.name}, {opts.mapping} mapping of ranks to its nodes")
     try:
-        return run.run_suite(base, echo)
+        with mapping_for_pstrun(opts.mapping):
+            return run.run_suite(base, echo)
     finally:
         if not opts.dry_run:
-            _mark(directory, p, rates)
+            _mark(directory, p, rates, opts.mapping)
 
 
-def _mark(directory: Path, p: platform.Platform, rates: dict[str, float]) -> None:
+@contextlib.contextmanager
+def mapping_for_pstrun(mapping: str):
+    """Every launch in the block places its ranks by `mapping` (scripts/pstrun's PSTRUN_MAPPING)."""
+    before = os.environ.get("PSTRUN_MAPPING")
+    os.environ["PSTRUN_MAPPING"] = mapping
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["PSTRUN_MAPPING"]
+        else:
+            os.environ["PSTRUN_MAPPING"] = before
+
+
+def _mark(directory: Path, p: platform.Platform, rates: dict[str, float], mapping: str) -> None:
     """Add the `predicted` object to the manifest, also when experiments failed."""
     if not (directory / run.MANIFEST).is_file():
         return
     manifest = run.read_manifest(directory)
-    manifest["predicted"] = predicted_entry(p, rates)
+    manifest["predicted"] = predicted_entry(p, rates, mapping)
     run.write_manifest(directory, manifest)

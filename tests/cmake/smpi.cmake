@@ -19,6 +19,27 @@ pst_records_test(smpi.header 2 CHECKS
   "all(p['verified'] is True for p in points)"
   ARGS swap --sizes 8192,131072 --protocols 0,2,1,0 --reps 2)
 
+# The rank-to-node mapping is selectable and recorded: on two nodes of two cores (the T3E file as
+# a switched cluster), block puts ranks 0 and 1 on one node, cyclic on two.
+file(READ ${CMAKE_SOURCE_DIR}/platforms/t3e-900.toml t3e)
+string(REPLACE "count = 512" "count = 2" two_nodes "${t3e}")
+string(REPLACE "cores_per_node = 1" "cores_per_node = 2" two_nodes "${two_nodes}")
+string(REGEX REPLACE "kind = \"torus\"[^\n]*\ntorus_dims[^\n]*" "kind = \"cluster\"" two_nodes "${two_nodes}")
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/two-nodes.toml "${two_nodes}")
+set(PSTRUN_T3E ${PSTRUN})
+set(node_of_rank_block "0, 0")
+set(node_of_rank_cyclic "0, 1")
+foreach(mapping block cyclic)
+  set(PSTRUN ${CMAKE_SOURCE_DIR}/scripts/pstrun --mpi smpi --platform ${CMAKE_CURRENT_BINARY_DIR}/two-nodes.toml --mapping ${mapping})
+  pst_records_test(smpi.mapping.${mapping} 2 CHECKS
+    "header['simulation']['mapping'] == '${mapping}' and header['locality']['node_of_rank'] == [${node_of_rank_${mapping}}]"
+    ARGS swap --sizes 8 --protocols 0,6 --reps 2)
+endforeach()
+set(PSTRUN ${PSTRUN_T3E})
+set(smpi_bad_mapping "--mapping: unknown mapping 'round' \\(allowed: block, cyclic\\)")
+add_test(NAME smpi.bad.mapping COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-fail.sh 2 ${smpi_bad_mapping} ${PST_TEST_OUT}
+  -- ${PSTRUN} --mapping round -n 2 $<TARGET_FILE:pstswm> swap --out ${PST_TEST_OUT})
+
 # Every alternative that needs what SMPI lacks is refused by name with exit 2.
 set(smpi_lacks "does not have")
 pst_bad_input_test(smpi.bad.neighbor 2 2 "--algorithms neighbor: needs MPI_Dist_graph_create_adjacent.*${smpi_lacks}"

@@ -3,13 +3,18 @@ answer respects the platform's band, and the launch passes the platform and comp
 
 import copy
 import gzip
+import os
+import subprocess
+import sys
 
 import pytest
 
-from conftest import FIXTURES
-from pstlab import box, launch, records, verdicts
+from conftest import FIXTURES, ROOT
+from pstlab import box, launch, platform, predict, records, verdicts
 from pstlab.records import RecordSet
 from pstlab.sections import kernel, prediction, swap
+
+T3E = ROOT / "platforms" / "t3e-900.toml"
 
 
 @pytest.fixture(scope="module")
@@ -131,3 +136,23 @@ def test_the_section_names_the_platform_hash_from_the_records_without_a_manifest
              "grid": "1x2", "preset": "gen", "step_s": 0.01, "comm_s": 0.005}
     sec = prediction.section(RecordSet(tmp_path, [header, point], None))
     assert "`/p/t3e-900.toml` (SHA-256 0123456789ab…)" in sec.blocks[0].markdown
+
+
+def test_predict_refuses_an_unknown_mapping_and_records_the_chosen_one(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "pstlab", "predict", "--platform", str(T3E), "--mapping", "round", "--dry-run"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT / "python",
+    )
+    assert done.returncode == 2
+    assert "--mapping: unknown mapping 'round' (allowed: block, cyclic)" in done.stderr
+    assert predict.predicted_entry(platform.load(T3E), {}, "cyclic")["mapping"] == "cyclic"
+
+
+def test_the_mapping_reaches_every_launch_and_leaves_the_environment_as_it_was(monkeypatch):
+    monkeypatch.delenv("PSTRUN_MAPPING", raising=False)
+    with predict.mapping_for_pstrun("cyclic"):
+        assert os.environ["PSTRUN_MAPPING"] == "cyclic"
+    assert "PSTRUN_MAPPING" not in os.environ
