@@ -302,6 +302,40 @@ def load(path: str | Path) -> Platform:
     )
 
 
+def dumps(p: Platform, comment: str) -> str:
+    """p as a platform file that load() reads back to p (comment: where its numbers come from)."""
+
+    # repr: the shortest text that reads back as the same number
+    def rows(table: list[tuple]) -> str:
+        return "[" + ", ".join("[" + ", ".join(map(repr, row)) + "]" for row in table) + "]"
+
+    shape = {"torus": f"torus_dims = {p.torus_dims}\n", "fat_tree": f'fat_tree = "{p.fat_tree}"\n'}
+    topology = shape.get(p.topology, "")
+    compute = "".join(
+        f"\n[compute.{problem}]\n" + "".join(f"{k} = {v!r}\n" for k, v in rates.items())
+        for problem, rates in p.compute.items()
+    )
+    validation = "".join(f"{k} = {v!r}\n" for k, v in p.validation.items())
+    return (
+        "".join(f"# {line}\n" for line in comment.splitlines())
+        + f'\n[platform]\nname = "{p.name}"\n'
+        + f"\n[nodes]\ncount = {p.nodes}\ncores_per_node = {p.cores_per_node}\n"
+        + f'\n[topology]\nkind = "{p.topology}"\n{topology}'
+        + "\n[network]\n"
+        + f"latency_s = {p.latency_s!r}\nbandwidth_bytes_per_s = {p.bandwidth_bytes_per_s!r}\n"
+        + f'link_sharing = "{p.link_sharing}"\n'
+        + f"loopback_latency_s = {p.loopback_latency_s!r}\n"
+        + f"loopback_bandwidth_bytes_per_s = {p.loopback_bandwidth_bytes_per_s!r}\n"
+        + f"lat_factor = {rows(p.lat_factor)}\nbw_factor = {rows(p.bw_factor)}\n"
+        + f"eager_limit_bytes = {p.eager_limit_bytes}\n"
+        + f"\n[overheads]\nsend = {rows(p.send_overhead)}\nrecv = {rows(p.recv_overhead)}\n"
+        + f"isend = {rows(p.isend_overhead)}\n"
+        + f'\n[collectives]\nselector = "{p.coll_selector}"\n'
+        + compute
+        + (f"\n[validation]\n{validation}" if validation else "")
+    )
+
+
 def _piecewise(rows: list[tuple]) -> str:
     """SimGrid's piecewise syntax, largest size first: "65536:0.9;0:0.5" or "0:1e-6:0"."""
     return ";".join(":".join(f"{x:.9g}" for x in row) for row in sorted(rows, reverse=True))

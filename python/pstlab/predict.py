@@ -104,8 +104,8 @@ def predicted_entry(p: platform.Platform, rates: dict[str, float], mapping: str)
     }
 
 
-def predict(opts: Options, echo=print) -> Path:
-    """Run the suite on the platform; return the results directory."""
+def _checked(opts: Options) -> tuple[platform.Platform, suites.Suite, Path]:
+    """The platform, the suite and the SMPI build of opts, or a refusal (exit 2)."""
     p = platform.load(opts.platform)
     if opts.mapping not in platform.MAPPINGS:
         raise PstlabError(f"--mapping: unknown mapping {opts.mapping!r} (allowed: {', '.join(platform.MAPPINGS)})")
@@ -115,14 +115,28 @@ def predict(opts: Options, echo=print) -> Path:
         raise PstlabError(f"{pstswm}: no SMPI build to predict with (scripts/build.sh smpi)")
     if too_big := [e.name for e in suite.experiments if e.ranks > p.ranks]:
         raise PstlabError(f"{p.path} holds {p.ranks} ranks; experiment(s) {', '.join(too_big)} need more")
+    return p, suite, pstswm
+
+
+def host_rates(opts: Options, p: platform.Platform, echo=print) -> dict[str, float]:
+    """This host's MFlop/s for every problem opts' suite scales on p (0 on a dry run: not measured)."""
+    _, suite, pstswm = _checked(opts)
     needed = problems(suite, p)
     if opts.dry_run:
-        rates = {problem: 0.0 for problem in needed}  # measured only when the suite runs
-    else:
-        rates = {problem: host_mflops(problem, p.path, pstswm) for problem in needed}
-        for problem, rate in rates.items():
-            platform_rate = p.compute[problem]["mflops"]
-            echo(f"pstlab predict: {problem} computes at {rate:.6g} MFlop/s here, {platform_rate:.6g} on {p.name}")
+        return {problem: 0.0 for problem in needed}
+    rates = {problem: host_mflops(problem, p.path, pstswm) for problem in needed}
+    for problem, rate in rates.items():
+        platform_rate = p.compute[problem]["mflops"]
+        echo(f"pstlab predict: {problem} computes at {rate:.6g} MFlop/s here, {platform_rate:.6g} on {p.name}")
+    return rates
+
+
+def predict(opts: Options, echo=print, rates: dict[str, float] | None = None) -> Path:
+    """Run the suite on the platform; return the results directory.  rates: this host's MFlop/s
+    per problem when already measured (pstlab predict --sensitivity measures them once)."""
+    p, suite, _ = _checked(opts)
+    if rates is None:
+        rates = host_rates(opts, p, echo)
     base = run.Options(
         str(suite.path),
         "smpi",
