@@ -55,6 +55,7 @@ INPUTS: dict[str, Callable[[platform.Platform, float], platform.Platform]] = {
     "eager limit": lambda p, f: dataclasses.replace(p, eager_limit_bytes=max(1, round(p.eager_limit_bytes * f))),
     "compute rates": lambda p, f: dataclasses.replace(p, compute=_compute(p, f)),
 }
+PREDICTIONS = 1 + len(INPUTS) * len(SHIFTS)  # the baseline and every variant
 
 
 @dataclass
@@ -179,7 +180,9 @@ def sensitivity(opts: predict.Options, echo=print, runner: Runner | None = None)
     """Run the analysis on opts.platform; write OUT/sensitivity.md and .json; return OUT."""
     p = platform.load(opts.platform)
     if opts.dry_run:
-        raise PstlabError("--sensitivity runs the suite 19 times: drop --dry-run (try it on the suite alone first)")
+        raise PstlabError(
+            f"--sensitivity runs the suite {PREDICTIONS} times: drop --dry-run (try it on the suite alone first)"
+        )
     if opts.out:
         out = Path(opts.out)
     else:

@@ -211,3 +211,15 @@ def test_each_input_variant_moves_that_input_alone_and_survives_its_file(tmp_pat
     path = tmp_path / "v.toml"
     path.write_text(platform.dumps(varied, "a variant"))
     assert dataclasses.replace(platform.load(path), path=base.path) == varied
+
+
+def test_sensitivity_refuses_a_dry_run():
+    done = subprocess.run(
+        [sys.executable, "-m", "pstlab", "predict", "--platform", str(T3E), "--sensitivity", "--dry-run"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT / "python",
+    )
+    assert done.returncode == 2
+    assert "--sensitivity runs the suite 19 times: drop --dry-run" in done.stderr
