@@ -32,6 +32,7 @@ from pstlab.errors import PstlabError, RunFailed
 
 DEFAULT_SUITE = "predict"
 HOST_RATE_STEPS = 4  # serial steps that measure this host's MFlop/s for a problem
+MAPPING_VAR = "PSTRUN_MAPPING"  # scripts/pstrun's default for --mapping
 
 
 @dataclass
@@ -164,16 +165,16 @@ def predict(opts: Options, echo=print, rates: dict[str, float] | None = None) ->
 
 @contextlib.contextmanager
 def mapping_for_pstrun(mapping: str):
-    """Every launch in the block places its ranks by `mapping` (scripts/pstrun's PSTRUN_MAPPING)."""
-    before = os.environ.get("PSTRUN_MAPPING")
-    os.environ["PSTRUN_MAPPING"] = mapping
+    """Every launch in the block places its ranks by `mapping` (scripts/pstrun reads MAPPING_VAR)."""
+    before = os.environ.get(MAPPING_VAR)
+    os.environ[MAPPING_VAR] = mapping
     try:
         yield
     finally:
         if before is None:
-            del os.environ["PSTRUN_MAPPING"]
+            del os.environ[MAPPING_VAR]
         else:
-            os.environ["PSTRUN_MAPPING"] = before
+            os.environ[MAPPING_VAR] = before
 
 
 def _mark(directory: Path, p: platform.Platform, rates: dict[str, float], mapping: str) -> None:
