@@ -14,7 +14,7 @@ pst_records_test(smpi.header 2 CHECKS
   "header['simulation']['platform_sha256'] == __import__('hashlib').sha256(open(header['simulation']['platform'], 'rb').read()).hexdigest()"
   "'smpi/bw-factor:2097152:0.4786;131072:0.4275;0:0.1377' in header['simulation']['cfg']"
   "'smpi/coll-selector:mpich' in header['simulation']['cfg']"
-  "{f['name']: f['available'] for f in header['mpi_features']} == {'nonblocking_collectives': True, 'neighborhood_collectives': False, 'persistent_collectives': False, 'isendrecv': False, 'partitioned': False, 'mpi_t': False, 'rma_window_sync': False}"
+  "{f['name']: f['available'] for f in header['mpi_features']} == {'nonblocking_collectives': False, 'neighborhood_collectives': False, 'persistent_collectives': False, 'isendrecv': False, 'partitioned': False, 'mpi_t': False, 'rma_window_sync': False}"
   "header['noise'] is None"
   "all(p['verified'] is True for p in points)"
   ARGS swap --sizes 8192,131072 --protocols 0,2,1,0 --reps 2)
@@ -44,6 +44,8 @@ add_test(NAME smpi.bad.mapping COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-fail.sh 
 set(smpi_lacks "does not have")
 pst_bad_input_test(smpi.bad.neighbor 2 2 "--algorithms neighbor: needs MPI_Dist_graph_create_adjacent.*${smpi_lacks}"
   kernel --algorithms neighbor --trunc 10 --levels 2 --out ${PST_TEST_OUT})
+pst_bad_input_test(smpi.bad.iallreduce 2 2 "--algorithms iallreduce: needs MPI_Ialltoallv, MPI_Iallreduce.*${smpi_lacks}"
+  kernel --algorithms iallreduce --trunc 10 --levels 2 --out ${PST_TEST_OUT})
 pst_bad_input_test(smpi.bad.persistent_collectives 2 2 "--algorithms alltoallv_init: needs MPI_Alltoallv_init.*${smpi_lacks}"
   kernel --algorithms alltoallv_init --trunc 10 --levels 2 --out ${PST_TEST_OUT})
 pst_bad_input_test(smpi.bad.legendre_neighbor 2 2 "--legendre neighbor: needs MPI_Dist_graph_create_adjacent.*${smpi_lacks}"
