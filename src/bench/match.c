@@ -88,7 +88,25 @@ typedef struct match_cfg {
     bool alg_on[NALG], order_on[NORDER];
 } match_cfg;
 
-/* One (algorithm, queue, wildcard, n, length) configuration on one rank of the pair. */
+/* A configuration: its points (one per n of --counts) are measured and fitted together. */
+typedef struct config_key { int alg, queue, wild, length; } config_key;
+
+/* The plan: every configuration in the order it runs and reports (built once by make_plan). */
+typedef struct match_config {
+    config_key key;
+    bool asserted;                    /* --assert: run on the asserted communicators */
+    double *curve[NORDER];            /* [--counts] the statistic per n, per order (rank 0) */
+    pst_match_fit fit;                /* the joint fit over n (rank 0) */
+    const struct match_config *tag;   /* comm: the tag configuration beside it (NULL: tags not run) */
+    const struct match_config *plain; /* asserted: the same configuration without the assertions */
+} match_config;
+
+typedef struct match_plan {
+    match_config *configs;
+    size_t nconfigs;
+} match_plan;
+
+/* One (algorithm, queue, wildcard, n, length) point on one rank of the pair. */
 typedef struct batch {
     const match_cfg *cfg;
     int alg, queue;
@@ -265,14 +283,15 @@ static long long check_depth(const match_cfg *cfg, batch *b)
 }
 
 /* Collective over MPI_COMM_WORLD. */
-static void measure(const match_cfg *cfg, int alg, int queue, int wild, long long n, int length, point *pt)
+static void measure(const match_cfg *cfg, config_key key, long long n, point *pt)
 {
+    int length = key.length;
     size_t nreps = (size_t)cfg->reps;
     long long corrupted = 0;
     if (cfg->role != ROLE_IDLE) {
         size_t bytes = (size_t)n * (size_t)length * sizeof(double);
-        batch b = {.cfg = cfg, .alg = alg, .queue = queue, .any_source = wild == WILD_SOURCE, .any_tag = wild == WILD_TAG,
-                   .n = n, .length = length};
+        batch b = {.cfg = cfg, .alg = key.alg, .queue = key.queue, .any_source = key.wild == WILD_SOURCE,
+                   .any_tag = key.wild == WILD_TAG, .n = n, .length = length};
         b.sbuf = cfg->role == ROLE_A ? pst_aligned(64, bytes) : NULL; /* B echoes from rbuf */
         b.rbuf = pst_aligned(64, bytes);
         b.req = pst_malloc((size_t)(2 * n + 2) * sizeof *b.req);
@@ -325,29 +344,29 @@ static void rec_asserts(pst_rec *r, const match_cfg *cfg)
     if (cfg->asserts.n) pst_rec_strs(r, "asserts", (const char *const *)cfg->asserts.v, cfg->asserted ? cfg->asserts.n : 0);
 }
 
-static void emit_point(match_cfg *cfg, int alg, int order, int queue, int wild, long long n, int length, const point *pt)
+static void emit_point(match_cfg *cfg, config_key key, int order, long long n, const point *pt)
 {
     pst_rec r;
     pst_rec_begin(&r, &cfg->ctx, &pst_schema_match_point);
-    pst_rec_str(&r, "algorithm", alg_names[alg]);
+    pst_rec_str(&r, "algorithm", alg_names[key.alg]);
     pst_rec_str(&r, "locality", pst_locality_of_pairs((const int[]){0}, (const int[]){1}, 1));
     pst_rec_str(&r, "order", order_names[order]);
-    pst_rec_str(&r, "queue", queue_names[queue]);
-    pst_rec_str(&r, "wildcard", wild_names[wild]);
+    pst_rec_str(&r, "queue", queue_names[key.queue]);
+    pst_rec_str(&r, "wildcard", wild_names[key.wild]);
     pst_rec_int(&r, "n", n);
-    pst_rec_int(&r, "length", length);
-    pst_rec_int(&r, "bytes", 8LL * length);
+    pst_rec_int(&r, "length", key.length);
+    pst_rec_int(&r, "bytes", 8LL * key.length);
     rec_asserts(&r, cfg);
     pst_rec_times(&r, &pt->s[order]);
     pst_rec_num(&r, order == ORDER_IN ? "iot_s" : "rot_s", stat_of(cfg, &pt->s[order]));
     pst_rec_str(&r, "stat", stat_field(cfg));
-    pst_rec_num(&r, "failed_matches", order == ORDER_REVERSE && order_forced(alg, wild) ? pst_match_failed(n) : 0.0);
+    pst_rec_num(&r, "failed_matches", order == ORDER_REVERSE && order_forced(key.alg, key.wild) ? pst_match_failed(n) : 0.0);
     pst_rec_int(&r, "iters", cfg->iters);
     pst_rec_int(&r, "warmup", cfg->warmup);
     pst_rec_bool(&r, "verified", !cfg->ctx.no_verify);
     if (cfg->samples) pst_rec_nums(&r, "samples", pt->t[order], (size_t)cfg->reps);
     if (cfg->mpi_t) {
-        long long want = depth_intended(alg, queue, n);
+        long long want = depth_intended(key.alg, key.queue, n);
         if (want >= 0 && !cfg->asserted) pst_rec_int(&r, "queue_depth_intended", want);
         else pst_rec_null(&r, "queue_depth_intended");
         if (pt->depth_seen >= 0) pst_rec_int(&r, "queue_depth_seen", pt->depth_seen);
@@ -358,10 +377,8 @@ static void emit_point(match_cfg *cfg, int alg, int order, int queue, int wild, 
 
 /* ---- per-configuration table and fit -------------------------------------------------- */
 
-typedef struct fit_key { int alg, queue, wild, length; } fit_key;
-
 /* The configuration a fit belongs to. */
-static void rec_key(pst_rec *r, fit_key key)
+static void rec_key(pst_rec *r, config_key key)
 {
     pst_rec_str(r, "algorithm", alg_names[key.alg]);
     pst_rec_str(r, "queue", queue_names[key.queue]);
@@ -405,7 +422,7 @@ static match_analysis analyse(const match_cfg *cfg, size_t k, const long long *n
 }
 
 /* Song's (2013) per-n table and the fits. */
-static void print_config(const match_cfg *cfg, fit_key key, size_t k, const long long *n, const double *iot,
+static void print_config(const match_cfg *cfg, config_key key, size_t k, const long long *n, const double *iot,
                          const double *rot, const match_analysis *an)
 {
     const pst_match_fit *f = &an->fit, *song = &an->song;
@@ -447,7 +464,7 @@ static void print_config(const match_cfg *cfg, fit_key key, size_t k, const long
 }
 
 /* The configuration's fit summary record (only when both orders ran). */
-static void emit_config(match_cfg *cfg, fit_key key, size_t k, const long long *n, const double *iot, const double *rot,
+static void emit_config(match_cfg *cfg, config_key key, size_t k, const long long *n, const double *iot, const double *rot,
                         const match_analysis *an)
 {
     if (!an->both) return;
@@ -485,20 +502,27 @@ static void emit_config(match_cfg *cfg, fit_key key, size_t k, const long long *
     pst_rec_emit(&r, &cfg->ctx);
 }
 
-/* One configuration (rank 0): analyse, print, emit; returns the joint fit for the verdicts. */
-static pst_match_fit report_config(match_cfg *cfg, fit_key key, size_t k, const long long *n, const double *iot,
-                                   const double *rot)
+/* One configuration (rank 0): analyse, print, emit; keeps the joint fit for the verdicts. */
+static void report_config(match_cfg *cfg, match_config *c)
 {
+    size_t k = cfg->counts.n;
+    const long long *n = cfg->counts.v;
+    const double *iot = c->curve[ORDER_IN], *rot = c->curve[ORDER_REVERSE];
     match_analysis an = analyse(cfg, k, n, iot, rot);
-    print_config(cfg, key, k, n, iot, rot, &an);
-    emit_config(cfg, key, k, n, iot, rot, &an);
+    print_config(cfg, c->key, k, n, iot, rot, &an);
+    emit_config(cfg, c->key, k, n, iot, rot, &an);
     free(an.diff);
     free(an.mper);
-    return an.fit;
+    c->fit = an.fit;
 }
 
-static void report_verdict(match_cfg *cfg, fit_key key, const pst_match_fit *comm, const pst_match_fit *tag)
+/* A fitted comm configuration against the tag one beside it: one queue per communicator or not. */
+static void report_verdict(match_cfg *cfg, const match_config *c)
 {
+    config_key key = c->key;
+    const pst_match_fit *comm = &c->fit;
+    /* Under wildcard tags the tag algorithm is a control, not a reference. */
+    const pst_match_fit *tag = c->tag && c->tag->fit.ok && order_forced(ALG_TAG, key.wild) ? &c->tag->fit : NULL;
     double ratio;
     pst_queue_verdict v = pst_match_verdict(comm, tag, &ratio);
     char evidence[512];
@@ -539,7 +563,7 @@ static void report_verdict(match_cfg *cfg, fit_key key, const pst_match_fit *com
 /* --assert: does M fall with the assertions?  Only a cost measured without them (an interval
  * above 0) can fall; then lower or higher when the two 95 % intervals are apart, else no
  * difference at this precision. */
-static void report_asserts(match_cfg *cfg, fit_key key, const pst_match_fit *plain, const pst_match_fit *asserted)
+static void report_asserts(match_cfg *cfg, config_key key, const pst_match_fit *plain, const pst_match_fit *asserted)
 {
     const char *effect = !(plain->m_ci[0] > 0)                ? "no matching cost measured without them"
                          : asserted->m_ci[1] < plain->m_ci[0] ? "lower"
@@ -754,6 +778,87 @@ static void release(match_cfg *cfg)
     }
 }
 
+/* ---- the plan ----------------------------------------------------------------------------- */
+
+/* The configurations of one queue, wildcard and length: one per algorithm run, tag before comm
+ * so a comm configuration finds its reference beside it.  `run` 1 is the asserted run of
+ * --assert, whose configurations follow the plain run's `per_run` configurations. */
+static void plan_algorithms(const match_cfg *cfg, match_plan *plan, config_key key, size_t run, size_t per_run)
+{
+    for (key.alg = 0; key.alg < NALG; key.alg++) {
+        if (!cfg->alg_on[key.alg]) continue;
+        match_config *c = &plan->configs[plan->nconfigs];
+        *c = (match_config){.key = key, .asserted = run == 1};
+        for (int o = 0; o < NORDER; o++) c->curve[o] = pst_calloc(cfg->counts.n, sizeof(double));
+        if (key.alg == ALG_COMM && cfg->alg_on[ALG_TAG]) c->tag = c - 1;
+        if (run == 1) c->plain = c - per_run;
+        plan->nconfigs++;
+    }
+}
+
+/* Every configuration, once: the asserted run (--assert) after the plain one, then queue,
+ * wildcard, length and algorithm, the order of the tables and records. */
+static match_plan make_plan(const match_cfg *cfg)
+{
+    size_t nalgs = (size_t)cfg->alg_on[ALG_TAG] + (size_t)cfg->alg_on[ALG_COMM];
+    size_t per_run = cfg->queues.n * cfg->wildcards.n * cfg->lengths.n * nalgs, runs = cfg->asserts.n ? 2 : 1;
+    match_plan plan = {.configs = pst_calloc(runs * per_run, sizeof *plan.configs)};
+    for (size_t run = 0; run < runs; run++)
+        for (size_t qi = 0; qi < cfg->queues.n; qi++)
+            for (size_t wi = 0; wi < cfg->wildcards.n; wi++)
+                for (size_t li = 0; li < cfg->lengths.n; li++) {
+                    config_key key = {.queue = name_index(queue_names, cfg->queues.v[qi]),
+                                      .wild = name_index(wild_names, cfg->wildcards.v[wi]), .length = (int)cfg->lengths.v[li]};
+                    plan_algorithms(cfg, &plan, key, run, per_run);
+                }
+    return plan;
+}
+
+static void free_plan(match_plan *plan)
+{
+    for (size_t i = 0; i < plan->nconfigs; i++)
+        for (int o = 0; o < NORDER; o++) free(plan->configs[i].curve[o]);
+    free(plan->configs);
+}
+
+/* One configuration's points, n by n (collective), each point's records written as it is
+ * measured; rank 0 keeps the statistic per n in the configuration's curves. */
+static void measure_config(match_cfg *cfg, match_config *c, point *pt)
+{
+    config_key key = c->key;
+    const char *alg = alg_names[key.alg], *queue = queue_names[key.queue], *wild = wild_names[key.wild];
+    use_asserted(cfg, c->asserted);
+    for (size_t i = 0; i < cfg->counts.n; i++) {
+        long long n = cfg->counts.v[i];
+        pst_watchdog_phase("match %s algorithm, queue %s, wildcard %s, n %lld, length %d", alg, queue, wild, n, key.length);
+        measure(cfg, key, n, pt);
+        if (pt->corrupted)
+            pst_collective_exit(PST_EXIT_FAILED,
+                                "payload verification failed: %s algorithm, queue %s, wildcard %s, n %lld, "
+                                "length %d: %lld corrupted words came back",
+                                alg, queue, wild, n, key.length, pt->corrupted);
+        if (cfg->ctx.rank != 0) continue;
+        for (int o = 0; o < NORDER; o++) {
+            if (!cfg->order_on[o]) continue;
+            c->curve[o][i] = stat_of(cfg, &pt->s[o]);
+            emit_point(cfg, key, o, n, pt);
+        }
+        if (pt->depth_seen >= 0 && pt->depth_seen != n)
+            printf("  note: %s queue held %lld entries (MPI_T) where the %s mode means %lld\n", queue, pt->depth_seen, queue, n);
+    }
+}
+
+/* --assert (rank 0): M of each configuration fitted in both runs, without and with the assertions. */
+static void compare_asserts(match_cfg *cfg, const match_plan *plan)
+{
+    printf("\n== M without and with the assertions; MPI_Comm_get_info gave back: %s ==\n",
+           cfg->acknowledged[0] ? cfg->acknowledged : "none (the library does not say it uses them)");
+    for (size_t i = 0; i < plan->nconfigs; i++) {
+        const match_config *c = &plan->configs[i];
+        if (c->plain && c->plain->fit.ok && c->fit.ok) report_asserts(cfg, c->key, &c->plain->fit, &c->fit);
+    }
+}
+
 int pst_cmd_match(int argc, char **argv)
 {
     match_cfg cfg = {.iters = 10, .reps = 40, .warmup = 2, .stat = "min"};
@@ -816,82 +921,19 @@ int pst_cmd_match(int argc, char **argv)
     pst_ctx_start(&cfg.ctx);
     if (cfg.mpi_t && cfg.ctx.rank == 0) report_mpit(&cfg);
 
-    size_t k = cfg.counts.n, nreps = (size_t)cfg.reps;
+    match_plan plan = make_plan(&cfg);
     point pt = {0};
-    for (int o = 0; o < NORDER; o++) pt.t[o] = pst_calloc(nreps, sizeof(double));
-    double *curve[NORDER];
-    for (int o = 0; o < NORDER; o++) curve[o] = pst_calloc(k, sizeof(double));
-
-    /* With --assert every configuration runs twice: on the plain communicators, then on the
-     * asserted ones; each run's fits are kept for the comparison of M. */
-    size_t nkeys = cfg.queues.n * cfg.wildcards.n * cfg.lengths.n * NALG;
-    pst_match_fit *assert_fits = pst_calloc(2 * nkeys, sizeof *assert_fits);
-    for (int am = 0; am < (cfg.asserts.n ? 2 : 1); am++) {
-    use_asserted(&cfg, am == 1);
-    for (size_t qi = 0; qi < cfg.queues.n; qi++) {
-        int queue = name_index(queue_names, cfg.queues.v[qi]);
-        for (size_t wi = 0; wi < cfg.wildcards.n; wi++) {
-            int wild = name_index(wild_names, cfg.wildcards.v[wi]);
-            for (size_t li = 0; li < cfg.lengths.n; li++) {
-                int length = (int)cfg.lengths.v[li];
-                pst_match_fit fits[NALG];
-                bool fitted[NALG] = {false};
-                for (int alg = 0; alg < NALG; alg++) {
-                    if (!cfg.alg_on[alg]) continue;
-                    for (size_t i = 0; i < k; i++) {
-                        long long n = cfg.counts.v[i];
-                        pst_watchdog_phase("match %s algorithm, queue %s, wildcard %s, n %lld, length %d", alg_names[alg],
-                                           queue_names[queue], wild_names[wild], n, length);
-                        measure(&cfg, alg, queue, wild, n, length, &pt);
-                        if (pt.corrupted)
-                            pst_collective_exit(PST_EXIT_FAILED,
-                                                "payload verification failed: %s algorithm, queue %s, wildcard %s, n %lld, "
-                                                "length %d: %lld corrupted words came back",
-                                                alg_names[alg], queue_names[queue], wild_names[wild], n, length, pt.corrupted);
-                        if (cfg.ctx.rank != 0) continue;
-                        for (int o = 0; o < NORDER; o++) {
-                            if (!cfg.order_on[o]) continue;
-                            curve[o][i] = stat_of(&cfg, &pt.s[o]);
-                            emit_point(&cfg, alg, o, queue, wild, n, length, &pt);
-                        }
-                        if (pt.depth_seen >= 0 && pt.depth_seen != n)
-                            printf("  note: %s queue held %lld entries (MPI_T) where the %s mode means %lld\n",
-                                   queue_names[queue], pt.depth_seen, queue_names[queue], n);
-                    }
-                    if (cfg.ctx.rank != 0) continue;
-                    fit_key key = {alg, queue, wild, length};
-                    fits[alg] = report_config(&cfg, key, k, cfg.counts.v, curve[ORDER_IN], curve[ORDER_REVERSE]);
-                    fitted[alg] = fits[alg].ok;
-                    assert_fits[2 * (((qi * cfg.wildcards.n + wi) * cfg.lengths.n + li) * NALG + (size_t)alg) + (size_t)am] =
-                        fits[alg];
-                }
-                /* Under wildcard tags the tag algorithm is a control, not a reference. */
-                bool tag_ref = fitted[ALG_TAG] && order_forced(ALG_TAG, wild);
-                if (cfg.ctx.rank == 0 && fitted[ALG_COMM])
-                    report_verdict(&cfg, (fit_key){ALG_COMM, queue, wild, length}, &fits[ALG_COMM], tag_ref ? &fits[ALG_TAG] : NULL);
-            }
-        }
+    for (int o = 0; o < NORDER; o++) pt.t[o] = pst_calloc((size_t)cfg.reps, sizeof(double));
+    for (size_t i = 0; i < plan.nconfigs; i++) {
+        match_config *c = &plan.configs[i];
+        measure_config(&cfg, c, &pt);
+        if (cfg.ctx.rank != 0) continue;
+        report_config(&cfg, c);
+        if (c->key.alg == ALG_COMM && c->fit.ok) report_verdict(&cfg, c);
     }
-    }
-    if (cfg.asserts.n && cfg.ctx.rank == 0) {
-        printf("\n== M without and with the assertions; MPI_Comm_get_info gave back: %s ==\n",
-               cfg.acknowledged[0] ? cfg.acknowledged : "none (the library does not say it uses them)");
-        for (size_t qi = 0; qi < cfg.queues.n; qi++)
-            for (size_t wi = 0; wi < cfg.wildcards.n; wi++)
-                for (size_t li = 0; li < cfg.lengths.n; li++)
-                    for (int alg = 0; alg < NALG; alg++) {
-                        const pst_match_fit *f = &assert_fits[2 * (((qi * cfg.wildcards.n + wi) * cfg.lengths.n + li) * NALG + (size_t)alg)];
-                        fit_key key = {alg, name_index(queue_names, cfg.queues.v[qi]), name_index(wild_names, cfg.wildcards.v[wi]),
-                                       (int)cfg.lengths.v[li]};
-                        if (f[0].ok && f[1].ok) report_asserts(&cfg, key, &f[0], &f[1]);
-                    }
-    }
-    free(assert_fits);
-
-    for (int o = 0; o < NORDER; o++) {
-        free(pt.t[o]);
-        free(curve[o]);
-    }
+    if (cfg.asserts.n && cfg.ctx.rank == 0) compare_asserts(&cfg, &plan);
+    for (int o = 0; o < NORDER; o++) free(pt.t[o]);
+    free_plan(&plan);
     release(&cfg);
     pst_ctx_finish(&cfg.ctx);
     return PST_EXIT_OK;
