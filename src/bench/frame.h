@@ -4,7 +4,7 @@
  * split between measuring and reporting, the footer and the exit code.
  *
  * A run, as pst_bench_run calls it:
- *   cfg = *defaults; pst_ctx_init; parse (--help exits here); validate; pst_ctx_validated;
+ *   cfg = *defaults; pst_ctx_init; prepare; parse (--help exits here); validate; pst_ctx_validated;
  *   plan; pst_ctx_start;
  *   for each set s < nsets(cfg):  data = measure(cfg, s)                      (every rank)
  *                                 an = analyse(cfg, data); print; emit; analysis_free  (rank 0)
@@ -35,6 +35,8 @@ typedef struct pst_bench {
      * them and adds the footer every run writes. */
     const pst_schema *const *schemas;
 
+    /* Before parsing: option choices or help text built at run time (from another registry). */
+    void (*prepare)(void *cfg);
     /* Check the parsed options and complete them (defaults that depend on the rank count, the
      * comparison set-up); bad input ends in a usage error (exit 2). */
     void (*validate)(void *cfg);
@@ -42,7 +44,7 @@ typedef struct pst_bench {
     void (*plan)(void *cfg);
     /* The measurement sets, each measured on every rank, then reported by rank 0. */
     size_t (*nsets)(const void *cfg);
-    void *(*measure)(void *cfg, size_t set);                /* collective; NULL: nothing to report */
+    void *(*measure)(void *cfg, size_t set);                /* collective */
     void *(*analyse)(const void *cfg, const void *data);    /* rank 0 */
     void (*print)(const void *cfg, const void *data, const void *analysis);   /* rank 0: stdout */
     void (*emit)(void *cfg, const void *data, const void *analysis);         /* rank 0: records */
