@@ -11,7 +11,6 @@
  * sets up its area on each stage communicator when the point's plans are built (outside
  * timing) and frees it after the point. */
 #include "algo/algorithm.h"
-#include "bench/commands.h"
 #include "bench/frame.h"
 #include "bench/kernel_cases.h"
 #include "bench/kernel_problem.h"
@@ -891,6 +890,3 @@ const pst_bench pst_bench_kernel = {
     .finish = summarise,
     .release = release,
 };
-
-/* Until the registry lists the row, main.c reaches it here. */
-int pst_cmd_kernel(int argc, char **argv) { return pst_bench_run(&pst_bench_kernel, argc, argv); }

@@ -16,7 +16,6 @@
  *   any         Song 2013 as written: no control messages; whichever queue the race gives.
  * Control messages travel on their own communicator and are the first receive in any
  * posted queue, so they add a constant per round trip (in L) and no failed matches. */
-#include "bench/commands.h"
 #include "bench/frame.h"
 #include "bench/match_model.h"
 #include "bench/match_mpit.h"
@@ -1024,6 +1023,3 @@ const pst_bench pst_bench_match = {
     .finish = compare_asserts,
     .release = release,
 };
-
-/* Until the registry lists the row, main.c reaches it here. */
-int pst_cmd_match(int argc, char **argv) { return pst_bench_run(&pst_bench_match, argc, argv); }

@@ -8,7 +8,6 @@
  * of mass, energy and potential enstrophy. */
 #include "bench/model_algos.h"
 #include "algo/exchange.h"
-#include "bench/commands.h"
 #include "bench/frame.h"
 #include "bench/records.h"
 #include "core/alloc.h"
@@ -744,6 +743,3 @@ const pst_bench pst_bench_model = {
     .finish = write_fields,
     .release = release,
 };
-
-/* Until the registry lists the row, main.c reaches it here. */
-int pst_cmd_model(int argc, char **argv) { return pst_bench_run(&pst_bench_model, argc, argv); }
