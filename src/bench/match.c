@@ -17,24 +17,20 @@
  * Control messages travel on their own communicator and are the first receive in any
  * posted queue, so they add a constant per round trip (in L) and no failed matches. */
 #include "bench/frame.h"
-#include "bench/match_model.h"
-#include "bench/match_mpit.h"
+#include "bench/match_impl.h"
 #include "bench/records.h"
 #include "core/alloc.h"
 #include "core/cli.h"
 #include "core/context.h"
 #include "core/errors.h"
-#include "core/locality.h"
 #include "core/idle.h"
 #include "core/mpi_features.h"
 #include "core/payload.h"
-#include "core/record.h"
 #include "core/stats.h"
 #include "core/timer.h"
 #include "core/watchdog.h"
 
 #include <limits.h>
-#include <math.h>
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -44,68 +40,14 @@
 
 enum { MAX_COUNT = 1000000 };
 #define MAX_BUFFER_BYTES (1LL << 30) /* per send or receive buffer */
-#define CONF 0.95
 
 enum { ROLE_IDLE, ROLE_A, ROLE_B };
-enum { ALG_TAG, ALG_COMM, NALG };
-enum { ORDER_IN, ORDER_REVERSE, NORDER };
-enum { QUEUE_POSTED, QUEUE_UNEXPECTED, QUEUE_ANY, NQUEUE };
-enum { WILD_NONE, WILD_SOURCE, WILD_TAG, NWILD };
 
-static const char *const alg_names[] = {"tag", "comm", NULL};
-static const char *const order_names[] = {"in", "reverse", NULL};
-static const char *const queue_names[] = {"posted", "unexpected", "any", NULL};
-static const char *const queue_desc[] = {
-    "receives posted before the messages arrive (go-signal)",
-    "messages queued before the receives are posted (fence + probe)",
-    "no control: as Song 2013, whichever queue the race gives",
-};
-static const char *const wild_names[] = {"none", "source", "tag", NULL};
-static const char *const wild_desc[] = {"source and tag named", "receives use MPI_ANY_SOURCE", "receives use MPI_ANY_TAG"};
 static const char *const stat_names[] = {"min", "median", NULL};
 /* MPI-4.0's communicator info assertions (§7.4.4): the option's names and their info keys. */
 static const char *const assert_names[] = {"no_any_tag", "no_any_source", "allow_overtaking", NULL};
 static const char *const assert_keys[] = {"mpi_assert_no_any_tag", "mpi_assert_no_any_source", "mpi_assert_allow_overtaking"};
 
-
-/* A configuration: its points (one per n of --counts) are measured and fitted together. */
-typedef struct config_key { int alg, queue, wild, length; } config_key;
-
-/* The plan: every configuration in the order it runs and reports (built once by make_plan). */
-typedef struct match_config {
-    config_key key;
-    bool asserted;                    /* --assert: run on the asserted communicators */
-    pst_match_fit fit;                /* the joint fit over n (rank 0, kept for the verdicts) */
-    const struct match_config *tag;   /* comm: the tag configuration beside it (NULL: tags not run) */
-    const struct match_config *plain; /* asserted: the same configuration without the assertions */
-} match_config;
-
-typedef struct match_plan {
-    match_config *configs;
-    size_t nconfigs;
-} match_plan;
-
-typedef struct match_cfg {
-    pst_ctx ctx;
-    pst_str_list algorithms, orders, queues, wildcards, asserts;
-    pst_int_list counts, lengths;
-    long long iters, reps, warmup;
-    const char *stat;
-    bool samples, mpi_t;
-    pst_mpit mpit;             /* --mpi-t: the library's performance variables */
-    /* derived */
-    int role, peer;
-    MPI_Comm pair, data, ctrl; /* pair: ranks 0,1; data: tag algorithm; ctrl: control messages */
-    MPI_Comm *comms;           /* comm algorithm: one per message */
-    long long ncomms;
-    /* --assert: the data communicators without (plain) and with (asserted) the info assertions;
-     * data and comms point at one pair at a time.  `asserted`: the pair in use. */
-    MPI_Comm data_plain, data_asserted, *comms_plain, *comms_asserted;
-    bool asserted;
-    char acknowledged[160];    /* the assertions MPI_Comm_get_info gave back, comma-separated */
-    bool alg_on[NALG], order_on[NORDER];
-    match_plan plan;
-} match_cfg;
 
 /* One (algorithm, queue, wildcard, n, length) point on one rank of the pair. */
 typedef struct batch {
@@ -253,34 +195,13 @@ static long long agree_sum(long long local)
     return total;
 }
 
-typedef struct point {
-    double *t[NORDER]; /* per-repetition seconds per round trip (rank 0) */
-    pst_summary s[NORDER];
-    long long corrupted;
-    long long depth_seen; /* --mpi-t: the queue length the library reported (-1: not read) */
-} point;
-
-/* One configuration measured (a set of the frame): its point at each n of --counts. */
-typedef struct config_run {
-    const match_config *c;
-    point *points;
-} config_run;
-
-/* The queue depth the mode means to build, where one communicator carries the batch: n in the
- * posted and unexpected modes of the tag algorithm (-1: none, e.g. the comm algorithm's one
- * message per communicator or the uncontrolled mode any). */
-static long long depth_intended(int alg, int queue, long long n)
-{
-    return alg == ALG_TAG && queue != QUEUE_ANY ? n : -1;
-}
-
 /* --mpi-t: one more round trip, untimed, in which B reads its queue's length at the moment the
  * mode means it to hold n entries; rank 0 gets the value.  On the plain data communicator only
  * (the one the variables are bound to). */
 static long long check_depth(const match_cfg *cfg, batch *b)
 {
     long long seen = -1;
-    if (!cfg->mpi_t || cfg->asserted || depth_intended(b->alg, b->queue, b->n) < 0) return -1;
+    if (!cfg->mpi_t || cfg->asserted || pst_match_depth_intended(b->alg, b->queue, b->n) < 0) return -1;
     b->depth_seen = &seen;
     MPI_Barrier(cfg->pair);
     round_trip(b, false);
@@ -337,287 +258,6 @@ static void measure(const match_cfg *cfg, config_key key, long long n, point *pt
     pt->corrupted = agree_sum(corrupted);
     for (int o = 0; o < NORDER; o++)
         if (cfg->ctx.rank == 0 && cfg->order_on[o]) pt->s[o] = pst_summarize(pt->t[o], nreps);
-}
-
-static double stat_of(const match_cfg *cfg, const pst_summary *s) { return strcmp(cfg->stat, "min") ? s->median : s->min; }
-static const char *stat_field(const match_cfg *cfg) { return strcmp(cfg->stat, "min") ? "t_med" : "t_min"; }
-
-/* Order is forced by tags or communicators, unless wildcard tags void the tag algorithm's. */
-static bool order_forced(int alg, int wild) { return !(alg == ALG_TAG && wild == WILD_TAG); }
-
-/* With --assert, which of the two runs a record belongs to: the assertions in effect (none: []). */
-static void rec_asserts(pst_rec *r, const match_cfg *cfg)
-{
-    if (cfg->asserts.n) pst_rec_strs(r, "asserts", (const char *const *)cfg->asserts.v, cfg->asserted ? cfg->asserts.n : 0);
-}
-
-static void emit_point(match_cfg *cfg, config_key key, int order, long long n, const point *pt)
-{
-    pst_rec r;
-    pst_rec_begin(&r, &cfg->ctx, &pst_schema_match_point);
-    pst_rec_str(&r, "algorithm", alg_names[key.alg]);
-    pst_rec_str(&r, "locality", pst_locality_of_pairs((const int[]){0}, (const int[]){1}, 1));
-    pst_rec_str(&r, "order", order_names[order]);
-    pst_rec_str(&r, "queue", queue_names[key.queue]);
-    pst_rec_str(&r, "wildcard", wild_names[key.wild]);
-    pst_rec_int(&r, "n", n);
-    pst_rec_int(&r, "length", key.length);
-    pst_rec_int(&r, "bytes", 8LL * key.length);
-    rec_asserts(&r, cfg);
-    pst_rec_times(&r, &pt->s[order]);
-    pst_rec_num(&r, order == ORDER_IN ? "iot_s" : "rot_s", stat_of(cfg, &pt->s[order]));
-    pst_rec_str(&r, "stat", stat_field(cfg));
-    pst_rec_num(&r, "failed_matches", order == ORDER_REVERSE && order_forced(key.alg, key.wild) ? pst_match_failed(n) : 0.0);
-    pst_rec_int(&r, "iters", cfg->iters);
-    pst_rec_int(&r, "warmup", cfg->warmup);
-    pst_rec_bool(&r, "verified", !cfg->ctx.no_verify);
-    if (cfg->samples) pst_rec_nums(&r, "samples", pt->t[order], (size_t)cfg->reps);
-    if (cfg->mpi_t) {
-        long long want = depth_intended(key.alg, key.queue, n);
-        if (want >= 0 && !cfg->asserted) pst_rec_int(&r, "queue_depth_intended", want);
-        else pst_rec_null(&r, "queue_depth_intended");
-        if (pt->depth_seen >= 0) pst_rec_int(&r, "queue_depth_seen", pt->depth_seen);
-        else pst_rec_null(&r, "queue_depth_seen");
-    }
-    pst_rec_emit(&r, &cfg->ctx);
-}
-
-/* ---- per-configuration table and fit -------------------------------------------------- */
-
-/* The configuration a fit belongs to. */
-static void rec_key(pst_rec *r, config_key key)
-{
-    pst_rec_str(r, "algorithm", alg_names[key.alg]);
-    pst_rec_str(r, "queue", queue_names[key.queue]);
-    pst_rec_str(r, "wildcard", wild_names[key.wild]);
-    pst_rec_int(r, "length", key.length);
-}
-
-static void emit_ci(pst_rec *r, const char *key, const double ci[2], double scale)
-{
-    double v[2] = {ci[0] * scale, ci[1] * scale};
-    pst_rec_nums(r, key, v, 2);
-}
-
-static void print_cell(bool have, double v, int width, int prec)
-{
-    if (have) printf(" %*.*f", width, prec, v);
-    else printf(" %*s", width, "-");
-}
-
-/* A fitted comm configuration against the tag one beside it: one queue per communicator or not. */
-typedef struct queue_verdict {
-    bool made;                /* a fitted comm configuration */
-    const pst_match_fit *tag; /* the reference (NULL: none) */
-    pst_queue_verdict v;
-    double ratio;
-    char evidence[512];
-} queue_verdict;
-
-static queue_verdict find_verdict(const match_config *c, const pst_match_fit *comm)
-{
-    queue_verdict q = {.made = c->key.alg == ALG_COMM && comm->ok};
-    if (!q.made) return q;
-    /* Under wildcard tags the tag algorithm is a control, not a reference. */
-    const pst_match_fit *tag = c->tag && c->tag->fit.ok && order_forced(ALG_TAG, c->key.wild) ? &c->tag->fit : NULL;
-    q.tag = tag;
-    q.v = pst_match_verdict(comm, tag, &q.ratio);
-    size_t room = sizeof q.evidence;
-    int len = snprintf(q.evidence, room, "comm M = %.3f ns [%.3f, %.3f]", comm->m_s * 1e9, comm->m_ci[0] * 1e9,
-                       comm->m_ci[1] * 1e9);
-    if (tag)
-        len += snprintf(q.evidence + len, room - (size_t)len, "; tag M = %.3f ns [%.3f, %.3f]", tag->m_s * 1e9,
-                        tag->m_ci[0] * 1e9, tag->m_ci[1] * 1e9);
-    if (tag && isfinite(q.ratio)) snprintf(q.evidence + len, room - (size_t)len, "; comm/tag = %.3f", q.ratio);
-    else if (tag) snprintf(q.evidence + len, room - (size_t)len, "; no comm/tag ratio: tag M not significantly different from 0");
-    else snprintf(q.evidence + len, room - (size_t)len, "; no tag reference (tag algorithm not run, or wildcard tag)");
-    return q;
-}
-
-static void print_verdict(config_key key, const queue_verdict *q)
-{
-    const char *meaning = q->v == PST_QUEUES_PER_COMM ? "one match queue per communicator: reverse posting across "
-                                                        "communicators costs (next to) no failed matches"
-                          : q->v == PST_QUEUES_SHARED ? "one queue shared by all communicators: Diff grows like n^2 "
-                                                        "as with tags"
-                                                      : "neither clearly per-communicator nor shared at this precision";
-    printf("\n  verdict (queue %s, wildcard %s, length %d): %s -- %s\n    evidence: %s\n", queue_names[key.queue],
-           wild_names[key.wild], key.length, pst_match_verdict_name(q->v), meaning, q->evidence);
-    fflush(stdout);
-}
-
-static void emit_verdict(match_cfg *cfg, config_key key, const pst_match_fit *comm, const queue_verdict *q)
-{
-    pst_rec r;
-    pst_rec_begin(&r, &cfg->ctx, &pst_schema_match_queues);
-    pst_rec_str(&r, "queue", queue_names[key.queue]);
-    pst_rec_str(&r, "wildcard", wild_names[key.wild]);
-    pst_rec_int(&r, "length", key.length);
-    rec_asserts(&r, cfg);
-    pst_rec_str(&r, "verdict", pst_match_verdict_name(q->v));
-    pst_rec_num(&r, "m_comm_ns", comm->m_s * 1e9);
-    emit_ci(&r, "m_comm_ns_ci95", comm->m_ci, 1e9);
-    if (q->tag) {
-        pst_rec_num(&r, "m_tag_ns", q->tag->m_s * 1e9);
-        emit_ci(&r, "m_tag_ns_ci95", q->tag->m_ci, 1e9);
-    }
-    pst_rec_num(&r, "comm_over_tag", q->ratio);
-    pst_rec_str(&r, "evidence", q->evidence);
-    pst_rec_emit(&r, &cfg->ctx);
-}
-
-/* One configuration's per-n figures and fits: Diff = ROT - IOT and M per n (Song 2013), the
- * joint fit (with the shared n^2 Q term when three distinct n allow it) and Song's linear model
- * beside it.  Fits need both orders. */
-typedef struct match_analysis {
-    bool both;               /* both --orders ran */
-    double *curve[NORDER];   /* [k] the statistic per n: IOT, ROT (s) */
-    double *diff, *mper;     /* [k]: s, ns */
-    pst_match_fit fit, song;
-    queue_verdict verdict;
-} match_analysis;
-
-static void *analyse(const void *p, const void *data)
-{
-    const match_cfg *cfg = p;
-    const config_run *run = data;
-    size_t k = cfg->counts.n;
-    const long long *n = cfg->counts.v;
-    match_analysis *an = pst_calloc(1, sizeof *an);
-    an->both = cfg->order_on[ORDER_IN] && cfg->order_on[ORDER_REVERSE];
-    for (int o = 0; o < NORDER; o++) {
-        an->curve[o] = pst_calloc(k, sizeof(double));
-        for (size_t i = 0; i < k && cfg->order_on[o]; i++) an->curve[o][i] = stat_of(cfg, &run->points[i].s[o]);
-    }
-    const double *iot = an->curve[ORDER_IN], *rot = an->curve[ORDER_REVERSE];
-    an->diff = pst_malloc(k * sizeof *an->diff);
-    an->mper = pst_malloc(k * sizeof *an->mper);
-    for (size_t i = 0; i < k; i++) {
-        an->diff[i] = rot[i] - iot[i];
-        an->mper[i] = pst_match_m_per_n(n[i], iot[i], rot[i]) * 1e9;
-    }
-    an->song = an->both ? pst_match_fit_model(k, n, iot, rot, false, CONF) : (pst_match_fit){.ok = false};
-    an->fit = an->both ? pst_match_fit_model(k, n, iot, rot, true, CONF) : (pst_match_fit){.ok = false};
-    if (!an->fit.ok) an->fit = an->song;
-    an->verdict = find_verdict(run->c, &an->fit);
-    return an;
-}
-
-static void free_analysis(const void *p, void *analysis)
-{
-    match_analysis *an = analysis;
-    for (int o = 0; o < NORDER; o++) free(an->curve[o]);
-    free(an->diff);
-    free(an->mper);
-    free(an);
-}
-
-/* Song's (2013) per-n table and the fits. */
-static void print_config(const match_cfg *cfg, config_key key, const match_analysis *an)
-{
-    const pst_match_fit *f = &an->fit, *song = &an->song;
-    printf("\n== match: %s algorithm, queue %s (%s), wildcard %s (%s), length %d doubles (%lld B)%s ==\n",
-           alg_names[key.alg], queue_names[key.queue], queue_desc[key.queue], wild_names[key.wild],
-           wild_desc[key.wild], key.length, 8LL * key.length,
-           cfg->asserts.n ? (cfg->asserted ? ", with the --assert assertions" : ", without assertions") : "");
-    printf("   round trip of n messages each way; %lld reps x %lld iters; statistic: %s over reps of the mean round trip\n",
-           cfg->reps, cfg->iters, cfg->stat);
-    printf("  %7s  %12s %12s %12s %14s %12s\n", "n", "IOT (us)", "ROT (us)", "Diff (us)", "failed/trip", "M (ns)");
-    for (size_t i = 0; i < cfg->counts.n; i++) {
-        long long n = cfg->counts.v[i];
-        double failed = order_forced(key.alg, key.wild) ? pst_match_failed(n) : 0;
-        printf("  %7lld ", n);
-        print_cell(cfg->order_on[ORDER_IN], an->curve[ORDER_IN][i] * 1e6, 12, 3);
-        print_cell(cfg->order_on[ORDER_REVERSE], an->curve[ORDER_REVERSE][i] * 1e6, 12, 3);
-        print_cell(an->both, an->diff[i] * 1e6, 12, 3);
-        print_cell(true, failed, 14, 0);
-        print_cell(an->both && isfinite(an->mper[i]), an->mper[i], 12, 3);
-        putchar('\n');
-    }
-    const char *control = order_forced(key.alg, key.wild) ? "" : "   (control: wildcard tags force no order, expect 0)";
-    if (!an->both) {
-        printf("  (no fit: it needs both --orders in,reverse)\n");
-    } else if (!f->ok) {
-        printf("  (no fit: it needs at least two distinct n, one of them >= 2)\n");
-    } else {
-        printf("  fit over all n: IOT = L + n*S%s, ROT = IOT + n(n-1)*M   (R^2 = %.4f, %zu observations)\n",
-               f->curved ? " + n^2*Q" : "", f->r2, f->nobs);
-        printf("    L = %.3f us [%.3f, %.3f]   S = %.4f us/msg [%.4f, %.4f]", f->l_s * 1e6, f->l_ci[0] * 1e6,
-               f->l_ci[1] * 1e6, f->s_s * 1e6, f->s_ci[0] * 1e6, f->s_ci[1] * 1e6);
-        if (f->curved) printf("   Q = %.3f ns/msg^2 [%.3f, %.3f]", f->q_s * 1e9, f->q_ci[0] * 1e9, f->q_ci[1] * 1e9);
-        printf("\n    M = %.3f ns per failed match, 95 %% CI [%.3f, %.3f]%s\n", f->m_s * 1e9, f->m_ci[0] * 1e9,
-               f->m_ci[1] * 1e9, control);
-        if (f->curved)
-            printf("    (Song's linear model, no Q: M = %.3f ns [%.3f, %.3f], R^2 = %.4f)\n", song->m_s * 1e9,
-                   song->m_ci[0] * 1e9, song->m_ci[1] * 1e9, song->r2);
-    }
-    fflush(stdout);
-}
-
-/* The configuration's fit summary record (only when both orders ran). */
-static void emit_config(match_cfg *cfg, config_key key, const match_analysis *an)
-{
-    if (!an->both) return;
-    const pst_match_fit *f = &an->fit, *song = &an->song;
-    size_t k = cfg->counts.n;
-    pst_rec r;
-    pst_rec_begin(&r, &cfg->ctx, &pst_schema_match_fit);
-    rec_key(&r, key);
-    pst_rec_int(&r, "bytes", 8LL * key.length);
-    rec_asserts(&r, cfg);
-    pst_rec_str(&r, "stat", stat_field(cfg));
-    pst_rec_str(&r, "model", f->curved ? "IOT = L + n*S + n^2*Q; ROT = IOT + n(n-1)*M (per round trip)"
-                                       : "IOT = L + n*S; ROT = IOT + n(n-1)*M (per round trip)");
-    pst_rec_ints(&r, "counts", cfg->counts.v, k);
-    pst_rec_nums(&r, "iot_s", an->curve[ORDER_IN], k);
-    pst_rec_nums(&r, "rot_s", an->curve[ORDER_REVERSE], k);
-    pst_rec_nums(&r, "diff_s", an->diff, k);
-    pst_rec_nums(&r, "m_ns_per_n", an->mper, k);
-    pst_rec_bool(&r, "fitted", f->ok);
-    pst_rec_num(&r, "m_ns", f->m_s * 1e9);
-    if (f->ok) emit_ci(&r, "m_ns_ci95", f->m_ci, 1e9);
-    pst_rec_num(&r, "r2", f->r2);
-    pst_rec_num(&r, "l_s", f->l_s);
-    if (f->ok) emit_ci(&r, "l_s_ci95", f->l_ci, 1);
-    pst_rec_num(&r, "s_s", f->s_s);
-    if (f->ok) emit_ci(&r, "s_s_ci95", f->s_ci, 1);
-    if (f->curved) {
-        pst_rec_num(&r, "q_s", f->q_s);
-        emit_ci(&r, "q_s_ci95", f->q_ci, 1);
-    }
-    pst_rec_num(&r, "song_m_ns", song->m_s * 1e9);
-    if (song->ok) emit_ci(&r, "song_m_ns_ci95", song->m_ci, 1e9);
-    pst_rec_num(&r, "song_r2", song->r2);
-    pst_rec_int(&r, "nobs", (long long)f->nobs);
-    pst_rec_bool(&r, "order_forced", order_forced(key.alg, key.wild));
-    pst_rec_emit(&r, &cfg->ctx);
-}
-
-/* --assert: does M fall with the assertions?  Only a cost measured without them (an interval
- * above 0) can fall; then lower or higher when the two 95 % intervals are apart, else no
- * difference at this precision. */
-static void report_asserts(match_cfg *cfg, config_key key, const pst_match_fit *plain, const pst_match_fit *asserted)
-{
-    const char *effect = !(plain->m_ci[0] > 0)                ? "no matching cost measured without them"
-                         : asserted->m_ci[1] < plain->m_ci[0] ? "lower"
-                         : asserted->m_ci[0] > plain->m_ci[1] ? "higher"
-                                                              : "no difference at this precision";
-    printf("  %-4s algorithm, queue %s, wildcard %s, length %d: M %.3f ns [%.3f, %.3f] without, %.3f ns [%.3f, %.3f] with: %s\n",
-           alg_names[key.alg], queue_names[key.queue], wild_names[key.wild], key.length, plain->m_s * 1e9,
-           plain->m_ci[0] * 1e9, plain->m_ci[1] * 1e9, asserted->m_s * 1e9, asserted->m_ci[0] * 1e9, asserted->m_ci[1] * 1e9,
-           effect);
-    pst_rec r;
-    pst_rec_begin(&r, &cfg->ctx, &pst_schema_match_asserts);
-    rec_key(&r, key);
-    pst_rec_strs(&r, "asserts", (const char *const *)cfg->asserts.v, cfg->asserts.n);
-    pst_rec_str(&r, "acknowledged", cfg->acknowledged[0] ? cfg->acknowledged : NULL);
-    pst_rec_num(&r, "m_plain_ns", plain->m_s * 1e9);
-    emit_ci(&r, "m_plain_ns_ci95", plain->m_ci, 1e9);
-    pst_rec_num(&r, "m_asserted_ns", asserted->m_s * 1e9);
-    emit_ci(&r, "m_asserted_ns_ci95", asserted->m_ci, 1e9);
-    pst_rec_num(&r, "asserted_over_plain", asserted->m_s / plain->m_s);
-    pst_rec_str(&r, "effect", effect);
-    pst_rec_emit(&r, &cfg->ctx);
 }
 
 /* ---- validation and setup -------------------------------------------------------------- */
@@ -724,8 +364,8 @@ static void validate(void *p)
         pst_usage_error("--assert no_any_tag: --wildcard tag receives with MPI_ANY_TAG, which the assertion forbids");
     if (pst_str_list_has(&cfg->asserts, "no_any_source") && pst_str_list_has(&cfg->wildcards, "source"))
         pst_usage_error("--assert no_any_source: --wildcard source receives with MPI_ANY_SOURCE, which the assertion forbids");
-    flags_from(&cfg->algorithms, alg_names, cfg->alg_on);
-    flags_from(&cfg->orders, order_names, cfg->order_on);
+    flags_from(&cfg->algorithms, pst_match_alg_names, cfg->alg_on);
+    flags_from(&cfg->orders, pst_match_order_names, cfg->order_on);
     if (cfg->counts.n == 0) {
         static const long long seed_counts[] = {1, 10, 20, 30, 40, 45, 50, 60, 70, 80, 90};
         pst_int_list_set(&cfg->counts, sizeof seed_counts / sizeof *seed_counts, seed_counts);
@@ -769,36 +409,6 @@ static void validate(void *p)
         pst_mpit_open(&cfg->mpit);
         pst_mpit_bind(&cfg->mpit, cfg->data_plain);
     }
-}
-
-/* --mpi-t (rank 0): what the library exposes, once, before the first configuration's report. */
-static void print_mpit(const match_cfg *cfg)
-{
-    const pst_mpit *t = &cfg->mpit;
-    const char *posted = pst_mpit_queue_var(t, PST_MPIT_POSTED), *unexpected = pst_mpit_queue_var(t, PST_MPIT_UNEXPECTED);
-    bool exposed = posted || unexpected;
-    printf("# MPI_T: %d performance variables; match queue lengths: %s%s%s%s\n", t->npvars,
-           exposed ? "posted " : "not exposed by this library", exposed ? (posted ? posted : "-") : "",
-           exposed ? ", unexpected " : "", exposed ? (unexpected ? unexpected : "-") : "");
-    if (!exposed)
-        printf("#   (MPICH exposes posted_recvq_length and unexpected_recvq_length when built with --enable-mpit-pvars=all;\n"
-               "#    Open MPI's ob1 PML exposes them per communicator: docs/match.md)\n");
-    fflush(stdout);
-}
-
-static void emit_mpit(match_cfg *cfg)
-{
-    const pst_mpit *t = &cfg->mpit;
-    const char *posted = pst_mpit_queue_var(t, PST_MPIT_POSTED), *unexpected = pst_mpit_queue_var(t, PST_MPIT_UNEXPECTED);
-    pst_rec r;
-    pst_rec_begin(&r, &cfg->ctx, &pst_schema_match_mpit);
-    pst_rec_bool(&r, "mpi_t", t->started);
-    pst_rec_int(&r, "pvars", t->npvars);
-    pst_rec_strs(&r, "pvar_names", (const char *const *)t->names, (size_t)t->npvars);
-    pst_rec_str(&r, "posted_var", posted);
-    pst_rec_str(&r, "unexpected_var", unexpected);
-    pst_rec_bool(&r, "queues_exposed", posted || unexpected);
-    pst_rec_emit(&r, &cfg->ctx);
 }
 
 static void release(void *p)
@@ -848,8 +458,8 @@ static void plan(void *p)
         for (size_t qi = 0; qi < cfg->queues.n; qi++)
             for (size_t wi = 0; wi < cfg->wildcards.n; wi++)
                 for (size_t li = 0; li < cfg->lengths.n; li++) {
-                    config_key key = {.queue = name_index(queue_names, cfg->queues.v[qi]),
-                                      .wild = name_index(wild_names, cfg->wildcards.v[wi]), .length = (int)cfg->lengths.v[li]};
+                    config_key key = {.queue = name_index(pst_match_queue_names, cfg->queues.v[qi]),
+                                      .wild = name_index(pst_match_wild_names, cfg->wildcards.v[wi]), .length = (int)cfg->lengths.v[li]};
                     plan_algorithms(cfg, &cfg->plan, key, run, per_run);
                 }
 }
@@ -864,7 +474,7 @@ static void *measure_config(void *p, size_t set)
     match_cfg *cfg = p;
     const match_config *c = &cfg->plan.configs[set];
     config_key key = c->key;
-    const char *alg = alg_names[key.alg], *queue = queue_names[key.queue], *wild = wild_names[key.wild];
+    const char *alg = pst_match_alg_names[key.alg], *queue = pst_match_queue_names[key.queue], *wild = pst_match_wild_names[key.wild];
     config_run *run = pst_malloc(sizeof *run);
     *run = (config_run){.c = c, .points = pst_calloc(cfg->counts.n, sizeof *run->points)};
     use_asserted(cfg, c->asserted);
@@ -883,41 +493,6 @@ static void *measure_config(void *p, size_t set)
     return run;
 }
 
-static bool first_config(const match_cfg *cfg, const config_run *run) { return run->c == cfg->plan.configs; }
-
-static void print_run(const void *p, const void *data, const void *analysis)
-{
-    const match_cfg *cfg = p;
-    const config_run *run = data;
-    const match_analysis *an = analysis;
-    if (cfg->mpi_t && first_config(cfg, run)) print_mpit(cfg);
-    for (size_t i = 0; i < cfg->counts.n; i++) {
-        long long n = cfg->counts.v[i], seen = run->points[i].depth_seen;
-        const char *queue = queue_names[run->c->key.queue];
-        if (seen >= 0 && seen != n)
-            printf("  note: %s queue held %lld entries (MPI_T) where the %s mode means %lld\n", queue, seen, queue, n);
-    }
-    print_config(cfg, run->c->key, an);
-    if (an->verdict.made) print_verdict(run->c->key, &an->verdict);
-}
-
-/* Records in the order a run measures: the points, the fit, the verdict; the fit is kept in the
- * plan for the comm configuration after it and the --assert comparison. */
-static void emit_run(void *p, const void *data, const void *analysis)
-{
-    match_cfg *cfg = p;
-    const config_run *run = data;
-    const match_analysis *an = analysis;
-    config_key key = run->c->key;
-    if (cfg->mpi_t && first_config(cfg, run)) emit_mpit(cfg);
-    for (size_t i = 0; i < cfg->counts.n; i++)
-        for (int o = 0; o < NORDER; o++)
-            if (cfg->order_on[o]) emit_point(cfg, key, o, cfg->counts.v[i], &run->points[i]);
-    emit_config(cfg, key, an);
-    if (an->verdict.made) emit_verdict(cfg, key, &an->fit, &an->verdict);
-    cfg->plan.configs[run->c - cfg->plan.configs].fit = an->fit;
-}
-
 static void free_run(void *p, void *data)
 {
     const match_cfg *cfg = p;
@@ -928,19 +503,6 @@ static void free_run(void *p, void *data)
     free(run);
 }
 
-/* --assert (rank 0): M of each configuration fitted in both runs, without and with the assertions. */
-static void compare_asserts(void *p)
-{
-    match_cfg *cfg = p;
-    if (!cfg->asserts.n || cfg->ctx.rank != 0) return;
-    printf("\n== M without and with the assertions; MPI_Comm_get_info gave back: %s ==\n",
-           cfg->acknowledged[0] ? cfg->acknowledged : "none (the library does not say it uses them)");
-    for (size_t i = 0; i < cfg->plan.nconfigs; i++) {
-        const match_config *c = &cfg->plan.configs[i];
-        if (c->plain && c->plain->fit.ok && c->fit.ok) report_asserts(cfg, c->key, &c->plain->fit, &c->fit);
-    }
-}
-
 /* ---- the row --------------------------------------------------------------------------------- */
 
 static const match_cfg default_cfg = {.iters = 10, .reps = 40, .warmup = 2, .stat = "min"};
@@ -948,14 +510,14 @@ static match_cfg run_cfg;
 static const pst_opt opts[] = {
     {"algorithms", PST_OPT_STRINGS, &run_cfg.algorithms, "LIST",
      "how the match order is forced: tag (one tag per message), comm (one communicator per message) (default tag,comm)",
-     1, 0, alg_names},
+     1, 0, pst_match_alg_names},
     {"orders", PST_OPT_STRINGS, &run_cfg.orders, "LIST", "receive posting order on rank 1: in, reverse (default in,reverse)",
-     1, 0, order_names},
+     1, 0, pst_match_order_names},
     {"queue", PST_OPT_STRINGS, &run_cfg.queues, "LIST",
      "queue searched: posted (receives first), unexpected (messages first), any (Song 2013: uncontrolled) (default any)",
-     1, 0, queue_names},
+     1, 0, pst_match_queue_names},
     {"wildcard", PST_OPT_STRINGS, &run_cfg.wildcards, "LIST",
-     "receive wildcards: none, source (MPI_ANY_SOURCE), tag (MPI_ANY_TAG) (default none)", 1, 0, wild_names},
+     "receive wildcards: none, source (MPI_ANY_SOURCE), tag (MPI_ANY_TAG) (default none)", 1, 0, pst_match_wild_names},
     {"counts", PST_OPT_INTS, &run_cfg.counts, "LIST",
      "messages per batch n, e.g. 1,10:90:+10 or 10000 (default 1,10,20,30,40,45,50,60,70,80,90)", 1, MAX_COUNT, NULL},
     {"lengths", PST_OPT_INTS, &run_cfg.lengths, "LIST",
@@ -1015,11 +577,11 @@ const pst_bench pst_bench_match = {
     .plan = plan,
     .nsets = nconfigs,
     .measure = measure_config,
-    .analyse = analyse,
-    .print = print_run,
-    .emit = emit_run,
-    .analysis_free = free_analysis,
+    .analyse = pst_match_analyse,
+    .print = pst_match_print,
+    .emit = pst_match_emit,
+    .analysis_free = pst_match_analysis_free,
     .set_free = free_run,
-    .finish = compare_asserts,
+    .finish = pst_match_compare_asserts,
     .release = release,
 };
