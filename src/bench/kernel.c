@@ -669,28 +669,28 @@ int pst_cmd_kernel(int argc, char **argv)
     algs[pst_nalgorithms] = "coll";
     algs[pst_nalgorithms + 1] = "all";
     char names[256], algs_help[384];
-    snprintf(algs_help, sizeof algs_help, "%s; coll = both collectives; all (default)", pst_algorithm_names(0, names, sizeof names));
+    snprintf(algs_help, sizeof algs_help, "%s; coll = both collectives; all = every algorithm", pst_algorithm_names(0, names, sizeof names));
     kernel_cfg cfg = {.protocols_spec = "all", .grid_spec = "1d", .transport = "mpi", .result = "replicated", .fields = 3,
                       .reps = 10, .warmup = 1, .compare = PST_COMPARE_DEFAULTS, .blas_name = "openblas"};
     pst_ctx_init(&cfg.ctx, &pst_schema_kernel_header, argc, argv);
     const pst_opt opts[] = {
-        {"algorithms", PST_OPT_STRINGS, &cfg.algorithms, "LIST", algs_help, 1, 0, algs},
-        {"list", PST_OPT_FLAG, &cfg.list, NULL, "print the algorithms (the registry) and exit", 1, 0, NULL},
-        {"json", PST_OPT_FLAG, &cfg.json, NULL, "with --list: as JSON", 1, 0, NULL},
-        {"stages", PST_OPT_STRINGS, &cfg.stages, "LIST", "fft (across grid rows), legendre (down columns) (default both)", 1, 0, stages},
-        {"trunc", PST_OPT_INT, &cfg.trunc, "T", "triangular truncation of the model problem (default 42)", 1, PST_MAX_TRUNC, NULL},
-        {"levels", PST_OPT_INT, &cfg.levels, "L", "vertical levels (default 16)", 1, 1000, NULL},
-        {"fields", PST_OPT_INT, &cfg.fields, "F", "fields transformed together per level", 1, 64, NULL},
-        {"blas", PST_OPT_STRING, &cfg.blas_name, "LIB", "library of the vector sums' dgemms: openblas, blis, blis-sup, as for the model", 1, 0, blas_choices},
+        {"algorithms", PST_OPT_STRINGS, &cfg.algorithms, "LIST", algs_help, 1, 0, algs, "all"},
+        {"list", PST_OPT_FLAG, &cfg.list, NULL, "print the algorithms (the registry) and exit", 1, 0, NULL, NULL},
+        {"json", PST_OPT_FLAG, &cfg.json, NULL, "with --list: as JSON", 1, 0, NULL, NULL},
+        {"stages", PST_OPT_STRINGS, &cfg.stages, "LIST", "fft (across grid rows), legendre (down columns)", 1, 0, stages, "fft,legendre"},
+        {"trunc", PST_OPT_INT, &cfg.trunc, "T", "triangular truncation of the model problem", 1, PST_MAX_TRUNC, NULL, "42"},
+        {"levels", PST_OPT_INT, &cfg.levels, "L", "vertical levels", 1, 1000, NULL, "16"},
+        {"fields", PST_OPT_INT, &cfg.fields, "F", "fields transformed together per level", 1, 64, NULL, NULL},
+        {"blas", PST_OPT_STRING, &cfg.blas_name, "LIB", "library of the vector sums' dgemms: openblas, blis, blis-sup, as for the model", 1, 0, blas_choices, NULL},
         {"grid", PST_OPT_STRING, &cfg.grid_spec, "PXxPY|1d",
-         "processor grid (PX*PY = ranks), or 1d: FFT stage on P x 1 and Legendre stage on 1 x P", 1, 0, NULL},
+         "processor grid (PX*PY = ranks), or 1d: FFT stage on P x 1 and Legendre stage on 1 x P", 1, 0, NULL, NULL},
         {"granularity", PST_OPT_STRING, &cfg.granularity, "TnLk@AxB",
-         "per-rank sizes of that configuration on the grid run (Worley 1998: T42L16@8x8)", 1, 0, NULL},
+         "per-rank sizes of that configuration on the grid run (Worley 1998: T42L16@8x8)", 1, 0, NULL, NULL},
         {"protocols", PST_OPT_STRING, &cfg.protocols_spec, "LIST", "protocols by code or slug, or all|ordered|unordered|overlap|"
-         "no-overlap|persistent", 1, 0, NULL},
-        {"overlap", PST_OPT_STRINGS, &cfg.overlap, "LIST", "off,on (default both; 2,x/3,x always overlap)", 1, 0, onoff},
+         "no-overlap|persistent", 1, 0, NULL, NULL},
+        {"overlap", PST_OPT_STRINGS, &cfg.overlap, "LIST", "off,on; 2,x/3,x always overlap", 1, 0, onoff, "off,on"},
         {"result", PST_OPT_STRING, &cfg.result, "KIND", "vector sums: replicated (MPI_Allreduce) or partitioned "
-         "(MPI_Reduce_scatter)", 1, 0, results},
+         "(MPI_Reduce_scatter)", 1, 0, results, NULL},
         PST_ROUNDS_OPTS(&cfg.reps, 1e6, &cfg.warmup, "calls", "an alternative"),
         PST_TRANSPORT_OPT(&cfg.transport, "; --protocols are that transport's"),
         PST_COMPARE_OPTS(&cfg.compare),

@@ -43,8 +43,8 @@ int pst_cmd_schema(int argc, char **argv)
     bool json = false, markdown = false;
     pst_set_progname("pstswm schema");
     const pst_opt opts[] = {
-        {"json", PST_OPT_FLAG, &json, NULL, "as one JSON document (pstlab's copy: python/pstlab/schema.json)", 1, 0, NULL},
-        {"markdown", PST_OPT_FLAG, &markdown, NULL, "as Markdown (docs/records.md)", 1, 0, NULL},
+        {"json", PST_OPT_FLAG, &json, NULL, "as one JSON document (pstlab's copy: python/pstlab/schema.json)", 1, 0, NULL, NULL},
+        {"markdown", PST_OPT_FLAG, &markdown, NULL, "as Markdown (docs/records.md)", 1, 0, NULL, NULL},
         {0},
     };
     const pst_command cmd = {
