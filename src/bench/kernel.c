@@ -817,30 +817,30 @@ static void prepare(void *p)
     }
     opts[0].choices = algorithm_choices;
     char names[256];
-    snprintf(algorithms_help, sizeof algorithms_help, "%s; coll = both collectives; all (default)",
+    snprintf(algorithms_help, sizeof algorithms_help, "%s; coll = both collectives; all = every algorithm",
              pst_algorithm_names(0, names, sizeof names));
 }
 
 static kernel_cfg run_cfg;
 /* Not const: prepare sets the choices of --algorithms, the first row. */
 static pst_opt opts[] = {
-    {"algorithms", PST_OPT_STRINGS, &run_cfg.algorithms, "LIST", algorithms_help, 1, 0, NULL}, /* choices: prepare */
-    {"list", PST_OPT_FLAG, &run_cfg.list, NULL, "print the algorithms (the registry) and exit", 1, 0, NULL},
-    {"json", PST_OPT_FLAG, &run_cfg.json, NULL, "with --list: as JSON", 1, 0, NULL},
-    {"stages", PST_OPT_STRINGS, &run_cfg.stages, "LIST", "fft (across grid rows), legendre (down columns) (default both)", 1, 0, stages},
-    {"trunc", PST_OPT_INT, &run_cfg.trunc, "T", "triangular truncation of the model problem (default 42)", 1, PST_MAX_TRUNC, NULL},
-    {"levels", PST_OPT_INT, &run_cfg.levels, "L", "vertical levels (default 16)", 1, 1000, NULL},
-    {"fields", PST_OPT_INT, &run_cfg.fields, "F", "fields transformed together per level", 1, 64, NULL},
-    {"blas", PST_OPT_STRING, &run_cfg.blas_name, "LIB", "library of the vector sums' dgemms: openblas, blis, blis-sup, as for the model", 1, 0, blas_choices},
+    {"algorithms", PST_OPT_STRINGS, &run_cfg.algorithms, "LIST", algorithms_help, 1, 0, NULL, "all"}, /* choices: prepare */
+    {"list", PST_OPT_FLAG, &run_cfg.list, NULL, "print the algorithms (the registry) and exit", 1, 0, NULL, NULL},
+    {"json", PST_OPT_FLAG, &run_cfg.json, NULL, "with --list: as JSON", 1, 0, NULL, NULL},
+    {"stages", PST_OPT_STRINGS, &run_cfg.stages, "LIST", "fft (across grid rows), legendre (down columns)", 1, 0, stages, "fft,legendre"},
+    {"trunc", PST_OPT_INT, &run_cfg.trunc, "T", "triangular truncation of the model problem", 1, PST_MAX_TRUNC, NULL, NULL},
+    {"levels", PST_OPT_INT, &run_cfg.levels, "L", "vertical levels", 1, 1000, NULL, NULL},
+    {"fields", PST_OPT_INT, &run_cfg.fields, "F", "fields transformed together per level", 1, 64, NULL, NULL},
+    {"blas", PST_OPT_STRING, &run_cfg.blas_name, "LIB", "library of the vector sums' dgemms: openblas, blis, blis-sup, as for the model", 1, 0, blas_choices, NULL},
     {"grid", PST_OPT_STRING, &run_cfg.grid_spec, "PXxPY|1d",
-     "processor grid (PX*PY = ranks), or 1d: FFT stage on P x 1 and Legendre stage on 1 x P", 1, 0, NULL},
+     "processor grid (PX*PY = ranks), or 1d: FFT stage on P x 1 and Legendre stage on 1 x P", 1, 0, NULL, NULL},
     {"granularity", PST_OPT_STRING, &run_cfg.granularity, "TnLk@AxB",
-     "per-rank sizes of that configuration on the grid run (Worley 1998: T42L16@8x8)", 1, 0, NULL},
+     "per-rank sizes of that configuration on the grid run (Worley 1998: T42L16@8x8)", 1, 0, NULL, NULL},
     {"protocols", PST_OPT_STRING, &run_cfg.protocols_spec, "LIST", "protocols by code or slug, or all|ordered|unordered|overlap|"
-     "no-overlap|persistent", 1, 0, NULL},
-    {"overlap", PST_OPT_STRINGS, &run_cfg.overlap, "LIST", "off,on (default both; 2,x/3,x always overlap)", 1, 0, onoff},
+     "no-overlap|persistent", 1, 0, NULL, NULL},
+    {"overlap", PST_OPT_STRINGS, &run_cfg.overlap, "LIST", "off,on; 2,x/3,x always overlap", 1, 0, onoff, "off,on"},
     {"result", PST_OPT_STRING, &run_cfg.result, "KIND", "vector sums: replicated (MPI_Allreduce) or partitioned "
-     "(MPI_Reduce_scatter)", 1, 0, results},
+     "(MPI_Reduce_scatter)", 1, 0, results, NULL},
     PST_ROUNDS_OPTS(&run_cfg.reps, 1e6, &run_cfg.warmup, "calls", "an alternative"),
     PST_TRANSPORT_OPT(&run_cfg.transport, "; --protocols are that transport's"),
     PST_COMPARE_OPTS(&run_cfg.compare),

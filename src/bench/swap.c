@@ -511,13 +511,13 @@ static const swap_cfg default_cfg = {.protocols_spec = "all", .pairs_spec = "0,1
 static swap_cfg run_cfg;
 static const pst_opt opts[] = {
     {"protocols", PST_OPT_STRING, &run_cfg.protocols_spec, "LIST",
-     "protocols by code (1,3) or slug (ordered.isend-irecv), or all|ordered|unordered|overlap|no-overlap|persistent", 1, 0, NULL},
+     "protocols by code (1,3) or slug (ordered.isend-irecv), or all|ordered|unordered|overlap|no-overlap|persistent", 1, 0, NULL, NULL},
     {"sizes", PST_OPT_SIZES, &run_cfg.sizes, "LIST",
-     "message sizes in bytes: 64,1K or ranges 8:4M (doubling), 1K:64K:x4, 100:1000:+100 (default 8:4M)", 1, MAX_BYTES, NULL},
+     "message sizes in bytes: 64,1K or ranges 8:4M (doubling), 1K:64K:x4, 100:1000:+100", 1, MAX_BYTES, NULL, "8:4M; with --volume, volume/1024 ... volume"},
     {"volume", PST_OPT_SIZE, &run_cfg.volume, "BYTES",
-     "fixed volume per exchange, split into volume/size messages (Worley 2000: 2M as 1...1024 messages) (default off: one message of each size)", 1, MAX_BYTES, NULL},
-    {"cache", PST_OPT_STRINGS, &run_cfg.cache, "LIST", "cache states: cold (flushed), 1 (one exchange), 10 (mean of ten) (default 1)", 1, 0, caches},
-    {"pairs", PST_OPT_STRING, &run_cfg.pairs_spec, "I,J|all", "the pair I,J (default 0,1) or all: rank i with i+P/2, all at once", 1, 0, NULL},
+     "fixed volume per exchange, split into volume/size messages (Worley 2000: 2M as 1...1024 messages); without it, one message of each size", 1, MAX_BYTES, NULL, NULL},
+    {"cache", PST_OPT_STRINGS, &run_cfg.cache, "LIST", "cache states: cold (flushed), 1 (one exchange), 10 (mean of ten)", 1, 0, caches, "1"},
+    {"pairs", PST_OPT_STRING, &run_cfg.pairs_spec, "I,J|all", "the pair I,J or all: rank i with i+P/2, all at once", 1, 0, NULL, NULL},
     PST_ROUNDS_OPTS(&run_cfg.reps, 1e7, &run_cfg.warmup, "exchanges", "a protocol"),
     PST_TRANSPORT_OPT(&run_cfg.transport, ""),
     PST_SAMPLES_OPT(&run_cfg.samples, "repetition"),
