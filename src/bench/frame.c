@@ -24,7 +24,6 @@ static void run_sets(const pst_bench *b)
 
 int pst_bench_run(const pst_bench *b, int argc, char **argv)
 {
-    if (b->own_driver) return b->own_driver(argc, argv);
     /* Fresh options each run: the fuzzers run a subcommand many times in one process. */
     memcpy(b->cfg, b->defaults, b->cfg_bytes);
     if (b->ctx) pst_ctx_init(b->ctx, b->schemas[0], argc, argv);

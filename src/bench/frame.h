@@ -54,9 +54,6 @@ typedef struct pst_bench {
     void (*finish)(void *cfg);
     /* Free what validate and plan made. */
     void (*release)(void *cfg);
-    /* A subcommand still driven by its own entry point (argv[0] its name) sets only this, the
-     * name, summary and schemas; the driver then calls it instead of the phases. */
-    int (*own_driver)(int argc, char **argv);
 } pst_bench;
 
 /* Run the subcommand b with argv[0] its name; returns its exit code (errors exit on their own). */
