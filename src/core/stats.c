@@ -1,5 +1,6 @@
 #include "core/stats.h"
 #include "core/alloc.h"
+#include "core/record.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -43,6 +44,15 @@ pst_summary pst_summarize(const double *x, size_t n)
     s.stddev = n > 1 ? sqrt(ss / (double)(n - 1)) : 0.0;
     free(sorted);
     return s;
+}
+
+void pst_rec_times(pst_rec *r, const pst_summary *s)
+{
+    pst_rec_num(r, "t_min", s->min);
+    pst_rec_num(r, "t_med", s->median);
+    pst_rec_num(r, "t_mean", s->mean);
+    pst_rec_num(r, "t_max", s->max);
+    pst_rec_int(r, "reps", (long long)s->n);
 }
 
 /* Regularized incomplete beta I_x(a,b) by Lentz's continued fraction (converges fast for

@@ -13,6 +13,10 @@ typedef struct pst_summary {
 /* Summary of x[0..n) (x is not modified). n == 0 gives all-NaN with n = 0. */
 pst_summary pst_summarize(const double *x, size_t n);
 
+struct pst_rec;
+/* t_min, t_med, t_mean, t_max (seconds) and reps of a summary into a record (stats_schema.h's times). */
+void pst_rec_times(struct pst_rec *r, const pst_summary *s);
+
 /* Quantile q in [0,1] of an ascending array, linear interpolation between order statistics
  * (type 7 of Hyndman & Fan, numpy's default). */
 double pst_quantile_sorted(const double *sorted, size_t n, double q);
