@@ -18,15 +18,15 @@
 #include "comm/protocol.h"
 #include "core/alloc.h"
 #include "core/cli.h"
-#include "core/compare.h"
-#include "core/context.h"
 #include "core/errors.h"
-#include "core/locality.h"
-#include "core/record.h"
-#include "core/sensitivity.h"
-#include "core/stats.h"
-#include "core/timer.h"
-#include "core/watchdog.h"
+#include "run/compare.h"
+#include "run/context.h"
+#include "run/emit.h"
+#include "run/locality.h"
+#include "run/timer.h"
+#include "run/watchdog.h"
+#include "stats/sensitivity.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <mpi.h>

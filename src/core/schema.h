@@ -1,13 +1,13 @@
 /* The record schema: every field a record may carry, with its JSON type, unit and meaning.
  * Records are checked against it as they are written (record.c: an unknown field, a field of the
  * wrong type, one written twice or a required one missing ends the run with exit 3), `pstswm
- * schema` prints it (core/schema_print.h), docs/records.md is generated from it and pstlab reads a
+ * schema` prints it (bench/schema_print.h), docs/records.md is generated from it and pstlab reads a
  * copy of it.
  *
  * A record's schema is a few field groups ("parts"): the fields every record has, the groups a
  * shared writer adds (the statistics of pst_rec_times, a verdict, ...) and the bench's own.  This
- * file is the machinery; the shared groups sit with their writers' layers (core/run_schema.h,
- * core/stats_schema.h). */
+ * file is the machinery; the shared groups sit with their writers' layers (run/run_schema.h,
+ * stats/stats_schema.h). */
 #ifndef PST_SCHEMA_H
 #define PST_SCHEMA_H
 
