@@ -1,10 +1,10 @@
 /* pstswm: one MPI program, one subcommand per benchmark. */
 #include "bench/commands.h"
 #include "comm/protocol.h"
-#include "core/context.h"
 #include "core/errors.h"
 #include "core/record.h"
-#include "core/thread_level.h"
+#include "run/context.h"
+#include "run/thread_level.h"
 
 #include <mpi.h>
 #include <stdio.h>

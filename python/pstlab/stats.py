@@ -120,7 +120,7 @@ def nearest_in_log(values: list[float], target: float, max_factor: float = 2.0) 
     return best if abs(math.log(best / target)) <= math.log(max_factor) + 1e-12 else None
 
 
-# --- Verdicts with confidence: the same method as pstswm's core/verdict.c (docs/statistics.md) ---
+# --- Verdicts with confidence: the same method as pstswm's stats/verdict.c (docs/statistics.md) ---
 # Distribution-free throughout: a median's interval from binomial order statistics, alternatives
 # compared paired by round through log-ratios against the empirically fastest, the best set by a
 # Bonferroni-adjusted sign test against an equivalence margin.

@@ -9,7 +9,7 @@
 #ifndef PST_ALGORITHM_H
 #define PST_ALGORITHM_H
 
-#include "core/mpi_features.h"
+#include "run/mpi_features.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -9,26 +9,27 @@
  *    min/median/max over its calls show who waits (root vs leaves, imbalance).
  * Inputs are written before and results checked after every loop and every single call (a reduce
  * really sums, every alltoallv block lands where it belongs), never inside the timed region.
- * Bandwidths follow nccl-tests (core/busbw.h). */
+ * Bandwidths follow nccl-tests (bench/busbw.h). */
+#include "bench/buffer.h"
+#include "bench/busbw.h"
 #include "bench/coll_impl.h"
 #include "bench/frame.h"
 #include "bench/records.h"
 #include "core/alloc.h"
-#include "core/alloc_state.h"
-#include "core/buffer.h"
-#include "core/busbw.h"
 #include "core/cli.h"
-#include "core/compare.h"
-#include "core/context.h"
 #include "core/errors.h"
-#include "core/idle.h"
-#include "core/mpi_features.h"
-#include "core/payload.h"
-#include "core/record.h"
-#include "core/stats.h"
-#include "core/timer.h"
-#include "core/verdict.h"
-#include "core/watchdog.h"
+#include "run/alloc_state.h"
+#include "run/compare.h"
+#include "run/context.h"
+#include "run/emit.h"
+#include "run/idle.h"
+#include "run/mpi_features.h"
+#include "run/payload.h"
+#include "run/run_schema.h"
+#include "run/timer.h"
+#include "run/watchdog.h"
+#include "stats/stats.h"
+#include "stats/verdict.h"
 
 #include <math.h>
 #include <mpi.h>

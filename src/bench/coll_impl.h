@@ -3,11 +3,11 @@
 #ifndef PST_COLL_IMPL_H
 #define PST_COLL_IMPL_H
 
-#include "core/busbw.h"
+#include "bench/busbw.h"
 #include "core/cli.h"
-#include "core/compare.h"
-#include "core/context.h"
-#include "core/verdict.h"
+#include "run/compare.h"
+#include "run/context.h"
+#include "stats/verdict.h"
 
 #include <mpi.h>
 #include <stdbool.h>

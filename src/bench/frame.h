@@ -16,8 +16,8 @@
 #define PST_BENCH_FRAME_H
 
 #include "core/cli.h"
-#include "core/context.h"
 #include "core/schema.h"
+#include "run/context.h"
 
 #include <stddef.h>
 

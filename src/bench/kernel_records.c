@@ -1,6 +1,8 @@
 /* The records of `pstswm kernel` (docs/kernel.md). */
 #include "algo/algorithm.h"
 #include "bench/records.h"
+#include "run/run_schema.h"
+#include "stats/stats_schema.h"
 
 const pst_schema pst_schema_kernel_header = PST_HEADER_SCHEMA("kernel", &pst_fields_compare_header, &pst_algorithm_header_fields);
 

@@ -3,12 +3,12 @@
 #include "bench/records.h"
 #include "core/alloc.h"
 #include "core/errors.h"
-#include "core/fit.h"
-#include "core/idle.h"
-#include "core/payload.h"
-#include "core/record.h"
-#include "core/timer.h"
-#include "core/verdict.h"
+#include "run/emit.h"
+#include "run/idle.h"
+#include "run/payload.h"
+#include "run/timer.h"
+#include "stats/fit.h"
+#include "stats/verdict.h"
 
 #include <math.h>
 #include <stdio.h>

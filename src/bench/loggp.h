@@ -10,11 +10,11 @@
  *   o_r = time in one MPI_Recv of a message that has already arrived;
  *   L = PRTT(1,0,s)/2 − o_s − o_r − (s−1)G, at the smallest size.
  * Each repetition measures every quantity; parameters are medians over repetitions with
- * distribution-free intervals (core/verdict.h). */
+ * distribution-free intervals (stats/verdict.h). */
 #ifndef PST_LOGGP_H
 #define PST_LOGGP_H
 
-#include "core/context.h"
+#include "run/context.h"
 
 #include <mpi.h>
 #include <stdbool.h>

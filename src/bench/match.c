@@ -21,14 +21,15 @@
 #include "bench/records.h"
 #include "core/alloc.h"
 #include "core/cli.h"
-#include "core/context.h"
 #include "core/errors.h"
-#include "core/idle.h"
-#include "core/mpi_features.h"
-#include "core/payload.h"
-#include "core/stats.h"
-#include "core/timer.h"
-#include "core/watchdog.h"
+#include "run/context.h"
+#include "run/idle.h"
+#include "run/mpi_features.h"
+#include "run/payload.h"
+#include "run/run_schema.h"
+#include "run/timer.h"
+#include "run/watchdog.h"
+#include "stats/stats.h"
 
 #include <limits.h>
 #include <mpi.h>

@@ -7,8 +7,8 @@
 #include "bench/match_model.h"
 #include "bench/match_mpit.h"
 #include "core/cli.h"
-#include "core/context.h"
-#include "core/stats.h"
+#include "run/context.h"
+#include "stats/stats.h"
 
 #include <mpi.h>
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 #include "bench/match_model.h"
 
 #include "core/alloc.h"
-#include "core/fit.h"
+#include "stats/fit.h"
 
 #include <math.h>
 #include <stdlib.h>

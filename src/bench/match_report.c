@@ -4,8 +4,8 @@
 #include "bench/match_impl.h"
 #include "bench/records.h"
 #include "core/alloc.h"
-#include "core/locality.h"
-#include "core/record.h"
+#include "run/emit.h"
+#include "run/locality.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,8 @@
 /* The records of `pstswm model` (docs/model.md). */
 #include "bench/records.h"
-#include "core/events.h"
+#include "run/events.h"
+#include "run/run_schema.h"
+#include "stats/stats_schema.h"
 
 /* The model adds no header fields of its own: its configuration is in every point and diag. */
 const pst_schema pst_schema_model_header = PST_HEADER_SCHEMA("model", NULL);

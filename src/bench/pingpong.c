@@ -13,25 +13,26 @@
  * wait.  With --pairs all, every pair runs at once and a sample is the slowest pair's.
  * Per mode: zero-byte latency, peak bandwidth and the fit T(N) = t_l + N·t_s over a window of
  * large messages (Frese & Knipp 1998: 1-2 MB) with its residuals. */
+#include "bench/buffer.h"
 #include "bench/frame.h"
+#include "bench/latbw.h"
 #include "bench/loggp.h"
 #include "bench/pairing.h"
 #include "bench/records.h"
 #include "comm/protocol.h"
 #include "core/alloc.h"
-#include "core/buffer.h"
 #include "core/cli.h"
-#include "core/compare.h"
-#include "core/context.h"
 #include "core/errors.h"
-#include "core/idle.h"
-#include "core/latbw.h"
-#include "core/payload.h"
-#include "core/record.h"
-#include "core/segfit.h"
-#include "core/stats.h"
-#include "core/timer.h"
-#include "core/watchdog.h"
+#include "run/compare.h"
+#include "run/context.h"
+#include "run/emit.h"
+#include "run/idle.h"
+#include "run/payload.h"
+#include "run/run_schema.h"
+#include "run/timer.h"
+#include "run/watchdog.h"
+#include "stats/segfit.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <mpi.h>

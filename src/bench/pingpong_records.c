@@ -1,5 +1,7 @@
 /* The records of `pstswm pingpong` (docs/pingpong-coll.md). */
 #include "bench/records.h"
+#include "run/run_schema.h"
+#include "stats/stats_schema.h"
 
 const pst_schema pst_schema_pingpong_header = PST_HEADER_SCHEMA("pingpong", &pst_fields_compare_header);
 

@@ -1,10 +1,10 @@
 /* `pstswm schema`: the record schema of every subcommand, as a table, JSON or Markdown. */
 #include "bench/commands.h"
 #include "bench/records.h"
+#include "bench/schema_print.h"
 #include "core/alloc.h"
 #include "core/cli.h"
 #include "core/errors.h"
-#include "core/schema_print.h"
 
 #include <mpi.h>
 #include <stdio.h>

@@ -6,24 +6,25 @@
  * exchange, taken as the max over all participating ranks of each repetition.  Per protocol:
  * peak bandwidth and the model T = nmsg·α + volume/β fitted to the per-point minima with
  * relative (1/T²) weights.  Per size: the protocol sensitivity summary. */
+#include "bench/buffer.h"
+#include "bench/cache.h"
 #include "bench/frame.h"
 #include "bench/pairing.h"
 #include "bench/records.h"
 #include "comm/protocol.h"
 #include "core/alloc.h"
-#include "core/buffer.h"
-#include "core/cache.h"
 #include "core/cli.h"
-#include "core/compare.h"
-#include "core/context.h"
 #include "core/errors.h"
-#include "core/payload.h"
-#include "core/record.h"
-#include "core/segfit.h"
-#include "core/sensitivity.h"
-#include "core/stats.h"
-#include "core/timer.h"
-#include "core/watchdog.h"
+#include "run/compare.h"
+#include "run/context.h"
+#include "run/emit.h"
+#include "run/payload.h"
+#include "run/run_schema.h"
+#include "run/timer.h"
+#include "run/watchdog.h"
+#include "stats/segfit.h"
+#include "stats/sensitivity.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <mpi.h>
@@ -188,7 +189,7 @@ static void emit_point(swap_cfg *cfg, size_t pi, long long bytes, long long nmsg
 
 /* One cache state's summaries, from the rounds of every size (rank 0).  Per protocol (Worley
  * 2000): peak bandwidth and the model T = nmsg·α + volume/β piecewise over the protocol regimes
- * (core/segfit.h), fitted to the per-size medians.  Per size (Worley 1998) as a verdict: the best
+ * (stats/segfit.h), fitted to the per-size medians.  Per size (Worley 1998) as a verdict: the best
  * set at the stated confidence and margin from paired per-round times, and the sensitivity
  * across protocols. */
 typedef struct swap_protocol_fit {

@@ -1,5 +1,7 @@
 /* The records of `pstswm swap` (README: pstswm swap). */
 #include "bench/records.h"
+#include "run/run_schema.h"
+#include "stats/stats_schema.h"
 
 const pst_schema pst_schema_swap_header = PST_HEADER_SCHEMA("swap", &pst_fields_compare_header);
 

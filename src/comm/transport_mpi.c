@@ -5,7 +5,7 @@
 #include "comm/protocol.h"
 #include "core/alloc.h"
 #include "core/errors.h"
-#include "core/idle.h"
+#include "run/idle.h"
 
 #include <stdint.h>
 #include <stdlib.h>

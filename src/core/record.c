@@ -134,16 +134,10 @@ void pst_rec_open(pst_rec *r)
     put(r, "{", 1);
 }
 
-void pst_rec_begin(pst_rec *r, const pst_ctx *c, const pst_schema *s)
+void pst_rec_open_schema(pst_rec *r, const pst_schema *s)
 {
     pst_rec_open(r);
     r->schema = s;
-    pst_rec_str(r, "bench", s->bench);
-    pst_rec_str(r, "type", s->type);
-    pst_rec_str(r, "run_id", c->run_id);
-    pst_rec_int(r, "ranks", c->size);
-    pst_rec_str(r, "transport", c->transport);
-    if (s->summary) pst_rec_str(r, "summary", s->summary);
 }
 
 /* Every required top-level field was written. */
@@ -241,15 +235,6 @@ void pst_rec_list_end(pst_rec *r)
 
 void pst_rec_null(pst_rec *r, const char *k) { key(r, k, -1); puts_(r, "null"); }
 
-void pst_rec_times(pst_rec *r, const pst_summary *s)
-{
-    pst_rec_num(r, "t_min", s->min);
-    pst_rec_num(r, "t_med", s->median);
-    pst_rec_num(r, "t_mean", s->mean);
-    pst_rec_num(r, "t_max", s->max);
-    pst_rec_int(r, "reps", (long long)s->n);
-}
-
 void pst_rec_print(pst_rec *r, FILE *f)
 {
     put(r, "}\n", 2);
@@ -259,12 +244,12 @@ void pst_rec_print(pst_rec *r, FILE *f)
     *r = (pst_rec){.empty = true};
 }
 
-void pst_rec_emit(pst_rec *r, pst_ctx *c)
+void pst_rec_write(pst_rec *r, bool to_file)
 {
     if (r->schema) check_complete(r);
     put(r, "}\n", 2);
     /* One write() per line: a reader (or a crash) never sees half a record. */
-    if (c->rank == 0 && pst_outfile_is_open()) pst_outfile_write(r->buf, r->len);
+    if (to_file && pst_outfile_is_open()) pst_outfile_write(r->buf, r->len);
     free(r->buf);
     *r = (pst_rec){.empty = true};
 }

@@ -3,9 +3,7 @@
 #ifndef PST_RECORD_H
 #define PST_RECORD_H
 
-#include "core/context.h"
 #include "core/schema.h"
-#include "core/stats.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -34,10 +32,10 @@ typedef struct pst_rec {
     uint64_t seen[PST_SCHEMA_PARTS];       /* top-level fields written, a bit per field of each part */
 } pst_rec;
 
-/* Start a record of schema s with the fields common to all: bench, type, run_id, ranks, transport
- * (and summary: a summary record's kind).  Every field written after it must be one of s's, of its
- * type, written once; pst_rec_emit checks that the required ones were. */
-void pst_rec_begin(pst_rec *r, const pst_ctx *c, const pst_schema *s);
+/* Start a record of schema s (a run's records start with run/emit.h's pst_rec_begin).  Every
+ * field written after it must be one of s's, of its type, written once; pst_rec_write checks that
+ * the required ones were. */
+void pst_rec_open_schema(pst_rec *r, const pst_schema *s);
 void pst_rec_str(pst_rec *r, const char *key, const char *value); /* NULL → null */
 void pst_rec_int(pst_rec *r, const char *key, long long value);
 void pst_rec_num(pst_rec *r, const char *key, double value);      /* non-finite → null */
@@ -54,10 +52,8 @@ void pst_rec_obj_end(pst_rec *r);
 void pst_rec_list_begin(pst_rec *r, const char *k);
 void pst_rec_list_end(pst_rec *r);
 void pst_rec_null(pst_rec *r, const char *k);
-/* t_min, t_med, t_mean, t_max (seconds) and reps from a summary of per-repetition times. */
-void pst_rec_times(pst_rec *r, const pst_summary *s);
-/* Finish and write (rank 0, if a file is open); always releases the buffer. */
-void pst_rec_emit(pst_rec *r, pst_ctx *c);
+/* Finish, write to the record file if to_file and one is open, and release the buffer. */
+void pst_rec_write(pst_rec *r, bool to_file);
 /* A bare JSON object, not a record (no common fields), finished and printed as one line to f
  * (e.g. a registry listed on stdout); print releases the buffer. */
 void pst_rec_open(pst_rec *r);

@@ -1,11 +1,13 @@
 /* The record schema: every field a record may carry, with its JSON type, unit and meaning.
  * Records are checked against it as they are written (record.c: an unknown field, a field of the
  * wrong type, one written twice or a required one missing ends the run with exit 3), `pstswm
- * schema` prints it (core/schema_print.h), docs/records.md is generated from it and pstlab reads a
+ * schema` prints it (bench/schema_print.h), docs/records.md is generated from it and pstlab reads a
  * copy of it.
  *
  * A record's schema is a few field groups ("parts"): the fields every record has, the groups a
- * shared writer adds (the statistics of pst_rec_times, a verdict, ...) and the bench's own. */
+ * shared writer adds (the statistics of pst_rec_times, a verdict, ...) and the bench's own.  This
+ * file is the machinery; the shared groups sit with their writers' layers (run/run_schema.h,
+ * stats/stats_schema.h). */
 #ifndef PST_SCHEMA_H
 #define PST_SCHEMA_H
 
@@ -54,25 +56,6 @@ typedef struct pst_schema {
     const char *doc;
     const pst_fields *part[PST_SCHEMA_PARTS];     /* NULL-terminated */
 } pst_schema;
-
-/* The groups core writes. */
-extern const pst_fields pst_fields_common;    /* every record: bench, type, run_id, ranks, transport, summary */
-extern const pst_fields pst_fields_header;    /* every run header */
-extern const pst_fields pst_fields_footer;    /* every footer */
-extern const pst_fields pst_fields_times;     /* pst_rec_times */
-extern const pst_fields pst_fields_rounds;    /* pst_rec_rounds: times and the median's interval over rounds */
-extern const pst_fields pst_fields_verdict;   /* pst_rec_verdict */
-extern const pst_fields pst_fields_sensitivity; /* pst_rec_sensitivity */
-extern const pst_fields pst_fields_segfit;    /* pst_rec_segfit */
-extern const pst_fields pst_fields_compare_header; /* pst_compare_setup's header fields */
-
-/* Every run's header carries common + run header + the bench's own groups; every footer is the same. */
-#define PST_HEADER_SCHEMA(bench_name, ...)                                                          \
-    {.bench = bench_name, .type = "header", .doc = "The run header: the first line of the file.",   \
-     .part = {&pst_fields_common, &pst_fields_header, __VA_ARGS__}}
-#define PST_FOOTER_SCHEMA(bench_name)                                                                \
-    {.bench = bench_name, .type = "footer", .doc = "The last line of a completed run; a file without one was interrupted.", \
-     .part = {&pst_fields_common, &pst_fields_footer}}
 
 /* The field named key among the parts (depth 0) or the members of an object; NULL if none. */
 const pst_field *pst_schema_field(const pst_schema *s, const char *key, size_t *part, size_t *index);

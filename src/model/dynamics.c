@@ -1,11 +1,11 @@
 #include "model/dynamics.h"
 
 #include "core/errors.h"
-#include "core/timer.h"
 #include "model/gauss.h"
 #include "model/layout.h"
 #include "model/step.h"
 #include "model/wind.h"
+#include "run/timer.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -30,13 +30,13 @@
 #ifndef PST_MODEL_DYNAMICS_H
 #define PST_MODEL_DYNAMICS_H
 
-#include "core/events.h"
 #include "model/fft.h"
 #include "model/legendre.h"
 #include "model/parallel.h"
 #include "model/pfft.h"
 #include "model/pleg.h"
 #include "model/spectral.h"
+#include "run/events.h"
 
 #include <stdbool.h>
 

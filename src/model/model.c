@@ -1,9 +1,9 @@
 #include "model/model.h"
 
+#include "core/alloc.h"
 #include "model/constants.h"
 #include "model/testcases.h"
-#include "core/alloc.h"
-#include "core/timer.h"
+#include "run/timer.h"
 
 #include <math.h>
 #include <mpi.h>

@@ -8,8 +8,8 @@
 #include "algo/transpose.h"
 #include "core/alloc.h"
 #include "core/errors.h"
-#include "core/timer.h"
 #include "model/fft.h"
+#include "run/timer.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
 #include "algo/transpose.h"
 #include "core/alloc.h"
 #include "core/errors.h"
-#include "core/timer.h"
+#include "run/timer.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * per stage (stage_done), and nowhere else. */
 #include "model/step.h"
 
-#include "core/events.h"
+#include "run/events.h"
 
 /* The time since *t goes to `stage`'s event; *t moves on to now. */
 static inline void stage_done(pst_dyn *d, pst_stage stage, double *t) { pst_event_end(&d->events, (int)stage, t); }

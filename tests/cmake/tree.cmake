@@ -2,9 +2,16 @@
 # (docs/references.md), never by the internal names of the project's source documents.
 add_test(NAME tree.references COMMAND ${CMAKE_SOURCE_DIR}/tests/check-references.py ${CMAKE_SOURCE_DIR})
 set_tests_properties(tree.references PROPERTIES TIMEOUT 60)
-# The layers of src/ (core < comm < algo < model < bench < main.c): no include runs upward.
+# The layers of src/ (core < stats < run < comm < algo < model < bench < main.c): no include runs upward.
 add_test(NAME tree.layers COMMAND ${CMAKE_SOURCE_DIR}/tests/check-layers.py ${CMAKE_SOURCE_DIR}/src)
 set_tests_properties(tree.layers PROPERTIES TIMEOUT 60)
+# The same at link time: a layer's library calls only what its layer and those below define.
+set(layer_libraries "")
+foreach(layer ${PST_LAYERS})
+  list(APPEND layer_libraries $<TARGET_FILE:pst_${layer}>)
+endforeach()
+add_test(NAME tree.layer_links COMMAND ${CMAKE_SOURCE_DIR}/tests/check-layer-links.py ${layer_libraries})
+set_tests_properties(tree.layer_links PROPERTIES TIMEOUT 60)
 # No function of src/ over 80 lines.
 add_test(NAME tree.function_length COMMAND ${CMAKE_SOURCE_DIR}/tests/check-function-length.py ${CMAKE_SOURCE_DIR}/src)
 set_tests_properties(tree.function_length PROPERTIES TIMEOUT 60)

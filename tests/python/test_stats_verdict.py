@@ -1,4 +1,4 @@
-"""pstlab's verdict statistics (the method of pstswm's core/verdict.c): known answers and calibration."""
+"""pstlab's verdict statistics (the method of pstswm's stats/verdict.c): known answers and calibration."""
 
 import math
 

@@ -2,9 +2,9 @@
  * JSON escaping. */
 #include "check.h"
 #include "comm/protocol.h"
-#include "core/mpi_features.h"
-#include "core/payload.h"
 #include "core/record.h"
+#include "run/mpi_features.h"
+#include "run/payload.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* Named timer events: registration by name, begin/end sums and counts, and one process's
  * statistics (slowest = fastest = mean, imbalance 1) since a baseline. */
-#include "core/events.h"
+#include "run/events.h"
 #include "check.h"
 
 #include <string.h>

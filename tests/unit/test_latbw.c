@@ -1,10 +1,10 @@
 /* Numeric helpers of pingpong and coll: the Frese & Knipp (1998) latency/bandwidth fit with residuals and
  * peak, nccl-tests' bus-bandwidth factors, auto iteration counts, size-list steps with units. */
 #include "check.h"
-#include "core/busbw.h"
+#include "bench/busbw.h"
+#include "bench/latbw.h"
 #include "core/cli.h"
-#include "core/latbw.h"
-#include "core/timer.h"
+#include "run/timer.h"
 
 static void test_exact_line(void)
 {

@@ -3,8 +3,8 @@
  * (MPI 3.1) lacks MPI_Isendrecv and partitioned communication and reaches persistent
  * collectives as MPIX_ calls; MPICH 4.0 has all of them as MPI-4 calls. */
 #include "check.h"
-#include "core/mpi_features.h"
 #include "core/record.h"
+#include "run/mpi_features.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,10 +2,13 @@
  * message naming the record and the field, and the schema's self-check finds inconsistent tables. */
 #include "../exit_trap.h"
 #include "check.h"
-#include "core/context.h"
 #include "core/errors.h"
-#include "core/record.h"
 #include "core/schema.h"
+#include "run/context.h"
+#include "run/emit.h"
+#include "run/run_schema.h"
+#include "stats/stats.h"
+#include "stats/stats_schema.h"
 
 #include <stdlib.h>
 #include <string.h>

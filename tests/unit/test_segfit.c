@@ -1,6 +1,6 @@
-/* Piecewise latency/bandwidth fits (core/segfit.c) against known answers. */
+/* Piecewise latency/bandwidth fits (stats/segfit.c) against known answers. */
 #include "check.h"
-#include "core/segfit.h"
+#include "stats/segfit.h"
 
 #include <math.h>
 #include <stdlib.h>

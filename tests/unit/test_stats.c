@@ -1,8 +1,8 @@
 /* Statistics, Student t, confidence intervals and least-squares fits against known answers. */
 #include "check.h"
-#include "core/fit.h"
-#include "core/sensitivity.h"
-#include "core/stats.h"
+#include "stats/fit.h"
+#include "stats/sensitivity.h"
+#include "stats/stats.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
-/* Verdict statistics (core/verdict.c) against known answers, calibration of the best set by
- * seeded simulation, and the comparison schedule (core/compare.c) with a scripted turn. */
+/* Verdict statistics (stats/verdict.c) against known answers, calibration of the best set by
+ * seeded simulation, and the comparison schedule (run/compare.c) with a scripted turn. */
 #include "check.h"
-#include "core/compare.h"
-#include "core/verdict.h"
+#include "run/compare.h"
+#include "stats/verdict.h"
 
 #include <math.h>
 #include <stdio.h>

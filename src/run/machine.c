@@ -1,0 +1,194 @@
+/* sched_getaffinity and the CPU_* macros are GNU extensions. */
+#define _GNU_SOURCE
+#include "core/alloc.h"
+#include "run/machine.h"
+
+#include <ctype.h>
+#include <mpi.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#ifndef PST_C_FLAGS
+#define PST_C_FLAGS "unknown"
+#endif
+
+extern char **environ;
+
+enum { HOST_LEN = MPI_MAX_PROCESSOR_NAME, CPUS_LEN = 256 };
+
+/* One rank's place, gathered to rank 0 as fixed-width rows. */
+typedef struct placement {
+    char host[HOST_LEN];
+    char machine[40];       /* boot id of the running kernel: emulated nodes share one machine */
+    char cpus[CPUS_LEN];
+    int ncpus, numa_node;
+    int cpu_ids[64];        /* the first allowed CPUs, enough to tell hosts' sets apart */
+} placement;
+
+static placement *gathered;
+static int granks;
+
+const char *pst_cpu_list(const int *cpus, size_t n, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && used < len;) {
+        size_t j = i;
+        while (j + 1 < n && cpus[j + 1] == cpus[j] + 1) j++;
+        int w = j > i ? snprintf(buf + used, len - used, "%s%d-%d", used ? "," : "", cpus[i], cpus[j])
+                      : snprintf(buf + used, len - used, "%s%d", used ? "," : "", cpus[i]);
+        used += (size_t)(w > 0 ? w : 0);
+        i = j + 1;
+    }
+    return buf;
+}
+
+bool pst_env_recorded(const char *nv)
+{
+    static const char *const prefixes[] = {"OMPI_", "PMIX_", "MPICH_", "MPIR_CVAR_", "UCX_", "FI_", "I_MPI_", "PSM2_",
+                                           "OMP_", "OPENBLAS_", "SLURM_", "MALLOC_", "GLIBC_TUNABLES=", NULL};
+    for (const char *const *p = prefixes; *p; p++)
+        if (!strncmp(nv, *p, strlen(*p))) return true;
+    return false;
+}
+
+/* The NUMA node of cpu from sysfs, or -1. */
+static int numa_node_of(int cpu)
+{
+    for (int node = 0; node < 1024; node++) {
+        char path[96];
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/node%d", cpu, node);
+        if (access(path, F_OK) == 0) return node;
+        snprintf(path, sizeof path, "/sys/devices/system/node/node%d", node);
+        if (access(path, F_OK) != 0) return -1;
+    }
+    return -1;
+}
+
+static void place_me(placement *me)
+{
+    memset(me, 0, sizeof *me);
+    int len;
+    MPI_Get_processor_name(me->host, &len);
+    FILE *boot = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (!boot || !fgets(me->machine, sizeof me->machine, boot)) snprintf(me->machine, sizeof me->machine, "%.39s", me->host);
+    if (boot) fclose(boot);
+    me->machine[strcspn(me->machine, "\n")] = '\0';
+    cpu_set_t set;
+    int cpus[CPU_SETSIZE] = {0};
+    size_t n = 0;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        for (int c = 0; c < CPU_SETSIZE; c++)
+            if (CPU_ISSET(c, &set)) cpus[n++] = c;
+    me->ncpus = (int)n;
+    for (size_t i = 0; i < n && i < 64; i++) me->cpu_ids[i] = cpus[i];
+    pst_cpu_list(cpus, n, me->cpus, sizeof me->cpus);
+    /* The node when every allowed CPU is on one, else -1 (spread or unknown). */
+    me->numa_node = n ? numa_node_of(cpus[0]) : -1;
+    for (size_t i = 1; i < n && me->numa_node >= 0; i++)
+        if (numa_node_of(cpus[i]) != me->numa_node) me->numa_node = -1;
+}
+
+pst_machine pst_machine_survey(void)
+{
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    placement me;
+    place_me(&me);
+    free(gathered);
+    gathered = rank == 0 ? pst_malloc((size_t)size * sizeof *gathered) : NULL;
+    granks = size;
+    MPI_Gather(&me, (int)sizeof me, MPI_BYTE, gathered, (int)sizeof me, MPI_BYTE, 0, MPI_COMM_WORLD);
+    pst_machine m = {0};
+    if (rank == 0) {
+        /* Per machine: its ranks against the CPUs allowed to any of them. */
+        for (int i = 0; i < size; i++) {
+            bool first = true;
+            for (int j = 0; j < i && first; j++) first = strcmp(gathered[j].machine, gathered[i].machine) != 0;
+            if (!first) continue;
+            int ranks = 0;
+            bool seen[CPU_SETSIZE] = {false};
+            int cpus = 0;
+            for (int j = i; j < size; j++) {
+                if (strcmp(gathered[j].machine, gathered[i].machine)) continue;
+                ranks++;
+                for (int k = 0; k < gathered[j].ncpus && k < 64; k++)
+                    if (!seen[gathered[j].cpu_ids[k]]) { seen[gathered[j].cpu_ids[k]] = true; cpus++; }
+                /* A rank allowed more than 64 CPUs: count them all (they are not all listed). */
+                if (gathered[j].ncpus > 64 && gathered[j].ncpus > cpus) cpus = gathered[j].ncpus;
+            }
+            if (ranks > cpus) m.oversubscribed = true;
+            if (ranks > m.max_ranks_per_cpu_host) {
+                m.max_ranks_per_cpu_host = ranks;
+                m.cpus_of_that_host = cpus;
+            }
+        }
+    }
+    MPI_Bcast(&m, (int)sizeof m, MPI_BYTE, 0, MPI_COMM_WORLD);
+    return m;
+}
+
+/* First line of a small file, without the newline, or NULL. */
+static char *read_line(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return NULL;
+    char *ok = fgets(buf, (int)len, f);
+    fclose(f);
+    if (!ok) return NULL;
+    buf[strcspn(buf, "\n")] = '\0';
+    return buf;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+void pst_rec_machine(pst_rec *r, const pst_machine *m)
+{
+    size_t n = 0, cap = 16;
+    char **vars = pst_malloc(cap * sizeof *vars);
+    for (char **e = environ; *e; e++) {
+        if (!pst_env_recorded(*e)) continue;
+        if (n == cap) vars = pst_realloc(vars, (cap *= 2) * sizeof *vars);
+        vars[n++] = *e;
+    }
+    qsort(vars, n, sizeof *vars, cmp_str);
+    pst_rec_obj_begin(r, "env");
+    for (size_t i = 0; i < n; i++) {
+        char name[256];
+        size_t len = strcspn(vars[i], "=");
+        snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), vars[i]);
+        pst_rec_str(r, name, vars[i][len] ? vars[i] + len + 1 : "");
+    }
+    pst_rec_obj_end(r);
+    free(vars);
+
+    pst_rec_list_begin(r, "binding");
+    for (int i = 0; gathered && i < granks; i++) {
+        pst_rec_obj_begin(r, NULL);
+        pst_rec_int(r, "rank", i);
+        pst_rec_str(r, "host", gathered[i].host);
+        pst_rec_str(r, "cpus", gathered[i].cpus);
+        if (gathered[i].numa_node >= 0) pst_rec_int(r, "numa_node", gathered[i].numa_node);
+        else pst_rec_null(r, "numa_node");
+        pst_rec_obj_end(r);
+    }
+    pst_rec_list_end(r);
+    pst_rec_bool(r, "oversubscribed", m->oversubscribed);
+
+    char buf[256];
+    pst_rec_str(r, "cpu_governor", read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", buf, sizeof buf));
+    /* "always [madvise] never": the bracketed word is the setting. */
+    const char *thp = read_line("/sys/kernel/mm/transparent_hugepage/enabled", buf, sizeof buf);
+    char setting[32] = "";
+    if (thp && strchr(thp, '[')) sscanf(strchr(thp, '[') + 1, "%31[^]]", setting);
+    pst_rec_str(r, "transparent_hugepages", setting[0] ? setting : NULL);
+    struct utsname u;
+    pst_rec_str(r, "kernel_release", uname(&u) == 0 ? u.release : NULL);
+    pst_rec_str(r, "ld_preload", getenv("LD_PRELOAD"));
+    pst_rec_str(r, "compile_flags", PST_C_FLAGS);
+}
