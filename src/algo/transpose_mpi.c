@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int mod(int a, int m) { return ((a % m) + m) % m; }
-
 /* ---- ialltoallv ---- */
 
 #if defined(PST_HAVE_MPI_NBC)
+static int mod(int a, int m) { return ((a % m) + m) % m; }
+
 /* Ring distances 1 .. P-1 in up to GROUPS consecutive groups: group g sends to r+k and receives
  * from r-k for its distances k, so every rank's group g is the same set of pairs. */
 enum { GROUPS = 4 };
