@@ -42,13 +42,14 @@ static bool serves(const pst_algorithm *a, int stage) { return (a->stages & (1u 
 
 typedef struct kernel_cfg {
     pst_ctx ctx;
-    const char *protocols_spec, *grid_spec, *granularity, *transport, *result, *blas_name;
+    const char *protocols_spec, *grid_spec, *granularity, *transport, *result, *blas_name, *fftw_plan;
     bool list, json;
     pst_str_list algorithms, stages, overlap;
     long long trunc, levels, fields, reps, warmup;
     /* derived */
     kproblem prob;
     pst_blas blas;            /* --blas */
+    pst_fft_planner fft;      /* --fftw-plan */
     const pst_protocol **protocols;
     size_t nprotocols;
     bool *run_alg, run_stage[2], overlaps[2];  /* run_alg: per registry row */
@@ -106,6 +107,7 @@ static void validate(kernel_cfg *cfg)
     cfg->overlaps[1] = cfg->overlap.n == 0 || pst_str_list_has(&cfg->overlap, "on");
 
     cfg->blas = pst_blas_backend_resolve(cfg->blas_name).lib;
+    if (!pst_fft_planner_init(&cfg->fft, cfg->fftw_plan)) pst_usage_error("--fftw-plan: unknown '%s'", cfg->fftw_plan);
     /* The problem. */
     if (cfg->granularity) {
         if (cfg->trunc || cfg->levels)
@@ -199,6 +201,7 @@ static void base_fields(pst_rec *r, const kernel_cfg *cfg, const pst_algorithm *
     pst_rec_int(r, "nlat", cfg->prob.nlat);
     pst_rec_int(r, "nlon", cfg->prob.nlon);
     pst_rec_str(r, "blas", pst_blas_names[cfg->blas]);
+    pst_rec_str(r, "fftw_plan", cfg->fft.effort);
     pst_rec_str(r, "grid", grid);
     pst_rec_str(r, "granularity", cfg->prob.scaled ? cfg->prob.label : NULL);
     pst_rec_int(r, "comm_size", stage == 0 ? g->px : g->py);
@@ -278,7 +281,7 @@ static void emit_point(kernel_cfg *cfg, const outcome *o, size_t i)
 static void run_algorithm(kernel_cfg *cfg, const pst_algorithm *a, int stage, outcome *o)
 {
     kgeom *g = &cfg->geom[stage];
-    kcase *kc = kcase_create(a->family, stage, &cfg->prob, g, !strcmp(cfg->result, "partitioned"), cfg->blas);
+    kcase *kc = kcase_create(a->family, stage, &cfg->prob, g, !strcmp(cfg->result, "partitioned"), cfg->blas, &cfg->fft);
     *o = (outcome){.a = a, .stage = stage};
     alternatives(cfg, o);
     long long bytes = kcase_bytes(kc);
@@ -369,7 +372,7 @@ static bool run_family(kernel_cfg *cfg, int stage, pst_alg_family family, const 
     }
     if (f->nalts < 2) return false;
     kgeom *g = &cfg->geom[stage];
-    kcase *kc = kcase_create(family, stage, &cfg->prob, g, !strcmp(cfg->result, "partitioned"), cfg->blas);
+    kcase *kc = kcase_create(family, stage, &cfg->prob, g, !strcmp(cfg->result, "partitioned"), cfg->blas, &cfg->fft);
     long long bytes = kcase_bytes(kc);
     MPI_Allreduce(&bytes, &f->bytes_max, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
     kturn T = {cfg, kc, pst_malloc(f->nalts * sizeof *T.plans), pst_calloc(f->nalts, sizeof *T.bad)};
@@ -671,7 +674,7 @@ int pst_cmd_kernel(int argc, char **argv)
     char names[256], algs_help[384];
     snprintf(algs_help, sizeof algs_help, "%s; coll = both collectives; all (default)", pst_algorithm_names(0, names, sizeof names));
     kernel_cfg cfg = {.protocols_spec = "all", .grid_spec = "1d", .transport = "mpi", .result = "replicated", .fields = 3,
-                      .reps = 10, .warmup = 1, .compare = PST_COMPARE_DEFAULTS, .blas_name = "openblas"};
+                      .reps = 10, .warmup = 1, .compare = PST_COMPARE_DEFAULTS, .blas_name = "openblas", .fftw_plan = "measure"};
     pst_ctx_init(&cfg.ctx, &pst_schema_kernel_header, argc, argv);
     const pst_opt opts[] = {
         {"algorithms", PST_OPT_STRINGS, &cfg.algorithms, "LIST", algs_help, 1, 0, algs},
@@ -682,6 +685,7 @@ int pst_cmd_kernel(int argc, char **argv)
         {"levels", PST_OPT_INT, &cfg.levels, "L", "vertical levels (default 16)", 1, 1000, NULL},
         {"fields", PST_OPT_INT, &cfg.fields, "F", "fields transformed together per level", 1, 64, NULL},
         {"blas", PST_OPT_STRING, &cfg.blas_name, "LIB", "library of the vector sums' dgemms: openblas, blis, blis-sup, as for the model", 1, 0, blas_choices},
+        {"fftw-plan", PST_OPT_STRING, &cfg.fftw_plan, "MODE", "FFTW planner effort of the distributed FFT's local transforms, as for the model", 1, 0, pst_fft_efforts},
         {"grid", PST_OPT_STRING, &cfg.grid_spec, "PXxPY|1d",
          "processor grid (PX*PY = ranks), or 1d: FFT stage on P x 1 and Legendre stage on 1 x P", 1, 0, NULL},
         {"granularity", PST_OPT_STRING, &cfg.granularity, "TnLk@AxB",
@@ -689,8 +693,7 @@ int pst_cmd_kernel(int argc, char **argv)
         {"protocols", PST_OPT_STRING, &cfg.protocols_spec, "LIST", "protocols by code or slug, or all|ordered|unordered|overlap|"
          "no-overlap|persistent", 1, 0, NULL},
         {"overlap", PST_OPT_STRINGS, &cfg.overlap, "LIST", "off,on (default both; 2,x/3,x always overlap)", 1, 0, onoff},
-        {"result", PST_OPT_STRING, &cfg.result, "KIND", "vector sums: replicated (MPI_Allreduce) or partitioned "
-         "(MPI_Reduce_scatter)", 1, 0, results},
+        {"result", PST_OPT_STRING, &cfg.result, "KIND", "vector sums: replicated (MPI_Allreduce) or partitioned (MPI_Reduce_scatter)", 1, 0, results},
         PST_ROUNDS_OPTS(&cfg.reps, 1e6, &cfg.warmup, "calls", "an alternative"),
         PST_TRANSPORT_OPT(&cfg.transport, "; --protocols are that transport's"),
         PST_COMPARE_OPTS(&cfg.compare),

@@ -46,7 +46,7 @@ typedef struct model_cfg {
     model_algos algos;
     /* derived */
     double alpha;
-    unsigned fftw_flags;
+    pst_fft_planner fft;      /* --fftw-plan: every FFTW plan of the run, and their counts */
     pst_blas blas;            /* --blas: the library, or with blas_auto the default */
     bool blas_auto;
     bool wisdom_loaded;       /* rank 0 read --fftw-wisdom before planning */
@@ -154,7 +154,7 @@ static void validate(model_cfg *c)
     if (!isnan(c->dt_s) && c->dt_s <= 0) pst_usage_error("--dt: %g s is not a positive time step", c->dt_s);
     if (c->steps && !isnan(c->days)) pst_usage_error("--steps and --days are exclusive: give one of them");
     if (!isnan(c->days) && c->days <= 0) pst_usage_error("--days: %g is not a positive simulated time", c->days);
-    if (pst_fft_flags(c->fftw_plan, &c->fftw_flags)) pst_usage_error("--fftw-plan: unknown '%s'", c->fftw_plan);
+    if (!pst_fft_planner_init(&c->fft, c->fftw_plan)) pst_usage_error("--fftw-plan: unknown '%s'", c->fftw_plan);
     pst_blas_backend blas = pst_blas_backend_resolve(c->blas_name);
     c->blas = blas.lib;
     c->blas_auto = blas.auto_choose;
@@ -348,7 +348,6 @@ typedef struct model_summary {
 
 static void parse_options(model_cfg *c, int argc, char **argv)
 {
-    static const char *const plans[] = {"estimate", "measure", "patient", NULL};
     static const char *const blas_choices[] = {"auto", "openblas", "blis", "blis-sup", NULL};
     char fft_algs[160], leg_algs[160], fft_help[256], leg_help[256];
     snprintf(fft_help, sizeof fft_help, "FFT across PX: %s (coll: the MPI collective)",
@@ -376,7 +375,7 @@ static void parse_options(model_cfg *c, int argc, char **argv)
         {"hdiff", PST_OPT_DOUBLE, &c->hdiff, "K", "implicit del^4 diffusion coefficient in m^4/s (default 0: off)", 0, 1e30, NULL},
         {"write-fields", PST_OPT_STRING, &c->write_fields, "FILE", "write the final fields (level 0) as NetCDF", 1, 0, NULL},
         {"reference", PST_OPT_STRING, &c->reference, "FILE", "error norms against this --write-fields run of the same case and end time", 1, 0, NULL},
-        {"fftw-plan", PST_OPT_STRING, &c->fftw_plan, "MODE", "FFTW planner effort", 1, 0, plans},
+        {"fftw-plan", PST_OPT_STRING, &c->fftw_plan, "MODE", "FFTW planner effort", 1, 0, pst_fft_efforts},
         {"fftw-wisdom", PST_OPT_STRING, &c->fftw_wisdom, "FILE", "FFTW wisdom: rank 0 loads FILE (if it exists) before planning and saves its wisdom to it after, so a later run on this machine gets the same plans without timing them", 1, 0, NULL},
         {"blas", PST_OPT_STRING, &c->blas_name, "LIB", "library of the Legendre dgemms: openblas, blis, blis-sup (BLIS's small-matrix kernels called directly), or auto (default: time each at set-up, keep the fastest)", 1, 0, blas_choices},
         {"grid", PST_OPT_STRING, &c->algos.grid, "PXxPY", "processor grid: longitudes over PX, latitude pairs over PY (default: near-square for the ranks)", 1, 0, NULL},
@@ -430,7 +429,7 @@ static void plan_run(model_cfg *c, model_plan *p)
     pst_model_config mc = {
         .test_case = (int)c->test_case, .alpha = c->alpha, .M = (int)c->trunc, .nlat = (int)c->nlat, .nlon = (int)c->nlon,
         .levels = (int)c->levels, .level_block = (int)c->level_block, .dt_s = isnan(c->dt_s) ? 0 : c->dt_s,
-        .explicit_scheme = c->explicit_scheme, .robert = c->robert, .hdiff = c->hdiff, .fftw_flags = c->fftw_flags,
+        .explicit_scheme = c->explicit_scheme, .robert = c->robert, .hdiff = c->hdiff, .fft = &c->fft,
         .par = is_parallel(c) ? &p->par : NULL, .blas = c->blas, .blas_auto = c->blas_auto,
     };
     char what[96];
@@ -556,12 +555,10 @@ static void emit_point(model_cfg *c, const model_plan *p, const model_result *re
     pst_rec_num(&r, "diag_s", res->diag_s);
     pst_rec_num(&r, "setup_s", p->setup_s);
     pst_rec_num(&r, "fft_plan_s", p->m.dyn.fft_plan_s);
-    int plans, from_wisdom;
-    pst_fft_plan_counts(&plans, &from_wisdom);
     pst_rec_str(&r, "fftw_wisdom", c->fftw_wisdom);
     pst_rec_bool(&r, "fftw_wisdom_loaded", c->wisdom_loaded);
-    pst_rec_int(&r, "fftw_plans", plans);
-    pst_rec_int(&r, "fftw_plans_from_wisdom", from_wisdom);
+    pst_rec_int(&r, "fftw_plans", c->fft.plans);
+    pst_rec_int(&r, "fftw_plans_from_wisdom", c->fft.plans_from_wisdom);
     pst_rec_str(&r, "blas_choice", c->blas_auto ? "auto" : "fixed");
     pst_rec_str(&r, "blas_version", pst_blas_version(p->m.dyn.leg.blas));
     pst_rec_num(&r, "blas_openblas_s", p->m.dyn.blas_trial_s[PST_BLAS_OPENBLAS]);
@@ -613,12 +610,9 @@ static void print_summary(const model_cfg *c, const model_plan *p, const model_r
            s->flops_per_step_level, s->mflops);
     printf("  set-up          %.3f s, of which FFTW planning (--fftw-plan %s) %.3f s; not in the step times\n", p->setup_s,
            c->fftw_plan, p->m.dyn.fft_plan_s);
-    if (c->fftw_wisdom) {
-        int plans, from_wisdom;
-        pst_fft_plan_counts(&plans, &from_wisdom);
+    if (c->fftw_wisdom)
         printf("  FFTW wisdom     %s: %s; %d of rank 0's %d plans from wisdom\n", c->fftw_wisdom,
-               c->wisdom_loaded ? "loaded, then saved" : "none yet, saved", from_wisdom, plans);
-    }
+               c->wisdom_loaded ? "loaded, then saved" : "none yet, saved", c->fft.plans_from_wisdom, c->fft.plans);
     print_blas(c, &p->m.dyn);
     if (d->has_norms)
         printf("  errors (%s)  h: l1 %.3e  l2 %.3e  linf %.3e | v: l1 %.3e  l2 %.3e  linf %.3e\n",

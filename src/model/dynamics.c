@@ -34,11 +34,11 @@ static void init_fft(pst_dyn *d)
     const int lines = d->pair_chunk * 2 * d->Bc;
     double t0 = pst_now_s();
     if (par->cfg.PX == 1) {
-        pst_fft_init_agreed(&d->fft_inv, d->cfg.nlon, lines * PST_DYN_NINV, d->cfg.fftw_flags, par->cfg.comm);
-        pst_fft_init_agreed(&d->fft_fwd, d->cfg.nlon, lines * PST_DYN_NFWD, d->cfg.fftw_flags, par->cfg.comm);
+        pst_fft_init_agreed(&d->fft_inv, d->cfg.fft, d->cfg.nlon, lines * PST_DYN_NINV, par->cfg.comm);
+        pst_fft_init_agreed(&d->fft_fwd, d->cfg.fft, d->cfg.nlon, lines * PST_DYN_NFWD, par->cfg.comm);
     } else {
-        d->pfft_inv = pst_pfft_create(par, lines * PST_DYN_NINV, d->cfg.fftw_flags);
-        d->pfft_fwd = pst_pfft_create(par, lines * PST_DYN_NFWD, d->cfg.fftw_flags);
+        d->pfft_inv = pst_pfft_create(par, lines * PST_DYN_NINV, d->cfg.fft);
+        d->pfft_fwd = pst_pfft_create(par, lines * PST_DYN_NFWD, d->cfg.fft);
     }
     d->fft_plan_s = pst_now_s() - t0;
 }

@@ -63,7 +63,7 @@ typedef struct pst_dyn_config {
     double robert;            /* Robert–Asselin coefficient (0: off) */
     double hdiff;             /* ∇⁴ diffusion coefficient, m⁴ s⁻¹ (0: off) */
     int pair_chunk;           /* latitude pairs per FFT/product chunk, dividing the local pairs (0: fit L2) */
-    unsigned fftw_flags;
+    pst_fft_planner *fft;     /* the run's FFTW planner (--fftw-plan); the step's plans count in it */
     const pst_par *par;       /* this rank's share (parallel.h); NULL: serial.  Kept by reference. */
     pst_blas blas;            /* the Legendre dgemms' library (loaded by the caller) ... */
     bool blas_auto;           /* ... or the fastest of the loadable ones, timed at set-up (blas: kept on a tie) */

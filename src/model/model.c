@@ -71,7 +71,7 @@ static pst_dyn_config dyn_config(const pst_model_config *cfg)
 {
     return (pst_dyn_config){
         .M = cfg->M, .nlat = cfg->nlat, .nlon = cfg->nlon, .levels = cfg->levels, .level_block = cfg->level_block,
-        .dt_s = cfg->dt_s, .robert = cfg->robert, .hdiff = cfg->hdiff, .fftw_flags = cfg->fftw_flags, .par = cfg->par,
+        .dt_s = cfg->dt_s, .robert = cfg->robert, .hdiff = cfg->hdiff, .fft = cfg->fft, .par = cfg->par,
         .pair_chunk = cfg->pair_chunk, .blas = cfg->blas, .blas_auto = cfg->blas_auto,
         .scheme = cfg->test_case == 1 ? PST_SCHEME_ADVECTION
                   : cfg->explicit_scheme ? PST_SCHEME_EXPLICIT : PST_SCHEME_SEMI_IMPLICIT,
@@ -94,7 +94,7 @@ void pst_model_init(pst_model *m, const pst_model_config *cfg)
     memset(m, 0, sizeof *m);
     m->cfg = *cfg;
     int nlat = cfg->nlat, nlon = cfg->nlon;
-    pst_sht_init(&m->sht, &(pst_spectral_grid){cfg->M, nlat, nlon, cfg->levels}, FFTW_ESTIMATE);
+    pst_sht_init(&m->sht, &(pst_spectral_grid){cfg->M, nlat, nlon, cfg->levels}, cfg->fft);
     m->lon = pst_malloc((size_t)nlon * sizeof *m->lon);
     m->lat = pst_malloc((size_t)nlat * sizeof *m->lat);
     for (int i = 0; i < nlon; i++) m->lon[i] = 2 * PST_PI * i / nlon;

@@ -25,7 +25,7 @@ typedef struct pst_model_config {
     double dt_s;              /* <= 0: PST_COURANT_TARGET default */
     bool explicit_scheme;
     double robert, hdiff;
-    unsigned fftw_flags;
+    pst_fft_planner *fft;     /* the run's FFTW planner (--fftw-plan): every plan of the model goes through it */
     const pst_par *par;       /* parallel decomposition (NULL: serial); diagnostics are then collective */
     int pair_chunk;           /* latitude pairs per FFT/product chunk (0: sized for the cache) */
     pst_blas blas;            /* the Legendre dgemms' library (loaded), or with blas_auto the one kept on a tie */

@@ -127,7 +127,7 @@ static size_t send_bytes(const pst_pfft *f)
  * the other stages' (pst_exchange_hold). */
 static void hold_space(const pst_pfft *f, long messages) { pst_exchange_hold(f->protocol, f->row, send_bytes(f), messages); }
 
-pst_pfft *pst_pfft_create(const pst_par *par, int lines, unsigned fftw_flags)
+pst_pfft *pst_pfft_create(const pst_par *par, int lines, pst_fft_planner *planner)
 {
     const int M = par->grid.M, nlon = par->grid.nlon;
     pst_pfft *f = pst_calloc(1, sizeof *f);
@@ -143,7 +143,7 @@ pst_pfft *pst_pfft_create(const pst_par *par, int lines, unsigned fftw_flags)
     f->protocol = par->cfg.fft_protocol;
     f->row = par->row;
     if (f->alg->family == PST_FAMILY_DFFT) {
-        f->dfft = pst_dfft_create(par->cfg.fft_protocol, par->cfg.fft_overlap, par->row, nlon, lines, M);
+        f->dfft = pst_dfft_create(par->cfg.fft_protocol, par->cfg.fft_overlap, par->row, nlon, lines, M, planner);
         if (pst_dfft_nm(f->dfft) != par->nmx) pst_fatal(PST_EXIT_FAILED, "dfft wavenumbers disagree with the decomposition");
         for (int i = 0; i < par->nmx; i++)
             if (pst_dfft_m(f->dfft, i) != par->mx[i]) pst_fatal(PST_EXIT_FAILED, "dfft wavenumbers disagree with the decomposition");
@@ -164,7 +164,7 @@ pst_pfft *pst_pfft_create(const pst_par *par, int lines, unsigned fftw_flags)
         f->nms[q] = pst_spectral_grid_wavenumbers(&par->grid, P, q, f->ms[q]);
     }
     size_t mine = f->line_n[f->me];
-    pst_fft_init_agreed(&f->fft, nlon, (int)mine, fftw_flags, par->cfg.comm);
+    pst_fft_init_agreed(&f->fft, planner, nlon, (int)mine, par->cfg.comm);
     f->whole_four = pst_fft_alloc_complex(mine * (size_t)f->nc + 1);
     f->whole_grid = pst_fft_alloc_real(mine * (size_t)nlon + 1);
     f->stage_a = pst_fft_alloc_complex(mine * (size_t)(M + 1) + 1);

@@ -15,6 +15,7 @@
 #ifndef PST_MODEL_PFFT_H
 #define PST_MODEL_PFFT_H
 
+#include "algo/fft_planner.h"
 #include "model/parallel.h"
 
 #include <fftw3.h>
@@ -22,7 +23,8 @@
 typedef struct pst_pfft pst_pfft;
 
 /* Collective over par->row (PX > 1). */
-pst_pfft *pst_pfft_create(const pst_par *par, int lines, unsigned fftw_flags);
+/* FFTW plans through `planner` (fft_planner.h). */
+pst_pfft *pst_pfft_create(const pst_par *par, int lines, pst_fft_planner *planner);
 /* Fourier [lines][nmx] → grid [lines][nlon_local]; four is not modified. */
 void pst_pfft_inverse(pst_pfft *f, const fftw_complex *four, double *grid);
 /* grid [lines][nlon_local] → Fourier [lines][nmx]; grid is not modified. */

@@ -155,3 +155,10 @@ pst_records_test(kernel.np2.blas 2 CHECKS
   --overlap off --reps 1 --warmup 0 --timeout 120)
 pst_bad_input_test(kernel.bad.blas 1 2 "--blas: unknown value 'mkl' \\(allowed: openblas, blis, blis-sup\\)"
   kernel --blas mkl --out ${PST_TEST_OUT})
+# --fftw-plan means what it means for the model: the distributed FFT's local transforms take it.
+pst_records_test(kernel.np2.fftw_plan 2 CHECKS
+  "len(points) == 1 and all(p['fftw_plan'] == 'patient' and p['verified'] is True for p in points)"
+  ARGS kernel --stages fft --algorithms dfft --fftw-plan patient --trunc 21 --levels 2 --protocols 0,6
+  --overlap off --reps 1 --warmup 0 --timeout 120)
+pst_bad_input_test(kernel.bad.fftw_plan 1 2 "--fftw-plan: unknown value 'fast' \\(allowed: estimate, measure, patient\\)"
+  kernel --fftw-plan fast --out ${PST_TEST_OUT})
