@@ -105,8 +105,9 @@ typedef struct pst_dyn {
     double *phis;                    /* surface geopotential [nlat][nlon] */
     long steps_done;
     bool old_partial;                /* previous level still lacks its Robert filter term */
-    pst_event_table events;          /* the stages' timer events, event k the stage pst_stage k */
-    double fft_plan_s;               /* set-up of the FFT stage: FFTW planning (and the row's plans) */
+    pst_event_table events;          /* timer events: event k the stage pst_stage k, then fft_plan (the FFT
+                                      * stage's set-up) and the parallel stages' fft_comm, legendre_comm */
+    double fft_plan_s;               /* set-up of the FFT stage: FFTW planning (and the row's plans), its event's time */
     double blas_trial_s[PST_NBLAS];  /* blas_auto: each library's best Legendre pass at set-up (NaN: not timed) */
     const char *blas_skipped;        /* blas_auto: why a library was not timed (NULL: all were) */
 } pst_dyn;
@@ -124,8 +125,6 @@ void pst_dyn_free(pst_dyn *d);
 void pst_dyn_set_level(pst_dyn *d, int level, const double *eta, const double *div, const double *phi);
 /* The whole level in the full layout on every rank (collective over the grid when parallel). */
 void pst_dyn_get_level(const pst_dyn *d, int level, double *eta, double *div, double *phi);
-/* Accumulated time in the FFT and Legendre stages' parallel algorithms (0 when serial). */
-void pst_dyn_comm_s(const pst_dyn *d, double *fft_s, double *legendre_s);
 /* Coriolis parameter coefficients (so ζ = η − f) and surface geopotential grid (NULL: none). */
 void pst_dyn_set_forcing(pst_dyn *d, const double *coriolis, const double *phis);
 
