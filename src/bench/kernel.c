@@ -27,6 +27,7 @@
 #include "core/stats.h"
 #include "core/timer.h"
 #include "core/watchdog.h"
+#include "model/dynamics.h"
 
 #include <math.h>
 #include <mpi.h>
@@ -117,6 +118,7 @@ static void validate(kernel_cfg *cfg)
     } else {
         kproblem_model(&cfg->prob, cfg->trunc ? (int)cfg->trunc : 42, cfg->levels ? (int)cfg->levels : 16, (int)cfg->fields);
     }
+    pst_usage_check_all(pst_dyn_trunc_problem(cfg->prob.trunc, err, sizeof err));
 
     /* The grid. */
     cfg->one_d = !strcmp(cfg->grid_spec, "1d");
@@ -681,7 +683,7 @@ int pst_cmd_kernel(int argc, char **argv)
         {"list", PST_OPT_FLAG, &cfg.list, NULL, "print the algorithms (the registry) and exit", 1, 0, NULL},
         {"json", PST_OPT_FLAG, &cfg.json, NULL, "with --list: as JSON", 1, 0, NULL},
         {"stages", PST_OPT_STRINGS, &cfg.stages, "LIST", "fft (across grid rows), legendre (down columns) (default both)", 1, 0, stages},
-        {"trunc", PST_OPT_INT, &cfg.trunc, "T", "triangular truncation of the model problem (default 42)", 1, PST_MAX_TRUNC, NULL},
+        {"trunc", PST_OPT_INT, &cfg.trunc, "T", "triangular truncation of the model problem (default 42)", 1, pst_spectral_grid_max_trunc(), NULL},
         {"levels", PST_OPT_INT, &cfg.levels, "L", "vertical levels (default 16)", 1, 1000, NULL},
         {"fields", PST_OPT_INT, &cfg.fields, "F", "fields transformed together per level", 1, 64, NULL},
         {"blas", PST_OPT_STRING, &cfg.blas_name, "LIB", "library of the vector sums' dgemms: openblas, blis, blis-sup, as for the model", 1, 0, blas_choices},

@@ -141,6 +141,7 @@ static void validate(model_cfg *c)
                         c->alpha_spec);
     if (c->alpha != 0 && !pst_case_rotated((int)c->test_case))
         pst_usage_error("--alpha: the rotation angle applies to cases 1 and 2 only (case %lld)", c->test_case);
+    pst_usage_check_all(pst_dyn_trunc_problem(c->trunc, err, sizeof err));
     if (pst_spectral_grid_init(&c->grid, (int)c->trunc, (int)c->levels, (int)c->nlat, (int)c->nlon, err, sizeof err))
         pst_usage_error("%s", err);
     c->nlat = c->grid.nlat;
@@ -360,7 +361,7 @@ static void parse_options(model_cfg *c, int argc, char **argv)
     const pst_opt opts[] = {
         {"case", PST_OPT_INT, &c->test_case, "N", "Williamson test case: 1 cosine bell, 2 zonal flow, 5 mountain, 6 Rossby-Haurwitz", 1, 0, NULL},
         {"alpha", PST_OPT_STRING, &c->alpha_spec, "RAD", "rotation angle of cases 1 and 2 in radians: 0.05, pi/4, pi/2", 1, 0, NULL},
-        {"trunc", PST_OPT_INT, &c->trunc, "M", "triangular truncation TM", 1, PST_MAX_TRUNC, NULL},
+        {"trunc", PST_OPT_INT, &c->trunc, "M", "triangular truncation TM", 1, pst_spectral_grid_max_trunc(), NULL},
         {"nlat", PST_OPT_INT, &c->nlat, "N", "Gaussian latitudes (default: smallest even >= (3M+1)/2; T42: 64)", 2, 1 << 16, NULL},
         {"nlon", PST_OPT_INT, &c->nlon, "N", "longitudes (default: smallest 2,3,5-smooth >= 3M+1; T42: 128)", 4, 1 << 17, NULL},
         {"levels", PST_OPT_INT, &c->levels, "K", "independent vertical levels (work is linear in K; default 1)", 1, MAX_LEVELS, NULL},

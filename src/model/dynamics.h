@@ -118,6 +118,16 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg);
  * allocated; not the FFTW plans nor the buffers of the parallel stages (pfft.c, pleg.c).
  * Computed without allocating them, so a run too large for the node is refused first. */
 double pst_dyn_memory_bytes(const pst_dyn_config *cfg);
+/* The truncation limit of `pstswm model` and `pstswm kernel`: the largest M whose time step, one
+ * level on one rank on the rule's grid, has a memory estimate (pst_dyn_memory_bytes) within
+ * memory_bytes, and at most pst_spectral_grid_max_trunc (0: not even T1).  No model run of a
+ * larger M fits on any number of ranks: they share these buffers, but each also holds the whole
+ * serial transform (pst_model_memory_bytes), larger than them from T85 up (T1215: 11.5 GB against
+ * 6.0).  The kernel, whose problem is the model's, takes the same limit. */
+int pst_dyn_max_trunc(double memory_bytes);
+/* Why truncation M is over that limit for this process's node (pst_memory_ceiling_bytes), naming
+ * the estimate, or NULL. */
+const char *pst_dyn_trunc_problem(long long M, char *err, size_t len);
 void pst_dyn_free(pst_dyn *d);
 
 /* Initial state of one level: η, δ, Φ' coefficients in the full layout ([ncoef][2]); each rank
