@@ -7,15 +7,26 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The split-phase sums reduce in place, blocks of hundreds of KB: SimGrid 3.32's MPI_Iallreduce
+ * with MPI_IN_PLACE returns wrong sums once a block is past its eager limit (64 KiB), so the probe
+ * sums 128 KiB in place too. */
+enum { IN_PLACE_DOUBLES = 16384 };
+
 static int nonblocking_collectives(int rank, int peer)
 {
     int counts[2] = {1, 1}, displs[2] = {0, 1};
     double send[2] = {rank, rank}, recv[2] = {-1, -1}, sum = 0, one = 1;
-    MPI_Request q[2];
+    static double block[IN_PLACE_DOUBLES];
+    for (int i = 0; i < IN_PLACE_DOUBLES; i++) block[i] = rank + i;
+    MPI_Request q[3];
     int rc = MPI_Ialltoallv(send, counts, displs, MPI_DOUBLE, recv, counts, displs, MPI_DOUBLE, MPI_COMM_WORLD, &q[0]);
     if (rc == MPI_SUCCESS) rc = MPI_Iallreduce(&one, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &q[1]);
-    if (rc == MPI_SUCCESS) rc = MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
-    return rc == MPI_SUCCESS && recv[peer] == peer && sum == 2 ? MPI_SUCCESS : MPI_ERR_OTHER;
+    if (rc == MPI_SUCCESS) rc = MPI_Iallreduce(MPI_IN_PLACE, block, IN_PLACE_DOUBLES, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &q[2]);
+    if (rc == MPI_SUCCESS) rc = MPI_Waitall(3, q, MPI_STATUSES_IGNORE);
+    int wrong = 0;
+    for (int i = 0; i < IN_PLACE_DOUBLES; i++) wrong += block[i] != 1 + 2.0 * i; /* ranks 0 and 1 */
+    if (wrong) printf("probe nonblocking_collectives: MPI_Iallreduce in place gave %d wrong sums of %d\n", wrong, IN_PLACE_DOUBLES);
+    return rc == MPI_SUCCESS && recv[peer] == peer && sum == 2 && !wrong ? MPI_SUCCESS : MPI_ERR_OTHER;
 }
 
 static int neighborhood_collectives(int rank, int peer)

@@ -10,25 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-static const struct {
-    const char *name;
-    int (*run)(int argc, char **argv);
-    const char *summary;
-} commands[] = {
-    {"swap", pst_cmd_swap, "point-to-point SWAP protocol sweep with protocol-sensitivity summary"},
-    {"pingpong", pst_cmd_pingpong, "ping-pong latency/bandwidth vs message size, send modes, large-message fit"},
-    {"coll", pst_cmd_coll, "collective timing vs message and communicator size, with per-rank imbalance"},
-    {"match", pst_cmd_match, "cost of MPI message matching: tag/comm algorithms, in/reverse posting, fitted M"},
-    {"model", pst_cmd_model, "spectral transform shallow water model: time per step, MFlop/s, errors, conservation"},
-    {"kernel", pst_cmd_kernel, "each parallel algorithm alone, every protocol, checked against MPI collectives"},
-    {"schema", pst_cmd_schema, "the fields of every record the subcommands write: type, unit, meaning"},
-};
-enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
-
 static void usage(FILE *f)
 {
     fprintf(f, "usage: pstswm SUBCOMMAND [options]   (run under mpiexec/srun; 'pstswm SUBCOMMAND --help')\n\n");
-    for (int i = 0; i < NCOMMANDS; i++) fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    for (size_t i = 0; i < pst_nbenches; i++) fprintf(f, "  %-10s %s\n", pst_benches[i]->name, pst_benches[i]->summary);
 }
 
 int main(int argc, char **argv)
@@ -47,11 +32,11 @@ int main(int argc, char **argv)
         pst_finalize();
         return 0;
     }
-    for (int i = 0; i < NCOMMANDS; i++)
-        if (!strcmp(argv[1], commands[i].name)) {
-            int rc = commands[i].run(argc - 1, argv + 1);
-            pst_finalize();
-            return rc;
-        }
+    const pst_bench *b = pst_bench_find(argv[1]);
+    if (b) {
+        int rc = pst_bench_run(b, argc - 1, argv + 1);
+        pst_finalize();
+        return rc;
+    }
     pst_usage_error("unknown subcommand '%s' (see 'pstswm --help')", argv[1]);
 }

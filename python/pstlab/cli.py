@@ -25,6 +25,7 @@ EPILOG = """examples:
   pstlab summary --json results/q1                     # the verdict box's paired verdicts as JSON
   pstlab calibrate results/q1                          # platforms/this-machine.toml, for simulation (docs/predict.md)
   pstlab predict --platform platforms/t3e-900.toml --out results/t3e   # the predict suite, simulated
+  pstlab predict --platform platforms/t3e-900.toml --sensitivity      # which inputs its answer depends on
 """
 
 
@@ -142,13 +143,26 @@ def parser() -> argparse.ArgumentParser:
         "(docs/predict.md).  Records say they are simulated and never enter a verdict; the band around a "
         "prediction is the platform's [validation] error.",
     )
-    pre.add_argument("suite", nargs="?", default="predict", help="a suite name or .toml file (default predict)")
+    pre.add_argument(
+        "suite", nargs="?", help="a suite name or .toml file (default predict; predict-sensitivity with --sensitivity)"
+    )
     pre.add_argument("--platform", required=True, metavar="FILE", help="a platform file (platforms/*.toml)")
     pre.add_argument("--build", metavar="DIR", help="the SMPI build (default build/smpi)")
     pre.add_argument("--out", metavar="DIR", help="results directory (default results/<timestamp>-SUITE-PLATFORM)")
     pre.add_argument("--resume", action="store_true", help="finish an interrupted prediction")
     pre.add_argument("--max-ranks", type=int, metavar="N", help="skip experiments needing more than N ranks")
     pre.add_argument("--dry-run", action="store_true", help="print the commands without running them")
+    pre.add_argument(
+        "--mapping",
+        default="block",
+        help="ranks to the platform's nodes: block fills a node's cores first (default), cyclic one per node in turn",
+    )
+    pre.add_argument(
+        "--sensitivity",
+        action="store_true",
+        help="predict again with each platform input at -20 %% and +20 %% and report which inputs the answer "
+        "(the fastest algorithm set at each rank count) depends on",
+    )
     return top
 
 
@@ -243,12 +257,27 @@ def _calibrate(args: argparse.Namespace) -> int:
 
 
 def _predict(args: argparse.Namespace) -> int:
-    from pstlab import predict
+    from pstlab import predict, sensitivity
 
+    default_suite = sensitivity.DEFAULT_SUITE if args.sensitivity else predict.DEFAULT_SUITE
     opts = predict.Options(
-        args.platform, args.suite, args.build, args.out, args.resume, args.max_ranks, args.dry_run
+        args.platform,
+        args.suite or default_suite,
+        args.build,
+        args.out,
+        args.resume,
+        args.max_ranks,
+        args.dry_run,
+        args.mapping,
     )
-    predict.predict(opts, echo=lambda text: print(text, flush=True))
+
+    def echo(text: str) -> None:
+        print(text, flush=True)
+
+    if args.sensitivity:
+        sensitivity.sensitivity(opts, echo)
+    else:
+        predict.predict(opts, echo)
     return 0
 
 

@@ -1,9 +1,9 @@
 """Platform files: a machine described in TOML (platforms/*.toml, docs/predict.md), checked, and
 turned into what SimGrid's smpirun takes: a platform XML, a hostfile and --cfg flags.
 
-  python -m pstlab.platform FILE.toml OUTDIR [--problem T42L16] [--host-mflops R]
+  python -m pstlab.platform FILE.toml OUTDIR [--problem T42L16] [--host-mflops R] [--mapping block|cyclic]
 
-writes OUTDIR/platform.xml and OUTDIR/hostfile and prints the --cfg values, one a line
+writes OUTDIR/platform.xml and OUTDIR/hostfile (the rank-to-node mapping) and prints the --cfg values, one a line
 (scripts/pstrun uses it).  Only the standard library: pstrun runs it without pstlab's venv.
 A bad file is refused with FILE:LINE and exit 2."""
 
@@ -29,6 +29,10 @@ SHARING = {"shared": "SHARED", "split_duplex": "SPLITDUPLEX", "fatpipe": "FATPIP
 STAGES = ("fft", "legendre", "fourier", "grid", "spectral")
 SELECTORS = ("ompi", "mpich", "mvapich2", "impi", "default")
 PROBLEM = re.compile(r"^T\d+L\d+$")
+# Where rank r goes (smpirun gives rank r the hostfile's line r): block fills a node's cores
+# before the next node, so neighbours in rank order share a node; cyclic deals the ranks out one
+# per node in turn, so they do not.
+MAPPINGS = ("block", "cyclic")
 # A rate SimGrid takes when the run has no problem to pick one for: compute time is host time.
 NEUTRAL_FLOPS = 1e9
 
@@ -298,6 +302,40 @@ def load(path: str | Path) -> Platform:
     )
 
 
+def dumps(p: Platform, comment: str) -> str:
+    """p as a platform file that load() reads back to p (comment: where its numbers come from)."""
+
+    # repr: the shortest text that reads back as the same number
+    def rows(table: list[tuple]) -> str:
+        return "[" + ", ".join("[" + ", ".join(map(repr, row)) + "]" for row in table) + "]"
+
+    shape = {"torus": f"torus_dims = {p.torus_dims}\n", "fat_tree": f'fat_tree = "{p.fat_tree}"\n'}
+    topology = shape.get(p.topology, "")
+    compute = "".join(
+        f"\n[compute.{problem}]\n" + "".join(f"{k} = {v!r}\n" for k, v in rates.items())
+        for problem, rates in p.compute.items()
+    )
+    validation = "".join(f"{k} = {v!r}\n" for k, v in p.validation.items())
+    return (
+        "".join(f"# {line}\n" for line in comment.splitlines())
+        + f'\n[platform]\nname = "{p.name}"\n'
+        + f"\n[nodes]\ncount = {p.nodes}\ncores_per_node = {p.cores_per_node}\n"
+        + f'\n[topology]\nkind = "{p.topology}"\n{topology}'
+        + "\n[network]\n"
+        + f"latency_s = {p.latency_s!r}\nbandwidth_bytes_per_s = {p.bandwidth_bytes_per_s!r}\n"
+        + f'link_sharing = "{p.link_sharing}"\n'
+        + f"loopback_latency_s = {p.loopback_latency_s!r}\n"
+        + f"loopback_bandwidth_bytes_per_s = {p.loopback_bandwidth_bytes_per_s!r}\n"
+        + f"lat_factor = {rows(p.lat_factor)}\nbw_factor = {rows(p.bw_factor)}\n"
+        + f"eager_limit_bytes = {p.eager_limit_bytes}\n"
+        + f"\n[overheads]\nsend = {rows(p.send_overhead)}\nrecv = {rows(p.recv_overhead)}\n"
+        + f"isend = {rows(p.isend_overhead)}\n"
+        + f'\n[collectives]\nselector = "{p.coll_selector}"\n'
+        + compute
+        + (f"\n[validation]\n{validation}" if validation else "")
+    )
+
+
 def _piecewise(rows: list[tuple]) -> str:
     """SimGrid's piecewise syntax, largest size first: "65536:0.9;0:0.5" or "0:1e-6:0"."""
     return ";".join(":".join(f"{x:.9g}" for x in row) for row in sorted(rows, reverse=True))
@@ -327,9 +365,15 @@ def xml(p: Platform, speed_flops: float) -> str:
     )
 
 
-def hostfile(p: Platform) -> str:
-    """One line per rank slot: ranks fill a node's cores before the next node (block mapping)."""
-    return "".join(f"{host_name(p, n)}\n" * p.cores_per_node for n in range(p.nodes))
+def hostfile(p: Platform, mapping: str = "block") -> str:
+    """One line per rank slot, rank r on line r (MAPPINGS says where each mapping puts it)."""
+    if mapping not in MAPPINGS:
+        raise PstlabError(f"--mapping: unknown mapping {mapping!r} (allowed: {', '.join(MAPPINGS)})")
+    if mapping == "block":
+        slots = [n for n in range(p.nodes) for _ in range(p.cores_per_node)]
+    else:
+        slots = [n for _ in range(p.cores_per_node) for n in range(p.nodes)]
+    return "".join(f"{host_name(p, n)}\n" for n in slots)
 
 
 def rates(p: Platform, problem: str | None, host_mflops: float | None) -> tuple[float, float]:
@@ -363,12 +407,15 @@ def cfg(p: Platform, host_flops: float) -> list[str]:
     ]
 
 
-def render(p: Platform, outdir: Path, problem: str | None = None, host_mflops: float | None = None) -> list[str]:
+def render(
+    p: Platform, outdir: Path, problem: str | None = None, host_mflops: float | None = None, mapping: str = "block"
+) -> list[str]:
     """Write outdir/platform.xml and outdir/hostfile; return the --cfg values."""
     speed, host = rates(p, problem, host_mflops)
+    ranks = hostfile(p, mapping)
     outdir.mkdir(parents=True, exist_ok=True)
     (outdir / "platform.xml").write_text(xml(p, speed), encoding="utf-8")
-    (outdir / "hostfile").write_text(hostfile(p), encoding="utf-8")
+    (outdir / "hostfile").write_text(ranks, encoding="utf-8")
     return cfg(p, host)
 
 
@@ -379,6 +426,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--problem", help="the problem whose compute rate the platform's hosts get, e.g. T42L16")
     ap.add_argument("--host-mflops", type=float, help="this host's rate for that problem (MFlop/s)")
     ap.add_argument("--ranks", type=int, help="refuse if the platform holds fewer rank slots")
+    ap.add_argument("--mapping", default="block", help=f"ranks to nodes: {' or '.join(MAPPINGS)} (default block)")
     args = ap.parse_args(argv)
     try:
         p = load(args.platform)
@@ -387,7 +435,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{p.path}: {args.ranks} ranks asked for, the platform holds {p.ranks} "
                 f"({p.nodes} nodes x {p.cores_per_node} cores)"
             )
-        print("\n".join(render(p, Path(args.outdir), args.problem, args.host_mflops)))
+        print("\n".join(render(p, Path(args.outdir), args.problem, args.host_mflops, args.mapping)))
     except PstlabError as e:
         print(f"platform: {e}", file=sys.stderr)
         return e.exit_code

@@ -6,7 +6,7 @@ files); only the launch differs: scripts/pstrun --mpi smpi --platform FILE.  Eve
 header says `"simulated": true` with the platform file and SimGrid's --cfg, so the report keeps
 predictions out of its verdicts (pstlab.verdicts.measured).  The manifest's `predicted` object
 holds what a reader needs to weigh them: the platform file, its SHA-256, its [validation] figures
-and the band they give, and this host's compute rate per problem.
+and the band they give, the rank-to-node mapping, and this host's compute rate per problem.
 
 Compute time: SMPI runs the arithmetic on this host and scales its time by host rate / platform
 rate.  The host rate of each problem the suite runs is measured first by a serial model run under
@@ -17,9 +17,11 @@ compute would be this host's.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import hashlib
 import json
+import os
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -30,6 +32,7 @@ from pstlab.errors import PstlabError, RunFailed
 
 DEFAULT_SUITE = "predict"
 HOST_RATE_STEPS = 4  # serial steps that measure this host's MFlop/s for a problem
+MAPPING_VAR = "PSTRUN_MAPPING"  # scripts/pstrun's default for --mapping
 
 
 @dataclass
@@ -41,6 +44,7 @@ class Options:
     resume: bool = False
     max_ranks: int | None = None
     dry_run: bool = False
+    mapping: str = "block"  # platform.MAPPINGS: where the ranks go on the platform's nodes
 
 
 def band(p: platform.Platform) -> float | None:
@@ -90,33 +94,50 @@ def host_mflops(problem: str, platform_file: Path, pstswm: Path) -> float:
     return rates[-1]
 
 
-def predicted_entry(p: platform.Platform, rates: dict[str, float]) -> dict:
+def predicted_entry(p: platform.Platform, rates: dict[str, float], mapping: str) -> dict:
     return {
         "platform": str(p.path.resolve()),
         "platform_sha256": sha256(p.path),
+        "mapping": mapping,
         "validation": dict(p.validation),
         "band": band(p),
         "host_mflops": rates,
     }
 
 
-def predict(opts: Options, echo=print) -> Path:
-    """Run the suite on the platform; return the results directory."""
+def _checked(opts: Options) -> tuple[platform.Platform, suites.Suite, Path]:
+    """The platform, the suite and the SMPI build of opts, or a refusal (exit 2)."""
     p = platform.load(opts.platform)
+    if opts.mapping not in platform.MAPPINGS:
+        raise PstlabError(f"--mapping: unknown mapping {opts.mapping!r} (allowed: {', '.join(platform.MAPPINGS)})")
     suite = suites.load(opts.suite)
     pstswm = paths.pstswm("smpi", opts.build)
     if not pstswm.is_file():
         raise PstlabError(f"{pstswm}: no SMPI build to predict with (scripts/build.sh smpi)")
     if too_big := [e.name for e in suite.experiments if e.ranks > p.ranks]:
         raise PstlabError(f"{p.path} holds {p.ranks} ranks; experiment(s) {', '.join(too_big)} need more")
+    return p, suite, pstswm
+
+
+def host_rates(opts: Options, p: platform.Platform, echo=print) -> dict[str, float]:
+    """This host's MFlop/s for every problem opts' suite scales on p (0 on a dry run: not measured)."""
+    _, suite, pstswm = _checked(opts)
     needed = problems(suite, p)
     if opts.dry_run:
-        rates = {problem: 0.0 for problem in needed}  # measured only when the suite runs
-    else:
-        rates = {problem: host_mflops(problem, p.path, pstswm) for problem in needed}
-        for problem, rate in rates.items():
-            platform_rate = p.compute[problem]["mflops"]
-            echo(f"pstlab predict: {problem} computes at {rate:.6g} MFlop/s here, {platform_rate:.6g} on {p.name}")
+        return {problem: 0.0 for problem in needed}
+    rates = {problem: host_mflops(problem, p.path, pstswm) for problem in needed}
+    for problem, rate in rates.items():
+        platform_rate = p.compute[problem]["mflops"]
+        echo(f"pstlab predict: {problem} computes at {rate:.6g} MFlop/s here, {platform_rate:.6g} on {p.name}")
+    return rates
+
+
+def predict(opts: Options, echo=print, rates: dict[str, float] | None = None) -> Path:
+    """Run the suite on the platform; return the results directory.  rates: this host's MFlop/s
+    per problem when already measured (pstlab predict --sensitivity measures them once)."""
+    p, suite, _ = _checked(opts)
+    if rates is None:
+        rates = host_rates(opts, p, echo)
     base = run.Options(
         str(suite.path),
         "smpi",
@@ -133,17 +154,33 @@ def predict(opts: Options, echo=print) -> Path:
         base.out = str(paths.results_dir() / f"{stamp}-{suite.name}-{p.name}")
     directory = run.results_directory(base, suite)
     base.out = str(directory)
+    echo(f"pstlab predict: {p.name}, {opts.mapping} mapping of ranks to its nodes")
     try:
-        return run.run_suite(base, echo)
+        with mapping_for_pstrun(opts.mapping):
+            return run.run_suite(base, echo)
     finally:
         if not opts.dry_run:
-            _mark(directory, p, rates)
+            _mark(directory, p, rates, opts.mapping)
 
 
-def _mark(directory: Path, p: platform.Platform, rates: dict[str, float]) -> None:
+@contextlib.contextmanager
+def mapping_for_pstrun(mapping: str):
+    """Every launch in the block places its ranks by `mapping` (scripts/pstrun reads MAPPING_VAR)."""
+    before = os.environ.get(MAPPING_VAR)
+    os.environ[MAPPING_VAR] = mapping
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[MAPPING_VAR]
+        else:
+            os.environ[MAPPING_VAR] = before
+
+
+def _mark(directory: Path, p: platform.Platform, rates: dict[str, float], mapping: str) -> None:
     """Add the `predicted` object to the manifest, also when experiments failed."""
     if not (directory / run.MANIFEST).is_file():
         return
     manifest = run.read_manifest(directory)
-    manifest["predicted"] = predicted_entry(p, rates)
+    manifest["predicted"] = predicted_entry(p, rates, mapping)
     run.write_manifest(directory, manifest)

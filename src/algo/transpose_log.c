@@ -43,105 +43,145 @@ static void push(copylist *l, size_t from, size_t to, size_t len, bool user)
 /* Where block (i -> j) currently is. */
 typedef struct loc { size_t off; bool user; } loc;
 
+/* What the pieces of the plan share: every pair's byte count, where each block is held before
+ * and after the stage being planned, and the largest buffers the stages need. */
+typedef struct logbuild {
+    const pst_trans *t;
+    logplan *L;
+    const int *C;       /* C[i*P+j]: bytes i -> j */
+    int P, Q, d, node;  /* Q = 2^d ranks form the cube; rank x >= Q folds onto node x - Q */
+    loc *at, *next;     /* [i*P+j]: where block i -> j is held before / after the stage */
+    size_t work_max, stream_max;
+} logbuild;
+
+static size_t pair_bytes(const logbuild *b, int i, int j) { return (size_t)b->C[(size_t)i * (size_t)b->P + (size_t)j]; }
+static int node_of(const logbuild *b, int x) { return x < b->Q ? x : x - b->Q; }
+static loc *block(loc *where, const logbuild *b, int i, int j) { return &where[(size_t)i * (size_t)b->P + (size_t)j]; }
+
+/* Held by node c before stage s: the origin's node agrees with c on bits >= s, the
+ * destination's node on bits < s. */
+static bool held(const logbuild *b, int c, int i, int j, int s)
+{
+    return ((node_of(b, i) ^ c) >> s) == 0 && ((node_of(b, j) ^ c) & ((1 << s) - 1)) == 0;
+}
+
+/* An excess rank: hand every block to the node, get the node's delivery back. */
+static void plan_excess(logbuild *b)
+{
+    const pst_trans *t = b->t;
+    logplan *L = b->L;
+    int r = t->rank;
+    ltstage *pre = &L->stages[L->nstages++];
+    *pre = (ltstage){.partner = b->node, .side = PST_SIDE_B};
+    for (int j = 0; j < b->P; j++) {
+        push(&pre->pack, (size_t)t->sdispls[j], pre->send_bytes, pair_bytes(b, r, j), true);
+        pre->send_bytes += pair_bytes(b, r, j);
+    }
+    ltstage *post = &L->stages[L->nstages++];
+    *post = (ltstage){.partner = b->node, .side = PST_SIDE_B, .tag = b->d + 1};
+    for (int i = 0; i < b->P; i++) {
+        push(&L->unpack, post->recv_bytes, (size_t)t->rdispls[i], pair_bytes(b, i, r), false);
+        post->recv_bytes += pair_bytes(b, i, r);
+    }
+    b->work_max = post->recv_bytes;
+    b->stream_max = pre->send_bytes;
+    L->unpack_after = true;
+}
+
+/* A node with an excess rank first receives that rank's blocks. */
+static void plan_fold(logbuild *b, int excess)
+{
+    ltstage *pre = &b->L->stages[b->L->nstages++];
+    *pre = (ltstage){.partner = excess, .side = PST_SIDE_A};
+    for (int j = 0; j < b->P; j++) {
+        *block(b->at, b, excess, j) = (loc){pre->recv_bytes, false};
+        pre->recv_bytes += pair_bytes(b, excess, j);
+    }
+    b->work_max = pre->recv_bytes;
+}
+
+/* Cube stage s: send the held blocks whose destination's bit s differs from this node's, keep
+ * the others, and receive the partner's blocks for this half. */
+static void plan_cube_stage(logbuild *b, int s)
+{
+    int node = b->node, bit = 1 << s, partner = node ^ bit;
+    ltstage *st = &b->L->stages[b->L->nstages++];
+    *st = (ltstage){.partner = partner, .side = node < partner ? PST_SIDE_A : PST_SIDE_B, .tag = 1 + s, .flip = true};
+    for (int j = 0; j < b->P; j++)
+        for (int i = 0; i < b->P; i++) {
+            if (!held(b, node, i, j, s)) continue;
+            loc a = *block(b->at, b, i, j);
+            size_t bytes = pair_bytes(b, i, j);
+            if ((node_of(b, j) & bit) != (node & bit)) {
+                push(&st->pack, a.off, st->send_bytes, bytes, a.user);
+                st->send_bytes += bytes;
+            } else {
+                push(&st->keep, a.off, st->recv_at, bytes, a.user);
+                *block(b->next, b, i, j) = (loc){st->recv_at, false};
+                st->recv_at += bytes;
+            }
+        }
+    for (int j = 0; j < b->P; j++)
+        for (int i = 0; i < b->P; i++)
+            if (held(b, partner, i, j, s) && (node_of(b, j) & bit) == (node & bit)) {
+                *block(b->next, b, i, j) = (loc){st->recv_at + st->recv_bytes, false};
+                st->recv_bytes += pair_bytes(b, i, j);
+            }
+    loc *tmp = b->at;
+    b->at = b->next;
+    b->next = tmp;
+    if (st->recv_at + st->recv_bytes > b->work_max) b->work_max = st->recv_at + st->recv_bytes;
+    if (st->send_bytes > b->stream_max) b->stream_max = st->send_bytes;
+}
+
+/* After the cube: deliver this rank's blocks, and send the excess rank its own (delivering
+ * while that stage is in flight). */
+static void plan_unfold(logbuild *b, int excess)
+{
+    const pst_trans *t = b->t;
+    logplan *L = b->L;
+    for (int i = 0; i < b->P; i++) {
+        loc a = *block(b->at, b, i, t->rank);
+        push(&L->unpack, a.off, (size_t)t->rdispls[i], pair_bytes(b, i, t->rank), a.user);
+    }
+    L->unpack_after = true;
+    if (excess < 0) return;
+    ltstage *post = &L->stages[L->nstages++];
+    *post = (ltstage){.partner = excess, .side = PST_SIDE_A, .tag = b->d + 1, .unpack_here = true};
+    for (int i = 0; i < b->P; i++) {
+        loc a = *block(b->at, b, i, excess);
+        push(&post->pack, a.off, post->send_bytes, pair_bytes(b, i, excess), a.user);
+        post->send_bytes += pair_bytes(b, i, excess);
+    }
+    if (post->send_bytes > b->stream_max) b->stream_max = post->send_bytes;
+    L->unpack_after = false;
+}
+
 static void plan_logtrans(pst_trans *t)
 {
     logplan *L = pst_calloc(1, sizeof *L);
     t->state = L;
     int P = t->size, r = t->rank, d, Q = pst_pow2_floor(P, &d);
-    int *C = pst_malloc((size_t)P * (size_t)P * sizeof *C); /* C[i*P+j]: bytes i -> j */
+    int *C = pst_malloc((size_t)P * (size_t)P * sizeof *C);
     MPI_Allgather(t->sendcounts, P, MPI_INT, C, P, MPI_INT, t->comm);
-#define BYTES(i, j) ((size_t)C[(size_t)(i) * (size_t)P + (size_t)(j)])
-    loc *at = pst_malloc((size_t)P * (size_t)P * sizeof *at), *next = pst_malloc((size_t)P * (size_t)P * sizeof *next);
+    logbuild b = {.t = t, .L = L, .C = C, .P = P, .Q = Q, .d = d, .node = r < Q ? r : r - Q,
+                  .at = pst_malloc((size_t)P * (size_t)P * sizeof *b.at), .next = pst_malloc((size_t)P * (size_t)P * sizeof *b.next)};
     L->stages = pst_calloc((size_t)d + 2, sizeof *L->stages);
-    L->nstages = 0;
-    size_t work_max = 0, stream_max = 0;
-    int node = r < Q ? r : r - Q, excess = node + Q < P ? node + Q : -1;
-#define NODE(x) ((x) < Q ? (x) : (x) - Q)
-
     if (r >= Q) {
-        /* An excess rank: hand every block to the node, get the node's delivery back. */
-        ltstage *pre = &L->stages[L->nstages++];
-        *pre = (ltstage){.partner = node, .side = PST_SIDE_B};
-        for (int j = 0; j < P; j++) {
-            push(&pre->pack, (size_t)t->sdispls[j], pre->send_bytes, BYTES(r, j), true);
-            pre->send_bytes += BYTES(r, j);
-        }
-        ltstage *post = &L->stages[L->nstages++];
-        *post = (ltstage){.partner = node, .side = PST_SIDE_B, .tag = d + 1};
-        for (int i = 0; i < P; i++) {
-            push(&L->unpack, post->recv_bytes, (size_t)t->rdispls[i], BYTES(i, r), false);
-            post->recv_bytes += BYTES(i, r);
-        }
-        work_max = post->recv_bytes;
-        stream_max = pre->send_bytes;
-        L->unpack_after = true;
+        plan_excess(&b);
     } else {
-        for (int j = 0; j < P; j++) at[(size_t)r * P + j] = (loc){(size_t)t->sdispls[j], true};
-        if (excess >= 0) {
-            ltstage *pre = &L->stages[L->nstages++];
-            *pre = (ltstage){.partner = excess, .side = PST_SIDE_A};
-            for (int j = 0; j < P; j++) {
-                at[(size_t)excess * P + j] = (loc){pre->recv_bytes, false};
-                pre->recv_bytes += BYTES(excess, j);
-            }
-            work_max = pre->recv_bytes;
-        }
-        for (int s = 0; s < d; s++) {
-            int bit = 1 << s, partner = node ^ bit;
-            ltstage *st = &L->stages[L->nstages++];
-            *st = (ltstage){.partner = partner, .side = node < partner ? PST_SIDE_A : PST_SIDE_B, .tag = 1 + s, .flip = true};
-            /* Held by node c before stage s: origin's node agrees with c on bits >= s, the
-             * destination's node on bits < s.  Sent: destination's bit s differs from c's. */
-#define HELD(c, i, j) ((((NODE(i) ^ (c)) >> s) == 0) && (((NODE(j) ^ (c)) & (bit - 1)) == 0))
-            for (int j = 0; j < P; j++)
-                for (int i = 0; i < P; i++) {
-                    if (!HELD(node, i, j)) continue;
-                    loc a = at[(size_t)i * P + j];
-                    if ((NODE(j) & bit) != (node & bit)) {
-                        push(&st->pack, a.off, st->send_bytes, BYTES(i, j), a.user);
-                        st->send_bytes += BYTES(i, j);
-                    } else {
-                        push(&st->keep, a.off, st->recv_at, BYTES(i, j), a.user);
-                        next[(size_t)i * P + j] = (loc){st->recv_at, false};
-                        st->recv_at += BYTES(i, j);
-                    }
-                }
-            for (int j = 0; j < P; j++)
-                for (int i = 0; i < P; i++)
-                    if (HELD(partner, i, j) && (NODE(j) & bit) == (node & bit)) {
-                        next[(size_t)i * P + j] = (loc){st->recv_at + st->recv_bytes, false};
-                        st->recv_bytes += BYTES(i, j);
-                    }
-#undef HELD
-            loc *tmp = at; at = next; next = tmp;
-            if (st->recv_at + st->recv_bytes > work_max) work_max = st->recv_at + st->recv_bytes;
-            if (st->send_bytes > stream_max) stream_max = st->send_bytes;
-        }
-        for (int i = 0; i < P; i++) {
-            loc a = at[(size_t)i * P + r];
-            push(&L->unpack, a.off, (size_t)t->rdispls[i], BYTES(i, r), a.user);
-        }
-        L->unpack_after = true;
-        if (excess >= 0) {
-            ltstage *post = &L->stages[L->nstages++];
-            *post = (ltstage){.partner = excess, .side = PST_SIDE_A, .tag = d + 1, .unpack_here = true};
-            for (int i = 0; i < P; i++) {
-                loc a = at[(size_t)i * P + excess];
-                push(&post->pack, a.off, post->send_bytes, BYTES(i, excess), a.user);
-                post->send_bytes += BYTES(i, excess);
-            }
-            if (post->send_bytes > stream_max) stream_max = post->send_bytes;
-            L->unpack_after = false;
-        }
+        int excess = b.node + Q < P ? b.node + Q : -1;
+        for (int j = 0; j < P; j++) *block(b.at, &b, r, j) = (loc){(size_t)t->sdispls[j], true};
+        if (excess >= 0) plan_fold(&b, excess);
+        for (int s = 0; s < d; s++) plan_cube_stage(&b, s);
+        plan_unfold(&b, excess);
     }
-#undef NODE
-#undef BYTES
-    for (int k = 0; k < 2; k++) L->work[k] = pst_malloc(work_max ? work_max : 1);
-    L->stream = pst_malloc(stream_max ? stream_max : 1);
-    pst_exchange_reserve_run(t->p, t->comm, stream_max, (size_t)L->nstages);
+    for (int k = 0; k < 2; k++) L->work[k] = pst_malloc(b.work_max ? b.work_max : 1);
+    L->stream = pst_malloc(b.stream_max ? b.stream_max : 1);
+    pst_exchange_reserve_run(t->p, t->comm, b.stream_max, (size_t)L->nstages);
     free(C);
-    free(at);
-    free(next);
+    free(b.at);
+    free(b.next);
 }
 
 typedef struct lt_run {

@@ -11,7 +11,7 @@
  * really sums, every alltoallv block lands where it belongs), never inside the timed region.
  * Bandwidths follow nccl-tests (core/busbw.h). */
 #include "bench/coll_impl.h"
-#include "bench/commands.h"
+#include "bench/frame.h"
 #include "bench/records.h"
 #include "core/alloc.h"
 #include "core/alloc_state.h"
@@ -595,8 +595,9 @@ static void sort_unique(pst_int_list *l)
     l->n = n;
 }
 
-static void validate(coll_cfg *cfg)
+static void validate(void *arg)
 {
+    coll_cfg *cfg = arg;
     pst_ctx *c = &cfg->ctx;
     char err[256];
     if (c->size < 2) pst_usage_error("coll needs at least 2 ranks (running on 1); start it with mpiexec -n 2 or more");
@@ -652,113 +653,211 @@ static void validate(coll_cfg *cfg)
     cfg->ctx.alloc_probe_bytes = (size_t)largest;
     const char *why = pst_alloc_state_set(cfg->alloc_state, (size_t)largest);
     if (why) pst_usage_error("--alloc-state %s: %s (largest --sizes: %lld bytes)", cfg->alloc_state, why, largest);
+    pst_compare_setup(&cfg->compare, c, cfg->reps, cfg->comm_sizes.n * cfg->sizes.n);
 }
 
-int pst_cmd_coll(int argc, char **argv)
+/* The sweep: one comparison per (communicator size, size), set = ci * nsizes + s.  The buffers
+ * are sized for the largest comparison, every op on every rank. */
+typedef struct coll_sweep {
+    MPI_Comm comm;           /* the first n ranks, for every size of one communicator size */
+    int n;
+    size_t s, nops;          /* the size's index and the ops it compares (0: none) */
+    const coll_op **set_ops; /* [op] */
+    coll_point *pts;         /* [op] */
+    double *rank_stats;      /* [op][n][3] */
+    coll_forms *forms;       /* [op] */
+    pst_rounds R;
+    coll_set S;
+} coll_sweep;
+
+static void plan(void *p)
 {
-    static const char *op_names[NOPS + 1];
-    for (size_t i = 0; i < NOPS; i++) op_names[i] = ops[i].name;
-    coll_cfg cfg = {.root_spec = "0", .alloc_state = "default", .reps = 10, .warmup = 5, .test_every = 10,
-                    .compare = PST_COMPARE_DEFAULTS};
-    pst_ctx_init(&cfg.ctx, &pst_schema_coll_header, argc, argv);
-    const pst_opt opts[] = {
-        {"ops", PST_OPT_STRINGS, &cfg.ops, "LIST", "operations (default all)", 1, 0, op_names},
-        {"sizes", PST_OPT_SIZES, &cfg.sizes, "LIST",
-         "bytes per rank (bcast, reduce, allreduce; multiples of 8 for the sums) or per block (allgather, "
-         "alltoall, alltoallv), e.g. 8,1K,1M or 8:1M (default 8:1M); barrier ignores it", 1, MAX_TOTAL, NULL},
-        {"comm-sizes", PST_OPT_INTS, &cfg.comm_sizes, "LIST",
-         "communicator sizes: the first n ranks (default 2, 4, 8, ... and the rank count)", 2, 1e9, NULL},
-        {"root", PST_OPT_STRING, &cfg.root_spec, "R|rotate",
-         "root of bcast and reduce, or rotate: call i uses root i mod n", 1, 0, NULL},
-        {"reps", PST_OPT_INT, &cfg.reps, "N", "timed rounds (one loop per op each) per size; the minimum with --adaptive "
-         "", 1, 1e6, NULL},
-        {"iters", PST_OPT_INT, &cfg.iters, "N",
-         "calls per loop and single-call timings per point; 0 = auto: about 2 ms per loop, 10 ... 1000",
-         0, 1e7, NULL},
-        {"warmup", PST_OPT_INT, &cfg.warmup, "N", "untimed calls before an op's first loop at a size; later turns re-warm "
-         "with one", 0, 1e6, NULL},
-        PST_SAMPLES_OPT(&cfg.samples, "loop"),
-        {"nonblocking", PST_OPT_FLAG, &cfg.nonblocking, NULL,
-         "also time each op's nonblocking form with IMB-NBC's method: alone, beside a compute loop of the same length, "
-         "and overlapped with it (overlap_pct), with and without MPI_Test calls in the loop", 1, 0, NULL},
-        {"test-every", PST_OPT_INT, &cfg.test_every, "N",
-         "with --nonblocking: the second overlapped loop calls MPI_Test every N of its 100 compute chunks", 1, 100, NULL},
-        {"persistent", PST_OPT_FLAG, &cfg.persistent, NULL,
-         "also time each op's persistent form (MPI-4.0 *_init, MPI_Start) against the blocking call, its set-up apart",
-         1, 0, NULL},
-        {"alloc-state", PST_OPT_STRING, &cfg.alloc_state, "STATE",
-         "glibc allocator state for the library's temporary buffers: default (untouched), warm (large blocks from a warm "
-         "heap, as in a long-running application) or fresh (mapped afresh each call, as in a cold micro-benchmark) "
-         "", 1, 0, pst_alloc_states},
-        PST_COMPARE_OPTS(&cfg.compare),
-        PST_COMMON_OPTS(&cfg.ctx),
-        {0},
-    };
-    const pst_command cmd = {
-        .name = "coll",
-        .summary = "Collective operations against message size and communicator size (Frese & Knipp 1998), timed two ways:\n"
-                   "Frese & Knipp 1998's loop and single calls with per-rank statistics, results checked.",
-        .description =
-            "t (Frese & Knipp 1998): barrier, each rank times `iters` back-to-back calls; t = max over ranks of the loop time /\n"
-            "iters; t_min/t_med over --reps loops.  Per call: each call after a barrier, timed alone on every rank;\n"
-            "'rank median' = each rank's median over its calls, shown as min/median/max over ranks, 'slowest' = the\n"
-            "rank with the largest median, imbal = (max - min) / max of those medians.\n"
-            "algbw = S / t_min and busbw = algbw * factor as nccl-tests defines them (GB/s = 10^9 bytes/s):\n"
-            "S = bytes (bcast, reduce, allreduce), bytes * n (allgather, alltoall), the mean bytes a rank sends\n"
-            "(alltoallv); factor = 1 (bcast, reduce), 2(n-1)/n (allreduce), (n-1)/n (allgather, alltoall), the\n"
-            "fraction leaving the rank (alltoallv: block s->d = round(2 * bytes * ((s+d) mod 4) / 3)).\n"
-            "Ranks outside a sub-communicator wait sleeping, so they do not compete for cores.",
-        .examples = "  mpiexec -n 8 pstswm coll --out coll.jsonl\n"
-                    "  mpiexec -n 8 pstswm coll --ops bcast,reduce --sizes 1K --comm-sizes 2:8:+1 --root rotate\n"
-                    "  mpiexec -n 4 pstswm coll --ops allreduce --sizes 8,1M --reps 20 --samples\n"
-                    "  mpiexec -n 4 pstswm coll --ops allreduce,alltoallv --sizes 64K,1M --nonblocking --persistent",
-        .opts = opts,
-    };
-    pst_cli_parse(&cmd, argc, argv);
-    validate(&cfg);
-    pst_compare_setup(&cfg.compare, &cfg.ctx, cfg.reps, cfg.comm_sizes.n * cfg.sizes.n);
-    pst_ctx_validated(&cfg.ctx);
-    pst_ctx_start(&cfg.ctx);
-
-    const pst_ctx *c = &cfg.ctx;
-    const coll_op **set_ops = pst_malloc(cfg.ops.n * sizeof *set_ops);
-    /* Sized for the largest comparison: every op on every rank. */
-    coll_point *pts = pst_malloc(cfg.ops.n * sizeof *pts);
-    double *rank_stats = pst_calloc(cfg.ops.n * 3 * (size_t)c->size, sizeof *rank_stats);
-    coll_forms *forms = pst_calloc(cfg.ops.n, sizeof *forms);
-    for (size_t ci = 0; ci < cfg.comm_sizes.n; ci++) {
-        int n = (int)cfg.comm_sizes.v[ci];
-        MPI_Comm comm;
-        MPI_Comm_split(MPI_COMM_WORLD, c->rank < n ? 0 : MPI_UNDEFINED, c->rank, &comm);
-        if (c->rank == 0) print_header(&cfg, n);
-        for (size_t s = 0; s < cfg.sizes.n; s++) {
-            size_t nops = ops_of_set(&cfg, s, set_ops);
-            if (!nops) continue;
-            pst_watchdog_phase("coll bytes %lld comm size %d (%zu ops in rounds)", cfg.sizes.v[s], n, nops);
-            pst_rounds R;
-            coll_set S = plan_set(&cfg, comm, n, cfg.sizes.v[s], set_ops, nops, &R, pts, rank_stats, forms);
-            measure(&cfg, &S, nops, &R, pts);
-            if (c->rank == 0)
-                for (size_t oi = 0; oi < nops; oi++) {
-                    coll_analysis an = analyse(&pts[oi]);
-                    print_point(&pts[oi], &an);
-                    emit_point(&cfg, &pts[oi], &an);
-                    pst_coll_print_forms(&cfg, &pts[oi]);
-                    pst_coll_emit_forms(&cfg, &pts[oi]);
-                    analysis_free(&an);
-                }
-            pst_rounds_free(&R);
-            set_free(&S);
-        }
-        if (c->rank == 0) fflush(stdout);
-        if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
-    }
-    free(set_ops);
-    free(pts);
-    free(rank_stats);
-    for (size_t oi = 0; oi < cfg.ops.n; oi++) pst_coll_forms_free(&forms[oi]);
-    free(forms);
-    if (c->rank == 0) print_legend(&cfg);
-    pst_ctx_finish(&cfg.ctx);
-    return PST_EXIT_OK;
+    coll_cfg *cfg = p;
+    coll_sweep *w = pst_calloc(1, sizeof *w);
+    w->set_ops = pst_malloc(cfg->ops.n * sizeof *w->set_ops);
+    w->pts = pst_malloc(cfg->ops.n * sizeof *w->pts);
+    w->rank_stats = pst_calloc(cfg->ops.n * 3 * (size_t)cfg->ctx.size, sizeof *w->rank_stats);
+    w->forms = pst_calloc(cfg->ops.n, sizeof *w->forms);
+    cfg->now = w;
 }
+
+static size_t comparisons(const void *p)
+{
+    const coll_cfg *cfg = p;
+    return cfg->comm_sizes.n * cfg->sizes.n;
+}
+
+static bool last_size(const coll_cfg *cfg, const coll_sweep *w) { return w->s == cfg->sizes.n - 1; }
+
+static void *measure_comparison(void *p, size_t set)
+{
+    coll_cfg *cfg = p;
+    coll_sweep *w = cfg->now;
+    w->s = set % cfg->sizes.n;
+    if (w->s == 0) {
+        w->n = (int)cfg->comm_sizes.v[set / cfg->sizes.n];
+        MPI_Comm_split(MPI_COMM_WORLD, cfg->ctx.rank < w->n ? 0 : MPI_UNDEFINED, cfg->ctx.rank, &w->comm);
+    }
+    w->nops = ops_of_set(cfg, w->s, w->set_ops);
+    if (w->nops) {
+        long long bytes = cfg->sizes.v[w->s];
+        pst_watchdog_phase("coll bytes %lld comm size %d (%zu ops in rounds)", bytes, w->n, w->nops);
+        w->S = plan_set(cfg, w->comm, w->n, bytes, w->set_ops, w->nops, &w->R, w->pts, w->rank_stats, w->forms);
+        measure(cfg, &w->S, w->nops, &w->R, w->pts);
+    }
+    return w;
+}
+
+static void *analyse_comparison(const void *p, const void *data)
+{
+    const coll_sweep *w = data;
+    coll_analysis *an = pst_malloc((w->nops ? w->nops : 1) * sizeof *an);
+    for (size_t oi = 0; oi < w->nops; oi++) an[oi] = analyse(&w->pts[oi]);
+    return an;
+}
+
+static void print_comparison(const void *p, const void *data, const void *analysis)
+{
+    const coll_cfg *cfg = p;
+    const coll_sweep *w = data;
+    const coll_analysis *an = analysis;
+    if (w->s == 0) print_header(cfg, w->n);
+    for (size_t oi = 0; oi < w->nops; oi++) {
+        print_point(&w->pts[oi], &an[oi]);
+        pst_coll_print_forms(cfg, &w->pts[oi]);
+    }
+    if (last_size(cfg, w)) fflush(stdout);
+}
+
+static void emit_comparison(void *p, const void *data, const void *analysis)
+{
+    const coll_sweep *w = data;
+    const coll_analysis *an = analysis;
+    for (size_t oi = 0; oi < w->nops; oi++) {
+        emit_point(p, &w->pts[oi], &an[oi]);
+        pst_coll_emit_forms(p, &w->pts[oi]);
+    }
+}
+
+static void free_analyses(const void *p, void *analysis)
+{
+    const coll_sweep *w = ((const coll_cfg *)p)->now;
+    coll_analysis *an = analysis;
+    for (size_t oi = 0; oi < w->nops; oi++) analysis_free(&an[oi]);
+    free(an);
+}
+
+static void free_comparison(void *p, void *data)
+{
+    coll_sweep *w = data;
+    pst_rounds_free(&w->R);
+    set_free(&w->S);
+    w->S = (coll_set){0};
+    if (last_size(p, w) && w->comm != MPI_COMM_NULL) MPI_Comm_free(&w->comm);
+}
+
+static void finish(void *p)
+{
+    const coll_cfg *cfg = p;
+    if (cfg->ctx.rank == 0) print_legend(cfg);
+}
+
+static void release(void *p)
+{
+    coll_cfg *cfg = p;
+    coll_sweep *w = cfg->now;
+    free(w->set_ops);
+    free(w->pts);
+    free(w->rank_stats);
+    for (size_t oi = 0; oi < cfg->ops.n; oi++) pst_coll_forms_free(&w->forms[oi]);
+    free(w->forms);
+    free(w);
+}
+
+static const char *op_names[NOPS + 1];
+
+static void prepare(void *p)
+{
+    for (size_t i = 0; i < NOPS; i++) op_names[i] = ops[i].name;
+}
+
+static const coll_cfg default_cfg = {.root_spec = "0", .alloc_state = "default", .reps = 10, .warmup = 5, .test_every = 10,
+                                     .compare = PST_COMPARE_DEFAULTS};
+static coll_cfg run_cfg;
+static const pst_opt opts[] = {
+    {"ops", PST_OPT_STRINGS, &run_cfg.ops, "LIST", "operations", 1, 0, op_names, "barrier,bcast,reduce,allreduce,alltoall,alltoallv,allgather"},
+    {"sizes", PST_OPT_SIZES, &run_cfg.sizes, "LIST",
+     "bytes per rank (bcast, reduce, allreduce; multiples of 8 for the sums) or per block (allgather, "
+     "alltoall, alltoallv), e.g. 8,1K,1M or 8:1M; barrier ignores it", 1, MAX_TOTAL, NULL, "8:1M"},
+    {"comm-sizes", PST_OPT_INTS, &run_cfg.comm_sizes, "LIST",
+     "communicator sizes: the first n ranks; without it, 2, 4, 8, ... and the rank count", 2, 1e9, NULL, NULL},
+    {"root", PST_OPT_STRING, &run_cfg.root_spec, "R|rotate",
+     "root of bcast and reduce, or rotate: call i uses root i mod n", 1, 0, NULL, NULL},
+    {"reps", PST_OPT_INT, &run_cfg.reps, "N", "timed rounds (one loop per op each) per size; the minimum with --adaptive", 1, 1e6, NULL, NULL},
+    {"iters", PST_OPT_INT, &run_cfg.iters, "N",
+     "calls per loop and single-call timings per point; 0 = auto: about 2 ms per loop, 10 ... 1000",
+     0, 1e7, NULL, NULL},
+    {"warmup", PST_OPT_INT, &run_cfg.warmup, "N", "untimed calls before an op's first loop at a size; later turns re-warm "
+     "with one", 0, 1e6, NULL, NULL},
+    PST_SAMPLES_OPT(&run_cfg.samples, "loop"),
+    {"nonblocking", PST_OPT_FLAG, &run_cfg.nonblocking, NULL,
+     "also time each op's nonblocking form with IMB-NBC's method: alone, beside a compute loop of the same length, "
+     "and overlapped with it (overlap_pct), with and without MPI_Test calls in the loop", 1, 0, NULL, NULL},
+    {"test-every", PST_OPT_INT, &run_cfg.test_every, "N",
+     "with --nonblocking: the second overlapped loop calls MPI_Test every N of its 100 compute chunks", 1, 100, NULL, NULL},
+    {"persistent", PST_OPT_FLAG, &run_cfg.persistent, NULL,
+     "also time each op's persistent form (MPI-4.0 *_init, MPI_Start) against the blocking call, its set-up apart",
+     1, 0, NULL, NULL},
+    {"alloc-state", PST_OPT_STRING, &run_cfg.alloc_state, "STATE",
+     "glibc allocator state for the library's temporary buffers: default (untouched), warm (large blocks from a warm "
+     "heap, as in a long-running application) or fresh (mapped afresh each call, as in a cold micro-benchmark)", 1, 0, pst_alloc_states, NULL},
+    PST_COMPARE_OPTS(&run_cfg.compare),
+    PST_COMMON_OPTS(&run_cfg.ctx),
+    {0},
+};
+static const pst_command command = {
+    .name = "coll",
+    .summary = "Collective operations against message size and communicator size (Frese & Knipp 1998), timed two ways:\n"
+               "Frese & Knipp 1998's loop and single calls with per-rank statistics, results checked.",
+    .description =
+        "t (Frese & Knipp 1998): barrier, each rank times `iters` back-to-back calls; t = max over ranks of the loop time /\n"
+        "iters; t_min/t_med over --reps loops.  Per call: each call after a barrier, timed alone on every rank;\n"
+        "'rank median' = each rank's median over its calls, shown as min/median/max over ranks, 'slowest' = the\n"
+        "rank with the largest median, imbal = (max - min) / max of those medians.\n"
+        "algbw = S / t_min and busbw = algbw * factor as nccl-tests defines them (GB/s = 10^9 bytes/s):\n"
+        "S = bytes (bcast, reduce, allreduce), bytes * n (allgather, alltoall), the mean bytes a rank sends\n"
+        "(alltoallv); factor = 1 (bcast, reduce), 2(n-1)/n (allreduce), (n-1)/n (allgather, alltoall), the\n"
+        "fraction leaving the rank (alltoallv: block s->d = round(2 * bytes * ((s+d) mod 4) / 3)).\n"
+        "Ranks outside a sub-communicator wait sleeping, so they do not compete for cores.",
+    .examples = "  mpiexec -n 8 pstswm coll --out coll.jsonl\n"
+                "  mpiexec -n 8 pstswm coll --ops bcast,reduce --sizes 1K --comm-sizes 2:8:+1 --root rotate\n"
+                "  mpiexec -n 4 pstswm coll --ops allreduce --sizes 8,1M --reps 20 --samples\n"
+                "  mpiexec -n 4 pstswm coll --ops allreduce,alltoallv --sizes 64K,1M --nonblocking --persistent",
+    .opts = opts,
+};
+static const pst_schema footer = PST_FOOTER_SCHEMA("coll");
+static const pst_schema *const schemas[] = {&pst_schema_coll_header, &pst_schema_coll_point, &pst_schema_coll_overlap,
+                                            &pst_schema_coll_persistent, &footer, NULL};
+
+const pst_bench pst_bench_coll = {
+    .name = "coll",
+    .summary = "collective timing vs message and communicator size, with per-rank imbalance",
+    .command = &command,
+    .cfg = &run_cfg,
+    .defaults = &default_cfg,
+    .cfg_bytes = sizeof run_cfg,
+    .ctx = &run_cfg.ctx,
+    .schemas = schemas,
+    .prepare = prepare,
+    .validate = validate,
+    .plan = plan,
+    .nsets = comparisons,
+    .measure = measure_comparison,
+    .analyse = analyse_comparison,
+    .print = print_comparison,
+    .emit = emit_comparison,
+    .analysis_free = free_analyses,
+    .set_free = free_comparison,
+    .finish = finish,
+    .release = release,
+};

@@ -50,6 +50,7 @@ typedef struct coll_cfg {
     /* derived */
     bool rotate;
     int root;
+    struct coll_sweep *now;  /* the comparison being measured (coll.c) */
 } coll_cfg;
 
 /* What --nonblocking and --persistent measured of an op (see nonblocking_form, persistent_form). */

@@ -1,13 +1,15 @@
-/* One entry point per subcommand; each parses its own options (argv[0] is its name). */
+/* The registry: every subcommand's row (bench/frame.h), in the order `pstswm --help` lists them. */
 #ifndef PST_COMMANDS_H
 #define PST_COMMANDS_H
 
-int pst_cmd_swap(int argc, char **argv);
-int pst_cmd_pingpong(int argc, char **argv);
-int pst_cmd_coll(int argc, char **argv);
-int pst_cmd_match(int argc, char **argv);
-int pst_cmd_model(int argc, char **argv);
-int pst_cmd_kernel(int argc, char **argv);
-int pst_cmd_schema(int argc, char **argv);
+#include "bench/frame.h"
+
+#include <stddef.h>
+
+extern const pst_bench *const pst_benches[];
+extern const size_t pst_nbenches;
+
+/* The row named name, or NULL. */
+const pst_bench *pst_bench_find(const char *name);
 
 #endif

@@ -11,7 +11,7 @@
  * sets up its area on each stage communicator when the point's plans are built (outside
  * timing) and frees it after the point. */
 #include "algo/algorithm.h"
-#include "bench/commands.h"
+#include "bench/frame.h"
 #include "bench/kernel_cases.h"
 #include "bench/kernel_problem.h"
 #include "bench/records.h"
@@ -60,7 +60,13 @@ typedef struct kernel_cfg {
     const char *stage_locality[2]; /* per stage: do its communicators stay inside a node? */
     pst_compare_opts compare;
     int comms[2];             /* concurrent communicators per stage */
+    struct outcome *out;      /* every (algorithm, stage) measured, for the summaries */
+    size_t nout;
 } kernel_cfg;
+
+static const kernel_cfg default_cfg = {.protocols_spec = "all", .grid_spec = "1d", .transport = "mpi", .result = "replicated",
+                                       .trunc = 42, .levels = 16, .fields = 3, .reps = 10, .warmup = 1,
+                                       .compare = PST_COMPARE_DEFAULTS, .blas_name = "openblas", .fftw_plan = "measure"};
 
 /* One alternative measured for an algorithm: a protocol (NULL: the collective) and overlap. */
 typedef struct alt {
@@ -69,110 +75,6 @@ typedef struct alt {
     const pst_algorithm *alg; /* the algorithm's own row, or its family's collective (comparator) */
     char label[32];          /* "2,3+ov", "0,6", "coll" */
 } alt;
-/* ---- validation ---- */
-
-/* Each stage's communicator on its gx x gy grid: FFT stage the row (same y), Legendre stage the
- * column (same x). */
-static void make_stage_comms(kernel_cfg *cfg, const int gx[2], const int gy[2])
-{
-    for (int s = 0; s < 2; s++) {
-        int x = cfg->ctx.rank % gx[s], y = cfg->ctx.rank / gx[s];
-        kgeom *g = &cfg->geom[s];
-        *g = (kgeom){.px = gx[s], .py = gy[s], .x = x, .y = y};
-        MPI_Comm_split(MPI_COMM_WORLD, s == 0 ? y : x, s == 0 ? x : y, &g->comm);
-        cfg->comms[s] = s == 0 ? gy[s] : gx[s];
-    }
-}
-
-static void validate(kernel_cfg *cfg)
-{
-    char err[512];
-    pst_ctx *c = &cfg->ctx;
-    pst_transport_require(cfg->transport);
-    c->transport = cfg->transport;
-    if (pst_protocol_parse_list(cfg->transport, cfg->protocols_spec, &cfg->protocols, &cfg->nprotocols, err, sizeof err))
-        pst_usage_error("--protocols: %s", err);
-
-    /* Algorithms (names checked by the option's choices): names, coll (both comparators), all. */
-    cfg->run_alg = pst_calloc(pst_nalgorithms, sizeof *cfg->run_alg);
-    for (size_t i = 0; i < cfg->algorithms.n; i++) {
-        const char *name = cfg->algorithms.v[i];
-        for (size_t a = 0; a < pst_nalgorithms; a++)
-            cfg->run_alg[a] |= !strcmp(name, "all") || !strcmp(name, pst_algorithms[a].name) ||
-                               (!strcmp(name, "coll") && pst_algorithms[a].coll_for);
-    }
-    if (cfg->algorithms.n == 0)
-        for (size_t a = 0; a < pst_nalgorithms; a++) cfg->run_alg[a] = true;
-    for (int s = 0; s < 2; s++) cfg->run_stage[s] = cfg->stages.n == 0 || pst_str_list_has(&cfg->stages, stage_names[s]);
-    cfg->overlaps[0] = cfg->overlap.n == 0 || pst_str_list_has(&cfg->overlap, "off");
-    cfg->overlaps[1] = cfg->overlap.n == 0 || pst_str_list_has(&cfg->overlap, "on");
-
-    cfg->blas = pst_blas_backend_resolve(cfg->blas_name).lib;
-    if (!pst_fft_planner_init(&cfg->fft, cfg->fftw_plan)) pst_usage_error("--fftw-plan: unknown '%s'", cfg->fftw_plan);
-    /* The problem. */
-    if (cfg->granularity) {
-        if (cfg->trunc || cfg->levels)
-            pst_usage_error("--granularity sets the problem size; drop --trunc/--levels");
-        if (kproblem_scaled(&cfg->prob, cfg->granularity, (int)cfg->fields, err, sizeof err))
-            pst_usage_error("--granularity: %s", err);
-    } else {
-        kproblem_model(&cfg->prob, cfg->trunc ? (int)cfg->trunc : 42, cfg->levels ? (int)cfg->levels : 16, (int)cfg->fields);
-    }
-    pst_usage_check_all(pst_dyn_trunc_problem(cfg->prob.trunc, err, sizeof err));
-
-    /* The grid. */
-    cfg->one_d = !strcmp(cfg->grid_spec, "1d");
-    if (!cfg->one_d) {
-        if (pst_parse_grid(cfg->grid_spec, &cfg->px, &cfg->py, err, sizeof err))
-            pst_usage_error("--grid: %s, or 1d", err);
-        if (cfg->px * cfg->py != c->size)
-            pst_usage_error("--grid %s needs %d ranks (running on %d)", cfg->grid_spec, cfg->px * cfg->py, c->size);
-    }
-    /* Stage grids: 1d puts every rank in one row (FFT) or one column (Legendre). */
-    int gx[2] = {cfg->one_d ? c->size : cfg->px, cfg->one_d ? 1 : cfg->px};
-    int gy[2] = {cfg->one_d ? 1 : cfg->py, cfg->one_d ? c->size : cfg->py};
-    if (!cfg->prob.scaled)
-        for (int s = 0; s < 2; s++) {
-            const char *why = cfg->run_stage[s] ? kproblem_grid_check(&cfg->prob, gx[s], gy[s]) : NULL;
-            if (why) pst_usage_error("--grid %s does not fit %s: %s", cfg->one_d ? "1d" : cfg->grid_spec, cfg->prob.label, why);
-        }
-    /* An algorithm the MPI library cannot run: refused when asked for by name, skipped (with a
-     * note) under all. */
-    for (size_t a = 0; a < pst_nalgorithms; a++) {
-        const pst_algorithm *alg = &pst_algorithms[a];
-        const char *why = cfg->run_alg[a] ? pst_algorithm_unavailable(alg) : NULL;
-        if (!why) continue;
-        if (pst_str_list_has(&cfg->algorithms, alg->name)) pst_usage_error("--algorithms %s: %s", alg->name, why);
-        cfg->run_alg[a] = false;
-        if (c->rank == 0) printf("note: %s skipped: %s\n", alg->name, why);
-    }
-    /* An algorithm with a constraint (dfft: a power-of-two row) that the FFT stage's rows do not
-     * meet: refused when asked for by name, skipped (with a note) under all. */
-    for (size_t a = 0; a < pst_nalgorithms; a++) {
-        const pst_algorithm *alg = &pst_algorithms[a];
-        if (!cfg->run_alg[a] || !cfg->run_stage[0] || !serves(alg, 0)) continue;
-        const char *why = pst_algorithm_check(alg, gx[0], kp_fft_nlon(&cfg->prob, gx[0]), kp_mmax(&cfg->prob, gx[0]));
-        if (!why) continue;
-        if (pst_str_list_has(&cfg->algorithms, alg->name))
-            pst_usage_error("--algorithms %s: %s (grid %s)", alg->name, why, cfg->one_d ? "1d" : cfg->grid_spec);
-        cfg->run_alg[a] = false;
-        if (c->rank == 0) printf("note: %s skipped: %s\n", alg->name, why);
-    }
-    make_stage_comms(cfg, gx, gy);
-}
-
-/* The (algorithm, stage) pairs the run will measure: each is one comparison. */
-static size_t comparisons(const kernel_cfg *cfg)
-{
-    size_t n = 0;
-    for (int stage = 0; stage < 2; stage++) {
-        int csize = stage == 0 ? cfg->geom[stage].px : cfg->geom[stage].py;
-        if (!cfg->run_stage[stage] || csize == 1) continue;
-        for (size_t a = 0; a < pst_nalgorithms; a++) n += cfg->run_alg[a] && serves(&pst_algorithms[a], stage);
-    }
-    return n;
-}
-
 /* ---- measurement ---- */
 
 /* Results of one (algorithm, stage): its alternatives measured in the same rounds.  The
@@ -394,20 +296,41 @@ static bool run_family(kernel_cfg *cfg, int stage, pst_alg_family family, const 
     return true;
 }
 
-/* Rank 0: the verdict between the algorithms of a family, recorded and printed. */
-static void report_family(kernel_cfg *cfg, const family_outcome *f)
-{
-    const pst_compare_opts *co = &cfg->compare;
-    size_t k = f->nalts;
-    bool *in_set = pst_malloc(k * sizeof *in_set);
-    double *med = pst_malloc(k * sizeof *med);
-    const char **labels = pst_malloc(k * sizeof *labels);
-    for (size_t i = 0; i < k; i++) labels[i] = f->labels[i];
-    pst_verdict v = pst_rounds_verdict(&f->R, k, co, in_set, med);
-    const kgeom *g = &cfg->geom[f->stage];
-    char grid[32], ties[2048];
-    snprintf(grid, sizeof grid, "%dx%d", g->px, g->py);
+/* Rank 0: the verdict between the algorithms of a family. */
+typedef struct family_verdict {
+    pst_verdict v;
+    bool *in_set;
+    double *med;
+    const char **labels;
+} family_verdict;
 
+static family_verdict judge_family(const kernel_cfg *cfg, const family_outcome *f)
+{
+    size_t k = f->nalts;
+    family_verdict fv = {.in_set = pst_malloc(k * sizeof *fv.in_set), .med = pst_malloc(k * sizeof *fv.med),
+                         .labels = pst_malloc(k * sizeof *fv.labels)};
+    for (size_t i = 0; i < k; i++) fv.labels[i] = f->labels[i];
+    fv.v = pst_rounds_verdict(&f->R, k, &cfg->compare, fv.in_set, fv.med);
+    return fv;
+}
+
+static void free_family_verdict(family_verdict *fv)
+{
+    free(fv->in_set);
+    free(fv->med);
+    free(fv->labels);
+}
+
+static void stage_grid(const kernel_cfg *cfg, int stage, char *grid, size_t len)
+{
+    snprintf(grid, len, "%dx%d", cfg->geom[stage].px, cfg->geom[stage].py);
+}
+
+static void emit_family(kernel_cfg *cfg, const family_outcome *f, const family_verdict *fv)
+{
+    const kgeom *g = &cfg->geom[f->stage];
+    char grid[32];
+    stage_grid(cfg, f->stage, grid, sizeof grid);
     pst_rec r;
     pst_rec_begin(&r, &cfg->ctx, &pst_schema_kernel_family);
     pst_rec_str(&r, "stage", stage_names[f->stage]);
@@ -417,20 +340,24 @@ static void report_family(kernel_cfg *cfg, const family_outcome *f)
     pst_rec_int(&r, "comm_size", f->stage == 0 ? g->px : g->py);
     pst_rec_str(&r, "locality", cfg->stage_locality[f->stage]);
     if (f->family == PST_FAMILY_VSUM) pst_rec_str(&r, "result", cfg->result);
-    pst_rec_strs(&r, "alternatives", labels, k);
-    pst_rec_nums(&r, "alternative_s", med, k);
-    pst_rec_verdict(&r, &v, in_set, labels, &f->R, co, &cfg->ctx);
+    pst_rec_strs(&r, "alternatives", fv->labels, f->nalts);
+    pst_rec_nums(&r, "alternative_s", fv->med, f->nalts);
+    pst_rec_verdict(&r, &fv->v, fv->in_set, fv->labels, &f->R, &cfg->compare, &cfg->ctx);
     pst_rec_emit(&r, &cfg->ctx);
+}
 
+static void print_family(const kernel_cfg *cfg, const family_outcome *f, const family_verdict *fv)
+{
+    const pst_compare_opts *co = &cfg->compare;
+    char grid[32], ties[2048];
+    stage_grid(cfg, f->stage, grid, sizeof grid);
     printf("\n== which %s to use, %s stage (%s, grid %s): each algorithm's fastest alternative in one set of rounds;\n"
            "   best set: not slower than the best beyond %.0f %% at %.0f %% confidence ==\n",
            f->family == PST_FAMILY_VSUM ? "vector sum" : "transpose", stage_names[f->stage], cfg->prob.label, grid,
            co->margin * 100, co->confidence * 100);
-    for (size_t i = 0; i < k; i++) printf("  %-24s %10.4f ms%s\n", labels[i], med[i] * 1e3, in_set[i] ? "  (best set)" : "");
-    printf("  best set (%zu rounds): %s\n", f->R.n, pst_tie_set(&v, in_set, labels, med, ties, sizeof ties));
-    free(in_set);
-    free(med);
-    free(labels);
+    for (size_t i = 0; i < f->nalts; i++)
+        printf("  %-24s %10.4f ms%s\n", fv->labels[i], fv->med[i] * 1e3, fv->in_set[i] ? "  (best set)" : "");
+    printf("  best set (%zu rounds): %s\n", f->R.n, pst_tie_set(&fv->v, fv->in_set, fv->labels, fv->med, ties, sizeof ties));
 }
 
 /* ---- summaries ---- */
@@ -633,127 +560,339 @@ static void header_algorithms(pst_rec *r, const pst_ctx *c, void *arg)
     pst_algorithm_rec(r, "algorithms");
 }
 
+/* ---- validation ---- */
+
+/* Each stage's communicator on its gx x gy grid: FFT stage the row (same y), Legendre stage the
+ * column (same x). */
+static void make_stage_comms(kernel_cfg *cfg, const int gx[2], const int gy[2])
+{
+    for (int s = 0; s < 2; s++) {
+        int x = cfg->ctx.rank % gx[s], y = cfg->ctx.rank / gx[s];
+        kgeom *g = &cfg->geom[s];
+        *g = (kgeom){.px = gx[s], .py = gy[s], .x = x, .y = y};
+        MPI_Comm_split(MPI_COMM_WORLD, s == 0 ? y : x, s == 0 ? x : y, &g->comm);
+        cfg->comms[s] = s == 0 ? gy[s] : gx[s];
+    }
+}
+
+/* Algorithms (names checked by the option's choices): names, coll (both comparators), all. */
+static void choose_algorithms(kernel_cfg *cfg)
+{
+    cfg->run_alg = pst_calloc(pst_nalgorithms, sizeof *cfg->run_alg);
+    for (size_t i = 0; i < cfg->algorithms.n; i++) {
+        const char *name = cfg->algorithms.v[i];
+        for (size_t a = 0; a < pst_nalgorithms; a++)
+            cfg->run_alg[a] |= !strcmp(name, "all") || !strcmp(name, pst_algorithms[a].name) ||
+                               (!strcmp(name, "coll") && pst_algorithms[a].coll_for);
+    }
+    if (cfg->algorithms.n == 0)
+        for (size_t a = 0; a < pst_nalgorithms; a++) cfg->run_alg[a] = true;
+}
+
+/* An algorithm the grid or the MPI library cannot run: refused when asked for by name, skipped
+ * (with a note) under all. */
+static void skip_algorithm(kernel_cfg *cfg, size_t a, const char *why, const char *grid)
+{
+    const pst_algorithm *alg = &pst_algorithms[a];
+    if (pst_str_list_has(&cfg->algorithms, alg->name)) {
+        if (grid) pst_usage_error("--algorithms %s: %s (grid %s)", alg->name, why, grid);
+        pst_usage_error("--algorithms %s: %s", alg->name, why);
+    }
+    cfg->run_alg[a] = false;
+    if (cfg->ctx.rank == 0) printf("note: %s skipped: %s\n", alg->name, why);
+}
+
+/* --list (with --json): the registry, then exit as --help does. */
+static void list_and_exit(const kernel_cfg *cfg)
+{
+    if (cfg->ctx.rank == 0) list_algorithms(cfg->json);
+    fflush(stdout);
+    pst_exit_trap_point(PST_EXIT_OK, "list"); /* like --help: the fuzzer's stop */
+    pst_finalize();
+    exit(PST_EXIT_OK);
+}
+
+/* The (algorithm, stage) pairs the run will measure: each is one comparison. */
+static size_t comparisons(const kernel_cfg *cfg)
+{
+    size_t n = 0;
+    for (int stage = 0; stage < 2; stage++) {
+        int csize = stage == 0 ? cfg->geom[stage].px : cfg->geom[stage].py;
+        if (!cfg->run_stage[stage] || csize == 1) continue;
+        for (size_t a = 0; a < pst_nalgorithms; a++) n += cfg->run_alg[a] && serves(&pst_algorithms[a], stage);
+    }
+    return n;
+}
+
+static void validate(void *p)
+{
+    kernel_cfg *cfg = p;
+    char err[512];
+    pst_ctx *c = &cfg->ctx;
+    if (cfg->json && !cfg->list) pst_usage_error("--json goes with --list");
+    if (cfg->list) list_and_exit(cfg);
+    pst_transport_require(cfg->transport);
+    c->transport = cfg->transport;
+    if (pst_protocol_parse_list(cfg->transport, cfg->protocols_spec, &cfg->protocols, &cfg->nprotocols, err, sizeof err))
+        pst_usage_error("--protocols: %s", err);
+    choose_algorithms(cfg);
+    for (int s = 0; s < 2; s++) cfg->run_stage[s] = cfg->stages.n == 0 || pst_str_list_has(&cfg->stages, stage_names[s]);
+    cfg->overlaps[0] = cfg->overlap.n == 0 || pst_str_list_has(&cfg->overlap, "off");
+    cfg->overlaps[1] = cfg->overlap.n == 0 || pst_str_list_has(&cfg->overlap, "on");
+
+    cfg->blas = pst_blas_backend_resolve(cfg->blas_name).lib;
+    if (!pst_fft_planner_init(&cfg->fft, cfg->fftw_plan)) pst_usage_error("--fftw-plan: unknown '%s'", cfg->fftw_plan);
+    /* The problem. */
+    if (cfg->granularity) {
+        /* Options hold their defaults, so one given at its default value passes unnoticed. */
+        if (cfg->trunc != default_cfg.trunc || cfg->levels != default_cfg.levels)
+            pst_usage_error("--granularity sets the problem size; drop --trunc/--levels");
+        if (kproblem_scaled(&cfg->prob, cfg->granularity, (int)cfg->fields, err, sizeof err))
+            pst_usage_error("--granularity: %s", err);
+    } else {
+        kproblem_model(&cfg->prob, (int)cfg->trunc, (int)cfg->levels, (int)cfg->fields);
+    }
+    pst_usage_check_all(pst_dyn_trunc_problem(cfg->prob.trunc, err, sizeof err));
+
+    /* The grid. */
+    cfg->one_d = !strcmp(cfg->grid_spec, "1d");
+    if (!cfg->one_d) {
+        if (pst_parse_grid(cfg->grid_spec, &cfg->px, &cfg->py, err, sizeof err))
+            pst_usage_error("--grid: %s, or 1d", err);
+        if (cfg->px * cfg->py != c->size)
+            pst_usage_error("--grid %s needs %d ranks (running on %d)", cfg->grid_spec, cfg->px * cfg->py, c->size);
+    }
+    /* Stage grids: 1d puts every rank in one row (FFT) or one column (Legendre). */
+    int gx[2] = {cfg->one_d ? c->size : cfg->px, cfg->one_d ? 1 : cfg->px};
+    int gy[2] = {cfg->one_d ? 1 : cfg->py, cfg->one_d ? c->size : cfg->py};
+    if (!cfg->prob.scaled)
+        for (int s = 0; s < 2; s++) {
+            const char *why = cfg->run_stage[s] ? kproblem_grid_check(&cfg->prob, gx[s], gy[s]) : NULL;
+            if (why) pst_usage_error("--grid %s does not fit %s: %s", cfg->one_d ? "1d" : cfg->grid_spec, cfg->prob.label, why);
+        }
+    for (size_t a = 0; a < pst_nalgorithms; a++) {
+        const char *why = cfg->run_alg[a] ? pst_algorithm_unavailable(&pst_algorithms[a]) : NULL;
+        if (why) skip_algorithm(cfg, a, why, NULL);
+    }
+    /* A constraint (dfft: a power-of-two row) that the FFT stage's rows do not meet. */
+    for (size_t a = 0; a < pst_nalgorithms; a++) {
+        const pst_algorithm *alg = &pst_algorithms[a];
+        if (!cfg->run_alg[a] || !cfg->run_stage[0] || !serves(alg, 0)) continue;
+        const char *why = pst_algorithm_check(alg, gx[0], kp_fft_nlon(&cfg->prob, gx[0]), kp_mmax(&cfg->prob, gx[0]));
+        if (why) skip_algorithm(cfg, a, why, cfg->one_d ? "1d" : cfg->grid_spec);
+    }
+    make_stage_comms(cfg, gx, gy);
+    pst_ctx_add_header(c, header_algorithms, NULL);
+    pst_compare_setup(&cfg->compare, c, cfg->reps, comparisons(cfg));
+}
+
+
 static const char *const stages[] = {"fft", "legendre", NULL};
 static const char *const onoff[] = {"off", "on", NULL};
 static const char *const results[] = {"replicated", "partitioned", NULL};
 static const char *const blas_choices[] = {"openblas", "blis", "blis-sup", NULL}; /* the model's, but auto */
 
-/* Every selected algorithm of each stage, then the stage's family verdicts; the outcomes go to out
- * (room for two stages of every algorithm), their count is returned. */
-static size_t run_stages(kernel_cfg *cfg, outcome *out)
+/* ---- the frame's phases: a set is one stage ---- */
+
+/* Room for two stages of every algorithm. */
+static void plan(void *p)
 {
-    size_t nout = 0;
-    for (int stage = 0; stage < 2; stage++) {
-        const kgeom *g = &cfg->geom[stage];
-        int csize = stage == 0 ? g->px : g->py;
-        if (!cfg->run_stage[stage]) continue;
-        if (csize == 1) {
-            if (cfg->ctx.rank == 0) printf("note: %s stage skipped: its communicators have 1 rank (grid %dx%d)\n", stage_names[stage], g->px, g->py);
-            continue;
-        }
-        size_t first = nout;
-        for (size_t a = 0; a < pst_nalgorithms; a++)
-            if (cfg->run_alg[a] && serves(&pst_algorithms[a], stage)) run_algorithm(cfg, &pst_algorithms[a], stage, &out[nout++]);
-        for (int fam = PST_FAMILY_TRANSPOSE; fam <= PST_FAMILY_VSUM; fam++) {
-            family_outcome f;
-            if (run_family(cfg, stage, (pst_alg_family)fam, out + first, nout - first, &f) && cfg->ctx.rank == 0)
-                report_family(cfg, &f);
-            if (f.nalts >= 2) pst_rounds_free(&f.R);
-            free(f.alts);
-            free(f.labels);
-        }
-    }
-    return nout;
+    kernel_cfg *cfg = p;
+    cfg->out = pst_calloc(2 * pst_nalgorithms, sizeof *cfg->out);
 }
 
-int pst_cmd_kernel(int argc, char **argv)
-{
-    /* --algorithms' choices: the registry's names, coll, all. */
-    const char **algs = pst_calloc(pst_nalgorithms + 3, sizeof *algs);
-    for (size_t a = 0; a < pst_nalgorithms; a++) algs[a] = pst_algorithms[a].name;
-    algs[pst_nalgorithms] = "coll";
-    algs[pst_nalgorithms + 1] = "all";
-    char names[256], algs_help[384];
-    snprintf(algs_help, sizeof algs_help, "%s; coll = both collectives; all (default)", pst_algorithm_names(0, names, sizeof names));
-    kernel_cfg cfg = {.protocols_spec = "all", .grid_spec = "1d", .transport = "mpi", .result = "replicated", .fields = 3,
-                      .reps = 10, .warmup = 1, .compare = PST_COMPARE_DEFAULTS, .blas_name = "openblas", .fftw_plan = "measure"};
-    pst_ctx_init(&cfg.ctx, &pst_schema_kernel_header, argc, argv);
-    const pst_opt opts[] = {
-        {"algorithms", PST_OPT_STRINGS, &cfg.algorithms, "LIST", algs_help, 1, 0, algs},
-        {"list", PST_OPT_FLAG, &cfg.list, NULL, "print the algorithms (the registry) and exit", 1, 0, NULL},
-        {"json", PST_OPT_FLAG, &cfg.json, NULL, "with --list: as JSON", 1, 0, NULL},
-        {"stages", PST_OPT_STRINGS, &cfg.stages, "LIST", "fft (across grid rows), legendre (down columns) (default both)", 1, 0, stages},
-        {"trunc", PST_OPT_INT, &cfg.trunc, "T", "triangular truncation of the model problem (default 42)", 1, pst_spectral_grid_max_trunc(), NULL},
-        {"levels", PST_OPT_INT, &cfg.levels, "L", "vertical levels (default 16)", 1, 1000, NULL},
-        {"fields", PST_OPT_INT, &cfg.fields, "F", "fields transformed together per level", 1, 64, NULL},
-        {"blas", PST_OPT_STRING, &cfg.blas_name, "LIB", "library of the vector sums' dgemms: openblas, blis, blis-sup, as for the model", 1, 0, blas_choices},
-        {"fftw-plan", PST_OPT_STRING, &cfg.fftw_plan, "MODE", "FFTW planner effort of the distributed FFT's local transforms, as for the model", 1, 0, pst_fft_efforts},
-        {"grid", PST_OPT_STRING, &cfg.grid_spec, "PXxPY|1d",
-         "processor grid (PX*PY = ranks), or 1d: FFT stage on P x 1 and Legendre stage on 1 x P", 1, 0, NULL},
-        {"granularity", PST_OPT_STRING, &cfg.granularity, "TnLk@AxB",
-         "per-rank sizes of that configuration on the grid run (Worley 1998: T42L16@8x8)", 1, 0, NULL},
-        {"protocols", PST_OPT_STRING, &cfg.protocols_spec, "LIST", "protocols by code or slug, or all|ordered|unordered|overlap|"
-         "no-overlap|persistent", 1, 0, NULL},
-        {"overlap", PST_OPT_STRINGS, &cfg.overlap, "LIST", "off,on (default both; 2,x/3,x always overlap)", 1, 0, onoff},
-        {"result", PST_OPT_STRING, &cfg.result, "KIND", "vector sums: replicated (MPI_Allreduce) or partitioned (MPI_Reduce_scatter)", 1, 0, results},
-        PST_ROUNDS_OPTS(&cfg.reps, 1e6, &cfg.warmup, "calls", "an alternative"),
-        PST_TRANSPORT_OPT(&cfg.transport, "; --protocols are that transport's"),
-        PST_COMPARE_OPTS(&cfg.compare),
-        PST_COMMON_OPTS(&cfg.ctx),
-        {0},
-    };
-    const pst_command cmd = {
-        .name = "kernel",
-        .summary = "Each parallel algorithm (transposes, dfft, vector sums) alone on model-sized synthetic data, for every\n"
-                   "protocol and overlap setting, checked against the MPI collective it is equivalent to.",
-        .description =
-            "FFT-stage algorithms run across grid rows, Legendre-stage ones down columns, all rows/columns at once.\n"
-            "A call is: transposes, forward + inverse transpose; dfft, real r2c + c2r of the row's lines; sums, the\n"
-            "forward Legendre sum with a dgemm computing each block.  Times per call are the max over ranks of each\n"
-            "round; the alternatives of one algorithm (and the stage's collective, as a comparator) run in\n"
-            "interleaved rounds, and summaries use medians with paired comparisons.  Results are verified against\n"
-            "MPI_Alltoallv / MPI_Allreduce / MPI_Reduce_scatter (bitwise) or serial FFTW (1e-12 relative).",
-        .examples = "  mpiexec -n 8 pstswm kernel --granularity T42L16@8x8 --out kernel.jsonl   # Worley 1998 Table 4\n"
-                    "  mpiexec -n 4 pstswm kernel --grid 2x2 --trunc 85 --protocols 0,6,1,3,3,1 --overlap on\n"
-                    "  mpiexec -n 8 pstswm kernel --algorithms ringpipe,ringsum,allreduce --result partitioned\n"
-                    "  mpiexec -n 4 pstswm kernel --transport rma --grid 2x2 --protocols ordered,overlap",
-        .opts = opts,
-    };
-    pst_cli_parse(&cmd, argc, argv);
-    free(algs);
-    if (cfg.json && !cfg.list) pst_usage_error("--json goes with --list");
-    if (cfg.list) {
-        if (cfg.ctx.rank == 0) list_algorithms(cfg.json);
-        pst_exit_trap_point(PST_EXIT_OK, "list"); /* like --help: the fuzzer's stop */
-        return PST_EXIT_OK;
-    }
-    validate(&cfg);
-    pst_ctx_add_header(&cfg.ctx, header_algorithms, NULL);
-    pst_compare_setup(&cfg.compare, &cfg.ctx, cfg.reps, comparisons(&cfg));
-    pst_ctx_validated(&cfg.ctx);
-    pst_ctx_start(&cfg.ctx);
-    for (int s = 0; s < 2; s++) cfg.stage_locality[s] = pst_locality_of_comms(cfg.geom[s].comm);
-    if (cfg.ctx.rank == 0)
-        printf("kernel %s (%d x %d grid, %d levels, %d fields), grid %s, transport %s, %zu protocols\n", cfg.prob.label,
-               cfg.prob.nlat, cfg.prob.nlon, cfg.prob.levels, cfg.prob.fields, cfg.grid_spec, cfg.transport, cfg.nprotocols);
+/* One stage measured: its algorithms, whose outcomes join cfg->out for the summaries, then the
+ * comparison within each family (transposes, vector sums; dfft has none). */
+enum { NFAMILIES = PST_FAMILY_VSUM + 1 };
+typedef struct stage_run {
+    family_outcome families[NFAMILIES];
+    bool compared[NFAMILIES]; /* the family had two members or more */
+} stage_run;
 
-    outcome *out = pst_calloc(2 * pst_nalgorithms, sizeof *out);
-    size_t nout = run_stages(&cfg, out);
-    if (cfg.ctx.rank == 0 && nout) {
-        size_t nan;
-        analysis *an = analyse(&cfg, out, nout, &nan);
-        emit_summaries(&cfg, an, nan);
-        print_summaries(&cfg, an, nan);
-        analyses_free(an, nan);
+static size_t nstages(const void *p) { return sizeof ((const kernel_cfg *)p)->geom / sizeof ((const kernel_cfg *)p)->geom[0]; }
+
+static void *measure_stage(void *p, size_t set)
+{
+    kernel_cfg *cfg = p;
+    int stage = (int)set;
+    const kgeom *g = &cfg->geom[stage];
+    int csize = stage == 0 ? g->px : g->py;
+    stage_run *run = pst_calloc(1, sizeof *run);
+    /* Whether the stages' communicators stay inside a node: known once the run has started. */
+    for (int s = 0; stage == 0 && s < 2; s++) cfg->stage_locality[s] = pst_locality_of_comms(cfg->geom[s].comm);
+    if (stage == 0 && cfg->ctx.rank == 0)
+        printf("kernel %s (%d x %d grid, %d levels, %d fields), grid %s, transport %s, %zu protocols\n", cfg->prob.label,
+               cfg->prob.nlat, cfg->prob.nlon, cfg->prob.levels, cfg->prob.fields, cfg->grid_spec, cfg->transport, cfg->nprotocols);
+    if (!cfg->run_stage[stage]) return run;
+    if (csize == 1) {
+        if (cfg->ctx.rank == 0) printf("note: %s stage skipped: its communicators have 1 rank (grid %dx%d)\n", stage_names[stage], g->px, g->py);
+        return run;
     }
-    for (size_t i = 0; i < nout; i++) {
-        free(out[i].alts);
-        pst_rounds_free(&out[i].R);
-    }
-    free(out);
-    free(cfg.run_alg);
-    free(cfg.protocols);
-    for (int s = 0; s < 2; s++) MPI_Comm_free(&cfg.geom[s].comm);
-    pst_ctx_finish(&cfg.ctx);
-    return PST_EXIT_OK;
+    size_t first = cfg->nout;
+    for (size_t a = 0; a < pst_nalgorithms; a++)
+        if (cfg->run_alg[a] && serves(&pst_algorithms[a], stage)) run_algorithm(cfg, &pst_algorithms[a], stage, &cfg->out[cfg->nout++]);
+    for (int fam = 0; fam < NFAMILIES; fam++)
+        run->compared[fam] = run_family(cfg, stage, (pst_alg_family)fam, cfg->out + first, cfg->nout - first, &run->families[fam]);
+    return run;
 }
+
+static void *judge_stage(const void *p, const void *data)
+{
+    const stage_run *run = data;
+    family_verdict *fv = pst_calloc(NFAMILIES, sizeof *fv);
+    for (int fam = 0; fam < NFAMILIES; fam++)
+        if (run->compared[fam]) fv[fam] = judge_family(p, &run->families[fam]);
+    return fv;
+}
+
+static void print_stage(const void *p, const void *data, const void *judgement)
+{
+    const stage_run *run = data;
+    const family_verdict *fv = judgement;
+    for (int fam = 0; fam < NFAMILIES; fam++)
+        if (run->compared[fam]) print_family(p, &run->families[fam], &fv[fam]);
+}
+
+static void emit_stage(void *p, const void *data, const void *judgement)
+{
+    const stage_run *run = data;
+    const family_verdict *fv = judgement;
+    for (int fam = 0; fam < NFAMILIES; fam++)
+        if (run->compared[fam]) emit_family(p, &run->families[fam], &fv[fam]);
+}
+
+static void free_judgement(const void *p, void *judgement)
+{
+    family_verdict *fv = judgement;
+    for (int fam = 0; fam < NFAMILIES; fam++) free_family_verdict(&fv[fam]);
+    free(fv);
+}
+
+static void free_stage(void *p, void *data)
+{
+    stage_run *run = data;
+    for (int fam = 0; fam < NFAMILIES; fam++) {
+        family_outcome *f = &run->families[fam];
+        if (f->nalts >= 2) pst_rounds_free(&f->R);
+        free(f->alts);
+        free(f->labels);
+    }
+    free(run);
+}
+
+/* Rank 0, after both stages: the summaries over every algorithm measured. */
+static void summarise(void *p)
+{
+    kernel_cfg *cfg = p;
+    if (cfg->ctx.rank != 0 || !cfg->nout) return;
+    size_t nan;
+    analysis *an = analyse(cfg, cfg->out, cfg->nout, &nan);
+    emit_summaries(cfg, an, nan);
+    print_summaries(cfg, an, nan);
+    analyses_free(an, nan);
+}
+
+static void release(void *p)
+{
+    kernel_cfg *cfg = p;
+    for (size_t i = 0; i < cfg->nout; i++) {
+        free(cfg->out[i].alts);
+        pst_rounds_free(&cfg->out[i].R);
+    }
+    free(cfg->out);
+    free(cfg->run_alg);
+    free(cfg->protocols);
+    for (int s = 0; s < 2; s++) MPI_Comm_free(&cfg->geom[s].comm);
+}
+
+/* ---- the row ---- */
+
+/* --algorithms' choices: the registry's names, coll, all; built once the registry is known. */
+static const char **algorithm_choices;
+static char algorithms_help[384];
+static pst_opt opts[];
+
+static void prepare(void *p)
+{
+    if (!algorithm_choices) {
+        algorithm_choices = pst_calloc(pst_nalgorithms + 3, sizeof *algorithm_choices);
+        for (size_t a = 0; a < pst_nalgorithms; a++) algorithm_choices[a] = pst_algorithms[a].name;
+        algorithm_choices[pst_nalgorithms] = "coll";
+        algorithm_choices[pst_nalgorithms + 1] = "all";
+    }
+    opts[0].choices = algorithm_choices;
+    char names[256];
+    snprintf(algorithms_help, sizeof algorithms_help, "%s; coll = both collectives; all = every algorithm",
+             pst_algorithm_names(0, names, sizeof names));
+}
+
+static kernel_cfg run_cfg;
+/* Not const: prepare sets the choices of --algorithms, the first row. */
+static pst_opt opts[] = {
+    {"algorithms", PST_OPT_STRINGS, &run_cfg.algorithms, "LIST", algorithms_help, 1, 0, NULL, "all"}, /* choices: prepare */
+    {"list", PST_OPT_FLAG, &run_cfg.list, NULL, "print the algorithms (the registry) and exit", 1, 0, NULL, NULL},
+    {"json", PST_OPT_FLAG, &run_cfg.json, NULL, "with --list: as JSON", 1, 0, NULL, NULL},
+    {"stages", PST_OPT_STRINGS, &run_cfg.stages, "LIST", "fft (across grid rows), legendre (down columns)", 1, 0, stages, "fft,legendre"},
+    {"trunc", PST_OPT_INT, &run_cfg.trunc, "T", "triangular truncation of the model problem", 1, PST_SPECTRAL_GRID_MAX_TRUNC, NULL, NULL},
+    {"levels", PST_OPT_INT, &run_cfg.levels, "L", "vertical levels", 1, 1000, NULL, NULL},
+    {"fields", PST_OPT_INT, &run_cfg.fields, "F", "fields transformed together per level", 1, 64, NULL, NULL},
+    {"blas", PST_OPT_STRING, &run_cfg.blas_name, "LIB", "library of the vector sums' dgemms: openblas, blis, blis-sup, as for the model", 1, 0, blas_choices, NULL},
+    {"fftw-plan", PST_OPT_STRING, &run_cfg.fftw_plan, "MODE", "FFTW planner effort of the distributed FFT's local transforms, as for the model", 1, 0, pst_fft_efforts, NULL},
+    {"grid", PST_OPT_STRING, &run_cfg.grid_spec, "PXxPY|1d",
+     "processor grid (PX*PY = ranks), or 1d: FFT stage on P x 1 and Legendre stage on 1 x P", 1, 0, NULL, NULL},
+    {"granularity", PST_OPT_STRING, &run_cfg.granularity, "TnLk@AxB",
+     "per-rank sizes of that configuration on the grid run (Worley 1998: T42L16@8x8)", 1, 0, NULL, NULL},
+    {"protocols", PST_OPT_STRING, &run_cfg.protocols_spec, "LIST", "protocols by code or slug, or all|ordered|unordered|overlap|"
+     "no-overlap|persistent", 1, 0, NULL, NULL},
+    {"overlap", PST_OPT_STRINGS, &run_cfg.overlap, "LIST", "off,on; 2,x/3,x always overlap", 1, 0, onoff, "off,on"},
+    {"result", PST_OPT_STRING, &run_cfg.result, "KIND", "vector sums: replicated (MPI_Allreduce) or partitioned "
+     "(MPI_Reduce_scatter)", 1, 0, results, NULL},
+    PST_ROUNDS_OPTS(&run_cfg.reps, 1e6, &run_cfg.warmup, "calls", "an alternative"),
+    PST_TRANSPORT_OPT(&run_cfg.transport, "; --protocols are that transport's"),
+    PST_COMPARE_OPTS(&run_cfg.compare),
+    PST_COMMON_OPTS(&run_cfg.ctx),
+    {0},
+};
+static const pst_command command = {
+    .name = "kernel",
+    .summary = "Each parallel algorithm (transposes, dfft, vector sums) alone on model-sized synthetic data, for every\n"
+               "protocol and overlap setting, checked against the MPI collective it is equivalent to.",
+    .description =
+        "FFT-stage algorithms run across grid rows, Legendre-stage ones down columns, all rows/columns at once.\n"
+        "A call is: transposes, forward + inverse transpose; dfft, real r2c + c2r of the row's lines; sums, the\n"
+        "forward Legendre sum with a dgemm computing each block.  Times per call are the max over ranks of each\n"
+        "round; the alternatives of one algorithm (and the stage's collective, as a comparator) run in\n"
+        "interleaved rounds, and summaries use medians with paired comparisons.  Results are verified against\n"
+        "MPI_Alltoallv / MPI_Allreduce / MPI_Reduce_scatter (bitwise) or serial FFTW (1e-12 relative).",
+    .examples = "  mpiexec -n 8 pstswm kernel --granularity T42L16@8x8 --out kernel.jsonl   # Worley 1998 Table 4\n"
+                "  mpiexec -n 4 pstswm kernel --grid 2x2 --trunc 85 --protocols 0,6,1,3,3,1 --overlap on\n"
+                "  mpiexec -n 8 pstswm kernel --algorithms ringpipe,ringsum,allreduce --result partitioned\n"
+                "  mpiexec -n 4 pstswm kernel --transport rma --grid 2x2 --protocols ordered,overlap",
+    .opts = opts,
+};
+static const pst_schema footer = PST_FOOTER_SCHEMA("kernel");
+static const pst_schema *const schemas[] = {&pst_schema_kernel_header, &pst_schema_kernel_point, &pst_schema_kernel_sensitivity,
+                                            &pst_schema_kernel_generic, &pst_schema_kernel_family, &footer, NULL};
+
+const pst_bench pst_bench_kernel = {
+    .name = "kernel",
+    .summary = "each parallel algorithm alone, every protocol, checked against MPI collectives",
+    .command = &command,
+    .cfg = &run_cfg,
+    .defaults = &default_cfg,
+    .cfg_bytes = sizeof run_cfg,
+    .ctx = &run_cfg.ctx,
+    .schemas = schemas,
+    .prepare = prepare,
+    .validate = validate,
+    .plan = plan,
+    .nsets = nstages,
+    .measure = measure_stage,
+    .analyse = judge_stage,
+    .print = print_stage,
+    .emit = emit_stage,
+    .analysis_free = free_judgement,
+    .set_free = free_stage,
+    .finish = summarise,
+    .release = release,
+};

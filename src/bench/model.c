@@ -8,7 +8,7 @@
  * of mass, energy and potential enstrophy. */
 #include "bench/model_algos.h"
 #include "algo/exchange.h"
-#include "bench/commands.h"
+#include "bench/frame.h"
 #include "bench/records.h"
 #include "core/alloc.h"
 #include "core/cli.h"
@@ -37,6 +37,35 @@
 
 enum { MAX_LEVELS = 4096 };
 
+/* The frame's phases, each its own function: options -> validate -> plan -> measure -> analyse
+ * -> print and emit -> finish (--write-fields). */
+
+/* What the run needs beyond the options: the model, its step count and the reference grids. */
+typedef struct model_plan {
+    pst_par par;
+    pst_model m;
+    long long steps, warmup;
+    double t_end_s, setup_s, memory_estimate_bytes;
+    pst_ref_grids ref;
+} model_plan;
+
+/* What one run measured, reduced over steps and ranks. */
+typedef struct model_result {
+    pst_model_run_result run;
+    pst_model_diag final;
+    double diag_s;            /* diagnostics during the run, outside the step times */
+    double max_rss_bytes;
+    long long *rss_bytes_per_rank;
+    int nranks;
+} model_result;
+
+/* The run's figures, ready to emit and print. */
+typedef struct model_summary {
+    pst_summary step;         /* over the timed steps */
+    double wall_s, stage_sum_s, flops_per_step, flops_per_step_level, mflops;
+} model_summary;
+
+
 typedef struct model_cfg {
     pst_ctx ctx;
     long long test_case, trunc, nlat, nlon, levels, level_block, steps, diag_every, warmup;
@@ -54,6 +83,7 @@ typedef struct model_cfg {
     pst_spectral_grid grid;   /* --trunc, --levels, --nlat, --nlon */
     pst_par_config par;       /* grid, algorithms and protocols (1x1: serial) */
     const char *fft_locality, *legendre_locality; /* do the rows and the columns stay inside a node? */
+    model_plan plan;
 } model_cfg;
 
 /* The longest run --steps or --days may ask for. */
@@ -103,7 +133,7 @@ static const char *write_fields_problem(const model_cfg *c, char *err, size_t le
     return NULL;
 }
 
-/* --fftw-wisdom on rank 0, which plans first (pst_fft_init_agreed) and saves the wisdom after:
+/* --fftw-wisdom on rank 0, which plans first (pst_fft_plan_agreed) and saves the wisdom after:
  * load the file if there is one, and make sure it can be replaced.  NULL: fine. */
 static const char *wisdom_problem(model_cfg *c, char *err, size_t len)
 {
@@ -321,122 +351,40 @@ static void diagnose_during(void *arg, pst_model *m, long long step)
     pst_rec_emit(&r, &dc->c->ctx);
 }
 
-/* Options -> plan -> measure -> analyse -> emit and print: each step its own function. */
-
-/* What the run needs beyond the options: the model, its step count and the reference grids. */
-typedef struct model_plan {
-    pst_par par;
-    pst_model m;
-    long long steps, warmup;
-    double t_end_s, setup_s, memory_estimate_bytes;
-    pst_ref_grids ref;
-} model_plan;
-
-/* What one run measured, reduced over steps and ranks. */
-typedef struct model_result {
-    pst_model_run_result run;
-    pst_model_diag final;
-    double diag_s;            /* diagnostics during the run, outside the step times */
-} model_result;
-
-/* The run's figures, ready to emit and print. */
-typedef struct model_summary {
-    pst_summary step;         /* over the timed steps */
-    double wall_s, stage_sum_s, flops_per_step, flops_per_step_level, mflops, max_rss_bytes;
-    long long *rss_bytes_per_rank;
-    int nranks;
-} model_summary;
-
-static void parse_options(model_cfg *c, int argc, char **argv)
+static pst_model_config model_config(model_cfg *c)
 {
-    static const char *const blas_choices[] = {"auto", "openblas", "blis", "blis-sup", NULL};
-    char fft_algs[160], leg_algs[160], fft_help[256], leg_help[256];
-    snprintf(fft_help, sizeof fft_help, "FFT across PX: %s (coll: the MPI collective)",
-             pst_algorithm_names(PST_ALG_STAGE_FFT, fft_algs, sizeof fft_algs));
-    snprintf(leg_help, sizeof leg_help, "Legendre across PY: %s (coll: the MPI collective)",
-             pst_algorithm_names(PST_ALG_STAGE_LEGENDRE, leg_algs, sizeof leg_algs));
-    *c = (model_cfg){.test_case = 2, .trunc = 42, .levels = 1, .warmup = 2, .dt_s = NAN, .days = NAN,
-                     .alpha_spec = "0", .fftw_plan = "measure", .blas_name = "auto", .algos.transport = "mpi"};
-    pst_ctx_init(&c->ctx, &pst_schema_model_header, argc, argv);
-    const pst_opt opts[] = {
-        {"case", PST_OPT_INT, &c->test_case, "N", "Williamson test case: 1 cosine bell, 2 zonal flow, 5 mountain, 6 Rossby-Haurwitz", 1, 0, NULL},
-        {"alpha", PST_OPT_STRING, &c->alpha_spec, "RAD", "rotation angle of cases 1 and 2 in radians: 0.05, pi/4, pi/2", 1, 0, NULL},
-        {"trunc", PST_OPT_INT, &c->trunc, "M", "triangular truncation TM", 1, pst_spectral_grid_max_trunc(), NULL},
-        {"nlat", PST_OPT_INT, &c->nlat, "N", "Gaussian latitudes (default: smallest even >= (3M+1)/2; T42: 64)", 2, 1 << 16, NULL},
-        {"nlon", PST_OPT_INT, &c->nlon, "N", "longitudes (default: smallest 2,3,5-smooth >= 3M+1; T42: 128)", 4, 1 << 17, NULL},
-        {"levels", PST_OPT_INT, &c->levels, "K", "independent vertical levels (work is linear in K; default 1)", 1, MAX_LEVELS, NULL},
-        {"level-block", PST_OPT_INT, &c->level_block, "B", "levels transformed together, dividing K (default 4, else 2, else 1: the largest that divides K)", 1, MAX_LEVELS, NULL},
-        {"dt", PST_OPT_DOUBLE, &c->dt_s, "SEC", "time step in seconds (default: from the Courant number, printed)", 1, 0, NULL},
-        {"steps", PST_OPT_INT, &c->steps, "N", "time steps to run (default: --days)", 1, MAX_STEPS, NULL},
-        {"days", PST_OPT_DOUBLE, &c->days, "D", "simulated days (default: the case's standard 12, 5, 15, 14)", 1, 0, NULL},
-        {"diag-every", PST_OPT_INT, &c->diag_every, "N", "print and record diagnostics every N steps (default 0: start and end only)", 0, 1e9, NULL},
-        {"warmup", PST_OPT_INT, &c->warmup, "N", "steps left out of the timing statistics", 0, 1e9, NULL},
-        {"explicit", PST_OPT_FLAG, &c->explicit_scheme, NULL, "explicit leapfrog instead of semi-implicit gravity-wave terms", 1, 0, NULL},
-        {"robert", PST_OPT_DOUBLE, &c->robert, "EPS", "Robert-Asselin filter coefficient (default 0: off, as in STSWM)", 0, 0.5, NULL},
-        {"hdiff", PST_OPT_DOUBLE, &c->hdiff, "K", "implicit del^4 diffusion coefficient in m^4/s (default 0: off)", 0, 1e30, NULL},
-        {"write-fields", PST_OPT_STRING, &c->write_fields, "FILE", "write the final fields (level 0) as NetCDF", 1, 0, NULL},
-        {"reference", PST_OPT_STRING, &c->reference, "FILE", "error norms against this --write-fields run of the same case and end time", 1, 0, NULL},
-        {"fftw-plan", PST_OPT_STRING, &c->fftw_plan, "MODE", "FFTW planner effort", 1, 0, pst_fft_efforts},
-        {"fftw-wisdom", PST_OPT_STRING, &c->fftw_wisdom, "FILE", "FFTW wisdom: rank 0 loads FILE (if it exists) before planning and saves its wisdom to it after, so a later run on this machine gets the same plans without timing them", 1, 0, NULL},
-        {"blas", PST_OPT_STRING, &c->blas_name, "LIB", "library of the Legendre dgemms: openblas, blis, blis-sup (BLIS's small-matrix kernels called directly), or auto (default: time each at set-up, keep the fastest)", 1, 0, blas_choices},
-        {"grid", PST_OPT_STRING, &c->algos.grid, "PXxPY", "processor grid: longitudes over PX, latitude pairs over PY (default: near-square for the ranks)", 1, 0, NULL},
-        {"preset", PST_OPT_STRING, &c->algos.preset, "NAME", "algorithms and protocols: gen (default), coll, opt (--tuned), DTH, DR", 1, 0, pst_model_presets},
-        {"tuned", PST_OPT_STRING, &c->algos.tuned, "FILE", "the opt preset's per-stage algorithm, protocol and overlap (pstlab tune writes it)", 1, 0, NULL},
-        {"fft", PST_OPT_STRING, &c->algos.fft, "ALG", fft_help, 1, 0, NULL},
-        {"legendre", PST_OPT_STRING, &c->algos.legendre, "ALG", leg_help, 1, 0, NULL},
-        {"protocol", PST_OPT_STRING, &c->algos.protocol, "CODE", "protocol of both stages (e.g. 3,1; see pstswm swap --help)", 1, 0, NULL},
-        {"fft-protocol", PST_OPT_STRING, &c->algos.fft_protocol, "CODE", "protocol of the FFT stage", 1, 0, NULL},
-        {"legendre-protocol", PST_OPT_STRING, &c->algos.leg_protocol, "CODE", "protocol of the Legendre stage", 1, 0, NULL},
-        PST_TRANSPORT_OPT(&c->algos.transport, "; both stages use it"),
-        {"overlap", PST_OPT_FLAG, &c->algos.overlap, NULL, "overlap communication with computation in both stages", 1, 0, NULL},
-        {"level-pipeline", PST_OPT_FLAG, &c->level_pipeline, NULL, "sum each level block's Legendre sums (nonblocking allreduce) while the next block is computed", 1, 0, NULL},
-        PST_COMMON_OPTS(&c->ctx),
-        {0},
-    };
-    const pst_command cmd = {
-        .name = "model",
-        .summary = "Spectral transform shallow water model (NCAR STSWM numerics) on Williamson's test cases:\n"
-                   "time per step, per-stage split, analytic MFlop/s, error norms and conservation.",
-        .description =
-            "Time per step is the median over the steps after --warmup (the first step is a forward half step\n"
-            "plus a centred step); stage times are means per step.  MFlop/s = analytic flops per step (see\n"
-            "docs/model.md; T42: 3,849,704 per level, Worley 1998: 4,129,859) / median step time.  Errors are\n"
-            "Williamson's normalised l1, l2, linf of the height and the wind, against the analytic solution\n"
-            "(cases 1, 2) or a --reference run.  A non-finite state ends the run with exit 3 naming the step\n"
-            "(--no-verify skips that check).  OpenBLAS and BLIS are limited to 1 thread per rank.\n"
-            "On P ranks the model runs on a PX x PY grid (docs/model.md#parallel-runs): the FFT stage across each\n"
-            "row by --fft, the Legendre stage down each column by --legendre, each with its protocol and\n"
-            "overlap.  The step time is the slowest rank's; stage and communication times are the largest\n"
-            "over ranks; fft_comm_s / legendre_comm_s are the time inside the stage's parallel algorithm.",
-        .examples = "  pstswm model --case 2 --trunc 42 --levels 16 --days 5 --out model.jsonl\n"
-                    "  pstswm model --case 2 --alpha pi/4 --trunc 85 --diag-every 120\n"
-                    "  pstswm model --case 6 --trunc 213 --dt 120 --days 5 --write-fields ref.nc\n"
-                    "  pstswm model --case 6 --trunc 42 --days 5 --reference ref.nc\n"
-                    "  mpiexec -n 2 pstswm model --grid 2x1 --fft dfft --legendre ringpipe --protocol 3,1 --trunc 85 --levels 16\n"
-                    "  mpiexec -n 8 pstswm model --grid 4x2 --preset DTH --fft logtrans --steps 20\n"
-                    "  mpiexec -n 4 pstswm model --grid 2x2 --preset opt --tuned opt-T42L16-2x2.toml",
-        .opts = opts,
-    };
-    pst_cli_parse(&cmd, argc, argv);
-    validate(c);
-}
-
-static void plan_run(model_cfg *c, model_plan *p)
-{
-    if (is_parallel(c)) {
-        c->par.comm = MPI_COMM_WORLD;
-        pst_par_init(&p->par, &c->par, &c->grid);
-    }
-    pst_model_config mc = {
+    return (pst_model_config){
         .test_case = (int)c->test_case, .alpha = c->alpha, .M = (int)c->trunc, .nlat = (int)c->nlat, .nlon = (int)c->nlon,
         .levels = (int)c->levels, .level_block = (int)c->level_block, .dt_s = isnan(c->dt_s) ? 0 : c->dt_s,
         .explicit_scheme = c->explicit_scheme, .robert = c->robert, .hdiff = c->hdiff, .fft = &c->fft,
-        .par = is_parallel(c) ? &p->par : NULL, .blas = c->blas, .blas_auto = c->blas_auto,
+        .par = is_parallel(c) ? &c->plan.par : NULL, .blas = c->blas, .blas_auto = c->blas_auto,
     };
+}
+
+/* The options, then the processor grid and the memory the run needs: a run too large for the
+ * node is bad input, refused before validation ends. */
+static void validate_run(void *p)
+{
+    model_cfg *c = p;
+    validate(c);
+    root = c->ctx.rank == 0;
+    if (is_parallel(c)) {
+        c->par.comm = MPI_COMM_WORLD;
+        pst_par_init(&c->plan.par, &c->par, &c->grid);
+    }
+    pst_model_config mc = model_config(c);
     char what[96];
     snprintf(what, sizeof what, "model T%lldL%lld on %lld x %lld points", c->trunc, c->levels, c->nlat, c->nlon);
-    p->memory_estimate_bytes = pst_require_memory(pst_model_memory_bytes(&mc), what);
-    pst_ctx_validated(&c->ctx);
+    c->plan.memory_estimate_bytes = pst_require_memory(pst_model_memory_bytes(&mc), what);
+}
+
+/* The model (tables, FFT plans, BLAS choice), its step count and the reference grids. */
+static void plan(void *arg)
+{
+    model_cfg *c = arg;
+    model_plan *p = &c->plan;
+    pst_model_config mc = model_config(c);
+    char what[96];
     double setup_t0 = pst_now_s();
     pst_model_init(&p->m, &mc);
     p->setup_s = pst_now_s() - setup_t0;
@@ -481,7 +429,7 @@ static void print_banner(const model_cfg *c, const model_plan *p)
 
 /* Initial diagnostics, the timed steps (diagnostics between them, outside the timing) and the
  * final diagnostics. */
-static void measure(model_cfg *c, model_plan *p, model_result *out)
+static void run_steps(model_cfg *c, model_plan *p, model_result *out)
 {
     pst_model *m = &p->m;
     bool warned = false;
@@ -515,9 +463,35 @@ static void measure(model_cfg *c, model_plan *p, model_result *out)
     out->diag_s = during.diag_s;
 }
 
-/* Step statistics, flop rate and peak memory (collective: every rank's peak RSS). */
-static void analyse(const model_cfg *c, const model_plan *p, const model_result *res, model_summary *s)
+/* The one set: the run, then every rank's peak memory (collective). */
+static void *measure(void *arg, size_t set)
 {
+    model_cfg *c = arg;
+    model_plan *p = &c->plan;
+    model_result *res = pst_calloc(1, sizeof *res);
+    c->fft_locality = pst_locality_of_comms(is_parallel(c) ? p->par.row : MPI_COMM_NULL);
+    c->legendre_locality = pst_locality_of_comms(is_parallel(c) ? p->par.col : MPI_COMM_NULL);
+    run_steps(c, p, res);
+    MPI_Comm_size(MPI_COMM_WORLD, &res->nranks);
+    double *rss_per_rank = pst_malloc((size_t)res->nranks * sizeof *rss_per_rank);
+    res->max_rss_bytes = pst_peak_rss_bytes(rss_per_rank);
+    res->rss_bytes_per_rank = pst_malloc((size_t)res->nranks * sizeof *res->rss_bytes_per_rank);
+    for (int k = 0; k < res->nranks; k++) res->rss_bytes_per_rank[k] = (long long)rss_per_rank[k];
+    free(rss_per_rank);
+    return res;
+}
+
+static size_t one_run(const void *c) { return 1; }
+
+static void free_summary(const void *c, void *summary) { free(summary); }
+
+/* Step statistics and the flop rate. */
+static void *analyse(const void *arg, const void *data)
+{
+    const model_cfg *c = arg;
+    const model_plan *p = &c->plan;
+    const model_result *res = data;
+    model_summary *s = pst_calloc(1, sizeof *s);
     const double *step_s = res->run.step_s;
     s->step = pst_summarize(step_s + p->warmup, (size_t)(p->steps - p->warmup));
     s->wall_s = s->stage_sum_s = 0;
@@ -527,16 +501,15 @@ static void analyse(const model_cfg *c, const model_plan *p, const model_result 
     s->flops_per_step_level = fl.total;
     s->flops_per_step = fl.total * (double)c->levels;
     s->mflops = s->flops_per_step / s->step.median / 1e6;
-    MPI_Comm_size(MPI_COMM_WORLD, &s->nranks);
-    double *rss_per_rank = pst_malloc((size_t)s->nranks * sizeof *rss_per_rank);
-    s->max_rss_bytes = pst_peak_rss_bytes(rss_per_rank);
-    s->rss_bytes_per_rank = pst_malloc((size_t)s->nranks * sizeof *s->rss_bytes_per_rank);
-    for (int k = 0; k < s->nranks; k++) s->rss_bytes_per_rank[k] = (long long)rss_per_rank[k];
-    free(rss_per_rank);
+    return s;
 }
 
-static void emit_point(model_cfg *c, const model_plan *p, const model_result *res, const model_summary *s)
+static void emit_point(void *arg, const void *data, const void *summary)
 {
+    model_cfg *c = arg;
+    const model_plan *p = &c->plan;
+    const model_result *res = data;
+    const model_summary *s = summary;
     pst_rec r;
     pst_rec_begin(&r, &c->ctx, &pst_schema_model_point);
     rec_identity(&r, c, &p->m, p->steps);
@@ -573,8 +546,8 @@ static void emit_point(model_cfg *c, const model_plan *p, const model_result *re
     pst_rec_num(&r, "courant_initial", p->m.courant);
     pst_rec_num(&r, "inertial", p->m.inertial);
     pst_rec_num(&r, "memory_estimate_bytes", p->memory_estimate_bytes);
-    pst_rec_int(&r, "max_rss_bytes", (long long)s->max_rss_bytes);
-    pst_rec_ints(&r, "rss_bytes_per_rank", s->rss_bytes_per_rank, (size_t)s->nranks);
+    pst_rec_int(&r, "max_rss_bytes", (long long)res->max_rss_bytes);
+    pst_rec_ints(&r, "rss_bytes_per_rank", res->rss_bytes_per_rank, (size_t)res->nranks);
     pst_rec_emit(&r, &c->ctx);
 }
 
@@ -591,8 +564,12 @@ static void print_blas(const model_cfg *c, const pst_dyn *d)
     printf("\n");
 }
 
-static void print_summary(const model_cfg *c, const model_plan *p, const model_result *res, const model_summary *s)
+static void print_summary(const void *arg, const void *data, const void *summary)
 {
+    const model_cfg *c = arg;
+    const model_plan *p = &c->plan;
+    const model_result *res = data;
+    const model_summary *s = summary;
     const double *stage = res->run.stage_s, *comm = res->run.comm_s;
     const pst_model_diag *d = &res->final;
     printf("\n== model T%lldL%lld case %lld on %dx%d: %lld steps of %g s, statistic: median over %lld steps after %lld "
@@ -625,8 +602,11 @@ static void print_summary(const model_cfg *c, const model_plan *p, const model_r
 }
 
 /* --write-fields: collective (every rank gathers level 0), rank 0 writes. */
-static void write_fields(const model_cfg *c, model_plan *p)
+static void write_fields(void *arg)
 {
+    model_cfg *c = arg;
+    model_plan *p = &c->plan;
+    if (!c->write_fields) return;
     char err[512] = "";
     pst_model_level_grids(&p->m, 0);
     int rc = root ? pst_fields_write(c->write_fields, &p->m, p->t_end_s, p->steps, err, sizeof err) : 0;
@@ -638,30 +618,123 @@ static void write_fields(const model_cfg *c, model_plan *p)
     if (root) printf("  fields          written to %s (level 0, day %g)\n", c->write_fields, p->t_end_s / PST_DAY_S);
 }
 
-int pst_cmd_model(int argc, char **argv)
+static void free_result(void *c, void *data)
 {
-    model_cfg c;
-    model_plan p;
-    model_result res;
-    model_summary s;
-    parse_options(&c, argc, argv);
-    root = c.ctx.rank == 0;
-    plan_run(&c, &p);
-    pst_ctx_start(&c.ctx);
-    c.fft_locality = pst_locality_of_comms(is_parallel(&c) ? p.par.row : MPI_COMM_NULL);
-    c.legendre_locality = pst_locality_of_comms(is_parallel(&c) ? p.par.col : MPI_COMM_NULL);
-    measure(&c, &p, &res);
-    analyse(&c, &p, &res, &s);
-    emit_point(&c, &p, &res, &s);
-    if (root) print_summary(&c, &p, &res, &s);
-    if (c.write_fields) write_fields(&c, &p);
-
-    free(res.run.step_s);
-    free(s.rss_bytes_per_rank);
-    pst_ref_grids_free(&p.ref);
-    pst_reference_free(&c.ref);
-    pst_model_free(&p.m);
-    if (is_parallel(&c)) pst_par_free(&p.par);
-    pst_ctx_finish(&c.ctx);
-    return PST_EXIT_OK;
+    model_result *res = data;
+    free(res->run.step_s);
+    free(res->rss_bytes_per_rank);
+    free(res);
 }
+
+static void release(void *arg)
+{
+    model_cfg *c = arg;
+    pst_ref_grids_free(&c->plan.ref);
+    pst_reference_free(&c->ref);
+    pst_model_free(&c->plan.m);
+    if (is_parallel(c)) pst_par_free(&c->plan.par);
+}
+
+/* ---- the row ---- */
+
+/* --fft's and --legendre's help: the registry's algorithms of each stage. */
+static char fft_help[256], legendre_help[256];
+
+static void prepare(void *c)
+{
+    char names[160];
+    snprintf(fft_help, sizeof fft_help, "FFT across PX: %s (coll: the MPI collective)",
+             pst_algorithm_names(PST_ALG_STAGE_FFT, names, sizeof names));
+    snprintf(legendre_help, sizeof legendre_help, "Legendre across PY: %s (coll: the MPI collective)",
+             pst_algorithm_names(PST_ALG_STAGE_LEGENDRE, names, sizeof names));
+}
+
+static const char *const blas_choices[] = {"auto", "openblas", "blis", "blis-sup", NULL};
+static const model_cfg default_cfg = {.test_case = 2, .trunc = 42, .levels = 1, .warmup = 2, .dt_s = NAN, .days = NAN,
+                                      .alpha_spec = "0", .fftw_plan = "measure", .blas_name = "auto", .algos.transport = "mpi"};
+static model_cfg run_cfg;
+static const pst_opt opts[] = {
+    {"case", PST_OPT_INT, &run_cfg.test_case, "N", "Williamson test case: 1 cosine bell, 2 zonal flow, 5 mountain, 6 Rossby-Haurwitz", 1, 0, NULL, NULL},
+    {"alpha", PST_OPT_STRING, &run_cfg.alpha_spec, "RAD", "rotation angle of cases 1 and 2 in radians: 0.05, pi/4, pi/2", 1, 0, NULL, NULL},
+    {"trunc", PST_OPT_INT, &run_cfg.trunc, "M", "triangular truncation TM", 1, PST_SPECTRAL_GRID_MAX_TRUNC, NULL, NULL},
+    {"nlat", PST_OPT_INT, &run_cfg.nlat, "N", "Gaussian latitudes; without it, the smallest even >= (3M+1)/2 (T42: 64)", 2, 1 << 16, NULL, NULL},
+    {"nlon", PST_OPT_INT, &run_cfg.nlon, "N", "longitudes; without it, the smallest 2,3,5-smooth >= 3M+1 (T42: 128)", 4, 1 << 17, NULL, NULL},
+    {"levels", PST_OPT_INT, &run_cfg.levels, "K", "independent vertical levels (work is linear in K)", 1, MAX_LEVELS, NULL, NULL},
+    {"level-block", PST_OPT_INT, &run_cfg.level_block, "B", "levels transformed together, dividing K; without it, 4, else 2, else 1: the largest that divides K", 1, MAX_LEVELS, NULL, NULL},
+    {"dt", PST_OPT_DOUBLE, &run_cfg.dt_s, "SEC", "time step in seconds; without it, from the Courant number (printed)", 1, 0, NULL, NULL},
+    {"steps", PST_OPT_INT, &run_cfg.steps, "N", "time steps to run; without it, from --days", 1, MAX_STEPS, NULL, NULL},
+    {"days", PST_OPT_DOUBLE, &run_cfg.days, "D", "simulated days; without it, the case's standard 12, 5, 15, 14", 1, 0, NULL, NULL},
+    {"diag-every", PST_OPT_INT, &run_cfg.diag_every, "N", "print and record diagnostics every N steps; 0 = at the start and end only", 0, 1e9, NULL, NULL},
+    {"warmup", PST_OPT_INT, &run_cfg.warmup, "N", "steps left out of the timing statistics", 0, 1e9, NULL, NULL},
+    {"explicit", PST_OPT_FLAG, &run_cfg.explicit_scheme, NULL, "explicit leapfrog instead of semi-implicit gravity-wave terms", 1, 0, NULL, NULL},
+    {"robert", PST_OPT_DOUBLE, &run_cfg.robert, "EPS", "Robert-Asselin filter coefficient; 0 = off, as in STSWM", 0, 0.5, NULL, NULL},
+    {"hdiff", PST_OPT_DOUBLE, &run_cfg.hdiff, "K", "implicit del^4 diffusion coefficient in m^4/s; 0 = off", 0, 1e30, NULL, NULL},
+    {"write-fields", PST_OPT_STRING, &run_cfg.write_fields, "FILE", "write the final fields (level 0) as NetCDF", 1, 0, NULL, NULL},
+    {"reference", PST_OPT_STRING, &run_cfg.reference, "FILE", "error norms against this --write-fields run of the same case and end time", 1, 0, NULL, NULL},
+    {"fftw-plan", PST_OPT_STRING, &run_cfg.fftw_plan, "MODE", "FFTW planner effort", 1, 0, pst_fft_efforts, NULL},
+    {"fftw-wisdom", PST_OPT_STRING, &run_cfg.fftw_wisdom, "FILE", "FFTW wisdom: rank 0 loads FILE (if it exists) before planning and saves its wisdom to it after, so a later run on this machine gets the same plans without timing them", 1, 0, NULL, NULL},
+    {"blas", PST_OPT_STRING, &run_cfg.blas_name, "LIB", "library of the Legendre dgemms: openblas, blis, blis-sup (BLIS's small-matrix kernels called directly), or auto (time each at set-up, keep the fastest)", 1, 0, blas_choices, NULL},
+    {"grid", PST_OPT_STRING, &run_cfg.algos.grid, "PXxPY", "processor grid: longitudes over PX, latitude pairs over PY; without it, near-square for the ranks", 1, 0, NULL, NULL},
+    {"preset", PST_OPT_STRING, &run_cfg.algos.preset, "NAME", "algorithms and protocols: gen, coll, opt (--tuned), DTH, DR", 1, 0, pst_model_presets, "gen"},
+    {"tuned", PST_OPT_STRING, &run_cfg.algos.tuned, "FILE", "the opt preset's per-stage algorithm, protocol and overlap (pstlab tune writes it)", 1, 0, NULL, NULL},
+    {"fft", PST_OPT_STRING, &run_cfg.algos.fft, "ALG", fft_help, 1, 0, NULL, NULL},
+    {"legendre", PST_OPT_STRING, &run_cfg.algos.legendre, "ALG", legendre_help, 1, 0, NULL, NULL},
+    {"protocol", PST_OPT_STRING, &run_cfg.algos.protocol, "CODE", "protocol of both stages (e.g. 3,1; see pstswm swap --help)", 1, 0, NULL, NULL},
+    {"fft-protocol", PST_OPT_STRING, &run_cfg.algos.fft_protocol, "CODE", "protocol of the FFT stage", 1, 0, NULL, NULL},
+    {"legendre-protocol", PST_OPT_STRING, &run_cfg.algos.leg_protocol, "CODE", "protocol of the Legendre stage", 1, 0, NULL, NULL},
+    PST_TRANSPORT_OPT(&run_cfg.algos.transport, "; both stages use it"),
+    {"overlap", PST_OPT_FLAG, &run_cfg.algos.overlap, NULL, "overlap communication with computation in both stages", 1, 0, NULL, NULL},
+    {"level-pipeline", PST_OPT_FLAG, &run_cfg.level_pipeline, NULL, "sum each level block's Legendre sums (nonblocking allreduce) while the next block is computed", 1, 0, NULL, NULL},
+    PST_COMMON_OPTS(&run_cfg.ctx),
+    {0},
+};
+static const pst_command command = {
+    .name = "model",
+    .summary = "Spectral transform shallow water model (NCAR STSWM numerics) on Williamson's test cases:\n"
+               "time per step, per-stage split, analytic MFlop/s, error norms and conservation.",
+    .description =
+        "Time per step is the median over the steps after --warmup (the first step is a forward half step\n"
+        "plus a centred step); stage times are means per step.  MFlop/s = analytic flops per step (see\n"
+        "docs/model.md; T42: 3,849,704 per level, Worley 1998: 4,129,859) / median step time.  Errors are\n"
+        "Williamson's normalised l1, l2, linf of the height and the wind, against the analytic solution\n"
+        "(cases 1, 2) or a --reference run.  A non-finite state ends the run with exit 3 naming the step\n"
+        "(--no-verify skips that check).  OpenBLAS and BLIS are limited to 1 thread per rank.\n"
+        "On P ranks the model runs on a PX x PY grid (docs/model.md#parallel-runs): the FFT stage across each\n"
+        "row by --fft, the Legendre stage down each column by --legendre, each with its protocol and\n"
+        "overlap.  The step time is the slowest rank's; stage and communication times are the largest\n"
+        "over ranks; fft_comm_s / legendre_comm_s are the time inside the stage's parallel algorithm.",
+    .examples = "  pstswm model --case 2 --trunc 42 --levels 16 --days 5 --out model.jsonl\n"
+                "  pstswm model --case 2 --alpha pi/4 --trunc 85 --diag-every 120\n"
+                "  pstswm model --case 6 --trunc 213 --dt 120 --days 5 --write-fields ref.nc\n"
+                "  pstswm model --case 6 --trunc 42 --days 5 --reference ref.nc\n"
+                "  mpiexec -n 2 pstswm model --grid 2x1 --fft dfft --legendre ringpipe --protocol 3,1 --trunc 85 --levels 16\n"
+                "  mpiexec -n 8 pstswm model --grid 4x2 --preset DTH --fft logtrans --steps 20\n"
+                "  mpiexec -n 4 pstswm model --grid 2x2 --preset opt --tuned opt-T42L16-2x2.toml",
+    .opts = opts,
+};
+static const pst_schema footer = PST_FOOTER_SCHEMA("model");
+static const pst_schema *const schemas[] = {&pst_schema_model_header, &pst_schema_model_point, &pst_schema_model_diag, &footer,
+                                            NULL};
+
+const pst_bench pst_bench_model = {
+    .name = "model",
+    .summary = "spectral transform shallow water model: time per step, MFlop/s, errors, conservation",
+    .command = &command,
+    .cfg = &run_cfg,
+    .defaults = &default_cfg,
+    .cfg_bytes = sizeof run_cfg,
+    .ctx = &run_cfg.ctx,
+    .schemas = schemas,
+    .prepare = prepare,
+    .validate = validate_run,
+    .plan = plan,
+    .nsets = one_run,
+    .measure = measure,
+    .analyse = analyse,
+    .print = print_summary,
+    .emit = emit_point,
+    .analysis_free = free_summary,
+    .set_free = free_result,
+    .finish = write_fields,
+    .release = release,
+};

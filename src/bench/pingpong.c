@@ -13,7 +13,7 @@
  * wait.  With --pairs all, every pair runs at once and a sample is the slowest pair's.
  * Per mode: zero-byte latency, peak bandwidth and the fit T(N) = t_l + N·t_s over a window of
  * large messages (Frese & Knipp 1998: 1-2 MB) with its residuals. */
-#include "bench/commands.h"
+#include "bench/frame.h"
 #include "bench/loggp.h"
 #include "bench/pairing.h"
 #include "bench/records.h"
@@ -79,6 +79,8 @@ typedef struct pp_cfg {
     unsigned char *sbuf, *rbuf;
     void *bsend_space;
     const char *win_model; /* memory model of a one-sided transport's window, NULL if none */
+    struct pp_direction *now; /* the set being measured: one direction at every size */
+    long long point_id;       /* of the next (direction, size) measured */
 } pp_cfg;
 
 /* The MPI send modes are calls of the two-sided transport. */
@@ -298,30 +300,47 @@ static void measure_set(pp_cfg *cfg, bool bidir, long long bytes, long long poin
     free(S.corrupted);
 }
 
+/* One direction at every size: each mode's points and every size's rounds. */
+typedef struct pp_direction {
+    bool bidir;
+    pp_point **pts;          /* [mode][size] */
+    pst_rounds *R;           /* [size] */
+} pp_direction;
+
 /* The modes at one (direction, size) as a verdict: which send mode is fastest. */
-static void modes_verdict(pp_cfg *cfg, bool bidir, long long bytes, const pst_rounds *R)
+typedef struct pp_modes_verdict {
+    pst_verdict v;
+    bool *in_set;            /* [mode] */
+    double *med_s;           /* [mode] */
+} pp_modes_verdict;
+
+static pp_modes_verdict modes_verdict(const pp_cfg *cfg, const pst_rounds *R)
 {
     size_t k = cfg->nmodes;
-    bool *in_set = pst_malloc(k * sizeof *in_set);
-    double *med = pst_malloc(k * sizeof *med);
-    const char **labels = pst_malloc(k * sizeof *labels);
-    for (size_t i = 0; i < k; i++) labels[i] = cfg->modes[i].name;
-    pst_verdict v = pst_rounds_verdict(R, k, &cfg->compare, in_set, med);
+    pp_modes_verdict mv = {.in_set = pst_malloc(k * sizeof *mv.in_set), .med_s = pst_malloc(k * sizeof *mv.med_s)};
+    mv.v = pst_rounds_verdict(R, k, &cfg->compare, mv.in_set, mv.med_s);
+    return mv;
+}
+
+static void emit_modes_verdict(pp_cfg *cfg, bool bidir, long long bytes, const pst_rounds *R, const pp_modes_verdict *mv,
+                               const char *const *labels)
+{
     pst_rec r;
     pst_rec_begin(&r, &cfg->ctx, &pst_schema_pingpong_modes);
     pst_rec_str(&r, "direction", bidir ? "bi" : "uni");
     pst_rec_int(&r, "bytes", bytes);
     pst_rec_str(&r, "pair", cfg->pairs_spec);
     pst_rec_str(&r, "locality", pst_pairing_locality(cfg->pairs_spec));
-    pst_rec_verdict(&r, &v, in_set, labels, R, &cfg->compare, &cfg->ctx);
-    pst_rec_num(&r, "median_rel", v.median_rel);
+    pst_rec_verdict(&r, &mv->v, mv->in_set, labels, R, &cfg->compare, &cfg->ctx);
+    pst_rec_num(&r, "median_rel", mv->v.median_rel);
     pst_rec_emit(&r, &cfg->ctx);
+}
+
+static void print_modes_verdict(bool bidir, long long bytes, const pp_modes_verdict *mv, const char *const *labels)
+{
     char ties[512];
-    printf("  %10lld %-4s %12.3f  %-12s %s\n", bytes, bidir ? "bi" : "uni", v.best_median * 1e6, v.level,
-           pst_tie_set(&v, in_set, labels, med, ties, sizeof ties));
-    free(in_set);
-    free(med);
-    free(labels);
+    printf("  %10lld %-4s %12.3f  %-12s %s\n", bytes, bidir ? "bi" : "uni", mv->v.best_median * 1e6, mv->v.level,
+           pst_tie_set(&mv->v, mv->in_set, labels, mv->med_s, ties, sizeof ties));
 }
 
 static double mbytes_per_s(long long bytes, double t_s) { return (double)bytes / t_s / 1e6; }
@@ -479,14 +498,77 @@ static void print_mode(const pp_cfg *cfg, const pp_mode *m, bool bidir, size_t n
     fflush(stdout);
 }
 
-/* One mode's sizes: analyse, then its records, then its table. */
-static void report(pp_cfg *cfg, const pp_mode *m, bool bidir, size_t nsizes, const long long *bytes, const pp_point *pts)
+/* One direction's analysis: each mode's fits, and with two modes or more the verdict per size. */
+typedef struct pp_direction_analysis {
+    pp_analysis *modes;          /* [mode] */
+    pp_modes_verdict *verdicts;  /* [size]; NULL with one mode: nothing to compare */
+    const char **labels;         /* [mode] */
+} pp_direction_analysis;
+
+static void *analyse_direction(const void *p, const void *data)
 {
-    pp_analysis an = analyse(cfg, nsizes, bytes, pts);
-    emit_mode(cfg, m, bidir, nsizes, bytes, pts, &an);
-    print_mode(cfg, m, bidir, nsizes, bytes, pts, &an);
-    free(an.tmin);
-    free(an.resid);
+    const pp_cfg *cfg = p;
+    const pp_direction *d = data;
+    size_t nsizes = cfg->sizes.n, nm = cfg->nmodes;
+    pp_direction_analysis *an = pst_calloc(1, sizeof *an);
+    an->modes = pst_malloc(nm * sizeof *an->modes);
+    an->labels = pst_malloc(nm * sizeof *an->labels);
+    for (size_t mi = 0; mi < nm; mi++) {
+        an->modes[mi] = analyse(cfg, nsizes, cfg->sizes.v, d->pts[mi]);
+        an->labels[mi] = cfg->modes[mi].name;
+    }
+    if (nm >= 2) {
+        an->verdicts = pst_malloc(nsizes * sizeof *an->verdicts);
+        for (size_t s = 0; s < nsizes; s++) an->verdicts[s] = modes_verdict(cfg, &d->R[s]);
+    }
+    return an;
+}
+
+static void print_direction(const void *p, const void *data, const void *analysis)
+{
+    const pp_cfg *cfg = p;
+    const pp_direction *d = data;
+    const pp_direction_analysis *an = analysis;
+    for (size_t mi = 0; mi < cfg->nmodes; mi++)
+        print_mode(cfg, &cfg->modes[mi], d->bidir, cfg->sizes.n, cfg->sizes.v, d->pts[mi], &an->modes[mi]);
+    if (!an->verdicts) return;
+    printf("\n== fastest mode per size (%s): medians over rounds; best set = modes not slower than the best beyond "
+           "%.0f %% at %.0f %% confidence ==\n", d->bidir ? "bi" : "uni", cfg->compare.margin * 100,
+           cfg->compare.confidence * 100);
+    printf("  %10s %-4s %12s  %-12s %s\n", "bytes", "dir", "best t us", "level", "best set");
+    for (size_t s = 0; s < cfg->sizes.n; s++) print_modes_verdict(d->bidir, cfg->sizes.v[s], &an->verdicts[s], an->labels);
+    fflush(stdout);
+}
+
+static void emit_direction(void *p, const void *data, const void *analysis)
+{
+    pp_cfg *cfg = p;
+    const pp_direction *d = data;
+    const pp_direction_analysis *an = analysis;
+    for (size_t mi = 0; mi < cfg->nmodes; mi++)
+        emit_mode(cfg, &cfg->modes[mi], d->bidir, cfg->sizes.n, cfg->sizes.v, d->pts[mi], &an->modes[mi]);
+    if (an->verdicts)
+        for (size_t s = 0; s < cfg->sizes.n; s++)
+            emit_modes_verdict(cfg, d->bidir, cfg->sizes.v[s], &d->R[s], &an->verdicts[s], an->labels);
+}
+
+static void free_direction_analysis(const void *p, void *analysis)
+{
+    const pp_cfg *cfg = p;
+    pp_direction_analysis *an = analysis;
+    for (size_t mi = 0; mi < cfg->nmodes; mi++) {
+        free(an->modes[mi].tmin);
+        free(an->modes[mi].resid);
+    }
+    if (an->verdicts)
+        for (size_t s = 0; s < cfg->sizes.n; s++) {
+            free(an->verdicts[s].in_set);
+            free(an->verdicts[s].med_s);
+        }
+    free(an->verdicts);
+    free(an->modes);
+    free(an->labels);
+    free(an);
 }
 
 /* The transport's ping-pongs for messages: "1,0 (ordered.put), 1,1 (ordered.put-nb), ...". */
@@ -590,8 +672,9 @@ static void normalise_sizes(pst_int_list *l)
     free(v);
 }
 
-static void validate(pp_cfg *cfg)
+static void validate(void *p)
 {
+    pp_cfg *cfg = p;
     pst_ctx *c = &cfg->ctx;
     char err[512];
     pst_transport_require(cfg->transport);
@@ -628,6 +711,7 @@ static void validate(pp_cfg *cfg)
     int color = cfg->pairing.partner >= 0 ? 0 : MPI_UNDEFINED;
     MPI_Comm_split(MPI_COMM_WORLD, color, c->rank, &cfg->active);
     MPI_Comm_dup(MPI_COMM_WORLD, &cfg->comm);
+    pst_compare_setup(&cfg->compare, c, cfg->reps, cfg->directions.n * cfg->sizes.n);
 }
 
 /* The transport's area and buffers for the largest size, and buffered-send space when a bsend
@@ -667,112 +751,148 @@ static void teardown(pp_cfg *cfg)
     MPI_Comm_free(&cfg->comm);
 }
 
-int pst_cmd_pingpong(int argc, char **argv)
+/* Buffers, points and rounds for every direction, outside every timing. */
+static void plan(void *p)
 {
-    static const char *const directions[] = {"uni", "bi", NULL};
-    pp_cfg cfg = {.pairs_spec = "0,1", .transport = "mpi", .reps = 20, .warmup = 10,
-                  .fit_from = 1 << 20, .fit_to = 2 << 20, .loggp_n = 16, .compare = PST_COMPARE_DEFAULTS};
-    pst_ctx_init(&cfg.ctx, &pst_schema_pingpong_header, argc, argv);
-    const pst_opt opts[] = {
-        {"modes", PST_OPT_STRING, &cfg.modes_spec, "LIST",
-         "send, ssend, isend, bsend (transport mpi), ordered protocols of the transport by code or slug "
-         "(1,3 / ordered.isend-irecv), ordered = all of them (default send,ssend,isend,bsend; one-sided: ordered)", 1, 0, NULL},
-        {"sizes", PST_OPT_SIZES, &cfg.sizes, "LIST",
-         "message sizes in bytes, e.g. 8,1K,1M or 1:4M (doubling); 0 B is always added "
-         "(default 1:4M plus 1M:2M:+128K)", 0, MAX_BYTES, NULL},
-        {"direction", PST_OPT_STRINGS, &cfg.directions, "LIST",
-         "uni (ping-pong) and/or bi (both sides send at once) (default uni)", 1, 0, directions},
-        {"pairs", PST_OPT_STRING, &cfg.pairs_spec, "I,J|all",
-         "the pair I,J (default 0,1) or all: rank i with i+P/2, all pairs at once", 1, 0, NULL},
-        {"reps", PST_OPT_INT, &cfg.reps, "N", "timed rounds (one loop per mode each) per size; the minimum with --adaptive "
-         "", 1, 1e6, NULL},
-        {"iters", PST_OPT_INT, &cfg.iters, "N",
-         "round trips per sample; 0 = auto: about 2 ms per sample, from the second half of the warm-up", 0, 1e9, NULL},
-        {"warmup", PST_OPT_INT, &cfg.warmup, "N", "untimed round trips before a mode's first loop at a size; later turns "
-         "re-warm with one (default 10; auto --iters uses at least 2)", 0, 1e6, NULL},
-        {"fit-from", PST_OPT_SIZE, &cfg.fit_from, "BYTES", "lower end of the linear-fit window", 0, MAX_BYTES, NULL},
-        {"fit-to", PST_OPT_SIZE, &cfg.fit_to, "BYTES", "upper end of the linear-fit window", 0, MAX_BYTES, NULL},
-        PST_TRANSPORT_OPT(&cfg.transport, "; one-sided transports run their ordered protocols"),
-        PST_SAMPLES_OPT(&cfg.samples, "sample"),
-        {"loggp", PST_OPT_FLAG, &cfg.loggp, NULL,
-         "also measure the LogGP parameters L, o_s, o_r, g, G over the sizes (PRTT method, MPI_Send/MPI_Recv)", 1, 0, NULL},
-        {"loggp-n", PST_OPT_INT, &cfg.loggp_n, "N", "messages per parametrised round trip of --loggp", 2, 1e6, NULL},
-        PST_COMPARE_OPTS(&cfg.compare),
-        PST_COMMON_OPTS(&cfg.ctx),
-        {0},
-    };
-    const pst_command cmd = {
-        .name = "pingpong",
-        .summary = "Ping-pong latency and bandwidth against message size for the MPI send modes and the ordered\n"
-                   "protocols of a transport (Frese & Knipp 1998): zero-byte latency, peak bandwidth and the fit T(N) = t_l + N*t_s\n"
-                   "over large messages.",
-        .description =
-            "uni: t = half round trip = (time of a loop of round trips on side A) / (2 * round trips).\n"
-            "bi: both sides post the receive, send and wait; t = time per exchange (the slower side).\n"
-            "A sample is one timed loop; the modes of one size run in interleaved rounds (--schedule), and\n"
-            "t_min/t_med/t_mean/t_max are over the rounds.  With --pairs all, a\n"
-            "sample is the slowest pair's; 'aggr MB/s' = pairs * directions * bytes / t_min.  MB = 10^6 bytes.\n"
-            "The fit uses each size's t_min inside [--fit-from, --fit-to] (ordinary least squares); residuals are\n"
-            "observed - model.  Payloads are written before and checked after every loop, never inside it.",
-        .examples = "  mpiexec -n 2 pstswm pingpong --out pp.jsonl\n"
-                    "  mpiexec -n 2 pstswm pingpong --modes send,1,3,ordered.rsend --sizes 0:64K --direction uni,bi\n"
-                    "  mpiexec -n 8 pstswm pingpong --pairs all --modes send --sizes 8,64K,1M,4M\n"
-                    "  mpiexec -n 2 pstswm pingpong --transport rma --sizes 8,1M          # ordered.put ... ordered.get-nb",
-        .opts = opts,
-    };
-    pst_cli_parse(&cmd, argc, argv);
-    validate(&cfg);
-    pst_compare_setup(&cfg.compare, &cfg.ctx, cfg.reps, cfg.directions.n * cfg.sizes.n);
-    pst_ctx_validated(&cfg.ctx);
-    pst_ctx_start(&cfg.ctx);
-    setup_buffers(&cfg);
-
-    size_t nsizes = cfg.sizes.n, nm = cfg.nmodes;
-    pp_point **pts = pst_malloc(nm * sizeof *pts);
+    pp_cfg *cfg = p;
+    setup_buffers(cfg);
+    size_t nsizes = cfg->sizes.n, nm = cfg->nmodes;
+    pp_direction *d = pst_calloc(1, sizeof *d);
+    d->pts = pst_malloc(nm * sizeof *d->pts);
     for (size_t mi = 0; mi < nm; mi++) {
-        pts[mi] = pst_calloc(nsizes, sizeof **pts);
-        for (size_t i = 0; i < nsizes; i++) pts[mi][i].pair_tmin = pst_calloc((size_t)cfg.pairing.npairs, sizeof *pts[mi][i].pair_tmin);
+        d->pts[mi] = pst_calloc(nsizes, sizeof **d->pts);
+        for (size_t i = 0; i < nsizes; i++)
+            d->pts[mi][i].pair_tmin = pst_calloc((size_t)cfg->pairing.npairs, sizeof *d->pts[mi][i].pair_tmin);
     }
-    pst_rounds *R = pst_calloc(nsizes, sizeof *R);
-    long long point_id = 0;
-    for (size_t di = 0; di < cfg.directions.n; di++) {
-        bool bidir = !strcmp(cfg.directions.v[di], "bi");
-        for (size_t s = 0; s < nsizes; s++) {
-            long long bytes = cfg.sizes.v[s];
-            pst_watchdog_phase("pingpong %s bytes %lld pairs %s (%zu modes in rounds)", bidir ? "bi" : "uni", bytes,
-                               cfg.pairs_spec, nm);
-            measure_set(&cfg, bidir, bytes, point_id++, pts, s, &R[s]);
-        }
-        if (cfg.ctx.rank == 0) {
-            for (size_t mi = 0; mi < nm; mi++) report(&cfg, &cfg.modes[mi], bidir, nsizes, cfg.sizes.v, pts[mi]);
-            if (nm >= 2) {
-                printf("\n== fastest mode per size (%s): medians over rounds; best set = modes not slower than the best beyond "
-                       "%.0f %% at %.0f %% confidence ==\n", bidir ? "bi" : "uni", cfg.compare.margin * 100,
-                       cfg.compare.confidence * 100);
-                printf("  %10s %-4s %12s  %-12s %s\n", "bytes", "dir", "best t us", "level", "best set");
-                for (size_t s = 0; s < nsizes; s++) modes_verdict(&cfg, bidir, cfg.sizes.v[s], &R[s]);
-                fflush(stdout);
-            }
-        }
-        for (size_t s = 0; s < nsizes; s++) pst_rounds_free(&R[s]);
-    }
-    for (size_t mi = 0; mi < nm; mi++) {
-        for (size_t i = 0; i < nsizes; i++) {
-            free(pts[mi][i].samples);
-            free(pts[mi][i].pair_tmin);
-        }
-        free(pts[mi]);
-    }
-    free(pts);
-    free(R);
-    if (cfg.loggp) {
-        pst_watchdog_phase("pingpong --loggp (PRTT round trips)");
-        pst_loggp_run run = {.comm = cfg.active, .partner = cfg.pairing.partner, .side = cfg.pairing.side, .n = cfg.loggp_n,
-                             .reps = cfg.reps, .sizes = cfg.sizes.v + 1, .nsizes = nsizes - 1, .sbuf = cfg.sbuf,
-                             .rbuf = cfg.rbuf, .confidence = cfg.compare.confidence};
-        if (run.nsizes) pst_loggp(&cfg.ctx, &run);
-    }
-    teardown(&cfg);
-    pst_ctx_finish(&cfg.ctx);
-    return PST_EXIT_OK;
+    d->R = pst_calloc(nsizes, sizeof *d->R);
+    cfg->now = d;
 }
+
+static size_t directions(const void *p) { return ((const pp_cfg *)p)->directions.n; }
+
+static void *measure_direction(void *p, size_t set)
+{
+    pp_cfg *cfg = p;
+    pp_direction *d = cfg->now;
+    d->bidir = !strcmp(cfg->directions.v[set], "bi");
+    for (size_t s = 0; s < cfg->sizes.n; s++) {
+        long long bytes = cfg->sizes.v[s];
+        pst_watchdog_phase("pingpong %s bytes %lld pairs %s (%zu modes in rounds)", d->bidir ? "bi" : "uni", bytes,
+                           cfg->pairs_spec, cfg->nmodes);
+        measure_set(cfg, d->bidir, bytes, cfg->point_id++, d->pts, s, &d->R[s]);
+    }
+    return d;
+}
+
+static void free_direction(void *p, void *data)
+{
+    const pp_cfg *cfg = p;
+    pp_direction *d = data;
+    for (size_t s = 0; s < cfg->sizes.n; s++) pst_rounds_free(&d->R[s]);
+}
+
+/* --loggp: the LogGP parameters over the sizes but 0 B, after the modes. */
+static void measure_loggp(void *p)
+{
+    pp_cfg *cfg = p;
+    size_t nsizes = cfg->sizes.n;
+    if (!cfg->loggp) return;
+    pst_watchdog_phase("pingpong --loggp (PRTT round trips)");
+    pst_loggp_run run = {.comm = cfg->active, .partner = cfg->pairing.partner, .side = cfg->pairing.side, .n = cfg->loggp_n,
+                         .reps = cfg->reps, .sizes = cfg->sizes.v + 1, .nsizes = nsizes - 1, .sbuf = cfg->sbuf,
+                         .rbuf = cfg->rbuf, .confidence = cfg->compare.confidence};
+    if (run.nsizes) pst_loggp(&cfg->ctx, &run);
+}
+
+static void release(void *p)
+{
+    pp_cfg *cfg = p;
+    pp_direction *d = cfg->now;
+    for (size_t mi = 0; mi < cfg->nmodes; mi++) {
+        for (size_t i = 0; i < cfg->sizes.n; i++) {
+            free(d->pts[mi][i].samples);
+            free(d->pts[mi][i].pair_tmin);
+        }
+        free(d->pts[mi]);
+    }
+    free(d->pts);
+    free(d->R);
+    free(d);
+    teardown(cfg);
+}
+
+static const char *const directions_allowed[] = {"uni", "bi", NULL};
+static const pp_cfg default_cfg = {.pairs_spec = "0,1", .transport = "mpi", .reps = 20, .warmup = 10,
+                                   .fit_from = 1 << 20, .fit_to = 2 << 20, .loggp_n = 16, .compare = PST_COMPARE_DEFAULTS};
+static pp_cfg run_cfg;
+static const pst_opt opts[] = {
+    {"modes", PST_OPT_STRING, &run_cfg.modes_spec, "LIST",
+     "send, ssend, isend, bsend (transport mpi), ordered protocols of the transport by code or slug "
+     "(1,3 / ordered.isend-irecv), ordered = all of them", 1, 0, NULL, "send,ssend,isend,bsend; one-sided transports: ordered"},
+    {"sizes", PST_OPT_SIZES, &run_cfg.sizes, "LIST",
+     "message sizes in bytes, e.g. 8,1K,1M or 1:4M (doubling); 0 B is always added", 0, MAX_BYTES, NULL, "1:4M,1M:2M:+128K"},
+    {"direction", PST_OPT_STRINGS, &run_cfg.directions, "LIST",
+     "uni (ping-pong) and/or bi (both sides send at once)", 1, 0, directions_allowed, "uni"},
+    {"pairs", PST_OPT_STRING, &run_cfg.pairs_spec, "I,J|all",
+     "the pair I,J or all: rank i with i+P/2, all pairs at once", 1, 0, NULL, NULL},
+    {"reps", PST_OPT_INT, &run_cfg.reps, "N", "timed rounds (one loop per mode each) per size; the minimum with --adaptive", 1, 1e6, NULL, NULL},
+    {"iters", PST_OPT_INT, &run_cfg.iters, "N",
+     "round trips per sample; 0 = auto: about 2 ms per sample, from the second half of the warm-up", 0, 1e9, NULL, NULL},
+    {"warmup", PST_OPT_INT, &run_cfg.warmup, "N", "untimed round trips before a mode's first loop at a size; later turns "
+     "re-warm with one; auto --iters uses at least 2", 0, 1e6, NULL, NULL},
+    {"fit-from", PST_OPT_SIZE, &run_cfg.fit_from, "BYTES", "lower end of the linear-fit window", 0, MAX_BYTES, NULL, NULL},
+    {"fit-to", PST_OPT_SIZE, &run_cfg.fit_to, "BYTES", "upper end of the linear-fit window", 0, MAX_BYTES, NULL, NULL},
+    PST_TRANSPORT_OPT(&run_cfg.transport, "; one-sided transports run their ordered protocols"),
+    PST_SAMPLES_OPT(&run_cfg.samples, "sample"),
+    {"loggp", PST_OPT_FLAG, &run_cfg.loggp, NULL,
+     "also measure the LogGP parameters L, o_s, o_r, g, G over the sizes (PRTT method, MPI_Send/MPI_Recv)", 1, 0, NULL, NULL},
+    {"loggp-n", PST_OPT_INT, &run_cfg.loggp_n, "N", "messages per parametrised round trip of --loggp", 2, 1e6, NULL, NULL},
+    PST_COMPARE_OPTS(&run_cfg.compare),
+    PST_COMMON_OPTS(&run_cfg.ctx),
+    {0},
+};
+static const pst_command command = {
+    .name = "pingpong",
+    .summary = "Ping-pong latency and bandwidth against message size for the MPI send modes and the ordered\n"
+               "protocols of a transport (Frese & Knipp 1998): zero-byte latency, peak bandwidth and the fit T(N) = t_l + N*t_s\n"
+               "over large messages.",
+    .description =
+        "uni: t = half round trip = (time of a loop of round trips on side A) / (2 * round trips).\n"
+        "bi: both sides post the receive, send and wait; t = time per exchange (the slower side).\n"
+        "A sample is one timed loop; the modes of one size run in interleaved rounds (--schedule), and\n"
+        "t_min/t_med/t_mean/t_max are over the rounds.  With --pairs all, a\n"
+        "sample is the slowest pair's; 'aggr MB/s' = pairs * directions * bytes / t_min.  MB = 10^6 bytes.\n"
+        "The fit uses each size's t_min inside [--fit-from, --fit-to] (ordinary least squares); residuals are\n"
+        "observed - model.  Payloads are written before and checked after every loop, never inside it.",
+    .examples = "  mpiexec -n 2 pstswm pingpong --out pp.jsonl\n"
+                "  mpiexec -n 2 pstswm pingpong --modes send,1,3,ordered.rsend --sizes 0:64K --direction uni,bi\n"
+                "  mpiexec -n 8 pstswm pingpong --pairs all --modes send --sizes 8,64K,1M,4M\n"
+                "  mpiexec -n 2 pstswm pingpong --transport rma --sizes 8,1M          # ordered.put ... ordered.get-nb",
+    .opts = opts,
+};
+static const pst_schema footer = PST_FOOTER_SCHEMA("pingpong");
+static const pst_schema *const schemas[] = {&pst_schema_pingpong_header, &pst_schema_pingpong_point,
+                                            &pst_schema_pingpong_latbw, &pst_schema_pingpong_modes,
+                                            &pst_schema_pingpong_loggp, &footer, NULL};
+
+const pst_bench pst_bench_pingpong = {
+    .name = "pingpong",
+    .summary = "ping-pong latency/bandwidth vs message size, send modes, large-message fit",
+    .command = &command,
+    .cfg = &run_cfg,
+    .defaults = &default_cfg,
+    .cfg_bytes = sizeof run_cfg,
+    .ctx = &run_cfg.ctx,
+    .schemas = schemas,
+    .validate = validate,
+    .plan = plan,
+    .nsets = directions,
+    .measure = measure_direction,
+    .analyse = analyse_direction,
+    .print = print_direction,
+    .emit = emit_direction,
+    .analysis_free = free_direction_analysis,
+    .set_free = free_direction,
+    .finish = measure_loggp,
+    .release = release,
+};

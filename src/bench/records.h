@@ -1,6 +1,6 @@
 /* The record schemas of every subcommand (core/schema.h): what each record it writes carries.
- * Each bench's schemas live in <bench>_records.c beside its driver; pst_bench_schemas lists them
- * all for `pstswm schema`, docs/records.md and pstlab. */
+ * Each bench's schemas live in <bench>_records.c beside its driver; its registry row lists them
+ * (bench/frame.h), and `pstswm schema` prints them all for docs/records.md and pstlab. */
 #ifndef PST_BENCH_RECORDS_H
 #define PST_BENCH_RECORDS_H
 
@@ -29,9 +29,5 @@ extern const pst_schema pst_schema_model_header, pst_schema_model_point, pst_sch
 #define PST_FIELD_WARMUP {"warmup", PST_F_INT, NULL, "untimed repetitions before an alternative's first timed one (--warmup)", false, NULL}
 #define PST_FIELD_VERIFIED {"verified", PST_F_BOOL, NULL, "every received payload was checked (false with --no-verify)", false, NULL}
 #define PST_FIELD_SAMPLES {"samples", PST_F_NUMS, "s", "every repetition's time, full precision (with --samples)", true, NULL}
-
-/* Every schema, bench by bench: header, records, footer. */
-extern const pst_schema *const pst_bench_schemas[];
-extern const size_t pst_bench_nschemas;
 
 #endif

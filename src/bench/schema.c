@@ -1,32 +1,32 @@
 /* `pstswm schema`: the record schema of every subcommand, as a table, JSON or Markdown. */
 #include "bench/commands.h"
 #include "bench/records.h"
+#include "core/alloc.h"
 #include "core/cli.h"
 #include "core/errors.h"
 #include "core/schema_print.h"
 
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 
-static const pst_schema swap_footer = PST_FOOTER_SCHEMA("swap"), pingpong_footer = PST_FOOTER_SCHEMA("pingpong"),
-                        coll_footer = PST_FOOTER_SCHEMA("coll"), kernel_footer = PST_FOOTER_SCHEMA("kernel"),
-                        match_footer = PST_FOOTER_SCHEMA("match"), model_footer = PST_FOOTER_SCHEMA("model");
-
-const pst_schema *const pst_bench_schemas[] = {
-    &pst_schema_swap_header, &pst_schema_swap_point, &pst_schema_swap_protocol, &pst_schema_swap_sensitivity, &swap_footer,
-    &pst_schema_pingpong_header, &pst_schema_pingpong_point, &pst_schema_pingpong_latbw, &pst_schema_pingpong_modes,
-    &pst_schema_pingpong_loggp, &pingpong_footer,
-    &pst_schema_coll_header, &pst_schema_coll_point, &pst_schema_coll_overlap, &pst_schema_coll_persistent, &coll_footer,
-    &pst_schema_kernel_header, &pst_schema_kernel_point, &pst_schema_kernel_sensitivity, &pst_schema_kernel_generic, &pst_schema_kernel_family, &kernel_footer,
-    &pst_schema_match_header, &pst_schema_match_point, &pst_schema_match_fit, &pst_schema_match_queues, &pst_schema_match_asserts, &pst_schema_match_mpit, &match_footer,
-    &pst_schema_model_header, &pst_schema_model_point, &pst_schema_model_diag, &model_footer,
-};
-const size_t pst_bench_nschemas = sizeof pst_bench_schemas / sizeof pst_bench_schemas[0];
-
-static void print_table(FILE *f)
+/* Every subcommand's schemas, in the registry's order: header, records, footer. */
+static const pst_schema **all_schemas(size_t *n)
 {
-    for (size_t i = 0; i < pst_bench_nschemas; i++) {
-        const pst_schema *s = pst_bench_schemas[i];
+    *n = 0;
+    for (size_t b = 0; b < pst_nbenches; b++)
+        for (const pst_schema *const *s = pst_benches[b]->schemas; s && *s; s++) ++*n;
+    const pst_schema **all = pst_malloc(*n * sizeof *all);
+    size_t k = 0;
+    for (size_t b = 0; b < pst_nbenches; b++)
+        for (const pst_schema *const *s = pst_benches[b]->schemas; s && *s; s++) all[k++] = *s;
+    return all;
+}
+
+static void print_table(const pst_schema *const *schemas, size_t n, FILE *f)
+{
+    for (size_t i = 0; i < n; i++) {
+        const pst_schema *s = schemas[i];
         fprintf(f, "%s / %s%s%s:", s->bench, s->type, s->summary ? " " : "", s->summary ? s->summary : "");
         for (size_t p = 0; p < PST_SCHEMA_PARTS && s->part[p]; p++) {
             const pst_fields *g = s->part[p];
@@ -38,37 +38,59 @@ static void print_table(FILE *f)
     fputs("(? = not always present; `pstswm schema --markdown` has types, units and meanings)\n", f);
 }
 
-int pst_cmd_schema(int argc, char **argv)
+typedef struct schema_cfg {
+    bool json, markdown;
+} schema_cfg;
+
+static const schema_cfg default_cfg = {0};
+static schema_cfg run_cfg;
+
+static const pst_opt opts[] = {
+    {"json", PST_OPT_FLAG, &run_cfg.json, NULL, "as one JSON document (pstlab's copy: python/pstlab/schema.json)", 1, 0, NULL, NULL},
+    {"markdown", PST_OPT_FLAG, &run_cfg.markdown, NULL, "as Markdown (docs/records.md)", 1, 0, NULL, NULL},
+    {0},
+};
+static const pst_command command = {
+    .name = "schema",
+    .summary = "The fields of every record each subcommand writes: name, JSON type, unit and meaning.",
+    .description = "Every record is checked against this schema as it is written, so a record file always matches it.\n"
+                   "It also checks itself first (names unique within a record, every field documented): exit 3 if not.",
+    .examples = "  pstswm schema                 # the fields of every record, briefly\n"
+                "  pstswm schema --markdown      # the reference page, docs/records.md\n"
+                "  pstswm schema --json > schema.json",
+    .opts = opts,
+};
+
+static void validate(void *p)
 {
-    bool json = false, markdown = false;
-    pst_set_progname("pstswm schema");
-    const pst_opt opts[] = {
-        {"json", PST_OPT_FLAG, &json, NULL, "as one JSON document (pstlab's copy: python/pstlab/schema.json)", 1, 0, NULL},
-        {"markdown", PST_OPT_FLAG, &markdown, NULL, "as Markdown (docs/records.md)", 1, 0, NULL},
-        {0},
-    };
-    const pst_command cmd = {
-        .name = "schema",
-        .summary = "The fields of every record each subcommand writes: name, JSON type, unit and meaning.",
-        .description = "Every record is checked against this schema as it is written, so a record file always matches it.\n"
-                       "It also checks itself first (names unique within a record, every field documented): exit 3 if not.",
-        .examples = "  pstswm schema                 # the fields of every record, briefly\n"
-                    "  pstswm schema --markdown      # the reference page, docs/records.md\n"
-                    "  pstswm schema --json > schema.json",
-        .opts = opts,
-    };
-    pst_cli_parse(&cmd, argc, argv);
-    if (json && markdown) pst_usage_error("--json and --markdown: choose one");
+    const schema_cfg *cfg = p;
+    if (cfg->json && cfg->markdown) pst_usage_error("--json and --markdown: choose one");
+}
+
+/* Rank 0 checks the schemas, then prints them. */
+static void print_schemas(void *p)
+{
+    const schema_cfg *cfg = p;
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank == 0) {
-        if (pst_schema_check(pst_bench_schemas, pst_bench_nschemas, stderr))
-            pst_fatal(PST_EXIT_FAILED, "the record schema is inconsistent (above)");
-        if (json) pst_schema_print_json(pst_bench_schemas, pst_bench_nschemas, stdout);
-        else if (markdown) pst_schema_print_markdown(pst_bench_schemas, pst_bench_nschemas, stdout);
-        else print_table(stdout);
-        fflush(stdout);
-    }
-    pst_exit_trap_point(PST_EXIT_OK, "schema"); /* like --help: the fuzzer's stop */
-    return PST_EXIT_OK;
+    if (rank != 0) return;
+    size_t n;
+    const pst_schema **schemas = all_schemas(&n);
+    if (pst_schema_check(schemas, n, stderr)) pst_fatal(PST_EXIT_FAILED, "the record schema is inconsistent (above)");
+    if (cfg->json) pst_schema_print_json(schemas, n, stdout);
+    else if (cfg->markdown) pst_schema_print_markdown(schemas, n, stdout);
+    else print_table(schemas, n, stdout);
+    fflush(stdout);
+    free(schemas);
 }
+
+const pst_bench pst_bench_schema = {
+    .name = "schema",
+    .summary = "the fields of every record the subcommands write: type, unit, meaning",
+    .command = &command,
+    .cfg = &run_cfg,
+    .defaults = &default_cfg,
+    .cfg_bytes = sizeof run_cfg,
+    .validate = validate,
+    .finish = print_schemas,
+};

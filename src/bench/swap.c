@@ -6,7 +6,7 @@
  * exchange, taken as the max over all participating ranks of each repetition.  Per protocol:
  * peak bandwidth and the model T = nmsg·α + volume/β fitted to the per-point minima with
  * relative (1/T²) weights.  Per size: the protocol sensitivity summary. */
-#include "bench/commands.h"
+#include "bench/frame.h"
 #include "bench/pairing.h"
 #include "bench/records.h"
 #include "comm/protocol.h"
@@ -48,6 +48,13 @@ static const cache_mode cache_modes[] = {
     {"10", "mean of ten back-to-back exchanges per sample", 10, false},
 };
 
+/* The set being measured: one cache state at every size. */
+typedef struct swap_cache_set {
+    const cache_mode *cm;
+    long long *nmsg;         /* [size] messages per exchange */
+    pst_rounds *R;           /* [size] */
+} swap_cache_set;
+
 typedef struct swap_cfg {
     pst_ctx ctx;
     const char *protocols_spec, *pairs_spec, *transport;
@@ -62,6 +69,7 @@ typedef struct swap_cfg {
     int partner, side;       /* partner < 0: this rank sits out */
     int npairs;
     MPI_Comm active;         /* the participating ranks */
+    swap_cache_set now;
 } swap_cfg;
 
 /* One comparison: every protocol at one (size, cache state), sharing the buffers, each with its
@@ -362,8 +370,9 @@ static const cache_mode *find_cache_mode(const char *name)
     return NULL;
 }
 
-static void validate(swap_cfg *cfg)
+static void validate(void *p)
 {
+    swap_cfg *cfg = p;
     char err[512];
     pst_ctx *c = &cfg->ctx;
     pst_transport_require(cfg->transport);
@@ -416,14 +425,17 @@ static void validate(swap_cfg *cfg)
     c->alloc_probe_bytes = (size_t)largest;
     int color = cfg->partner >= 0 ? 0 : MPI_UNDEFINED;
     MPI_Comm_split(MPI_COMM_WORLD, color, c->rank, &cfg->active);
+    pst_compare_setup(&cfg->compare, c, cfg->reps, cfg->cache.n * cfg->sizes.n);
 }
 
 /* Messages per exchange at each size: volume / bytes with --volume, else 1. */
-static long long *plan_messages(const swap_cfg *cfg)
+static void plan(void *p)
 {
+    swap_cfg *cfg = p;
     long long *nmsg = pst_malloc(cfg->sizes.n * sizeof *nmsg);
     for (size_t s = 0; s < cfg->sizes.n; s++) nmsg[s] = cfg->volume > 0 ? cfg->volume / cfg->sizes.v[s] : 1;
-    return nmsg;
+    cfg->now.nmsg = nmsg;
+    cfg->now.R = pst_calloc(cfg->sizes.n, sizeof *cfg->now.R);
 }
 
 /* Every size at one cache state, each a set of the protocols in rounds.  Each set's points are
@@ -440,74 +452,117 @@ static void measure_cache(swap_cfg *cfg, const cache_mode *cm, const long long *
     }
 }
 
-static void release(swap_cfg *cfg)
+static void release(void *p)
 {
+    swap_cfg *cfg = p;
+    free(cfg->now.R);
+    free(cfg->now.nmsg);
     free(cfg->protocols);
     pst_transport_release(cfg->transport, MPI_COMM_WORLD);
     if (cfg->active != MPI_COMM_NULL) MPI_Comm_free(&cfg->active);
 }
 
-int pst_cmd_swap(int argc, char **argv)
+/* One cache state's measurement: every size's rounds. */
+static void *measure_cache_set(void *p, size_t set)
 {
-    static const char *const caches[] = {"cold", "1", "10", NULL};
-    swap_cfg cfg = {.protocols_spec = "all", .pairs_spec = "0,1", .transport = "mpi", .reps = 20, .warmup = 2,
-                    .compare = PST_COMPARE_DEFAULTS};
-    pst_ctx_init(&cfg.ctx, &pst_schema_swap_header, argc, argv);
-    const pst_opt opts[] = {
-        {"protocols", PST_OPT_STRING, &cfg.protocols_spec, "LIST",
-         "protocols by code (1,3) or slug (ordered.isend-irecv), or all|ordered|unordered|overlap|no-overlap|persistent", 1, 0, NULL},
-        {"sizes", PST_OPT_SIZES, &cfg.sizes, "LIST",
-         "message sizes in bytes: 64,1K or ranges 8:4M (doubling), 1K:64K:x4, 100:1000:+100 (default 8:4M)", 1, MAX_BYTES, NULL},
-        {"volume", PST_OPT_SIZE, &cfg.volume, "BYTES",
-         "fixed volume per exchange, split into volume/size messages (Worley 2000: 2M as 1...1024 messages) (default off: one message of each size)", 1, MAX_BYTES, NULL},
-        {"cache", PST_OPT_STRINGS, &cfg.cache, "LIST", "cache states: cold (flushed), 1 (one exchange), 10 (mean of ten) (default 1)", 1, 0, caches},
-        {"pairs", PST_OPT_STRING, &cfg.pairs_spec, "I,J|all", "the pair I,J (default 0,1) or all: rank i with i+P/2, all at once", 1, 0, NULL},
-        PST_ROUNDS_OPTS(&cfg.reps, 1e7, &cfg.warmup, "exchanges", "a protocol"),
-        PST_TRANSPORT_OPT(&cfg.transport, ""),
-        PST_SAMPLES_OPT(&cfg.samples, "repetition"),
-        PST_COMPARE_OPTS(&cfg.compare),
-        PST_COMMON_OPTS(&cfg.ctx),
-        {0},
-    };
-    const pst_command cmd = {
-        .name = "swap",
-        .summary = "Point-to-point SWAP protocol sweep: every protocol, message size and cache state, with the\n"
-                   "per-protocol bandwidth/latency model and the per-size protocol-sensitivity summary.",
-        .description =
-            "Times are per exchange (all messages both ways), the max over participating ranks of each\n"
-            "round; the protocols of one size and cache state run in interleaved rounds (--schedule).  Records\n"
-            "carry t_min/t_med/t_mean/t_max, the median's confidence interval and every round's time.\n"
-            "Bandwidth is unidirectional, MB = 10^6 bytes.  The model T = nmsg*alpha + volume/beta is fitted to\n"
-            "the per-size medians with relative weights; 'max err' is its largest relative error.  The best set\n"
-            "holds the protocols the data cannot tell from the fastest (docs/statistics.md).  Payloads are verified.",
-        .examples = "  mpiexec -n 2 pstswm swap --protocols 1,0,0,6,ordered.isend-irecv --sizes 8:4M --out swap.jsonl\n"
-                    "  mpiexec -n 2 pstswm swap --volume 2M --cache cold,1,10          # Worley 2000's split-volume study\n"
-                    "  mpiexec -n 8 pstswm swap --pairs all --protocols ordered --sizes 1K,64K,1M\n"
-                    "  mpiexec -n 2 pstswm swap --transport rma --protocols all --sizes 8K,128K,2M",
-        .opts = opts,
-    };
-    pst_cli_parse(&cmd, argc, argv);
-    validate(&cfg);
-    pst_compare_setup(&cfg.compare, &cfg.ctx, cfg.reps, cfg.cache.n * cfg.sizes.n);
-    pst_ctx_validated(&cfg.ctx);
-    pst_ctx_start(&cfg.ctx);
-
-    long long *nmsg = plan_messages(&cfg);
-    pst_rounds *R = pst_calloc(cfg.sizes.n, sizeof *R);
-    for (size_t ci = 0; ci < cfg.cache.n; ci++) {
-        const cache_mode *cm = find_cache_mode(cfg.cache.v[ci]);
-        measure_cache(&cfg, cm, nmsg, R);
-        if (cfg.ctx.rank == 0) {
-            swap_analysis an = analyse(&cfg, nmsg, R);
-            print_cache(&cfg, cm, &an);
-            emit_summaries(&cfg, cm, &an);
-            analysis_free(&cfg, &an);
-        }
-        for (size_t s = 0; s < cfg.sizes.n; s++) pst_rounds_free(&R[s]);
-    }
-    free(R);
-    free(nmsg);
-    release(&cfg);
-    pst_ctx_finish(&cfg.ctx);
-    return PST_EXIT_OK;
+    swap_cfg *cfg = p;
+    swap_cache_set *cs = &cfg->now;
+    cs->cm = find_cache_mode(cfg->cache.v[set]);
+    measure_cache(cfg, cs->cm, cs->nmsg, cs->R);
+    return cs;
 }
+
+static void *analyse_cache_set(const void *p, const void *data)
+{
+    const swap_cache_set *cs = data;
+    swap_analysis *an = pst_malloc(sizeof *an);
+    *an = analyse(p, cs->nmsg, cs->R);
+    return an;
+}
+
+static void print_cache_set(const void *p, const void *data, const void *an)
+{
+    print_cache(p, ((const swap_cache_set *)data)->cm, an);
+}
+
+static void emit_cache_set(void *p, const void *data, const void *an)
+{
+    emit_summaries(p, ((const swap_cache_set *)data)->cm, an);
+}
+
+static void free_analysis(const void *p, void *an)
+{
+    analysis_free(p, an);
+    free(an);
+}
+
+static void free_cache_set(void *p, void *data)
+{
+    const swap_cfg *cfg = p;
+    swap_cache_set *cs = data;
+    for (size_t s = 0; s < cfg->sizes.n; s++) pst_rounds_free(&cs->R[s]);
+}
+
+static size_t cache_states(const void *p) { return ((const swap_cfg *)p)->cache.n; }
+
+static const char *const caches[] = {"cold", "1", "10", NULL};
+static const swap_cfg default_cfg = {.protocols_spec = "all", .pairs_spec = "0,1", .transport = "mpi", .reps = 20, .warmup = 2,
+                                     .compare = PST_COMPARE_DEFAULTS};
+static swap_cfg run_cfg;
+static const pst_opt opts[] = {
+    {"protocols", PST_OPT_STRING, &run_cfg.protocols_spec, "LIST",
+     "protocols by code (1,3) or slug (ordered.isend-irecv), or all|ordered|unordered|overlap|no-overlap|persistent", 1, 0, NULL, NULL},
+    {"sizes", PST_OPT_SIZES, &run_cfg.sizes, "LIST",
+     "message sizes in bytes: 64,1K or ranges 8:4M (doubling), 1K:64K:x4, 100:1000:+100", 1, MAX_BYTES, NULL, "8:4M; with --volume, volume/1024 ... volume"},
+    {"volume", PST_OPT_SIZE, &run_cfg.volume, "BYTES",
+     "fixed volume per exchange, split into volume/size messages (Worley 2000: 2M as 1...1024 messages); without it, one message of each size", 1, MAX_BYTES, NULL, NULL},
+    {"cache", PST_OPT_STRINGS, &run_cfg.cache, "LIST", "cache states: cold (flushed), 1 (one exchange), 10 (mean of ten)", 1, 0, caches, "1"},
+    {"pairs", PST_OPT_STRING, &run_cfg.pairs_spec, "I,J|all", "the pair I,J or all: rank i with i+P/2, all at once", 1, 0, NULL, NULL},
+    PST_ROUNDS_OPTS(&run_cfg.reps, 1e7, &run_cfg.warmup, "exchanges", "a protocol"),
+    PST_TRANSPORT_OPT(&run_cfg.transport, ""),
+    PST_SAMPLES_OPT(&run_cfg.samples, "repetition"),
+    PST_COMPARE_OPTS(&run_cfg.compare),
+    PST_COMMON_OPTS(&run_cfg.ctx),
+    {0},
+};
+static const pst_command command = {
+    .name = "swap",
+    .summary = "Point-to-point SWAP protocol sweep: every protocol, message size and cache state, with the\n"
+               "per-protocol bandwidth/latency model and the per-size protocol-sensitivity summary.",
+    .description =
+        "Times are per exchange (all messages both ways), the max over participating ranks of each\n"
+        "round; the protocols of one size and cache state run in interleaved rounds (--schedule).  Records\n"
+        "carry t_min/t_med/t_mean/t_max, the median's confidence interval and every round's time.\n"
+        "Bandwidth is unidirectional, MB = 10^6 bytes.  The model T = nmsg*alpha + volume/beta is fitted to\n"
+        "the per-size medians with relative weights; 'max err' is its largest relative error.  The best set\n"
+        "holds the protocols the data cannot tell from the fastest (docs/statistics.md).  Payloads are verified.",
+    .examples = "  mpiexec -n 2 pstswm swap --protocols 1,0,0,6,ordered.isend-irecv --sizes 8:4M --out swap.jsonl\n"
+                "  mpiexec -n 2 pstswm swap --volume 2M --cache cold,1,10          # Worley 2000's split-volume study\n"
+                "  mpiexec -n 8 pstswm swap --pairs all --protocols ordered --sizes 1K,64K,1M\n"
+                "  mpiexec -n 2 pstswm swap --transport rma --protocols all --sizes 8K,128K,2M",
+    .opts = opts,
+};
+static const pst_schema footer = PST_FOOTER_SCHEMA("swap");
+static const pst_schema *const schemas[] = {&pst_schema_swap_header, &pst_schema_swap_point, &pst_schema_swap_protocol,
+                                            &pst_schema_swap_sensitivity, &footer, NULL};
+
+const pst_bench pst_bench_swap = {
+    .name = "swap",
+    .summary = "point-to-point SWAP protocol sweep with protocol-sensitivity summary",
+    .command = &command,
+    .cfg = &run_cfg,
+    .defaults = &default_cfg,
+    .cfg_bytes = sizeof run_cfg,
+    .ctx = &run_cfg.ctx,
+    .schemas = schemas,
+    .validate = validate,
+    .plan = plan,
+    .nsets = cache_states,
+    .measure = measure_cache_set,
+    .analyse = analyse_cache_set,
+    .print = print_cache_set,
+    .emit = emit_cache_set,
+    .analysis_free = free_analysis,
+    .set_free = free_cache_set,
+    .release = release,
+};

@@ -138,7 +138,7 @@ const char *pst_transport_names(void);
  * help what the choice means there (a string literal, "" for nothing). */
 #define PST_TRANSPORT_OPT(field, more)                                                                            \
     {"transport", PST_OPT_STRING, (field), "NAME", "mpi (two-sided), rma (MPI-3 one-sided put/get), shmem where built" \
-     more, 1, 0, NULL}
+     more, 1, 0, NULL, NULL}
 
 /* Prepare `transport` for transfers on comm of at most max_bytes each with at most
  * max_inflight transfers in flight per rank (posted or sent, not yet waited).  Collective over

@@ -237,11 +237,11 @@ int pst_parse_grid(const char *s, int *px, int *py, char *err, size_t errlen)
 
 const char *pst_format_bytes(long long bytes, char *buf, size_t buflen)
 {
-    static const char *units[] = {"B", "KiB", "MiB", "GiB"};
+    static const char *units[] = {"", "K", "M", "G"};
     int u = 0;
     long long v = bytes;
     while (u < 3 && v >= 1024 && v % 1024 == 0) { v /= 1024; u++; }
-    snprintf(buf, buflen, "%lld %s", v, units[u]);
+    snprintf(buf, buflen, "%lld%s", v, units[u]);
     return buf;
 }
 
@@ -318,23 +318,30 @@ static void apply(const pst_command *cmd, const pst_opt *o, const char *val)
     }
 }
 
-/* The default an option holds, as --help shows it; "" when it holds none (no string, an empty
- * list, NaN, a flag that is off): those options explain their default in their help text. */
-static const char *held_default(const pst_opt *o, char *buf, size_t len)
+/* The value an option holds, written as an argument it accepts; "" when it holds none: no
+ * string, an empty list, NaN, a flag that is off, or a number outside its own bounds (a
+ * placeholder for a value the command derives). */
+static const char *held_value(const pst_opt *o, char *buf, size_t len)
 {
     buf[0] = '\0';
     switch (o->kind) {
     case PST_OPT_FLAG:
         if (*(const bool *)o->dest) snprintf(buf, len, "on");
         break;
-    case PST_OPT_INT: snprintf(buf, len, "%lld", *(const long long *)o->dest); break;
-    case PST_OPT_DOUBLE:
-        if (!isnan(*(const double *)o->dest)) snprintf(buf, len, "%g", *(const double *)o->dest);
+    case PST_OPT_INT:
+        if (in_bounds(o, (double)*(const long long *)o->dest)) snprintf(buf, len, "%lld", *(const long long *)o->dest);
         break;
+    case PST_OPT_DOUBLE: {
+        double v = *(const double *)o->dest;
+        if (!isnan(v) && in_bounds(o, v)) snprintf(buf, len, "%g", v);
+        break;
+    }
     case PST_OPT_STRING:
         if (*(const char *const *)o->dest) snprintf(buf, len, "%s", *(const char *const *)o->dest);
         break;
-    case PST_OPT_SIZE: pst_format_bytes(*(const long long *)o->dest, buf, len); break;
+    case PST_OPT_SIZE:
+        if (in_bounds(o, (double)*(const long long *)o->dest)) pst_format_bytes(*(const long long *)o->dest, buf, len);
+        break;
     case PST_OPT_SIZES:
     case PST_OPT_INTS: {
         const pst_int_list *l = o->dest;
@@ -367,9 +374,13 @@ void pst_cli_print_help(const pst_command *cmd, FILE *f)
                  o->kind == PST_OPT_FLAG ? "" : (o->metavar ? o->metavar : "VALUE"));
         fprintf(f, "  %-24s %s", left, o->help);
         /* The default comes from the value the option holds, so help and behaviour cannot drift;
-         * a derived default ("the largest that divides K") is explained in the text instead. */
+         * default_text speaks only for an option that holds none. */
         char held[256];
-        if (!strstr(o->help, "(default") && *held_default(o, held, sizeof held)) fprintf(f, " (default %s)", held);
+        if (*held_value(o, held, sizeof held) && o->default_text)
+            pst_fatal(PST_EXIT_FAILED, "pstswm %s --%s: default_text '%s' beside the value it holds, %s", cmd->name,
+                      o->name, o->default_text, held);
+        const char *shown = *held ? held : o->default_text;
+        if (shown) fprintf(f, " (default %s)", shown);
         if (o->choices) {
             fputs(" [", f);
             for (const char *const *c = o->choices; *c; c++) fprintf(f, "%s%s", *c, c[1] ? "|" : "]");
@@ -379,6 +390,29 @@ void pst_cli_print_help(const pst_command *cmd, FILE *f)
     fprintf(f, "  %-24s %s\n", "--help", "show this help and exit");
     if (cmd->description) fprintf(f, "\n%s\n", cmd->description);
     if (cmd->examples) fprintf(f, "\nexamples:\n%s\n", cmd->examples);
+}
+
+/* Copies of the rows of the command parsed last, for pst_cli_print_values: a command may build
+ * its table in a function that has returned by then.  Only name, kind, dest and the bounds are
+ * read from them (dest points into the command's options struct, which outlives validation). */
+static pst_opt *parsed_opts;
+static size_t nparsed_opts;
+
+static void remember_opts(const pst_opt *opts)
+{
+    size_t n = 0;
+    while (opts[n].name) n++;
+    parsed_opts = pst_realloc(parsed_opts, (n ? n : 1) * sizeof *parsed_opts);
+    memcpy(parsed_opts, opts, n * sizeof *opts);
+    nparsed_opts = n;
+}
+
+void pst_cli_print_values(FILE *f)
+{
+    for (size_t i = 0; i < nparsed_opts; i++) {
+        char held[4096];
+        fprintf(f, "--%s %s\n", parsed_opts[i].name, held_value(&parsed_opts[i], held, sizeof held));
+    }
 }
 
 typedef struct {
@@ -407,6 +441,7 @@ void pst_cli_parse(const pst_command *cmd, int argc, char **argv)
             exit(0);
         }
     }
+    remember_opts(cmd->opts);
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (strncmp(arg, "--", 2) != 0)

@@ -30,6 +30,11 @@ typedef struct pst_opt {
     const char *help;
     double min, max;             /* inclusive bounds for numbers and list elements; ignored if min > max */
     const char *const *choices;  /* allowed values of STRING / STRINGS elements (NULL-terminated), or NULL */
+    /* The default --help shows when dest holds no value the option accepts (an empty list the
+     * command fills in later, NULL, a number outside min ... max): a value the option accepts,
+     * optionally followed by "; " and a note.  NULL when dest's own value is the default, or
+     * when the default depends on other options and the help text explains it. */
+    const char *default_text;
 } pst_opt;
 
 typedef struct pst_command {
@@ -46,7 +51,13 @@ void pst_cli_parse(const pst_command *cmd, int argc, char **argv);
 /* fn(arg) runs once pst_cli_parse has applied every option: the run context arms the watchdog
  * there, so the set-up that follows parsing (FFTW plans, input files, communicators) is guarded. */
 void pst_cli_on_parsed(void (*fn)(void *), void *arg);
+/* Each option's help line ends with "(default V)": V is the value dest holds before parsing
+ * (the options struct's initialiser), or default_text when that value is none. */
 void pst_cli_print_help(const pst_command *cmd, FILE *f);
+/* "--name value" for every option of the command parsed last, as it holds now ("--name" alone
+ * when it holds no value).  Once the command has validated its options and filled in what they
+ * left unset, these are the settings it runs with: in-process tests compare runs by them. */
+void pst_cli_print_values(FILE *f);
 
 /* Building blocks, also used for custom validation and unit tests.  They return 0 on success
  * or -1 with a message in err. */
@@ -68,7 +79,7 @@ void pst_int_list_free(pst_int_list *l);
 void pst_str_list_free(pst_str_list *l);
 bool pst_str_list_has(const pst_str_list *l, const char *s);
 
-/* Human-readable byte count: 8 B, 4 KiB, 2 MiB (exact binary multiples) or plain bytes. */
+/* A byte count as a size option takes it: 8, 4K, 2M (exact binary multiples) or plain bytes. */
 const char *pst_format_bytes(long long bytes, char *buf, size_t buflen);
 
 #endif

@@ -40,16 +40,16 @@ typedef struct pst_ctx {
 
 /* Common options, for a subcommand's pst_opt table. */
 #define PST_COMMON_OPTS(ctx)                                                                      \
-    {"out", PST_OPT_STRING, &(ctx)->out_path, "FILE", "write JSON Lines records to FILE (rank 0; written as FILE.partial, renamed on success)", 1, 0, NULL}, \
+    {"out", PST_OPT_STRING, &(ctx)->out_path, "FILE", "write JSON Lines records to FILE (rank 0; written as FILE.partial, renamed on success)", 1, 0, NULL, NULL}, \
     {"timeout", PST_OPT_DOUBLE, &(ctx)->timeout_s, "SEC",                                         \
-     "abort (exit 4) if any one experiment runs longer than SEC s; 0 = never", 0, 1e9, NULL}, \
-    {"no-verify", PST_OPT_FLAG, &(ctx)->no_verify, NULL, "skip payload/result verification", 1, 0, NULL}, \
+     "abort (exit 4) if any one experiment runs longer than SEC s; 0 = never", 0, 1e9, NULL, NULL}, \
+    {"no-verify", PST_OPT_FLAG, &(ctx)->no_verify, NULL, "skip payload/result verification", 1, 0, NULL, NULL}, \
     {"noise-probe", PST_OPT_DOUBLE, &(ctx)->noise_probe_s, "SEC",                                     \
      "spin on the clock for SEC s on every rank before and after the run to measure host noise; 0 = off", \
-     0, 60, NULL},                                                                                  \
+     0, 60, NULL, NULL},                                                                                  \
     {"thread-level", PST_OPT_STRING, &(ctx)->thread_level, "LEVEL",                                   \
      "MPI thread support to ask for: single|funneled|serialized|multiple, to measure what it costs", \
-     1, 0, pst_thread_levels}
+     1, 0, pst_thread_levels, NULL}
 
 /* Have fields(r, c, arg) add a subcommand's fields to the run header (before pst_ctx_start);
  * registering the same function again replaces its arg.  The fields must be in the header schema
@@ -58,7 +58,7 @@ void pst_ctx_add_header(pst_ctx *c, void (*fields)(struct pst_rec *r, const pst_
 
 /* The --samples option row: keep every `what`'s time in the records (a string literal). */
 #define PST_SAMPLES_OPT(field, what) \
-    {"samples", PST_OPT_FLAG, (field), NULL, "keep every " what "'s time in the records", 1, 0, NULL}
+    {"samples", PST_OPT_FLAG, (field), NULL, "keep every " what "'s time in the records", 1, 0, NULL, NULL}
 
 /* After a command validated its input, before any set-up that allocates or communicates. */
 void pst_ctx_validated(pst_ctx *c);

@@ -120,7 +120,7 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg);
 double pst_dyn_memory_bytes(const pst_dyn_config *cfg);
 /* The truncation limit of `pstswm model` and `pstswm kernel`: the largest M whose time step, one
  * level on one rank on the rule's grid, has a memory estimate (pst_dyn_memory_bytes) within
- * memory_bytes, and at most pst_spectral_grid_max_trunc (0: not even T1).  No model run of a
+ * memory_bytes, and at most PST_SPECTRAL_GRID_MAX_TRUNC (0: not even T1).  No model run of a
  * larger M fits on any number of ranks: they share these buffers, but each also holds the whole
  * serial transform (pst_model_memory_bytes), larger than them from T85 up (T1215: 11.5 GB against
  * 6.0).  The kernel, whose problem is the model's, takes the same limit. */

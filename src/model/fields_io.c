@@ -23,42 +23,36 @@
 
 static const char *const coef_names[3][2] = {{"zeta_re", "zeta_im"}, {"div_re", "div_im"}, {"phi_re", "phi_im"}};
 
-int pst_fields_write(const char *path, pst_model *m, double t_s, long steps, char *err, size_t errlen)
+/* The variables of a fields file. */
+typedef struct field_vars { int lat, lon, weight, grid[5], coef_m, coef_n, coef[3][2]; } field_vars;
+
+/* Dimensions, variables and attributes, then out of define mode. */
+static int define_fields(int ncid, const pst_model *m, double t_s, long steps, field_vars *v, const char *path, char *err,
+                         size_t errlen)
 {
     const pst_model_config *c = &m->cfg;
-    size_t nlat = (size_t)c->nlat, nlon = (size_t)c->nlon, ncoef = m->sht.spec.ncoef, npts = nlat * nlon;
-    int ncid = -1, dlat, dlon, dcoef, vlat, vlon, vw, vgrid[5], vm, vn, vcoef[3][2];
-    double *buf = pst_malloc((npts > ncoef ? npts : ncoef) * sizeof *buf);
-    int *ibuf = pst_malloc(ncoef * sizeof *ibuf);
-
-    /* Written as PATH.partial and renamed when complete: PATH only ever holds a whole file. */
-    char partial[4096];
-    if ((size_t)snprintf(partial, sizeof partial, "%s.partial", path) >= sizeof partial) {
-        snprintf(err, errlen, "%s: path too long", path);
-        goto fail;
-    }
-    NC_TRY(nc_create(partial, NC_CLOBBER, &ncid));
-    NC_TRY(nc_def_dim(ncid, "lat", nlat, &dlat));
-    NC_TRY(nc_def_dim(ncid, "lon", nlon, &dlon));
-    NC_TRY(nc_def_dim(ncid, "coef", ncoef, &dcoef));
+    int dlat, dlon, dcoef;
+    NC_TRY(nc_def_dim(ncid, "lat", (size_t)c->nlat, &dlat));
+    NC_TRY(nc_def_dim(ncid, "lon", (size_t)c->nlon, &dlon));
+    NC_TRY(nc_def_dim(ncid, "coef", m->sht.spec.ncoef, &dcoef));
     int d2[2] = {dlat, dlon};
-    NC_TRY(nc_def_var(ncid, "lat", NC_DOUBLE, 1, &dlat, &vlat));
-    NC_TRY(nc_put_att_text(ncid, vlat, "units", 13, "degrees_north"));
-    NC_TRY(nc_def_var(ncid, "lon", NC_DOUBLE, 1, &dlon, &vlon));
-    NC_TRY(nc_put_att_text(ncid, vlon, "units", 12, "degrees_east"));
-    NC_TRY(nc_def_var(ncid, "gauss_weight", NC_DOUBLE, 1, &dlat, &vw));
+    NC_TRY(nc_def_var(ncid, "lat", NC_DOUBLE, 1, &dlat, &v->lat));
+    NC_TRY(nc_put_att_text(ncid, v->lat, "units", 13, "degrees_north"));
+    NC_TRY(nc_def_var(ncid, "lon", NC_DOUBLE, 1, &dlon, &v->lon));
+    NC_TRY(nc_put_att_text(ncid, v->lon, "units", 12, "degrees_east"));
+    NC_TRY(nc_def_var(ncid, "gauss_weight", NC_DOUBLE, 1, &dlat, &v->weight));
     static const char *const gname[5] = {"h", "hs", "u", "v", "zeta"}, *const gunit[5] = {"m", "m", "m s-1", "m s-1", "s-1"};
     static const char *const glong[5] = {"free-surface height", "surface (mountain) height", "eastward wind",
                                          "northward wind", "relative vorticity"};
     for (int k = 0; k < 5; k++) {
-        NC_TRY(nc_def_var(ncid, gname[k], NC_DOUBLE, 2, d2, &vgrid[k]));
-        NC_TRY(nc_put_att_text(ncid, vgrid[k], "units", strlen(gunit[k]), gunit[k]));
-        NC_TRY(nc_put_att_text(ncid, vgrid[k], "long_name", strlen(glong[k]), glong[k]));
+        NC_TRY(nc_def_var(ncid, gname[k], NC_DOUBLE, 2, d2, &v->grid[k]));
+        NC_TRY(nc_put_att_text(ncid, v->grid[k], "units", strlen(gunit[k]), gunit[k]));
+        NC_TRY(nc_put_att_text(ncid, v->grid[k], "long_name", strlen(glong[k]), glong[k]));
     }
-    NC_TRY(nc_def_var(ncid, "coef_m", NC_INT, 1, &dcoef, &vm));
-    NC_TRY(nc_def_var(ncid, "coef_n", NC_INT, 1, &dcoef, &vn));
+    NC_TRY(nc_def_var(ncid, "coef_m", NC_INT, 1, &dcoef, &v->coef_m));
+    NC_TRY(nc_def_var(ncid, "coef_n", NC_INT, 1, &dcoef, &v->coef_n));
     for (int f = 0; f < 3; f++)
-        for (int r = 0; r < 2; r++) NC_TRY(nc_def_var(ncid, coef_names[f][r], NC_DOUBLE, 1, &dcoef, &vcoef[f][r]));
+        for (int r = 0; r < 2; r++) NC_TRY(nc_def_var(ncid, coef_names[f][r], NC_DOUBLE, 1, &dcoef, &v->coef[f][r]));
     const char *title = "pstswm model fields (level 0)";
     NC_TRY(nc_put_att_text(ncid, NC_GLOBAL, "title", strlen(title), title));
     int ia[6] = {c->test_case, c->M, c->nlat, c->nlon, c->levels, 0};
@@ -68,30 +62,61 @@ int pst_fields_write(const char *path, pst_model *m, double t_s, long steps, cha
     static const char *const dname[6] = {"alpha", "time_s", "days", "dt_s", "steps", "phibar"};
     for (int k = 0; k < 6; k++) NC_TRY(nc_put_att_double(ncid, NC_GLOBAL, dname[k], NC_DOUBLE, 1, &da[k]));
     NC_TRY(nc_enddef(ncid));
+    return 0;
+fail:
+    return -1;
+}
 
+/* The values: coordinates and weights, the level-0 grids and coefficients the caller gathered
+ * (pst_model_level_grids), vorticity relative (the planetary part taken off in place). */
+static int put_fields(int ncid, pst_model *m, const field_vars *v, const char *path, char *err, size_t errlen)
+{
+    size_t nlat = (size_t)m->cfg.nlat, nlon = (size_t)m->cfg.nlon, ncoef = m->sht.spec.ncoef, npts = nlat * nlon;
+    double *buf = pst_malloc((npts > ncoef ? npts : ncoef) * sizeof *buf);
+    int *ibuf = pst_malloc(ncoef * sizeof *ibuf);
     for (size_t j = 0; j < nlat; j++) buf[j] = m->lat[j] * 180.0 / PST_PI;
-    NC_TRY(nc_put_var_double(ncid, vlat, buf));
+    NC_TRY(nc_put_var_double(ncid, v->lat, buf));
     for (size_t i = 0; i < nlon; i++) buf[i] = m->lon[i] * 180.0 / PST_PI;
-    NC_TRY(nc_put_var_double(ncid, vlon, buf));
-    NC_TRY(nc_put_var_double(ncid, vw, m->sht.w));
-    /* The caller gathered level 0 (pst_model_level_grids: grids, and its coefficients in spec). */
+    NC_TRY(nc_put_var_double(ncid, v->lon, buf));
+    NC_TRY(nc_put_var_double(ncid, v->weight, m->sht.w));
     for (size_t k = 0; k < npts; k++) m->grid[4][k] = m->grid[3][k] - m->f[k];
     const double *grids[5] = {m->grid[0], m->hs, m->grid[1], m->grid[2], m->grid[4]};
-    for (int k = 0; k < 5; k++) NC_TRY(nc_put_var_double(ncid, vgrid[k], grids[k]));
+    for (int k = 0; k < 5; k++) NC_TRY(nc_put_var_double(ncid, v->grid[k], grids[k]));
 
     for (size_t k = 0; k < 2 * ncoef; k++) m->spec[0][k] -= m->f_spec[k];
     const pst_spec_layout *s = &m->sht.spec;
     for (int i = 0; i < s->nm; i++)
         for (int n = s->m[i]; n <= s->M; n++) ibuf[pst_spec_index(s, i, n)] = s->m[i];
-    NC_TRY(nc_put_var_int(ncid, vm, ibuf));
+    NC_TRY(nc_put_var_int(ncid, v->coef_m, ibuf));
     for (int i = 0; i < s->nm; i++)
         for (int n = s->m[i]; n <= s->M; n++) ibuf[pst_spec_index(s, i, n)] = n;
-    NC_TRY(nc_put_var_int(ncid, vn, ibuf));
+    NC_TRY(nc_put_var_int(ncid, v->coef_n, ibuf));
     for (int f = 0; f < 3; f++)
         for (int r = 0; r < 2; r++) {
             for (size_t k = 0; k < ncoef; k++) buf[k] = m->spec[f][2 * k + r];
-            NC_TRY(nc_put_var_double(ncid, vcoef[f][r], buf));
+            NC_TRY(nc_put_var_double(ncid, v->coef[f][r], buf));
         }
+    free(buf);
+    free(ibuf);
+    return 0;
+fail:
+    free(buf);
+    free(ibuf);
+    return -1;
+}
+
+int pst_fields_write(const char *path, pst_model *m, double t_s, long steps, char *err, size_t errlen)
+{
+    int ncid = -1;
+    field_vars v;
+    /* Written as PATH.partial and renamed when complete: PATH only ever holds a whole file. */
+    char partial[4096];
+    if ((size_t)snprintf(partial, sizeof partial, "%s.partial", path) >= sizeof partial) {
+        snprintf(err, errlen, "%s: path too long", path);
+        goto fail;
+    }
+    NC_TRY(nc_create(partial, NC_CLOBBER, &ncid));
+    if (define_fields(ncid, m, t_s, steps, &v, path, err, errlen) || put_fields(ncid, m, &v, path, err, errlen)) goto fail;
     int closed = nc_close(ncid);
     ncid = -1;
     NC_TRY(closed);
@@ -99,8 +124,6 @@ int pst_fields_write(const char *path, pst_model *m, double t_s, long steps, cha
         snprintf(err, errlen, "%s: cannot rename %s into place: %s", path, partial, strerror(errno));
         goto fail;
     }
-    free(buf);
-    free(ibuf);
     return 0;
 fail:
     if (ncid >= 0) nc_close(ncid);
@@ -108,8 +131,6 @@ fail:
         size_t used = strlen(err);
         snprintf(err + used, errlen - used, "; what was written is kept in %s", partial);
     }
-    free(buf);
-    free(ibuf);
     return -1;
 }
 
@@ -183,14 +204,14 @@ int pst_reference_read(const char *path, pst_reference *r, char *err, size_t err
     double *buf = NULL;
     NC_TRY(nc_open(path, NC_NOWRITE, &ncid));
     if (int_att(ncid, path, "case", 1, 6, &r->test_case, err, errlen) ||
-        int_att(ncid, path, "trunc", 1, pst_spectral_grid_max_trunc(), &r->M, err, errlen) ||
+        int_att(ncid, path, "trunc", 1, PST_SPECTRAL_GRID_MAX_TRUNC, &r->M, err, errlen) ||
         scalar_att(ncid, path, "alpha", &r->alpha, err, errlen) || scalar_att(ncid, path, "time_s", &r->time_s, err, errlen) ||
         scalar_att(ncid, path, "phibar", &r->phibar, err, errlen))
         goto fail;
     NC_TRY(nc_inq_dimid(ncid, "coef", &dcoef));
     NC_TRY(nc_inq_dimlen(ncid, dcoef, &ncoef));
     /* Bound M before counting its coefficients (the count is quadratic in M). */
-    if (r->M < 1 || r->M > pst_spectral_grid_max_trunc() || ncoef != pst_spec_count(r->M)) {
+    if (r->M < 1 || r->M > PST_SPECTRAL_GRID_MAX_TRUNC || ncoef != pst_spec_count(r->M)) {
         snprintf(err, errlen, "%s: %zu coefficients do not match truncation T%d", path, ncoef, r->M);
         goto fail;
     }

@@ -220,7 +220,7 @@ static double one_level_bytes(int M)
 int pst_dyn_max_trunc(double memory_bytes)
 {
     /* The estimate grows with M (its terms in M^3 and M^2 outweigh the chunk's choice): bisect. */
-    int fits = 0, over = pst_spectral_grid_max_trunc() + 1;
+    int fits = 0, over = PST_SPECTRAL_GRID_MAX_TRUNC + 1;
     while (over - fits > 1) {
         int M = fits + (over - fits) / 2;
         if (one_level_bytes(M) <= memory_bytes) fits = M;

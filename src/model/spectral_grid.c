@@ -2,7 +2,6 @@
 
 #include "algo/partition.h"
 
-#include <limits.h>
 #include <stdio.h>
 
 static bool smooth_235(int n)
@@ -20,18 +19,6 @@ static int rule_nlon(int M)
     int nlon = 3 * M + 1;
     while (!smooth_235(nlon) || nlon % 2) nlon++;
     return nlon;
-}
-
-int pst_spectral_grid_max_trunc(void)
-{
-    /* Points grow with M: bisect between T1 (4 x 6 points) and T65536 (past INT_MAX). */
-    int fits = 1, over = 1 << 16;
-    while (over - fits > 1) {
-        int M = fits + (over - fits) / 2;
-        if ((long long)rule_nlat(M) * rule_nlon(M) <= INT_MAX) fits = M;
-        else over = M;
-    }
-    return fits;
 }
 
 const char *pst_spectral_grid_init(pst_spectral_grid *g, int M, int levels, int nlat, int nlon, char *err, size_t len)

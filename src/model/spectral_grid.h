@@ -14,11 +14,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The largest truncation whose grid by the rule has at most INT_MAX points: the model counts a
- * grid's points in an int (MPI counts, pst_max_speed), so past it the arithmetic overflows.  It
- * bounds --trunc's parsing; the limit a run meets first is the memory estimate's
- * (pst_dyn_max_trunc, dynamics.h), which is never above it. */
-int pst_spectral_grid_max_trunc(void);
+/* The largest truncation whose grid by the rule has at most INT_MAX points (T21843: 32766 x 65536;
+ * test_model_spectral_grid checks it against the rule): the model counts a grid's points in an
+ * int (MPI counts, pst_max_speed), so past it the arithmetic overflows.  It bounds --trunc's
+ * parsing; the limit a run meets first is the memory estimate's (pst_dyn_max_trunc, dynamics.h),
+ * which is never above it. */
+#define PST_SPECTRAL_GRID_MAX_TRUNC 21843
 
 typedef struct pst_spectral_grid {
     int M;       /* triangular truncation TM */

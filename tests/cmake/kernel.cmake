@@ -59,6 +59,9 @@ pst_records_test(kernel.np3.partitioned 3 CHECKS
   ARGS kernel --algorithms exchsum,halfsum,ringsum,ringpipe,allreduce --result partitioned --trunc 10 --levels 2
   --protocols 0,6,3,1 --overlap off,on --reps 2 --timeout 120)
 pst_output_test(kernel.help 1 "^  --algorithms LIST" $<TARGET_FILE:pstswm> kernel --help)
+# The default problem, T42L16, as --help promises (on 1 rank both stages are skipped: no measurement).
+pst_output_test(kernel.default_problem 1 "^kernel T42L16 \\(64 x 128 grid, 16 levels, 3 fields\\)"
+  $<TARGET_FILE:pstswm> kernel --noise-probe 0)
 
 pst_bad_input_test(kernel.bad.algorithm 2 2 "--algorithms: unknown value 'fft9' \\(allowed: srtrans"
   kernel --algorithms fft9 --out ${PST_TEST_OUT})

@@ -70,6 +70,9 @@ pst_records_test(match.asserts 2 CHECKS
   "[(s['algorithm'], s['queue']) for s in summaries if s['summary'] == 'asserts'] == [('tag', 'posted'), ('comm', 'posted'), ('tag', 'unexpected'), ('comm', 'unexpected')]"
   "all(s['asserts'] == ['no_any_tag', 'allow_overtaking'] and s['effect'] in ('lower', 'higher', 'no difference at this precision', 'no matching cost measured without them') for s in summaries if s['summary'] == 'asserts')"
   "all(p['verified'] for p in points)"
+  # Each comparison pairs the fits of its own configuration, and each verdict the tag fit beside it.
+  "{(s['algorithm'], s['queue'], False): s['m_plain_ns'] for s in summaries if s['summary'] == 'asserts'} | {(s['algorithm'], s['queue'], True): s['m_asserted_ns'] for s in summaries if s['summary'] == 'asserts'} == {(f['algorithm'], f['queue'], bool(f['asserts'])): f['m_ns'] for f in summaries if f['summary'] == 'fit'}"
+  "{(s['queue'], bool(s['asserts'])): s['m_tag_ns'] for s in summaries if s['summary'] == 'queues'} == {(f['queue'], bool(f['asserts'])): f['m_ns'] for f in summaries if f['summary'] == 'fit' and f['algorithm'] == 'tag'}"
   ARGS match --counts 1,4,8 --lengths 2 --queue posted,unexpected --assert no_any_tag,allow_overtaking ${MATCH_FAST})
 pst_bad_input_test(match.bad.assert-wildcard-tag 2 2
   "error: --assert no_any_tag: --wildcard tag receives with MPI_ANY_TAG, which the assertion forbids$"

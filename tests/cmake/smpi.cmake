@@ -4,23 +4,48 @@
 set(PSTRUN ${CMAKE_SOURCE_DIR}/scripts/pstrun --mpi smpi --platform ${CMAKE_SOURCE_DIR}/platforms/t3e-900.toml)
 set(PST_SMPI_REFERENCE ${CMAKE_BINARY_DIR}/../openmpi/pstswm)
 
-# The run header tells the truth: simulated, SimGrid's version, the platform file, every --cfg,
+# The run header tells the truth: simulated, SimGrid's version, the platform file and its SHA-256
+# (the file as it was when the run started, so a record names its platform), every --cfg,
 # and the feature table with what SMPI declares but does not run counted as absent.
 pst_records_test(smpi.header 2 CHECKS
   "header['simulated'] is True and header['mpi_build'] == 'smpi'"
   "header['simulation']['engine'].startswith('SimGrid 3.')"
   "header['simulation']['platform'].endswith('platforms/t3e-900.toml')"
+  "header['simulation']['platform_sha256'] == __import__('hashlib').sha256(open(header['simulation']['platform'], 'rb').read()).hexdigest()"
   "'smpi/bw-factor:2097152:0.4786;131072:0.4275;0:0.1377' in header['simulation']['cfg']"
   "'smpi/coll-selector:mpich' in header['simulation']['cfg']"
-  "{f['name']: f['available'] for f in header['mpi_features']} == {'nonblocking_collectives': True, 'neighborhood_collectives': False, 'persistent_collectives': False, 'isendrecv': False, 'partitioned': False, 'mpi_t': False, 'rma_window_sync': False}"
+  "{f['name']: f['available'] for f in header['mpi_features']} == {'nonblocking_collectives': False, 'neighborhood_collectives': False, 'persistent_collectives': False, 'isendrecv': False, 'partitioned': False, 'mpi_t': False, 'rma_window_sync': False}"
   "header['noise'] is None"
   "all(p['verified'] is True for p in points)"
   ARGS swap --sizes 8192,131072 --protocols 0,2,1,0 --reps 2)
+
+# The rank-to-node mapping is selectable and recorded: on two nodes of two cores (the T3E file as
+# a switched cluster), block puts ranks 0 and 1 on one node, cyclic on two.
+file(READ ${CMAKE_SOURCE_DIR}/platforms/t3e-900.toml t3e)
+string(REPLACE "count = 512" "count = 2" two_nodes "${t3e}")
+string(REPLACE "cores_per_node = 1" "cores_per_node = 2" two_nodes "${two_nodes}")
+string(REGEX REPLACE "kind = \"torus\"[^\n]*\ntorus_dims[^\n]*" "kind = \"cluster\"" two_nodes "${two_nodes}")
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/two-nodes.toml "${two_nodes}")
+set(PSTRUN_T3E ${PSTRUN})
+set(node_of_rank_block "0, 0")
+set(node_of_rank_cyclic "0, 1")
+foreach(mapping block cyclic)
+  set(PSTRUN ${CMAKE_SOURCE_DIR}/scripts/pstrun --mpi smpi --platform ${CMAKE_CURRENT_BINARY_DIR}/two-nodes.toml --mapping ${mapping})
+  pst_records_test(smpi.mapping.${mapping} 2 CHECKS
+    "header['simulation']['mapping'] == '${mapping}' and header['locality']['node_of_rank'] == [${node_of_rank_${mapping}}]"
+    ARGS swap --sizes 8 --protocols 0,6 --reps 2)
+endforeach()
+set(PSTRUN ${PSTRUN_T3E})
+set(smpi_bad_mapping "--mapping: unknown mapping 'round' \\(allowed: block, cyclic\\)")
+add_test(NAME smpi.bad.mapping COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-fail.sh 2 ${smpi_bad_mapping} ${PST_TEST_OUT}
+  -- ${PSTRUN} --mapping round -n 2 $<TARGET_FILE:pstswm> swap --out ${PST_TEST_OUT})
 
 # Every alternative that needs what SMPI lacks is refused by name with exit 2.
 set(smpi_lacks "does not have")
 pst_bad_input_test(smpi.bad.neighbor 2 2 "--algorithms neighbor: needs MPI_Dist_graph_create_adjacent.*${smpi_lacks}"
   kernel --algorithms neighbor --trunc 10 --levels 2 --out ${PST_TEST_OUT})
+pst_bad_input_test(smpi.bad.iallreduce 2 2 "--algorithms iallreduce: needs MPI_Ialltoallv, MPI_Iallreduce.*${smpi_lacks}"
+  kernel --algorithms iallreduce --trunc 10 --levels 2 --out ${PST_TEST_OUT})
 pst_bad_input_test(smpi.bad.persistent_collectives 2 2 "--algorithms alltoallv_init: needs MPI_Alltoallv_init.*${smpi_lacks}"
   kernel --algorithms alltoallv_init --trunc 10 --levels 2 --out ${PST_TEST_OUT})
 pst_bad_input_test(smpi.bad.legendre_neighbor 2 2 "--legendre neighbor: needs MPI_Dist_graph_create_adjacent.*${smpi_lacks}"

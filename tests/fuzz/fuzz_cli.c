@@ -21,22 +21,17 @@
 #include <unistd.h>
 
 
-static const struct {
-    const char *name;
-    int (*run)(int, char **);
-} commands[] = {{"swap", pst_cmd_swap},   {"pingpong", pst_cmd_pingpong}, {"coll", pst_cmd_coll},
-                {"match", pst_cmd_match}, {"model", pst_cmd_model},       {"kernel", pst_cmd_kernel},
-                {"schema", pst_cmd_schema}};
-enum { NCMD = sizeof commands / sizeof *commands, MAX_OPTS = 64 };
+enum { MAX_CMD = 16, MAX_OPTS = 64 };
+#define NCMD ((int)pst_nbenches)
 
-static char *options[NCMD][MAX_OPTS];
-static int nopts[NCMD];
+static char *options[MAX_CMD][MAX_OPTS];
+static int nopts[MAX_CMD];
 
 /* Run one command line; returns the trapped code (-1 if the command returned by itself). */
 static int run(int c, int argc, char **argv)
 {
     trap_code = -1;
-    if (!setjmp(trap_env)) commands[c].run(argc, argv);
+    if (!setjmp(trap_env)) pst_bench_run(pst_benches[c], argc, argv);
     return trap_code;
 }
 
@@ -48,7 +43,7 @@ static void discover_options(void)
         int saved = dup(STDOUT_FILENO);
         FILE *tmp = tmpfile();
         dup2(fileno(tmp), STDOUT_FILENO);
-        char *argv[] = {(char *)commands[c].name, "--help", NULL};
+        char *argv[] = {(char *)pst_benches[c]->name, "--help", NULL};
         run(c, 2, argv);
         fflush(stdout);
         dup2(saved, STDOUT_FILENO);
@@ -122,6 +117,7 @@ int main(int argc, char **argv)
     sigemptyset(&block);
     sigaddset(&block, SIGALRM);
     sigprocmask(SIG_BLOCK, &block, NULL);
+    if (NCMD > MAX_CMD) return 1;
     pst_set_exit_trap(exit_trap);
     discover_options();
     int total_opts = 0;
@@ -138,7 +134,7 @@ int main(int argc, char **argv)
         int c = (int)(next() % NCMD);
         enum { MAXARG = 12 };
         static char storage[MAXARG][2100];
-        char *args[MAXARG + 1] = {(char *)commands[c].name};
+        char *args[MAXARG + 1] = {(char *)pst_benches[c]->name};
         int n = 1;
         for (int o = (int)(next() % 5); o > 0 && n + 2 <= MAXARG; o--) {
             uint64_t pick = next() % 20;

@@ -1,6 +1,7 @@
 """Platform files (python/pstlab/platform.py, docs/predict.md): the shipped T3E-900 files, what they
 become for smpirun, and bad files refused with exit 2 and FILE:LINE."""
 
+import os
 import subprocess
 import sys
 
@@ -185,3 +186,30 @@ def test_pstrun_smpi_needs_a_platform_and_refuses_a_bad_one(tmp_path):
         and f"{bad}:" in done.stderr
         and "nodes.count is 500" in done.stderr
     )
+
+
+def test_the_mapping_places_ranks_by_block_or_cyclic(tmp_path):
+    two_by_two = tmp_path / "two.toml"
+    two_by_two.write_text(
+        T3E.read_text()
+        .replace("count = 512", "count = 2")
+        .replace("cores_per_node = 1", "cores_per_node = 2")
+        .replace('kind = "torus"', 'kind = "cluster"')
+        .replace("torus_dims = [8, 8, 8]", "")
+    )
+    p = platform.load(two_by_two)
+    assert platform.hostfile(p).split() == ["t3e-900-0", "t3e-900-0", "t3e-900-1", "t3e-900-1"]
+    assert platform.hostfile(p, "cyclic").split() == ["t3e-900-0", "t3e-900-1", "t3e-900-0", "t3e-900-1"]
+
+
+def test_pstrun_takes_the_mapping_from_its_environment_and_refuses_an_unknown_one():
+    pstrun = str(ROOT / "scripts" / "pstrun")
+    done = subprocess.run(
+        [pstrun, "--mpi", "smpi", "--platform", str(T3E), "-n", "2", "true"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PSTRUN_MAPPING": "round"},
+    )
+    assert done.returncode == 2
+    assert "--mapping: unknown mapping 'round' (allowed: block, cyclic)" in done.stderr

@@ -2,14 +2,21 @@
 answer respects the platform's band, and the launch passes the platform and compute rate to pstrun."""
 
 import copy
+import dataclasses
 import gzip
+import json
+import os
+import subprocess
+import sys
 
 import pytest
 
-from conftest import FIXTURES
-from pstlab import box, launch, records, verdicts
+from conftest import FIXTURES, ROOT
+from pstlab import box, launch, platform, predict, records, sensitivity, verdicts
 from pstlab.records import RecordSet
 from pstlab.sections import kernel, prediction, swap
+
+T3E = ROOT / "platforms" / "t3e-900.toml"
 
 
 @pytest.fixture(scope="module")
@@ -117,3 +124,102 @@ def test_the_launch_passes_the_platform_and_the_problem_rate(tmp_path):
     ]
     assert "--problem" not in run.command(2, "swap", ["--sizes", "8"])
     assert launch.problem_of(["model", "--trunc", "85"]) is None
+
+
+def test_the_section_names_the_platform_hash_from_the_records_without_a_manifest(tmp_path):
+    header = {
+        "bench": "model",
+        "type": "header",
+        "run_id": "sim",
+        "simulated": True,
+        "simulation": {"platform": "/p/t3e-900.toml", "platform_sha256": "0123456789ab" + "c" * 52},
+    }
+    point = {"bench": "model", "type": "point", "run_id": "sim", "case": 2, "trunc": 42, "levels": 16,
+             "grid": "1x2", "preset": "gen", "step_s": 0.01, "comm_s": 0.005}
+    sec = prediction.section(RecordSet(tmp_path, [header, point], None))
+    assert "`/p/t3e-900.toml` (SHA-256 0123456789ab…)" in sec.blocks[0].markdown
+
+
+def test_predict_refuses_an_unknown_mapping_and_records_the_chosen_one(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "pstlab", "predict", "--platform", str(T3E), "--mapping", "round", "--dry-run"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT / "python",
+    )
+    assert done.returncode == 2
+    assert "--mapping: unknown mapping 'round' (allowed: block, cyclic)" in done.stderr
+    assert predict.predicted_entry(platform.load(T3E), {}, "cyclic")["mapping"] == "cyclic"
+
+
+def test_the_mapping_reaches_every_launch_and_leaves_the_environment_as_it_was(monkeypatch):
+    monkeypatch.delenv("PSTRUN_MAPPING", raising=False)
+    with predict.mapping_for_pstrun("cyclic"):
+        assert os.environ["PSTRUN_MAPPING"] == "cyclic"
+    assert "PSTRUN_MAPPING" not in os.environ
+
+
+def _fake_prediction(platform_file, out):
+    """What a run of two sets at 2 and 16 ranks would predict on platform_file: the same compute,
+    and gen paying latency for messages that grow with the ranks squared where coll pays bandwidth
+    (so gen wins at 2 ranks whatever, and the answer at 16 ranks turns on both)."""
+    p = platform.load(platform_file)
+    latency_s = p.latency_s * p.lat_factor[0][1]
+    bandwidth = p.bandwidth_bytes_per_s * p.bw_factor[0][1] / 0.1377  # the T3E's small-message factor
+    recs = []
+    for ranks, grid in ((2, "1x2"), (16, "4x4")):
+        compute_s = 0.01 * 64.1 / p.compute["T42L16"]["mflops"] * 2 / ranks
+        for preset, comm_s in (("gen", 1000 * latency_s), ("coll", 0.65e6 / bandwidth)):
+            run_id = f"{preset}{ranks}"
+            step_s = compute_s + comm_s * (ranks / 16) ** (2 if preset == "gen" else 1)
+            recs += [
+                {"bench": "model", "type": "header", "run_id": run_id, "simulated": True},
+                {"bench": "model", "type": "point", "run_id": run_id, "case": 2, "trunc": 42, "levels": 16,
+                 "grid": grid, "preset": preset, "step_s": step_s},
+            ]
+    return sensitivity.Outcome.of(RecordSet(out, recs, None))
+
+
+def test_sensitivity_names_the_inputs_the_answer_turns_on(tmp_path):
+    opts = predict.Options(str(T3E), out=str(tmp_path / "sens"))
+    echoed = []
+    out = sensitivity.sensitivity(opts, echoed.append, runner=_fake_prediction)
+    changes = json.loads((out / sensitivity.FIGURES).read_text())
+    assert list(changes) == list(sensitivity.INPUTS)
+    assert changes["link latency"]["+20%"]["answer_changes"] == ["case 2 T42L16 at 16 ranks: gen → coll"]
+    assert changes["link latency"]["-20%"]["answer_changes"] == []
+    assert changes["link bandwidth"]["+20%"]["answer_changes"] == ["case 2 T42L16 at 16 ranks: gen → coll"]
+    # compute moves every time by a quarter (1 / 0.8) at most, but both sets alike: the answer stays
+    assert changes["compute rates"]["-20%"]["answer_changes"] == []
+    assert changes["compute rates"]["-20%"]["largest_rel"] == pytest.approx(0.25, abs=0.001)
+    assert changes["eager limit"]["+20%"] == {"answer_changes": [], "largest_rel": 0.0, "largest_cell": None}
+    text = (out / sensitivity.REPORT).read_text()
+    assert "The answer depends on: link latency, link bandwidth, latency factors, bandwidth factors." in text
+    row = "| link latency | same | -8.9% (gen, 16 ranks) | **changed**: case 2 T42L16 at 16 ranks: gen → coll | +8.9%"
+    assert row in text
+    assert len(list((out / "platforms").glob("*.toml"))) == 1 + 2 * len(sensitivity.INPUTS)
+    assert echoed[-1].startswith("| input |")
+
+
+@pytest.mark.parametrize("name", list(sensitivity.INPUTS))
+def test_each_input_variant_moves_that_input_alone_and_survives_its_file(tmp_path, name):
+    base = platform.load(T3E)
+    varied = sensitivity.INPUTS[name](base, 1.2)
+    moved = [f.name for f in dataclasses.fields(base) if getattr(base, f.name) != getattr(varied, f.name)]
+    assert len(moved) == 1, moved
+    path = tmp_path / "v.toml"
+    path.write_text(platform.dumps(varied, "a variant"))
+    assert dataclasses.replace(platform.load(path), path=base.path) == varied
+
+
+def test_sensitivity_refuses_a_dry_run():
+    done = subprocess.run(
+        [sys.executable, "-m", "pstlab", "predict", "--platform", str(T3E), "--sensitivity", "--dry-run"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT / "python",
+    )
+    assert done.returncode == 2
+    assert "--sensitivity runs the suite 19 times: drop --dry-run" in done.stderr

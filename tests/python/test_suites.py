@@ -78,11 +78,12 @@ def test_suite_defaults_and_digest(tmp_path):
 
 
 def test_unknown_suite(cli):
-    with pytest.raises(PstlabError, match="unknown suite 'nosuch' \\(available: full, paper, predict, quick"):
+    available = "(available: full, paper, predict, predict-sensitivity, quick"
+    with pytest.raises(PstlabError, match=re.escape(f"unknown suite 'nosuch' {available}")):
         suites.load("nosuch")
     rc, _, err = cli("run", "nosuch")
     assert rc == 2
-    assert err.startswith("pstlab run: unknown suite 'nosuch' (available: full, paper, predict, quick")
+    assert err.startswith(f"pstlab run: unknown suite 'nosuch' {available}")
     rc, _, err = cli("run", "missing/file.toml")
     assert rc == 2 and "suite file missing/file.toml: no such file" in err
 

@@ -2,6 +2,8 @@
  * defaults, taken from the values the options hold. */
 #include "check.h"
 #include "core/cli.h"
+#include "core/errors.h"
+#include "../exit_trap.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -92,9 +94,11 @@ static void test_strings_and_format(void)
     CHECK(pst_parse_strings("uni,uni,bi", &s, err, sizeof err) == 0 && s.n == 2 && !strcmp(s.v[1], "bi"));
     pst_str_list_free(&s);
     CHECK(pst_parse_strings("uni,", &s, err, sizeof err) == -1 && strstr(err, "empty item") != NULL);
-    CHECK(!strcmp(pst_format_bytes(8, buf, sizeof buf), "8 B"));
-    CHECK(!strcmp(pst_format_bytes(4 << 20, buf, sizeof buf), "4 MiB"));
-    CHECK(!strcmp(pst_format_bytes(1000, buf, sizeof buf), "1000 B"));
+    CHECK(!strcmp(pst_format_bytes(8, buf, sizeof buf), "8"));
+    CHECK(!strcmp(pst_format_bytes(4 << 20, buf, sizeof buf), "4M"));
+    CHECK(!strcmp(pst_format_bytes(1000, buf, sizeof buf), "1000"));
+    long long back;
+    CHECK(pst_parse_size(pst_format_bytes(3LL << 30, buf, sizeof buf), &back, err, sizeof err) == 0 && back == 3LL << 30);
 }
 
 /* The line of option `name` in text (NULL-safe for CHECK). */
@@ -109,26 +113,27 @@ static const char *option_line(const char *text, const char *name, char *line, s
 
 static void test_help_defaults(void)
 {
-    long long reps = 42, bytes = 2 << 20, none = 7;
+    long long reps = 42, bytes = 2 << 20, placeholder = 0;
     double ratio = 0.25, unset = NAN;
     bool off = false, on = true;
     const char *plan = "measure", *nothing = NULL;
     long long sizes[] = {8, 1024};
-    pst_int_list list = {0}, empty = {0};
+    pst_int_list list = {0}, empty = {0}, derived = {0};
     pst_int_list_set(&list, 2, sizes);
     const pst_opt opts[] = {
-        {"reps", PST_OPT_INT, &reps, "N", "repetitions", 1, 100, NULL},
-        {"bytes", PST_OPT_SIZE, &bytes, "B", "message size", 0, 1e9, NULL},
-        {"ratio", PST_OPT_DOUBLE, &ratio, "X", "a ratio", 0, 1, NULL},
-        {"unset", PST_OPT_DOUBLE, &unset, "X", "derived from the others", 0, 1, NULL},
-        {"off", PST_OPT_FLAG, &off, NULL, "a switch", 0, 0, NULL},
-        {"on", PST_OPT_FLAG, &on, NULL, "a switch that starts on", 0, 0, NULL},
-        {"plan", PST_OPT_STRING, &plan, "MODE", "planner", 0, 0, NULL},
-        {"nothing", PST_OPT_STRING, &nothing, "FILE", "an optional file", 0, 0, NULL},
-        {"sizes", PST_OPT_SIZES, &list, "LIST", "sizes", 1, 1e9, NULL},
-        {"empty", PST_OPT_INTS, &empty, "LIST", "counts (default: one per rank)", 1, 1e9, NULL},
-        {"prose", PST_OPT_INT, &none, "N", "a derived default (default 3 per rank)", 0, 10, NULL},
-        {NULL, 0, NULL, NULL, NULL, 0, 0, NULL},
+        {"reps", PST_OPT_INT, &reps, "N", "repetitions", 1, 100, NULL, NULL},
+        {"bytes", PST_OPT_SIZE, &bytes, "B", "message size", 0, 1e9, NULL, NULL},
+        {"ratio", PST_OPT_DOUBLE, &ratio, "X", "a ratio", 0, 1, NULL, NULL},
+        {"unset", PST_OPT_DOUBLE, &unset, "X", "derived from the others", 0, 1, NULL, NULL},
+        {"off", PST_OPT_FLAG, &off, NULL, "a switch", 0, 0, NULL, NULL},
+        {"on", PST_OPT_FLAG, &on, NULL, "a switch that starts on", 0, 0, NULL, NULL},
+        {"plan", PST_OPT_STRING, &plan, "MODE", "planner", 0, 0, NULL, NULL},
+        {"nothing", PST_OPT_STRING, &nothing, "FILE", "an optional file", 0, 0, NULL, NULL},
+        {"sizes", PST_OPT_SIZES, &list, "LIST", "sizes", 1, 1e9, NULL, NULL},
+        {"empty", PST_OPT_INTS, &empty, "LIST", "counts", 1, 1e9, NULL, "1,2"},
+        {"derived", PST_OPT_INTS, &derived, "LIST", "counts; without it, one per rank", 1, 1e9, NULL, NULL},
+        {"placeholder", PST_OPT_INT, &placeholder, "N", "derived; 0 is not allowed", 1, 10, NULL, NULL},
+        {NULL, 0, NULL, NULL, NULL, 0, 0, NULL, NULL},
     };
     const pst_command cmd = {"demo", "a demo", NULL, NULL, opts};
     char *text = NULL, line[256];
@@ -137,19 +142,65 @@ static void test_help_defaults(void)
     pst_cli_print_help(&cmd, f);
     fclose(f);
     CHECK(strstr(option_line(text, "--reps", line, sizeof line), "repetitions (default 42)") != NULL);
-    CHECK(strstr(option_line(text, "--bytes", line, sizeof line), "(default 2 MiB)") != NULL);
+    /* A default is written as the option takes it back. */
+    CHECK(strstr(option_line(text, "--bytes", line, sizeof line), "(default 2M)") != NULL);
     CHECK(strstr(option_line(text, "--ratio", line, sizeof line), "(default 0.25)") != NULL);
     CHECK(strstr(option_line(text, "--unset", line, sizeof line), "default") == NULL);
     CHECK(strstr(option_line(text, "--off", line, sizeof line), "default") == NULL);
     CHECK(strstr(option_line(text, "--on ", line, sizeof line), "(default on)") != NULL);
     CHECK(strstr(option_line(text, "--plan", line, sizeof line), "(default measure)") != NULL);
     CHECK(strstr(option_line(text, "--nothing", line, sizeof line), "default") == NULL);
-    CHECK(strstr(option_line(text, "--sizes", line, sizeof line), "(default 8 B,1 KiB)") != NULL);
-    CHECK(strstr(option_line(text, "--empty", line, sizeof line), "(default: one per rank)") != NULL);
-    /* Text that explains a derived default is not contradicted by the value the variable holds before derivation. */
-    CHECK(strstr(option_line(text, "--prose", line, sizeof line), "(default 7)") == NULL);
+    CHECK(strstr(option_line(text, "--sizes", line, sizeof line), "(default 8,1K)") != NULL);
+    CHECK(strstr(option_line(text, "--empty", line, sizeof line), "counts (default 1,2)") != NULL);
+    CHECK(strstr(option_line(text, "--derived", line, sizeof line), "default") == NULL);
+    /* A number outside the option's bounds is a placeholder for a derived value, not a default. */
+    CHECK(strstr(option_line(text, "--placeholder", line, sizeof line), "default") == NULL);
     free(text);
     pst_int_list_free(&list);
+}
+
+/* default_text beside a value the option holds would leave two defaults to drift apart. */
+static void test_help_refuses_two_defaults(void)
+{
+    long long reps = 42;
+    const pst_opt opts[] = {
+        {"reps", PST_OPT_INT, &reps, "N", "repetitions", 1, 100, NULL, "20"},
+        {NULL, 0, NULL, NULL, NULL, 0, 0, NULL, NULL},
+    };
+    const pst_command cmd = {"demo", "a demo", NULL, NULL, opts};
+    pst_set_exit_trap(exit_trap);
+    trap_code = -1;
+    FILE *f = fopen("/dev/null", "w");
+    if (!setjmp(trap_env)) pst_cli_print_help(&cmd, f);
+    fclose(f);
+    pst_set_exit_trap(NULL);
+    CHECK(trap_code == PST_EXIT_FAILED);
+    CHECK(strstr(trap_message, "--reps: default_text '20' beside the value it holds, 42") != NULL);
+}
+
+/* What the options hold after parsing, as an in-process test compares runs by. */
+static void test_print_values(void)
+{
+    long long reps = 42;
+    pst_int_list sizes = {0};
+    const char *plan = NULL;
+    const pst_opt opts[] = {
+        {"reps", PST_OPT_INT, &reps, "N", "repetitions", 1, 100, NULL, NULL},
+        {"sizes", PST_OPT_SIZES, &sizes, "LIST", "sizes", 1, 1e9, NULL, "8"},
+        {"plan", PST_OPT_STRING, &plan, "MODE", "planner", 0, 0, NULL, NULL},
+        {NULL, 0, NULL, NULL, NULL, 0, 0, NULL, NULL},
+    };
+    const pst_command cmd = {"demo", "a demo", NULL, NULL, opts};
+    char *argv[] = {"demo", "--sizes", "1K:4K", NULL};
+    pst_cli_parse(&cmd, 3, argv);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    pst_cli_print_values(f);
+    fclose(f);
+    CHECK(!strcmp(text, "--reps 42\n--sizes 1K,2K,4K\n--plan \n"));
+    free(text);
+    pst_int_list_free(&sizes);
 }
 
 int main(int argc, char **argv)
@@ -160,5 +211,7 @@ int main(int argc, char **argv)
     test_grids();
     test_strings_and_format();
     test_help_defaults();
+    test_help_refuses_two_defaults();
+    test_print_values();
     CHECK_MAIN_END();
 }

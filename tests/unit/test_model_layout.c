@@ -128,7 +128,7 @@ static void check_trunc_limit(void)
         int limit = pst_dyn_max_trunc(budgets_bytes[k]);
         CHECK(limit > 0 && one_level_bytes(limit) <= budgets_bytes[k] && one_level_bytes(limit + 1) > budgets_bytes[k]);
     }
-    CHECK(pst_dyn_max_trunc(1.0 / 0.0) == pst_spectral_grid_max_trunc());
+    CHECK(pst_dyn_max_trunc(1.0 / 0.0) == PST_SPECTRAL_GRID_MAX_TRUNC);
     CHECK(pst_dyn_max_trunc(1.0) == 0);
     const int truncations[] = {85, 341, 1000, pst_dyn_max_trunc(6e9)}; /* T42: 1.33 MB against the chunk's 1.41 */
     for (size_t k = 0; k < sizeof truncations / sizeof truncations[0]; k++) {

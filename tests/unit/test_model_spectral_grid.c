@@ -64,9 +64,7 @@ int main(int argc, char **argv)
           !strcmp(msg, "4 processor columns need at least 4 wavenumbers; T2 has 3"));
 
     /* T21843: 32766 x 65536 points fit an int; T21844 (32768 x 65536) does not. */
-    const int bound = pst_spectral_grid_max_trunc();
-    pst_spectral_grid at = rule_grid(bound), past = rule_grid(bound + 1);
+    pst_spectral_grid at = rule_grid(PST_SPECTRAL_GRID_MAX_TRUNC), past = rule_grid(PST_SPECTRAL_GRID_MAX_TRUNC + 1);
     CHECK((long long)at.nlat * at.nlon <= INT_MAX && (long long)past.nlat * past.nlon > INT_MAX);
-    CHECK(bound == 21843);
     CHECK_MAIN_END();
 }

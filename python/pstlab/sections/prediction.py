@@ -48,12 +48,28 @@ def efficiency(step_s: float, ranks: int, base: tuple[float, int]) -> float:
     return base_s * base_ranks / (step_s * ranks)
 
 
-def answer(curves: dict[str, dict[int, float]], band_rel: float | None) -> list[str]:
+def curves(predicted: dict[tuple, dict]) -> dict[str, dict[str, dict[int, float]]]:
+    """{problem: {set: {ranks: step_s}}} of the predicted runs (split's first dict)."""
+    out: dict[str, dict[str, dict[int, float]]] = {}
+    for (prob, s, g), r in predicted.items():
+        out.setdefault(prob, {}).setdefault(s, {})[grid_ranks(g)] = r["step_s"]
+    return out
+
+
+def fastest(curves_s: dict[str, dict[int, float]]) -> dict[int, str]:
+    """{ranks: the set with the smallest predicted step time there}: the answer without its band."""
+    answers = {}
+    for ranks in sorted({p for c in curves_s.values() for p in c}):
+        times = {s: c[ranks] for s, c in curves_s.items() if ranks in c}
+        answers[ranks] = min(times, key=times.get)
+    return answers
+
+
+def answer(curves_s: dict[str, dict[int, float]], band_rel: float | None) -> list[str]:
     """Per rank count, the fastest set, and the others within the band (not told apart from it)."""
     lines = []
-    for ranks in sorted({p for c in curves.values() for p in c}):
-        times = {s: c[ranks] for s, c in curves.items() if ranks in c}
-        best = min(times, key=times.get)
+    for ranks, best in fastest(curves_s).items():
+        times = {s: c[ranks] for s, c in curves_s.items() if ranks in c}
         close = [s for s in times if s != best and band_rel is not None and times[s] <= times[best] * (1 + band_rel)]
         tie = f" (within the band: {', '.join(close)})" if close else ""
         lines.append(f"{ranks} ranks: **{best}**{tie}")
@@ -62,10 +78,9 @@ def answer(curves: dict[str, dict[int, float]], band_rel: float | None) -> list[
 
 def _problem_blocks(prob: str, predicted: dict, measured: dict, band_rel: float | None) -> list:
     cells = {(s, g): r for (p, s, g), r in predicted.items() if p == prob}
-    sets = sorted({s for s, _ in cells})
     fewest = min(grid_ranks(g) for _, g in cells)
     base = min((r["step_s"], fewest) for (_, g), r in cells.items() if grid_ranks(g) == fewest)
-    curves = {s: {grid_ranks(g): r["step_s"] for (s2, g), r in cells.items() if s2 == s} for s in sets}
+    by_set = curves(predicted)[prob]
     rows = []
     for (s, g), r in sorted(cells.items(), key=lambda kv: (grid_ranks(kv[0][1]), kv[0][0])):
         m = measured.get((prob, s, g))
@@ -87,16 +102,16 @@ def _problem_blocks(prob: str, predicted: dict, measured: dict, band_rel: float 
         rows,
         note=f"Efficiency against {fmt_ms(base[0])} ms at {base[1]} ranks (the fastest set there) × ranks.",
     )
-    ticks = [(p, str(p)) for p in sorted({p for c in curves.values() for p in c})]
+    ticks = [(p, str(p)) for p in sorted({p for c in by_set.values() for p in c})]
     time_panel = Panel(f"{prob}: time per step", "ranks", "ms per step", xlog=True, ylog=True, xticks=ticks)
     eff_panel = Panel(f"{prob}: efficiency", "ranks", "efficiency", xlog=True, xticks=ticks)
-    for s, c in curves.items():
+    for s, c in sorted(by_set.items()):
         xs = sorted(c)
         time_panel.series.append(Series(s, xs, [c[p] * 1e3 for p in xs]))
         eff_panel.series.append(Series(s, xs, [efficiency(c[p], p, base) for p in xs]))
     name = "predicted-" + prob.replace(" ", "-")
     fig = figure(name, f"{prob}: predicted time per step and efficiency against ranks", [time_panel, eff_panel])
-    return [Text(f"**Answer, {prob}:** " + "; ".join(answer(curves, band_rel)) + "."), table, fig]
+    return [Text(f"**Answer, {prob}:** " + "; ".join(answer(by_set, band_rel)) + "."), table, fig]
 
 
 def section(rs: RecordSet) -> Section | None:
@@ -106,10 +121,10 @@ def section(rs: RecordSet) -> Section | None:
         return None
     band_rel = band(rs)
     entry = (rs.manifest or {}).get("predicted") or {}
-    where = entry.get("platform") or next(
-        (h["simulation"].get("platform") for h in rs.headers() if h.get("simulated") and h.get("simulation")), None
-    )
-    digest = f" (SHA-256 {entry['platform_sha256'][:12]}…)" if entry.get("platform_sha256") else ""
+    simulation = next((h["simulation"] for h in rs.headers() if h.get("simulated") and h.get("simulation")), {})
+    where = entry.get("platform") or simulation.get("platform")
+    sha = entry.get("platform_sha256") or simulation.get("platform_sha256")
+    digest = f" (SHA-256 {sha[:12]}…)" if sha else ""
     accuracy = (
         f"±{band_rel:.0%}, the platform's validation error: differences smaller than that are not resolved"
         if band_rel is not None

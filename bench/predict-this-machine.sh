@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# "This machine": how well does pstswm on a simulated copy of this host predict pstswm on this
+# host?  (docs/predict.md, validation.)  Calibrates a platform from a quick suite's records plus a
+# serial model run of each problem here, then compares, for T42L16 and T85L16 at 1x2 and 2x1, the
+# step time and each stage's communication time (fft_comm_s, legendre_comm_s of the model's
+# records), and the kernel stages at 2 ranks (srtrans FFT, halfsum Legendre, protocol 0,6):
+# predicted (SMPI on the calibrated platform, deterministic: one run) against measured (the Open
+# MPI build, the median of LAUNCHES interleaved launches).  Prints every row and the median
+# absolute error (target: at most 15 %).
+#
+#   bench/predict-this-machine.sh [QUICK_RESULTS [OUT]]
+#
+# QUICK_RESULTS: a `pstlab run quick` directory of this host (copied, never changed); without it
+# the quick suite runs first (about 10 minutes).  OUT: default results/predict-this-machine-DATE.
+# Environment: LAUNCHES (default 5), STEPS (model steps per launch, default 20).  Needs
+# build/openmpi and build/smpi (scripts/build.sh openmpi|smpi) and the .venv of scripts/setup.sh.
+# On a shared host the measured side carries the host's noise: read the spread beside the error.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+quick=${1:-}
+out=${2:-$root/results/predict-this-machine-$(date +%Y%m%d-%H%M%S)}
+launches=${LAUNCHES:-5} steps=${STEPS:-20}
+pstlab=("$root/.venv/bin/python" -m pstlab)
+problems=("42 16" "85 16")
+[[ ! -e $out ]] || { echo "predict-this-machine: $out exists: give another OUT" >&2; exit 2; }
+mkdir -p "$out"
+
+echo "== 1. calibrate a platform of this host"
+calibration=$out/calibration
+if [[ -n $quick ]]; then cp -r "$quick" "$calibration"; else "${pstlab[@]}" run quick --out "$calibration"; fi
+for problem in "${problems[@]}"; do
+  read -r trunc levels <<<"$problem"
+  "$root/scripts/pstrun" --mpi openmpi -n 1 "$root/build/openmpi/pstswm" model --trunc "$trunc" \
+    --levels "$levels" --steps "$steps" --out "$calibration/model-serial-T${trunc}L${levels}.jsonl" >/dev/null
+done
+# Exit 3 means a calibration target was missed (docs/predict.md: the swap curve on a two-core
+# host): the validation still says how far the platform is from the host.
+"${pstlab[@]}" calibrate "$calibration" --out "$out/this-machine.toml" || [[ $? == 3 ]]
+echo "platform: $out/this-machine.toml  sha256 $(sha256sum <"$out/this-machine.toml" | cut -d' ' -f1)"
+
+echo "== 2. the experiments: the model at 1x2 and 2x1, the kernel stages at 2 ranks"
+suite=$out/this-machine-validation.toml
+{
+  echo 'description = "bench/predict-this-machine.sh: measured here and predicted on the calibrated platform"'
+  for problem in "${problems[@]}"; do
+    read -r trunc levels <<<"$problem"
+    for grid in 1x2 2x1; do
+      printf '\n[[experiment]]\nname = "model-T%sL%s-%s"\nsubcommand = "model"\nranks = 2\n' "$trunc" "$levels" "$grid"
+      printf 'args = ["--trunc", "%s", "--levels", "%s", "--steps", "%s", "--grid", "%s"]\n' "$trunc" "$levels" "$steps" "$grid"
+      printf 'estimate_s = 5\ntimeout_s = 600\n'
+    done
+  done
+  printf '\n[[experiment]]\nname = "kernel-2"\nsubcommand = "kernel"\nranks = 2\n'
+  printf 'args = ["--trunc", "42", "--levels", "16", "--grid", "1d", "--algorithms", "srtrans,halfsum", '
+  printf '"--protocols", "0,6", "--reps", "10"]\nestimate_s = 10\ntimeout_s = 600\n'
+} >"$suite"
+
+echo "== 3. measured: $launches interleaved launches of the Open MPI build"
+"${pstlab[@]}" run "$suite" --mpi openmpi --launches "$launches" --out "$out/measured" >"$out/measured.log"
+echo "== 4. predicted: the SMPI build on the calibrated platform"
+"${pstlab[@]}" predict --platform "$out/this-machine.toml" "$suite" --out "$out/predicted" >"$out/predicted.log"
+
+echo "== 5. predicted against measured"
+"$root/.venv/bin/python" - "$out/measured" "$out/predicted" <<'EOF'
+import statistics
+import sys
+
+from pstlab import records
+
+TARGET = 0.15
+
+
+def figures(directory):
+    """{(what, quantity): [seconds per launch]} of a results directory."""
+    out = {}
+    for p in records.load(directory).points("model"):
+        if p.get("step_s") is None:
+            continue  # per-step diagnostics
+        what = f"T{p['trunc']}L{p['levels']} {p['grid']}"
+        for quantity in ("step_s", "fft_comm_s", "legendre_comm_s"):
+            out.setdefault((what, quantity), []).append(p[quantity])
+    for p in records.load(directory).points("kernel"):
+        schedule = " +ov" if p.get("overlap") else ""
+        out.setdefault((f"kernel {p['algorithm']} 2 ranks", f"{p['stage']} stage{schedule}"), []).append(p["t_med"])
+    return out
+
+
+measured, predicted = figures(sys.argv[1]), figures(sys.argv[2])
+print(f"{'experiment':<26} {'quantity':<16} {'measured ms':>12} {'spread':>8} {'predicted ms':>13} {'error':>8}")
+errors = []
+for key in sorted(measured):
+    runs = measured[key]
+    median = statistics.median(runs)
+    spread = (max(runs) - min(runs)) / median if median else 0.0
+    guess = statistics.median(predicted[key]) if key in predicted else None
+    if guess is None:
+        error = "no prediction"
+    elif median == 0:
+        error = "no comm" if guess == 0 else "comm?"
+    else:
+        errors.append(abs(guess - median) / median)
+        error = f"{(guess - median) / median:+.1%}"
+    shown = f"{guess * 1e3:13.4f}" if guess is not None else f"{'–':>13}"
+    print(f"{key[0]:<26} {key[1]:<16} {median * 1e3:12.4f} {spread:8.0%} {shown} {error:>8}")
+if errors:
+    med = statistics.median(errors)
+    verdict = "met" if med <= TARGET else "missed"
+    print(f"\nmedian absolute error {med:.1%} over {len(errors)} rows (target <= {TARGET:.0%}: {verdict}); "
+          f"spread: (max - min) / median of the measured launches")
+EOF
+echo "records: $out"
