@@ -54,17 +54,42 @@ static int owned_count(const pst_dfft *f, int rev)
     return nm;
 }
 
-static fftw_plan local_plan(int nl, int count, int sign, double complex *buf)
+/* The local transforms: count lines of length nl in f->work (in place, executed on other
+ * arrays, hence FFTW_UNALIGNED); [complex lines | real-line pairs][FWD | BWD]. */
+typedef struct local_plan {
+    const pst_dfft *f;
+    int count, sign;
+} local_plan;
+
+static fftw_plan make_local(void *arg, unsigned flags)
 {
-    int len[1] = {nl};
-    if (count < 1) count = 1; /* never executed with no lines; FFTW wants a real plan */
-    fftw_plan p = fftw_plan_many_dft(1, len, count, (fftw_complex *)buf, NULL, 1, nl, (fftw_complex *)buf, NULL, 1, nl,
-                                     sign, FFTW_ESTIMATE | FFTW_UNALIGNED);
-    if (!p) pst_fatal(PST_EXIT_FAILED, "FFTW could not plan %d transforms of length %d", count, nl);
-    return p;
+    const local_plan *l = arg;
+    int len[1] = {l->f->nl};
+    fftw_complex *buf = (fftw_complex *)l->f->work;
+    return fftw_plan_many_dft(1, len, l->count, buf, NULL, 1, l->f->nl, buf, NULL, 1, l->f->nl, l->sign, flags | FFTW_UNALIGNED);
 }
 
-pst_dfft *pst_dfft_create(const pst_protocol *p, bool overlap, MPI_Comm comm, int n, int lines, int mmax)
+typedef struct local_plans {
+    pst_dfft *f;
+    pst_fft_planner *planner;
+} local_plans;
+
+static void plan_local(void *arg)
+{
+    local_plans *lp = arg;
+    pst_dfft *f = lp->f;
+    const int counts[2] = {f->lines, (f->lines + 1) / 2}, signs[2] = {FFTW_FORWARD, FFTW_BACKWARD};
+    for (int a = 0; a < 2; a++)
+        for (int b = 0; b < 2; b++) {
+            /* never executed with no lines; FFTW wants a real plan */
+            local_plan l = {.f = f, .count = counts[a] < 1 ? 1 : counts[a], .sign = signs[b]};
+            char what[96];
+            snprintf(what, sizeof what, "%d transforms of length %d", l.count, f->nl);
+            f->plan[a][b] = pst_fft_plan(lp->planner, PST_FFT_TIMED, make_local, &l, what);
+        }
+}
+
+pst_dfft *pst_dfft_create(const pst_protocol *p, bool overlap, MPI_Comm comm, int n, int lines, int mmax, pst_fft_planner *planner)
 {
     pst_dfft *f = pst_calloc(1, sizeof *f);
     f->xfers = pst_xfer_set_new();
@@ -95,15 +120,11 @@ pst_dfft *pst_dfft_create(const pst_protocol *p, bool overlap, MPI_Comm comm, in
             f->tw[t][j] = cos(angle) + I * sin(angle);
         }
     }
-    int pairs = (lines + 1) / 2;
     size_t block = (size_t)(lines > 0 ? lines : 1) * (size_t)f->nl;
     f->recv = pst_alloc_check(fftw_malloc(block * sizeof *f->recv), block * sizeof *f->recv);
     f->work = pst_alloc_check(fftw_malloc(block * sizeof *f->work), block * sizeof *f->work);
     f->spec = pst_alloc_check(fftw_malloc(2 * block * sizeof *f->spec), 2 * block * sizeof *f->spec);
-    f->plan[0][FWD] = local_plan(f->nl, lines, FFTW_FORWARD, f->work);
-    f->plan[0][BWD] = local_plan(f->nl, lines, FFTW_BACKWARD, f->work);
-    f->plan[1][FWD] = local_plan(f->nl, pairs, FFTW_FORWARD, f->work);
-    f->plan[1][BWD] = local_plan(f->nl, pairs, FFTW_BACKWARD, f->work);
+    pst_fft_plan_agreed(comm, plan_local, &(local_plans){.f = f, .planner = planner});
     pst_exchange_reserve_run(p, comm, block * sizeof(double complex), (size_t)f->k + 1); /* stages + conjugate SWAP */
     return f;
 }

@@ -30,6 +30,7 @@
 #ifndef PST_DFFT_H
 #define PST_DFFT_H
 
+#include "algo/fft_planner.h"
 #include "comm/protocol.h"
 
 #include <complex.h>
@@ -39,8 +40,10 @@
 typedef struct pst_dfft pst_dfft;
 
 /* Collective.  P must be a power of two dividing n; lines >= 0; for the real transforms
- * 0 <= mmax < n/2 (pass -1 when only the complex transform is used). */
-pst_dfft *pst_dfft_create(const pst_protocol *p, bool overlap, MPI_Comm comm, int n, int lines, int mmax);
+ * 0 <= mmax < n/2 (pass -1 when only the complex transform is used).  The local FFTW transforms
+ * are planned through `planner` with the run's effort, agreed over comm (fft_planner.h). */
+pst_dfft *pst_dfft_create(const pst_protocol *p, bool overlap, MPI_Comm comm, int n, int lines, int mmax,
+                          pst_fft_planner *planner);
 /* Why create would refuse (NULL when fine): for callers that validate input first. */
 const char *pst_dfft_check(int nranks, int n, int mmax);
 

@@ -19,6 +19,7 @@
 #include "core/alloc.h"
 #include "core/cli.h"
 #include "core/errors.h"
+#include "model/dynamics.h"
 #include "run/compare.h"
 #include "run/context.h"
 #include "run/emit.h"
@@ -43,13 +44,14 @@ static bool serves(const pst_algorithm *a, int stage) { return (a->stages & (1u 
 
 typedef struct kernel_cfg {
     pst_ctx ctx;
-    const char *protocols_spec, *grid_spec, *granularity, *transport, *result, *blas_name;
+    const char *protocols_spec, *grid_spec, *granularity, *transport, *result, *blas_name, *fftw_plan;
     bool list, json;
     pst_str_list algorithms, stages, overlap;
     long long trunc, levels, fields, reps, warmup;
     /* derived */
     kproblem prob;
     pst_blas blas;            /* --blas */
+    pst_fft_planner fft;      /* --fftw-plan */
     const pst_protocol **protocols;
     size_t nprotocols;
     bool *run_alg, run_stage[2], overlaps[2];  /* run_alg: per registry row */
@@ -65,7 +67,7 @@ typedef struct kernel_cfg {
 
 static const kernel_cfg default_cfg = {.protocols_spec = "all", .grid_spec = "1d", .transport = "mpi", .result = "replicated",
                                        .trunc = 42, .levels = 16, .fields = 3, .reps = 10, .warmup = 1,
-                                       .compare = PST_COMPARE_DEFAULTS, .blas_name = "openblas"};
+                                       .compare = PST_COMPARE_DEFAULTS, .blas_name = "openblas", .fftw_plan = "measure"};
 
 /* One alternative measured for an algorithm: a protocol (NULL: the collective) and overlap. */
 typedef struct alt {
@@ -104,6 +106,7 @@ static void base_fields(pst_rec *r, const kernel_cfg *cfg, const pst_algorithm *
     pst_rec_int(r, "nlat", cfg->prob.nlat);
     pst_rec_int(r, "nlon", cfg->prob.nlon);
     pst_rec_str(r, "blas", pst_blas_names[cfg->blas]);
+    pst_rec_str(r, "fftw_plan", cfg->fft.effort);
     pst_rec_str(r, "grid", grid);
     pst_rec_str(r, "granularity", cfg->prob.scaled ? cfg->prob.label : NULL);
     pst_rec_int(r, "comm_size", stage == 0 ? g->px : g->py);
@@ -183,7 +186,7 @@ static void emit_point(kernel_cfg *cfg, const outcome *o, size_t i)
 static void run_algorithm(kernel_cfg *cfg, const pst_algorithm *a, int stage, outcome *o)
 {
     kgeom *g = &cfg->geom[stage];
-    kcase *kc = kcase_create(a->family, stage, &cfg->prob, g, !strcmp(cfg->result, "partitioned"), cfg->blas);
+    kcase *kc = kcase_create(a->family, stage, &cfg->prob, g, !strcmp(cfg->result, "partitioned"), cfg->blas, &cfg->fft);
     *o = (outcome){.a = a, .stage = stage};
     alternatives(cfg, o);
     long long bytes = kcase_bytes(kc);
@@ -274,7 +277,7 @@ static bool run_family(kernel_cfg *cfg, int stage, pst_alg_family family, const 
     }
     if (f->nalts < 2) return false;
     kgeom *g = &cfg->geom[stage];
-    kcase *kc = kcase_create(family, stage, &cfg->prob, g, !strcmp(cfg->result, "partitioned"), cfg->blas);
+    kcase *kc = kcase_create(family, stage, &cfg->prob, g, !strcmp(cfg->result, "partitioned"), cfg->blas, &cfg->fft);
     long long bytes = kcase_bytes(kc);
     MPI_Allreduce(&bytes, &f->bytes_max, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
     kturn T = {cfg, kc, pst_malloc(f->nalts * sizeof *T.plans), pst_calloc(f->nalts, sizeof *T.bad)};
@@ -639,6 +642,7 @@ static void validate(void *p)
     cfg->overlaps[1] = cfg->overlap.n == 0 || pst_str_list_has(&cfg->overlap, "on");
 
     cfg->blas = pst_blas_backend_resolve(cfg->blas_name).lib;
+    if (!pst_fft_planner_init(&cfg->fft, cfg->fftw_plan)) pst_usage_error("--fftw-plan: unknown '%s'", cfg->fftw_plan);
     /* The problem. */
     if (cfg->granularity) {
         /* Options hold their defaults, so one given at its default value passes unnoticed. */
@@ -649,6 +653,7 @@ static void validate(void *p)
     } else {
         kproblem_model(&cfg->prob, (int)cfg->trunc, (int)cfg->levels, (int)cfg->fields);
     }
+    pst_usage_check_all(pst_dyn_trunc_problem(cfg->prob.trunc, err, sizeof err));
 
     /* The grid. */
     cfg->one_d = !strcmp(cfg->grid_spec, "1d");
@@ -829,10 +834,11 @@ static pst_opt opts[] = {
     {"list", PST_OPT_FLAG, &run_cfg.list, NULL, "print the algorithms (the registry) and exit", 1, 0, NULL, NULL},
     {"json", PST_OPT_FLAG, &run_cfg.json, NULL, "with --list: as JSON", 1, 0, NULL, NULL},
     {"stages", PST_OPT_STRINGS, &run_cfg.stages, "LIST", "fft (across grid rows), legendre (down columns)", 1, 0, stages, "fft,legendre"},
-    {"trunc", PST_OPT_INT, &run_cfg.trunc, "T", "triangular truncation of the model problem", 1, PST_MAX_TRUNC, NULL, NULL},
+    {"trunc", PST_OPT_INT, &run_cfg.trunc, "T", "triangular truncation of the model problem", 1, PST_SPECTRAL_GRID_MAX_TRUNC, NULL, NULL},
     {"levels", PST_OPT_INT, &run_cfg.levels, "L", "vertical levels", 1, 1000, NULL, NULL},
     {"fields", PST_OPT_INT, &run_cfg.fields, "F", "fields transformed together per level", 1, 64, NULL, NULL},
     {"blas", PST_OPT_STRING, &run_cfg.blas_name, "LIB", "library of the vector sums' dgemms: openblas, blis, blis-sup, as for the model", 1, 0, blas_choices, NULL},
+    {"fftw-plan", PST_OPT_STRING, &run_cfg.fftw_plan, "MODE", "FFTW planner effort of the distributed FFT's local transforms, as for the model", 1, 0, pst_fft_efforts, NULL},
     {"grid", PST_OPT_STRING, &run_cfg.grid_spec, "PXxPY|1d",
      "processor grid (PX*PY = ranks), or 1d: FFT stage on P x 1 and Legendre stage on 1 x P", 1, 0, NULL, NULL},
     {"granularity", PST_OPT_STRING, &run_cfg.granularity, "TnLk@AxB",

@@ -15,6 +15,7 @@
 struct kcase {
     pst_alg_family fam;
     pst_blas blas;   /* the vector sums' dgemms */
+    pst_fft_planner *fft; /* the distributed FFT's local transforms and the reference's */
     kgeom g;
     int rank, size;
     long long bytes;
@@ -137,6 +138,21 @@ static long long trans_verify(kcase *c)
 
 /* ---- dfft ---- */
 
+/* The reference's serial line: r2c (forward) or c2r of n points, planned for the set-up. */
+typedef struct ref_plan {
+    int n;
+    double *line;
+    double complex *half;
+    bool forward;
+} ref_plan;
+
+static fftw_plan make_ref(void *arg, unsigned flags)
+{
+    const ref_plan *r = arg;
+    return r->forward ? fftw_plan_dft_r2c_1d(r->n, r->line, (fftw_complex *)r->half, flags)
+                      : fftw_plan_dft_c2r_1d(r->n, (fftw_complex *)r->half, r->line, flags);
+}
+
 static void dfft_create(kcase *c, const kproblem *k)
 {
     const kgeom *g = &c->g;
@@ -154,10 +170,10 @@ static void dfft_create(kcase *c, const kproblem *k)
     double *all = pst_malloc(local * c->size * sizeof(double)), *line = pst_alloc_check(fftw_malloc(c->d.n * sizeof(double)), c->d.n * sizeof(double));
     double complex *half = pst_alloc_check(fftw_malloc((c->d.n / 2 + 1) * sizeof *half), (c->d.n / 2 + 1) * sizeof *half);
     MPI_Allgather(c->d.in, (int)local, MPI_DOUBLE, all, (int)local, MPI_DOUBLE, g->comm);
-    fftw_plan plan = fftw_plan_dft_r2c_1d(c->d.n, line, (fftw_complex *)half, FFTW_ESTIMATE);
-    fftw_plan back = fftw_plan_dft_c2r_1d(c->d.n, (fftw_complex *)half, line, FFTW_ESTIMATE);
+    fftw_plan plan = pst_fft_plan(c->fft, PST_FFT_SETUP, make_ref, &(ref_plan){c->d.n, line, half, true}, "the reference line");
+    fftw_plan back = pst_fft_plan(c->fft, PST_FFT_SETUP, make_ref, &(ref_plan){c->d.n, line, half, false}, "the reference line");
     /* This rank's wavenumbers, as the plan will own them (bit-reversed cyclic). */
-    pst_dfft *probe = pst_dfft_create(pst_protocol_at("mpi", 0), false, g->comm, c->d.n, 0, c->d.mmax);
+    pst_dfft *probe = pst_dfft_create(pst_protocol_at("mpi", 0), false, g->comm, c->d.n, 0, c->d.mmax, c->fft);
     c->d.nm = pst_dfft_nm(probe);
     c->d.coef = pst_malloc((size_t)c->d.lines * (c->d.nm ? c->d.nm : 1) * sizeof *c->d.coef);
     c->d.ref = pst_malloc((size_t)c->d.lines * (c->d.nm ? c->d.nm : 1) * sizeof *c->d.ref);
@@ -262,11 +278,13 @@ static long long vsum_verify(kcase *c)
 
 /* ---- dispatch ---- */
 
-kcase *kcase_create(pst_alg_family fam, kstage stage, const kproblem *k, const kgeom *g, bool partitioned, pst_blas blas)
+kcase *kcase_create(pst_alg_family fam, kstage stage, const kproblem *k, const kgeom *g, bool partitioned, pst_blas blas,
+                    pst_fft_planner *fft)
 {
     kcase *c = pst_calloc(1, sizeof *c);
     c->fam = fam;
     c->blas = blas;
+    c->fft = fft;
     c->g = *g;
     MPI_Comm_rank(g->comm, &c->rank);
     MPI_Comm_size(g->comm, &c->size);
@@ -286,7 +304,7 @@ kplan *kcase_plan(kcase *c, const pst_algorithm *alg, const pst_protocol *p, boo
         pl->fwd = pst_trans_create(alg, p, overlap, c->g.comm, c->t.sc, c->t.sd, c->t.rc, c->t.rd);
         pl->inv = pst_trans_create_inverse(pl->fwd);
         break;
-    case PST_FAMILY_DFFT: pl->f = pst_dfft_create(p, overlap, c->g.comm, c->d.n, c->d.lines, c->d.mmax); break;
+    case PST_FAMILY_DFFT: pl->f = pst_dfft_create(p, overlap, c->g.comm, c->d.n, c->d.lines, c->d.mmax, c->fft); break;
     case PST_FAMILY_VSUM:
         pl->v = pst_vsum_create(alg, p, overlap, c->g.comm, c->s.n, c->s.unit,
                                 c->s.partitioned ? PST_VSUM_PARTITIONED : PST_VSUM_REPLICATED);

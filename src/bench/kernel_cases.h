@@ -13,6 +13,7 @@
 #define PST_KERNEL_CASES_H
 
 #include "algo/algorithm.h"
+#include "algo/fft_planner.h"
 #include "bench/kernel_problem.h"
 #include "comm/protocol.h"
 #include "model/blas.h"
@@ -31,8 +32,10 @@ typedef struct kgeom {
 typedef struct kcase kcase;
 typedef struct kplan kplan;
 
-/* blas: the library of the vector sums' dgemms. */
-kcase *kcase_create(pst_alg_family fam, kstage stage, const kproblem *k, const kgeom *g, bool partitioned, pst_blas blas);
+/* blas: the library of the vector sums' dgemms; fft: the FFTW planner (--fftw-plan) of the
+ * distributed FFT's local transforms, as the model's. */
+kcase *kcase_create(pst_alg_family fam, kstage stage, const kproblem *k, const kgeom *g, bool partitioned, pst_blas blas,
+                    pst_fft_planner *fft);
 /* One alternative's plans on the case's data: alg is a registry row of the case's family (the
  * collective takes p = NULL).  Several plans may be alive at once, so
  * alternatives can be measured in interleaved rounds; a one-sided transport grows its area on

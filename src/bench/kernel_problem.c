@@ -22,10 +22,10 @@ int kproblem_scaled(kproblem *k, const char *spec, int fields, char *err, size_t
     long long tt, ll;
     int t, l, px, py;
     char gerr[160];
-    if (*p++ != 'T' || !pst_scan_count(&p, PST_MAX_TRUNC, &tt) || *p++ != 'L' || !pst_scan_count(&p, 1000, &ll) ||
+    if (*p++ != 'T' || !pst_scan_count(&p, PST_SPECTRAL_GRID_MAX_TRUNC, &tt) || *p++ != 'L' || !pst_scan_count(&p, 1000, &ll) ||
         *p++ != '@' || tt < 1 || ll < 1 || pst_parse_grid(p, &px, &py, gerr, sizeof gerr)) {
         snprintf(err, errlen, "'%s' is not a configuration like T42L16@8x8 (T in 1 ... %d, L in 1 ... 1000)", spec,
-                 PST_MAX_TRUNC);
+                 PST_SPECTRAL_GRID_MAX_TRUNC);
         return -1;
     }
     t = (int)tt;

@@ -17,6 +17,7 @@ static const pst_field base[] = {
     {"nlat", PST_F_INT, NULL, "Gaussian latitudes of the problem's grid: the model's rule for T (smallest even >= (3T+1)/2; T42: 64); absent from records of a pstswm before it", true, NULL},
     {"nlon", PST_F_INT, NULL, "longitudes of the problem's grid: the model's rule for T (smallest even 2,3,5-smooth >= 3T+1; T42: 128); absent from records of a pstswm before it", true, NULL},
     {"blas", PST_F_STR, NULL, "the library of the vector sums' dgemms (--blas; the model's Legendre dgemms take the same); absent from records of a pstswm before it", true, NULL},
+    {"fftw_plan", PST_F_STR, NULL, "the FFTW planner effort of the distributed FFT's local transforms (--fftw-plan; the model's FFTs take the same); absent from records of a pstswm before it", true, NULL},
     {"grid", PST_F_STR, NULL, "the stage's processor grid PXxPY; with --grid 1d Px1 for the fft stage, 1xP for the legendre stage", false, NULL},
     {"granularity", PST_F_STR, NULL, "the --granularity configuration (as size); null without it", false, NULL},
     {"comm_size", PST_F_INT, NULL, "ranks per stage communicator: a row's PX (fft), a column's PY (legendre)", false, NULL},

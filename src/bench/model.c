@@ -8,7 +8,7 @@
  * of mass, energy and potential enstrophy. */
 #include "algo/exchange.h"
 #include "bench/frame.h"
-#include "bench/memory.h"
+#include "run/memory.h"
 #include "bench/model_algos.h"
 #include "bench/records.h"
 #include "core/alloc.h"
@@ -76,7 +76,7 @@ typedef struct model_cfg {
     model_algos algos;
     /* derived */
     double alpha;
-    unsigned fftw_flags;
+    pst_fft_planner fft;      /* --fftw-plan: every FFTW plan of the run, and their counts */
     pst_blas blas;            /* --blas: the library, or with blas_auto the default */
     bool blas_auto;
     bool wisdom_loaded;       /* rank 0 read --fftw-wisdom before planning */
@@ -134,7 +134,7 @@ static const char *write_fields_problem(const model_cfg *c, char *err, size_t le
     return NULL;
 }
 
-/* --fftw-wisdom on rank 0, which plans first (pst_fft_init_agreed) and saves the wisdom after:
+/* --fftw-wisdom on rank 0, which plans first (pst_fft_plan_agreed) and saves the wisdom after:
  * load the file if there is one, and make sure it can be replaced.  NULL: fine. */
 static const char *wisdom_problem(model_cfg *c, char *err, size_t len)
 {
@@ -172,6 +172,7 @@ static void validate(model_cfg *c)
                         c->alpha_spec);
     if (c->alpha != 0 && !pst_case_rotated((int)c->test_case))
         pst_usage_error("--alpha: the rotation angle applies to cases 1 and 2 only (case %lld)", c->test_case);
+    pst_usage_check_all(pst_dyn_trunc_problem(c->trunc, err, sizeof err));
     if (pst_spectral_grid_init(&c->grid, (int)c->trunc, (int)c->levels, (int)c->nlat, (int)c->nlon, err, sizeof err))
         pst_usage_error("%s", err);
     c->nlat = c->grid.nlat;
@@ -185,7 +186,7 @@ static void validate(model_cfg *c)
     if (!isnan(c->dt_s) && c->dt_s <= 0) pst_usage_error("--dt: %g s is not a positive time step", c->dt_s);
     if (c->steps && !isnan(c->days)) pst_usage_error("--steps and --days are exclusive: give one of them");
     if (!isnan(c->days) && c->days <= 0) pst_usage_error("--days: %g is not a positive simulated time", c->days);
-    if (pst_fft_flags(c->fftw_plan, &c->fftw_flags)) pst_usage_error("--fftw-plan: unknown '%s'", c->fftw_plan);
+    if (!pst_fft_planner_init(&c->fft, c->fftw_plan)) pst_usage_error("--fftw-plan: unknown '%s'", c->fftw_plan);
     pst_blas_backend blas = pst_blas_backend_resolve(c->blas_name);
     c->blas = blas.lib;
     c->blas_auto = blas.auto_choose;
@@ -356,7 +357,7 @@ static pst_model_config model_config(model_cfg *c)
     return (pst_model_config){
         .test_case = (int)c->test_case, .alpha = c->alpha, .M = (int)c->trunc, .nlat = (int)c->nlat, .nlon = (int)c->nlon,
         .levels = (int)c->levels, .level_block = (int)c->level_block, .dt_s = isnan(c->dt_s) ? 0 : c->dt_s,
-        .explicit_scheme = c->explicit_scheme, .robert = c->robert, .hdiff = c->hdiff, .fftw_flags = c->fftw_flags,
+        .explicit_scheme = c->explicit_scheme, .robert = c->robert, .hdiff = c->hdiff, .fft = &c->fft,
         .par = is_parallel(c) ? &c->plan.par : NULL, .blas = c->blas, .blas_auto = c->blas_auto,
     };
 }
@@ -529,12 +530,10 @@ static void emit_point(void *arg, const void *data, const void *summary)
     pst_rec_num(&r, "diag_s", res->diag_s);
     pst_rec_num(&r, "setup_s", p->setup_s);
     pst_rec_num(&r, "fft_plan_s", p->m.dyn.fft_plan_s);
-    int plans, from_wisdom;
-    pst_fft_plan_counts(&plans, &from_wisdom);
     pst_rec_str(&r, "fftw_wisdom", c->fftw_wisdom);
     pst_rec_bool(&r, "fftw_wisdom_loaded", c->wisdom_loaded);
-    pst_rec_int(&r, "fftw_plans", plans);
-    pst_rec_int(&r, "fftw_plans_from_wisdom", from_wisdom);
+    pst_rec_int(&r, "fftw_plans", c->fft.plans);
+    pst_rec_int(&r, "fftw_plans_from_wisdom", c->fft.plans_from_wisdom);
     pst_rec_str(&r, "blas_choice", c->blas_auto ? "auto" : "fixed");
     pst_rec_str(&r, "blas_version", pst_blas_version(p->m.dyn.leg.blas));
     pst_rec_num(&r, "blas_openblas_s", p->m.dyn.blas_trial_s[PST_BLAS_OPENBLAS]);
@@ -590,12 +589,9 @@ static void print_summary(const void *arg, const void *data, const void *summary
            s->flops_per_step_level, s->mflops);
     printf("  set-up          %.3f s, of which FFTW planning (--fftw-plan %s) %.3f s; not in the step times\n", p->setup_s,
            c->fftw_plan, p->m.dyn.fft_plan_s);
-    if (c->fftw_wisdom) {
-        int plans, from_wisdom;
-        pst_fft_plan_counts(&plans, &from_wisdom);
+    if (c->fftw_wisdom)
         printf("  FFTW wisdom     %s: %s; %d of rank 0's %d plans from wisdom\n", c->fftw_wisdom,
-               c->wisdom_loaded ? "loaded, then saved" : "none yet, saved", from_wisdom, plans);
-    }
+               c->wisdom_loaded ? "loaded, then saved" : "none yet, saved", c->fft.plans_from_wisdom, c->fft.plans);
     print_blas(c, &p->m.dyn);
     if (d->has_norms)
         printf("  errors (%s)  h: l1 %.3e  l2 %.3e  linf %.3e | v: l1 %.3e  l2 %.3e  linf %.3e\n",
@@ -654,7 +650,6 @@ static void prepare(void *c)
              pst_algorithm_names(PST_ALG_STAGE_LEGENDRE, names, sizeof names));
 }
 
-static const char *const fftw_plans[] = {"estimate", "measure", "patient", NULL};
 static const char *const blas_choices[] = {"auto", "openblas", "blis", "blis-sup", NULL};
 static const model_cfg default_cfg = {.test_case = 2, .trunc = 42, .levels = 1, .warmup = 2, .dt_s = NAN, .days = NAN,
                                       .alpha_spec = "0", .fftw_plan = "measure", .blas_name = "auto", .algos.transport = "mpi"};
@@ -662,7 +657,7 @@ static model_cfg run_cfg;
 static const pst_opt opts[] = {
     {"case", PST_OPT_INT, &run_cfg.test_case, "N", "Williamson test case: 1 cosine bell, 2 zonal flow, 5 mountain, 6 Rossby-Haurwitz", 1, 0, NULL, NULL},
     {"alpha", PST_OPT_STRING, &run_cfg.alpha_spec, "RAD", "rotation angle of cases 1 and 2 in radians: 0.05, pi/4, pi/2", 1, 0, NULL, NULL},
-    {"trunc", PST_OPT_INT, &run_cfg.trunc, "M", "triangular truncation TM", 1, PST_MAX_TRUNC, NULL, NULL},
+    {"trunc", PST_OPT_INT, &run_cfg.trunc, "M", "triangular truncation TM", 1, PST_SPECTRAL_GRID_MAX_TRUNC, NULL, NULL},
     {"nlat", PST_OPT_INT, &run_cfg.nlat, "N", "Gaussian latitudes; without it, the smallest even >= (3M+1)/2 (T42: 64)", 2, 1 << 16, NULL, NULL},
     {"nlon", PST_OPT_INT, &run_cfg.nlon, "N", "longitudes; without it, the smallest 2,3,5-smooth >= 3M+1 (T42: 128)", 4, 1 << 17, NULL, NULL},
     {"levels", PST_OPT_INT, &run_cfg.levels, "K", "independent vertical levels (work is linear in K)", 1, MAX_LEVELS, NULL, NULL},
@@ -677,7 +672,7 @@ static const pst_opt opts[] = {
     {"hdiff", PST_OPT_DOUBLE, &run_cfg.hdiff, "K", "implicit del^4 diffusion coefficient in m^4/s; 0 = off", 0, 1e30, NULL, NULL},
     {"write-fields", PST_OPT_STRING, &run_cfg.write_fields, "FILE", "write the final fields (level 0) as NetCDF", 1, 0, NULL, NULL},
     {"reference", PST_OPT_STRING, &run_cfg.reference, "FILE", "error norms against this --write-fields run of the same case and end time", 1, 0, NULL, NULL},
-    {"fftw-plan", PST_OPT_STRING, &run_cfg.fftw_plan, "MODE", "FFTW planner effort", 1, 0, fftw_plans, NULL},
+    {"fftw-plan", PST_OPT_STRING, &run_cfg.fftw_plan, "MODE", "FFTW planner effort", 1, 0, pst_fft_efforts, NULL},
     {"fftw-wisdom", PST_OPT_STRING, &run_cfg.fftw_wisdom, "FILE", "FFTW wisdom: rank 0 loads FILE (if it exists) before planning and saves its wisdom to it after, so a later run on this machine gets the same plans without timing them", 1, 0, NULL, NULL},
     {"blas", PST_OPT_STRING, &run_cfg.blas_name, "LIB", "library of the Legendre dgemms: openblas, blis, blis-sup (BLIS's small-matrix kernels called directly), or auto (time each at set-up, keep the fastest)", 1, 0, blas_choices, NULL},
     {"grid", PST_OPT_STRING, &run_cfg.algos.grid, "PXxPY", "processor grid: longitudes over PX, latitude pairs over PY; without it, near-square for the ranks", 1, 0, NULL, NULL},

@@ -72,7 +72,7 @@ static const pst_field point[] = {
     {"fft_plan_s", PST_F_NUM, "s", "of setup_s, the FFT stage's planning (FFTW with --fftw-plan, and the row's distributed plans)", false, NULL},
     {"fftw_wisdom", PST_F_STR, NULL, "--fftw-wisdom: the wisdom file rank 0 loaded before planning (when it existed) and saved after; null without the option", false, NULL},
     {"fftw_wisdom_loaded", PST_F_BOOL, NULL, "rank 0 loaded --fftw-wisdom before planning (false: no option, or no file yet)", false, NULL},
-    {"fftw_plans", PST_F_INT, NULL, "FFTW plans rank 0 made for the model's batched FFTs (the distributed FFT's own butterflies not included)", false, NULL},
+    {"fftw_plans", PST_F_INT, NULL, "FFTW plans rank 0 made through the run's planner (--fftw-plan): the step's batched FFTs, the set-up transforms and, with --fft dfft, the distributed FFT's local transforms", false, NULL},
     {"fftw_plans_from_wisdom", PST_F_INT, NULL, "of fftw_plans, those FFTW took from wisdom without timing candidates (a loaded --fftw-wisdom, or an identical plan made before in the run)", false, NULL},
     {"blas_choice", PST_F_STR, NULL, "auto: the library was chosen by timing a Legendre pass with each at set-up (the slowest rank's best of 3; OpenBLAS kept unless another is at least 5 % faster); fixed: named by --blas", false, NULL},
     {"blas_version", PST_F_STR, NULL, "the library's own version text (openblas_get_config, bli_info_get_version_str)", false, NULL},

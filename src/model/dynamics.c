@@ -32,15 +32,17 @@ static void init_fft(pst_dyn *d)
 {
     const pst_par *par = d->par;
     const int lines = d->pair_chunk * 2 * d->Bc;
-    double t0 = pst_now_s();
+    const int plan_event = pst_event_register(&d->events, "fft_plan");
+    double since_s;
+    pst_event_begin(&since_s);
     if (par->cfg.PX == 1) {
-        pst_fft_init_agreed(&d->fft_inv, d->cfg.nlon, lines * PST_DYN_NINV, d->cfg.fftw_flags, par->cfg.comm);
-        pst_fft_init_agreed(&d->fft_fwd, d->cfg.nlon, lines * PST_DYN_NFWD, d->cfg.fftw_flags, par->cfg.comm);
+        pst_fft_init_agreed(&d->fft_inv, d->cfg.fft, d->cfg.nlon, lines * PST_DYN_NINV, par->cfg.comm);
+        pst_fft_init_agreed(&d->fft_fwd, d->cfg.fft, d->cfg.nlon, lines * PST_DYN_NFWD, par->cfg.comm);
     } else {
-        d->pfft_inv = pst_pfft_create(par, lines * PST_DYN_NINV, d->cfg.fftw_flags);
-        d->pfft_fwd = pst_pfft_create(par, lines * PST_DYN_NFWD, d->cfg.fftw_flags);
+        d->pfft_inv = pst_pfft_create(par, lines * PST_DYN_NINV, d->cfg.fft, &d->events);
+        d->pfft_fwd = pst_pfft_create(par, lines * PST_DYN_NFWD, d->cfg.fft, &d->events);
     }
-    d->fft_plan_s = pst_now_s() - t0;
+    d->fft_plan_s = pst_event_end(&d->events, plan_event, &since_s);
 }
 
 void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
@@ -67,7 +69,7 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
     init_fft(d);
     if (par->cfg.PY > 1) {
         const size_t unit = (size_t)OUT_N * d->B * 2;
-        d->pleg = pst_pleg_create(par, leg_width(d), d->spec.ncoef * unit, unit);
+        d->pleg = pst_pleg_create(par, leg_width(d), d->spec.ncoef * unit, unit, &d->events);
     }
 }
 
@@ -133,12 +135,6 @@ void pst_dyn_get_level(const pst_dyn *d, int level, double *eta, double *div, do
             }
     if (parallel) /* zeros plus one value: the sum is exact */
         for (int f = 0; f < 3; f++) MPI_Allreduce(MPI_IN_PLACE, dst[f], (int)nfull, MPI_DOUBLE, MPI_SUM, par->cfg.comm);
-}
-
-void pst_dyn_comm_s(const pst_dyn *d, double *fft_s, double *legendre_s)
-{
-    *fft_s = d->pfft_inv ? pst_pfft_comm_s(d->pfft_inv) + pst_pfft_comm_s(d->pfft_fwd) : 0.0;
-    *legendre_s = d->pleg ? pst_pleg_comm_s(d->pleg) : 0.0;
 }
 
 void pst_dyn_set_forcing(pst_dyn *d, const double *coriolis, const double *phis)

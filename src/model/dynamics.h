@@ -63,7 +63,7 @@ typedef struct pst_dyn_config {
     double robert;            /* Robert–Asselin coefficient (0: off) */
     double hdiff;             /* ∇⁴ diffusion coefficient, m⁴ s⁻¹ (0: off) */
     int pair_chunk;           /* latitude pairs per FFT/product chunk, dividing the local pairs (0: fit L2) */
-    unsigned fftw_flags;
+    pst_fft_planner *fft;     /* the run's FFTW planner (--fftw-plan); the step's plans count in it */
     const pst_par *par;       /* this rank's share (parallel.h); NULL: serial.  Kept by reference. */
     pst_blas blas;            /* the Legendre dgemms' library (loaded by the caller) ... */
     bool blas_auto;           /* ... or the fastest of the loadable ones, timed at set-up (blas: kept on a tie) */
@@ -105,8 +105,9 @@ typedef struct pst_dyn {
     double *phis;                    /* surface geopotential [nlat][nlon] */
     long steps_done;
     bool old_partial;                /* previous level still lacks its Robert filter term */
-    pst_event_table events;          /* the stages' timer events, event k the stage pst_stage k */
-    double fft_plan_s;               /* set-up of the FFT stage: FFTW planning (and the row's plans) */
+    pst_event_table events;          /* timer events: event k the stage pst_stage k, then fft_plan (the FFT
+                                      * stage's set-up) and the parallel stages' fft_comm, legendre_comm */
+    double fft_plan_s;               /* set-up of the FFT stage: FFTW planning (and the row's plans), its event's time */
     double blas_trial_s[PST_NBLAS];  /* blas_auto: each library's best Legendre pass at set-up (NaN: not timed) */
     const char *blas_skipped;        /* blas_auto: why a library was not timed (NULL: all were) */
 } pst_dyn;
@@ -117,6 +118,16 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg);
  * allocated; not the FFTW plans nor the buffers of the parallel stages (pfft.c, pleg.c).
  * Computed without allocating them, so a run too large for the node is refused first. */
 double pst_dyn_memory_bytes(const pst_dyn_config *cfg);
+/* The truncation limit of `pstswm model` and `pstswm kernel`: the largest M whose time step, one
+ * level on one rank on the rule's grid, has a memory estimate (pst_dyn_memory_bytes) within
+ * memory_bytes, and at most PST_SPECTRAL_GRID_MAX_TRUNC (0: not even T1).  No model run of a
+ * larger M fits on any number of ranks: they share these buffers, but each also holds the whole
+ * serial transform (pst_model_memory_bytes), larger than them from T85 up (T1215: 11.5 GB against
+ * 6.0).  The kernel, whose problem is the model's, takes the same limit. */
+int pst_dyn_max_trunc(double memory_bytes);
+/* Why truncation M is over that limit for this process's node (pst_memory_ceiling_bytes), naming
+ * the estimate, or NULL. */
+const char *pst_dyn_trunc_problem(long long M, char *err, size_t len);
 void pst_dyn_free(pst_dyn *d);
 
 /* Initial state of one level: η, δ, Φ' coefficients in the full layout ([ncoef][2]); each rank
@@ -124,8 +135,6 @@ void pst_dyn_free(pst_dyn *d);
 void pst_dyn_set_level(pst_dyn *d, int level, const double *eta, const double *div, const double *phi);
 /* The whole level in the full layout on every rank (collective over the grid when parallel). */
 void pst_dyn_get_level(const pst_dyn *d, int level, double *eta, double *div, double *phi);
-/* Accumulated time in the FFT and Legendre stages' parallel algorithms (0 when serial). */
-void pst_dyn_comm_s(const pst_dyn *d, double *fft_s, double *legendre_s);
 /* Coriolis parameter coefficients (so ζ = η − f) and surface geopotential grid (NULL: none). */
 void pst_dyn_set_forcing(pst_dyn *d, const double *coriolis, const double *phis);
 

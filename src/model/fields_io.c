@@ -204,14 +204,14 @@ int pst_reference_read(const char *path, pst_reference *r, char *err, size_t err
     double *buf = NULL;
     NC_TRY(nc_open(path, NC_NOWRITE, &ncid));
     if (int_att(ncid, path, "case", 1, 6, &r->test_case, err, errlen) ||
-        int_att(ncid, path, "trunc", 1, PST_MAX_TRUNC, &r->M, err, errlen) ||
+        int_att(ncid, path, "trunc", 1, PST_SPECTRAL_GRID_MAX_TRUNC, &r->M, err, errlen) ||
         scalar_att(ncid, path, "alpha", &r->alpha, err, errlen) || scalar_att(ncid, path, "time_s", &r->time_s, err, errlen) ||
         scalar_att(ncid, path, "phibar", &r->phibar, err, errlen))
         goto fail;
     NC_TRY(nc_inq_dimid(ncid, "coef", &dcoef));
     NC_TRY(nc_inq_dimlen(ncid, dcoef, &ncoef));
     /* Bound M before counting its coefficients (the count is quadratic in M). */
-    if (r->M < 1 || r->M > PST_MAX_TRUNC || ncoef != pst_spec_count(r->M)) {
+    if (r->M < 1 || r->M > PST_SPECTRAL_GRID_MAX_TRUNC || ncoef != pst_spec_count(r->M)) {
         snprintf(err, errlen, "%s: %zu coefficients do not match truncation T%d", path, ncoef, r->M);
         goto fail;
     }

@@ -1,7 +1,9 @@
 #include "model/layout.h"
 
+#include "run/memory.h"
 #include "core/alloc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -205,4 +207,36 @@ double pst_dyn_memory_bytes(const pst_dyn_config *cfg)
     pst_spec_layout_free(&d.spec);
     if (!cfg->par) pst_par_free(&d.serial_par);
     return bytes;
+}
+
+/* The estimate of one level on one rank at truncation M on the rule's grid. */
+static double one_level_bytes(int M)
+{
+    pst_spectral_grid g;
+    pst_spectral_grid_init(&g, M, 1, 0, 0, NULL, 0); /* the rule's grid: no error to word */
+    return pst_dyn_memory_bytes(&(pst_dyn_config){.M = M, .nlat = g.nlat, .nlon = g.nlon, .levels = 1, .level_block = 1});
+}
+
+int pst_dyn_max_trunc(double memory_bytes)
+{
+    /* The estimate grows with M (its terms in M^3 and M^2 outweigh the chunk's choice): bisect. */
+    int fits = 0, over = PST_SPECTRAL_GRID_MAX_TRUNC + 1;
+    while (over - fits > 1) {
+        int M = fits + (over - fits) / 2;
+        if (one_level_bytes(M) <= memory_bytes) fits = M;
+        else over = M;
+    }
+    return fits;
+}
+
+const char *pst_dyn_trunc_problem(long long M, char *err, size_t len)
+{
+    double ceiling_bytes = pst_memory_ceiling_bytes();
+    int limit = pst_dyn_max_trunc(ceiling_bytes);
+    if (M <= limit) return NULL;
+    snprintf(err, len, "T%lld is over T%d, the largest truncation whose memory estimate fits this node: the time step's "
+             "buffers of T%dL1 on one rank alone need %.2f GB, more than the %.2f GB a process may have here (the least of "
+             "physical memory, cgroup memory.max, ulimit -v / -d)", M, limit, limit + 1, one_level_bytes(limit + 1) / 1e9,
+             ceiling_bytes / 1e9);
+    return err;
 }

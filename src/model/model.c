@@ -1,9 +1,8 @@
 #include "model/model.h"
 
-#include "core/alloc.h"
 #include "model/constants.h"
 #include "model/testcases.h"
-#include "run/timer.h"
+#include "core/alloc.h"
 
 #include <math.h>
 #include <mpi.h>
@@ -71,7 +70,7 @@ static pst_dyn_config dyn_config(const pst_model_config *cfg)
 {
     return (pst_dyn_config){
         .M = cfg->M, .nlat = cfg->nlat, .nlon = cfg->nlon, .levels = cfg->levels, .level_block = cfg->level_block,
-        .dt_s = cfg->dt_s, .robert = cfg->robert, .hdiff = cfg->hdiff, .fftw_flags = cfg->fftw_flags, .par = cfg->par,
+        .dt_s = cfg->dt_s, .robert = cfg->robert, .hdiff = cfg->hdiff, .fft = cfg->fft, .par = cfg->par,
         .pair_chunk = cfg->pair_chunk, .blas = cfg->blas, .blas_auto = cfg->blas_auto,
         .scheme = cfg->test_case == 1 ? PST_SCHEME_ADVECTION
                   : cfg->explicit_scheme ? PST_SCHEME_EXPLICIT : PST_SCHEME_SEMI_IMPLICIT,
@@ -94,7 +93,7 @@ void pst_model_init(pst_model *m, const pst_model_config *cfg)
     memset(m, 0, sizeof *m);
     m->cfg = *cfg;
     int nlat = cfg->nlat, nlon = cfg->nlon;
-    pst_sht_init(&m->sht, &(pst_spectral_grid){cfg->M, nlat, nlon, cfg->levels}, FFTW_ESTIMATE);
+    pst_sht_init(&m->sht, &(pst_spectral_grid){cfg->M, nlat, nlon, cfg->levels}, cfg->fft);
     m->lon = pst_malloc((size_t)nlon * sizeof *m->lon);
     m->lat = pst_malloc((size_t)nlat * sizeof *m->lat);
     for (int i = 0; i < nlon; i++) m->lon[i] = 2 * PST_PI * i / nlon;
@@ -232,23 +231,32 @@ void pst_ref_grids_free(pst_ref_grids *r)
     r->h = r->u = r->v = NULL;
 }
 
+/* The parallel stages' events, fft_comm and legendre_comm, as r->comm_s: the slowest rank's time
+ * per timed step (0 where the stage has no parallel algorithm, and without timed steps). */
+static void comm_from_events(const pst_event_table *t, const pst_event_stats *stats, long long timed, pst_model_run_result *r)
+{
+    const char *const names[2] = {"fft_comm", "legendre_comm"};
+    for (int k = 0; k < 2; k++) {
+        int e = pst_event_find(t, names[k]);
+        r->comm_s[k] = e >= 0 && timed > 0 ? stats[e].slowest_s : 0;
+    }
+}
+
 void pst_model_run(pst_model *m, const pst_model_run_opts *o, pst_model_run_result *r)
 {
     const pst_par *par = m->cfg.par;
     MPI_Comm comm = par && par->cfg.PX * par->cfg.PY > 1 ? par->cfg.comm : MPI_COMM_NULL;
     long long warmup = o->warmup < o->steps ? o->warmup : 0;
     *r = (pst_model_run_result){.step_s = pst_calloc((size_t)(o->steps ? o->steps : 1), sizeof *r->step_s)};
+    const int step_event = pst_event_register(&m->dyn.events, "step");
     pst_event_table base = m->dyn.events; /* the timed steps' start */
-    double comm0[2] = {0};
     if (comm != MPI_COMM_NULL) MPI_Barrier(comm);
     for (long long s = 1; s <= o->steps; s++) {
-        if (s == warmup + 1) {
-            base = m->dyn.events;
-            pst_dyn_comm_s(&m->dyn, &comm0[0], &comm0[1]);
-        }
-        double t0 = pst_now_s();
+        if (s == warmup + 1) base = m->dyn.events;
+        double since_s;
+        pst_event_begin(&since_s);
         int ok = pst_dyn_step(&m->dyn);
-        r->step_s[s - 1] = pst_now_s() - t0;
+        r->step_s[s - 1] = pst_event_end(&m->dyn.events, step_event, &since_s);
         r->steps_run = s;
         if (comm != MPI_COMM_NULL) MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm);
         if (!ok && !r->blowup_step) r->blowup_step = s;
@@ -256,15 +264,11 @@ void pst_model_run(pst_model *m, const pst_model_run_opts *o, pst_model_run_resu
         if (o->on_diag && o->diag_every && s % o->diag_every == 0 && s < o->steps) o->on_diag(o->arg, m, s);
     }
     long long timed = r->steps_run - warmup;
-    pst_dyn_comm_s(&m->dyn, &r->comm_s[0], &r->comm_s[1]);
-    for (int k = 0; k < 2; k++) r->comm_s[k] = timed > 0 ? (r->comm_s[k] - comm0[k]) / (double)timed : 0;
-    for (int k = 0; k < PST_NSTAGES; k++)
-        r->stage_s[k] = timed > 0 ? (m->dyn.events.total_s[k] - base.total_s[k]) / (double)timed : 0;
-    r->nevents = m->dyn.events.n;
-    pst_event_stats_of(&m->dyn.events, &base, timed > 0 ? (double)timed : 1, comm, r->events);
-    if (comm != MPI_COMM_NULL) {
-        MPI_Allreduce(MPI_IN_PLACE, r->step_s, (int)r->steps_run, MPI_DOUBLE, MPI_MAX, comm);
-        MPI_Allreduce(MPI_IN_PLACE, r->stage_s, PST_NSTAGES, MPI_DOUBLE, MPI_MAX, comm);
-        MPI_Allreduce(MPI_IN_PLACE, r->comm_s, 2, MPI_DOUBLE, MPI_MAX, comm);
-    }
+    pst_event_stats stats[PST_EVENTS_MAX];
+    pst_event_stats_of(&m->dyn.events, &base, timed > 0 ? (double)timed : 1, comm, stats);
+    for (int k = 0; k < PST_NSTAGES; k++) r->stage_s[k] = timed > 0 ? stats[k].slowest_s : 0;
+    comm_from_events(&m->dyn.events, stats, timed, r);
+    r->nevents = PST_NSTAGES; /* the records' events: the stages (event k: stage k) */
+    memcpy(r->events, stats, PST_NSTAGES * sizeof *stats);
+    if (comm != MPI_COMM_NULL) MPI_Allreduce(MPI_IN_PLACE, r->step_s, (int)r->steps_run, MPI_DOUBLE, MPI_MAX, comm);
 }

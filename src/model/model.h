@@ -25,7 +25,7 @@ typedef struct pst_model_config {
     double dt_s;              /* <= 0: PST_COURANT_TARGET default */
     bool explicit_scheme;
     double robert, hdiff;
-    unsigned fftw_flags;
+    pst_fft_planner *fft;     /* the run's FFTW planner (--fftw-plan): every plan of the model goes through it */
     const pst_par *par;       /* parallel decomposition (NULL: serial); diagnostics are then collective */
     int pair_chunk;           /* latitude pairs per FFT/product chunk (0: sized for the cache) */
     pst_blas blas;            /* the Legendre dgemms' library (loaded), or with blas_auto the one kept on a tie */
@@ -90,8 +90,8 @@ typedef struct pst_model_run_opts {
 typedef struct pst_model_run_result {
     double *step_s;           /* [steps]: each step's time, the slowest rank's (caller frees) */
     long long steps_run;
-    double stage_s[PST_NSTAGES]; /* mean per timed step, the largest over ranks */
-    double comm_s[2];         /* FFT and Legendre communication per timed step, the largest over ranks */
+    double stage_s[PST_NSTAGES]; /* mean per timed step, the largest over ranks (the stage events' slowest_s) */
+    double comm_s[2];         /* FFT and Legendre communication per timed step, the largest over ranks (fft_comm, legendre_comm) */
     pst_event_stats events[PST_EVENTS_MAX]; /* the stages' timer events over the timed steps and the ranks */
     int nevents;
     long long blowup_step;    /* the first step leaving a non-finite state on some rank (0: none) */

@@ -32,7 +32,8 @@ struct pst_pfft {
     pst_dfft *dfft;
     const pst_protocol *protocol;
     MPI_Comm row;
-    double comm_s;
+    pst_event_table *events;
+    int comm_event;                            /* "fft_comm" in events */
 };
 
 
@@ -127,7 +128,7 @@ static size_t send_bytes(const pst_pfft *f)
  * the other stages' (pst_exchange_hold). */
 static void hold_space(const pst_pfft *f, long messages) { pst_exchange_hold(f->protocol, f->row, send_bytes(f), messages); }
 
-pst_pfft *pst_pfft_create(const pst_par *par, int lines, unsigned fftw_flags)
+pst_pfft *pst_pfft_create(const pst_par *par, int lines, pst_fft_planner *planner, pst_event_table *events)
 {
     const int M = par->grid.M, nlon = par->grid.nlon;
     pst_pfft *f = pst_calloc(1, sizeof *f);
@@ -142,8 +143,10 @@ pst_pfft *pst_pfft_create(const pst_par *par, int lines, unsigned fftw_flags)
     f->lines = (size_t)lines;
     f->protocol = par->cfg.fft_protocol;
     f->row = par->row;
+    f->events = events;
+    f->comm_event = pst_event_register(events, "fft_comm");
     if (f->alg->family == PST_FAMILY_DFFT) {
-        f->dfft = pst_dfft_create(par->cfg.fft_protocol, par->cfg.fft_overlap, par->row, nlon, lines, M);
+        f->dfft = pst_dfft_create(par->cfg.fft_protocol, par->cfg.fft_overlap, par->row, nlon, lines, M, planner);
         if (pst_dfft_nm(f->dfft) != par->nmx) pst_fatal(PST_EXIT_FAILED, "dfft wavenumbers disagree with the decomposition");
         for (int i = 0; i < par->nmx; i++)
             if (pst_dfft_m(f->dfft, i) != par->mx[i]) pst_fatal(PST_EXIT_FAILED, "dfft wavenumbers disagree with the decomposition");
@@ -164,7 +167,7 @@ pst_pfft *pst_pfft_create(const pst_par *par, int lines, unsigned fftw_flags)
         f->nms[q] = pst_spectral_grid_wavenumbers(&par->grid, P, q, f->ms[q]);
     }
     size_t mine = f->line_n[f->me];
-    pst_fft_init_agreed(&f->fft, nlon, (int)mine, fftw_flags, par->cfg.comm);
+    pst_fft_init_agreed(&f->fft, planner, nlon, (int)mine, par->cfg.comm);
     f->whole_four = pst_fft_alloc_complex(mine * (size_t)f->nc + 1);
     f->whole_grid = pst_fft_alloc_real(mine * (size_t)nlon + 1);
     f->stage_a = pst_fft_alloc_complex(mine * (size_t)(M + 1) + 1);
@@ -176,10 +179,11 @@ pst_pfft *pst_pfft_create(const pst_par *par, int lines, unsigned fftw_flags)
 
 void pst_pfft_inverse(pst_pfft *f, const fftw_complex *four, double *grid)
 {
-    double t = pst_now_s();
+    double since_s;
+    pst_event_begin(&since_s);
     if (f->dfft) {
         pst_dfft_c2r(f->dfft, four, grid);
-        f->comm_s += pst_now_s() - t;
+        pst_event_end(f->events, f->comm_event, &since_s);
         return;
     }
     size_t mine = f->line_n[f->me];
@@ -187,30 +191,29 @@ void pst_pfft_inverse(pst_pfft *f, const fftw_complex *four, double *grid)
     for (size_t l = 0; l < mine; l++)
         memset(f->whole_four + l * f->nc + f->M + 1, 0, (size_t)(f->nc - f->M - 1) * sizeof(fftw_complex));
     pst_trans_run(f->a, four, f->stage_a, &(pst_trans_hooks){.unpack = unpack_a, .arg = f});
-    double t1 = pst_now_s();
-    if (mine) pst_fft_inverse(&f->fft, f->whole_four, f->whole_grid);
-    double t2 = pst_now_s();
+    pst_event_end(f->events, f->comm_event, &since_s);
+    if (mine) pst_fft_inverse(&f->fft, f->whole_four, f->whole_grid); /* the FFT itself: not the algorithm's */
+    pst_event_begin(&since_s);
     pst_trans_run(f->b, f->stage_b, grid, &(pst_trans_hooks){.pack = pack_b, .arg = f});
-    f->comm_s += (t1 - t) + (pst_now_s() - t2);
+    pst_event_end(f->events, f->comm_event, &since_s);
 }
 
 void pst_pfft_forward(pst_pfft *f, const double *grid, fftw_complex *four)
 {
-    double t = pst_now_s();
+    double since_s;
+    pst_event_begin(&since_s);
     if (f->dfft) {
         pst_dfft_r2c(f->dfft, grid, four);
-        f->comm_s += pst_now_s() - t;
+        pst_event_end(f->events, f->comm_event, &since_s);
         return;
     }
     pst_trans_run(f->b_inv, grid, f->stage_b, &(pst_trans_hooks){.unpack = unpack_b, .arg = f});
-    double t1 = pst_now_s();
+    pst_event_end(f->events, f->comm_event, &since_s);
     if (f->line_n[f->me]) pst_fft_forward(&f->fft, f->whole_grid, f->whole_four);
-    double t2 = pst_now_s();
+    pst_event_begin(&since_s);
     pst_trans_run(f->a_inv, f->stage_a, four, &(pst_trans_hooks){.pack = pack_a, .arg = f});
-    f->comm_s += (t1 - t) + (pst_now_s() - t2);
+    pst_event_end(f->events, f->comm_event, &since_s);
 }
-
-double pst_pfft_comm_s(const pst_pfft *f) { return f->comm_s; }
 
 void pst_pfft_free(pst_pfft *f)
 {

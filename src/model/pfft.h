@@ -10,24 +10,28 @@
  *     pack/unpack hooks, so with overlap they overlap the transfers.
  *   dfft — the binary-exchange distributed FFT (algo/dfft.h), whose wavenumber order is the
  *     column's list.
- * comm_s accumulates the time spent in the parallel algorithm (transposes with their
- * packing; the whole distributed FFT, whose butterflies and transfers interleave). */
+ * The timer event "fft_comm" of the caller's table sums the time spent in the parallel algorithm
+ * (transposes with their packing; the whole distributed FFT, whose butterflies and transfers
+ * interleave). */
 #ifndef PST_MODEL_PFFT_H
 #define PST_MODEL_PFFT_H
 
+#include "algo/fft_planner.h"
 #include "model/parallel.h"
+#include "run/events.h"
 
 #include <fftw3.h>
 
 typedef struct pst_pfft pst_pfft;
 
 /* Collective over par->row (PX > 1). */
-pst_pfft *pst_pfft_create(const pst_par *par, int lines, unsigned fftw_flags);
+/* FFTW plans through `planner` (fft_planner.h); the algorithm's time into the event "fft_comm" of
+ * `events` (registered here). */
+pst_pfft *pst_pfft_create(const pst_par *par, int lines, pst_fft_planner *planner, pst_event_table *events);
 /* Fourier [lines][nmx] → grid [lines][nlon_local]; four is not modified. */
 void pst_pfft_inverse(pst_pfft *f, const fftw_complex *four, double *grid);
 /* grid [lines][nlon_local] → Fourier [lines][nmx]; grid is not modified. */
 void pst_pfft_forward(pst_pfft *f, const double *grid, fftw_complex *four);
-double pst_pfft_comm_s(const pst_pfft *f);
 void pst_pfft_free(pst_pfft *f);
 
 #endif

@@ -5,7 +5,6 @@
 #include "algo/transpose.h"
 #include "core/alloc.h"
 #include "core/errors.h"
-#include "run/timer.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +23,8 @@ struct pst_pleg {
     size_t send_bytes;                           /* in one forward plus one inverse transform */
     const pst_protocol *protocol;
     MPI_Comm col;
-    double comm_s;
+    pst_event_table *events;
+    int comm_event;         /* "legendre_comm" in events */
 };
 
 static size_t block_doubles(const pst_pleg *l, int q) { return l->own_n[l->me] * l->pair_n[q] * l->width; }
@@ -61,9 +61,11 @@ static int bytes_of(size_t doubles)
  * the other stages' (pst_exchange_hold). */
 static void hold_space(const pst_pleg *l, long messages) { pst_exchange_hold(l->protocol, l->col, l->send_bytes, messages); }
 
-pst_pleg *pst_pleg_create(const pst_par *par, size_t width, size_t sum_doubles, size_t unit)
+pst_pleg *pst_pleg_create(const pst_par *par, size_t width, size_t sum_doubles, size_t unit, pst_event_table *events)
 {
     pst_pleg *l = pst_calloc(1, sizeof *l);
+    l->events = events;
+    l->comm_event = pst_event_register(events, "legendre_comm");
     l->protocol = par->cfg.leg_protocol;
     l->col = par->col;
     l->Q = par->cfg.PY;
@@ -110,32 +112,36 @@ pst_pleg *pst_pleg_create(const pst_par *par, size_t width, size_t sum_doubles, 
 
 void pst_pleg_to_spectral(pst_pleg *l, const double *local, double *whole)
 {
-    double t = pst_now_s();
+    double since_s;
+    pst_event_begin(&since_s);
     l->whole_cur = whole;
     pst_trans_run(l->fwd, local, l->stage, &(pst_trans_hooks){.unpack = unpack, .arg = l});
-    l->comm_s += pst_now_s() - t;
+    pst_event_end(l->events, l->comm_event, &since_s);
 }
 
 void pst_pleg_to_fourier(pst_pleg *l, const double *whole, double *local)
 {
-    double t = pst_now_s();
+    double since_s;
+    pst_event_begin(&since_s);
     l->whole_src = whole;
     pst_trans_run(l->inv, l->stage, local, &(pst_trans_hooks){.pack = pack, .arg = l});
-    l->comm_s += pst_now_s() - t;
+    pst_event_end(l->events, l->comm_event, &since_s);
 }
 
 void pst_pleg_sum(pst_pleg *l, double *sums)
 {
-    double t = pst_now_s();
+    double since_s;
+    pst_event_begin(&since_s);
     pst_vsum_run(l->sum, sums, sums);
-    l->comm_s += pst_now_s() - t;
+    pst_event_end(l->events, l->comm_event, &since_s);
 }
 
 void pst_pleg_sum_compute(pst_pleg *l, pst_vsum_compute_fn compute, void *arg, double *sums)
 {
-    double t = pst_now_s();
+    double since_s;
+    pst_event_begin(&since_s);
     pst_vsum_run_compute(l->sum, compute, arg, sums);
-    l->comm_s += pst_now_s() - t;
+    pst_event_end(l->events, l->comm_event, &since_s);
 }
 
 /* A row whose sum has a nonblocking twin to split says so in the registry (splits_as_iallreduce). */
@@ -151,7 +157,8 @@ bool pst_pleg_sum_splits(const pst_algorithm *alg)
 
 void pst_pleg_sum_start(pst_pleg *l, double *sums)
 {
-    double t = pst_now_s();
+    double since_s;
+    pst_event_begin(&since_s);
     if (l->in_flight != MPI_REQUEST_NULL) pst_fatal(PST_EXIT_FAILED, "level pipeline: a Legendre sum is already in flight");
 #if defined(PST_HAVE_MPI_NBC)
     PST_MPI_CHECK(MPI_Iallreduce(MPI_IN_PLACE, sums, l->sum_doubles, MPI_DOUBLE, MPI_SUM, l->col, &l->in_flight));
@@ -159,26 +166,26 @@ void pst_pleg_sum_start(pst_pleg *l, double *sums)
     (void)sums;
     pst_fatal(PST_EXIT_FAILED, "level pipeline: this MPI library has no nonblocking collectives");
 #endif
-    l->comm_s += pst_now_s() - t;
+    pst_event_end(l->events, l->comm_event, &since_s);
 }
 
 void pst_pleg_sum_progress(pst_pleg *l)
 {
     if (l->in_flight == MPI_REQUEST_NULL) return;
-    double t = pst_now_s();
+    double since_s;
+    pst_event_begin(&since_s);
     int done;
     PST_MPI_CHECK(MPI_Test(&l->in_flight, &done, MPI_STATUS_IGNORE));
-    l->comm_s += pst_now_s() - t;
+    pst_event_end(l->events, l->comm_event, &since_s);
 }
 
 void pst_pleg_sum_finish(pst_pleg *l)
 {
-    double t = pst_now_s();
+    double since_s;
+    pst_event_begin(&since_s);
     PST_MPI_CHECK(MPI_Wait(&l->in_flight, MPI_STATUS_IGNORE));
-    l->comm_s += pst_now_s() - t;
+    pst_event_end(l->events, l->comm_event, &since_s);
 }
-
-double pst_pleg_comm_s(const pst_pleg *l) { return l->comm_s; }
 
 void pst_pleg_free(pst_pleg *l)
 {

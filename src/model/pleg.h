@@ -7,19 +7,21 @@
  *   vector sums (exchsum, halfsum, ringsum, ringpipe, coll): the forward sums over local pairs
  *     are partial; a replicated distributed vector sum (MPI_Allreduce-equivalent) completes
  *     them.  ringpipe computes each block of the sums just in time (pst_pleg_sum_compute).
- * comm_s accumulates the time in the parallel algorithm (for ringpipe including the sums it
- * pipelines). */
+ * The timer event "legendre_comm" of the caller's table sums the time in the parallel algorithm
+ * (for ringpipe including the sums it pipelines). */
 #ifndef PST_MODEL_PLEG_H
 #define PST_MODEL_PLEG_H
 
 #include "algo/vsum.h"
 #include "model/parallel.h"
+#include "run/events.h"
 
 typedef struct pst_pleg pst_pleg;
 
 /* Collective over par->col (PY > 1).  width: doubles per (wavenumber, pair); sum_doubles: the
- * length of the spectral sums vector (vector-sum algorithms), unit: doubles per coefficient. */
-pst_pleg *pst_pleg_create(const pst_par *par, size_t width, size_t sum_doubles, size_t unit);
+ * length of the spectral sums vector (vector-sum algorithms), unit: doubles per coefficient; the
+ * algorithm's time into the event "legendre_comm" of `events` (registered here). */
+pst_pleg *pst_pleg_create(const pst_par *par, size_t width, size_t sum_doubles, size_t unit, pst_event_table *events);
 /* Transposes: local [nmx][npairs][width] (wavenumbers in the slots of pst_par.leg_mx) →
  * [nown][all pairs][width], and back. */
 void pst_pleg_to_spectral(pst_pleg *l, const double *local, double *whole);
@@ -37,7 +39,6 @@ bool pst_pleg_sum_splits(const pst_algorithm *alg);
 void pst_pleg_sum_start(pst_pleg *l, double *sums);
 void pst_pleg_sum_progress(pst_pleg *l);
 void pst_pleg_sum_finish(pst_pleg *l);
-double pst_pleg_comm_s(const pst_pleg *l);
 void pst_pleg_free(pst_pleg *l);
 
 #endif

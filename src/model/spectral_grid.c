@@ -11,12 +11,21 @@ static bool smooth_235(int n)
     return n == 1;
 }
 
+/* The rule's grid of truncation M. */
+static int rule_nlat(int M) { return 2 * ((3 * M + 1 + 3) / 4); }
+
+static int rule_nlon(int M)
+{
+    int nlon = 3 * M + 1;
+    while (!smooth_235(nlon) || nlon % 2) nlon++;
+    return nlon;
+}
+
 const char *pst_spectral_grid_init(pst_spectral_grid *g, int M, int levels, int nlat, int nlon, char *err, size_t len)
 {
-    int nlat_min = 2 * ((3 * M + 1 + 3) / 4);
+    int nlat_min = rule_nlat(M);
     if (!nlat) nlat = nlat_min;
-    if (!nlon)
-        for (nlon = 3 * M + 1; !smooth_235(nlon) || nlon % 2;) nlon++;
+    if (!nlon) nlon = rule_nlon(M);
     *g = (pst_spectral_grid){.M = M, .nlat = nlat, .nlon = nlon, .levels = levels};
     if (nlat < nlat_min || nlat % 2)
         return snprintf(err, len, "--nlat: %d latitudes are too few for T%d (need an even number >= %d = (3M+1)/2 for "

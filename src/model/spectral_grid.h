@@ -14,10 +14,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The largest truncation `pstswm model` and `pstswm kernel` take (T2047: 2,098,176 coefficients,
- * a 3072 x 6144 grid).  Whether a run fits the node is the model's memory estimate's business
- * (pst_dyn_memory_bytes), checked before anything is allocated. */
-#define PST_MAX_TRUNC 2047
+/* The largest truncation whose grid by the rule has at most INT_MAX points (T21843: 32766 x 65536;
+ * test_model_spectral_grid checks it against the rule): the model counts a grid's points in an
+ * int (MPI counts, pst_max_speed), so past it the arithmetic overflows.  It bounds --trunc's
+ * parsing; the limit a run meets first is the memory estimate's (pst_dyn_max_trunc, dynamics.h),
+ * which is never above it. */
+#define PST_SPECTRAL_GRID_MAX_TRUNC 21843
 
 typedef struct pst_spectral_grid {
     int M;       /* triangular truncation TM */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void pst_sht_init(pst_sht *t, const pst_spectral_grid *g, unsigned fftw_flags)
+void pst_sht_init(pst_sht *t, const pst_spectral_grid *g, pst_fft_planner *planner)
 {
     const int M = g->M, nlat = g->nlat, nlon = g->nlon;
     t->M = M;
@@ -21,7 +21,7 @@ void pst_sht_init(pst_sht *t, const pst_spectral_grid *g, unsigned fftw_flags)
     pst_gauss_nodes(nlat, t->mu, t->coslat, t->w);
     pst_spec_layout_full(&t->spec, M);
     pst_legendre_init(&t->leg, &t->spec, t->mu, t->coslat, t->npairs);
-    pst_fft_init(&t->fft, nlon, nlat, fftw_flags);
+    pst_fft_init(&t->fft, planner, PST_FFT_SETUP, nlon, nlat);
     size_t nc = (size_t)t->fft.nc;
     t->grid = pst_fft_alloc_real(2 * (size_t)nlat * nlon);
     t->four = pst_fft_alloc_complex(2 * (size_t)nlat * nc);

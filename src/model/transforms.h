@@ -26,7 +26,7 @@ typedef struct pst_sht {
     double *a, *b, *x, *y;       /* scratch [npairs][4] */
 } pst_sht;
 
-void pst_sht_init(pst_sht *t, const pst_spectral_grid *g, unsigned fftw_flags);
+void pst_sht_init(pst_sht *t, const pst_spectral_grid *g, pst_fft_planner *planner); /* set-up plans (PST_FFT_SETUP) */
 void pst_sht_free(pst_sht *t);
 
 void pst_sht_analysis(pst_sht *t, const double *grid, double *spec);

@@ -6,10 +6,17 @@
 
 #include <string.h>
 
-int pst_event_register(pst_event_table *t, const char *name)
+int pst_event_find(const pst_event_table *t, const char *name)
 {
     for (int e = 0; e < t->n; e++)
         if (!strcmp(t->name[e], name)) return e;
+    return -1;
+}
+
+int pst_event_register(pst_event_table *t, const char *name)
+{
+    int found = pst_event_find(t, name);
+    if (found >= 0) return found;
     if (t->n == PST_EVENTS_MAX) pst_fatal(PST_EXIT_FAILED, "more than %d timer events (registering %s)", PST_EVENTS_MAX, name);
     t->name[t->n] = name;
     t->total_s[t->n] = 0;

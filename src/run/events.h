@@ -5,7 +5,15 @@
  *
  * Timing is one clock read per boundary: pst_event_end adds the time since *since_s to the event
  * and moves *since_s on to now, so a run of stages back to back reads the clock once between
- * each two (the model's step, src/model/step.c). */
+ * each two (the model's step, src/model/step.c).
+ *
+ * Events time the stages of a run: the model's step and its stages, the parallel algorithms'
+ * share of the FFT and Legendre stages (model/pfft.c, model/pleg.c), FFT planning.  The raw
+ * timer (run/timer.h) stays where a loop measures one operation again and again to compare it
+ * with another: the micro-benchmarks' turns (pingpong, swap, coll, match, loggp), the interleaved
+ * rounds of run/compare.c (which time `pstswm kernel`'s cases) and --blas auto's trial Legendre
+ * passes (model/dynamics.c, for pst_blas_choose): there a repetition is the measurement, not a
+ * stage of it. */
 #ifndef PST_CORE_EVENTS_H
 #define PST_CORE_EVENTS_H
 
@@ -22,17 +30,22 @@ typedef struct pst_event_table {
     long long calls[PST_EVENTS_MAX];
 } pst_event_table;
 
-/* The event called name (registered now if new; its index).  Names are not copied. */
+/* The event called name (registered now if new; its index).  Names are not copied.  Every rank
+ * of a communicator that gathers the table's statistics registers the same events in the same order. */
 int pst_event_register(pst_event_table *t, const char *name);
+/* The index of the event called name; -1 when none is registered. */
+int pst_event_find(const pst_event_table *t, const char *name);
 
 static inline void pst_event_begin(double *since_s) { *since_s = pst_now_s(); }
 
-static inline void pst_event_end(pst_event_table *t, int event, double *since_s)
+/* Returns the time this call added (seconds). */
+static inline double pst_event_end(pst_event_table *t, int event, double *since_s)
 {
-    double now_s = pst_now_s();
-    t->total_s[event] += now_s - *since_s;
+    double now_s = pst_now_s(), elapsed_s = now_s - *since_s;
+    t->total_s[event] += elapsed_s;
     t->calls[event]++;
     *since_s = now_s;
+    return elapsed_s;
 }
 
 /* One event over the ranks: its time per unit (e.g. per timed step) on the slowest and the

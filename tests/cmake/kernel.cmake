@@ -146,11 +146,12 @@ pst_records_test(kernel.np2.model_grid 2 CHECKS
   "header['compiler'].split()[0] == '${KERNEL_COMPILER}'"
   ARGS kernel --trunc 63 --levels 1 --fields 1 --algorithms srtrans,halfsum --protocols 0,6 --overlap off --reps 1
   --warmup 0 --timeout 120)
-# One --trunc limit, the model's.
-pst_bad_input_test(kernel.bad.trunc_limit 1 2 "--trunc: 2048 is out of range \\(allowed: 1 ... 2047\\)"
-  kernel --trunc 2048 --out ${PST_TEST_OUT})
-pst_bad_input_test(kernel.bad.granularity_limit 1 2 "'T2048L16@8x8' is not a configuration like T42L16@8x8 \\(T in 1 ... 2047"
-  kernel --granularity T2048L16@8x8 --out ${PST_TEST_OUT})
+# One --trunc limit, the model's: past the grid's int bound (T21843: 32766 x 65536 points) the
+# parse refuses (the memory estimate's limit, below it, is model.trunc_limit's).
+pst_bad_input_test(kernel.bad.trunc_limit 1 2 "--trunc: 21844 is out of range \\(allowed: 1 ... 21843\\)"
+  kernel --trunc 21844 --out ${PST_TEST_OUT})
+pst_bad_input_test(kernel.bad.granularity_limit 1 2 "'T21844L16@8x8' is not a configuration like T42L16@8x8 \\(T in 1 ... 21843"
+  kernel --granularity T21844L16@8x8 --out ${PST_TEST_OUT})
 # --blas means what it means for the model: the vector sums' dgemms run on BLIS's small-matrix kernels.
 pst_records_test(kernel.np2.blas 2 CHECKS
   "len(points) == 2 and all(p['blas'] == 'blis-sup' and p['verified'] is True for p in points)"
@@ -158,3 +159,10 @@ pst_records_test(kernel.np2.blas 2 CHECKS
   --overlap off --reps 1 --warmup 0 --timeout 120)
 pst_bad_input_test(kernel.bad.blas 1 2 "--blas: unknown value 'mkl' \\(allowed: openblas, blis, blis-sup\\)"
   kernel --blas mkl --out ${PST_TEST_OUT})
+# --fftw-plan means what it means for the model: the distributed FFT's local transforms take it.
+pst_records_test(kernel.np2.fftw_plan 2 CHECKS
+  "len(points) == 1 and all(p['fftw_plan'] == 'patient' and p['verified'] is True for p in points)"
+  ARGS kernel --stages fft --algorithms dfft --fftw-plan patient --trunc 21 --levels 2 --protocols 0,6
+  --overlap off --reps 1 --warmup 0 --timeout 120)
+pst_bad_input_test(kernel.bad.fftw_plan 1 2 "--fftw-plan: unknown value 'fast' \\(allowed: estimate, measure, patient\\)"
+  kernel --fftw-plan fast --out ${PST_TEST_OUT})

@@ -58,7 +58,7 @@ pst_bad_input_test(model.bad.fftw_wisdom_directory 1 2 "--fftw-wisdom: '.*' is n
 pst_bad_input_test(model.bad.fftw_wisdom_no_dir 1 2 "--fftw-wisdom: cannot write in the directory of '/nonexistent-pstswm/w.fftw'"
   model --trunc 21 --fftw-wisdom /nonexistent-pstswm/w.fftw --out ${PST_TEST_OUT})
 
-pst_bad_input_test(model.bad.trunc 1 2 "--trunc: 0 is out of range \\(allowed: 1 \\.\\.\\. 2047\\)" model --trunc 0 --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.trunc 1 2 "--trunc: 0 is out of range \\(allowed: 1 \\.\\.\\. 21843\\)" model --trunc 0 --out ${PST_TEST_OUT})
 pst_bad_input_test(model.bad.nlat 1 2 "--nlat: 32 latitudes are too few for T42 \\(need an even number >= 64"
   model --trunc 42 --nlat 32 --out ${PST_TEST_OUT})
 pst_bad_input_test(model.bad.nlat_odd 1 2 "--nlat: 65 latitudes are too few for T42" model --nlat 65 --out ${PST_TEST_OUT})
@@ -104,13 +104,19 @@ pst_bad_input_test(model.bad.alpha_huge 1 2 "--alpha: '1e308\\*pi' is not an ang
 # A problem larger than memory is refused before anything is allocated, with the estimate (it
 # asked for two 25.8 GB tables at T2047 and dereferenced NULL).  The limit is an address-space
 # limit, so the test refuses on any machine and allocates nothing; sanitizer builds reserve
-# terabytes of address space and cannot run under one.
+# terabytes of address space and cannot run under one.  T1000 is within the --trunc limit there
+# (T1215 on 6 GB): the whole estimate refuses it.
 if(NOT PST_SANITIZE)
   add_test(NAME model.bad.memory_estimate COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-fail.sh 2
-    "model T2047L1 on 3072 x 6144 points needs about 80\\.[0-9][0-9] GB per rank, more than a process may map here \\(ulimit -v / -d: 6.00 GB\\)"
-    ${PST_TEST_OUT} -- prlimit --as=6000000000 -- ${PSTRUN} -n 1 $<TARGET_FILE:pstswm> model --trunc 2047 --steps 1
+    "model T1000L1 on 1502 x 3072 points needs about [0-9.]+ GB per rank, more than a process may map here \\(ulimit -v / -d: 6.00 GB\\)"
+    ${PST_TEST_OUT} -- prlimit --as=6000000000 -- ${PSTRUN} -n 1 $<TARGET_FILE:pstswm> model --trunc 1000 --steps 1
     --out ${PST_TEST_OUT})
   set_tests_properties(model.bad.memory_estimate PROPERTIES TIMEOUT 60)
+  # The --trunc limit, derived from the time step's memory estimate: just over it both
+  # subcommands exit 2 naming it and the estimate; at it the model passes on to its whole estimate.
+  add_test(NAME model.trunc_limit COMMAND ${CMAKE_SOURCE_DIR}/tests/trunc-limit.sh 6.00 ${PST_TEST_OUT}
+    -- prlimit --as=6000000000 -- ${PSTRUN} -n 1 $<TARGET_FILE:pstswm>)
+  set_tests_properties(model.trunc_limit PROPERTIES TIMEOUT 120)
 endif()
 # The estimate the refusal rests on (what the rank holds before allocating: MPI, libraries and
 # the program, plus the model's arrays) against the peak resident set it predicts, from T42 to

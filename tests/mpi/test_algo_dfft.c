@@ -2,7 +2,8 @@
  * bit-reversed output), backward (= N x after forward), real r2c (coefficients m <= mmax) and
  * c2r, an odd number of real lines (one unpaired), a size that chunks each stage.  Tolerance:
  * max |error| <= 1e-12 max |reference| per case (round-off of a length-N FFT is ~eps log2 N).
- * On a rank count that is not a power of two, the largest power-of-two subset runs. */
+ * On a rank count that is not a power of two, the largest power-of-two subset runs.  Its four
+ * local plans go through the run's FFTW planner (counted there). */
 #include "algo/dfft.h"
 #include "algo_test.h"
 
@@ -15,6 +16,7 @@
 
 static int failures;
 static double worst;
+static pst_fft_planner planner = {.effort = "estimate", .flags = FFTW_ESTIMATE};
 
 static double value(int line, int g, int part)
 {
@@ -42,7 +44,12 @@ static void run_case(MPI_Comm comm, const pst_protocol *p, int ov, int n, int li
     int rank, P;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &P);
-    pst_dfft *f = pst_dfft_create(p, ov, comm, n, lines, mmax);
+    const int plans_before = planner.plans;
+    pst_dfft *f = pst_dfft_create(p, ov, comm, n, lines, mmax, &planner);
+    if (planner.plans - plans_before != 4) {
+        failures++;
+        fprintf(stderr, "rank %d: N %d: %d local plans through the planner, not 4\n", rank, n, planner.plans - plans_before);
+    }
     int nl = pst_dfft_local_n(f), nm = pst_dfft_nm(f);
     double complex *line = fftw_malloc(n * sizeof *line), *ref = fftw_malloc(n * sizeof *ref);
     double complex *data = malloc((size_t)lines * nl * sizeof *data), *keep = malloc((size_t)lines * nl * sizeof *keep);

@@ -1,6 +1,7 @@
-/* pst_fft_init_agreed: every rank ends with rank 0's plans where the problem is the same.
+/* pst_fft_init_agreed: every rank ends with rank 0's plans where the problem is the same, and
+ * the planner counts them (algo/fft_planner.h).
  *
- * Rank 0 plans with FFTW_PATIENT and the others ask for FFTW_ESTIMATE: planned apart, the others
+ * Rank 0's planner has the effort `patient` and the others' `estimate`: planned apart, the others
  * would get the estimate plan, so equal plan texts (fftw_sprint_plan) on every rank show that rank
  * 0's wisdom reached them.  That only discriminates where the two planners choose differently, so
  * the estimate plans are made first, without wisdom, and at least one shape must differ (checked:
@@ -30,7 +31,9 @@ static unsigned long plan_hash(const pst_fft *f)
 static unsigned long estimate_hash(int nlon, int nlines)
 {
     pst_fft f;
-    pst_fft_init(&f, nlon, nlines, FFTW_ESTIMATE);
+    pst_fft_planner estimate;
+    pst_fft_planner_init(&estimate, "estimate");
+    pst_fft_init(&f, &estimate, PST_FFT_TIMED, nlon, nlines);
     unsigned long h = plan_hash(&f);
     pst_fft_free(&f);
     fftw_forget_wisdom();
@@ -46,11 +49,21 @@ int main(int argc, char **argv)
     const int shapes[][2] = {{256, 40}, {256, 64}, {128, 24}, {96, 10}};
     const int nshapes = (int)(sizeof shapes / sizeof shapes[0]);
     int discriminating = 0;
+    pst_fft_planner planner;
+    pst_fft_planner_init(&planner, rank == 0 ? "patient" : "estimate");
     for (int s = 0; s < nshapes; s++) {
         const int nlon = shapes[s][0], nlines = shapes[s][1];
         unsigned long estimate = estimate_hash(nlon, nlines);
         pst_fft f;
-        pst_fft_init_agreed(&f, nlon, nlines, rank == 0 ? FFTW_PATIENT : FFTW_ESTIMATE, MPI_COMM_WORLD);
+        const pst_fft_planner before = planner;
+        pst_fft_init_agreed(&f, &planner, nlon, nlines, MPI_COMM_WORLD);
+        /* Two plans each; rank 0's timed (its wisdom was forgotten), the others' from its wisdom. */
+        const int from_wisdom = rank == 0 || size == 1 ? 0 : 2;
+        if (planner.plans - before.plans != 2 || planner.plans_from_wisdom - before.plans_from_wisdom != from_wisdom) {
+            failures++;
+            fprintf(stderr, "rank %d: nlon %d, %d lines: counted %d plans, %d from wisdom (expected 2, %d)\n", rank, nlon,
+                    nlines, planner.plans - before.plans, planner.plans_from_wisdom - before.plans_from_wisdom, from_wisdom);
+        }
         unsigned long mine = plan_hash(&f), rank0 = mine;
         MPI_Bcast(&rank0, 1, MPI_UNSIGNED_LONG, 0, MPI_COMM_WORLD);
         if (mine != rank0) {
@@ -71,7 +84,7 @@ int main(int argc, char **argv)
     pst_fft g;
     memset(&g, 0, sizeof g);
     const int lines = rank == 1 ? 0 : rank == 2 ? 44 : 40;
-    pst_fft_init_agreed(&g, 256, lines, FFTW_MEASURE, MPI_COMM_WORLD);
+    pst_fft_init_agreed(&g, &planner, 256, lines, MPI_COMM_WORLD);
     if (lines > 0) {
         if (!g.forward || !g.inverse || g.nlines != lines) {
             failures++;
@@ -85,7 +98,7 @@ int main(int argc, char **argv)
 
     /* No communicator: plans alone. */
     pst_fft h;
-    pst_fft_init_agreed(&h, 64, 3, FFTW_ESTIMATE, MPI_COMM_NULL);
+    pst_fft_init_agreed(&h, &planner, 64, 3, MPI_COMM_NULL);
     if (!h.forward || !h.inverse) {
         failures++;
         fprintf(stderr, "rank %d: no plan without a communicator\n", rank);

@@ -155,6 +155,9 @@ static void check_config(const grid_run *g, const pst_algorithm *fft, const pst_
  * the stage's comparator. */
 static bool library(const pst_algorithm *a) { return a->collective && !a->coll_for; }
 
+/* The step's FFTs planned as the set-up's (FFTW_ESTIMATE): quick, and the same plans every run. */
+static pst_fft_planner estimate = {.effort = "estimate", .flags = FFTW_ESTIMATE};
+
 int main(int argc, char **argv)
 {
     char *as_option[] = {argv[0], "--transport", argc > 7 ? argv[7] : "mpi"};
@@ -175,7 +178,7 @@ int main(int argc, char **argv)
     int nlat = 2 * ((3 * M + 1 + 3) / 4), nlon = 1;
     while (nlon < 3 * M + 1) nlon *= 2;
     pst_model_config mc = {.test_case = test_case, .M = M, .nlat = nlat, .nlon = nlon, .levels = levels,
-                           .level_block = levels % 2 ? 1 : 2, .fftw_flags = FFTW_ESTIMATE};
+                           .level_block = levels % 2 ? 1 : 2, .fft = &estimate};
     spectra serial;
     run(mc, steps, &serial);
 

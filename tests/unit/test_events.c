@@ -1,5 +1,6 @@
-/* Named timer events: registration by name, begin/end sums and counts, and one process's
- * statistics (slowest = fastest = mean, imbalance 1) since a baseline. */
+/* Named timer events: registration and look-up by name, begin/end sums and counts (an end
+ * returns what it added), and one process's statistics (slowest = fastest = mean, imbalance 1)
+ * since a baseline. */
 #include "run/events.h"
 #include "check.h"
 
@@ -11,10 +12,12 @@ int main(int argc, char **argv)
     pst_event_table t = {0};
     int a = pst_event_register(&t, "fft"), b = pst_event_register(&t, "legendre");
     CHECK(a == 0 && b == 1 && pst_event_register(&t, "fft") == a && t.n == 2);
+    CHECK(pst_event_find(&t, "legendre") == b && pst_event_find(&t, "fft_comm") == -1 && t.n == 2);
     double since;
     pst_event_begin(&since);
     for (volatile int i = 0; i < 100000; i++) {}
-    pst_event_end(&t, a, &since);
+    double added_s = pst_event_end(&t, a, &since);
+    CHECK(added_s > 0 && added_s == t.total_s[a]);
     pst_event_table base = t;
     for (int k = 0; k < 3; k++) pst_event_end(&t, b, &since);
     pst_event_end(&t, a, &since);

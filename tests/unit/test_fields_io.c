@@ -55,7 +55,7 @@ int main(int argc, char **argv)
     static const struct { mutation mut; const char *message; } cases[] = {
         {LONG_DIM, "variable 'coef_m' must have the single dimension 'coef'"},
         {TWO_D, "variable 'coef_m' must have the single dimension 'coef' (it has 2 dimensions)"},
-        {HUGE_TRUNC, "attribute 'trunc' = 100000 is not a whole number in [1, 2047]"},
+        {HUGE_TRUNC, "attribute 'trunc' = 100000 is not a whole number in [1, 21843]"},
         {MISSING_VAR, "variable 'coef_m':"},
         {CHAR_VAR, "variable 'coef_m' must be numeric"},
         {BAD_MN, "outside T2"},

@@ -5,9 +5,11 @@
  * and none of what the libraries (FFTW's plans, MPI) allocate for themselves.  For several
  * configurations, the bytes pst_dyn_init leaves allocated must equal pst_dyn_memory_bytes
  * exactly (an allocation outside the layout table, or a row sized apart from its allocation,
- * fails it), and pst_dyn_free must return all of them. */
+ * fails it), and pst_dyn_free must return all of them.  Also the --trunc limit drawn from the
+ * estimate (pst_dyn_max_trunc). */
 #include "check.h"
 #include "model/dynamics.h"
+#include "model/model.h"
 
 #include <cblas.h>
 #include <fftw3.h>
@@ -107,6 +109,40 @@ static void check_case(const layout_case *c)
     pst_par_free(&par);
 }
 
+/* One level on one rank at truncation M on the rule's grid: what the --trunc limit weighs. */
+static double one_level_bytes(int M)
+{
+    pst_spectral_grid g;
+    CHECK(pst_spectral_grid_init(&g, M, 1, 0, 0, NULL, 0) == NULL);
+    return pst_dyn_memory_bytes(&(pst_dyn_config){.M = M, .nlat = g.nlat, .nlon = g.nlon, .levels = 1, .level_block = 1});
+}
+
+/* The limit is the largest truncation whose estimate fits (the next one's does not), the grid's
+ * int bound when memory is unbounded, 0 when not even T1 fits; and its premise holds: a model
+ * run's every rank also holds the serial transform, larger than the one-rank buffers from T85 up
+ * (T1215: 11.5 GB against 6.0). */
+static void check_trunc_limit(void)
+{
+    const double budgets_bytes[] = {1e8, 1e9, 6e9};
+    for (size_t k = 0; k < sizeof budgets_bytes / sizeof budgets_bytes[0]; k++) {
+        int limit = pst_dyn_max_trunc(budgets_bytes[k]);
+        CHECK(limit > 0 && one_level_bytes(limit) <= budgets_bytes[k] && one_level_bytes(limit + 1) > budgets_bytes[k]);
+    }
+    CHECK(pst_dyn_max_trunc(1.0 / 0.0) == PST_SPECTRAL_GRID_MAX_TRUNC);
+    CHECK(pst_dyn_max_trunc(1.0) == 0);
+    const int truncations[] = {85, 341, 1000, pst_dyn_max_trunc(6e9)}; /* T42: 1.33 MB against the chunk's 1.41 */
+    for (size_t k = 0; k < sizeof truncations / sizeof truncations[0]; k++) {
+        pst_spectral_grid g;
+        CHECK(pst_spectral_grid_init(&g, truncations[k], 1, 0, 0, NULL, 0) == NULL);
+        pst_model_config mc = {.test_case = 2, .M = g.M, .nlat = g.nlat, .nlon = g.nlon, .levels = 1, .level_block = 1};
+        double layout_bytes = one_level_bytes(g.M);
+        CHECK(pst_model_memory_bytes(&mc) - layout_bytes >= layout_bytes);
+    }
+}
+
+/* The step's FFTs planned as the set-up's (FFTW_ESTIMATE): quick, and the same plans every run. */
+static pst_fft_planner estimate = {.effort = "estimate", .flags = FFTW_ESTIMATE};
+
 int main(int argc, char **argv)
 {
     CHECK_MAIN_BEGIN(argc, argv);
@@ -123,8 +159,9 @@ int main(int argc, char **argv)
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         layout_case c = cases[k];
         c.cfg.dt_s = 600;
-        c.cfg.fftw_flags = FFTW_ESTIMATE;
+        c.cfg.fft = &estimate;
         check_case(&c);
     }
+    check_trunc_limit();
     CHECK_MAIN_END();
 }

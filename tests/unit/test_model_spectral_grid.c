@@ -1,10 +1,11 @@
 /* The spectral grid: the rule's grids (T42 64 x 128, T63 96 x 192, T85 128 x 256), the refusal of a
  * grid that does not fit its truncation, the wavenumbers every column owns (each m once, cyclic,
- * bit-reversed on a power-of-two row), their coefficient counts, and the two wordings of a
- * processor grid that does not fit. */
+ * bit-reversed on a power-of-two row), their coefficient counts, the two wordings of a
+ * processor grid that does not fit, and the truncation bound where the grid's points pass an int. */
 #include "model/spectral_grid.h"
 #include "check.h"
 
+#include <limits.h>
 #include <string.h>
 
 static pst_spectral_grid rule_grid(int M)
@@ -61,5 +62,9 @@ int main(int argc, char **argv)
           !strcmp(msg, "4 processor rows need at least 4 north/south latitude pairs; 4 latitudes have 2"));
     CHECK(pst_spectral_grid_misfit(&t2, 4, 1, false, msg, sizeof msg) &&
           !strcmp(msg, "4 processor columns need at least 4 wavenumbers; T2 has 3"));
+
+    /* T21843: 32766 x 65536 points fit an int; T21844 (32768 x 65536) does not. */
+    pst_spectral_grid at = rule_grid(PST_SPECTRAL_GRID_MAX_TRUNC), past = rule_grid(PST_SPECTRAL_GRID_MAX_TRUNC + 1);
+    CHECK((long long)at.nlat * at.nlon <= INT_MAX && (long long)past.nlat * past.nlon > INT_MAX);
     CHECK_MAIN_END();
 }

@@ -11,6 +11,11 @@
  * Linux overcommits, so malloc rarely fails: this check is the real guard. */
 double pst_require_memory(double new_bytes_per_rank, const char *what); /* the largest rank's need */
 
+/* The most memory this process could have on its node, whatever runs beside it: the least of the
+ * node's physical memory, the cgroup's memory.max and the process limits (RLIMIT_AS,
+ * RLIMIT_DATA); infinity when none is known.  Not collective. */
+double pst_memory_ceiling_bytes(void);
+
 /* Peak resident set of each rank so far (getrusage), in bytes: per_rank[] (size of
  * MPI_COMM_WORLD, may be NULL) and the largest as the result.  Collective. */
 double pst_peak_rss_bytes(double *per_rank);

@@ -1,4 +1,4 @@
-#include "bench/memory.h"
+#include "run/memory.h"
 
 #include "core/errors.h"
 
@@ -73,6 +73,14 @@ static double resident_bytes(void)
         fclose(f);
     }
     return (double)resident * (double)sysconf(_SC_PAGESIZE);
+}
+
+double pst_memory_ceiling_bytes(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    double physical = pages > 0 && page > 0 ? (double)pages * (double)page : 1.0 / 0.0;
+    double cgroup = cgroup_limit_bytes(), process = process_limit_bytes(), least = physical < cgroup ? physical : cgroup;
+    return process < least ? process : least;
 }
 
 double pst_require_memory(double new_bytes_per_rank, const char *what)
