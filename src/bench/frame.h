@@ -56,6 +56,10 @@ typedef struct pst_bench {
     void (*release)(void *cfg);
 } pst_bench;
 
+/* A row's options: the run's copy `run` (a file-static options struct holding its run context as
+ * `ctx`) and the initialiser `initial` it is reset from. */
+#define PST_BENCH_OPTIONS(run, initial) .cfg = &(run), .defaults = &(initial), .cfg_bytes = sizeof(run), .ctx = &(run).ctx
+
 /* Run the subcommand b with argv[0] its name; returns its exit code (errors exit on their own). */
 int pst_bench_run(const pst_bench *b, int argc, char **argv);
 
