@@ -29,7 +29,7 @@ static const pst_field base[] = {
 static const pst_fields base_fields = PST_FIELDS("kernel run", base);
 
 static const pst_field point[] = {
-    {"protocol", PST_F_STR, NULL, "protocol code of the catalogue (README: The protocol catalogue), or coll for the MPI collectives", false, NULL},
+    {"protocol", PST_F_STR, NULL, "protocol code of the catalogue (docs/protocols.md), or coll for the MPI collectives", false, NULL},
     {"slug", PST_F_STR, NULL, "the protocol's name in the record's transport, or mpi-collective", false, NULL},
     {"overlap", PST_F_BOOL, NULL, "overlap in effect: --overlap on, or an overlap protocol 2,x / 3,x; false for the collectives", false, NULL},
     {"bytes", PST_F_INT, "bytes", "largest over ranks of a rank's data per call: the block it transposes, its share of the lines (dfft) or the vector it sums", false, NULL},

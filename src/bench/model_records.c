@@ -21,7 +21,7 @@ static const pst_field configuration[] = {
     {"preset", PST_F_STR, NULL, "the --preset named (gen, coll, DTH, DR, opt; options given beside it override its choices: fft, legendre and the protocol fields say what ran), gen when no algorithm, protocol or overlap option was given; null when such options were given without --preset, and on one rank", false, NULL},
     {"fft", PST_F_STR, NULL, "the FFT stage's parallel algorithm by its registry name (pstswm kernel --list): srtrans, swtrans, logtrans, alltoallv (MPI_Alltoallv; coll before schema version 2) or dfft; serial when PX = 1", false, NULL},
     {"legendre", PST_F_STR, NULL, "the Legendre stage's parallel algorithm by its registry name: srtrans, swtrans, logtrans, alltoallv, exchsum, halfsum, ringsum, ringpipe or allreduce (MPI_Allreduce; coll before schema version 2); serial when PY = 1", false, NULL},
-    {"fft_protocol", PST_F_STR, NULL, "the FFT stage's protocol code (README: The protocol catalogue), e.g. 0,6; coll for the collective, local when serial", false, NULL},
+    {"fft_protocol", PST_F_STR, NULL, "the FFT stage's protocol code (docs/protocols.md), e.g. 0,6; coll for the collective, local when serial", false, NULL},
     {"legendre_protocol", PST_F_STR, NULL, "the Legendre stage's protocol code; coll for the collective, local when serial", false, NULL},
     {"fft_overlap", PST_F_BOOL, NULL, "the FFT stage ran its overlap schedule (--overlap, the opt preset's file, or an overlap protocol 2,x / 3,x); false when serial or the collective", false, NULL},
     {"legendre_overlap", PST_F_BOOL, NULL, "the Legendre stage ran its overlap schedule; false when serial or the collective", false, NULL},

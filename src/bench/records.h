@@ -19,7 +19,7 @@ extern const pst_schema pst_schema_match_header, pst_schema_match_point, pst_sch
 extern const pst_schema pst_schema_model_header, pst_schema_model_point, pst_schema_model_diag;
 
 /* Fields several benches write with one meaning. */
-#define PST_FIELD_PROTOCOL {"protocol", PST_F_STR, NULL, "protocol code of the catalogue, e.g. 0,6 (README: The protocol catalogue)", false, NULL}
+#define PST_FIELD_PROTOCOL {"protocol", PST_F_STR, NULL, "protocol code of the catalogue, e.g. 0,6 (docs/protocols.md)", false, NULL}
 #define PST_FIELD_SLUG {"slug", PST_F_STR, NULL, "the protocol's name, e.g. unordered.sendrecv", false, NULL}
 #define PST_FIELD_WIN_MODEL \
     {"win_model", PST_F_STR, NULL, "memory model of the rma transport's window (separate or unified); null for other transports", false, NULL}

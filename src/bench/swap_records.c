@@ -1,4 +1,4 @@
-/* The records of `pstswm swap` (README: pstswm swap). */
+/* The records of `pstswm swap` (docs/swap.md). */
 #include "bench/records.h"
 #include "run/run_schema.h"
 #include "stats/stats_schema.h"

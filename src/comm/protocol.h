@@ -1,4 +1,4 @@
-/* The protocol catalogue (README; Worley 1998 Table 2, Worley 2000) and split-phase transfers.
+/* The protocol catalogue (docs/protocols.md; Worley 1998 Table 2, Worley 2000) and split-phase transfers.
  *
  * A protocol is a recipe for one exchange, written in three phases so algorithms can overlap
  * communication with computation:  post (receives and receive-ready handshakes), send, wait.

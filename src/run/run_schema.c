@@ -71,7 +71,7 @@ static const pst_fields locality_fields = PST_FIELDS("locality", locality);
 
 static const pst_field header[] = {
     {"tool", PST_F_STR, NULL, "pstswm", false, NULL},
-    {"schema_version", PST_F_INT, NULL, "version of this schema (README: Schema versions)", false, NULL},
+    {"schema_version", PST_F_INT, NULL, "version of this schema (docs/running.md: Output format, schema versions)", false, NULL},
     {"version", PST_F_STR, NULL, "pstswm version", false, NULL},
     {"git_commit", PST_F_STR, NULL, "commit the binary was built from (\"-dirty\": with changes to tracked files)", false, NULL},
     {"command", PST_F_STR, NULL, "the whole command line, shell-quoted", false, NULL},
