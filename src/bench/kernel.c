@@ -27,6 +27,7 @@
 #include "core/stats.h"
 #include "core/timer.h"
 #include "core/watchdog.h"
+#include "model/skeleton.h"
 
 #include <math.h>
 #include <mpi.h>
@@ -42,7 +43,7 @@ static bool serves(const pst_algorithm *a, int stage) { return (a->stages & (1u 
 
 typedef struct kernel_cfg {
     pst_ctx ctx;
-    const char *protocols_spec, *grid_spec, *granularity, *transport, *result, *blas_name;
+    const char *protocols_spec, *grid_spec, *granularity, *transport, *result, *blas_name, *compute;
     bool list, json;
     pst_str_list algorithms, stages, overlap;
     long long trunc, levels, fields, reps, warmup;
@@ -671,7 +672,7 @@ int pst_cmd_kernel(int argc, char **argv)
     char names[256], algs_help[384];
     snprintf(algs_help, sizeof algs_help, "%s; coll = both collectives; all (default)", pst_algorithm_names(0, names, sizeof names));
     kernel_cfg cfg = {.protocols_spec = "all", .grid_spec = "1d", .transport = "mpi", .result = "replicated", .fields = 3,
-                      .reps = 10, .warmup = 1, .compare = PST_COMPARE_DEFAULTS, .blas_name = "openblas"};
+                      .reps = 10, .warmup = 1, .compare = PST_COMPARE_DEFAULTS, .blas_name = "openblas", .compute = "real"};
     pst_ctx_init(&cfg.ctx, &pst_schema_kernel_header, argc, argv);
     const pst_opt opts[] = {
         {"algorithms", PST_OPT_STRINGS, &cfg.algorithms, "LIST", algs_help, 1, 0, algs},
@@ -694,6 +695,7 @@ int pst_cmd_kernel(int argc, char **argv)
         PST_ROUNDS_OPTS(&cfg.reps, 1e6, &cfg.warmup, "calls", "an alternative"),
         PST_TRANSPORT_OPT(&cfg.transport, "; --protocols are that transport's"),
         PST_COMPARE_OPTS(&cfg.compare),
+        {"compute", PST_OPT_STRING, &cfg.compute, "MODE", "real (default), or skeleton (SMPI builds): arithmetic untimed, results not verified", 1, 0, pst_compute_names},
         PST_COMMON_OPTS(&cfg.ctx),
         {0},
     };
@@ -723,6 +725,13 @@ int pst_cmd_kernel(int argc, char **argv)
         return PST_EXIT_OK;
     }
     validate(&cfg);
+    pst_compute_select(cfg.compute);
+    pst_ctx_add_header(&cfg.ctx, pst_rec_compute, NULL);
+    if (pst_skeleton()) {
+        /* The skeleton's values are not computed, so there is nothing to check them against. */
+        cfg.ctx.no_verify = true;
+        if (cfg.ctx.rank == 0) printf("verification skipped: --compute skeleton (results are not computed)\n");
+    }
     pst_ctx_add_header(&cfg.ctx, header_algorithms, NULL);
     pst_compare_setup(&cfg.compare, &cfg.ctx, cfg.reps, comparisons(&cfg));
     pst_ctx_validated(&cfg.ctx);
