@@ -87,6 +87,7 @@ static void validate(kernel_cfg *cfg)
 {
     char err[512];
     pst_ctx *c = &cfg->ctx;
+    pst_compute_setup(c, cfg->compute);
     pst_transport_require(cfg->transport);
     c->transport = cfg->transport;
     if (pst_protocol_parse_list(cfg->transport, cfg->protocols_spec, &cfg->protocols, &cfg->nprotocols, err, sizeof err))
@@ -695,7 +696,7 @@ int pst_cmd_kernel(int argc, char **argv)
         PST_ROUNDS_OPTS(&cfg.reps, 1e6, &cfg.warmup, "calls", "an alternative"),
         PST_TRANSPORT_OPT(&cfg.transport, "; --protocols are that transport's"),
         PST_COMPARE_OPTS(&cfg.compare),
-        {"compute", PST_OPT_STRING, &cfg.compute, "MODE", "real (default), or skeleton (SMPI builds): arithmetic untimed, results not verified", 1, 0, pst_compute_names},
+        PST_COMPUTE_OPT(&cfg.compute),
         PST_COMMON_OPTS(&cfg.ctx),
         {0},
     };
@@ -725,13 +726,6 @@ int pst_cmd_kernel(int argc, char **argv)
         return PST_EXIT_OK;
     }
     validate(&cfg);
-    pst_compute_select(cfg.compute);
-    pst_ctx_add_header(&cfg.ctx, pst_rec_compute, NULL);
-    if (pst_skeleton()) {
-        /* The skeleton's values are not computed, so there is nothing to check them against. */
-        cfg.ctx.no_verify = true;
-        if (cfg.ctx.rank == 0) printf("verification skipped: --compute skeleton (results are not computed)\n");
-    }
     pst_ctx_add_header(&cfg.ctx, header_algorithms, NULL);
     pst_compare_setup(&cfg.compare, &cfg.ctx, cfg.reps, comparisons(&cfg));
     pst_ctx_validated(&cfg.ctx);

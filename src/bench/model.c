@@ -155,7 +155,7 @@ static void validate(model_cfg *c)
     if (!isnan(c->dt_s) && c->dt_s <= 0) pst_usage_error("--dt: %g s is not a positive time step", c->dt_s);
     if (c->steps && !isnan(c->days)) pst_usage_error("--steps and --days are exclusive: give one of them");
     if (!isnan(c->days) && c->days <= 0) pst_usage_error("--days: %g is not a positive simulated time", c->days);
-    pst_compute_select(c->compute);
+    pst_compute_setup(&c->ctx, c->compute);
     /* A skeleton run computes no state: what would read it is refused rather than fed garbage. */
     if (pst_skeleton() && (c->diag_every || c->write_fields || c->reference))
         pst_usage_error("--compute skeleton computes no state: --diag-every, --write-fields and --reference need --compute real");
@@ -395,7 +395,7 @@ static void parse_options(model_cfg *c, int argc, char **argv)
         PST_TRANSPORT_OPT(&c->algos.transport, "; both stages use it"),
         {"overlap", PST_OPT_FLAG, &c->algos.overlap, NULL, "overlap communication with computation in both stages", 1, 0, NULL},
         {"level-pipeline", PST_OPT_FLAG, &c->level_pipeline, NULL, "sum each level block's Legendre sums (nonblocking allreduce) while the next block is computed", 1, 0, NULL},
-        {"compute", PST_OPT_STRING, &c->compute, "MODE", "real (default), or skeleton (SMPI builds): each stage's arithmetic skipped, its analytic flops injected as simulated time", 1, 0, pst_compute_names},
+        PST_COMPUTE_OPT(&c->compute),
         PST_COMMON_OPTS(&c->ctx),
         {0},
     };
@@ -425,7 +425,6 @@ static void parse_options(model_cfg *c, int argc, char **argv)
     };
     pst_cli_parse(&cmd, argc, argv);
     validate(c);
-    pst_ctx_add_header(&c->ctx, pst_rec_compute, NULL);
 }
 
 static void plan_run(model_cfg *c, model_plan *p)

@@ -1,5 +1,6 @@
 #include "model/skeleton.h"
 
+#include "core/context.h"
 #include "core/errors.h"
 #include "core/record.h"
 #include "core/schema.h"
@@ -7,6 +8,7 @@
 #include "model/flops.h"
 #include "model/spectral.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #ifdef PST_SIMULATED
@@ -18,7 +20,7 @@ const char *const pst_compute_names[] = {"real", "skeleton", NULL};
 
 static bool skeleton;
 
-void pst_compute_select(const char *name)
+static void select_mode(const char *name)
 {
     skeleton = !strcmp(name, "skeleton");
     if (!skeleton) return;
@@ -35,11 +37,20 @@ void pst_compute_select(const char *name)
 
 bool pst_skeleton(void) { return skeleton; }
 
-void pst_rec_compute(pst_rec *r, const pst_ctx *c, void *arg)
+static void rec_compute(pst_rec *r, const pst_ctx *c, void *arg)
 {
     (void)c;
     (void)arg;
     pst_rec_str(r, "compute", skeleton ? "skeleton" : "real");
+}
+
+void pst_compute_setup(pst_ctx *ctx, const char *name)
+{
+    select_mode(name);
+    pst_ctx_add_header(ctx, rec_compute, NULL);
+    if (!skeleton) return;
+    ctx->no_verify = true;
+    if (ctx->rank == 0) printf("verification skipped: --compute skeleton computes no results to check\n");
 }
 
 static const pst_field compute_fields[] = {

@@ -21,14 +21,18 @@
 
 extern const char *const pst_compute_names[]; /* "real", "skeleton", NULL: the option's choices */
 
-/* --compute NAME, after option parsing and before any set-up; exit 2 for skeleton outside SMPI. */
-void pst_compute_select(const char *name);
-bool pst_skeleton(void);
+/* The --compute option row of a command's pst_opt table (field: const char *, default "real"). */
+#define PST_COMPUTE_OPT(field)                                                                             \
+    {"compute", PST_OPT_STRING, (field), "MODE",                                                           \
+     "real (default), or skeleton (SMPI builds): each stage's arithmetic skipped, its analytic flops "    \
+     "injected as simulated time", 1, 0, pst_compute_names}
 
-/* The run header's "compute" field (for pst_ctx_add_header; its schema: pst_compute_header_fields). */
-struct pst_rec;
+/* --compute NAME, after option parsing and before pst_ctx_start: exit 2 for skeleton outside
+ * SMPI; adds the run header's "compute" field (schema: pst_compute_header_fields); in skeleton
+ * mode turns verification off (there are no results to check) and says so. */
 struct pst_ctx;
-void pst_rec_compute(struct pst_rec *r, const struct pst_ctx *c, void *arg);
+void pst_compute_setup(struct pst_ctx *ctx, const char *name);
+bool pst_skeleton(void);
 extern const struct pst_fields pst_compute_header_fields;
 
 /* Skeleton mode: spend the simulated time of `flops` on this rank. */
