@@ -68,8 +68,10 @@ PY
   while kill -0 "$pid" 2>/dev/null; do
     sleep 2
     read -r sim rss_kb < <(descendant_rss "$pid")
-    if ((rss_kb > max_rss_gb * 1024 * 1024)); then status="missed: stopped above $max_rss_gb GB"; kill "$sim" 2>/dev/null || true; fi
-    if (($(date +%s) - start > max_wall_s)); then status="missed: stopped after $max_wall_s s"; kill "$sim" 2>/dev/null || true; fi
+    ((sim > 1)) || continue # between its processes (kill 0 would end this script)
+    if ((rss_kb > max_rss_gb * 1024 * 1024)); then status="missed: stopped above $max_rss_gb GB"; fi
+    if (($(date +%s) - start > max_wall_s)); then status="missed: stopped after $max_wall_s s"; fi
+    if [[ $status != ok ]]; then kill "$sim" 2>/dev/null || true; break; fi
   done
   wait "$pid" || [[ $status != ok ]] || status="failed: $(tail -1 "$log")"
   python3 - "$work/time" "$out" "$problem" "$grid" "$ranks" "$status" <<'PY'
