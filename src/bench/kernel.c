@@ -20,6 +20,7 @@
 #include "core/cli.h"
 #include "core/errors.h"
 #include "model/dynamics.h"
+#include "model/skeleton.h"
 #include "run/compare.h"
 #include "run/context.h"
 #include "run/emit.h"
@@ -44,7 +45,7 @@ static bool serves(const pst_algorithm *a, int stage) { return (a->stages & (1u 
 
 typedef struct kernel_cfg {
     pst_ctx ctx;
-    const char *protocols_spec, *grid_spec, *granularity, *transport, *result, *blas_name, *fftw_plan;
+    const char *protocols_spec, *grid_spec, *granularity, *transport, *result, *blas_name, *fftw_plan, *compute;
     bool list, json;
     pst_str_list algorithms, stages, overlap;
     long long trunc, levels, fields, reps, warmup;
@@ -67,7 +68,8 @@ typedef struct kernel_cfg {
 
 static const kernel_cfg default_cfg = {.protocols_spec = "all", .grid_spec = "1d", .transport = "mpi", .result = "replicated",
                                        .trunc = 42, .levels = 16, .fields = 3, .reps = 10, .warmup = 1,
-                                       .compare = PST_COMPARE_DEFAULTS, .blas_name = "openblas", .fftw_plan = "measure"};
+                                       .compare = PST_COMPARE_DEFAULTS, .blas_name = "openblas", .fftw_plan = "measure",
+                                       .compute = "real"};
 
 /* One alternative measured for an algorithm: a protocol (NULL: the collective) and overlap. */
 typedef struct alt {
@@ -632,6 +634,7 @@ static void validate(void *p)
     pst_ctx *c = &cfg->ctx;
     if (cfg->json && !cfg->list) pst_usage_error("--json goes with --list");
     if (cfg->list) list_and_exit(cfg);
+    pst_compute_setup(c, cfg->compute);
     pst_transport_require(cfg->transport);
     c->transport = cfg->transport;
     if (pst_protocol_parse_list(cfg->transport, cfg->protocols_spec, &cfg->protocols, &cfg->nprotocols, err, sizeof err))
@@ -851,6 +854,7 @@ static pst_opt opts[] = {
     PST_ROUNDS_OPTS(&run_cfg.reps, 1e6, &run_cfg.warmup, "calls", "an alternative"),
     PST_TRANSPORT_OPT(&run_cfg.transport, "; --protocols are that transport's"),
     PST_COMPARE_OPTS(&run_cfg.compare),
+    PST_COMPUTE_OPT(&run_cfg.compute),
     PST_COMMON_OPTS(&run_cfg.ctx),
     {0},
 };

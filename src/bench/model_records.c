@@ -1,11 +1,12 @@
 /* The records of `pstswm model` (docs/model.md). */
 #include "bench/records.h"
+#include "model/skeleton.h"
 #include "run/events.h"
 #include "run/run_schema.h"
 #include "stats/stats_schema.h"
 
-/* The model adds no header fields of its own: its configuration is in every point and diag. */
-const pst_schema pst_schema_model_header = PST_HEADER_SCHEMA("model", NULL);
+/* The model's header adds its compute mode; its configuration is in every point and diag. */
+const pst_schema pst_schema_model_header = PST_HEADER_SCHEMA("model", &pst_compute_header_fields);
 
 /* rec_identity: what was run, in the point and in every diag. */
 static const pst_field configuration[] = {

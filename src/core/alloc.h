@@ -16,6 +16,13 @@ void *pst_calloc(size_t n, size_t size); /* zeroed; n * size checked */
 void *pst_realloc(void *p, size_t bytes);
 void *pst_aligned(size_t align, size_t bytes); /* free() it */
 char *pst_strdup(const char *s);
+/* Memory whose values no one reads (the model's skeleton mode): in an SMPI build, from
+ * PST_SHARED_MIN_BYTES up, one physical block that every simulated rank maps
+ * (SMPI_SHARED_MALLOC), so a thousand ranks' buffers cost one rank's memory; otherwise
+ * pst_aligned(64, bytes).  Free with pst_shared_free and the same bytes. */
+enum { PST_SHARED_MIN_BYTES = 1 << 20 };
+void *pst_shared_alloc(size_t bytes);
+void pst_shared_free(void *p, size_t bytes);
 char *pst_strndup(const char *s, size_t n);
 
 #endif

@@ -2,6 +2,7 @@
 
 #include "run/memory.h"
 #include "core/alloc.h"
+#include "model/skeleton.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,9 +142,11 @@ enum { NROWS = sizeof rows / sizeof rows[0] };
 
 static void **slot(pst_dyn *d, const buffer_row *r) { return (void **)((char *)d + r->field); }
 
+/* Skeleton runs read no values: the large buffers are folded (pst_shared_alloc). */
 static void *alloc_zeroed(const buffer_row *r, size_t n)
 {
     if (r->kind == PLAIN) return pst_calloc(n, r->element_bytes);
+    if (pst_skeleton()) return memset(pst_shared_alloc(n * r->element_bytes), 0, n * r->element_bytes);
     void *p = r->element_bytes == sizeof(fftw_complex) ? (void *)pst_fft_alloc_complex(n) : (void *)pst_fft_alloc_real(n);
     return memset(p, 0, n * r->element_bytes);
 }
@@ -163,9 +166,10 @@ void pst_layout_alloc(pst_dyn *d)
     }
 }
 
-static void release(const buffer_row *r, void *p)
+static void release(const buffer_row *r, const pst_dyn *d, void *p)
 {
     if (r->kind == PLAIN) free(p);
+    else if (pst_skeleton()) pst_shared_free(p, r->elements(d) * r->element_bytes);
     else fftw_free(p);
 }
 
@@ -175,10 +179,10 @@ void pst_layout_free(pst_dyn *d)
         void **p = r->kind == HELD ? NULL : slot(d, r);
         if (!p || !*p) continue;
         if (r->per_block) {
-            for (int b = 0; b < d->nblocks; b++) release(r, ((void **)*p)[b]);
+            for (int b = 0; b < d->nblocks; b++) release(r, d, ((void **)*p)[b]);
             free(*p);
         } else {
-            release(r, *p);
+            release(r, d, *p);
         }
         *p = NULL;
     }

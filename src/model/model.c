@@ -1,6 +1,7 @@
 #include "model/model.h"
 
 #include "model/constants.h"
+#include "model/skeleton.h"
 #include "model/testcases.h"
 #include "core/alloc.h"
 
@@ -66,6 +67,36 @@ static void initial_state(pst_model *m)
     pst_dyn_set_forcing(&m->dyn, m->f_spec, phis_grid);
 }
 
+/* A skeleton run (skeleton.h) computes no state, so it needs neither the serial transform nor the
+ * grids every rank holds for the initial state and the diagnostics (at T170 about 40 MB a rank):
+ * only Φ̄ and the initial largest speed, which set the default time step, taken as initial_state
+ * takes them over the points each rank owns and reduced over the grid. */
+static void skeleton_scalars(pst_model *m)
+{
+    const pst_model_config *c = &m->cfg;
+    const pst_dyn *d = &m->dyn;
+    const pst_par *par = d->par;
+    double sum = 0, max[2] = {0, 0}; /* the largest speed and Φ */
+    for (size_t p = par->pair_lo; p < par->pair_lo + par->npairs; p++)
+        for (int h = 0; h < 2; h++) {
+            int j = h ? c->nlat - 1 - (int)p : (int)p;
+            double lat = atan2(d->mu[j], d->coslat[j]);
+            for (size_t i = par->lon_lo; i < par->lon_lo + par->nlon; i++) {
+                pst_case_point q = pst_case_eval(c->test_case, c->alpha, 2 * PST_PI * (double)i / c->nlon, lat, 0.0);
+                double phi = PST_GRAVITY * (q.h - q.hs);
+                sum += 0.5 * d->w[j] / c->nlon * phi;
+                max[0] = fmax(max[0], sqrt(q.u * q.u + q.v * q.v));
+                max[1] = fmax(max[1], phi);
+            }
+        }
+    if (par->cfg.comm != MPI_COMM_NULL) {
+        MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_DOUBLE, MPI_SUM, par->cfg.comm);
+        MPI_Allreduce(MPI_IN_PLACE, max, 2, MPI_DOUBLE, MPI_MAX, par->cfg.comm);
+    }
+    m->phibar = c->test_case == 1 ? 0.0 : sum;
+    m->speed0 = max[0] + (c->explicit_scheme ? sqrt(max[1]) : 0.0);
+}
+
 static pst_dyn_config dyn_config(const pst_model_config *cfg)
 {
     return (pst_dyn_config){
@@ -80,18 +111,19 @@ static pst_dyn_config dyn_config(const pst_model_config *cfg)
 double pst_model_memory_bytes(const pst_model_config *cfg)
 {
     /* Every rank holds the serial transform (its full Legendre tables and two grids) for the
-     * initial state and the diagnostics, and eight grid fields of its own. */
+     * initial state and the diagnostics, and eight grid fields of its own; a skeleton run none. */
     double ncoef = ((double)cfg->M + 1) * (cfg->M + 2) / 2, npts = (double)cfg->nlat * cfg->nlon;
     double serial_doubles = 2 * (cfg->nlat / 2) * ncoef + 2 * npts + 2 * cfg->nlat * (cfg->nlon / 2 + 1) * 2 + 8 * npts
                             + 4 * 2 * ncoef;
     pst_dyn_config dc = dyn_config(cfg);
-    return serial_doubles * sizeof(double) + pst_dyn_memory_bytes(&dc);
+    return (pst_skeleton() ? 0 : serial_doubles * sizeof(double)) + pst_dyn_memory_bytes(&dc);
 }
 
-void pst_model_init(pst_model *m, const pst_model_config *cfg)
+/* The serial transform every rank holds for the initial state and the diagnostics, the grids,
+ * the time step's state (dynamics.h) and the initial state in it. */
+static void serial_init(pst_model *m, const pst_dyn_config *dc)
 {
-    memset(m, 0, sizeof *m);
-    m->cfg = *cfg;
+    const pst_model_config *cfg = &m->cfg;
     int nlat = cfg->nlat, nlon = cfg->nlon;
     pst_sht_init(&m->sht, &(pst_spectral_grid){cfg->M, nlat, nlon, cfg->levels}, cfg->fft);
     m->lon = pst_malloc((size_t)nlon * sizeof *m->lon);
@@ -103,10 +135,21 @@ void pst_model_init(pst_model *m, const pst_model_config *cfg)
     m->f_spec = pst_calloc(2 * m->sht.spec.ncoef, sizeof *m->f_spec);
     for (int k = 0; k < 3; k++) m->spec[k] = pst_calloc(2 * m->sht.spec.ncoef, sizeof *m->spec[k]);
     for (int k = 0; k < 6; k++) m->grid[k] = pst_calloc(npts(m), sizeof *m->grid[k]);
-
-    pst_dyn_config dc = dyn_config(cfg);
-    pst_dyn_init(&m->dyn, &dc);
+    pst_dyn_init(&m->dyn, dc);
     initial_state(m);
+}
+
+void pst_model_init(pst_model *m, const pst_model_config *cfg)
+{
+    memset(m, 0, sizeof *m);
+    m->cfg = *cfg;
+    pst_dyn_config dc = dyn_config(cfg);
+    if (pst_skeleton()) {
+        pst_dyn_init(&m->dyn, &dc);
+        skeleton_scalars(m);
+    } else {
+        serial_init(m, &dc);
+    }
     m->dyn.cfg.phibar = m->phibar;
     if (m->cfg.dt_s <= 0) {
         double advective = PST_COURANT_TARGET * PST_EARTH_RADIUS_M / (cfg->M * m->speed0);
@@ -116,6 +159,7 @@ void pst_model_init(pst_model *m, const pst_model_config *cfg)
     m->dyn.cfg.dt_s = m->cfg.dt_s;
     m->courant = pst_model_courant(m, m->cfg.dt_s, m->speed0);
     m->inertial = 2 * PST_EARTH_OMEGA * m->cfg.dt_s;
+    if (pst_skeleton()) return;
     pst_model_diag d0;
     pst_model_diagnose(m, 0.0, NULL, &d0);
     m->inv0 = d0.inv;

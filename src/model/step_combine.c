@@ -2,6 +2,8 @@
  * Legendre dgemms' wavenumber-major sums into latitude-major Fourier lines and back (memory bound). */
 #include "model/step.h"
 
+#include "model/skeleton.h"
+
 /* The combinations read (inverse) or write (forward) one piece per wavenumber, a buffer row
  * apart: the hardware prefetcher does not follow those jumps, so they fetch the piece
  * LEG_PREFETCH_AHEAD wavenumbers ahead themselves (T85L16 with 4-level blocks: about 75 ns per
@@ -30,6 +32,10 @@ static void prefetch_piece(const pst_dyn *d, int i, int p, int l0, bool for_writ
  * sequentially. */
 void pst_step_inverse_combine(pst_dyn *d, const pst_substep *s, const pst_chunk *c)
 {
+    if (pst_skeleton()) { /* 22 of the 72 flops per wavenumber and latitude (flops.h) */
+        pst_skeleton_inject(pst_skeleton_chain_flops(d, PST_STAGE_FOURIER, 22.0 / 72.0, c->p1 - c->p0));
+        return;
+    }
     const int p0 = c->p0, p1 = c->p1, l0 = c->l0;
     const int B = d->B, nc = d->fstride, cs = PST_DYN_NSPEC * B * 2, ch = 2 * B * 2;
     const size_t fs = field_lines(d) * nc; /* fs: distance between fields */
@@ -77,6 +83,10 @@ void pst_step_inverse_combine(pst_dyn *d, const pst_substep *s, const pst_chunk 
  * [m][pair][sP | aP | sH | aH]. */
 void pst_step_forward_combine(pst_dyn *d, const pst_substep *s, const pst_chunk *c)
 {
+    if (pst_skeleton()) { /* the other 50 of the 72 */
+        pst_skeleton_inject(pst_skeleton_chain_flops(d, PST_STAGE_FOURIER, 50.0 / 72.0, c->p1 - c->p0));
+        return;
+    }
     const int p0 = c->p0, p1 = c->p1, l0 = c->l0;
     const int B = d->B, nc = d->fstride, co = O_N * B * 2, chh = H_N * B * 2;
     const double tau = s->tau, a = PST_EARTH_RADIUS_M;

@@ -1,6 +1,8 @@
 /* Stage 5b of the time step (step.h): the forward Legendre sums of a level block. */
 #include "model/step.h"
 
+#include "model/skeleton.h"
+
 /* Per wavenumber, the P̄ sums of both parities, then through the same table blocks the H sums,
  * added onto the other parity's first three sums (all in d->sum_scratch, [par][coef][O_N B 2]);
  * then κ folds into δ, δ* = δ + n(n+1)/a² κ, and η, δ*, Φ* go to O_all ([coef][OUT_N B 2], the
@@ -9,6 +11,10 @@
  * the Legendre buffer lb ([owned m][pair][W], `pairs` pairs). */
 void pst_step_forward_sums(pst_dyn *d, const double *lb, int pairs, int i0, int i1, double *O_all)
 {
+    if (pst_skeleton()) {
+        pst_skeleton_inject(pst_skeleton_sums_flops(d, pairs, i0, i1));
+        return;
+    }
     const int B = d->B, co = O_N * B * 2, cu = OUT_N * B * 2, chh = H_N * B * 2, ldf = (int)leg_width(d);
     for (int i = i0; i < i1; i++) {
         const double *sP = lb + leg_piece(d, (size_t)i, 0, (size_t)pairs), *aP = sP + co, *sH = aP + co, *aH = sH + chh;

@@ -2,6 +2,8 @@
  * level kept on the grid between steps. */
 #include "model/step.h"
 
+#include "model/skeleton.h"
+
 /* One latitude line of the products (restrict: lets the compiler vectorise).  Three passes of at
  * most six streams: all lines start at the same offset modulo 4 KiB, and ten streams in one loop
  * overflow the L1 cache's ways (T85L16 grid stage 4.0 ms in one pass, 1.6 ms in three). */
@@ -30,6 +32,10 @@ static void product_line(int nlon, double c, const double *restrict U, const dou
  * every 2 KiB line restarted the hardware prefetcher). */
 void pst_step_products(pst_dyn *d, const pst_substep *s, const pst_chunk *c)
 {
+    if (pst_skeleton()) { /* the whole grid count, the Robert term's share of the kept level included */
+        pst_skeleton_inject(pst_skeleton_chain_flops(d, PST_STAGE_GRID, 1.0, c->p1 - c->p0));
+        return;
+    }
     const int p0 = c->p0, p1 = c->p1, l0 = c->l0;
     double *go = d->grid_old[c->b];
     const int nlon = d->nlon_local;
@@ -70,7 +76,7 @@ void pst_step_products(pst_dyn *d, const pst_substep *s, const pst_chunk *c)
  * Field blocks as in the products. */
 void pst_step_store_old(pst_dyn *d, const pst_substep *s, const pst_chunk *c)
 {
-    if (s->keep_old) return;
+    if (s->keep_old || pst_skeleton()) return; /* skeleton: its flops are in the products' */
     const int p0 = c->p0, p1 = c->p1, l0 = c->l0;
     double *go = d->grid_old[c->b];
     const size_t fi = field_lines(d) * d->nlon_local;

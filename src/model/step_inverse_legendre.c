@@ -1,11 +1,17 @@
 /* Stage 1a of the time step (step.h): the inverse Legendre sums of a level block. */
 #include "model/step.h"
 
+#include "model/skeleton.h"
+
 /* Per wavenumber and parity, P̄ sums of all five state fields and, through the same table block,
  * the H sums of the other parity's ψ', χ' (legendre.h), into the Legendre buffer of `pairs`
  * pairs [m][pair][xe | xo | ye | yo]. */
 void pst_step_inverse_sums(pst_dyn *d, const double *st, double *lb, int pairs)
 {
+    if (pst_skeleton()) {
+        pst_skeleton_inject(pst_skeleton_sums_flops(d, pairs, 0, d->spec.nm));
+        return;
+    }
     const int B = d->B, cs = PST_DYN_NSPEC * B * 2, ch = 2 * B * 2, ldx = (int)leg_width(d);
     for (int i = 0; i < d->spec.nm; i++)
         for (int par = 0; par < 2; par++) {

@@ -6,6 +6,7 @@
  * with δ* = out_δ (κ folded in by the forward sums), Φ* = out_Φ, η_new = out_η; then ∇⁴
  * diffusion and ψ', χ', the same for every scheme. */
 #include "model/step.h"
+#include "model/skeleton.h"
 #include "model/wind.h"
 
 #include <math.h>
@@ -99,5 +100,9 @@ static update_fn *const scheme_updates[] = {
 
 bool pst_step_update(pst_dyn *d, double *st, const double *out, const pst_substep *s)
 {
+    if (pst_skeleton()) {
+        pst_skeleton_inject(pst_skeleton_update_flops(d));
+        return true;
+    }
     return scheme_updates[d->cfg.scheme](d, st, out, s);
 }

@@ -78,3 +78,27 @@ pst_records_test(smpi.kernel.np2 2 CHECKS
 
 # The watchdog does not arm in simulation: a timeout far below the run's real time passes.
 pst_mpi_test(smpi.watchdog_unarmed 2 model --grid 1x2 --trunc 21 --levels 4 --steps 200 --fftw-plan estimate --timeout 0.001)
+
+# Skeleton mode: each stage's arithmetic skipped, its analytic flops injected at the platform's
+# rate.  Against the real mode on the same platform (their step times' ratio, and on one rank the
+# platform's rate exactly); its records say so, with null error norms.
+add_test(NAME smpi.skeleton.2x2 COMMAND ${CMAKE_SOURCE_DIR}/tests/smpi-skeleton.sh 2x2 $<TARGET_FILE:pstswm>
+  ${CMAKE_SOURCE_DIR}/platforms/t3e-900.toml)
+set_tests_properties(smpi.skeleton.2x2 PROPERTIES TIMEOUT 300 PASS_REGULAR_EXPRESSION "smpi skeleton 2x2: .*: ok")
+pst_records_test(smpi.skeleton.records 4 CHECKS
+  "header['compute'] == 'skeleton' and header['simulated'] is True"
+  "len(points) == 1 and all(p[k] is None for p in points for k in ('h_l1', 'h_l2', 'v_linf', 'mass_rel', 'error_ref'))"
+  "all(p['step_s'] > 0 and p['fft_comm_s'] > 0 and p['legendre_comm_s'] > 0 for p in points)"
+  ARGS model --grid 2x2 --trunc 21 --levels 4 --steps 3 --warmup 1 --fftw-plan estimate --compute skeleton)
+# The kernels' payloads are not computed in skeleton mode: their verification is skipped, by name.
+pst_records_test(smpi.skeleton.kernel 4 CHECKS
+  "header['compute'] == 'skeleton'"
+  "len(points) > 0 and all(p['verified'] is False for p in points)"
+  ARGS kernel --grid 2x2 --trunc 10 --levels 2 --protocols 0,6 --reps 2 --compute skeleton)
+# What reads the state is refused in skeleton mode, and a real build refuses the mode by name.
+pst_bad_input_test(smpi.bad.skeleton_diag 2 2 "--compute skeleton computes no state: --diag-every, --write-fields and --reference need --compute real"
+  model --grid 1x2 --trunc 10 --levels 2 --compute skeleton --diag-every 1 --out ${PST_TEST_OUT})
+add_test(NAME smpi.bad.skeleton_openmpi COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-fail.sh 2
+  "--compute skeleton: only the SMPI build has it \\(scripts/build.sh smpi; docs/predict.md\\).*this is the openmpi build" ${PST_TEST_OUT}
+  -- ${CMAKE_SOURCE_DIR}/scripts/pstrun --mpi openmpi -n 2 ${PST_SMPI_REFERENCE} model --grid 1x2 --trunc 10 --levels 2 --compute skeleton --out ${PST_TEST_OUT})
+set_tests_properties(smpi.bad.skeleton_openmpi PROPERTIES TIMEOUT 60)

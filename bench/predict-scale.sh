@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# The skeleton mode at scale (docs/predict.md, "Skeleton mode"): T85L16 on 1,024 simulated ranks
+# (32x32) and T170L16 on 4,096 (64x64) of the simulated Cray T3E-900, each run's simulation wall
+# time, CPU time and peak memory on this machine (/usr/bin/time -v; targets 10 min and 8 GB each),
+# and the predicted time per step.  Not a test: the wall time depends on the machine and its load.
+#   bench/predict-scale.sh [--build DIR] [--steps N] [--runs 'T85L16:32x32 T170L16:64x64']
+#                          [--max-rss-gb G] [--max-wall-s S]
+# platforms/t3e-900.toml holds 512 nodes: each run gets a copy with one node per rank on a 3-D
+# torus of that size, and T170L16 the T85L16 rate (Worley 1998 Table 1 has no T170 column); the
+# committed file is not changed.  A run that passes --max-rss-gb (default 8) or --max-wall-s
+# (default 900) is stopped and reported as missed: it would not fit the machine's share.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=build/smpi steps=2 runs="T85L16:32x32 T170L16:64x64" max_rss_gb=8 max_wall_s=900
+while (($#)); do
+  case "$1" in
+    --build) build=$2; shift 2 ;;
+    --steps) steps=$2; shift 2 ;;
+    --runs) runs=$2; shift 2 ;;
+    --max-rss-gb) max_rss_gb=$2; shift 2 ;;
+    --max-wall-s) max_wall_s=$2; shift 2 ;;
+    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bench/predict-scale.sh: unknown option '$1'" >&2; exit 2 ;;
+  esac
+done
+[[ -x $build/pstswm ]] || { echo "bench/predict-scale.sh: $build/pstswm not built (scripts/build.sh smpi)" >&2; exit 2; }
+platform=platforms/t3e-900.toml
+# The largest process below pid and its resident set in KB.
+descendant_rss() {
+  ps -e -o pid=,ppid=,rss= | awk -v root="$1" '
+    { parent[$1] = $2; rss[$1] = $3 }
+    END { for (p in parent) { q = p; while (q in parent && q != root) q = parent[q]; if (q == root && rss[p] > best) { best = rss[p]; who = p } }
+          print who + 0, best + 0 }'
+}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+echo "# skeleton mode at scale: $platform (sha256 $(sha256sum "$platform" | cut -c1-12)), $steps steps (the last timed)," \
+     "$(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(smpirun -version 2>/dev/null | head -1)"
+printf '| problem | grid | ranks | wall s | cpu s | peak RSS GB | predicted step ms | of it communication ms | targets |\n'
+printf '|---|---|---:|---:|---:|---:|---:|---:|---|\n'
+for run in $runs; do
+  problem=${run%%:*} grid=${run#*:}
+  ranks=$(( ${grid%x*} * ${grid#*x} ))
+  [[ $problem =~ ^T([0-9]+)L([0-9]+)$ ]] || { echo "bench/predict-scale.sh: --runs: '$problem' is not TmLk" >&2; exit 2; }
+  trunc=${BASH_REMATCH[1]} levels=${BASH_REMATCH[2]}
+  copy=$work/t3e-900-$ranks.toml
+  python3 - "$platform" "$copy" "$ranks" "$problem" <<'PY'
+import math, re, sys, tomllib
+src, dst, ranks, problem = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+text = open(src).read()
+# The torus closest to a cube that holds exactly one node per rank.
+divisors = [d for d in range(1, ranks + 1) if ranks % d == 0]
+dims = min(([a, b, ranks // (a * b)] for a in divisors for b in divisors if ranks % (a * b) == 0), key=lambda t: (max(t), -min(t)))
+dims = sorted(dims, reverse=True)
+text = re.sub(r"(?m)^count = \d+.*$", f"count = {ranks}  # bench/predict-scale.sh: one node per simulated rank", text)
+text = re.sub(r"(?m)^torus_dims = .*$", f"torus_dims = {dims}", text)
+if problem not in tomllib.loads(text)["compute"]:
+    rate = tomllib.loads(text)["compute"]["T85L16"]["mflops"]
+    text += f"\n[compute.{problem}]\nmflops = {rate}  # bench/predict-scale.sh: the T85L16 rate, no published figure\n"
+open(dst, "w").write(text)
+PY
+  out=$work/$problem-$grid.jsonl log=$work/$problem-$grid.log
+  /usr/bin/time -v -o "$work/time" scripts/pstrun --mpi smpi --platform "$copy" --problem "$problem" --host-mflops 1000 -n "$ranks" \
+    "$build/pstswm" model --trunc "$trunc" --levels "$levels" --grid "$grid" --steps "$steps" --warmup $((steps - 1)) \
+    --compute skeleton --fftw-plan estimate --blas openblas --noise-probe 0 --timeout 0 --out "$out" >"$log" 2>&1 &
+  pid=$! status=ok start=$(date +%s)
+  # Stop a run past its limits: smpimain, under time, pstrun and smpirun, runs every simulated rank.
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 2
+    read -r sim rss_kb < <(descendant_rss "$pid")
+    ((sim > 1)) || continue # between its processes (kill 0 would end this script)
+    if ((rss_kb > max_rss_gb * 1024 * 1024)); then status="missed: stopped above $max_rss_gb GB"; fi
+    if (($(date +%s) - start > max_wall_s)); then status="missed: stopped after $max_wall_s s"; fi
+    if [[ $status != ok ]]; then kill "$sim" 2>/dev/null || true; break; fi
+  done
+  wait "$pid" || [[ $status != ok ]] || status="failed: $(tail -1 "$log")"
+  python3 - "$work/time" "$out" "$problem" "$grid" "$ranks" "$status" <<'PY'
+import json, re, sys
+tv = open(sys.argv[1]).read()
+def field(name):
+    return re.search(rf"{re.escape(name)}: (.*)", tv).group(1).strip()
+parts = [float(x) for x in field("Elapsed (wall clock) time (h:mm:ss or m:ss)").split(":")]
+wall = sum(p * 60 ** i for i, p in enumerate(reversed(parts)))
+cpu = float(field("User time (seconds)")) + float(field("System time (seconds)"))
+rss_gb = int(field("Maximum resident set size (kbytes)")) / 1024**2
+status = sys.argv[6]
+step = comm = "-"
+try:
+    point = next(r for r in map(json.loads, open(sys.argv[2])) if r.get("type") == "point")
+    step, comm = f"{point['step_s'] * 1e3:.2f}", f"{point['comm_s'] * 1e3:.2f}"
+except (OSError, StopIteration):
+    pass
+if status == "ok":
+    missed = [t for t, bad in (("10 min", wall > 600), ("8 GB", rss_gb > 8)) if bad]
+    status = "met" if not missed else "missed " + ", ".join(missed)
+print(f"| {sys.argv[3]} | {sys.argv[4]} | {sys.argv[5]} | {wall:.0f} | {cpu:.0f} | {rss_gb:.2f} | {step} | {comm} | {status} |")
+PY
+done

@@ -1,0 +1,98 @@
+#include "model/skeleton.h"
+
+#include "core/errors.h"
+#include "core/record.h"
+#include "core/schema.h"
+#include "model/flops.h"
+#include "model/spectral.h"
+#include "run/context.h"
+#include "run/simulation.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#ifdef PST_SIMULATED
+#include <smpi/smpi.h>
+#include <xbt/config.h>
+#endif
+
+const char *const pst_compute_names[] = {"real", "skeleton", NULL};
+
+static bool skeleton;
+
+static void select_mode(const char *name)
+{
+    skeleton = !strcmp(name, "skeleton");
+    if (!skeleton) return;
+#ifdef PST_SIMULATED
+    /* The stages' time is injected: what this host still does (packing, the row's FFTW calls
+     * inside the parallel FFT) must not be timed and scaled on top of it. */
+    sg_cfg_set_boolean("smpi/simulate-computation", "no");
+#else
+    pst_usage_error("--compute skeleton: only the SMPI build has it (scripts/build.sh smpi; docs/predict.md): it skips "
+                    "the arithmetic and injects its time into a simulated platform; this is the %s build",
+                    PST_MPI_FLAVOUR);
+#endif
+}
+
+bool pst_skeleton(void) { return skeleton; }
+
+static void rec_compute(pst_rec *r, const pst_ctx *c, void *arg)
+{
+    (void)c;
+    (void)arg;
+    pst_rec_str(r, "compute", skeleton ? "skeleton" : "real");
+}
+
+void pst_compute_setup(pst_ctx *ctx, const char *name)
+{
+    select_mode(name);
+    pst_ctx_add_header(ctx, rec_compute, NULL);
+    if (!skeleton) return;
+    ctx->no_verify = true;
+    if (ctx->rank == 0) printf("verification skipped: --compute skeleton computes no results to check\n");
+}
+
+static const pst_field compute_fields[] = {
+    {"compute", PST_F_STR, NULL, "--compute: real (every stage computed) or skeleton (SMPI builds: each stage's arithmetic skipped and its analytic flops injected as simulated time; error norms null, kernel results not verified); absent from records written before it", true, NULL},
+};
+const pst_fields pst_compute_header_fields = PST_FIELDS("compute mode", compute_fields);
+
+void pst_skeleton_inject(double flops)
+{
+#ifdef PST_SIMULATED
+    if (flops > 0) smpi_execute_flops(flops);
+#else
+    (void)flops;
+#endif
+}
+
+/* The owned coefficients of wavenumbers [i0, i1). */
+static double coefficients(const pst_dyn *d, int i0, int i1) { return (double)(d->spec.off[i1] - d->spec.off[i0]); }
+
+/* The Legendre category counts both directions over every coefficient and pair: one direction
+ * of `pairs` pairs and the coefficients of [i0, i1) is that share of half of it. */
+double pst_skeleton_sums_flops(const pst_dyn *d, int pairs, int i0, int i1)
+{
+    const pst_flops f = pst_flops_per_level(&d->cfg);
+    const double K = (double)pst_spec_count(d->cfg.M), half_lats = d->cfg.nlat / 2.0;
+    return f.legendre / 2 * coefficients(d, i0, i1) / K * pairs / half_lats * d->B;
+}
+
+double pst_skeleton_chain_flops(const pst_dyn *d, pst_stage stage, double direction, int pairs)
+{
+    const pst_flops f = pst_flops_per_level(&d->cfg);
+    const double lats = 2.0 * pairs / d->cfg.nlat * d->Bc; /* the chunk's share of the latitudes, times its levels */
+    switch (stage) {
+    case PST_STAGE_FOURIER: return direction * f.fourier * lats * d->par->nmx / (d->cfg.M + 1);
+    case PST_STAGE_FFT: return direction * f.fft * lats / d->par->cfg.PX; /* the row shares each line's FFT */
+    case PST_STAGE_GRID: return direction * f.grid * lats * d->nlon_local / d->cfg.nlon;
+    default: return 0;
+    }
+}
+
+double pst_skeleton_update_flops(const pst_dyn *d)
+{
+    const pst_flops f = pst_flops_per_level(&d->cfg);
+    return f.spectral * (double)d->spec.ncoef / (double)pst_spec_count(d->cfg.M) * d->B;
+}
