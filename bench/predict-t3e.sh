@@ -10,9 +10,9 @@
 # "opt" is searched by pstswm kernel on the simulated platform at each grid of --search (default
 # 4x4) over the FFT transposes and dfft, halfsum and ringpipe, and the protocols of Worley's
 # Table 4; pstlab tune's choice, narrowed to each family's algorithms, is the family's preset; a
-# mesh uses the preset of the searched grid nearest in rank count.  --reps (default 10: fewer, and
-# a median's interval does not exist, so every tie set holds all).  Each cell runs 2 steps, the
-# first untimed: every later step costs the same.  --out DIR (default results/bench-predict-t3e-DATE)
+# mesh uses the preset of the searched grid nearest in rank count.  --reps: the kernel's rounds
+# (default 10; with fewer a median has no interval and every tie set holds all protocols).  Each
+# cell runs 2 steps, the first untimed: every later step costs the same.  --out DIR (default results/bench-predict-t3e-DATE)
 # resumes: cells whose records exist are not run again.  Needs build/smpi (scripts/build.sh smpi).
 set -euo pipefail
 cd "$(dirname "$0")/.."
