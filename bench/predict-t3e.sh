@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Worley 1998 Table 5 (T3E), predicted out of sample: the model (case 2, T42L16 and T85L16, DTH opt
+# and DR opt) on every mesh the table lists, simulated with the SMPI build on platforms/t3e-900.toml
+# (MPI) and platforms/t3e-900-shmem.toml (SHMEM's costs; run through the two-sided transport, since
+# SMPI lacks what the one-sided one needs and the SMPI build has no OpenSHMEM: docs/predict.md).
+# Prints the platforms' SHA-256, the search, then per cell paper, predicted, error and the
+# no-communication baseline on the shape T(P)/T(4x4), and the targets with PASS/MISS
+# (python/pstlab/validate_t3e.py holds the table and the arithmetic).
+#   bench/predict-t3e.sh [--out DIR] [--jobs N] [--search GRIDS] [--reps N]
+# "opt" is searched by pstswm kernel on the simulated platform at each grid of --search (default
+# 4x4) over the FFT transposes and dfft, halfsum and ringpipe, and the protocols of Worley's
+# Table 4; pstlab tune's choice, narrowed to each family's algorithms, is the family's preset; a
+# mesh uses the preset of the searched grid nearest in rank count.  --reps: the kernel's rounds
+# (default 10; with fewer a median has no interval and every tie set holds all protocols).  Each
+# cell runs 2 steps, the first untimed: every later step costs the same.  --out DIR (default results/bench-predict-t3e-DATE)
+# resumes: cells whose records exist are not run again.  Needs build/smpi (scripts/build.sh smpi).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out= jobs=2 search=4x4 reps=10
+while (($#)); do
+  case "$1" in
+    --out) out=$2; shift 2 ;;
+    --jobs) jobs=$2; shift 2 ;;
+    --search) search=$2; shift 2 ;;
+    --reps) reps=$2; shift 2 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bench/predict-t3e.sh: unknown option '$1'" >&2; exit 2 ;;
+  esac
+done
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "bench/predict-t3e.sh: --jobs needs a positive count (got '$jobs')" >&2; exit 2; }
+pstswm=build/smpi/pstswm
+[[ -f $pstswm ]] || { echo "bench/predict-t3e.sh: $pstswm not built (scripts/build.sh smpi Release 2)" >&2; exit 2; }
+python=.venv/bin/python
+[[ -x $python ]] || python=python3
+export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
+out=${out:-results/bench-predict-t3e-$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$out/cells" "$out/search" "$out/logs"
+declare -A platform=([MPI]=platforms/t3e-900.toml [SHMEM]=platforms/t3e-900-shmem.toml)
+# Settings every run shares, the serial rate runs included, so compute scales the same way: no
+# noise probe (the host's stalls are not the platform's), FFTW plans by estimate and one dgemm
+# library (measuring them per simulated rank costs minutes of set-up and changes no step).
+fixed=(--noise-probe 0)
+model_fixed=(--case 2 --fftw-plan estimate --blas blis-sup "${fixed[@]}")
+start=$SECONDS
+
+echo "# Worley 1998 Table 5 (T3E) predicted with $(smpirun -version 2>/dev/null | head -1 || echo SMPI) on $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "## platforms (SHA-256)"
+sha256sum "${platform[MPI]}" "${platform[SHMEM]}"
+
+# This host's MFlop/s per problem under SMPI at neutral speed, so that compute scales to the
+# platform's [compute.TxLy] rate (pstlab predict does the same).
+declare -A rate
+for problem in T42L16 T85L16; do
+  trunc=${problem:1:2} levels=${problem#*L}
+  rec=$out/search/serial-$problem.jsonl
+  [[ -s $rec ]] || scripts/pstrun --mpi smpi --platform "${platform[MPI]}" -n 1 "$pstswm" model "${model_fixed[@]}" \
+    --trunc "$trunc" --levels "$levels" --steps 6 --warmup 2 --out "$rec" >"$out/logs/serial-$problem.out" 2>&1
+  rate[$problem]=$("$python" -m pstlab.validate_t3e rate "$rec")
+  echo "host rate $problem: ${rate[$problem]} MFlop/s (serial, 4 timed steps)"
+done
+
+# The search: pstswm kernel on the simulated platform, the FFT stage's candidates and the
+# Legendre stage's, over the Table 4 protocols; then one preset per family.
+protocols=$("$python" -c 'from pstlab.validate_t3e import TABLE4_PROTOCOLS as p; print(",".join(p))')
+echo "## search: grids $search, protocols $protocols, $reps rounds"
+for grid in ${search//,/ }; do
+  n=$(( ${grid%x*} * ${grid#*x} ))
+  for problem in T42L16 T85L16; do
+    for library in MPI SHMEM; do
+      tag=$problem-$library-$grid rec=$out/search/kernel-$problem-$library-$grid.jsonl
+      if [[ ! -s $rec ]]; then
+        for stage in "fft srtrans,swtrans,logtrans,dfft" "legendre halfsum,ringpipe"; do
+          read -r name algorithms <<<"$stage"
+          scripts/pstrun --mpi smpi --platform "${platform[$library]}" --problem "$problem" --host-mflops "${rate[$problem]}" \
+            -n "$n" "$pstswm" kernel --trunc "${problem:1:2}" --levels "${problem#*L}" --grid "$grid" --stages "$name" \
+            --algorithms "$algorithms" --protocols "$protocols" --overlap off --reps "$reps" "${fixed[@]}" \
+            --out "$rec.$name" >"$out/logs/kernel-$tag-$name.out" 2>&1
+        done
+        cat "$rec.fft" "$rec.legendre" >"$rec" && rm -f "$rec.fft" "$rec.legendre"
+      fi
+      echo "$tag: $("$python" -m pstlab.validate_t3e size "$rec") alternatives timed"
+      for family in DTH DR; do
+        "$python" -m pstlab.validate_t3e preset "$rec" "$family" "$out/search/opt-$family-$tag.toml" | sed "s/^/  $tag /"
+      done
+    done
+  done
+done
+echo "search done after $((SECONDS - start)) s"
+
+# The cells, largest first so the job slots stay busy to the end.
+run_cell() {
+  local problem=$1 family=$2 library=$3 column=$4 mesh=$5 grid=$6 platform_file=$7 host_rate=$8
+  local name=$problem-$family-$library-$column
+  [[ -s $out/cells/$name.jsonl ]] && return 0
+  local n=$(( ${mesh%x*} * ${mesh#*x} )) t0=$SECONDS
+  if scripts/pstrun --mpi smpi --platform "$platform_file" --problem "$problem" --host-mflops "$host_rate" \
+    -n "$n" "$pstswm" model "${model_fixed[@]}" --trunc "${problem:1:2}" --levels "${problem#*L}" --grid "$mesh" \
+    --steps 2 --warmup 1 --preset opt --tuned "$out/search/opt-$family-$problem-$library-$grid.toml" \
+    --out "$out/cells/$name.jsonl" >"$out/logs/$name.out" 2>&1; then
+    echo "  $problem $family $library $mesh: $((SECONDS - t0)) s"
+  else
+    echo "  $problem $family $library $mesh: FAILED (exit $?; $out/logs/$name.out)"
+  fi
+}
+echo "## cells ($jobs at a time; opt of a mesh from the searched grid nearest in rank count)"
+"$python" -m pstlab.validate_t3e cells --search "$search" | sort -k6,6nr |
+  while read -r problem family library column mesh _ranks grid; do
+    echo "$problem $family $library $column $mesh $grid ${platform[$library]} ${rate[$problem]}"
+  done | {
+  # xargs starts a fresh bash per cell: hand it the function and what it reads.
+  export -f run_cell
+  export out pstswm
+  export model_fixed_str="${model_fixed[*]}"
+  xargs -P "$jobs" -L 1 bash -c 'read -ra model_fixed <<<"$model_fixed_str"; run_cell "$@"' _
+}
+echo "cells done after $((SECONDS - start)) s"
+echo
+"$python" -m pstlab.validate_t3e report "$out"
