@@ -6,27 +6,32 @@
 # Prints the platforms' SHA-256, the search, then per cell paper, predicted, error and the
 # no-communication baseline on the shape T(P)/T(4x4), and the targets with PASS/MISS
 # (python/pstlab/validate_t3e.py holds the table and the arithmetic).
-#   bench/predict-t3e.sh [--out DIR] [--jobs N] [--search GRIDS] [--reps N]
+#   bench/predict-t3e.sh [--out DIR] [--jobs N] [--search GRIDS] [--reps N] [--compute real|skeleton]
 # "opt" is searched by pstswm kernel on the simulated platform at each grid of --search (default
 # 4x4) over the FFT transposes and dfft, halfsum and ringpipe, and the protocols of Worley's
 # Table 4; pstlab tune's choice, narrowed to each family's algorithms, is the family's preset; a
 # mesh uses the preset of the searched grid nearest in rank count.  --reps: the kernel's rounds
 # (default 10; with fewer a median has no interval and every tie set holds all protocols).  Each
-# cell runs 2 steps, the first untimed: every later step costs the same.  --out DIR (default results/bench-predict-t3e-DATE)
+# cell runs 2 steps, the first untimed: every later step costs the same.  --compute skeleton
+# (the default) injects each stage's analytic flops at the platform's rate and charges the host's
+# own work nothing; real runs the arithmetic and scales this host's time of everything between
+# two MPI calls (packing included) by the flop-rate ratio (docs/predict.md, Skeleton mode).  --out DIR (default results/bench-predict-t3e-DATE)
 # resumes: cells whose records exist are not run again.  Needs build/smpi (scripts/build.sh smpi).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out= jobs=2 search=4x4 reps=10
+out= jobs=2 search=4x4 reps=10 compute=skeleton
 while (($#)); do
   case "$1" in
     --out) out=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --search) search=$2; shift 2 ;;
     --reps) reps=$2; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --compute) compute=$2; shift 2 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench/predict-t3e.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
+[[ $compute == real || $compute == skeleton ]] || { echo "bench/predict-t3e.sh: --compute real or skeleton (got '$compute')" >&2; exit 2; }
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "bench/predict-t3e.sh: --jobs needs a positive count (got '$jobs')" >&2; exit 2; }
 pstswm=build/smpi/pstswm
 [[ -f $pstswm ]] || { echo "bench/predict-t3e.sh: $pstswm not built (scripts/build.sh smpi Release 2)" >&2; exit 2; }
@@ -39,7 +44,7 @@ declare -A platform=([MPI]=platforms/t3e-900.toml [SHMEM]=platforms/t3e-900-shme
 # Settings every run shares, the serial rate runs included, so compute scales the same way: no
 # noise probe (the host's stalls are not the platform's), FFTW plans by estimate and one dgemm
 # library (measuring them per simulated rank costs minutes of set-up and changes no step).
-fixed=(--noise-probe 0)
+fixed=(--noise-probe 0 --compute "$compute")
 model_fixed=(--case 2 --fftw-plan estimate --blas blis-sup "${fixed[@]}")
 start=$SECONDS
 
