@@ -320,7 +320,7 @@ static void apply(const pst_command *cmd, const pst_opt *o, const char *val)
 
 /* The value an option holds, written as an argument it accepts; "" when it holds none: no
  * string, an empty list, NaN, a flag that is off, or a number outside its own bounds (a
- * placeholder for a value the command derives). */
+ * stand-in for a value the command derives). */
 static const char *held_value(const pst_opt *o, char *buf, size_t len)
 {
     buf[0] = '\0';

@@ -113,7 +113,7 @@ static const char *option_line(const char *text, const char *name, char *line, s
 
 static void test_help_defaults(void)
 {
-    long long reps = 42, bytes = 2 << 20, placeholder = 0;
+    long long reps = 42, bytes = 2 << 20, out_of_bounds = 0;
     double ratio = 0.25, unset = NAN;
     bool off = false, on = true;
     const char *plan = "measure", *nothing = NULL;
@@ -132,7 +132,7 @@ static void test_help_defaults(void)
         {"sizes", PST_OPT_SIZES, &list, "LIST", "sizes", 1, 1e9, NULL, NULL},
         {"empty", PST_OPT_INTS, &empty, "LIST", "counts", 1, 1e9, NULL, "1,2"},
         {"derived", PST_OPT_INTS, &derived, "LIST", "counts; without it, one per rank", 1, 1e9, NULL, NULL},
-        {"placeholder", PST_OPT_INT, &placeholder, "N", "derived; 0 is not allowed", 1, 10, NULL, NULL},
+        {"out-of-bounds", PST_OPT_INT, &out_of_bounds, "N", "derived; 0 is not allowed", 1, 10, NULL, NULL},
         {NULL, 0, NULL, NULL, NULL, 0, 0, NULL, NULL},
     };
     const pst_command cmd = {"demo", "a demo", NULL, NULL, opts};
@@ -153,8 +153,8 @@ static void test_help_defaults(void)
     CHECK(strstr(option_line(text, "--sizes", line, sizeof line), "(default 8,1K)") != NULL);
     CHECK(strstr(option_line(text, "--empty", line, sizeof line), "counts (default 1,2)") != NULL);
     CHECK(strstr(option_line(text, "--derived", line, sizeof line), "default") == NULL);
-    /* A number outside the option's bounds is a placeholder for a derived value, not a default. */
-    CHECK(strstr(option_line(text, "--placeholder", line, sizeof line), "default") == NULL);
+    /* A number outside the option's bounds stands in for a derived value, not a default. */
+    CHECK(strstr(option_line(text, "--out-of-bounds", line, sizeof line), "default") == NULL);
     free(text);
     pst_int_list_free(&list);
 }
