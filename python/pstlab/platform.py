@@ -341,6 +341,13 @@ def _piecewise(rows: list[tuple]) -> str:
     return ";".join(":".join(f"{x:.9g}" for x in row) for row in sorted(rows, reverse=True))
 
 
+def _overheads(rows: list[tuple]) -> str:
+    """An overhead's piecewise value: SMPI applies a row of smpi/os, or, ois to sizes above its
+    size (a bandwidth factor's row from its size on), so the file's "from min_bytes on" is
+    min_bytes - 1 there."""
+    return _piecewise([(max(0, row[0] - 1), *row[1:]) for row in rows])
+
+
 def host_name(p: Platform, node: int) -> str:
     return f"{p.name}-{node}"
 
@@ -399,9 +406,9 @@ def cfg(p: Platform, host_flops: float) -> list[str]:
         "network/crosstraffic:0",
         f"smpi/lat-factor:{_piecewise(p.lat_factor)}",
         f"smpi/bw-factor:{_piecewise(p.bw_factor)}",
-        f"smpi/os:{_piecewise(p.send_overhead)}",
-        f"smpi/or:{_piecewise(p.recv_overhead)}",
-        f"smpi/ois:{_piecewise(p.isend_overhead)}",
+        f"smpi/os:{_overheads(p.send_overhead)}",
+        f"smpi/or:{_overheads(p.recv_overhead)}",
+        f"smpi/ois:{_overheads(p.isend_overhead)}",
         f"smpi/send-is-detached-thresh:{p.eager_limit_bytes}",
         f"smpi/coll-selector:{p.coll_selector}",
     ]

@@ -72,7 +72,7 @@ typedef struct model_cfg {
     pst_ctx ctx;
     long long test_case, trunc, nlat, nlon, levels, level_block, steps, diag_every, warmup;
     double dt_s, days, robert, hdiff;
-    const char *alpha_spec, *fftw_plan, *fftw_wisdom, *write_fields, *reference, *blas_name, *compute;
+    const char *alpha_spec, *fftw_plan, *fftw_wisdom, *write_fields, *reference, *blas_name, *compute, *chunks;
     bool explicit_scheme, level_pipeline;
     model_algos algos;
     /* derived */
@@ -297,6 +297,9 @@ static void rec_identity(pst_rec *r, const model_cfg *c, const pst_model *m, lon
     pst_rec_int(r, "nlat", c->nlat);
     pst_rec_int(r, "nlon", c->nlon);
     pst_rec_int(r, "level_block", c->level_block);
+    pst_rec_str(r, "chunks", c->chunks);
+    pst_rec_int(r, "pair_chunk", m->dyn.pair_chunk);
+    pst_rec_int(r, "chain_levels", m->dyn.Bc);
     pst_rec_str(r, "blas", pst_blas_names[m->dyn.leg.blas]);
     pst_rec_str(r, "scheme", m->cfg.test_case == 1 ? "advection" : c->explicit_scheme ? "explicit" : "semi-implicit");
     pst_rec_num(r, "dt_s", m->cfg.dt_s);
@@ -364,6 +367,7 @@ static pst_model_config model_config(model_cfg *c)
         .levels = (int)c->levels, .level_block = (int)c->level_block, .dt_s = isnan(c->dt_s) ? 0 : c->dt_s,
         .explicit_scheme = c->explicit_scheme, .robert = c->robert, .hdiff = c->hdiff, .fft = &c->fft,
         .par = is_parallel(c) ? &c->plan.par : NULL, .blas = c->blas, .blas_auto = c->blas_auto,
+        .pair_chunk = strcmp(c->chunks, "whole") ? 0 : PST_WHOLE_CHUNK,
     };
 }
 
@@ -671,8 +675,9 @@ static void prepare(void *c)
 }
 
 static const char *const blas_choices[] = {"auto", "openblas", "blis", "blis-sup", NULL};
+static const char *const chunk_choices[] = {"cache", "whole", NULL};
 static const model_cfg default_cfg = {.test_case = 2, .trunc = 42, .levels = 1, .warmup = 2, .dt_s = NAN, .days = NAN,
-                                      .alpha_spec = "0", .fftw_plan = "measure", .blas_name = "auto", .compute = "real",
+                                      .alpha_spec = "0", .fftw_plan = "measure", .blas_name = "auto", .compute = "real", .chunks = "cache",
                                       .algos.transport = "mpi"};
 static model_cfg run_cfg;
 static const pst_opt opts[] = {
@@ -706,6 +711,7 @@ static const pst_opt opts[] = {
     {"legendre-protocol", PST_OPT_STRING, &run_cfg.algos.leg_protocol, "CODE", "protocol of the Legendre stage", 1, 0, NULL, NULL},
     PST_TRANSPORT_OPT(&run_cfg.algos.transport, "; both stages use it"),
     {"overlap", PST_OPT_FLAG, &run_cfg.algos.overlap, NULL, "overlap communication with computation in both stages", 1, 0, NULL, NULL},
+    {"chunks", PST_OPT_STRING, &run_cfg.chunks, "SIZE", "latitude pairs and levels taken through the FFT stage together: cache (sized for a core's L2 cache) or whole (all of a rank's pairs and a level block's levels: one round of the row's transposes per level block, the fewest messages)", 1, 0, chunk_choices, NULL},
     {"level-pipeline", PST_OPT_FLAG, &run_cfg.level_pipeline, NULL, "sum each level block's Legendre sums (nonblocking allreduce) while the next block is computed", 1, 0, NULL, NULL},
     PST_COMPUTE_OPT(&run_cfg.compute),
     PST_COMMON_OPTS(&run_cfg.ctx),

@@ -55,6 +55,9 @@ typedef enum pst_stage {
 } pst_stage;
 extern const char *const pst_stage_names[PST_NSTAGES]; /* "fft", "legendre", "fourier", "grid", "spectral" */
 
+/* pair_chunk: one chunk per level block (one round of the row's transposes), however large. */
+#define PST_WHOLE_CHUNK (-1)
+
 typedef struct pst_dyn_config {
     int M, nlat, nlon, levels, level_block;
     double dt_s;
@@ -62,7 +65,8 @@ typedef struct pst_dyn_config {
     double phibar;            /* Φ̄, m² s⁻² */
     double robert;            /* Robert–Asselin coefficient (0: off) */
     double hdiff;             /* ∇⁴ diffusion coefficient, m⁴ s⁻¹ (0: off) */
-    int pair_chunk;           /* latitude pairs per FFT/product chunk, dividing the local pairs (0: fit L2) */
+    int pair_chunk;           /* latitude pairs per FFT/product chunk, dividing the local pairs (0: fit L2;
+                               * PST_WHOLE_CHUNK: all of them, with the block's levels, in one chunk) */
     pst_fft_planner *fft;     /* the run's FFTW planner (--fftw-plan); the step's plans count in it */
     const pst_par *par;       /* this rank's share (parallel.h); NULL: serial.  Kept by reference. */
     pst_blas blas;            /* the Legendre dgemms' library (loaded by the caller) ... */

@@ -55,6 +55,11 @@ void pst_layout_shape(pst_dyn *d)
      * mostly cache-resident with a quarter of the messages (T85L16 on 2x1: 31 ms per step with
      * all pairs in one chunk, 22 with 2, 4, 8 or 16 pairs; serial 25.6). */
     size_t budget = (size_t)(par->cfg.PX > 1 ? 4 : 1) * 512 * 1024;
+    if (cfg->pair_chunk == PST_WHOLE_CHUNK) {
+        d->Bc = d->B;
+        d->pair_chunk = d->npairs;
+        return;
+    }
     d->Bc = default_chain_levels(d->B, cfg->nlon, budget);
     d->pair_chunk = cfg->pair_chunk ? cfg->pair_chunk : default_pair_chunk(d->npairs, d->Bc, cfg->nlon, budget);
 }

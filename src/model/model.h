@@ -27,7 +27,7 @@ typedef struct pst_model_config {
     double robert, hdiff;
     pst_fft_planner *fft;     /* the run's FFTW planner (--fftw-plan): every plan of the model goes through it */
     const pst_par *par;       /* parallel decomposition (NULL: serial); diagnostics are then collective */
-    int pair_chunk;           /* latitude pairs per FFT/product chunk (0: sized for the cache) */
+    int pair_chunk;           /* latitude pairs per FFT/product chunk (0: sized for the cache; PST_WHOLE_CHUNK) */
     pst_blas blas;            /* the Legendre dgemms' library (loaded), or with blas_auto the one kept on a tie */
     bool blas_auto;           /* time the loadable libraries at set-up and use the faster (pst_blas_choose) */
 } pst_model_config;
