@@ -7,7 +7,8 @@
 #                          [--max-rss-gb G] [--max-wall-s S]
 # platforms/t3e-900.toml holds 512 nodes: each run gets a copy with one node per rank on a 3-D
 # torus of that size, and T170L16 the T85L16 rate (Worley 1998 Table 1 has no T170 column); the
-# committed file is not changed.  A run that passes --max-rss-gb (default 8) or --max-wall-s
+# committed file is not changed.  One chunk per level block and one level block, as the Table 5
+# cells (bench/predict-t3e.sh): in skeleton mode the fewest messages is the best configuration.  A run that passes --max-rss-gb (default 8) or --max-wall-s
 # (default 900) is stopped and reported as missed: it would not fit the machine's share.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -62,7 +63,8 @@ PY
   out=$work/$problem-$grid.jsonl log=$work/$problem-$grid.log
   /usr/bin/time -v -o "$work/time" scripts/pstrun --mpi smpi --platform "$copy" --problem "$problem" --host-mflops 1000 -n "$ranks" \
     "$build/pstswm" model --trunc "$trunc" --levels "$levels" --grid "$grid" --steps "$steps" --warmup $((steps - 1)) \
-    --compute skeleton --fftw-plan estimate --blas openblas --noise-probe 0 --timeout 0 --out "$out" >"$log" 2>&1 &
+    --compute skeleton --chunks whole --level-block "$levels" --fftw-plan estimate --blas openblas --noise-probe 0 --timeout 0 \
+    --out "$out" >"$log" 2>&1 &
   pid=$! status=ok start=$(date +%s)
   # Stop a run past its limits: smpimain, under time, pstrun and smpirun, runs every simulated rank.
   while kill -0 "$pid" 2>/dev/null; do

@@ -30,9 +30,10 @@ static const pst_field configuration[] = {
     {"nlat", PST_F_INT, NULL, "Gaussian latitudes (--nlat; default the smallest even number >= (3M+1)/2, T42: 64)", false, NULL},
     {"nlon", PST_F_INT, NULL, "longitudes (--nlon; default the smallest 2,3,5-smooth number >= 3M+1, T42: 128)", false, NULL},
     {"level_block", PST_F_INT, NULL, "levels transformed together (--level-block; default 4, else 2, else 1: the largest that divides levels)", false, NULL},
-    {"chunks", PST_F_STR, NULL, "--chunks: cache (the FFT stage's chunks sized for a core's L2 cache, the default) or whole (one chunk per level block)", false, NULL},
-    {"pair_chunk", PST_F_INT, NULL, "latitude pairs of this rank's chunk (rank 0's; --chunks)", false, NULL},
-    {"chain_levels", PST_F_INT, NULL, "levels of a chunk, dividing level_block (--chunks)", false, NULL},
+    /* optional: records written before --chunks lack them */
+    {"chunks", PST_F_STR, NULL, "--chunks: cache (the FFT stage's chunks sized for a core's L2 cache, the default) or whole (one chunk per level block); absent before pstswm had --chunks", true, NULL},
+    {"pair_chunk", PST_F_INT, NULL, "latitude pairs of rank 0's chunk (--chunks); absent before pstswm had --chunks", true, NULL},
+    {"chain_levels", PST_F_INT, NULL, "levels of a chunk, dividing level_block (--chunks); absent before pstswm had --chunks", true, NULL},
     {"blas", PST_F_STR, NULL, "library of the Legendre transforms' dgemms: openblas (linked), blis (libblis.so.4, loaded at run time) or blis-sup (the same BLIS's small-matrix kernels called directly, without its framework); --blas, or with --blas auto (the default) the fastest over a Legendre pass timed at set-up", false, NULL},
     {"scheme", PST_F_STR, NULL, "time stepping: semi-implicit (gravity-wave terms averaged over the old and new levels, the default), explicit (--explicit) or advection (case 1: only the height is stepped, winds fixed)", false, NULL},
     {"dt_s", PST_F_NUM, "s", "time step: --dt, else the default from the Courant number (docs/model.md: Time step)", false, NULL},

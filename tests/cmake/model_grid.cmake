@@ -32,6 +32,14 @@ pst_records_test(model.grid.2x2.DTH 4 CHECKS ${GRID_CHECKS}
 pst_records_test(model.grid.2x2.DR 4 CHECKS ${GRID_CHECKS}
   "points[0]['fft'] == 'dfft' and points[0]['legendre'] == 'ringpipe' and points[0]['legendre_protocol'] == '2,2'"
   ARGS model --grid 2x2 --preset DR --legendre-protocol 2,2 ${GRID_FAST})
+# --chunks whole: one chunk per level block (T42L16 on 2x2: 16 local pairs, where the cache's
+# chunks hold 8), case 2 at round-off as every grid.
+pst_records_test(model.grid.2x2.chunks_whole 4 CHECKS ${GRID_CHECKS}
+  "points[0]['chunks'] == 'whole' and points[0]['pair_chunk'] == 16 and points[0]['chain_levels'] == points[0]['level_block'] == 4"
+  ARGS model --grid 2x2 --chunks whole --trunc 42 --levels 16 --steps 3 --warmup 1 --fftw-plan estimate)
+pst_records_test(model.grid.2x2.chunks_cache 4 CHECKS ${GRID_CHECKS}
+  "points[0]['chunks'] == 'cache' and points[0]['pair_chunk'] == 8 and points[0]['chain_levels'] == 4"
+  ARGS model --grid 2x2 --trunc 42 --levels 16 --steps 3 --warmup 1 --fftw-plan estimate)
 # Persistent protocols in both stages: each plan prepares its transfers in the warm-up and restarts
 # them every step (case 2 at round-off, as every grid).
 pst_records_test(model.grid.2x2.persistent 4 CHECKS ${GRID_CHECKS}

@@ -224,8 +224,10 @@ int main(int argc, char **argv)
             li = (int)(r % nleg);
             overlap = r / nleg % 2 != 0;
         }
-        /* every other run one latitude pair per chunk: a transpose round each */
-        check_config(&g, ffts[fi], legs[li], protos[r % (long)nprotos], overlap, r % 2 ? 1 : 0, false, &t);
+        /* chunks in turn sized for the cache, of one latitude pair (a transpose round each) and
+         * whole (one round per level block) */
+        static const int chunkings[] = {0, 1, PST_WHOLE_CHUNK};
+        check_config(&g, ffts[fi], legs[li], protos[r % (long)nprotos], overlap, chunkings[r % 3], false, &t);
     }
     /* The library alternatives take no protocol: each runs once, paired in turn with those of the
      * other stage (two-sided runs, not once). */

@@ -51,10 +51,11 @@ def test_t3e_files_hold_the_published_numbers():
         assert p.compute["T85L16"]["mflops"] == pytest.approx(
             70.7 * 64.1 / 70.0, abs=0.005
         )
-    # Table 3, unordered SWAP at 2 MB: 286 MB/s (MPI) and 543 MB/s (SHMEM) less their overheads.
-    assert mpi.bw_factor[-1] == (2097152, 0.4786) and shmem.bw_factor[-1] == (
-        2097152,
-        0.9066,
+    # Table 3, unordered SWAP from 128 KB on: the slope of the swap time between 128 KB and 2 MB,
+    # 289.23 MB/s (MPI) and 546.61 MB/s (SHMEM), over the link's 600 MB/s.
+    assert mpi.bw_factor[-1] == (131072, 0.4820) and shmem.bw_factor[-1] == (
+        131072,
+        0.9110,
     )
 
 
@@ -66,10 +67,11 @@ def test_render_writes_xml_hostfile_and_cfg(tmp_path):
     cfg = done.stdout.splitlines()
     # the platform's host runs at the T3E rate, SMPI scales this host's time (10x faster) to it
     assert "smpi/host-speed:641000000f" in cfg
-    assert "smpi/bw-factor:2097152:0.4786;131072:0.4275;0:0.1377" in cfg
-    assert "smpi/os:2097152:1.45e-05:0;131072:1.15e-05:0;0:1.2e-05:0" in cfg
+    assert "smpi/bw-factor:131072:0.482;8192:0.4985;0:0.1377" in cfg
+    # SMPI applies an overhead row above its size: the file's rows from 8 KB and 128 KB on
+    assert "smpi/os:131071:4.04e-05:0;8191:4.787e-05:0;0:1.2e-05:0" in cfg
     assert (
-        "smpi/send-is-detached-thresh:65536" in cfg
+        "smpi/send-is-detached-thresh:4194304" in cfg
         and "smpi/coll-selector:mpich" in cfg
     )
     xml = (tmp_path / "out" / "platform.xml").read_text()
@@ -116,7 +118,7 @@ BAD = [
         "collectives.selectr: unknown field",
     ),
     (
-        ("bw_factor = [[0, 0.1377], [131072", "bw_factor = [[0, 0.1377], [4194304"),
+        ("bw_factor = [[0, 0.1377], [8192", "bw_factor = [[0, 0.1377], [4194304"),
         "bw_factor",
         "sizes must start at 0 and increase",
     ),
