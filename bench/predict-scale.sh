@@ -8,8 +8,9 @@
 # platforms/t3e-900.toml holds 512 nodes: each run gets a copy with one node per rank on a 3-D
 # torus of that size, and T170L16 the T85L16 rate (Worley 1998 Table 1 has no T170 column); the
 # committed file is not changed.  One chunk per level block and one level block, as the Table 5
-# cells (bench/predict-t3e.sh): in skeleton mode the fewest messages is the best configuration.  A run that passes --max-rss-gb (default 8) or --max-wall-s
-# (default 900) is stopped and reported as missed: it would not fit the machine's share.
+# cells (bench/predict-t3e.sh): in skeleton mode the fewest messages is the best configuration.
+# A run that passes --max-rss-gb (default 8) or --max-wall-s (default 900) is stopped and
+# reported as missed: it would not fit the machine's share.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=build/smpi steps=2 runs="T85L16:32x32 T170L16:64x64" max_rss_gb=8 max_wall_s=900
@@ -20,7 +21,7 @@ while (($#)); do
     --runs) runs=$2; shift 2 ;;
     --max-rss-gb) max_rss_gb=$2; shift 2 ;;
     --max-wall-s) max_wall_s=$2; shift 2 ;;
-    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench/predict-scale.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # "This machine": how well does pstswm on a simulated copy of this host predict pstswm on this
-# host?  (docs/predict.md, validation.)  Calibrates a platform from a quick suite's records plus a
-# serial model run of each problem here, then compares, for T42L16 and T85L16 at 1x2 and 2x1, the
+# host?  (docs/predict.md, validation.)  Calibrates a platform from a quick suite's records plus
+# serial model runs of each problem here (one per core at once), then compares, for T42L16 and T85L16 at 1x2 and 2x1, the
 # step time and each stage's communication time (fft_comm_s, legendre_comm_s of the model's
 # records), and the kernel stages at 2 ranks (srtrans FFT, halfsum Legendre, protocol 0,6):
 # predicted (SMPI on the calibrated platform, deterministic: one run) against measured (the Open
@@ -28,10 +28,17 @@ mkdir -p "$out"
 echo "== 1. calibrate a platform of this host"
 calibration=$out/calibration
 if [[ -n $quick ]]; then cp -r "$quick" "$calibration"; else "${pstlab[@]}" run quick --out "$calibration"; fi
+# The compute rate: one serial model run per core, all at once, so the rate is a core's with its
+# node full, as in the runs predicted (SMPI runs the simulated ranks one at a time, without the
+# contention between a node's cores for memory and caches).  Unbound, so the copies spread.
+cores=$(nproc)
 for problem in "${problems[@]}"; do
   read -r trunc levels <<<"$problem"
-  "$root/scripts/pstrun" --mpi openmpi -n 1 "$root/build/openmpi/pstswm" model --trunc "$trunc" \
-    --levels "$levels" --steps "$steps" --out "$calibration/model-serial-T${trunc}L${levels}.jsonl" >/dev/null
+  for ((core = 0; core < cores; core++)); do
+    OMPI_MCA_hwloc_base_binding_policy=none "$root/scripts/pstrun" --mpi openmpi -n 1 "$root/build/openmpi/pstswm" model \
+      --trunc "$trunc" --levels "$levels" --steps "$steps" --out "$calibration/model-serial-T${trunc}L${levels}-$core.jsonl" >/dev/null &
+  done
+  wait
 done
 # Exit 3 means a calibration target was missed (docs/predict.md: the swap curve on a two-core
 # host): the validation still says how far the platform is from the host.

@@ -2,7 +2,8 @@
 (docs/predict.md), fitted from pstswm's own records, and check it by simulating it.
 
 Fitted: the network from the ping-pong records (mode send, one pair: every size's half round
-trip), the compute rate from a serial model run.  The runs it is fitted on had every rank on this
+trip), the compute rate from serial model runs (the median per problem; run one per core at
+once for a core's rate with its node full, as bench/predict-this-machine.sh does).  The runs it is fitted on had every rank on this
 one host, so its cores become nodes of one core on a shared link each: two ranks that exchange at
 once share the bandwidth, as they share the host's memory path.  A message crosses two such links
 (the sender's and the receiver's): each has half the zero-byte time as latency, the peak rate as
@@ -146,7 +147,7 @@ def toml_text(f: Fit, source: Path, validation: dict[str, float] | None = None) 
         'selector = "ompi"             # SMPI\'s Open MPI selection logic',
     ]
     for problem, rate in sorted(f.mflops.items()):
-        lines += ["", f"[compute.{problem}]", f"mflops = {rate:.6g}              # serial model run, {problem}"]
+        lines += ["", f"[compute.{problem}]", f"mflops = {rate:.6g}              # model on 1 rank, {problem}: the median of its runs"]
     if validation:
         lines += ["", "[validation]"]
         notes = {

@@ -55,6 +55,16 @@ foreach(mapping block cyclic)
     ARGS swap --sizes 8 --protocols 0,6 --reps 2)
 endforeach()
 set(PSTRUN ${PSTRUN_T3E})
+# pstrun --cfg: a SimGrid setting after the platform's, recorded with them, and acting (every
+# message at 1 % of the link's bandwidth: the 2 MB swap far slower); not KEY:VALUE: exit 2.
+set(PSTRUN ${PSTRUN_T3E} --cfg smpi/bw-factor:0:0.01)
+pst_records_test(smpi.cfg_extra 2 CHECKS
+  "header['simulation']['cfg'][-1] == 'smpi/bw-factor:0:0.01'"
+  "points[0]['bytes'] / points[0]['t_min'] < 0.2 * 286e6"
+  ARGS swap --sizes 2097152 --protocols 0,2 --reps 2)
+set(PSTRUN ${PSTRUN_T3E})
+add_test(NAME smpi.bad.cfg COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-fail.sh 2 "pstrun: --cfg needs KEY:VALUE \\(got 'fast'\\)"
+  ${PST_TEST_OUT} -- ${PSTRUN} --cfg fast -n 2 $<TARGET_FILE:pstswm> swap --out ${PST_TEST_OUT})
 set(smpi_bad_mapping "--mapping: unknown mapping 'round' \\(allowed: block, cyclic\\)")
 add_test(NAME smpi.bad.mapping COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-fail.sh 2 ${smpi_bad_mapping} ${PST_TEST_OUT}
   -- ${PSTRUN} --mapping round -n 2 $<TARGET_FILE:pstswm> swap --out ${PST_TEST_OUT})
