@@ -21,7 +21,7 @@ while (($#)); do
     --runs) runs=$2; shift 2 ;;
     --max-rss-gb) max_rss_gb=$2; shift 2 ;;
     --max-wall-s) max_wall_s=$2; shift 2 ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench/predict-scale.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
