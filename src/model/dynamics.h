@@ -105,6 +105,7 @@ typedef struct pst_dyn {
     double *out;                     /* forward Legendre output [ncoef][η, δ*, Φ*][B][2] (κ folded into δ*) */
     double *out_next;                /* the level pipeline: the other block's output while one is summed */
     double *sums;                    /* ringpipe: the forward sums computed block by block */
+    bool *sums_done;                 /* ringpipe: per owned wavenumber, computed in this vector sum */
     double *coriolis;                /* f coefficients [ncoef][2] */
     double *phis;                    /* surface geopotential [nlat][nlon] */
     long steps_done;

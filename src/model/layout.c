@@ -100,6 +100,7 @@ static size_t legall(const pst_dyn *d)
 static size_t out(const pst_dyn *d) { return block_outputs(d); }
 static size_t out_next(const pst_dyn *d) { return column_sums(d) && d->par->cfg.leg_level_pipeline ? block_outputs(d) : 0; }
 static size_t sums(const pst_dyn *d) { return column_sums(d) && d->par->cfg.legendre->pipelined ? block_outputs(d) : 0; }
+static size_t sums_done(const pst_dyn *d) { return sums(d) ? (size_t)d->spec.nm + 1 : 0; }
 static size_t coriolis(const pst_dyn *d) { return 2 * ncoef(d) + 1; }
 static size_t phis(const pst_dyn *d) { return (size_t)d->cfg.nlat * d->cfg.nlon; }
 /* pst_spec_layout_init: m, nk[0], nk[1] ints and nm + 1 offsets; for d->spec and for the
@@ -135,6 +136,7 @@ static const buffer_row rows[] = {
     ROW(out, ALIGNED, double, false),
     ROW(out_next, ALIGNED, double, false),
     ROW(sums, ALIGNED, double, false),
+    ROW(sums_done, PLAIN, bool, false),
     ROW(coriolis, PLAIN, double, false),
     ROW(phis, PLAIN, double, false),
     {"spectral layout (spectral.c)", 0, HELD, 1, false, spec_index_bytes},

@@ -73,7 +73,10 @@ static bool substep_blocks(pst_dyn *d, const pst_substep *s)
         compute_block(d, b, s, d->out);
         double t;
         pst_event_begin(&t);
-        if (d->sums) pst_pleg_sum_compute(d->pleg, pst_step_forward_sums_block, d, d->out); /* ringpipe: just in time */
+        if (d->sums) { /* ringpipe: just in time */
+            pst_step_forward_sums_blocks_begin(d);
+            pst_pleg_sum_compute(d->pleg, pst_step_forward_sums_block, d, d->out);
+        }
         else if (d->pleg && !d->legall) pst_pleg_sum(d->pleg, d->out);
         stage_done(d, PST_STAGE_LEGENDRE, &t);
         ok &= update_block(d, b, s, d->out);

@@ -37,8 +37,12 @@ void pst_step_forward_sums(pst_dyn *d, const double *lb, int pairs, int i0, int 
     }
 }
 
-/* ringpipe's just-in-time block: the sums of coefficients [lo, lo + count) / unit, computed
- * by whole wavenumbers into d->sums (a wavenumber on a block boundary is computed twice). */
+void pst_step_forward_sums_blocks_begin(pst_dyn *d) { memset(d->sums_done, 0, (size_t)d->spec.nm * sizeof *d->sums_done); }
+
+/* ringpipe's just-in-time block: the sums of coefficients [lo, lo + count) / unit, computed by
+ * whole wavenumbers into d->sums.  A wavenumber on a block boundary is computed once, by the
+ * first block that needs it: with more blocks than the rank owns wavenumbers (DR on a tall
+ * column) recomputing it made the sums several times their cost. */
 void pst_step_forward_sums_block(void *arg, size_t lo, size_t count, double *dst)
 {
     pst_dyn *d = arg;
@@ -47,6 +51,15 @@ void pst_step_forward_sums_block(void *arg, size_t lo, size_t count, double *dst
     while (i0 < d->spec.nm && d->spec.off[i0 + 1] <= c0) i0++;
     int i1 = i0;
     while (i1 < d->spec.nm && d->spec.off[i1] < c1) i1++;
-    pst_step_forward_sums(d, d->legbuf, d->npairs, i0, i1, d->sums);
+    for (int i = i0; i < i1;) { /* each run of wavenumbers not computed yet, in one call */
+        if (d->sums_done[i]) {
+            i++;
+            continue;
+        }
+        int end = i;
+        while (end < i1 && !d->sums_done[end]) d->sums_done[end++] = true;
+        pst_step_forward_sums(d, d->legbuf, d->npairs, i, end, d->sums);
+        i = end;
+    }
     memcpy(dst, d->sums + lo, count * sizeof *dst);
 }
