@@ -3,9 +3,10 @@
 
 Fitted: the network from the ping-pong records (mode send, one pair: every size's half round
 trip), the compute rate from serial model runs (the median per problem; run one per core at
-once for a core's rate with its node full, as bench/predict-this-machine.sh does).  The runs it is fitted on had every rank on this
-one host, so its cores become nodes of one core on a shared link each: two ranks that exchange at
-once share the bandwidth, as they share the host's memory path.  A message crosses two such links
+once for a core's rate with its node full, as bench/predict-this-machine.sh does).  The runs it
+is fitted on had every rank on this one host, so its cores become nodes of one core on a shared
+link each: two ranks that exchange at once share the bandwidth, as they share the host's memory
+path.  A message crosses two such links
 (the sender's and the receiver's): each has half the zero-byte time as latency, the peak rate as
 bandwidth, and per-size bandwidth factors carry the rest.  Simulating the ping-pong then shows
 what SMPI adds on top (its protocol's own latencies, pstswm's time between MPI calls, which the
@@ -147,7 +148,8 @@ def toml_text(f: Fit, source: Path, validation: dict[str, float] | None = None) 
         'selector = "ompi"             # SMPI\'s Open MPI selection logic',
     ]
     for problem, rate in sorted(f.mflops.items()):
-        lines += ["", f"[compute.{problem}]", f"mflops = {rate:.6g}              # model on 1 rank, {problem}: the median of its runs"]
+        note = f"# model on 1 rank, {problem}: the median of its runs"
+        lines += ["", f"[compute.{problem}]", f"mflops = {rate:.6g}              {note}"]
     if validation:
         lines += ["", "[validation]"]
         notes = {
