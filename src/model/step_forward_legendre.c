@@ -12,7 +12,7 @@
 void pst_step_forward_sums(pst_dyn *d, const double *lb, int pairs, int i0, int i1, double *O_all)
 {
     if (pst_skeleton()) {
-        pst_skeleton_inject(pst_skeleton_sums_flops(d, pairs, i0, i1));
+        pst_skeleton_inject(PST_STAGE_LEGENDRE, pst_skeleton_sums_flops(d, pairs, i0, i1));
         return;
     }
     const int B = d->B, co = O_N * B * 2, cu = OUT_N * B * 2, chh = H_N * B * 2, ldf = (int)leg_width(d);
