@@ -13,6 +13,7 @@
 
 #ifdef PST_SIMULATED
 #include <simgrid/host.h>
+#include <stdlib.h>
 #include <smpi/smpi.h>
 #include <xbt/config.h>
 #endif
@@ -20,10 +21,12 @@
 const char *const pst_compute_names[] = {"real", "skeleton", NULL};
 
 static bool skeleton;
+
 /* The platform's rate per stage (MFlop/s; 0: the problem's rate, the simulated host's speed),
  * from PSTSWM_SMPI_STAGE_MFLOPS, which scripts/pstrun sets from the platform file. */
 static double stage_mflops[PST_NSTAGES];
 
+#ifdef PST_SIMULATED
 /* "fft=R legendre=R ...": a stage named twice, an unknown stage or a rate that is not a positive
  * number is a broken launcher or a hand-set variable, refused by name. */
 static void parse_stage_mflops(const char *text)
@@ -47,6 +50,7 @@ static void parse_stage_mflops(const char *text)
         p = end;
     }
 }
+#endif
 
 static void select_mode(const char *name)
 {

@@ -43,7 +43,7 @@ def test_stage_rates_are_each_stages_flops_over_its_time_scaled_to_the_median_st
         run.update({f"{s}_s": t * step_s / 0.004 for s, t in stage_s.items()})
         run.update({f"{s}_flops": 1e6 * (i + 1) for i, s in enumerate(stage_s)})
         runs.append(run)
-    with open(src / "model-staged.jsonl", "w") as out:
+    with (src / "model-staged.jsonl").open("w") as out:
         out.write(json.dumps(records.load(CURRENT).headers()[0]) + "\n")
         out.writelines(json.dumps(dict(r, trunc=42, levels=3)) + "\n" for r in runs)
     rates = calibrate.fit(records.load(src)).mflops["T42L3"]
