@@ -4,22 +4,25 @@
 # serial model runs of each problem here (one per core at once), then compares, for T42L16 and T85L16 at 1x2 and 2x1, the
 # step time and each stage's communication time (fft_comm_s, legendre_comm_s of the model's
 # records), and the kernel stages at 2 ranks (srtrans FFT, halfsum Legendre, protocol 0,6):
-# predicted (SMPI on the calibrated platform, deterministic: one run) against measured (the Open
-# MPI build, the median of LAUNCHES interleaved launches).  Prints every row and the median
-# absolute error (target: at most 15 %).
+# predicted on the calibrated platform twice, in the real compute mode (this host's time between
+# MPI calls, scaled: one run, carrying the host's noise of that moment) and in skeleton mode (each
+# stage's analytic flops at the calibrated rate for that stage: deterministic), against measured
+# (the Open MPI build, the median of LAUNCHES interleaved launches).  Prints every row and each
+# mode's median absolute error (target: at most 15 %).
 #
 #   bench/predict-this-machine.sh [QUICK_RESULTS [OUT]]
 #
 # QUICK_RESULTS: a `pstlab run quick` directory of this host (copied, never changed); without it
 # the quick suite runs first (about 10 minutes).  OUT: default results/predict-this-machine-DATE.
-# Environment: LAUNCHES (default 5), STEPS (model steps per launch, default 20).  Needs
+# Environment: LAUNCHES (default 5), STEPS (model steps per launch, default 20), ROUNDS (rounds
+# of the serial calibration runs, default 3).  Needs
 # build/openmpi and build/smpi (scripts/build.sh openmpi|smpi) and the .venv of scripts/setup.sh.
 # On a shared host the measured side carries the host's noise: read the spread beside the error.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 quick=${1:-}
 out=${2:-$root/results/predict-this-machine-$(date +%Y%m%d-%H%M%S)}
-launches=${LAUNCHES:-5} steps=${STEPS:-20}
+launches=${LAUNCHES:-5} steps=${STEPS:-20} rounds=${ROUNDS:-3}
 pstlab=("$root/.venv/bin/python" -m pstlab)
 problems=("42 16" "85 16")
 [[ ! -e $out ]] || { echo "predict-this-machine: $out exists: give another OUT" >&2; exit 2; }
@@ -28,17 +31,22 @@ mkdir -p "$out"
 echo "== 1. calibrate a platform of this host"
 calibration=$out/calibration
 if [[ -n $quick ]]; then cp -r "$quick" "$calibration"; else "${pstlab[@]}" run quick --out "$calibration"; fi
-# The compute rate: one serial model run per core, all at once, so the rate is a core's with its
-# node full, as in the runs predicted (SMPI runs the simulated ranks one at a time, without the
-# contention between a node's cores for memory and caches).  Unbound, so the copies spread.
+# The compute rates (the problem's and each stage's): one serial model run per core, all at once,
+# so the rate is a core's with its node full, as in the runs predicted (SMPI runs the simulated
+# ranks one at a time, without the contention between a node's cores for memory and caches).
+# Unbound, so the copies spread; ROUNDS rounds, the problems interleaved, and calibrate takes
+# the median: one launch's placement is not the host's rate.
 cores=$(nproc)
-for problem in "${problems[@]}"; do
-  read -r trunc levels <<<"$problem"
-  for ((core = 0; core < cores; core++)); do
-    OMPI_MCA_hwloc_base_binding_policy=none "$root/scripts/pstrun" --mpi openmpi -n 1 "$root/build/openmpi/pstswm" model \
-      --trunc "$trunc" --levels "$levels" --steps "$steps" --out "$calibration/model-serial-T${trunc}L${levels}-$core.jsonl" >/dev/null &
+for ((round = 0; round < rounds; round++)); do
+  for problem in "${problems[@]}"; do
+    read -r trunc levels <<<"$problem"
+    for ((core = 0; core < cores; core++)); do
+      OMPI_MCA_hwloc_base_binding_policy=none "$root/scripts/pstrun" --mpi openmpi -n 1 "$root/build/openmpi/pstswm" model \
+        --trunc "$trunc" --levels "$levels" --steps "$steps" \
+        --out "$calibration/model-serial-T${trunc}L${levels}-$round-$core.jsonl" >/dev/null &
+    done
+    wait
   done
-  wait
 done
 # Exit 3 means a calibration target was missed (docs/predict.md: the swap curve on a two-core
 # host): the validation still says how far the platform is from the host.
@@ -46,29 +54,39 @@ done
 echo "platform: $out/this-machine.toml  sha256 $(sha256sum <"$out/this-machine.toml" | cut -d' ' -f1)"
 
 echo "== 2. the experiments: the model at 1x2 and 2x1, the kernel stages at 2 ranks"
-suite=$out/this-machine-validation.toml
-{
-  echo 'description = "bench/predict-this-machine.sh: measured here and predicted on the calibrated platform"'
-  for problem in "${problems[@]}"; do
-    read -r trunc levels <<<"$problem"
-    for grid in 1x2 2x1; do
-      printf '\n[[experiment]]\nname = "model-T%sL%s-%s"\nsubcommand = "model"\nranks = 2\n' "$trunc" "$levels" "$grid"
-      printf 'args = ["--trunc", "%s", "--levels", "%s", "--steps", "%s", "--grid", "%s"]\n' "$trunc" "$levels" "$steps" "$grid"
-      printf 'estimate_s = 5\ntimeout_s = 600\n'
+# The suite, in a compute mode: real (the default) or skeleton (the prediction's stages injected
+# at the calibrated per-stage rates).
+write_suite() { # MODE FILE
+  local compute="" trunc levels grid
+  [[ $1 == real ]] || compute=", \"--compute\", \"$1\""
+  {
+    echo "description = \"bench/predict-this-machine.sh: measured here and predicted on the calibrated platform ($1)\""
+    for problem in "${problems[@]}"; do
+      read -r trunc levels <<<"$problem"
+      for grid in 1x2 2x1; do
+        printf '\n[[experiment]]\nname = "model-T%sL%s-%s"\nsubcommand = "model"\nranks = 2\n' "$trunc" "$levels" "$grid"
+        printf 'args = ["--trunc", "%s", "--levels", "%s", "--steps", "%s", "--grid", "%s"%s]\n' "$trunc" "$levels" "$steps" "$grid" "$compute"
+        printf 'estimate_s = 5\ntimeout_s = 600\n'
+      done
     done
-  done
-  printf '\n[[experiment]]\nname = "kernel-2"\nsubcommand = "kernel"\nranks = 2\n'
-  printf 'args = ["--trunc", "42", "--levels", "16", "--grid", "1d", "--algorithms", "srtrans,halfsum", '
-  printf '"--protocols", "0,6", "--reps", "10"]\nestimate_s = 10\ntimeout_s = 600\n'
-} >"$suite"
+    printf '\n[[experiment]]\nname = "kernel-2"\nsubcommand = "kernel"\nranks = 2\n'
+    printf 'args = ["--trunc", "42", "--levels", "16", "--grid", "1d", "--algorithms", "srtrans,halfsum", '
+    printf '"--protocols", "0,6", "--reps", "10"%s]\nestimate_s = 10\ntimeout_s = 600\n' "$compute"
+  } >"$2"
+}
+suite=$out/this-machine-validation.toml skeleton_suite=$out/this-machine-validation-skeleton.toml
+write_suite real "$suite"
+write_suite skeleton "$skeleton_suite"
 
 echo "== 3. measured: $launches interleaved launches of the Open MPI build"
 "${pstlab[@]}" run "$suite" --mpi openmpi --launches "$launches" --out "$out/measured" >"$out/measured.log"
 echo "== 4. predicted: the SMPI build on the calibrated platform"
 "${pstlab[@]}" predict --platform "$out/this-machine.toml" "$suite" --out "$out/predicted" >"$out/predicted.log"
+"${pstlab[@]}" predict --platform "$out/this-machine.toml" "$skeleton_suite" --out "$out/predicted-skeleton" \
+  >"$out/predicted-skeleton.log"
 
 echo "== 5. predicted against measured"
-"$root/.venv/bin/python" - "$out/measured" "$out/predicted" <<'EOF'
+"$root/.venv/bin/python" - "$out/measured" "$out/predicted" "$out/predicted-skeleton" <<'EOF'
 import statistics
 import sys
 
@@ -92,36 +110,39 @@ def figures(directory):
     return out
 
 
-measured, predicted = figures(sys.argv[1]), figures(sys.argv[2])
-print(f"{'experiment':<26} {'quantity':<16} {'measured ms':>12} {'spread':>8} {'fastest ms':>11} {'predicted ms':>13} "
-      f"{'error':>8} {'vs fastest':>10}")
-errors, errors_fastest = [], []
+measured = figures(sys.argv[1])
+modes = {"real": figures(sys.argv[2]), "skeleton": figures(sys.argv[3])}
+print(f"{'experiment':<26} {'quantity':<16} {'measured ms':>12} {'spread':>7} {'fastest ms':>11}"
+      + "".join(f" {mode + ' ms':>12} {'error':>7} {'vs fast':>7}" for mode in modes))
+errors = {mode: ([], []) for mode in modes}  # against the median launch, against the fastest
 for key in sorted(measured):
     runs = measured[key]
-    median = statistics.median(runs)
+    median, fastest = statistics.median(runs), min(runs)
     spread = (max(runs) - min(runs)) / median if median else 0.0
-    fastest = min(runs)
-    guess = statistics.median(predicted[key]) if key in predicted else None
-    error = error_fastest = ""
-    if guess is None:
-        error = "no prediction"
-    elif median == 0:
-        error = "no comm" if guess == 0 else "comm?"
-    else:
-        errors.append(abs(guess - median) / median)
-        error = f"{(guess - median) / median:+.1%}"
-        if fastest > 0:
-            errors_fastest.append(abs(guess - fastest) / fastest)
-            error_fastest = f"{(guess - fastest) / fastest:+.1%}"
-    shown = f"{guess * 1e3:13.4f}" if guess is not None else f"{'–':>13}"
-    print(f"{key[0]:<26} {key[1]:<16} {median * 1e3:12.4f} {spread:8.0%} {fastest * 1e3:11.4f} {shown} {error:>8} "
-          f"{error_fastest:>10}")
-if errors:
-    med = statistics.median(errors)
-    verdict = "met" if med <= TARGET else "missed"
-    print(f"\nmedian absolute error {med:.1%} over {len(errors)} rows (target <= {TARGET:.0%}: {verdict}); "
-          f"spread: (max - min) / median of the measured launches")
-    print(f"against the fastest launch (a host without interference, which is what SMPI simulates): "
-          f"median absolute error {statistics.median(errors_fastest):.1%}")
+    line = f"{key[0]:<26} {key[1]:<16} {median * 1e3:12.4f} {spread:7.0%} {fastest * 1e3:11.4f}"
+    for mode, predicted in modes.items():
+        guess = statistics.median(predicted[key]) if key in predicted else None
+        error = error_fastest = ""
+        if guess is None:
+            error = "none"
+        elif median == 0:
+            error = "no comm" if guess == 0 else "comm?"
+        else:
+            errors[mode][0].append(abs(guess - median) / median)
+            error = f"{(guess - median) / median:+.0%}"
+            if fastest > 0:
+                errors[mode][1].append(abs(guess - fastest) / fastest)
+                error_fastest = f"{(guess - fastest) / fastest:+.0%}"
+        shown = f"{guess * 1e3:12.4f}" if guess is not None else f"{'–':>12}"
+        line += f" {shown} {error:>7} {error_fastest:>7}"
+    print(line)
+print("\nspread: (max - min) / median of the measured launches; vs fast: against the fastest launch (a host")
+print("without interference, which is what SMPI simulates)")
+for mode, (against_median, against_fastest) in errors.items():
+    if against_median:
+        med = statistics.median(against_median)
+        verdict = "met" if med <= TARGET else "missed"
+        print(f"{mode:>8}: median absolute error {med:.1%} over {len(against_median)} rows (target <= {TARGET:.0%}: "
+              f"{verdict}); against the fastest launch {statistics.median(against_fastest):.1%}")
 EOF
 echo "records: $out"

@@ -43,7 +43,7 @@ class Fit:
     bandwidth_bytes_per_s: float
     bw_factor: list[tuple[int, float]]
     pingpong_s: dict[int, float]  # measured half round trip per size
-    mflops: dict[str, float]  # problem -> serial model rate
+    mflops: dict[str, dict[str, float]]  # problem -> {"mflops": serial model rate, "<stage>_mflops": ...}
     ranks_per_node: int
     host: str
     meant_s: dict[int, float]  # the time per size the network rows were fitted to
@@ -75,6 +75,22 @@ def corrected(f: Fit, simulated_s: dict[int, float]) -> Fit:
     return Fit(latency, peak, factors, f.pingpong_s, f.mflops, f.ranks_per_node, f.host, target)
 
 
+def _rates(runs: list[dict]) -> dict[str, float]:
+    """A problem's rates from its serial runs: the model's (the median run's), and per stage the
+    median over runs of the stage's flops over its time.  A stage's time is its mean per step,
+    which the host's stalls inflate: each run's stage times are scaled to its median step, so the
+    stages' shares come from the means and their sum from the median, as the model's rate does."""
+    rates = {"mflops": statistics.median(p["mflops"] for p in runs)}
+    timed = [p for p in runs if all(p.get(f"{s}_flops") and p.get(f"{s}_s") for s in platform.STAGES)]
+    for stage in platform.STAGES if timed else ():
+        per_run = []
+        for p in timed:
+            scale = p["step_s"] / sum(p[f"{s}_s"] for s in platform.STAGES)
+            per_run.append(p[f"{stage}_flops"] / (p[f"{stage}_s"] * scale) / 1e6)
+        rates[f"{stage}_mflops"] = statistics.median(per_run)
+    return rates
+
+
 def fit(results: records.RecordSet) -> Fit:
     pings = [
         p
@@ -93,9 +109,9 @@ def fit(results: records.RecordSet) -> Fit:
     model = [p for p in results.points("model") if p.get("grid") == "1x1" and p.get("mflops")]
     if not model:
         raise PstlabError(f"{results.label()}: no serial model run (pstswm model on 1 rank) for the compute rate")
-    mflops: dict[str, list[float]] = {}
+    by_problem: dict[str, list[dict]] = {}
     for p in model:
-        mflops.setdefault(f"T{p['trunc']}L{p['levels']}", []).append(p["mflops"])
+        by_problem.setdefault(f"T{p['trunc']}L{p['levels']}", []).append(p)
 
     header = results.headers()[0]
     return Fit(
@@ -103,7 +119,7 @@ def fit(results: records.RecordSet) -> Fit:
         bandwidth_bytes_per_s=peak,
         bw_factor=factors,
         pingpong_s=measured,
-        mflops={k: statistics.median(v) for k, v in mflops.items()},
+        mflops={problem: _rates(runs) for problem, runs in by_problem.items()},
         ranks_per_node=max(int(header.get("cpus_online") or 1), 2),
         host=str(header.get("cpu_model") or "this host"),
         meant_s=dict(measured),
@@ -147,9 +163,13 @@ def toml_text(f: Fit, source: Path, validation: dict[str, float] | None = None) 
         "[collectives]",
         'selector = "ompi"             # SMPI\'s Open MPI selection logic',
     ]
-    for problem, rate in sorted(f.mflops.items()):
-        note = f"# model on 1 rank, {problem}: the median of its runs"
-        lines += ["", f"[compute.{problem}]", f"mflops = {rate:.6g}              {note}"]
+    for problem, rates in sorted(f.mflops.items()):
+        lines += ["", f"[compute.{problem}]"]
+        for key, rate in rates.items():
+            note = "model on 1 rank: the median of its runs"
+            if key != "mflops":
+                note = "the stage's flops / its time, as mflops"
+            lines.append(f"{f'{key} = {rate:.6g}':<30} # {note}")
     if validation:
         lines += ["", "[validation]"]
         notes = {

@@ -3,8 +3,9 @@ turned into what SimGrid's smpirun takes: a platform XML, a hostfile and --cfg f
 
   python -m pstlab.platform FILE.toml OUTDIR [--problem T42L16] [--host-mflops R] [--mapping block|cyclic]
 
-writes OUTDIR/platform.xml and OUTDIR/hostfile (the rank-to-node mapping) and prints the --cfg values, one a line
-(scripts/pstrun uses it).  Only the standard library: pstrun runs it without pstlab's venv.
+writes OUTDIR/platform.xml, OUTDIR/hostfile (the rank-to-node mapping) and OUTDIR/stage-mflops (the problem's
+per-stage rates for skeleton mode) and prints the --cfg values, one a line (scripts/pstrun uses it).  Only the
+standard library: pstrun runs it without pstlab's venv.
 A bad file is refused with FILE:LINE and exit 2."""
 
 from __future__ import annotations
@@ -414,15 +415,23 @@ def cfg(p: Platform, host_flops: float) -> list[str]:
     ]
 
 
+def stage_mflops(p: Platform, problem: str | None) -> str:
+    """The problem's per-stage rates as skeleton mode reads them (PSTSWM_SMPI_STAGE_MFLOPS:
+    "fft=R legendre=R ..."); empty when the platform gives none."""
+    rates = p.compute.get(problem, {}) if problem else {}
+    return " ".join(f"{stage}={rates[f'{stage}_mflops']:.9g}" for stage in STAGES if f"{stage}_mflops" in rates)
+
+
 def render(
     p: Platform, outdir: Path, problem: str | None = None, host_mflops: float | None = None, mapping: str = "block"
 ) -> list[str]:
-    """Write outdir/platform.xml and outdir/hostfile; return the --cfg values."""
+    """Write outdir/platform.xml, outdir/hostfile and outdir/stage-mflops; return the --cfg values."""
     speed, host = rates(p, problem, host_mflops)
     ranks = hostfile(p, mapping)
     outdir.mkdir(parents=True, exist_ok=True)
     (outdir / "platform.xml").write_text(xml(p, speed), encoding="utf-8")
     (outdir / "hostfile").write_text(ranks, encoding="utf-8")
+    (outdir / "stage-mflops").write_text(stage_mflops(p, problem), encoding="utf-8")
     return cfg(p, host)
 
 

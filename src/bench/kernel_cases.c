@@ -231,7 +231,7 @@ static void vsum_compute(void *arg, size_t lo, size_t count, double *out)
     size_t unit = c->s.unit, row0 = lo / unit, rows = count / unit;
     if (rows == 0) return;
     if (pst_skeleton()) { /* the dgemm's flops, a multiply-add counting 2 */
-        pst_skeleton_inject(2.0 * (double)rows * (double)unit * c->s.lats);
+        pst_skeleton_inject(PST_STAGE_LEGENDRE, 2.0 * (double)rows * (double)unit * c->s.lats);
         return;
     }
     pst_blas_dgemm(c->blas, false, (int)rows, (int)unit, c->s.lats, 1.0, c->s.legendre + row0 * (size_t)c->s.lats, c->s.lats,

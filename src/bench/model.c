@@ -64,7 +64,7 @@ typedef struct model_result {
 /* The run's figures, ready to emit and print. */
 typedef struct model_summary {
     pst_summary step;         /* over the timed steps */
-    double wall_s, stage_sum_s, flops_per_step, flops_per_step_level, mflops;
+    double wall_s, stage_sum_s, flops_per_step, flops_per_step_level, mflops, stage_flops_per_step[PST_NSTAGES];
 } model_summary;
 
 
@@ -526,6 +526,7 @@ static void *analyse(const void *arg, const void *data)
     s->flops_per_step_level = fl.total;
     s->flops_per_step = fl.total * (double)c->levels;
     s->mflops = s->flops_per_step / s->step.median / 1e6;
+    for (int k = 0; k < PST_NSTAGES; k++) s->stage_flops_per_step[k] = pst_flops_of_stage(&fl, (pst_stage)k) * (double)c->levels;
     return s;
 }
 
@@ -546,6 +547,8 @@ static void emit_point(void *arg, const void *data, const void *summary)
         char key[32];
         snprintf(key, sizeof key, "%s_s", pst_stage_names[k]);
         pst_rec_num(&r, key, res->run.stage_s[k]);
+        snprintf(key, sizeof key, "%s_flops", pst_stage_names[k]);
+        pst_rec_num(&r, key, s->stage_flops_per_step[k]);
     }
     pst_rec_num(&r, "fft_comm_s", res->run.comm_s[0]);
     pst_rec_num(&r, "legendre_comm_s", res->run.comm_s[1]);

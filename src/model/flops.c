@@ -16,3 +16,15 @@ pst_flops pst_flops_per_level(const pst_dyn_config *cfg)
     f.total = f.legendre + f.fourier + f.fft + f.grid + f.spectral;
     return f;
 }
+
+double pst_flops_of_stage(const pst_flops *f, pst_stage stage)
+{
+    switch (stage) {
+    case PST_STAGE_FFT: return f->fft;
+    case PST_STAGE_LEGENDRE: return f->legendre;
+    case PST_STAGE_FOURIER: return f->fourier;
+    case PST_STAGE_GRID: return f->grid;
+    case PST_STAGE_SPECTRAL: return f->spectral;
+    default: return 0;
+    }
+}

@@ -34,4 +34,7 @@ typedef struct pst_flops {
 /* Per level and step, for the scheme and options of cfg (M, nlat, nlon, scheme, robert, hdiff). */
 pst_flops pst_flops_per_level(const pst_dyn_config *cfg);
 
+/* The category a stage of the time step (dynamics.h's timer events) performs. */
+double pst_flops_of_stage(const pst_flops *f, pst_stage stage);
+
 #endif

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #ifdef PST_SIMULATED
+#include <simgrid/host.h>
 #include <smpi/smpi.h>
 #include <xbt/config.h>
 #endif
@@ -19,6 +20,33 @@
 const char *const pst_compute_names[] = {"real", "skeleton", NULL};
 
 static bool skeleton;
+/* The platform's rate per stage (MFlop/s; 0: the problem's rate, the simulated host's speed),
+ * from PSTSWM_SMPI_STAGE_MFLOPS, which scripts/pstrun sets from the platform file. */
+static double stage_mflops[PST_NSTAGES];
+
+/* "fft=R legendre=R ...": a stage named twice, an unknown stage or a rate that is not a positive
+ * number is a broken launcher or a hand-set variable, refused by name. */
+static void parse_stage_mflops(const char *text)
+{
+    const char *p = text;
+    while (*p) {
+        while (*p == ' ') p++;
+        if (!*p) break;
+        size_t name_len = strcspn(p, "= ");
+        int k = 0;
+        while (k < PST_NSTAGES && (strlen(pst_stage_names[k]) != name_len || strncmp(p, pst_stage_names[k], name_len))) k++;
+        char *end = NULL;
+        double rate = p[name_len] == '=' ? strtod(p + name_len + 1, &end) : 0;
+        if (k == PST_NSTAGES || !end || end == p + name_len + 1 || (*end && *end != ' ') || !(rate > 0) ||
+            stage_mflops[k] > 0)
+            pst_usage_error("PSTSWM_SMPI_STAGE_MFLOPS='%s': expected STAGE=MFLOPS items (stages: fft, legendre, fourier, "
+                            "grid, spectral; each once, rates positive), as scripts/pstrun writes from a platform's "
+                            "[compute] section",
+                            text);
+        stage_mflops[k] = rate;
+        p = end;
+    }
+}
 
 static void select_mode(const char *name)
 {
@@ -28,6 +56,8 @@ static void select_mode(const char *name)
     /* The stages' time is injected: what this host still does (packing, the row's FFTW calls
      * inside the parallel FFT) must not be timed and scaled on top of it. */
     sg_cfg_set_boolean("smpi/simulate-computation", "no");
+    const char *rates = getenv("PSTSWM_SMPI_STAGE_MFLOPS");
+    if (rates) parse_stage_mflops(rates);
 #else
     pst_usage_error("--compute skeleton: only the SMPI build has it (scripts/build.sh smpi; docs/predict.md): it skips "
                     "the arithmetic and injects its time into a simulated platform; this is the %s build",
@@ -42,6 +72,16 @@ static void rec_compute(pst_rec *r, const pst_ctx *c, void *arg)
     (void)c;
     (void)arg;
     pst_rec_str(r, "compute", skeleton ? "skeleton" : "real");
+    if (!skeleton) {
+        pst_rec_null(r, "stage_mflops");
+        return;
+    }
+    pst_rec_obj_begin(r, "stage_mflops");
+    for (int k = 0; k < PST_NSTAGES; k++) {
+        if (stage_mflops[k] > 0) pst_rec_num(r, pst_stage_names[k], stage_mflops[k]);
+        else pst_rec_null(r, pst_stage_names[k]);
+    }
+    pst_rec_obj_end(r);
 }
 
 void pst_compute_setup(pst_ctx *ctx, const char *name)
@@ -53,16 +93,29 @@ void pst_compute_setup(pst_ctx *ctx, const char *name)
     if (ctx->rank == 0) printf("verification skipped: --compute skeleton computes no results to check\n");
 }
 
+static const pst_field stage_rate_fields[] = {
+    {"fft", PST_F_NUM, "MFlop/s", "the FFT stage's rate (null: the problem's rate)", false, NULL},
+    {"legendre", PST_F_NUM, "MFlop/s", "the Legendre stage's rate, also the kernels' vector sums (null: the problem's rate)", false, NULL},
+    {"fourier", PST_F_NUM, "MFlop/s", "the Fourier-space combinations' rate (null: the problem's rate)", false, NULL},
+    {"grid", PST_F_NUM, "MFlop/s", "the grid-point products' rate (null: the problem's rate)", false, NULL},
+    {"spectral", PST_F_NUM, "MFlop/s", "the spectral update's rate (null: the problem's rate)", false, NULL},
+};
+static const pst_fields stage_rates = PST_FIELDS("skeleton stage rates", stage_rate_fields);
+
 static const pst_field compute_fields[] = {
     {"compute", PST_F_STR, NULL, "--compute: real (every stage computed) or skeleton (SMPI builds: each stage's arithmetic skipped and its analytic flops injected as simulated time; error norms null, kernel results not verified); absent from records written before it", true, NULL},
+    {"stage_mflops", PST_F_OBJ, NULL, "skeleton mode: the rate each stage's flops were injected at, from the platform's [compute.TxLy] <stage>_mflops (null members: the problem's mflops, the simulated host's speed); null in the real mode; absent from records written before it", true, &stage_rates},
 };
 const pst_fields pst_compute_header_fields = PST_FIELDS("compute mode", compute_fields);
 
-void pst_skeleton_inject(double flops)
+void pst_skeleton_inject(pst_stage stage, double flops)
 {
 #ifdef PST_SIMULATED
+    /* SMPI executes flops at the host's speed (the problem's rate): a stage's own rate scales them. */
+    if (stage_mflops[stage] > 0) flops *= sg_host_get_speed(sg_host_self()) / (stage_mflops[stage] * 1e6);
     if (flops > 0) smpi_execute_flops(flops);
 #else
+    (void)stage;
     (void)flops;
 #endif
 }

@@ -4,7 +4,8 @@
  *             and scales it to the platform's rate).
  *   skeleton  SMPI builds only: each stage of the time step skips its arithmetic and injects the
  *             time of its analytic flop count on this rank (flops.h) at the simulated host's
- *             speed, which scripts/pstrun --problem sets to the platform's rate for the problem;
+ *             speed, which scripts/pstrun --problem sets to the platform's rate for the problem,
+ *             or at the platform's rate for the stage where it gives one;
  *             messages keep their real sizes and order.  SMPI's own timing of this host's work
  *             is switched off (smpi/simulate-computation:no), so the injected time is the whole
  *             compute time and the simulation costs what the messages cost.  Buffer values are
@@ -35,8 +36,9 @@ void pst_compute_setup(struct pst_ctx *ctx, const char *name);
 bool pst_skeleton(void);
 extern const struct pst_fields pst_compute_header_fields;
 
-/* Skeleton mode: spend the simulated time of `flops` on this rank. */
-void pst_skeleton_inject(double flops);
+/* Skeleton mode: spend the simulated time of `flops` of `stage` on this rank, at the platform's
+ * rate for the stage when it gives one (PSTSWM_SMPI_STAGE_MFLOPS), else the problem's. */
+void pst_skeleton_inject(pst_stage stage, double flops);
 
 /* This rank's analytic flops (flops.h's per-level count of the stage's category, times the share
  * of it one call covers) for: one direction of the Legendre sums of one level block, `pairs`

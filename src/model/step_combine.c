@@ -33,7 +33,7 @@ static void prefetch_piece(const pst_dyn *d, int i, int p, int l0, bool for_writ
 void pst_step_inverse_combine(pst_dyn *d, const pst_substep *s, const pst_chunk *c)
 {
     if (pst_skeleton()) { /* 22 of the 72 flops per wavenumber and latitude (flops.h) */
-        pst_skeleton_inject(pst_skeleton_chain_flops(d, PST_STAGE_FOURIER, 22.0 / 72.0, c->p1 - c->p0));
+        pst_skeleton_inject(PST_STAGE_FOURIER, pst_skeleton_chain_flops(d, PST_STAGE_FOURIER, 22.0 / 72.0, c->p1 - c->p0));
         return;
     }
     const int p0 = c->p0, p1 = c->p1, l0 = c->l0;
@@ -84,7 +84,7 @@ void pst_step_inverse_combine(pst_dyn *d, const pst_substep *s, const pst_chunk 
 void pst_step_forward_combine(pst_dyn *d, const pst_substep *s, const pst_chunk *c)
 {
     if (pst_skeleton()) { /* the other 50 of the 72 */
-        pst_skeleton_inject(pst_skeleton_chain_flops(d, PST_STAGE_FOURIER, 50.0 / 72.0, c->p1 - c->p0));
+        pst_skeleton_inject(PST_STAGE_FOURIER, pst_skeleton_chain_flops(d, PST_STAGE_FOURIER, 50.0 / 72.0, c->p1 - c->p0));
         return;
     }
     const int p0 = c->p0, p1 = c->p1, l0 = c->l0;

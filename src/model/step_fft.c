@@ -8,7 +8,7 @@
 void pst_step_fft_inverse(pst_dyn *d, const pst_substep *s, const pst_chunk *c)
 {
     if (pst_skeleton()) { /* 5 of the 13 FFTs; the row's transposes still run, their FFTW calls untimed */
-        pst_skeleton_inject(pst_skeleton_chain_flops(d, PST_STAGE_FFT, (double)PST_DYN_NINV / (PST_DYN_NINV + PST_DYN_NFWD), c->p1 - c->p0));
+        pst_skeleton_inject(PST_STAGE_FFT, pst_skeleton_chain_flops(d, PST_STAGE_FFT, (double)PST_DYN_NINV / (PST_DYN_NINV + PST_DYN_NFWD), c->p1 - c->p0));
         if (d->pfft_inv) pst_pfft_inverse(d->pfft_inv, d->four_inv, d->grid_inv);
         return;
     }
@@ -28,7 +28,7 @@ void pst_step_fft_inverse(pst_dyn *d, const pst_substep *s, const pst_chunk *c)
 void pst_step_fft_forward(pst_dyn *d, const pst_substep *s, const pst_chunk *c)
 {
     if (pst_skeleton()) { /* the other 8 */
-        pst_skeleton_inject(pst_skeleton_chain_flops(d, PST_STAGE_FFT, (double)PST_DYN_NFWD / (PST_DYN_NINV + PST_DYN_NFWD), c->p1 - c->p0));
+        pst_skeleton_inject(PST_STAGE_FFT, pst_skeleton_chain_flops(d, PST_STAGE_FFT, (double)PST_DYN_NFWD / (PST_DYN_NINV + PST_DYN_NFWD), c->p1 - c->p0));
         if (d->pfft_fwd) pst_pfft_forward(d->pfft_fwd, d->grid_fwd, d->four_fwd);
         return;
     }

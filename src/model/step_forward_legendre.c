@@ -16,7 +16,7 @@ static void forward_sums(pst_dyn *d, const double *lb, int pairs, size_t c0, siz
     if (c1 <= c0) return;
     if (pst_skeleton()) { /* all owned coefficients' flops, times the range's share of them */
         const double share = (double)(c1 - c0) / (double)d->spec.ncoef;
-        pst_skeleton_inject(pst_skeleton_sums_flops(d, pairs, 0, d->spec.nm) * share);
+        pst_skeleton_inject(PST_STAGE_LEGENDRE, pst_skeleton_sums_flops(d, pairs, 0, d->spec.nm) * share);
         return;
     }
     const int B = d->B, co = O_N * B * 2, cu = OUT_N * B * 2, chh = H_N * B * 2, ldf = (int)leg_width(d);

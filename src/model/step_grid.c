@@ -33,7 +33,7 @@ static void product_line(int nlon, double c, const double *restrict U, const dou
 void pst_step_products(pst_dyn *d, const pst_substep *s, const pst_chunk *c)
 {
     if (pst_skeleton()) { /* the whole grid count, the Robert term's share of the kept level included */
-        pst_skeleton_inject(pst_skeleton_chain_flops(d, PST_STAGE_GRID, 1.0, c->p1 - c->p0));
+        pst_skeleton_inject(PST_STAGE_GRID, pst_skeleton_chain_flops(d, PST_STAGE_GRID, 1.0, c->p1 - c->p0));
         return;
     }
     const int p0 = c->p0, p1 = c->p1, l0 = c->l0;

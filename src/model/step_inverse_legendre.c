@@ -9,7 +9,7 @@
 void pst_step_inverse_sums(pst_dyn *d, const double *st, double *lb, int pairs)
 {
     if (pst_skeleton()) {
-        pst_skeleton_inject(pst_skeleton_sums_flops(d, pairs, 0, d->spec.nm));
+        pst_skeleton_inject(PST_STAGE_LEGENDRE, pst_skeleton_sums_flops(d, pairs, 0, d->spec.nm));
         return;
     }
     const int B = d->B, cs = PST_DYN_NSPEC * B * 2, ch = 2 * B * 2, ldx = (int)leg_width(d);

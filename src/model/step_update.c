@@ -101,7 +101,7 @@ static update_fn *const scheme_updates[] = {
 bool pst_step_update(pst_dyn *d, double *st, const double *out, const pst_substep *s)
 {
     if (pst_skeleton()) {
-        pst_skeleton_inject(pst_skeleton_update_flops(d));
+        pst_skeleton_inject(PST_STAGE_SPECTRAL, pst_skeleton_update_flops(d));
         return true;
     }
     return scheme_updates[d->cfg.scheme](d, st, out, s);

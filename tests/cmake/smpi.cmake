@@ -114,6 +114,11 @@ pst_mpi_test(smpi.watchdog_unarmed 2 model --grid 1x2 --trunc 21 --levels 4 --st
 add_test(NAME smpi.skeleton.2x2 COMMAND ${CMAKE_SOURCE_DIR}/tests/smpi-skeleton.sh 2x2 $<TARGET_FILE:pstswm>
   ${CMAKE_SOURCE_DIR}/platforms/t3e-900.toml)
 set_tests_properties(smpi.skeleton.2x2 PROPERTIES TIMEOUT 300 PASS_REGULAR_EXPRESSION "smpi skeleton 2x2: .*: ok")
+# A platform's per-stage rates: each stage injected at its own, recorded in the header; a broken
+# PSTSWM_SMPI_STAGE_MFLOPS is refused by name with exit 2.
+add_test(NAME smpi.skeleton.stage_rates COMMAND ${CMAKE_SOURCE_DIR}/tests/smpi-stage-rates.sh $<TARGET_FILE:pstswm>
+  ${CMAKE_SOURCE_DIR}/platforms/t3e-900.toml)
+set_tests_properties(smpi.skeleton.stage_rates PROPERTIES TIMEOUT 180 PASS_REGULAR_EXPRESSION "smpi stage rates refused: ok")
 pst_records_test(smpi.skeleton.records 4 CHECKS
   "header['compute'] == 'skeleton' and header['simulated'] is True"
   "len(points) == 1 and all(p[k] is None for p in points for k in ('h_l1', 'h_l2', 'v_linf', 'mass_rel', 'error_ref'))"

@@ -1,6 +1,7 @@
 """`pstlab calibrate` (python/pstlab/calibrate.py): the fit from pstswm's records, the platform file it
 writes, bad input, and (with the SMPI build: make test's smpi step) the whole self-check."""
 
+import json
 import os
 import re
 import shutil
@@ -25,10 +26,36 @@ def test_fit_reproduces_every_pingpong_size_and_the_model_rate():
             ) == pytest.approx(t, rel=1e-9)
     serial = [p for p in records.load(CURRENT).points("model") if p["grid"] == "1x1"]
     assert f.mflops == {
-        f"T{serial[0]['trunc']}L{serial[0]['levels']}": pytest.approx(
-            serial[0]["mflops"]
-        )
+        f"T{serial[0]['trunc']}L{serial[0]['levels']}": {"mflops": pytest.approx(serial[0]["mflops"])}
     }
+
+
+def test_stage_rates_are_each_stages_flops_over_its_time_scaled_to_the_median_step(tmp_path):
+    """Records with per-stage flops (pstswm model since it writes <stage>_flops) give per-stage
+    rates: the stage's share of the median step, from its mean time's share; the median over runs."""
+    src = tmp_path / "r"
+    shutil.copytree(CURRENT, src)
+    serial = next(p for p in records.load(CURRENT).points("model") if p["grid"] == "1x1")
+    stage_s = {"fft": 0.002, "legendre": 0.004, "fourier": 0.001, "grid": 0.0005, "spectral": 0.0005}
+    runs = []
+    for step_s in (0.004, 0.008, 0.016):  # a stalled host: the stage means add up to twice the median step
+        run = dict(serial, step_s=step_s, mflops=1e3)
+        run.update({f"{s}_s": t * step_s / 0.004 for s, t in stage_s.items()})
+        run.update({f"{s}_flops": 1e6 * (i + 1) for i, s in enumerate(stage_s)})
+        runs.append(run)
+    with open(src / "model-staged.jsonl", "w") as out:
+        out.write(json.dumps(records.load(CURRENT).headers()[0]) + "\n")
+        out.writelines(json.dumps(dict(r, trunc=42, levels=3)) + "\n" for r in runs)
+    rates = calibrate.fit(records.load(src)).mflops["T42L3"]
+    # the median run (step 8 ms): its stage means, twice stage_s, add up to twice its step, so each
+    # scaled to the step is stage_s; its flops over that (the fastest run's would be twice as fast)
+    for i, (stage, t) in enumerate(stage_s.items()):
+        assert rates[f"{stage}_mflops"] == pytest.approx((i + 1) / t), stage
+    assert rates["mflops"] == 1e3
+    text = calibrate.toml_text(calibrate.fit(records.load(src)), src)
+    out = tmp_path / "p.toml"
+    out.write_text(text)
+    assert platform.load(out).compute["T42L3"]["legendre_mflops"] == pytest.approx(rates["legendre_mflops"], rel=1e-5)
 
 
 def test_written_platform_loads_and_keeps_its_validation(tmp_path):
