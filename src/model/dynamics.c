@@ -23,7 +23,7 @@ static double legendre_pass_s(void *arg, pst_blas b)
     d->leg.blas = b;
     double t0 = pst_now_s();
     pst_step_inverse_sums(d, d->state[0], lb, pairs);
-    pst_step_forward_sums(d, lb, pairs, 0, d->spec.nm, d->out);
+    pst_step_forward_sums(d, lb, pairs, d->out);
     return pst_now_s() - t0;
 }
 

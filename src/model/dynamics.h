@@ -100,12 +100,12 @@ typedef struct pst_dyn {
                                       * so each dgemm's rows are contiguous (the combinations read and
                                       * write one piece per wavenumber, prefetched ahead) */
     double *leg_scratch;             /* the H sums' coefficients (legendre.h): (M/2 + 2) x 3B x 2 */
-    double *sum_scratch;             /* one wavenumber's forward sums before the κ fold: 2 x (M/2 + 2) x 4B x 2 */
+    double *sum_scratch;             /* one parity's forward sums before the κ fold: (M/2 + 2) x 4B x 2 */
     double *legall;                  /* Legendre transposes: [owned m][global pair][28 B] */
     double *out;                     /* forward Legendre output [ncoef][η, δ*, Φ*][B][2] (κ folded into δ*) */
     double *out_next;                /* the level pipeline: the other block's output while one is summed */
-    double *sums;                    /* ringpipe: the forward sums computed block by block */
-    bool *sums_done;                 /* ringpipe: per owned wavenumber, computed in this vector sum */
+    bool sums_in_vsum;               /* ringpipe, iallreduce: the column's vector sum computes the forward
+                                      * sums block by block (pst_step_forward_sums_block) */
     double *coriolis;                /* f coefficients [ncoef][2] */
     double *phis;                    /* surface geopotential [nlat][nlon] */
     long steps_done;

@@ -51,6 +51,7 @@ void pst_layout_shape(pst_dyn *d)
     pst_spec_layout_init(&d->spec, cfg->M, par->leg_mx + par->own_lo, par->nown);
     /* The sums run over the local pairs, or over all of them after a Legendre transpose. */
     d->sum_pairs = par->cfg.PY > 1 && pst_par_leg_is_transpose(par->cfg.legendre) ? (int)par->pairs_all : d->npairs;
+    d->sums_in_vsum = par->cfg.PY > 1 && par->cfg.legendre->pipelined;
     /* Across a row every chunk is a round of transposes: 4x the serial budget keeps the chunk
      * mostly cache-resident with a quarter of the messages (T85L16 on 2x1: 31 ms per step with
      * all pairs in one chunk, 22 with 2, 4, 8 or 16 pairs; serial 25.6). */
@@ -85,7 +86,7 @@ static bool column_sums(const pst_dyn *d) { return d->par->cfg.PY > 1; }
 static bool gathers_column(const pst_dyn *d) { return column_sums(d) && pst_par_leg_is_transpose(d->par->cfg.legendre); }
 
 static size_t leg_scratch(const pst_dyn *d) { return ((size_t)d->cfg.M / 2 + 2) * H_N * d->B * 2; }
-static size_t sum_scratch(const pst_dyn *d) { return ((size_t)d->cfg.M / 2 + 2) * 2 * O_N * d->B * 2; }
+static size_t sum_scratch(const pst_dyn *d) { return ((size_t)d->cfg.M / 2 + 2) * O_N * d->B * 2; }
 static size_t state(const pst_dyn *d) { return ncoef(d) * PST_DYN_NSPEC * d->B * 2 + 1; }
 static size_t grid_old(const pst_dyn *d) { return (size_t)d->npairs * 2 * N_OLD * d->B * d->nlon_local; }
 static size_t four_inv(const pst_dyn *d) { return chunk_lines(d) * PST_DYN_NINV * d->fstride; }
@@ -99,8 +100,6 @@ static size_t legall(const pst_dyn *d)
 }
 static size_t out(const pst_dyn *d) { return block_outputs(d); }
 static size_t out_next(const pst_dyn *d) { return column_sums(d) && d->par->cfg.leg_level_pipeline ? block_outputs(d) : 0; }
-static size_t sums(const pst_dyn *d) { return column_sums(d) && d->par->cfg.legendre->pipelined ? block_outputs(d) : 0; }
-static size_t sums_done(const pst_dyn *d) { return sums(d) ? (size_t)d->spec.nm + 1 : 0; }
 static size_t coriolis(const pst_dyn *d) { return 2 * ncoef(d) + 1; }
 static size_t phis(const pst_dyn *d) { return (size_t)d->cfg.nlat * d->cfg.nlon; }
 /* pst_spec_layout_init: m, nk[0], nk[1] ints and nm + 1 offsets; for d->spec and for the
@@ -135,8 +134,6 @@ static const buffer_row rows[] = {
     ROW(legall, ALIGNED, double, false),
     ROW(out, ALIGNED, double, false),
     ROW(out_next, ALIGNED, double, false),
-    ROW(sums, ALIGNED, double, false),
-    ROW(sums_done, PLAIN, bool, false),
     ROW(coriolis, PLAIN, double, false),
     ROW(phis, PLAIN, double, false),
     {"spectral layout (spectral.c)", 0, HELD, 1, false, spec_index_bytes},

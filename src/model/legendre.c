@@ -124,13 +124,14 @@ static void synth_degrees(const pst_legendre *L, pst_leg_kernel k, int i, int pa
     pst_blas_dgemm(L->blas, false, L->npairs, ncols, nk, 1.0, pst_leg_matrix(L, k, i, par), lda, S, lds, 0.0, X, ldx);
 }
 
-/* O = K[:, :nk]ᵀ · F + beta O over the first nk degrees of a table block. */
-static void analysis_degrees(const pst_legendre *L, pst_leg_kernel k, int i, int par, int nk, const double *F, int ldf,
-                             int ncols, double beta, double *O, int ldo)
+/* O = K[:, k0:k1]ᵀ · F + beta O over degrees rows k0..k1 of a table block (O's first row is k0's). */
+static void analysis_degrees(const pst_legendre *L, pst_leg_kernel k, int i, int par, int k0, int k1, const double *F,
+                             int ldf, int ncols, double beta, double *O, int ldo)
 {
-    if (nk == 0) return;
+    if (k1 <= k0) return;
     const int lda = pst_leg_table_layout(L)->nk[par][i];
-    pst_blas_dgemm(L->blas, true, nk, ncols, L->npairs, 1.0, pst_leg_matrix(L, k, i, par), lda, F, ldf, beta, O, ldo);
+    pst_blas_dgemm(L->blas, true, k1 - k0, ncols, L->npairs, 1.0, pst_leg_matrix(L, k, i, par) + k0, lda, F, ldf, beta, O,
+                   ldo);
 }
 
 void pst_leg_synth(const pst_legendre *L, pst_leg_kernel k, int i, int par, const double *S, int lds, int ncols,
@@ -142,7 +143,13 @@ void pst_leg_synth(const pst_legendre *L, pst_leg_kernel k, int i, int par, cons
 void pst_leg_analysis(const pst_legendre *L, pst_leg_kernel k, int i, int par, const double *F, int ldf, int ncols,
                       double beta, double *O, int ldo)
 {
-    analysis_degrees(L, k, i, par, L->spec->nk[par][i], F, ldf, ncols, beta, O, ldo);
+    analysis_degrees(L, k, i, par, 0, L->spec->nk[par][i], F, ldf, ncols, beta, O, ldo);
+}
+
+void pst_leg_analysis_rows(const pst_legendre *L, pst_leg_kernel k, int i, int par, int k0, int k1, const double *F,
+                           int ldf, int ncols, double beta, double *O, int ldo)
+{
+    analysis_degrees(L, k, i, par, k0, k1, F, ldf, ncols, beta, O, ldo);
 }
 
 /* c_k = a_{k+1} s_{k+1} − b_{k−1} s_{k−1}: degree k = m + par + 2j of the table block (i, par) has
@@ -170,22 +177,20 @@ void pst_leg_synth_h(const pst_legendre *L, int i, int par, const double *S_opp,
     synth_degrees(L, PST_LEG_P, i, par, next, C, ncols, ncols, X, ldx);
 }
 
-void pst_leg_analysis_h(const pst_legendre *L, int i, int par, const double *F, int ldf, int ncols, double *Z,
-                        double *O_opp, int ldo)
+void pst_leg_analysis_h(const pst_legendre *L, int i, int par, int j0, int j1, const double *F, int ldf, int ncols,
+                        double *Z, double *O_opp, int ldo)
 {
-    const pst_spec_layout *s = L->spec;
-    const int next = L->ext.nk[par][i], nopp = s->nk[1 - par][i];
-    if (next == 0 || nopp == 0) return;
-    analysis_degrees(L, PST_LEG_P, i, par, next, F, ldf, ncols, 0.0, Z, ncols);
+    if (j1 <= j0 || L->ext.nk[par][i] == 0) return;
     /* Output degree n = m + (1 − par) + 2j meets Z at n − 1 (row j − par; none for n = m, where
-     * a_n = 0) and n + 1 (row j + 1 − par, at most M + 1). */
-    const size_t opp = pst_spec_block(s, i, 1 - par);
-    for (int jo = 0; jo < nopp; jo++) {
-        const int down = jo - par, up = jo + 1 - par;
-        const double a = L->rec_a[opp + jo], b = L->rec_b[opp + jo], *zu = Z + (size_t)up * ncols;
-        double *o = O_opp + (size_t)jo * ldo;
-        if (down >= 0) {
-            const double *zd = Z + (size_t)down * ncols;
+     * a_n = 0) and n + 1 (row j + 1 − par, at most M + 1): rows z0..j1 − par of Z serve j0..j1. */
+    const int z0 = j0 - par > 0 ? j0 - par : 0;
+    analysis_degrees(L, PST_LEG_P, i, par, z0, j1 + 1 - par, F, ldf, ncols, 0.0, Z, ncols);
+    const size_t opp = pst_spec_block(L->spec, i, 1 - par);
+    for (int jo = j0; jo < j1; jo++) {
+        const double a = L->rec_a[opp + jo], b = L->rec_b[opp + jo], *zu = Z + (size_t)(jo + 1 - par - z0) * ncols;
+        double *o = O_opp + (size_t)(jo - j0) * ldo;
+        if (jo - par >= 0) {
+            const double *zd = Z + (size_t)(jo - par - z0) * ncols;
             for (int col = 0; col < ncols; col++) o[col] += a * zd[col] - b * zu[col];
         } else {
             for (int col = 0; col < ncols; col++) o[col] -= b * zu[col];

@@ -66,16 +66,21 @@ void pst_leg_synth(const pst_legendre *L, pst_leg_kernel k, int i, int par, cons
 /* Analysis (Fourier → spectral) of one parity: O[nk][ncols] = Kᵀ · F[npairs][ncols] + beta · O. */
 void pst_leg_analysis(const pst_legendre *L, pst_leg_kernel k, int i, int par, const double *F, int ldf, int ncols,
                       double beta, double *O, int ldo);
+/* The same for the block's degree rows [k0, k1) alone: O[k1 − k0][ncols] (a block of a pipelined
+ * vector sum computes only its own coefficients). */
+void pst_leg_analysis_rows(const pst_legendre *L, pst_leg_kernel k, int i, int par, int k0, int k1, const double *F,
+                           int ldf, int ncols, double beta, double *O, int ldo);
 
 /* P̄-only tables.  Synthesis of the H sums of the parity 1 − par coefficients (columns
  * [col0, col0 + ncols) of S_opp, the [nk(1 − par)][lds] block) through P̄ of parity par:
  * X[npairs][ncols] = Σ_n s_n H_n.  C: scratch of M / 2 + 2 rows of ncols. */
 void pst_leg_synth_h(const pst_legendre *L, int i, int par, const double *S_opp, int lds, int col0, int ncols,
                      double *C, double *X, int ldx);
-/* Analysis: the H sums of F ([npairs][ncols], ldf) through P̄ of parity par, added to the
- * parity 1 − par coefficients O_opp ([nk(1 − par)][ncols], ldo).  Z: scratch as C above. */
-void pst_leg_analysis_h(const pst_legendre *L, int i, int par, const double *F, int ldf, int ncols, double *Z,
-                        double *O_opp, int ldo);
+/* Analysis: the H sums of F ([npairs][ncols], ldf) through P̄ of parity par, added to rows
+ * [j0, j1) of the parity 1 − par coefficients, O_opp ([j1 − j0][ncols], ldo; all of them: 0 and
+ * nk(1 − par)).  Z: scratch as C above. */
+void pst_leg_analysis_h(const pst_legendre *L, int i, int par, int j0, int j1, const double *F, int ldf, int ncols,
+                        double *Z, double *O_opp, int ldo);
 
 /* Values of P̄_n^m and H_n^m at one μ (with coslat = √(1 − μ²)) for n = m..M (out arrays of
  * M − m + 1); exposed for tests. */

@@ -48,9 +48,9 @@ static void compute_block(pst_dyn *d, int b, const pst_substep *s, double *out)
         }
     if (d->legall) {
         pst_pleg_to_spectral(d->pleg, d->legbuf, d->legall);
-        pst_step_forward_sums(d, d->legall, d->sum_pairs, 0, d->spec.nm, out);
-    } else if (!d->sums || d->out_next) { /* else the vector sum computes them just in time (ringpipe, iallreduce) */
-        pst_step_forward_sums(d, d->legbuf, d->npairs, 0, d->spec.nm, out);
+        pst_step_forward_sums(d, d->legall, d->sum_pairs, out);
+    } else if (!d->sums_in_vsum || d->out_next) { /* else the vector sum computes them just in time (ringpipe, iallreduce) */
+        pst_step_forward_sums(d, d->legbuf, d->npairs, out);
     }
     stage_done(d, PST_STAGE_LEGENDRE, &t);
 }
@@ -73,10 +73,7 @@ static bool substep_blocks(pst_dyn *d, const pst_substep *s)
         compute_block(d, b, s, d->out);
         double t;
         pst_event_begin(&t);
-        if (d->sums) { /* ringpipe: just in time */
-            pst_step_forward_sums_blocks_begin(d);
-            pst_pleg_sum_compute(d->pleg, pst_step_forward_sums_block, d, d->out);
-        }
+        if (d->sums_in_vsum) pst_pleg_sum_compute(d->pleg, pst_step_forward_sums_block, d, d->out); /* just in time */
         else if (d->pleg && !d->legall) pst_pleg_sum(d->pleg, d->out);
         stage_done(d, PST_STAGE_LEGENDRE, &t);
         ok &= update_block(d, b, s, d->out);

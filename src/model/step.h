@@ -78,11 +78,10 @@ typedef void pst_chain_stage_fn(pst_dyn *d, const pst_substep *s, const pst_chun
 PST_STEP_CHAIN(PST_STEP_DECLARE)
 #undef PST_STEP_DECLARE
 
-/* 5b: the forward sums of owned wavenumbers [i0, i1) from lb into O_all; the _block form is the
- * same for one block of a pipelined vector sum (pst_vsum_compute_fn, arg: the pst_dyn). */
-void pst_step_forward_sums(pst_dyn *d, const double *lb, int pairs, int i0, int i1, double *O_all);
+/* 5b: the forward sums of every owned coefficient from lb into O_all; the _block form computes
+ * one block of a pipelined vector sum, its coefficients alone (pst_vsum_compute_fn, arg: the pst_dyn). */
+void pst_step_forward_sums(pst_dyn *d, const double *lb, int pairs, double *O_all);
 void pst_step_forward_sums_block(void *arg, size_t lo, size_t count, double *dst);
-void pst_step_forward_sums_blocks_begin(pst_dyn *d); /* before a vector sum of such blocks */
 /* 6: the new level of state block st from its complete sums out; false on a non-finite value. */
 bool pst_step_update(pst_dyn *d, double *st, const double *out, const pst_substep *s);
 

@@ -51,3 +51,10 @@ target_link_libraries(test_fft_agreed PRIVATE pst_model)
 foreach(n 1 2 3 4)
   pst_output_test(model.fft_agreed.np${n} ${n} "fft_agreed: ok$" $<TARGET_FILE:test_fft_agreed>)
 endforeach()
+
+# ringpipe's just-in-time blocks smaller than a wavenumber (step_forward_legendre.c): T10 on a
+# column of 8 gives each rank 5 or 6 wavenumbers and 8 blocks of 3 to 5 coefficients, cut inside
+# the wavenumbers' parity blocks, as T85 on 16x16 does (16 ranks: Open MPI, as pst_mpi_test).
+if(PST_MPI STREQUAL "openmpi")
+  pst_output_test(model.parallel.2x8.case6 16 ": ok$" $<TARGET_FILE:test_model_parallel> 2x8 6 10 2 3 all)
+endif()
