@@ -2,6 +2,7 @@
 
 #include "core/alloc.h"
 #include "core/errors.h"
+#include "run/simulation.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,34 +91,48 @@ static void probe_path(int rank)
     MPI_Comm_free(&comm);
 }
 
+/* Nodes numbered in order of their first rank, as the header's hosts are; machines counted by
+ * their kernels.  On rank 0, from every rank's place. */
+static void number_nodes(const rank_place *all, int *node_of, int *nnodes, int *nmachines)
+{
+    *nnodes = *nmachines = 0;
+    for (int r = 0; r < loc.size; r++) {
+        int first = 0;
+        while (strcmp(all[first].host, all[r].host)) first++;
+        node_of[r] = first == r ? (*nnodes)++ : node_of[first];
+        int kernel = 0;
+        while (strcmp(all[kernel].boot_id, all[r].boot_id)) kernel++;
+        *nmachines += kernel == r;
+    }
+}
+
 void pst_locality_survey(void)
 {
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &loc.size);
-    rank_place me, *all = pst_malloc((size_t)loc.size * sizeof *all);
+    /* Rank 0 numbers the nodes and broadcasts the numbers (and after them the node and machine
+     * counts): an allgather of every rank's names would hold P names on every rank, and cost a
+     * simulation P^2 messages. */
+    rank_place me, *all = rank == 0 ? pst_malloc((size_t)loc.size * sizeof *all) : NULL;
     place_me(&me);
-    MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, all, (int)sizeof me, MPI_BYTE, MPI_COMM_WORLD);
+    MPI_Gather(&me, (int)sizeof me, MPI_BYTE, all, (int)sizeof me, MPI_BYTE, 0, MPI_COMM_WORLD);
+    int *numbers = pst_malloc(((size_t)loc.size + 2) * sizeof *numbers);
+    if (rank == 0) number_nodes(all, numbers, &numbers[loc.size], &numbers[loc.size + 1]);
+    free(all);
+    MPI_Bcast(numbers, loc.size + 2, MPI_INT, 0, MPI_COMM_WORLD);
     free(loc.node_of);
     free(loc.ranks_per_node);
-    loc.node_of = pst_malloc((size_t)loc.size * sizeof *loc.node_of);
-    loc.ranks_per_node = calloc((size_t)loc.size, sizeof *loc.ranks_per_node);
+    loc.node_of = numbers;
+    loc.nnodes = numbers[loc.size];
+    loc.nmachines = numbers[loc.size + 1];
+    loc.ranks_per_node = calloc((size_t)loc.nnodes, sizeof *loc.ranks_per_node);
     if (!loc.ranks_per_node) pst_fatal(PST_EXIT_FAILED, "out of memory");
-    /* Nodes numbered in order of their first rank, as the header's hosts are. */
-    loc.nnodes = loc.nmachines = 0;
-    for (int r = 0; r < loc.size; r++) {
-        int first = 0;
-        while (strcmp(all[first].host, all[r].host)) first++;
-        loc.node_of[r] = first == r ? loc.nnodes++ : loc.node_of[first];
-        loc.ranks_per_node[loc.node_of[r]]++;
-        int kernel = 0;
-        while (strcmp(all[kernel].boot_id, all[r].boot_id)) kernel++;
-        loc.nmachines += kernel == r;
-    }
-    free(all);
+    for (int r = 0; r < loc.size; r++) loc.ranks_per_node[loc.node_of[r]]++;
     loc.probed = false;
     loc.interface_bytes = -1;
-    if (loc.nnodes > 1) probe_path(rank);
+    /* A simulation's nodes have no interfaces to read, and its messages no path to find out. */
+    if (loc.nnodes > 1 && !PST_IS_SIMULATED) probe_path(rank);
 }
 
 int pst_locality_node(int world_rank) { return loc.node_of[world_rank]; }
@@ -211,6 +226,10 @@ void pst_locality_print(void)
     if (loc.nnodes < 2) return;
     printf("# locality: %d nodes on %d machine%s; ranks per node:", loc.nnodes, loc.nmachines, loc.nmachines == 1 ? "" : "s");
     for (int i = 0; i < loc.nnodes; i++) printf(" %d", loc.ranks_per_node[i]);
+    if (!loc.probed) {
+        printf("; no probe between nodes (simulated)\n");
+        return;
+    }
     printf("; a %lld-byte probe between nodes moved %lld bytes on their interfaces\n", loc.probe_bytes, loc.interface_bytes);
     if (!seen_on_interfaces() && loc.nmachines == 1)
         fprintf(stderr, "%s: warning: the nodes share one machine and the probe between them did not cross their network "

@@ -52,7 +52,7 @@ static const pst_fields allocator_fields = PST_FIELDS("allocator", allocator);
 
 static const pst_field path[] = {
     {"library_asked", PST_F_STR, NULL, "the transports the library was told to use: Open MPI's OMPI_MCA_pml and OMPI_MCA_btl, UCX_TLS (MPICH over UCX); default: not set", false, NULL},
-    {"probe_bytes", PST_F_INT, "bytes", "bytes rank 0 and the first rank on another node sent each other at the start; null on one node", false, NULL},
+    {"probe_bytes", PST_F_INT, "bytes", "bytes rank 0 and the first rank on another node sent each other at the start; null on one node and in simulation (simulated nodes have no interfaces)", false, NULL},
     {"interface_bytes", PST_F_INT, "bytes", "bytes the two nodes' network interfaces (/proc/net/dev, not lo) counted meanwhile, the smaller count; null where unreadable", false, NULL},
     {"seen_on_interfaces", PST_F_BOOL, NULL, "interface_bytes >= probe_bytes: the library took a network interface the kernel counts between nodes (false: shared memory, or an RDMA network)", false, NULL},
     {"shared_memory", PST_F_BOOL, NULL, "not seen on the interfaces while every node runs on one machine (emulated nodes): inter-node pairs went through shared memory, not a network", false, NULL},
