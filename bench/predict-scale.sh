@@ -62,7 +62,12 @@ if problem not in tomllib.loads(text)["compute"]:
 open(dst, "w").write(text)
 PY
   out=$work/$problem-$grid.jsonl log=$work/$problem-$grid.log
+  # SMPI's mpich selection runs SMP-aware bcast, reduce and allreduce, which build their node and
+  # leader communicators with two ring allgathers over all ranks, P^2 messages to simulate (a
+  # 8-byte MPI_Bcast on 512 ranks: 14 s): pinned to the algorithms those run between nodes at
+  # one rank per node.  The timed steps (srtrans, halfsum) use no collective.
   /usr/bin/time -v -o "$work/time" scripts/pstrun --mpi smpi --platform "$copy" --problem "$problem" --host-mflops 1000 -n "$ranks" \
+    --cfg smpi/bcast:binomial_tree --cfg smpi/allreduce:mvapich2_rs --cfg smpi/reduce:binomial \
     "$build/pstswm" model --trunc "$trunc" --levels "$levels" --grid "$grid" --steps "$steps" --warmup $((steps - 1)) \
     --compute skeleton --chunks whole --level-block "$levels" --fftw-plan estimate --blas openblas --noise-probe 0 --timeout 0 \
     --out "$out" >"$log" 2>&1 &

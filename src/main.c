@@ -16,6 +16,11 @@ static void usage(FILE *f)
     for (size_t i = 0; i < pst_nbenches; i++) fprintf(f, "  %-10s %s\n", pst_benches[i]->name, pst_benches[i]->summary);
 }
 
+#ifdef PST_SIMULATED
+/* The SMPI build hides its symbols (smaller copies of the program, one per simulated rank); SMPI
+ * looks each copy's main up by name. */
+__attribute__((visibility("default")))
+#endif
 int main(int argc, char **argv)
 {
     pst_transport_before_mpi_init(argc, argv);
