@@ -142,9 +142,14 @@ void pst_dyn_set_forcing(pst_dyn *d, const double *coriolis, const double *phis)
     for (int i = 0; i < d->spec.nm; i++)
         for (int n = d->spec.m[i]; n <= d->cfg.M; n++)
             memcpy(d->coriolis + 2 * pst_spec_index(&d->spec, i, n), coriolis + 2 * full_index(d, i, n), 2 * sizeof(double));
-    size_t npts = (size_t)d->cfg.nlat * d->cfg.nlon;
-    if (phis) memcpy(d->phis, phis, npts * sizeof *d->phis);
-    else memset(d->phis, 0, npts * sizeof *d->phis);
+    /* Only the rank's own points: a global grid on every rank is 4 GiB over 4,096 ranks at T170. */
+    const size_t nlon = (size_t)d->nlon_local;
+    for (int p = 0; p < d->npairs; p++)
+        for (int h = 0; h < 2; h++) {
+            double *mine = d->phis + ((size_t)p * 2 + (size_t)h) * nlon;
+            if (phis) memcpy(mine, phis + (size_t)lat_of(d, p, h) * d->cfg.nlon + d->par->lon_lo, nlon * sizeof *mine);
+            else memset(mine, 0, nlon * sizeof *mine);
+        }
     for (int level = 0; level < d->cfg.levels; level++)
         for (int i = 0; i < d->spec.nm; i++)
             for (int n = d->spec.m[i]; n <= d->cfg.M; n++) derive_potentials(d, level, pst_spec_index(&d->spec, i, n), n);

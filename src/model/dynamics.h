@@ -107,7 +107,7 @@ typedef struct pst_dyn {
     bool sums_in_vsum;               /* ringpipe, iallreduce: the column's vector sum computes the forward
                                       * sums block by block (pst_step_forward_sums_block) */
     double *coriolis;                /* f coefficients [ncoef][2] */
-    double *phis;                    /* surface geopotential [nlat][nlon] */
+    double *phis;                    /* surface geopotential at the rank's points [pair][hemi][nlon_local] */
     long steps_done;
     bool old_partial;                /* previous level still lacks its Robert filter term */
     pst_event_table events;          /* timer events: event k the stage pst_stage k, then fft_plan (the FFT

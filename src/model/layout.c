@@ -101,7 +101,7 @@ static size_t legall(const pst_dyn *d)
 static size_t out(const pst_dyn *d) { return block_outputs(d); }
 static size_t out_next(const pst_dyn *d) { return column_sums(d) && d->par->cfg.leg_level_pipeline ? block_outputs(d) : 0; }
 static size_t coriolis(const pst_dyn *d) { return 2 * ncoef(d) + 1; }
-static size_t phis(const pst_dyn *d) { return (size_t)d->cfg.nlat * d->cfg.nlon; }
+static size_t phis(const pst_dyn *d) { return (size_t)d->npairs * 2 * d->nlon_local; }
 /* pst_spec_layout_init: m, nk[0], nk[1] ints and nm + 1 offsets; for d->spec and for the
  * Legendre tables' own layout of the same wavenumbers. */
 static size_t spec_index_bytes(const pst_dyn *d)

@@ -45,7 +45,7 @@ void pst_step_products(pst_dyn *d, const pst_substep *s, const pst_chunk *c)
         for (int h = 0; h < 2; h++) {
             const int lat = lat_of(d, p, h);
             const double cs = 0.5 / one_minus_mu2(d, lat);
-            const double *phis = d->phis + (size_t)lat * d->cfg.nlon + d->par->lon_lo;
+            const double *phis = d->phis + ((size_t)p * 2 + (size_t)h) * nlon;
             for (int l = 0; l < d->Bc; l++) {
                 const double *g = d->grid_inv + inv_line(d, p - p0, h, 0, l) * nlon;
                 const double *U = g + G_U * fi, *V = g + G_V * fi, *E = g + G_ETA * fi, *F = g + G_PHI * fi;

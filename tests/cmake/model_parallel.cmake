@@ -58,3 +58,7 @@ endforeach()
 if(PST_MPI STREQUAL "openmpi")
   pst_output_test(model.parallel.2x8.case6 16 ": ok$" $<TARGET_FILE:test_model_parallel> 2x8 6 10 2 3 all)
 endif()
+
+# The mountain of case 5 (surface geopotential, each rank holding its own points of it) split
+# over longitudes and latitudes.
+pst_output_test(model.parallel.2x2.case5 4 ": ok$" $<TARGET_FILE:test_model_parallel> 2x2 5 10 2 3 subset)
