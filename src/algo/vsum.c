@@ -109,6 +109,8 @@ const pst_vsum_ops pst_allreduce_ops = {plan_allreduce, run_allreduce, NULL};
 
 /* ---- the frame ---- */
 
+static size_t work_doubles(const pst_vsum *v) { return v->count[0] ? v->count[0] : 1; }
+
 pst_vsum *pst_vsum_create(const pst_algorithm *alg, const pst_protocol *p, bool overlap, MPI_Comm comm, size_t n,
                           size_t unit, pst_vsum_result result)
 {
@@ -129,9 +131,9 @@ pst_vsum *pst_vsum_create(const pst_algorithm *alg, const pst_protocol *p, bool 
     for (int q = 0; q < v->size; q++) pst_vsum_block(n, unit, v->size, q, &v->lo[q], &v->count[q]);
     v->ring_chunks = pst_exchange_chunks(v->overlapped, n / (size_t)v->size * sizeof(double));
     size_t cap = n ? n : 1;
-    v->scratch = pst_malloc(cap * sizeof(double));
-    v->stream = pst_malloc(cap * sizeof(double));
-    for (int k = 0; k < 2; k++) v->work[k] = pst_malloc((v->count[0] ? v->count[0] : 1) * sizeof(double));
+    v->scratch = pst_work_alloc(cap * sizeof(double));
+    v->stream = pst_work_alloc(cap * sizeof(double));
+    for (int k = 0; k < 2; k++) v->work[k] = pst_work_alloc(work_doubles(v) * sizeof(double));
     alg->vsum->plan(v);
     return v;
 }
@@ -159,9 +161,8 @@ void pst_vsum_free(pst_vsum *v)
     pst_xfer_set_free(v->xfers);
     free(v->lo);
     free(v->count);
-    free(v->scratch);
-    free(v->stream);
-    free(v->work[0]);
-    free(v->work[1]);
+    pst_work_free(v->scratch, (v->n ? v->n : 1) * sizeof(double));
+    pst_work_free(v->stream, (v->n ? v->n : 1) * sizeof(double));
+    for (int k = 0; k < 2; k++) pst_work_free(v->work[k], work_doubles(v) * sizeof(double));
     free(v);
 }

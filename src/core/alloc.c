@@ -3,6 +3,7 @@
 #include "core/checked.h"
 #include "core/errors.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,8 +35,9 @@ void *pst_aligned(size_t align, size_t bytes)
     return pst_alloc_check(posix_memalign(&p, align, bytes ? bytes : 1) ? NULL : p, bytes);
 }
 
-/* Below SMPI's shared block (smpi/shared-malloc-blocksize, 1 MiB) folding saves little, and
- * every folded buffer costs memory maps: a few per rank of thousands meet vm.max_map_count. */
+/* Every folded buffer costs a memory map per started MiB (SMPI maps its shared file over the
+ * buffer), and a process may hold vm.max_map_count maps (65,530 by default): at 4,096 simulated
+ * ranks the program copies and the stacks take 7 a rank, so the many small buffers stay private. */
 void *pst_shared_alloc(size_t bytes)
 {
 #ifdef PST_SIMULATED
@@ -60,3 +62,15 @@ void pst_shared_free(void *p, size_t bytes)
 char *pst_strdup(const char *s) { return pst_strndup(s, strlen(s)); }
 
 char *pst_strndup(const char *s, size_t n) { return pst_alloc_check(strndup(s, n), n + 1); }
+
+static bool values_unread;
+
+void pst_values_unread(void) { values_unread = true; }
+
+void *pst_work_alloc(size_t bytes) { return values_unread ? pst_shared_alloc(bytes) : pst_malloc(bytes); }
+
+void pst_work_free(void *p, size_t bytes)
+{
+    if (values_unread) pst_shared_free(p, bytes);
+    else free(p);
+}

@@ -20,9 +20,14 @@ char *pst_strdup(const char *s);
  * PST_SHARED_MIN_BYTES up, one physical block that every simulated rank maps
  * (SMPI_SHARED_MALLOC), so a thousand ranks' buffers cost one rank's memory; otherwise
  * pst_aligned(64, bytes).  Free with pst_shared_free and the same bytes. */
-enum { PST_SHARED_MIN_BYTES = 1 << 20 };
+enum { PST_SHARED_MIN_BYTES = 128 << 10 };
 void *pst_shared_alloc(size_t bytes);
 void pst_shared_free(void *p, size_t bytes);
+/* Work buffers of the algorithms (a vector sum's vectors): plain memory, or pst_shared_alloc's
+ * once pst_values_unread() says the run reads no values (skeleton mode computes none). */
+void pst_values_unread(void);
+void *pst_work_alloc(size_t bytes);
+void pst_work_free(void *p, size_t bytes);
 char *pst_strndup(const char *s, size_t n);
 
 #endif

@@ -1,5 +1,6 @@
 #include "model/skeleton.h"
 
+#include "core/alloc.h"
 #include "core/errors.h"
 #include "core/record.h"
 #include "core/schema.h"
@@ -60,6 +61,7 @@ static void select_mode(const char *name)
     /* The stages' time is injected: what this host still does (packing, the row's FFTW calls
      * inside the parallel FFT) must not be timed and scaled on top of it. */
     sg_cfg_set_boolean("smpi/simulate-computation", "no");
+    pst_values_unread();
     const char *rates = getenv("PSTSWM_SMPI_STAGE_MFLOPS");
     if (rates) parse_stage_mflops(rates);
 #else
