@@ -159,10 +159,10 @@ void pst_vsum_free(pst_vsum *v)
     if (!v) return;
     if (v->alg->vsum->free) v->alg->vsum->free(v->state);
     pst_xfer_set_free(v->xfers);
-    free(v->lo);
-    free(v->count);
     pst_work_free(v->scratch, (v->n ? v->n : 1) * sizeof(double));
     pst_work_free(v->stream, (v->n ? v->n : 1) * sizeof(double));
-    for (int k = 0; k < 2; k++) pst_work_free(v->work[k], work_doubles(v) * sizeof(double));
+    for (int k = 0; k < 2; k++) pst_work_free(v->work[k], work_doubles(v) * sizeof(double)); /* reads count */
+    free(v->lo);
+    free(v->count);
     free(v);
 }
