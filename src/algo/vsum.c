@@ -109,6 +109,8 @@ const pst_vsum_ops pst_allreduce_ops = {plan_allreduce, run_allreduce, NULL};
 
 /* ---- the frame ---- */
 
+/* The buffers' lengths in doubles (at least one: an empty sum still gets a buffer). */
+static size_t vector_doubles(const pst_vsum *v) { return v->n ? v->n : 1; }
 static size_t work_doubles(const pst_vsum *v) { return v->count[0] ? v->count[0] : 1; }
 
 pst_vsum *pst_vsum_create(const pst_algorithm *alg, const pst_protocol *p, bool overlap, MPI_Comm comm, size_t n,
@@ -130,9 +132,8 @@ pst_vsum *pst_vsum_create(const pst_algorithm *alg, const pst_protocol *p, bool 
     v->count = pst_malloc((size_t)v->size * sizeof *v->count);
     for (int q = 0; q < v->size; q++) pst_vsum_block(n, unit, v->size, q, &v->lo[q], &v->count[q]);
     v->ring_chunks = pst_exchange_chunks(v->overlapped, n / (size_t)v->size * sizeof(double));
-    size_t cap = n ? n : 1;
-    v->scratch = pst_work_alloc(cap * sizeof(double));
-    v->stream = pst_work_alloc(cap * sizeof(double));
+    v->scratch = pst_work_alloc(vector_doubles(v) * sizeof(double));
+    v->stream = pst_work_alloc(vector_doubles(v) * sizeof(double));
     for (int k = 0; k < 2; k++) v->work[k] = pst_work_alloc(work_doubles(v) * sizeof(double));
     alg->vsum->plan(v);
     return v;
@@ -159,8 +160,8 @@ void pst_vsum_free(pst_vsum *v)
     if (!v) return;
     if (v->alg->vsum->free) v->alg->vsum->free(v->state);
     pst_xfer_set_free(v->xfers);
-    pst_work_free(v->scratch, (v->n ? v->n : 1) * sizeof(double));
-    pst_work_free(v->stream, (v->n ? v->n : 1) * sizeof(double));
+    pst_work_free(v->scratch, vector_doubles(v) * sizeof(double));
+    pst_work_free(v->stream, vector_doubles(v) * sizeof(double));
     for (int k = 0; k < 2; k++) pst_work_free(v->work[k], work_doubles(v) * sizeof(double)); /* reads count */
     free(v->lo);
     free(v->count);
