@@ -136,6 +136,26 @@ def test_dth_vs_dr_must_match_only_where_the_gap_exceeds_10_percent():
     assert target.figure == f"{decided - 1} of {decided}"
 
 
+def test_dth_excess_is_the_papers_dth_on_the_scale_of_the_predicted_dr_4x4_cell():
+    # A prediction at a third of the paper's seconds everywhere: no excess in any cell.
+    assert all(abs(e.excess) < 1e-12 for e in v.dth_excess(_predicted(lambda key, s: s / 3)))
+
+    # DTH predicted 20 % low at 4x4 only: the paper's DTH there is 25 % beyond it.
+    def low_dth_4x4(key, s):
+        return s * (0.8 if key[1] == "DTH" and key[3] == "4x4" else 1.0)
+
+    excess = {e.key: e.excess for e in v.dth_excess(_predicted(low_dth_4x4))}
+    assert excess[("T85L16", "MPI", "4x4")] == pytest.approx(0.25)
+    assert excess[("T85L16", "MPI", "8x8")] == pytest.approx(0.0)
+    assert len(excess) == 28  # every DTH cell: 7 meshes x 2 problems x 2 libraries
+
+
+def test_dth_excess_needs_the_dr_4x4_cell():
+    predicted = _predicted(_paper)
+    del predicted[("T42L16", "DR", "SHMEM", "4x4")]
+    assert {e.key[:2] for e in v.dth_excess(predicted)} == {("T42L16", "MPI"), ("T85L16", "MPI"), ("T85L16", "SHMEM")}
+
+
 def test_gap_is_the_faster_over_the_slower():
     assert v.gap_exceeds(1 / 1.11) and v.gap_exceeds(1.11)
     assert not v.gap_exceeds(1.09) and not v.gap_exceeds(1 / 1.09)
