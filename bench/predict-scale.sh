@@ -7,7 +7,13 @@
 # its physical memory.  The resident set size counts a folded buffer (SMPI_SHARED_MALLOC: one
 # physical block mapped by every simulated rank) once per rank; it is shown beside.
 #   bench/predict-scale.sh [--build DIR] [--steps N] [--runs 'T85L16:32x32 T170L16:64x64']
-#                          [--max-pss-gb G] [--max-wall-s S]
+#                          [--max-pss-gb G] [--max-wall-s S] [--simgrid PREFIX | --simgrid-version V]
+#                          [--keep DIR]
+# --simgrid runs PREFIX's SimGrid (PREFIX/bin first on PATH) with its own pstswm build,
+# build/smpi-<version> (scripts/build.sh smpi builds or updates it first); --simgrid-version
+# installs that version first (scripts/install-simgrid.sh, into its default prefix).  The header
+# line names the smpirun used; a run whose record reports another SimGrid is marked failed.
+# --keep DIR keeps each run's records and log there (PROBLEM-GRID.jsonl, .log), for the full digits.
 # platforms/t3e-900.toml holds 512 nodes: each run gets a copy with one node per rank on a 3-D
 # torus of that size, and T170L16 the T85L16 rate (Worley 1998 Table 1 has no T170 column); the
 # committed file is not changed.  One chunk per level block and one level block, as the Table 5
@@ -16,7 +22,8 @@
 # reported as missed: it would not fit the machine's share.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=build/smpi steps=2 runs="T85L16:32x32 T170L16:64x64" max_pss_gb=8 max_wall_s=900
+source scripts/mpi-env.sh
+build= steps=2 runs="T85L16:32x32 T170L16:64x64" max_pss_gb=8 max_wall_s=900 simgrid= simgrid_version= keep=
 while (($#)); do
   case "$1" in
     --build) build=$2; shift 2 ;;
@@ -24,10 +31,21 @@ while (($#)); do
     --runs) runs=$2; shift 2 ;;
     --max-pss-gb) max_pss_gb=$2; shift 2 ;;
     --max-wall-s) max_wall_s=$2; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --simgrid) simgrid=$2; shift 2 ;;
+    --simgrid-version) simgrid_version=$2; shift 2 ;;
+    --keep) keep=$2; shift 2 ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench/predict-scale.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
+[[ -z $simgrid || -z $simgrid_version ]] || { echo "bench/predict-scale.sh: --simgrid or --simgrid-version, not both" >&2; exit 2; }
+[[ -z $simgrid_version ]] || simgrid=$(scripts/install-simgrid.sh "$simgrid_version")
+if [[ -n $simgrid ]]; then
+  [[ -x $simgrid/bin/smpirun ]] || { echo "bench/predict-scale.sh: --simgrid: no $simgrid/bin/smpirun" >&2; exit 2; }
+  PATH=$(cd "$simgrid/bin" && pwd):$PATH
+  [[ -n $build ]] || scripts/build.sh smpi Release 2 >&2
+fi
+build=${build:-$(build_dir smpi)}
 [[ -x $build/pstswm ]] || { echo "bench/predict-scale.sh: $build/pstswm not built (scripts/build.sh smpi)" >&2; exit 2; }
 platform=platforms/t3e-900.toml
 # The largest process below pid (by resident set) and its proportional set size in KB.
@@ -42,7 +60,11 @@ descendant_pss() {
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "# skeleton mode at scale: $platform (sha256 $(sha256sum "$platform" | cut -c1-12)), $steps steps (the last timed)," \
-     "$(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(smpirun -version 2>/dev/null | head -1)"
+     "$(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(smpirun -version 2>/dev/null | head -1) ($(command -v smpirun))," \
+     "$build/pstswm"
+# The SimGrid smpirun reports, which every run's record must name (its library is the one loaded).
+simgrid_used=$(smpirun -version 2>/dev/null | head -1 | sed 's/^SimGrid version //')
+[[ -z $keep ]] || mkdir -p "$keep"
 printf '| problem | grid | ranks | wall s | cpu s | peak PSS GB | max RSS GB | predicted step ms | of it communication ms | targets |\n'
 printf '|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n'
 for run in $runs; do
@@ -88,7 +110,8 @@ PY
     if [[ $status != ok ]]; then kill "$sim" 2>/dev/null || true; break; fi
   done
   wait "$pid" || [[ $status != ok ]] || status="failed: $(tail -1 "$log")"
-  python3 - "$work/time" "$out" "$problem" "$grid" "$ranks" "$status" "$peak_pss_kb" <<'PY'
+  [[ -z $keep ]] || cp "$out" "$log" "$keep/" 2>/dev/null || true
+  python3 - "$work/time" "$out" "$problem" "$grid" "$ranks" "$status" "$peak_pss_kb" "$simgrid_used" <<'PY'
 import json, re, sys
 tv = open(sys.argv[1]).read()
 def field(name):
@@ -101,8 +124,12 @@ pss_gb = int(sys.argv[7]) * 1024 / 1e9
 status = sys.argv[6]
 step = comm = "-"
 try:
-    point = next(r for r in map(json.loads, open(sys.argv[2])) if r.get("type") == "point")
+    records = [json.loads(line) for line in open(sys.argv[2])]
+    point = next(r for r in records if r.get("type") == "point")
     step, comm = f"{point['step_s'] * 1e3:.2f}", f"{point['comm_s'] * 1e3:.2f}"
+    engine = next(r for r in records if r.get("type") == "header")["simulation"]["engine"]
+    if not engine.startswith((f"SimGrid {sys.argv[8]}.", f"SimGrid {sys.argv[8]} ")):
+        status = f"failed: ran {engine}, not smpirun's SimGrid {sys.argv[8]}"
 except (OSError, StopIteration):
     pass
 if status == "ok":

@@ -18,14 +18,19 @@ file(WRITE ${pst_probe_dir}/two_hosts.xml "<?xml version='1.0'?>\n<!DOCTYPE plat
   "<platform version=\"4.1\"><cluster id=\"probe\" prefix=\"probe\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\"/></platform>\n")
 # The probe must be a real SMPI program run by a real smpirun: SMPI_PRETEND_CC (set for configure)
 # makes smpicc build ordinary executables and smpirun return 0 without running anything.
+# A probe whose calls this SMPI does not even declare is left out (it would not link).
+set(pst_probe_defs "")
+if(PST_HAVE_MPI_PARTITIONED)
+  list(APPEND pst_probe_defs -DPST_HAVE_MPI_PARTITIONED)
+endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=SMPI_PRETEND_CC
-                  ${CMAKE_C_COMPILER} -O1 ${CMAKE_CURRENT_LIST_DIR}/smpi_probe.c -o ${pst_probe_dir}/smpi_probe
+                  ${CMAKE_C_COMPILER} -O1 ${pst_probe_defs} ${CMAKE_CURRENT_LIST_DIR}/smpi_probe.c -o ${pst_probe_dir}/smpi_probe
                 RESULT_VARIABLE pst_rc OUTPUT_QUIET ERROR_VARIABLE pst_err)
 if(pst_rc)
   message(FATAL_ERROR "SMPI: the feature probe does not build: ${pst_err}")
 endif()
 foreach(pair "PST_HAVE_MPI_NBC=nonblocking_collectives" "PST_HAVE_MPI_NEIGHBOR=neighborhood_collectives"
-             "PST_HAVE_MPI_RMA_SYNC=rma_window_sync")
+             "PST_HAVE_MPI_RMA_SYNC=rma_window_sync" "PST_HAVE_MPI_PARTITIONED=partitioned")
   string(REPLACE "=" ";" pair "${pair}")
   list(GET pair 0 var)
   list(GET pair 1 feature)

@@ -2,7 +2,7 @@
  * simulated ranks and check what they return.  SMPI declares calls it does not implement; those
  * abort the run or print "Not yet implemented", which the caller reads as absent.
  *   smpirun -np 2 -platform P smpi_probe FEATURE   (nonblocking_collectives, neighborhood_collectives,
- *                                                   rma_window_sync); exit 0: the feature works */
+ *                                                   rma_window_sync, partitioned); exit 0: it works */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -57,6 +57,21 @@ static int rma_window_sync(int rank, int peer)
     return rc;
 }
 
+#if defined(PST_HAVE_MPI_PARTITIONED) /* declared (SimGrid 4.1, which aborts in MPI_Psend_init) */
+static int partitioned(int rank, int peer)
+{
+    double buf[2] = {rank, rank}; /* rank 0 sends its zeros to rank 1 in two partitions */
+    MPI_Request q;
+    int rc = rank == 0 ? MPI_Psend_init(buf, 2, 1, MPI_DOUBLE, peer, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &q)
+                       : MPI_Precv_init(buf, 2, 1, MPI_DOUBLE, peer, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &q);
+    if (rc == MPI_SUCCESS) rc = MPI_Start(&q);
+    for (int part = 0; rank == 0 && part < 2 && rc == MPI_SUCCESS; part++) rc = MPI_Pready(part, q);
+    if (rc == MPI_SUCCESS) rc = MPI_Wait(&q, MPI_STATUS_IGNORE);
+    if (rc == MPI_SUCCESS) rc = MPI_Request_free(&q);
+    return rc == MPI_SUCCESS && buf[0] == 0 && buf[1] == 0 ? MPI_SUCCESS : MPI_ERR_OTHER;
+}
+#endif
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -68,7 +83,11 @@ int main(int argc, char **argv)
         int (*probe)(int rank, int peer);
     } probes[] = {{"nonblocking_collectives", nonblocking_collectives},
                   {"neighborhood_collectives", neighborhood_collectives},
-                  {"rma_window_sync", rma_window_sync}};
+                  {"rma_window_sync", rma_window_sync},
+#if defined(PST_HAVE_MPI_PARTITIONED)
+                  {"partitioned", partitioned},
+#endif
+    };
     int rc = MPI_ERR_OTHER;
     for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++)
         if (argc > 1 && !strcmp(argv[1], probes[i].name)) rc = probes[i].probe(rank, 1 - rank);

@@ -16,3 +16,13 @@ mpi_exec() {
     *) echo mpiexec ;;
   esac
 }
+# The build directory of an MPI: build/<mpi>, and build/smpi-<version> for an smpicc on PATH other
+# than Debian's (scripts/install-simgrid.sh), so that two SimGrids never share a CMake cache.
+build_dir() {
+  local smpicc
+  if [[ $1 == smpi ]] && smpicc=$(command -v smpicc) && [[ $smpicc != /usr/bin/smpicc ]]; then
+    echo "build/smpi-$("$smpicc" -version | sed 's/^SimGrid version //')"
+  else
+    echo "build/$1"
+  fi
+}
