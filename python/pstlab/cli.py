@@ -134,7 +134,11 @@ def parser() -> argparse.ArgumentParser:
     )
     cal.add_argument("results", help="a results directory measured on this machine (e.g. pstlab run quick)")
     cal.add_argument("--out", metavar="FILE", help="the platform file to write (default platforms/this-machine.toml)")
-    cal.add_argument("--build", metavar="DIR", help="the SMPI build that checks it (default build/smpi)")
+    cal.add_argument(
+        "--build",
+        metavar="DIR",
+        help="the SMPI build that checks it (default: as scripts/build.sh names it for the smpicc on PATH)",
+    )
 
     pre = sub.add_parser(
         "predict",
@@ -147,7 +151,9 @@ def parser() -> argparse.ArgumentParser:
         "suite", nargs="?", help="a suite name or .toml file (default predict; predict-sensitivity with --sensitivity)"
     )
     pre.add_argument("--platform", required=True, metavar="FILE", help="a platform file (platforms/*.toml)")
-    pre.add_argument("--build", metavar="DIR", help="the SMPI build (default build/smpi)")
+    pre.add_argument(
+        "--build", metavar="DIR", help="the SMPI build (default: as scripts/build.sh names it for the smpicc on PATH)"
+    )
     pre.add_argument("--out", metavar="DIR", help="results directory (default results/<timestamp>-SUITE-PLATFORM)")
     pre.add_argument("--resume", action="store_true", help="finish an interrupted prediction")
     pre.add_argument("--max-ranks", type=int, metavar="N", help="skip experiments needing more than N ranks")
@@ -317,8 +323,11 @@ def main(argv: list[str] | None = None) -> int:
         # Records are checked against the record schema as they are read (records.py), so bad
         # input has been refused by name already: anything else is a pstlab bug, not the data's.
         traceback.print_exc()
-        print(f"pstlab {args.command}: internal error (a pstlab bug, not a fault of the records): "
-              "please report it with the traceback above", file=sys.stderr)
+        print(
+            f"pstlab {args.command}: internal error (a pstlab bug, not a fault of the records): "
+            "please report it with the traceback above",
+            file=sys.stderr,
+        )
         return EXIT_BUG
     finally:
         if in_main_thread:

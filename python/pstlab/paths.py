@@ -1,6 +1,8 @@
 """Where the pstswm checkout is: suites/, scripts/pstrun, build/<mpi>/pstswm, results/."""
 
 import os
+import shutil
+import subprocess
 from pathlib import Path
 
 MPIS = ("openmpi", "mpich", "system")
@@ -30,9 +32,20 @@ def pstrun() -> Path:
     return repo_root() / "scripts" / "pstrun"
 
 
+def default_build(mpi: str) -> str:
+    """build/<mpi>, and for smpi with an smpicc on PATH other than Debian's (a SimGrid from
+    scripts/install-simgrid.sh) build/smpi-<its version>, as scripts/build.sh names it: a binary
+    only runs under the smpirun of the SimGrid it was built with."""
+    smpicc = shutil.which("smpicc") if mpi == "smpi" else None
+    if smpicc and Path(smpicc).resolve() != Path("/usr/bin/smpicc").resolve():
+        version = subprocess.run([smpicc, "-version"], capture_output=True, text=True, check=False).stdout
+        return f"smpi-{version.strip().removeprefix('SimGrid version ')}"
+    return mpi
+
+
 def pstswm(mpi: str, build: str | None = None) -> Path:
-    """The pstswm binary: BUILD/pstswm, default build/<mpi>/pstswm in the checkout."""
-    build_dir = Path(build) if build else repo_root() / "build" / mpi
+    """The pstswm binary: BUILD/pstswm, default build/<mpi>/pstswm in the checkout (default_build)."""
+    build_dir = Path(build) if build else repo_root() / "build" / default_build(mpi)
     return build_dir / "pstswm"
 
 

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -223,3 +224,27 @@ def test_sensitivity_refuses_a_dry_run():
     )
     assert done.returncode == 2
     assert "--sensitivity runs the suite 19 times: drop --dry-run" in done.stderr
+
+
+def _fake_smpicc(directory, version):
+    smpicc = directory / "smpicc"
+    smpicc.write_text(f"#!/bin/sh\necho 'SimGrid version {version}'\n")
+    smpicc.chmod(0o755)
+
+
+def test_the_smpi_build_follows_the_smpicc_on_path(tmp_path, monkeypatch):
+    from pstlab import paths
+
+    _fake_smpicc(tmp_path, "9.9")
+    monkeypatch.setenv("PATH", f"{tmp_path}:/usr/bin:/bin")
+    assert paths.default_build("smpi") == "smpi-9.9"
+    assert paths.pstswm("smpi").parent.name == "smpi-9.9"
+    assert paths.default_build("openmpi") == "openmpi"  # only SMPI builds are per engine
+    assert paths.pstswm("smpi", "elsewhere") == Path("elsewhere") / "pstswm"  # --build wins
+
+
+def test_without_another_smpicc_the_smpi_build_is_build_smpi(tmp_path, monkeypatch):
+    from pstlab import paths
+
+    monkeypatch.setenv("PATH", str(tmp_path))  # no smpicc at all
+    assert paths.default_build("smpi") == "smpi"
