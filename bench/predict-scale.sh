@@ -2,11 +2,13 @@
 # The skeleton mode at scale (docs/predict.md, "Skeleton mode"): T85L16 on 1,024 simulated ranks
 # (32x32) and T170L16 on 4,096 (64x64) of the simulated Cray T3E-900, each run's simulation wall
 # time, CPU time and peak memory on this machine (targets 10 min and 8 GB, 10^9 bytes, each),
-# and the predicted time per step.  Not a test: the wall time depends on the machine and its load.
+# and the predicted time per step; smaller runs of each problem before them make the predicted
+# scaling curve (the efficiency column: the problem's first run's rank-seconds per step over this
+# run's).  Not a test: the wall time depends on the machine and its load.
 # Memory is the simulation's proportional set size (PSS, /proc/PID/smaps_rollup, sampled every 2 s):
 # its physical memory.  The resident set size counts a folded buffer (SMPI_SHARED_MALLOC: one
 # physical block mapped by every simulated rank) once per rank; it is shown beside.
-#   bench/predict-scale.sh [--build DIR] [--steps N] [--runs 'T85L16:32x32 T170L16:64x64']
+#   bench/predict-scale.sh [--build DIR] [--steps N] [--runs 'T85L16:16x16 T85L16:32x32 ...']
 #                          [--max-pss-gb G] [--max-wall-s S] [--simgrid PREFIX | --simgrid-version V]
 #                          [--keep DIR]
 # --simgrid runs PREFIX's SimGrid (PREFIX/bin first on PATH) with its own pstswm build,
@@ -23,7 +25,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/mpi-env.sh
-build= steps=2 runs="T85L16:32x32 T170L16:64x64" max_pss_gb=8 max_wall_s=900 simgrid= simgrid_version= keep=
+build= steps=2 runs="T85L16:16x16 T85L16:32x32 T170L16:16x16 T170L16:32x32 T170L16:64x64" max_pss_gb=8 max_wall_s=900 simgrid= simgrid_version= keep=
 while (($#)); do
   case "$1" in
     --build) build=$2; shift 2 ;;
@@ -34,7 +36,7 @@ while (($#)); do
     --simgrid) simgrid=$2; shift 2 ;;
     --simgrid-version) simgrid_version=$2; shift 2 ;;
     --keep) keep=$2; shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench/predict-scale.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
@@ -65,8 +67,8 @@ echo "# skeleton mode at scale: $platform (sha256 $(sha256sum "$platform" | cut 
 # The SimGrid smpirun reports, which every run's record must name (its library is the one loaded).
 simgrid_used=$(smpirun -version 2>/dev/null | head -1 | sed 's/^SimGrid version //')
 [[ -z $keep ]] || mkdir -p "$keep"
-printf '| problem | grid | ranks | wall s | cpu s | peak PSS GB | max RSS GB | predicted step ms | of it communication ms | targets |\n'
-printf '|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n'
+printf '| problem | grid | ranks | wall s | cpu s | peak PSS GB | max RSS GB | predicted step ms | of it communication ms | efficiency | targets |\n'
+printf '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n'
 for run in $runs; do
   problem=${run%%:*} grid=${run#*:}
   ranks=$(( ${grid%x*} * ${grid#*x} ))
@@ -111,7 +113,7 @@ PY
   done
   wait "$pid" || [[ $status != ok ]] || status="failed: $(tail -1 "$log")"
   [[ -z $keep ]] || cp "$out" "$log" "$keep/" 2>/dev/null || true
-  python3 - "$work/time" "$out" "$problem" "$grid" "$ranks" "$status" "$peak_pss_kb" "$simgrid_used" <<'PY'
+  python3 - "$work/time" "$out" "$problem" "$grid" "$ranks" "$status" "$peak_pss_kb" "$simgrid_used" "$work/first-$problem" <<'PY'
 import json, re, sys
 tv = open(sys.argv[1]).read()
 def field(name):
@@ -122,11 +124,18 @@ cpu = float(field("User time (seconds)")) + float(field("System time (seconds)")
 rss_gb = int(field("Maximum resident set size (kbytes)")) * 1024 / 1e9
 pss_gb = int(sys.argv[7]) * 1024 / 1e9
 status = sys.argv[6]
-step = comm = "-"
+step = comm = efficiency = "-"
 try:
     records = [json.loads(line) for line in open(sys.argv[2])]
     point = next(r for r in records if r.get("type") == "point")
     step, comm = f"{point['step_s'] * 1e3:.2f}", f"{point['comm_s'] * 1e3:.2f}"
+    # Parallel efficiency against the problem's first run: its rank-seconds over this one's.
+    try:
+        first_ranks, first_step_s = map(float, open(sys.argv[9]).read().split())
+    except OSError:
+        first_ranks, first_step_s = int(sys.argv[5]), point["step_s"]
+        open(sys.argv[9], "w").write(f"{first_ranks} {first_step_s!r}\n")
+    efficiency = f"{first_ranks * first_step_s / (int(sys.argv[5]) * point['step_s']):.2f}"
     engine = next(r for r in records if r.get("type") == "header")["simulation"]["engine"]
     if not engine.startswith((f"SimGrid {sys.argv[8]}.", f"SimGrid {sys.argv[8]} ")):
         status = f"failed: ran {engine}, not smpirun's SimGrid {sys.argv[8]}"
@@ -135,6 +144,6 @@ except (OSError, StopIteration):
 if status == "ok":
     missed = [t for t, bad in (("10 min", wall > 600), ("8 GB", pss_gb > 8)) if bad]
     status = "met" if not missed else "missed " + ", ".join(missed)
-print(f"| {sys.argv[3]} | {sys.argv[4]} | {sys.argv[5]} | {wall:.0f} | {cpu:.0f} | {pss_gb:.2f} | {rss_gb:.2f} | {step} | {comm} | {status} |")
+print(f"| {sys.argv[3]} | {sys.argv[4]} | {sys.argv[5]} | {wall:.0f} | {cpu:.0f} | {pss_gb:.2f} | {rss_gb:.2f} | {step} | {comm} | {efficiency} | {status} |")
 PY
 done
