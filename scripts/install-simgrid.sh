@@ -11,6 +11,7 @@
 # builds pstswm against it (in build/smpi-4.1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/packages.sh
 
 # The sdists' SHA-256 as PyPI lists them: a download that differs is refused.
 declare -A sdist_sha256=(
@@ -43,23 +44,7 @@ fi
 [[ ! -e $prefix ]] || { echo "install-simgrid: $prefix exists but holds no SimGrid $version; remove it first" >&2; exit 2; }
 
 # Build dependencies (Debian names): Boost's headers are required since SimGrid 4.0.
-pkgs=(cmake ninja-build g++ libboost-dev)
-missing=()
-if command -v dpkg-query >/dev/null; then
-  for p in "${pkgs[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-  done
-fi
-if ((${#missing[@]})); then
-  if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
-    echo "install-simgrid: installing ${missing[*]}" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq >/dev/null
-    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-  else
-    echo "install-simgrid: not root or no apt; these Debian packages are missing: ${missing[*]}" >&2
-  fi
-fi
+ensure_debian_packages install-simgrid cmake ninja-build g++ libboost-dev || true  # the build says what it lacks
 
 # The project's venv when scripts/setup.sh has made it, else the interpreter's own pip.
 if [[ -x .venv/bin/pip ]]; then pip=(.venv/bin/pip); else pip=(python3 -m pip); fi

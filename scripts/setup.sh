@@ -6,6 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/mpi-env.sh
+source scripts/packages.sh
 
 # libblis-pthread-dev: BLIS, which the model may load for its Legendre dgemms (--blas), and the
 # blis.h through which --blas blis-sup finds its small-matrix kernels.
@@ -26,24 +27,7 @@ for mpi in "$@"; do
   want+=("${extra[@]}")
 done
 
-missing=()
-if command -v dpkg-query >/dev/null; then
-  for p in "${want[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-  done
-fi
-
-if ((${#missing[@]})); then
-  if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
-    echo "setup: installing ${missing[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq >/dev/null
-    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-  else
-    echo "setup: not root or no apt; these Debian packages are missing: ${missing[*]}" >&2
-    echo "setup: continuing with what is on PATH" >&2
-  fi
-fi
+ensure_debian_packages setup "${want[@]}" || echo "setup: continuing with what is on PATH" >&2
 
 # Tools every build needs, whichever way they were installed.
 need=(cmake ninja cc)
