@@ -3,10 +3,16 @@
 # "-dirty" marks tracked files changed since that commit: such a binary matches no commit.
 # The file is rewritten only when its text changes, so an unchanged commit recompiles nothing.
 #   cmake -DSRC=<source dir> -DOUT=<header> -P git-commit.cmake
+# Outside git (a source tarball) the commit is the first line of SRC/COMMIT, else "unknown".
 execute_process(COMMAND git -C ${SRC} rev-parse --short=12 HEAD
   OUTPUT_VARIABLE commit OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0 OR NOT commit)
-  set(commit "unknown")
+  # A source tarball (scripts/dist.sh) names its commit in COMMIT.
+  if(EXISTS ${SRC}/COMMIT)
+    file(STRINGS ${SRC}/COMMIT commit LIMIT_COUNT 1)
+  else()
+    set(commit "unknown")
+  endif()
 else()
   # `git diff`, not `diff-index`: it compares contents, so a file only touched (a checkout, a
   # stash popped) does not make a clean tree look dirty.

@@ -1,7 +1,8 @@
 #!/bin/bash
 # cmake/git-commit.cmake in a scratch repository: the commit, "-dirty" for changed tracked files
 # (not for a file only touched), a new commit rewrites the header, an unchanged one leaves it
-# alone (nothing recompiles), and "unknown" outside git.  Then the built binary: its --version names the commit the sources are
+# alone (nothing recompiles), and "unknown" outside git
+# unless a source tarball's COMMIT file names it.  Then the built binary: its --version names the commit the sources are
 # at now (a binary built after a commit without reconfiguring used to name the configure's).
 #   git-commit-test.sh SOURCE_DIR PSTSWM_COMMAND...
 set -euo pipefail
@@ -28,6 +29,8 @@ c2=$(git rev-parse --short=12 HEAD)
 [[ $c2 != "$c1" && $(header) == "#define PST_GIT_COMMIT \"$c2\"" ]] || fail "new commit: $(cat "$tmp/h")"
 rm -rf .git
 [[ $(header) == '#define PST_GIT_COMMIT "unknown"' ]] || fail "outside git: $(cat "$tmp/h")"
+echo 0123456789ab-dirty > COMMIT
+[[ $(header) == '#define PST_GIT_COMMIT "0123456789ab-dirty"' ]] || fail "source tarball's COMMIT: $(cat "$tmp/h")"
 )
 
 if ! now=$(command git -C "$src" rev-parse --short=12 HEAD 2>/dev/null); then
