@@ -185,7 +185,7 @@ def _simulate(platform_file: Path, pstswm: Path, ranks: int, subcommand: str, ar
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "sim.jsonl"
         cmd = [
-            str(paths.pstrun()),
+            str(paths.pstrun(pstswm)),
             "--mpi",
             "smpi",
             "--platform",
@@ -304,13 +304,19 @@ def _print_rows(title: str, rows: list, target: float, error: float) -> None:
         )
 
 
+def default_out() -> Path:
+    """The checkout's platforms/this-machine.toml when run from one, else this-machine.toml here."""
+    root = paths.repo_root()
+    return root / "platforms" / "this-machine.toml" if root else Path("this-machine.toml")
+
+
 def calibrate(results_dir: str, out: str | None, build: str | None) -> int:
     results = records.load(results_dir)
     f = fit(results)
-    out_path = Path(out) if out else paths.repo_root() / "platforms" / "this-machine.toml"
-    pstswm = paths.pstswm("smpi", build)
-    if not os.access(pstswm, os.X_OK):
-        raise PstlabError(f"{pstswm}: no SMPI build to check the platform with (scripts/build.sh smpi)")
+    out_path = Path(out) if out else default_out()
+    pstswm, how = paths.find_pstswm("smpi", build)
+    if pstswm is None or not os.access(pstswm, os.X_OK):
+        raise PstlabError(f"{pstswm or how}: no SMPI build to check the platform with (scripts/build.sh smpi)")
     out_path.parent.mkdir(parents=True, exist_ok=True)
     paths.write_atomic(out_path, toml_text(f, Path(results_dir)))
     platform.load(out_path)  # what calibrate writes, the format accepts

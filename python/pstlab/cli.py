@@ -29,9 +29,37 @@ EPILOG = """examples:
 """
 
 
+class VersionAction(argparse.Action):
+    """--version: pstlab's version and the pstswm it would run (exit 0 also when there is none)."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"pstlab {__version__}")
+        print(found_pstswm())
+        parser.exit()
+
+
+def found_pstswm() -> str:
+    """One line: the pstswm pstlab finds ($PSTSWM, a checkout's build, PATH) and its version."""
+    from pstlab import probe
+
+    binary, how = paths.find_pstswm()
+    if binary is None:
+        return f"pstswm: none found (looked at {how}; give --pstswm PATH or set ${paths.PSTSWM_VAR})"
+    try:
+        version = probe.version(binary, how).splitlines()[0]
+    except PstlabError as e:
+        return f"pstswm: {e}"
+    return f"pstswm: {binary} (from {how}): {version}"
+
+
 def _launch_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--mpi", default="openmpi", help=f"which MPI build to use: {', '.join(paths.MPIS)} (default openmpi)"
+        "--mpi",
+        help=f"which MPI build to use: {', '.join(paths.MPIS)} (default: an installed pstswm's own, "
+        "else openmpi)",
     )
     p.add_argument(
         "--launcher",
@@ -39,7 +67,12 @@ def _launch_options(p: argparse.ArgumentParser) -> None:
         help="mpiexec (default), srun, or a template with {n} for the rank count, e.g. 'srun --mpi=pmix -n {n}'",
     )
     p.add_argument("--build", metavar="DIR", help="the pstswm build directory (default build/<mpi> in the checkout)")
-    p.add_argument("--pstswm", metavar="PATH", help="the pstswm executable (overrides --build)")
+    p.add_argument(
+        "--pstswm",
+        metavar="PATH",
+        help=f"the pstswm executable (overrides --build; default ${paths.PSTSWM_VAR}, then build/<mpi> when run "
+        "in a pstswm checkout, then pstswm on PATH)",
+    )
 
 
 def parser() -> argparse.ArgumentParser:
@@ -49,7 +82,9 @@ def parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    top.add_argument("--version", action="version", version=f"pstlab {__version__}")
+    top.add_argument(
+        "--version", action=VersionAction, help="print pstlab's version and the pstswm it finds, and exit"
+    )
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     run = sub.add_parser(
@@ -58,7 +93,11 @@ def parser() -> argparse.ArgumentParser:
         description="Run every experiment of SUITE (suites/SUITE.toml, or a path to a .toml file). "
         "Experiments whose subcommand this pstswm build lacks are skipped with a note.",
     )
-    run.add_argument("suite", help="quick, paper, full, or a path to a suite .toml file")
+    run.add_argument(
+        "suite",
+        help="quick, paper, full (from the installed pstswm's share/pstswm/suites, or the checkout's suites/), "
+        "or a path to a suite .toml file",
+    )
     _launch_options(run)
     run.add_argument("--out", metavar="DIR", help="results directory (default results/<timestamp>-<suite>-<mpi>)")
     run.add_argument(
@@ -150,7 +189,12 @@ def parser() -> argparse.ArgumentParser:
     pre.add_argument(
         "suite", nargs="?", help="a suite name or .toml file (default predict; predict-sensitivity with --sensitivity)"
     )
-    pre.add_argument("--platform", required=True, metavar="FILE", help="a platform file (platforms/*.toml)")
+    pre.add_argument(
+        "--platform",
+        required=True,
+        metavar="NAME|FILE",
+        help="a platform by name (share/pstswm/platforms or the checkout's platforms/, e.g. t3e-900) or a file",
+    )
     pre.add_argument(
         "--build", metavar="DIR", help="the SMPI build (default: as scripts/build.sh names it for the smpicc on PATH)"
     )
@@ -266,8 +310,9 @@ def _predict(args: argparse.Namespace) -> int:
     from pstlab import predict, sensitivity
 
     default_suite = sensitivity.DEFAULT_SUITE if args.sensitivity else predict.DEFAULT_SUITE
+    smpi_build, _ = paths.find_pstswm("smpi", args.build)
     opts = predict.Options(
-        args.platform,
+        str(paths.locate("platforms", args.platform, smpi_build)),
         args.suite or default_suite,
         args.build,
         args.out,

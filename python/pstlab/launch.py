@@ -1,4 +1,5 @@
-"""Start pstswm through scripts/pstrun (run-as-root, oversubscription, srun, templates).
+"""Start pstswm through pstrun (run-as-root, oversubscription, srun, templates): the pstrun
+installed beside pstswm, else the checkout's scripts/pstrun (paths.pstrun).
 
 Commands are argv lists, never shell strings: an argument with a space or a quote reaches pstswm
 as it is.  Every launch is its own process group with a token in its environment, so a timeout or
@@ -16,7 +17,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from pstlab import paths
+from pstlab import paths, probe
 from pstlab.errors import PstlabError
 
 LAUNCHERS = ("mpiexec", "srun")
@@ -52,7 +53,7 @@ def problem_of(args: list[str] | tuple[str, ...]) -> str | None:
 class Launch:
     """How to start pstswm here: which MPI build, which launcher."""
 
-    mpi: str
+    mpi: str  # the MPI, as manifests and results directories name it
     launcher: str
     pstswm: Path
     pstrun: Path
@@ -60,29 +61,41 @@ class Launch:
     # which scale measured compute time to the platform's rate for that problem.
     platform: Path | None = None
     host_mflops: tuple[tuple[str, float], ...] = ()
+    # False: pstrun is the one installed with this pstswm and knows its MPI, so it gets no --mpi.
+    mpi_option: bool = True
 
     @classmethod
     def create(
         cls,
-        mpi: str,
+        mpi: str | None,
         launcher: str,
         build: str | None = None,
         pstswm: str | None = None,
         platform: Path | None = None,
         host_mflops: dict[str, float] | None = None,
     ) -> "Launch":
-        if platform is None or mpi != "smpi":  # the SMPI build runs only on a platform
+        """mpi None: the installed pstrun's own MPI for an installed pstswm, else openmpi."""
+        simulated = platform is not None and mpi == "smpi"  # the SMPI build runs only on a platform
+        if mpi is not None and not simulated:
             check_mpi(mpi)
         check_launcher(launcher)
-        binary = Path(pstswm) if pstswm else paths.pstswm(mpi, build)
-        if not binary.is_file():
+        binary, how = paths.find_pstswm(mpi, build, pstswm)
+        if binary is None:
+            raise PstlabError(f"no pstswm found (looked at {how}): give --pstswm PATH or set ${paths.PSTSWM_VAR}")
+        if how in ("--build", "the checkout") and not binary.is_file():
             raise PstlabError(
-                f"pstswm not found at {binary}: build it (make build MPI={mpi}) or point --build/--pstswm at it"
+                f"pstswm not found at {binary}: build it (make build MPI={mpi or paths.DEFAULT_MPI}) "
+                "or point --build/--pstswm at it"
             )
-        runner = paths.pstrun()
-        if not runner.is_file():
-            raise PstlabError(f"launcher wrapper not found at {runner} (set PSTSWM_ROOT to the pstswm checkout)")
-        return cls(mpi, launcher, binary.resolve(), runner, platform, tuple(sorted((host_mflops or {}).items())))
+        # An SMPI program runs only under smpirun: no singleton to ask.
+        version = "" if simulated else probe.version(binary, how)
+        runner = paths.pstrun(binary)
+        if runner is None:
+            raise PstlabError(f"no pstrun beside {binary}, in a pstswm checkout or on PATH: pstrun starts pstswm")
+        own = mpi is None and runner == paths.installed_pstrun(binary)
+        label = (probe.library(version) or "installed") if own else (mpi or paths.DEFAULT_MPI)
+        rates = tuple(sorted((host_mflops or {}).items()))
+        return cls(label, launcher, binary.resolve(), runner, platform, rates, mpi_option=not own)
 
     def _simulation(self, args: list[str] | tuple[str, ...]) -> list[str]:
         """pstrun's platform options: the platform, and the compute rate of the problem args run."""
@@ -95,8 +108,7 @@ class Launch:
     def argv(self, ranks: int, args: list[str] | tuple[str, ...]) -> list[str]:
         return [
             str(self.pstrun),
-            "--mpi",
-            self.mpi,
+            *(["--mpi", self.mpi] if self.mpi_option else []),
             "--launcher",
             self.launcher,
             *self._simulation(args),

@@ -80,7 +80,8 @@ def host_mflops(problem: str, platform_file: Path, pstswm: Path) -> float:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "serial.jsonl"
         model = ["model", "--trunc", trunc, "--levels", levels, "--steps", str(HOST_RATE_STEPS), "--out", str(out)]
-        cmd = [str(paths.pstrun()), "--mpi", "smpi", "--platform", str(platform_file), "-n", "1", str(pstswm), *model]
+        pstrun = str(paths.pstrun(pstswm))
+        cmd = [pstrun, "--mpi", "smpi", "--platform", str(platform_file), "-n", "1", str(pstswm), *model]
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=600, check=False)
         if done.returncode != 0:
             raise RunFailed(
@@ -110,10 +111,10 @@ def _checked(opts: Options) -> tuple[platform.Platform, suites.Suite, Path]:
     p = platform.load(opts.platform)
     if opts.mapping not in platform.MAPPINGS:
         raise PstlabError(f"--mapping: unknown mapping {opts.mapping!r} (allowed: {', '.join(platform.MAPPINGS)})")
-    suite = suites.load(opts.suite)
-    pstswm = paths.pstswm("smpi", opts.build)
-    if not pstswm.is_file():
-        raise PstlabError(f"{pstswm}: no SMPI build to predict with (scripts/build.sh smpi)")
+    pstswm, how = paths.find_pstswm("smpi", opts.build)
+    suite = suites.load(opts.suite, pstswm)
+    if pstswm is None or not pstswm.is_file():
+        raise PstlabError(f"{pstswm or how}: no SMPI build to predict with (scripts/build.sh smpi)")
     if too_big := [e.name for e in suite.experiments if e.ranks > p.ranks]:
         raise PstlabError(f"{p.path} holds {p.ranks} ranks; experiment(s) {', '.join(too_big)} need more")
     return p, suite, pstswm

@@ -57,7 +57,7 @@ def fmt_duration(seconds: float) -> str:
 @dataclass
 class Options:
     suite: str
-    mpi: str = "openmpi"
+    mpi: str | None = None  # None: an installed pstswm's own MPI, else openmpi (launch.Launch.create)
     launcher: str = "mpiexec"
     build: str | None = None
     pstswm: str | None = None
@@ -184,14 +184,16 @@ def _latest_unfinished(suite: str, mpi: str) -> Path:
     return max(candidates, key=lambda p: (p / MANIFEST).stat().st_mtime)
 
 
-def results_directory(opts: Options, suite: suites.Suite) -> Path:
+def results_directory(opts: Options, suite: suites.Suite, mpi: str) -> Path:
+    """--out, the latest unfinished run with --resume, else results/<timestamp>-<suite>-<mpi>
+    (paths.results_dir: the checkout's, or the current directory's)."""
     if opts.out:
         directory = Path(opts.out)
     elif opts.resume:
-        directory = _latest_unfinished(suite.name, opts.mpi)
+        directory = _latest_unfinished(suite.name, mpi)
     else:
         stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-        directory = paths.results_dir() / f"{stamp}-{suite.name}-{opts.mpi}"
+        directory = paths.results_dir() / f"{stamp}-{suite.name}-{mpi}"
     if opts.resume:
         if not (directory / MANIFEST).is_file():
             raise PstlabError(f"--resume: {directory} has no {MANIFEST}, so it is not a pstlab run to resume")
@@ -309,13 +311,14 @@ def _tune(exp: suites.Experiment, entry: dict, directory: Path, entries: dict) -
 
 def run_suite(opts: Options, echo=print) -> Path:
     """Run (or resume) a suite; return the results directory.  Raises RunFailed if experiments failed."""
-    suite = suites.load(opts.suite)
+    binary, _ = paths.find_pstswm(opts.mpi, opts.build, opts.pstswm)
+    suite = suites.load(opts.suite, binary)  # an installed pstswm's suites first
     run = launch.Launch.create(opts.mpi, opts.launcher, opts.build, opts.pstswm, opts.platform, opts.host_mflops)
     if opts.max_ranks is not None and opts.max_ranks < 1:
         raise PstlabError(f"--max-ranks must be at least 1, got {opts.max_ranks}")
     if opts.launches < 1:
         raise PstlabError(f"--launches must be at least 1, got {opts.launches}")
-    directory = results_directory(opts, suite)
+    directory = results_directory(opts, suite, run.mpi)
     available = run.subcommands()
     by_name = {e.name: e for e in suite.experiments}
 
@@ -457,7 +460,7 @@ def _run_locked(opts, suite, run, directory: Path, available, by_name, echo) -> 
             write_manifest(directory, manifest)
             raise Interrupted(
                 f"interrupted during {exp.name}; finished experiments are kept. Resume with: "
-                f"pstlab run {opts.suite} --mpi {opts.mpi} --out {directory} --resume"
+                f"pstlab run {opts.suite}{f' --mpi {opts.mpi}' if opts.mpi else ''} --out {directory} --resume"
                 + (f" --launches {opts.launches}" if opts.launches > 1 else "")
             ) from None
         _finish(exp, entry, outcome, partial, final, log.with_suffix(".err"))

@@ -106,25 +106,10 @@ class Suite:
     experiments: tuple[Experiment, ...]
 
 
-def available() -> list[str]:
-    directory = paths.suites_dir()
-    return sorted(p.stem for p in directory.glob("*.toml")) if directory.is_dir() else []
-
-
-def locate(name: str) -> Path:
-    """A suite by name (suites/NAME.toml) or by path to a .toml file."""
-    candidate = Path(name)
-    if candidate.suffix == ".toml" or "/" in name:
-        if candidate.is_file():
-            return candidate
-        raise PstlabError(f"suite file {name}: no such file")
-    path = paths.suites_dir() / f"{name}.toml"
-    if not path.is_file():
-        raise PstlabError(
-            f"unknown suite '{name}' (available: {', '.join(available()) or 'none'}; "
-            f"or give the path of a .toml file)"
-        )
-    return path
+def locate(name: str, pstswm: Path | None = None) -> Path:
+    """A suite by name (NAME.toml in paths.data_dirs: an installed pstswm's share directory, the
+    checkout's suites/) or by path to a .toml file."""
+    return paths.locate("suites", name, pstswm)
 
 
 def _experiment(raw: object, where: str) -> Experiment:
@@ -225,8 +210,9 @@ def _check_tuned_from(path: Path, experiments: tuple[Experiment, ...]) -> None:
         seen[e.name] = e
 
 
-def load(name: str) -> Suite:
-    path = locate(name)
+def load(name: str, pstswm: Path | None = None) -> Suite:
+    """The suite NAME (or file), looked up near pstswm (the executable the suite will run)."""
+    path = locate(name, pstswm)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as e:

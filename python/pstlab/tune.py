@@ -41,7 +41,7 @@ class Options:
     levels: int | None = None
     grid: str | None = None
     protocols: str = "all"
-    mpi: str = "openmpi"
+    mpi: str | None = None  # None: as launch.Launch.create
     launcher: str = "mpiexec"
     build: str | None = None
     pstswm: str | None = None

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A stand-in for pstswm in pstlab's tests: answers --help and writes records, on cue.
 
+    fake_pstswm.py --version                   "pstswm 0.0.0 (fake)", as pstlab's check expects
     fake_pstswm.py --help                      lists $FAKE_PSTSWM_COMMANDS (default: swap)
     fake_pstswm.py SUB [ARGS] --out FILE       writes a header and points for bench SUB, exit 0
 
@@ -34,6 +35,9 @@ def option(args, name):
 
 
 def main(argv):
+    if argv == ["--version"]:  # not logged: pstlab asks before every run
+        print("pstswm 0.0.0 (fake), record schema 1")
+        return 0
     commands = os.environ.get("FAKE_PSTSWM_COMMANDS", "swap").split(",")
     if log := os.environ.get("FAKE_PSTSWM_LOG"):
         with Path(log).open("a") as f:

@@ -1,0 +1,55 @@
+"""Ask an executable whether it is pstswm: `PROGRAM --version`, run directly as an MPI singleton
+(no launcher), must print a first line starting "pstswm "."""
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+from pstlab.errors import PstlabError
+
+TIMEOUT_S = 30.0
+# The MPI library a `pstswm --version` names, as pstlab's --mpi names it.
+LIBRARIES = (("openmpi", re.compile(r"\bopen ?mpi\b", re.IGNORECASE)), ("mpich", re.compile(r"\bmpich\b", re.I)))
+
+
+def _environment() -> dict[str, str]:
+    """Open MPI refuses to start as root unless told twice; a singleton is no exception."""
+    if os.geteuid() != 0:
+        return dict(os.environ)
+    return {**os.environ, "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
+
+
+def version(binary: Path, how: str = "--pstswm") -> str:
+    """The whole `binary --version` output; PstlabError (exit 2) when binary is no executable file,
+    does not answer in time, or is another program."""
+    if not binary.is_file() or not os.access(binary, os.X_OK):
+        state = "is not an executable file" if binary.exists() else "does not exist"
+        raise PstlabError(f"pstswm {binary} (from {how}) {state}")
+    try:
+        done = subprocess.run(
+            [str(binary.absolute()), "--version"],  # a bare name would be looked up on PATH
+            capture_output=True,
+            text=True,
+            errors="replace",
+            stdin=subprocess.DEVNULL,
+            timeout=TIMEOUT_S,
+            env=_environment(),
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise PstlabError(f"pstswm {binary} (from {how}): '--version' did not answer in {TIMEOUT_S:g} s") from None
+    except OSError as e:
+        raise PstlabError(f"pstswm {binary} (from {how}) cannot run: {e.strerror}") from None
+    first = done.stdout.lstrip().partition("\n")[0]
+    if done.returncode != 0 or not first.startswith("pstswm "):
+        said = first or done.stderr.strip().partition("\n")[0]
+        raise PstlabError(
+            f"{binary} (from {how}) is not pstswm: '--version' answered {said[:80]!r} (exit {done.returncode})"
+        )
+    return done.stdout
+
+
+def library(version_text: str) -> str | None:
+    """openmpi or mpich when the version output names that MPI library, else None."""
+    return next((name for name, pattern in LIBRARIES if pattern.search(version_text)), None)
