@@ -116,6 +116,11 @@ def parser() -> argparse.ArgumentParser:
         "then count the variation between launches (compare --fail-above needs 3)",
     )
     run.add_argument("--dry-run", action="store_true", help="print each experiment's command line and run nothing")
+    run.add_argument(
+        "--no-report",
+        action="store_true",
+        help="do not write report.md and report.html into the results directory at the end (pstlab report does)",
+    )
 
     rep = sub.add_parser("report", help="write report.md and report.html for a results directory")
     rep.add_argument("results", help="a results directory (or one .jsonl file)")
@@ -217,7 +222,13 @@ def parser() -> argparse.ArgumentParser:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from pstlab import run
+    from pstlab import report, run
+
+    def write_report(directory) -> None:
+        """What finished, reported (none when no experiment wrote records)."""
+        if any(directory.glob("*.jsonl")):
+            md, html = report.write(directory)
+            print(f"pstlab: wrote {md} and {html}", flush=True)
 
     opts = run.Options(
         args.suite,
@@ -231,7 +242,7 @@ def _run(args: argparse.Namespace) -> int:
         args.dry_run,
         args.launches,
     )
-    run.run_suite(opts, echo=lambda text: print(text, flush=True))
+    run.run_suite(opts, echo=lambda text: print(text, flush=True), finish=None if args.no_report else write_report)
     return 0
 
 

@@ -93,7 +93,7 @@ class Launch:
         if runner is None:
             raise PstlabError(f"no pstrun beside {binary}, in a pstswm checkout or on PATH: pstrun starts pstswm")
         own = mpi is None and runner == paths.installed_pstrun(binary)
-        label = (probe.library(version) or "installed") if own else (mpi or paths.DEFAULT_MPI)
+        label = (probe.flavour(version) or "installed") if own else (mpi or paths.DEFAULT_MPI)
         rates = tuple(sorted((host_mflops or {}).items()))
         return cls(label, launcher, binary.resolve(), runner, platform, rates, mpi_option=not own)
 

@@ -9,8 +9,7 @@ from pathlib import Path
 from pstlab.errors import PstlabError
 
 TIMEOUT_S = 30.0
-# The MPI library a `pstswm --version` names, as pstlab's --mpi names it.
-LIBRARIES = (("openmpi", re.compile(r"\bopen ?mpi\b", re.IGNORECASE)), ("mpich", re.compile(r"\bmpich\b", re.I)))
+FLAVOUR = re.compile(r"^MPI flavour: ([A-Za-z0-9._-]+)$", re.MULTILINE)  # as pstswm --version prints it
 
 
 def _environment() -> dict[str, str]:
@@ -50,6 +49,8 @@ def version(binary: Path, how: str = "--pstswm") -> str:
     return done.stdout
 
 
-def library(version_text: str) -> str | None:
-    """openmpi or mpich when the version output names that MPI library, else None."""
-    return next((name for name, pattern in LIBRARIES if pattern.search(version_text)), None)
+def flavour(version_text: str) -> str | None:
+    """The MPI the pstswm was built for (openmpi, mpich, system, as --mpi names them), from its
+    'MPI flavour:' line; None when the version text has none."""
+    m = FLAVOUR.search(version_text)
+    return m.group(1) if m else None

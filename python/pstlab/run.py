@@ -26,6 +26,7 @@ import re
 import shutil
 import socket
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -309,8 +310,10 @@ def _tune(exp: suites.Experiment, entry: dict, directory: Path, entries: dict) -
     return path, ""
 
 
-def run_suite(opts: Options, echo=print) -> Path:
-    """Run (or resume) a suite; return the results directory.  Raises RunFailed if experiments failed."""
+def run_suite(opts: Options, echo=print, finish: Callable[[Path], None] | None = None) -> Path:
+    """Run (or resume) a suite; return the results directory.  finish(directory) runs after the
+    last experiment, also when some failed (pstlab run writes the report).  Raises RunFailed if
+    experiments failed."""
     binary, _ = paths.find_pstswm(opts.mpi, opts.build, opts.pstswm)
     suite = suites.load(opts.suite, binary)  # an installed pstswm's suites first
     run = launch.Launch.create(opts.mpi, opts.launcher, opts.build, opts.pstswm, opts.platform, opts.host_mflops)
@@ -341,7 +344,7 @@ def run_suite(opts: Options, echo=print) -> Path:
 
     directory.mkdir(parents=True, exist_ok=True)
     with _locked(directory):
-        return _run_locked(opts, suite, run, directory, available, by_name, echo)
+        return _run_locked(opts, suite, run, directory, available, by_name, echo, finish)
 
 
 @contextlib.contextmanager
@@ -364,7 +367,7 @@ def _locked(directory: Path):
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
-def _run_locked(opts, suite, run, directory: Path, available, by_name, echo) -> Path:
+def _run_locked(opts, suite, run, directory: Path, available, by_name, echo, finish) -> Path:
     manifest = (
         _merge(read_manifest(directory), suite, run, directory, opts.launches)
         if opts.resume
@@ -476,6 +479,8 @@ def _run_locked(opts, suite, run, directory: Path, available, by_name, echo) -> 
     counts = ", ".join(f"{statuses.count(s)} {s}" for s in ("done", "skipped", "failed") if s in statuses)
     elapsed = fmt_duration(time.monotonic() - start)
     echo(f"pstlab: suite {suite.name} finished in {elapsed}: {counts}; results in {directory}")
+    if finish is not None:
+        finish(directory)
     if failed := list(dict.fromkeys(e["name"] for e in jobs if e["status"] == "failed")):
         raise RunFailed(
             f"{len(failed)} experiment(s) failed: {', '.join(failed)} (see {directory}/logs; "

@@ -105,12 +105,14 @@ def test_installed_pstswm_brings_its_pstrun_suites_and_own_mpi(away, tmp_path, c
     manifest = json.loads((result / "manifest.json").read_text())
     assert manifest["suite_file"] == str(p / "share" / "pstswm" / "suites" / "mini.toml")
     assert [e["status"] for e in manifest["experiments"]] == ["done"]
+    assert f"pstlab: wrote {result / 'report.md'} and {result / 'report.html'}" in out.splitlines()
     calls = (tmp_path / "pstrun.log").read_text().splitlines()
     assert calls and all(c.startswith("--launcher mpiexec -n ") for c in calls)  # no --mpi forced
-    rc, _, err = cli("run", "mini", "--pstswm", p / "bin" / "pstswm", "--mpi", "mpich")
+    rc, _, err = cli("run", "mini", "--pstswm", p / "bin" / "pstswm", "--mpi", "mpich", "--no-report")
     assert rc == 0, err
     assert (tmp_path / "pstrun.log").read_text().splitlines()[-1].startswith("--mpi mpich --launcher mpiexec")
-    assert len(list((away / "results").glob("*-mini-mpich"))) == 1
+    (result,) = (away / "results").glob("*-mini-mpich")
+    assert (result / "s.jsonl").is_file() and not (result / "report.md").exists()
 
 
 def test_a_linked_pstswm_finds_the_prefix_it_links_to(away, tmp_path, monkeypatch, cli):
@@ -207,14 +209,17 @@ def test_version_names_the_pstswm_found_or_none(away, tmp_path, monkeypatch, cap
     assert version()[1].startswith("pstswm: /bin/false (from $PSTSWM) is not pstswm")
 
 
-def test_mpi_library_from_the_version_text():
+def test_the_mpi_flavour_from_the_version_text(away, tmp_path, cli):
     from pstlab import probe
 
-    assert probe.library("pstswm 1.0\nMPI: Open MPI v4.1.4") == "openmpi"
-    assert probe.library("pstswm 1.0\nMPI: MPICH Version: 4.0") == "mpich"
-    assert probe.library("pstswm 1.0 (abc), record schema 2") is None
-
-
+    assert probe.flavour("pstswm 1.0 (abc), record schema 2\nMPI flavour: mpich\nMPI library: MPICH 4.0") == "mpich"
+    assert probe.flavour("pstswm 1.0 (abc), record schema 2") is None
+    p = prefix(tmp_path / "P")
+    answer = '[ "$1" = --version ] && printf "pstswm 9.9 (fake)\\nMPI flavour: system\\n" && exit'
+    executable(p / "bin" / "pstswm", f'#!/bin/sh\n{answer}\nexec {FAKE} "$@"\n')
+    rc, _, err = cli("run", "mini", "--pstswm", p / "bin" / "pstswm")
+    assert rc == 0, err
+    assert [d.name.split("-", 2)[2] for d in (away / "results").iterdir()] == ["mini-system"]  # after the stamp
 def test_calibrate_writes_here_outside_a_checkout(away):
     from pstlab import calibrate
 
