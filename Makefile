@@ -10,8 +10,9 @@ TEST_MPIS := $(if $(MPI),$(filter-out smpi,$(MPI)),openmpi mpich)
 # The SMPI build's tests compare its model with the Open MPI build's, so that one is built too.
 TEST_SMPI := $(if $(MPI),$(filter smpi,$(MPI)),smpi)
 SMPI_PLATFORM ?= platforms/t3e-900.toml
+PREFIX ?=
 
-.PHONY: all setup build run test clean help
+.PHONY: all setup build run test install clean help
 
 help:
 	@echo "make run   [MPI=openmpi|mpich|system]  install what is missing, build, run the quick suite"
@@ -19,6 +20,7 @@ help:
 	@echo "make test  [MPI=openmpi|mpich|system|smpi] install what is missing, build, run every test (all three by default),"
 	@echo "                                        then the sanitizer build's unit, fuzz, bad-input and 1-2 rank tests"
 	@echo "make build [MPI=...]                   configure and build only"
+	@echo "make install PREFIX=DIR [MPI=...]      build, then install pstswm, pstrun, suites, docs into DIR"
 	@echo "make clean                             remove build/ and .venv/"
 
 setup:
@@ -53,6 +55,12 @@ ifneq ($(TEST_SMPI),)
 	@ctest --test-dir build/smpi --output-on-failure -j 2 --timeout 300
 	@PSTSWM_BUILD=build/smpi PSTSWM_MPI=smpi .venv/bin/python -m pytest -q tests/python/test_platform.py tests/python/test_calibrate.py
 endif
+
+install:
+	@[ -n "$(PREFIX)" ] || { echo "make install: name the prefix: make install PREFIX=DIR" >&2; exit 2; }
+	@scripts/setup.sh $(RUN_MPI)
+	@scripts/build.sh $(RUN_MPI) $(BUILD_TYPE) $(JOBS)
+	@scripts/install.sh build/$(RUN_MPI) "$(PREFIX)"
 
 clean:
 	rm -rf build .venv

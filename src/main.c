@@ -1,8 +1,8 @@
 /* pstswm: one MPI program, one subcommand per benchmark. */
 #include "bench/commands.h"
+#include "bench/version.h"
 #include "comm/protocol.h"
 #include "core/errors.h"
-#include "core/record.h"
 #include "run/context.h"
 #include "run/thread_level.h"
 
@@ -33,7 +33,7 @@ int main(int argc, char **argv)
         return argc < 2 ? PST_EXIT_USAGE : 0;
     }
     if (!strcmp(argv[1], "--version")) {
-        if (rank == 0) printf("pstswm %s (%s), record schema %d\n", PST_VERSION, pst_git_commit(), PST_SCHEMA_VERSION);
+        if (rank == 0) pst_version_print(stdout);
         pst_finalize();
         return 0;
     }
