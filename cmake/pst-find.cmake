@@ -2,9 +2,9 @@
 #                             [LIBRARY_SUFFIXES dir...] [PKGCONFIG module] [HINT_VARS var...])
 # The search of the Find modules beside this file (FindFFTW.cmake, ...): the header and the
 # library each by find_path / find_library, so the usual mechanisms decide, in CMake's order:
-# <PKG>_ROOT (variable or environment), CMAKE_PREFIX_PATH, then the prefixes named by HINT_VARS
-# (CMake or environment variables that module files set, e.g. FFTW_DIR, EBROOTFFTW), then what
-# pkg-config says, then the system.  pkg-config is only a hint: Debian's .pc files hard-code
+# <PKG>_ROOT (variable or environment), CMAKE_PREFIX_PATH (the variable), then the prefixes named
+# by HINT_VARS (CMake or environment variables that module files set, e.g. FFTW_DIR, EBROOTFFTW),
+# the environment's CMAKE_PREFIX_PATH, what pkg-config says, then the system.  pkg-config is only a hint: Debian's .pc files hard-code
 # prefix=/usr, so a copy unpacked elsewhere must be found under CMAKE_PREFIX_PATH first.
 # Sets the cache variables PKG_INCLUDE_DIR and PKG_LIBRARY (NOTFOUND when absent) and, when both
 # are found, the imported target PKG::PKG.
@@ -19,6 +19,9 @@ function(pst_find_header_and_library pkg)
       list(APPEND hints "$ENV{${v}}")
     endif()
   endforeach()
+  # Each as a prefix (its include/, lib/<arch>/, lib64/, lib/), after CMAKE_PREFIX_PATH (this
+  # function's copy), and as a directory itself (Cray's FFTW_DIR names the library directory).
+  set(CMAKE_PREFIX_PATH ${CMAKE_PREFIX_PATH} ${hints})
   set(include_hints ${hints})
   set(library_hints ${hints})
   if(F_PKGCONFIG)

@@ -74,12 +74,15 @@ static const char *const cpu_features[] = {
     NULL,
 };
 
-/* The library's version text up to its first line break, without trailing blanks. */
+/* The library's version text up to its first line break, tabs as spaces ("MPICH Version:\t4.0.2"),
+ * without trailing blanks or the '$' of an expanded RCS keyword (NetCDF's). */
 static void print_first_line(FILE *f, const char *key, const char *text)
 {
     size_t n = strcspn(text, "\r\n");
     while (n > 0 && (text[n - 1] == ' ' || text[n - 1] == '\t' || text[n - 1] == '$')) n--;
-    fprintf(f, "%s: %.*s\n", key, (int)n, text);
+    fprintf(f, "%s: ", key);
+    for (size_t i = 0; i < n; i++) fputc(text[i] == '\t' ? ' ' : text[i], f);
+    fputc('\n', f);
 }
 
 static void print_mpi(FILE *f)

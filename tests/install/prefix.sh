@@ -28,12 +28,14 @@ skip() {
 phase_start() { phase=$1 t0=$SECONDS; }
 phase_end() { echo "prefix test: $phase: $((SECONDS - t0)) s"; }
 
-# The Debian MPI MPI's commands under the plain names a module gives them, in DIR.
+# The Debian MPI MPI's commands under the plain names a module gives them, in DIR (MPICH's
+# mpiexec starts the hydra_pmi_proxy beside it).
 fake_module() {
   local mpi=$1 dir=$2
   mkdir -p "$dir"
   ln -s "$(command -v "mpicc.$mpi")" "$dir/mpicc"
   ln -s "$(command -v "mpiexec.$mpi")" "$dir/mpiexec"
+  if [[ $mpi == mpich ]]; then ln -s "$(command -v hydra_pmi_proxy)" "$dir/hydra_pmi_proxy"; fi
 }
 
 # apt-get, apt and sudo that record their calls in FILE and fail.
@@ -149,7 +151,11 @@ mkdir -p "$cache"
 for p in "${debs[@]}"; do
   compgen -G "$cache/${p}_*.deb" >/dev/null && continue
   command -v apt-get >/dev/null && command -v dpkg >/dev/null || skip "no apt-get or dpkg to fetch $p"
-  (cd "$cache" && apt-get download -q "$p" >/dev/null 2>&1) || skip "apt-get download $p failed (no package index or network)"
+  if ! (cd "$cache" && apt-get download -q "$p" >/dev/null 2>&1); then
+    # A package list older than the archive names versions it no longer has: refresh it (root only).
+    [[ $(id -u) == 0 ]] && apt-get update -qq >/dev/null 2>&1 && (cd "$cache" && apt-get download -q "$p" >/dev/null 2>&1) ||
+      skip "apt-get download $p failed (no package index or network)"
+  fi
 done
 phase_end
 
