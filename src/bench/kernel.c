@@ -20,6 +20,7 @@
 #include "core/cli.h"
 #include "core/errors.h"
 #include "model/dynamics.h"
+#include "model/mathlibs.h"
 #include "model/skeleton.h"
 #include "run/compare.h"
 #include "run/context.h"
@@ -635,6 +636,7 @@ static void validate(void *p)
     if (cfg->json && !cfg->list) pst_usage_error("--json goes with --list");
     if (cfg->list) list_and_exit(cfg);
     pst_compute_setup(c, cfg->compute);
+    pst_math_libraries_setup(c);
     pst_transport_require(cfg->transport);
     c->transport = cfg->transport;
     if (pst_protocol_parse_list(cfg->transport, cfg->protocols_spec, &cfg->protocols, &cfg->nprotocols, err, sizeof err))

@@ -24,6 +24,7 @@
 #include "run/timer.h"
 #include "run/watchdog.h"
 #include "stats/stats.h"
+#include "model/mathlibs.h"
 #include "model/model.h"
 #include "model/skeleton.h"
 #include "model/spectral_grid.h"
@@ -188,6 +189,7 @@ static void validate(model_cfg *c)
     if (c->steps && !isnan(c->days)) pst_usage_error("--steps and --days are exclusive: give one of them");
     if (!isnan(c->days) && c->days <= 0) pst_usage_error("--days: %g is not a positive simulated time", c->days);
     pst_compute_setup(&c->ctx, c->compute);
+    pst_math_libraries_setup(&c->ctx);
     /* A skeleton run computes no state: what would read it is refused rather than fed garbage. */
     if (pst_skeleton() && (c->diag_every || c->write_fields || c->reference))
         pst_usage_error("--compute skeleton computes no state: --diag-every, --write-fields and --reference need --compute real");

@@ -25,6 +25,7 @@ static struct {
     void *handle;
     blis_dgemm_fn *dgemm;
     const char *version;
+    const char *arch; /* the configuration it runs on this CPU; NULL when it does not say */
     char why[512];
 } blis;
 
@@ -50,14 +51,21 @@ static const char *load_blis(void)
     int (*int_size)(void) = (int (*)(void))dlsym(blis.handle, "bli_info_get_int_type_size");
     const char *(*version)(void) = (const char *(*)(void))dlsym(blis.handle, "bli_info_get_version_str");
     void (*set_threads)(blis_int) = (void (*)(blis_int))dlsym(blis.handle, "bli_thread_set_num_threads");
+    void (*init)(void) = (void (*)(void))dlsym(blis.handle, "bli_init");
+    int (*arch_id)(void) = (int (*)(void))dlsym(blis.handle, "bli_arch_query_id"); /* returns the enum arch_t */
+    const char *(*arch_name)(int) = (const char *(*)(int))dlsym(blis.handle, "bli_arch_string");
     blis.dgemm = (blis_dgemm_fn *)dlsym(blis.handle, "bli_dgemm");
-    if (!int_size || !version || !set_threads || !blis.dgemm) {
-        snprintf(blis.why, sizeof blis.why, "%s is not a BLIS library (no bli_dgemm, bli_info_get_int_type_size, "
+    if (!int_size || !version || !set_threads || !init || !blis.dgemm) {
+        snprintf(blis.why, sizeof blis.why, "%s is not a BLIS library (no bli_dgemm, bli_init, bli_info_get_int_type_size, "
                  "bli_thread_set_num_threads)", lib);
     } else if (int_size() != 64) {
         snprintf(blis.why, sizeof blis.why, "%s uses %d-bit integers; pstswm calls BLIS with 64-bit ones", lib, int_size());
     } else {
+        /* Before any query: BLIS 0.9 checks BLIS_ARCH_TYPE against its table of configurations on
+         * the first, and aborts when that table is not yet filled. */
+        init();
         blis.version = version();
+        blis.arch = arch_id && arch_name ? arch_name(arch_id()) : NULL;
         set_threads(1); /* one rank, one core: as OpenBLAS is limited to one thread */
         return NULL;
     }
@@ -73,6 +81,10 @@ const char *pst_blas_load(pst_blas b)
     const char *why = load_blis();
     return why || b == PST_BLAS_BLIS ? why : pst_blis_sup_bind(blis.handle, blis.version);
 }
+
+const char *pst_blis_version(void) { return load_blis() ? NULL : blis.version; }
+
+const char *pst_blis_arch(void) { return load_blis() ? NULL : blis.arch; }
 
 const char *pst_blas_version(pst_blas b)
 {
@@ -112,8 +124,10 @@ pst_blas_backend pst_blas_backend_resolve(const char *name)
     for (int k = 0; k < PST_NBLAS; k++)
         if (strcmp(name, pst_blas_names[k]) == 0) b.lib = (pst_blas)k;
     const char *why = pst_blas_load(b.lib);
-    char message[600];
-    if (why) snprintf(message, sizeof message, "--blas %s: %s", name, why);
+    char message[700];
+    /* BLIS itself may run where its small-matrix kernels do not: say what does. */
+    if (why) snprintf(message, sizeof message, "--blas %s: %s%s", name, why,
+                      b.lib == PST_BLAS_BLIS_SUP && !pst_blas_load(PST_BLAS_BLIS) ? "; plain BLIS runs here (--blas blis)" : "");
     pst_usage_check_all(why ? message : NULL);
     return b;
 }

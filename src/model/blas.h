@@ -28,6 +28,12 @@ const char *pst_blas_load(pst_blas b);
  * small-matrix kernels"); b must be loaded. */
 const char *pst_blas_version(pst_blas b);
 
+/* BLIS's version text and the configuration it runs on this CPU ("zen3", "haswell", "generic":
+ * BLIS_ARCH_TYPE overrides its choice), loading it if need be; NULL when it does not load (or,
+ * for the configuration, does not say). */
+const char *pst_blis_version(void);
+const char *pst_blis_arch(void);
+
 /* C[m][n] = alpha op(A) B + beta C, row-major, op(A) = A (m x k, lda) or Aᵀ (A is k x m);
  * B is k x n (ldb), C m x n (ldc).  b must be loaded. */
 void pst_blas_dgemm(pst_blas b, bool trans_a, int m, int n, int k, double alpha, const double *A, int lda,

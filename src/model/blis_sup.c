@@ -106,15 +106,21 @@ const char *pst_blis_sup_bind(void *handle, const char *version)
     sup.kernel[0] = (sup_kernel_fn *)bli_cntx_get_l3_sup_ker_dt(BLIS_DOUBLE, BLIS_RRR, cntx);
     sup.kernel[1] = (sup_kernel_fn *)bli_cntx_get_l3_sup_ker_dt(BLIS_DOUBLE, BLIS_CRR, cntx);
     sup.cntx = cntx;
-    if (sup.mr < 1 || sup.nr < 1 || !sup.kernel[0] || !sup.kernel[1] || !kernels_verified()) {
+    /* The generic configuration (BLIS's choice on a CPU its build has no configuration for) has
+     * no small-matrix kernels. */
+    if (sup.mr < 1 || sup.nr < 1 || !sup.kernel[0] || !sup.kernel[1])
+        snprintf(sup.why, sizeof sup.why,
+                 "BLIS %s runs its %s configuration on this CPU, which has no small-matrix dgemm kernels (MR %ld, NR %ld)",
+                 version, sup.arch, (long)sup.mr, (long)sup.nr);
+    else if (!kernels_verified())
         snprintf(sup.why, sizeof sup.why,
                  "BLIS %s's small-matrix dgemm kernels for %s (MR %ld, NR %ld) do not give a plain triple loop's "
-                 "answers when called one panel of NR columns at a time; use --blas blis", version, sup.arch,
+                 "answers when called one panel of NR columns at a time", version, sup.arch,
                  (long)sup.mr, (long)sup.nr);
-        sup.cntx = NULL;
-        return sup.why;
-    }
-    return NULL;
+    else
+        return NULL;
+    sup.cntx = NULL;
+    return sup.why;
 }
 
 const char *pst_blis_sup_arch(void) { return sup.arch ? sup.arch : "(not bound)"; }

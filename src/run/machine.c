@@ -50,7 +50,7 @@ const char *pst_cpu_list(const int *cpus, size_t n, char *buf, size_t len)
 bool pst_env_recorded(const char *nv)
 {
     static const char *const prefixes[] = {"OMPI_", "PMIX_", "MPICH_", "MPIR_CVAR_", "UCX_", "FI_", "I_MPI_", "PSM2_",
-                                           "OMP_", "OPENBLAS_", "SLURM_", "MALLOC_", "GLIBC_TUNABLES=", NULL};
+                                           "OMP_", "OPENBLAS_", "BLIS_", "SLURM_", "MALLOC_", "GLIBC_TUNABLES=", NULL};
     for (const char *const *p = prefixes; *p; p++)
         if (!strncmp(nv, *p, strlen(*p))) return true;
     return false;
@@ -147,6 +147,44 @@ static char *read_line(const char *path, char *buf, size_t len)
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
+/* The vector extensions a kernel may be built for, oldest first, by their /proc/cpuinfo names
+ * (x86 "flags", Arm "Features"); "pni" is what the kernel calls SSE3. */
+static const char *const vector_extensions[][2] = {
+    {"sse2", "sse2"}, {"pni", "sse3"}, {"ssse3", "ssse3"}, {"sse4_1", "sse4_1"}, {"sse4_2", "sse4_2"}, {"avx", "avx"},
+    {"fma", "fma"}, {"avx2", "avx2"}, {"avx512f", "avx512f"}, {"avx512cd", "avx512cd"}, {"avx512dq", "avx512dq"},
+    {"avx512bw", "avx512bw"}, {"avx512vl", "avx512vl"}, {"avx512ifma", "avx512ifma"}, {"avx512vbmi", "avx512vbmi"},
+    {"avx512_vnni", "avx512_vnni"}, {"avx512_bf16", "avx512_bf16"}, {"avx512_fp16", "avx512_fp16"},
+    {"amx_tile", "amx_tile"}, {"asimd", "asimd"}, {"sve", "sve"}, {"sve2", "sve2"},
+};
+enum { NVECTOR = sizeof vector_extensions / sizeof vector_extensions[0] };
+
+/* Does the space-separated list hold the word w? */
+static bool has_word(const char *list, const char *w)
+{
+    size_t n = strlen(w);
+    for (const char *p = strstr(list, w); p; p = strstr(p + 1, w))
+        if ((p == list || p[-1] == ' ' || p[-1] == '\t') && (p[n] == ' ' || p[n] == '\n' || p[n] == '\0')) return true;
+    return false;
+}
+
+size_t pst_cpu_vector_extensions(const char *names[], size_t max)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f) return 0;
+    char *line = NULL; /* the flags line of a recent CPU is over 1,500 characters */
+    size_t cap = 0, n = 0;
+    while (getline(&line, &cap, f) > 0) {
+        if (strncmp(line, "flags", 5) && strncmp(line, "Features", 8)) continue;
+        const char *list = strchr(line, ':');
+        for (size_t k = 0; list && k < NVECTOR && n < max; k++)
+            if (has_word(list + 1, vector_extensions[k][0])) names[n++] = vector_extensions[k][1];
+        break; /* the first CPU's, as cpu_model */
+    }
+    free(line);
+    fclose(f);
+    return n;
+}
+
 void pst_rec_machine(pst_rec *r, const pst_machine *m)
 {
     size_t n = 0, cap = 16;
@@ -191,4 +229,7 @@ void pst_rec_machine(pst_rec *r, const pst_machine *m)
     pst_rec_str(r, "kernel_release", uname(&u) == 0 ? u.release : NULL);
     pst_rec_str(r, "ld_preload", getenv("LD_PRELOAD"));
     pst_rec_str(r, "compile_flags", PST_C_FLAGS);
+    const char *ext[NVECTOR];
+    size_t next = pst_cpu_vector_extensions(ext, NVECTOR);
+    pst_rec_strs(r, "cpu_vector_extensions", ext, next);
 }

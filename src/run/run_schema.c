@@ -69,6 +69,17 @@ static const pst_field locality[] = {
 };
 static const pst_fields locality_fields = PST_FIELDS("locality", locality);
 
+/* Filled by the model layer (model/mathlibs.h), which calls the libraries. */
+static const pst_field math_library[] = {
+    {"openblas_core", PST_F_STR, NULL, "the kernel set OpenBLAS chose for this CPU (openblas_get_corename; a DYNAMIC_ARCH build picks it at load time, OPENBLAS_CORETYPE overrides)", false, NULL},
+    {"openblas_config", PST_F_STR, NULL, "openblas_get_config: version and build options", false, NULL},
+    {"blis_version", PST_F_STR, NULL, "BLIS's version (bli_info_get_version_str); null when BLIS does not load (--blas blis names why)", false, NULL},
+    {"blis_arch", PST_F_STR, NULL, "the configuration BLIS runs on this CPU (bli_arch_string of bli_arch_query_id: zen3, haswell, skx, ..., generic when the build has none for it; BLIS_ARCH_TYPE overrides): --blas blis-sup needs one with small-matrix kernels, generic has none; null when BLIS does not load", false, NULL},
+    {"fftw_version", PST_F_STR, NULL, "FFTW's version text, its suffixes the SIMD codelet sets it was built with (fftw-3.3.10-sse2-avx)", false, NULL},
+    {"fftw_simd", PST_F_STRS, NULL, "of those sets, the ones this CPU runs (FFTW's own check, fftw_have_simd_*): the codelets its planner chooses among; empty: scalar codelets only; null: FFTW names sets but exports no check", false, NULL},
+};
+static const pst_fields math_library_fields = PST_FIELDS("math libraries", math_library);
+
 static const pst_field header[] = {
     {"tool", PST_F_STR, NULL, "pstswm", false, NULL},
     {"schema_version", PST_F_INT, NULL, "version of this schema (docs/running.md: Output format, schema versions)", false, NULL},
@@ -85,13 +96,15 @@ static const pst_field header[] = {
     {"hosts", PST_F_STRS, NULL, "their names", false, NULL},
     {"cpu_model", PST_F_STR, NULL, "rank 0's CPU (/proc/cpuinfo)", false, NULL},
     {"cpus_online", PST_F_INT, NULL, "rank 0's online CPUs", false, NULL},
+    {"cpu_vector_extensions", PST_F_STRS, NULL, "the vector extensions of rank 0's CPU, oldest first, by their /proc/cpuinfo names (SSE3 as sse3): sse2, sse3, ssse3, sse4_1, sse4_2, avx, fma, avx2, the AVX-512 subsets (avx512f, avx512cd, avx512dq, avx512bw, avx512vl, avx512ifma, avx512vbmi, avx512_vnni, avx512_bf16, avx512_fp16), amx_tile; Arm's asimd, sve, sve2; absent from records written before it", true, NULL},
+    {"math_libraries", PST_F_OBJ, NULL, "what the math libraries run on rank 0's CPU (model and kernel only: the other subcommands call none of them); absent from records written before it", true, &math_library_fields},
     {"compiler", PST_F_STR, NULL, "compiler and version", false, NULL},
     {"timer_resolution_s", PST_F_NUM, "s", "measured smallest tick of MPI_Wtime", false, NULL},
     {"wtick_s", PST_F_NUM, "s", "MPI_Wtick", false, NULL},
     {"thread_level", PST_F_STR, NULL, "MPI thread level asked for (--thread-level)", false, NULL},
     {"thread_level_provided", PST_F_STR, NULL, "thread level the library provided", false, NULL},
     {"date", PST_F_STR, NULL, "start of the run, UTC, ISO 8601", false, NULL},
-    {"env", PST_F_MAP, NULL, "every OMPI_, PMIX_, MPICH_, MPIR_CVAR_, UCX_, FI_, I_MPI_, PSM2_, OMP_, OPENBLAS_, SLURM_, MALLOC_ variable and GLIBC_TUNABLES", false, NULL},
+    {"env", PST_F_MAP, NULL, "every OMPI_, PMIX_, MPICH_, MPIR_CVAR_, UCX_, FI_, I_MPI_, PSM2_, OMP_, OPENBLAS_, BLIS_, SLURM_, MALLOC_ variable and GLIBC_TUNABLES", false, NULL},
     {"binding", PST_F_OBJS, NULL, "per rank: where it may run", false, &binding_fields},
     {"oversubscribed", PST_F_BOOL, NULL, "some machine runs more ranks than the CPUs allowed to them (emulated nodes on one machine count together): timings are not verdicts", false, NULL},
     {"locality", PST_F_OBJ, NULL, "where the ranks run: node of every rank, ranks per node, the placement asked for, the path between nodes; absent in records of pstswm before locality", true, &locality_fields},
