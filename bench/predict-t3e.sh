@@ -50,10 +50,26 @@ fixed=(--noise-probe 0 --compute "$compute")
 # The default chunks are sized for this host's cache and send 4 to 16 times as many messages.
 chunking=()
 [[ $compute == skeleton ]] && chunking=(--chunks whole --level-block 16)
-model_fixed=(--case 2 --fftw-plan estimate --blas blis-sup "${chunking[@]}" "${fixed[@]}")
+# The dgemm library: BLIS's small-matrix kernels where BLIS has them for this CPU, else OpenBLAS
+# (linked, so it runs everywhere), said and kept in the output: BLIS runs its generic configuration
+# on CPUs its build has no configuration for (Debian's BLIS 0.9 on some AMD hosts), where
+# --blas blis-sup is refused.  Not auto: it would time every library on every simulated rank.
+blas=blis-sup probe=$out/logs/blas-probe.out
+scripts/pstrun --mpi smpi --platform "${platform[MPI]}" -n 1 "$pstswm" model --case 2 --trunc 5 --steps 1 \
+  --fftw-plan estimate --blas blis-sup "${fixed[@]}" >"$probe" 2>&1 || {
+  rc=$? why=$(grep -m1 -o -- '--blas blis-sup: .*' "$probe") ||
+    { echo "bench/predict-t3e.sh: the model's probe run failed (exit $rc, not a refusal of --blas blis-sup): $probe" >&2; exit 1; }
+  blas=openblas
+}
+model_fixed=(--case 2 --fftw-plan estimate --blas "$blas" "${chunking[@]}" "${fixed[@]}")
 start=$SECONDS
 
 echo "# Worley 1998 Table 5 (T3E) predicted with $(smpirun -version 2>/dev/null | head -1 || echo SMPI) on $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+if [[ $blas == blis-sup ]]; then
+  echo "dgemms: --blas blis-sup ($(grep -m1 -o 'BLIS [^)]*small-matrix kernels' "$probe" || echo BLIS))"
+else
+  echo "dgemms: --blas openblas, the fallback, since $why"
+fi
 echo "## platforms (SHA-256)"
 sha256sum "${platform[MPI]}" "${platform[SHMEM]}"
 

@@ -139,30 +139,52 @@ pst_records_test(model.memory_estimate.1x2 2
 pst_bad_input_test(model.watchdog_setup 1 4 "timeout: experiment 'set-up of model \\(before the first experiment\\)' ran longer than 0.2 s"
   model --trunc 341 --steps 1 --timeout 0.2 --out ${PST_TEST_OUT})
 
-# --blas: BLIS, loaded at run time, gives OpenBLAS's answers to round-off; auto times both at
-# set-up (every rank the same choice); a library that does not load is refused by name on every
-# rank, and auto then keeps OpenBLAS and says why.
-pst_records_test(model.blas.blis 1
-  CHECKS "points[0]['blas'] == 'blis'" "points[0]['blas_choice'] == 'fixed'" "points[0]['h_l2'] < 1e-11"
-         "points[0]['blas_version'].startswith('BLIS ')" "points[0]['blas_blis_s'] is None"
-  ARGS model --case 2 --trunc 21 --levels 4 --days 1 --blas blis ${MODEL_FAST})
+# --blas on any CPU: each value either runs and verifies (the library it names, case 2's error
+# norms at round-off: BLIS gives OpenBLAS's answers to round-off) or refuses by name (exit 2, the
+# value and why: BLIS not installed, or blis-sup where BLIS runs a configuration without
+# small-matrix kernels).  openblas is linked and auto falls back to it, so both must run.
+function(pst_blas_test name ranks value)
+  cmake_parse_arguments(PARSE_ARGV 3 BT "" "" "OPTIONS;CHECKS;ARGS")
+  set(out ${CMAKE_CURRENT_BINARY_DIR}/${name}.jsonl)
+  if(value STREQUAL "auto")
+    set(named "points[0]['blas_choice'] == 'auto'" "points[0]['blas'] in ('openblas', 'blis', 'blis-sup')"
+      "points[0]['blas_openblas_s'] > 0")
+  else()
+    set(named "points[0]['blas'] == '${value}'" "points[0]['blas_choice'] == 'fixed'")
+  endif()
+  add_test(NAME ${name} COMMAND ${CMAKE_SOURCE_DIR}/tests/blas-value.sh ${value} --out ${out} ${BT_OPTIONS}
+    -- ${PSTRUN} -n ${ranks} $<TARGET_FILE:pstswm> model --case 2 --trunc 21 --levels 4 --days 1 ${MODEL_FAST} ${BT_ARGS}
+    -- "len(points) == 1" ${named} "points[0]['blas_version']" "points[0]['h_l2'] < 1e-11" "points[0]['v_l2'] < 1e-10"
+    "header['math_libraries']['openblas_core'] and header['math_libraries']['fftw_version'].startswith('fftw-')"
+    "'sse2' in header['cpu_vector_extensions'] or 'asimd' in header['cpu_vector_extensions']" ${BT_CHECKS})
+  set_tests_properties(${name} PROPERTIES TIMEOUT 120 PROCESSORS ${ranks} SKIP_RETURN_CODE 77)
+endfunction()
+pst_blas_test(model.blas.openblas 1 openblas OPTIONS --must-run)
+pst_blas_test(model.blas.blis 1 blis CHECKS "points[0]['blas_version'].startswith('BLIS ')" "points[0]['blas_blis_s'] is None"
+  "points[0]['blas_version'] == 'BLIS ' + header['math_libraries']['blis_version']")
 # blis-sup: the same BLIS's small-matrix kernels called directly (checked against a triple loop
-# when bound); pstswm model --blas blis gives the same error norms to the last digit on this case.
-pst_records_test(model.blas.blis_sup 1
-  CHECKS "points[0]['blas'] == 'blis-sup'" "points[0]['h_l2'] < 1e-11" "points[0]['v_l2'] < 1e-10"
-         "points[0]['blas_version'].startswith('BLIS ') and points[0]['blas_version'].endswith(' small-matrix kernels')"
-  ARGS model --case 2 --trunc 21 --levels 4 --days 1 --blas blis-sup ${MODEL_FAST})
-pst_records_test(model.blas.blis_sup_grid 4
-  CHECKS "points[0]['blas'] == 'blis-sup'" "points[0]['h_l2'] < 1e-11" "points[0]['v_l2'] < 1e-10"
-  ARGS model --case 2 --trunc 21 --levels 4 --days 1 --grid 2x2 --blas blis-sup ${MODEL_FAST})
-pst_records_test(model.blas.auto 2
-  CHECKS "points[0]['blas_choice'] == 'auto'" "points[0]['blas_openblas_s'] > 0" "points[0]['blas_blis_s'] > 0"
-         "points[0]['blas_blis_sup_s'] > 0"
-         "points[0]['blas'] in ('openblas', 'blis', 'blis-sup')" "points[0]['h_l2'] < 1e-11"
-  ARGS model --case 2 --trunc 21 --levels 4 --days 1 --grid 1x2 ${MODEL_FAST})
+# when bound); where they run, the same error norms as --blas blis to the last digit on this case.
+pst_blas_test(model.blas.blis_sup 1 blis-sup
+  CHECKS "points[0]['blas_version'] == 'BLIS ' + header['math_libraries']['blis_version'] + ', ' + header['math_libraries']['blis_arch'] + ' small-matrix kernels'")
+pst_blas_test(model.blas.blis_sup_grid 4 blis-sup ARGS --grid 2x2)
+# auto times every library that runs at set-up (every rank the same choice).
+pst_blas_test(model.blas.auto 2 auto OPTIONS --must-run ARGS --grid 1x2
+  CHECKS "(points[0]['blas_blis_s'] is None) == (header['math_libraries']['blis_arch'] is None)"
+         "points[0]['blas_blis_sup_s'] is None or points[0]['blas_blis_sup_s'] > 0")
+# BLIS's generic configuration, which it runs on a CPU its build has no configuration for (an AMD
+# host with Debian's BLIS 0.9), forced here whatever the CPU: blis-sup refuses by name, plain BLIS
+# runs, auto leaves blis-sup out and says why.
+pst_blas_test(model.blas.generic.blis_sup 1 blis-sup OPTIONS --blis-arch generic --must-refuse
+  "--blas blis-sup: BLIS [0-9.]+ runs its generic configuration on this CPU, which has no small-matrix dgemm kernels.*--blas blis")
+pst_blas_test(model.blas.generic.blis 1 blis OPTIONS --blis-arch generic --must-run
+  CHECKS "header['math_libraries']['blis_arch'] == 'generic'" "header['env']['BLIS_ARCH_TYPE']")
+pst_blas_test(model.blas.generic.auto 1 auto OPTIONS --blis-arch generic --must-run
+  --stdout "Legendre dgemms (openblas|blis) .*--blas auto.*\\(BLIS [0-9.]+ runs its generic configuration on this CPU"
+  CHECKS "header['math_libraries']['blis_arch'] == 'generic'" "points[0]['blas'] != 'blis-sup'"
+         "points[0]['blas_blis_sup_s'] is None and points[0]['blas_blis_s'] > 0")
 pst_records_test(model.blas.auto_without_blis 1
   CHECKS "points[0]['blas'] == 'openblas'" "points[0]['blas_blis_s'] is None" "points[0]['blas_blis_sup_s'] is None"
-         "points[0]['blas_openblas_s'] > 0"
+         "points[0]['blas_openblas_s'] > 0" "header['math_libraries']['blis_arch'] is None"
   ARGS model --case 2 --trunc 21 --steps 4 ${MODEL_FAST})
 pst_bad_input_test(model.bad.blas_missing 2 2
   "--blas blis: BLIS is not available: /nonexistent/libblis.so.4: cannot open shared object file.*apt install libblis4-pthread"

@@ -433,6 +433,19 @@ def test_runinfo_lists_every_run_and_one_machine(mpi):
     assert runinfo.short_library("Open MPI v4.1.4, package: Debian OpenMPI") == "Open MPI v4.1.4"
 
 
+def test_runinfo_names_the_vectors_and_the_kernels_the_libraries_ran():
+    libs = {"openblas_core": "Haswell", "blis_arch": "generic", "fftw_simd": ["sse2", "avx"]}
+    headers = [
+        {"type": "header", "bench": "model", "_file": "m", "hosts": ["h"], "cpu_model": "AMD EPYC",
+         "cpu_vector_extensions": ["sse2", "avx", "fma", "avx2"], "math_libraries": libs},
+        {"type": "header", "bench": "swap", "_file": "s", "hosts": ["h"], "cpu_model": "AMD EPYC"},
+    ]
+    line = runinfo.machine_lines(RecordSet(path=FIXTURES, records=headers)).markdown.splitlines()[1]
+    assert "AMD EPYC (AVX2)" in line and line.endswith("; OpenBLAS core Haswell, BLIS generic, FFTW sse2+avx")
+    assert runinfo.vector_width(["sse2", "avx512f"]) == "AVX-512" and runinfo.vector_width(None) is None
+    assert runinfo.math_libraries(libs | {"blis_arch": None, "fftw_simd": []}) == "OpenBLAS core Haswell, no BLIS, FFTW scalar"
+
+
 def test_common_helpers():
     assert sorted(["1,10", "1,9", "0,6", None, "1,0"], key=common.sort_key) == ["0,6", "1,0", "1,9", "1,10", None]
     assert sorted([8, "x", 2], key=common.sort_key) == [2, 8, "x"]

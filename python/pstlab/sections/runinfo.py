@@ -6,7 +6,7 @@ import re
 from pstlab.doc import Section, Table, Text, fmt_num
 from pstlab.records import RecordSet
 from pstlab.sections import guardrails
-from pstlab.sections.common import MAX_LINE, group_by
+from pstlab.sections.common import MAX_LINE
 
 TITLE = "Runs and machine"
 
@@ -116,15 +116,39 @@ def runs_table(rs: RecordSet) -> Table:
     return Table("Runs (one pstswm invocation each)", ["file", "bench", "ranks", "MPI", "date (UTC)", "command"], rows)
 
 
+def vector_width(extensions: list[str] | None) -> str | None:
+    """The widest vector extension of a CPU's list (header cpu_vector_extensions): 'AVX-512', 'AVX2', ..."""
+    names = (("avx512f", "AVX-512"), ("avx2", "AVX2"), ("avx", "AVX"), ("sse4_2", "SSE4.2"), ("sse2", "SSE2"),
+             ("sve2", "SVE2"), ("sve", "SVE"), ("asimd", "NEON"))
+    return next((label for flag, label in names if flag in (extensions or [])), None)
+
+
+def math_libraries(libs: dict | None) -> str | None:
+    """'OpenBLAS core Cooperlake, BLIS zen3, FFTW sse2+avx': the kernels the libraries ran (header math_libraries)."""
+    if not libs:
+        return None
+    blis = f"BLIS {libs['blis_arch']}" if libs.get("blis_arch") else "no BLIS"
+    simd = libs.get("fftw_simd")
+    fftw = "FFTW " + ("+".join(simd) if simd else "scalar" if simd is not None else "(SIMD not told)")
+    return f"OpenBLAS core {libs.get('openblas_core')}, {blis}, {fftw}"
+
+
 def machine_lines(rs: RecordSet) -> Text:
-    """One line per distinct machine and software (hosts, CPU, compiler, pstswm, MPI library)."""
+    """One line per distinct machine and software (hosts, CPU and its widest vectors, compiler, pstswm, MPI
+    library, and the kernels the math libraries ran where a model or kernel run says)."""
     keys = ("hosts", "cpu_model", "cpus_online", "compiler", "version", "git_commit", "mpi_library")
+    machines: dict[tuple, list[dict]] = {}
+    for h in rs.headers():
+        machines.setdefault(tuple(str(h.get(k)) for k in keys), []).append(h)
     lines = []
-    for key in group_by([{k: str(h.get(k)) for k in keys} for h in rs.headers()], *keys):
+    for key, headers in machines.items():
         hosts, cpu, cpus, compiler, version, commit, library = key
+        width = next((w for h in headers if (w := vector_width(h.get("cpu_vector_extensions")))), None)
+        libs = list(dict.fromkeys(m for h in headers if (m := math_libraries(h.get("math_libraries")))))
         lines.append(
-            f"- hosts {hosts.strip('[]').replace(chr(39), '')}: {cpu}, {cpus} CPUs; {compiler}; "
-            f"pstswm {version} ({commit}); {short_library(library)}"
+            f"- hosts {hosts.strip('[]').replace(chr(39), '')}: {cpu}{f' ({width})' if width else ''}, {cpus} CPUs; "
+            f"{compiler}; pstswm {version} ({commit}); {short_library(library)}"
+            + "".join(f"; {m}" for m in libs)
         )
     return Text("**Machine and software**\n" + "\n".join(lines))
 
