@@ -310,6 +310,13 @@ def _tune(exp: suites.Experiment, entry: dict, directory: Path, entries: dict) -
     return path, ""
 
 
+def _resume_args(opts: Options, directory: Path) -> list[str]:
+    """The `pstlab run` arguments that finish this run: its suite, pstswm and MPI, --resume."""
+    named = [("--mpi", opts.mpi), ("--build", opts.build), ("--pstswm", opts.pstswm), ("--out", str(directory))]
+    launches = ["--launches", str(opts.launches)] if opts.launches > 1 else []
+    return [opts.suite, *(x for option, value in named if value for x in (option, value)), "--resume", *launches]
+
+
 def run_suite(opts: Options, echo=print, finish: Callable[[Path], None] | None = None) -> Path:
     """Run (or resume) a suite; return the results directory.  finish(directory) runs after the
     last experiment, also when some failed (pstlab run writes the report).  Raises RunFailed if
@@ -463,8 +470,7 @@ def _run_locked(opts, suite, run, directory: Path, available, by_name, echo, fin
             write_manifest(directory, manifest)
             raise Interrupted(
                 f"interrupted during {exp.name}; finished experiments are kept. Resume with: "
-                f"pstlab run {opts.suite}{f' --mpi {opts.mpi}' if opts.mpi else ''} --out {directory} --resume"
-                + (f" --launches {opts.launches}" if opts.launches > 1 else "")
+                f"pstlab run {' '.join(_resume_args(opts, directory))}"
             ) from None
         _finish(exp, entry, outcome, partial, final, log.with_suffix(".err"))
         history.append((outcome.elapsed_s, exp.estimate_s))

@@ -224,3 +224,13 @@ def test_calibrate_writes_here_outside_a_checkout(away):
     from pstlab import calibrate
 
     assert calibrate.default_out() == Path("this-machine.toml")
+
+
+def test_the_resume_hint_names_the_pstswm_it_ran():
+    from pstlab import run
+
+    opts = run.Options("quick", pstswm="/p/bin/pstswm", launches=3)
+    hint = ["quick", "--pstswm", "/p/bin/pstswm", "--out", "r", "--resume", "--launches", "3"]
+    assert run._resume_args(opts, Path("r")) == hint
+    hint = ["quick", "--mpi", "mpich", "--out", "r", "--resume"]
+    assert run._resume_args(run.Options("quick", "mpich"), Path("r")) == hint
