@@ -90,7 +90,8 @@ def parser() -> argparse.ArgumentParser:
     run = sub.add_parser(
         "run",
         help="run a suite of experiments into a results directory",
-        description="Run every experiment of SUITE (suites/SUITE.toml, or a path to a .toml file). "
+        description="Run every experiment of SUITE (by name: SUITE.toml in the installed pstswm's "
+        "share/pstswm/suites or the checkout's suites/; or a path to a .toml file), then write its report. "
         "Experiments whose subcommand this pstswm build lacks are skipped with a note.",
     )
     run.add_argument(
