@@ -226,10 +226,16 @@ def _run(args: argparse.Namespace) -> int:
     from pstlab import report, run
 
     def write_report(directory) -> None:
-        """What finished, reported (none when no experiment wrote records)."""
-        if any(directory.glob("*.jsonl")):
+        """What finished, reported (nothing when no experiment wrote records); records the report
+        refuses are named, and the run's own exit status stands."""
+        if not any(directory.glob("*.jsonl")):
+            return
+        try:
             md, html = report.write(directory)
-            print(f"pstlab: wrote {md} and {html}", flush=True)
+        except PstlabError as e:
+            print(f"pstlab run: no report: {e}", file=sys.stderr, flush=True)
+            return
+        print(f"pstlab: wrote {md} and {html}", flush=True)
 
     opts = run.Options(
         args.suite,

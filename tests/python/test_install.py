@@ -234,3 +234,17 @@ def test_the_resume_hint_names_the_pstswm_it_ran():
     assert run._resume_args(opts, Path("r")) == hint
     hint = ["quick", "--mpi", "mpich", "--out", "r", "--resume"]
     assert run._resume_args(run.Options("quick", "mpich"), Path("r")) == hint
+
+
+def test_a_report_refused_leaves_the_run_status(away, tmp_path, cli, monkeypatch):
+    from pstlab import report
+    from pstlab.errors import PstlabError
+
+    def refuse(directory):
+        raise PstlabError(f"{directory}: nothing to report")
+
+    monkeypatch.setattr(report, "write", refuse)
+    rc, out, err = cli("run", "mini", "--pstswm", prefix(tmp_path / "P") / "bin" / "pstswm")
+    (result,) = (away / "results").iterdir()
+    assert rc == 0 and "pstlab: suite mini finished" in out
+    assert one_line(err) == f"pstlab run: no report: {result}: nothing to report"
