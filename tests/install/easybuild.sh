@@ -44,7 +44,7 @@ as_user() {
   phase_start "EasyBuild $eb_version venv"
   local ebvenv=$cache/easybuild-$eb_version
   if ! EB_PYTHON=$ebvenv/bin/python "$ebvenv/bin/eb" --version 2>/dev/null | grep -q "^This is EasyBuild $eb_version "; then
-    rm -rf "$ebvenv"
+    rm -rf "$cache"/easybuild-*
     python3 -m venv "$ebvenv"
     "$ebvenv/bin/pip" index versions easybuild >/dev/null 2>&1 || skip "no package index reachable (pip index versions easybuild failed)"
     "$ebvenv/bin/pip" install -q "easybuild==$eb_version" >"$work/pip-easybuild.log" 2>&1 ||
@@ -60,7 +60,7 @@ as_user() {
   pins="$(grep -E '^(numpy|scipy|matplotlib)==' "$src/python/requirements.txt" | sort | paste -sd' ') setuptools>=70.1"
   stack=$cache/python-stack-$(sha256sum <<<"$pins" | cut -c1-12)
   if ! [[ -f $stack/.complete ]]; then
-    rm -rf "$stack"
+    rm -rf "$cache"/python-stack-*
     python3 -m venv "$stack"
     # shellcheck disable=SC2086 # pins: one word per package
     "$stack/bin/pip" install -q $pins >"$work/pip-stack.log" 2>&1 ||
@@ -78,7 +78,7 @@ as_user() {
 
   # At a site with EasyBuild's own stack every dependency resolves to one of its easyconfigs.
   phase_start "eb --dry-run --robot (foss/2025a)"
-  out=$("$install" --prefix "$work/dry" --tarball "$tarball" -- --dry-run --robot 2>&1) ||
+  out=$("$install" --prefix "$work/dry" --tarball "$tarball" -- --tmpdir="$work/tmp" --dry-run --robot 2>&1) ||
     fail "eb --dry-run --robot: $(tail -n 3 <<<"$out")"
   local m
   for m in foss/2025a OpenMPI/5.0.7-GCC-14.2.0 FFTW/3.3.10-GCC-14.2.0 OpenBLAS/0.3.29-GCC-14.2.0 BLIS/1.1-GCC-14.2.0 \
@@ -89,7 +89,7 @@ as_user() {
   phase_end
 
   phase_start "eb install (--system-deps)"
-  "$install" --prefix "$prefix" --tarball "$tarball" --system-deps >"$work/eb.log" 2>&1 ||
+  "$install" --prefix "$prefix" --tarball "$tarball" --system-deps -- --tmpdir="$work/tmp" >"$work/eb.log" 2>&1 ||
     fail "install.sh --system-deps failed; its output: $work/eb.log (last line: $(tail -n 1 "$work/eb.log"))"
   phase_end
   grep -q "^== COMPLETED: Installation ended successfully" "$work/eb.log" || fail "eb did not say it completed ($work/eb.log)"
@@ -109,7 +109,10 @@ as_user() {
   phase_end
   grep -qx "$prefix/software/pstswm/0.1.0/bin/pstswm" <<<"$out" || fail "pstswm on PATH is not the module's: $out"
   grep -qx "$prefix/software/pstswm/0.1.0/bin/pstlab" <<<"$out" || fail "pstlab on PATH is not the module's: $out"
-  grep -q "^pstswm 0\.1\.0 " <<<"$out" || fail "pstswm --version says: $out"
+  local line
+  for line in "pstswm 0.1.0 " "MPI flavour: system" "MPI library: " "FFTW: " "OpenBLAS: " "NetCDF: "; do
+    grep -q "^$line" <<<"$out" || fail "pstswm --version has no line '$line...': $out"
+  done
 
   phase_start "pstlab run quick --max-ranks 2"
   rc=0
