@@ -104,12 +104,11 @@ def data_dirs(kind: str, binary: Path | None = None) -> list[Path]:
     the share directory of binary (P/share/pstswm/kind for P/bin/pstswm), the checkout's kind/,
     then that of a pstswm named by $PSTSWM or on PATH.  Every candidate, existing or not."""
     dirs = [Path(env) / kind] if (env := os.environ.get(SHARE_VAR)) else []
-    installed = [b for b in (os.environ.get(PSTSWM_VAR), shutil.which("pstswm")) if b]
-    shares = [d.parent / "share" / "pstswm" / kind for d in _homes(binary)] if binary else []
-    dirs += shares
+    dirs += [d.parent / "share" / "pstswm" / kind for d in _homes(binary)] if binary else []
     if root := repo_root():
         dirs.append(root / kind)
-    dirs += [d.parent / "share" / "pstswm" / kind for b in installed for d in _homes(Path(b))]
+    others = [b for b in (os.environ.get(PSTSWM_VAR), shutil.which("pstswm")) if b]
+    dirs += [d.parent / "share" / "pstswm" / kind for b in others for d in _homes(Path(b))]
     return list(dict.fromkeys(dirs))
 
 
