@@ -40,6 +40,8 @@ eb_version=$("$eb" --version 2>/dev/null | sed -n 's/^This is EasyBuild \([0-9][
 
 # Lmod: eb drives it through $LMOD_CMD or `lmod` on PATH.
 if [[ -z ${EASYBUILD_MODULES_TOOL:-} || ${EASYBUILD_MODULES_TOOL:-} == Lmod ]]; then
+  [[ -z ${LMOD_CMD:-} || -x ${LMOD_CMD:-} ]] ||
+    { echo "install.sh: Lmod not found (\$LMOD_CMD is '$LMOD_CMD', not an executable)" >&2; exit 2; }
   if [[ -z ${LMOD_CMD:-} ]] && ! command -v lmod >/dev/null; then
     [[ -x /usr/share/lmod/lmod/libexec/lmod ]] ||
       { echo "install.sh: Lmod not found (no \$LMOD_CMD, no lmod on PATH; Debian: apt-get install lmod)" >&2; exit 2; }

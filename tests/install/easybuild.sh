@@ -5,8 +5,8 @@
 # (--system-deps: EasyBuild's --try-toolchain=SYSTEM and --filter-deps), then in a new shell
 # `module load pstswm` and, from an empty directory, `pstswm --version` and
 # `pstlab run quick --max-ranks 2`.  Also: the easyconfig's dependencies resolve against EasyBuild's
-# own easyconfigs (eb --dry-run --robot), and install.sh's missing-EasyBuild and unwritable-prefix
-# lines.
+# own easyconfigs (eb --dry-run --robot), and install.sh's one-line refusals (no EasyBuild, a wrong
+# Lmod, an unwritable prefix).
 #   tests/install/easybuild.sh
 # As root: installs lmod (apt), makes the tarball, runs the rest as the user of tests/install/as-user.sh.
 # Reused across runs in that user's ~/.cache/pstswm-test: the EasyBuild venv and the venv that
@@ -70,7 +70,11 @@ as_user() {
   phase_end
   export PATH=$stack/bin:$ebvenv/bin:$PATH
 
-  # An unwritable prefix: one line, exit 2.
+  # A wrong Lmod, an unwritable prefix: one line, exit 2.
+  rc=0
+  out=$(LMOD_CMD=/nonexistent/lmod "$install" --prefix "$work/none" --tarball "$tarball" 2>&1) || rc=$?
+  [[ $rc == 2 && $out == "install.sh: Lmod not found (\$LMOD_CMD is '/nonexistent/lmod', not an executable)" && ! -e $work/none ]] ||
+    fail "install.sh with a wrong LMOD_CMD: exit $rc, said: $out"
   rc=0
   out=$("$install" --prefix /proc/pstswm --tarball "$tarball" 2>&1) || rc=$?
   [[ $rc == 2 && $out == "install.sh: cannot write to the prefix '/proc/pstswm'" ]] ||
