@@ -105,14 +105,16 @@ as_user() {
   [[ -f $modfile ]] || fail "no module file $modfile"
 
   # A new login-free shell, the way a user starts: Lmod's init, module use, module load.
-  phase_start "module load + pstswm --version"
+  phase_start "module load + pstswm --version + pstlab --version"
   local empty=$work/empty
   mkdir "$empty"
   out=$(cd "$empty" && bash -c "source /usr/share/lmod/lmod/init/bash && module use '$prefix/modules/all' &&
-    module load pstswm && command -v pstswm pstrun pstlab && pstswm --version" 2>&1) || fail "module load pstswm; pstswm --version: $out"
+    module load pstswm && command -v pstswm pstrun pstlab && pstswm --version && pstlab --version" 2>&1) ||
+    fail "module load pstswm; pstswm --version; pstlab --version: $out"
   phase_end
   grep -qx "$prefix/software/pstswm/0.1.0/bin/pstswm" <<<"$out" || fail "pstswm on PATH is not the module's: $out"
   grep -qx "$prefix/software/pstswm/0.1.0/bin/pstlab" <<<"$out" || fail "pstlab on PATH is not the module's: $out"
+  grep -qF "pstswm: $prefix/software/pstswm/0.1.0/bin/pstswm (from PATH)" <<<"$out" || fail "pstlab does not find the module's pstswm: $out"
   local line
   for line in "pstswm 0.1.0 " "MPI flavour: system" "MPI library: " "FFTW: " "OpenBLAS: " "NetCDF: "; do
     grep -q "^$line" <<<"$out" || fail "pstswm --version has no line '$line...': $out"
@@ -124,7 +126,7 @@ as_user() {
     pstlab run quick --max-ranks 2") >"$work/quick.log" 2>&1 || rc=$?
   phase_end
   ((rc == 0)) || fail "pstlab run quick --max-ranks 2: exit $rc ($work/quick.log: $(tail -n 1 "$work/quick.log"))"
-  compgen -G "$empty/results/*/report.md" >/dev/null || fail "no results/*/report.md in $empty ($work/quick.log)"
+  compgen -G "$empty/results/*-quick-system/report.md" >/dev/null || fail "no results/*-quick-system/report.md in $empty ($work/quick.log)"
 }
 
 if [[ ${1:-} == --as-user ]]; then
