@@ -9,8 +9,7 @@
 #                  instead of modules: eb --try-toolchain=SYSTEM with every dependency filtered out.
 # Then `module use DIR/modules/all; module load pstswm`.  eb is found on PATH or as $EB; Lmod through
 # $LMOD_CMD, `lmod` on PATH or Debian's /usr/share/lmod.  A failed install leaves no software
-# directory without a
-# module behind.  Exit: eb's; 2 with one line when something it needs is missing.
+# directory without a module behind.  Exit: eb's; 2 with one line when something it needs is missing.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 easyconfig=$(ls "$here"/pstswm-*.eb 2>/dev/null | head -n 1)
@@ -24,7 +23,7 @@ while (($#)); do
     --tarball) tarball=${2:?--tarball needs a file}; shift 2 ;;
     --system-deps) system_deps=1; shift ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install.sh: unknown option '$1' (eb's own options go after --)" >&2; exit 2 ;;
   esac
 done
@@ -50,17 +49,19 @@ if [[ -z ${EASYBUILD_MODULES_TOOL:-} || ${EASYBUILD_MODULES_TOOL:-} == Lmod ]]; 
   export EASYBUILD_MODULES_TOOL=Lmod
 fi
 
+if [[ -n $tarball ]]; then
+  [[ -f $tarball && -r $tarball ]] || { echo "install.sh: no readable tarball '$tarball'" >&2; exit 2; }
+  [[ $(basename "$tarball") == "pstswm-$version.tar.gz" ]] ||
+    { echo "install.sh: the tarball must be pstswm-$version.tar.gz for $(basename "$easyconfig") (got $(basename "$tarball"))" >&2; exit 2; }
+fi
 mkdir -p "$prefix" 2>/dev/null && [[ -w $prefix ]] || { echo "install.sh: cannot write to the prefix '$prefix'" >&2; exit 2; }
 prefix=$(cd "$prefix" && pwd)
 sources=$prefix/sources/p/pstswm
 mkdir -p "$sources"
 if [[ -z $tarball ]]; then
   tarball=$("$here/../../scripts/dist.sh" "$sources") || exit 2
-else
-  [[ -f $tarball && -r $tarball ]] || { echo "install.sh: no readable tarball '$tarball'" >&2; exit 2; }
-  [[ $(basename "$tarball") == "pstswm-$version.tar.gz" ]] ||
-    { echo "install.sh: the tarball must be pstswm-$version.tar.gz for $(basename "$easyconfig") (got $(basename "$tarball"))" >&2; exit 2; }
-  [[ $tarball -ef $sources/pstswm-$version.tar.gz ]] || cp "$tarball" "$sources/"
+elif ! [[ $tarball -ef $sources/pstswm-$version.tar.gz ]]; then
+  cp "$tarball" "$sources/"
 fi
 
 opts=(--prefix="$prefix" --sourcepath="$prefix/sources")
