@@ -12,7 +12,7 @@ TEST_SMPI := $(if $(MPI),$(filter smpi,$(MPI)),smpi)
 SMPI_PLATFORM ?= platforms/t3e-900.toml
 PREFIX ?=
 
-.PHONY: all setup build run test install clean help
+.PHONY: all setup build run test install dist clean help
 
 help:
 	@echo "make run   [MPI=openmpi|mpich|system]  install what is missing, build, run the quick suite"
@@ -21,6 +21,7 @@ help:
 	@echo "                                        then the sanitizer build's unit, fuzz, bad-input and 1-2 rank tests"
 	@echo "make build [MPI=...]                   configure and build only"
 	@echo "make install PREFIX=DIR [MPI=...]      build, then install pstswm, pstrun, suites, docs into DIR"
+	@echo "make dist                              the source tarball dist/pstswm-<version>.tar.gz (docs/install.md)"
 	@echo "make clean                             remove build/ and .venv/"
 
 setup:
@@ -61,6 +62,9 @@ install:
 	@scripts/setup.sh $(RUN_MPI)
 	@scripts/build.sh $(RUN_MPI) $(BUILD_TYPE) $(JOBS)
 	@scripts/install.sh build/$(RUN_MPI) "$(PREFIX)"
+
+dist:
+	@scripts/dist.sh dist
 
 clean:
 	rm -rf build .venv
