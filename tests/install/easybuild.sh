@@ -17,14 +17,8 @@
 set -euo pipefail
 eb_version=5.4.1
 
-fail() { echo "easybuild test: FAIL: $*" >&2; exit 1; }
-skip() {
-  [[ ${CI:-} == true ]] && fail "$* (CI=true: not skipping)"
-  echo "easybuild test: skipped: $*"
-  exit 77
-}
-phase_start() { phase=$1 t0=$SECONDS; }
-phase_end() { echo "easybuild test: $phase: $((SECONDS - t0)) s"; }
+test_name="easybuild test"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # The part run as the ordinary user: WORK holds the tarball and a copy of this script.
 as_user() {
@@ -145,18 +139,7 @@ fi
 phase_start "source tarball"
 work=$(mktemp -d /tmp/pstswm-easybuild.XXXXXX)
 "$root/scripts/dist.sh" "$work" >/dev/null || fail "scripts/dist.sh $work"
-cp "$0" "$work/easybuild.sh"
 phase_end
-if [[ $(id -u) == 0 ]]; then
-  chown -R "$("$here/as-user.sh" id -un):" "$work"
-fi
 rc=0
-"$here/as-user.sh" --keep-env CI --keep-env PIP_INDEX_URL --keep-env PIP_EXTRA_INDEX_URL --keep-env PIP_CERT \
-  --keep-env https_proxy --keep-env HTTPS_PROXY --keep-env no_proxy --keep-env NO_PROXY \
-  bash "$work/easybuild.sh" --as-user "$work" || rc=$?
-if ((rc == 0 || rc == 77)); then
-  rm -rf "$work"
-else
-  echo "easybuild test: kept $work for a look" >&2
-fi
+hand_over "$work" "$0" || rc=$?
 exit "$rc"

@@ -14,14 +14,8 @@
 # and named); 2 bad usage.
 set -euo pipefail
 
-fail() { echo "pstlab end-to-end: FAIL: $*" >&2; exit 1; }
-skip() {
-  [[ ${CI:-} == true ]] && fail "$* (CI=true: not skipping)"
-  echo "pstlab end-to-end: skipped: $*"
-  exit 77
-}
-phase_start() { phase=$1 t0=$SECONDS; }
-phase_end() { echo "pstlab end-to-end: $phase: $((SECONDS - t0)) s"; }
+test_name="pstlab end-to-end"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # The part run as the ordinary user: WORK holds python/ (as src/) and a copy of this script.
 as_user() {
@@ -115,17 +109,6 @@ fi
 # python/ without what a build or an editable install left in it.
 mkdir "$work/src"
 tar -C "$root/python" --exclude='*.egg-info' --exclude=__pycache__ --exclude=build -cf - . | tar -C "$work/src" -xf -
-cp "$0" "$work/end-to-end.sh"
-if [[ $(id -u) == 0 ]]; then
-  chown -R "$("$here/as-user.sh" id -un):" "$work"
-fi
 rc=0
-"$here/as-user.sh" --keep-env CI --keep-env PIP_INDEX_URL --keep-env PIP_EXTRA_INDEX_URL --keep-env PIP_CERT \
-  --keep-env https_proxy --keep-env HTTPS_PROXY --keep-env no_proxy --keep-env NO_PROXY \
-  bash "$work/end-to-end.sh" --as-user "$work" "$prefix" || rc=$?
-if ((rc == 0 || rc == 77)); then
-  rm -rf "$work"
-else
-  echo "pstlab end-to-end: kept $work for a look" >&2
-fi
+hand_over "$work" "$0" "$prefix" || rc=$?
 exit "$rc"

@@ -19,14 +19,8 @@
 set -euo pipefail
 debs=(libfftw3-dev libfftw3-double3 libnetcdf-dev libnetcdf19)
 
-fail() { echo "prefix test: FAIL: $*" >&2; exit 1; }
-skip() {
-  [[ ${CI:-} == true ]] && fail "$* (CI=true: not skipping)"
-  echo "prefix test: skipped: $*"
-  exit 77
-}
-phase_start() { phase=$1 t0=$SECONDS; }
-phase_end() { echo "prefix test: $phase: $((SECONDS - t0)) s"; }
+test_name="prefix test"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # The Debian MPI MPI's commands under the plain names a module gives them, in DIR (MPICH's
 # mpiexec starts the hydra_pmi_proxy beside it).
@@ -164,16 +158,7 @@ work=$(mktemp -d /tmp/pstswm-prefix.XXXXXX)
 "$root/scripts/dist.sh" "$work" >/dev/null || fail "scripts/dist.sh $work"
 mkdir "$work/debs"
 for p in "${debs[@]}"; do cp "$cache/${p}"_*.deb "$work/debs/"; done
-cp "$0" "$work/prefix.sh"
 phase_end
-if [[ $(id -u) == 0 ]]; then
-  chown -R "$("$here/as-user.sh" id -un):" "$work"
-fi
 rc=0
-"$here/as-user.sh" --keep-env CI bash "$work/prefix.sh" --as-user "$work" "$mpi" || rc=$?
-if ((rc == 0)); then
-  rm -rf "$work"
-else
-  echo "prefix test: kept $work for a look" >&2
-fi
+hand_over "$work" "$0" "$mpi" || rc=$?
 exit "$rc"
