@@ -11,7 +11,10 @@ foreach(pst_dir ${pst_install_dirs})
   while(NOT EXISTS "${pst_dir}")
     get_filename_component(pst_dir "${pst_dir}" DIRECTORY)
   endwhile()
-  execute_process(COMMAND sh -c "test -d \"$1\" && test -w \"$1\" && test -x \"$1\"" sh "${pst_dir}" RESULT_VARIABLE pst_rc)
+  # A file made and removed there, not the permission bits: root passes `test -w` on /proc and on
+  # a read-only mount, where the install would then fail half-way.
+  execute_process(COMMAND sh -c "test -d \"$1\" && t=$(mktemp -p \"$1\" .pstswm-install-probe.XXXXXX 2>/dev/null) && rm -f \"$t\""
+    sh "${pst_dir}" RESULT_VARIABLE pst_rc)
   if(NOT pst_rc EQUAL 0)
     # NOTICE prints the line as it is (FATAL_ERROR would wrap it), for scripts/install.sh to pass on.
     message(NOTICE "pstswm: install prefix '$ENV{DESTDIR}${CMAKE_INSTALL_PREFIX}' is not writable ('${pst_dir}' cannot be written)")

@@ -2,6 +2,7 @@
 # An install into a prefix that cannot be written, as an ordinary user (tests/install/as-user.sh):
 # scripts/install.sh exits 2 with one line naming the prefix, also when only a directory inside
 # it is read-only, and nothing is written; `cmake --install` itself fails with that line too.
+# As root, first: a prefix under /proc (which root may "write" by its permission bits) likewise.
 #   tests/install/bad-prefix.sh BUILD_DIR       (a configured and built pstswm build)
 set -euo pipefail
 fail() { echo "bad-prefix test: FAIL: $*" >&2; exit 1; }
@@ -34,5 +35,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 [[ -f $build/cmake_install.cmake ]] || fail "$build is not a configured build"
 work=$(mktemp -d /tmp/pstswm-bad-prefix.XXXXXX)
 trap 'chmod -R u+w "$work"; rm -rf "$work"' EXIT
-[[ $(id -u) == 0 ]] && chown "$("$here/as-user.sh" id -un):" "$work"
+if [[ $(id -u) == 0 ]]; then
+  # Root passes every permission check: a prefix on a file system that takes no files (/proc)
+  # must be refused all the same, before anything is tried.
+  rc=0
+  out=$("$here/../../scripts/install.sh" "$build" /proc/pstswm-prefix 2>&1) || rc=$?
+  [[ $rc == 2 && $out == "install: install prefix '/proc/pstswm-prefix' is not writable ('/proc' cannot be written)" ]] ||
+    fail "as root, scripts/install.sh into /proc/pstswm-prefix: exit $rc, said: $out"
+  chown "$("$here/as-user.sh" id -un):" "$work"
+fi
 "$here/as-user.sh" bash "$0" --as-user "$build" "$work" "$(cd "$here/../.." && pwd)"
