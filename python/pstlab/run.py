@@ -321,9 +321,10 @@ def run_suite(opts: Options, echo=print, finish: Callable[[Path], None] | None =
     """Run (or resume) a suite; return the results directory.  finish(directory) runs after the
     last experiment, also when some failed (pstlab run writes the report).  Raises RunFailed if
     experiments failed."""
-    binary, _ = paths.find_pstswm(opts.mpi, opts.build, opts.pstswm)
-    suite = suites.load(opts.suite, binary)  # an installed pstswm's suites first
+    # The pstswm first, so a wrong one is named as such; then the suite, an installed pstswm's first.
     run = launch.Launch.create(opts.mpi, opts.launcher, opts.build, opts.pstswm, opts.platform, opts.host_mflops)
+    binary, _ = paths.find_pstswm(opts.mpi, opts.build, opts.pstswm)
+    suite = suites.load(opts.suite, binary)
     if opts.max_ranks is not None and opts.max_ranks < 1:
         raise PstlabError(f"--max-ranks must be at least 1, got {opts.max_ranks}")
     if opts.launches < 1:

@@ -146,6 +146,7 @@ def test_share_variable_comes_first_and_unknown_names_list_where_and_what(away, 
 
 
 def test_no_suites_anywhere_says_so(away, cli, tmp_path):
+    executable(tmp_path / "bare" / "pstrun", PSTRUN)  # a pstswm with its pstrun, but no share/
     rc, _, err = cli("run", "quick", "--pstswm", fake_pstswm(tmp_path / "bare"))
     assert rc == 2
     assert "unknown suite 'quick' (available: none; looked in nowhere that exists: " in one_line(err)
@@ -169,6 +170,13 @@ def test_a_wrong_pstswm_is_refused_in_one_line(away, cli, program, message):
     assert rc == 2 and not out
     assert message in one_line(err)
     assert not (away / "results").exists()
+
+
+def test_a_wrong_pstswm_is_named_before_a_suite_is_looked_up_by_name(away, cli):
+    # The suites are looked up beside the pstswm: a wrong one must be named, not "unknown suite".
+    rc, _, err = cli("run", "quick", "--pstswm", "/bin/ls")
+    assert rc == 2
+    assert "/bin/ls (from --pstswm) is not pstswm" in one_line(err)
 
 
 def test_a_wrong_pstswm_in_the_environment_is_named(away, cli, monkeypatch, tmp_path):
