@@ -47,6 +47,10 @@ endif()
 pst_require("${MPI_C_FOUND}" "MPI for C (a compiler wrapper such as mpicc)" "every benchmark"
   "${pst_mpi_debian}" "${pst_mpi_rhel}" "-DMPI_C_COMPILER=/path/to/mpicc, or the site's MPI module on PATH")
 
+find_package(OpenMP COMPONENTS C QUIET)
+pst_require("${OpenMP_C_FOUND}" "OpenMP for C (the compiler's -fopenmp and its runtime)" "threads per rank (--threads)"
+  "libgomp1 (with gcc), or libomp-dev (with clang)" "libgomp (with gcc)" "a compiler with OpenMP: CC=gcc, or -DOpenMP_C_FLAGS=...")
+
 find_package(FFTW)
 pst_found_text(FFTW fftw3.h libfftw3 pst_where)
 pst_require("${FFTW_FOUND}" "FFTW 3 (${pst_where})" "the model's and the distributed FFTs"

@@ -8,6 +8,7 @@
 #include "run/compiler.h"
 #include "run/emit.h"
 #include "run/locality.h"
+#include "run/threads.h"
 #include "run/machine.h"
 #include "run/mpi_features.h"
 #include "run/noise.h"
@@ -209,8 +210,9 @@ static void write_header(pst_ctx *c, const pst_machine *m, const pst_noise *nois
            PST_VERSION, PST_GIT_COMMIT, c->subcommand, library, c->size, c->size == 1 ? "" : "s", nhosts,
            nhosts == 1 ? "" : "s", c->timer_resolution_s * 1e6, c->run_id);
     if (m->oversubscribed)
-        printf("# oversubscribed: %d ranks on a host with %d CPUs for them: timings are not verdicts\n", m->max_ranks_per_cpu_host,
+        printf("# oversubscribed: %d threads (ranks x threads per rank) on a host with %d CPUs for them: timings are not verdicts\n", m->max_threads_per_cpu_host,
                m->cpus_of_that_host);
+    pst_threads_print();
     pst_locality_print();
     if (noise) noise_line(c, "before", noise);
     fflush(stdout);

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "core/alloc.h"
 #include "run/machine.h"
+#include "run/threads.h"
 
 #include <ctype.h>
 #include <mpi.h>
@@ -25,7 +26,8 @@ typedef struct placement {
     char host[HOST_LEN];
     char machine[40];       /* boot id of the running kernel: emulated nodes share one machine */
     char cpus[CPUS_LEN];
-    int ncpus, numa_node;
+    char thread_cpus[CPUS_LEN]; /* each thread's CPU at the start, in thread order */
+    int ncpus, numa_node, threads;
     int cpu_ids[64];        /* the first allowed CPUs, enough to tell hosts' sets apart */
 } placement;
 
@@ -89,6 +91,8 @@ static void place_me(placement *me)
     pst_cpu_list(cpus, n, me->cpus, sizeof me->cpus);
     /* The node when every allowed CPU is on one, else -1 (spread or unknown). */
     me->numa_node = n ? numa_node_of(cpus[0]) : -1;
+    me->threads = pst_threads();
+    pst_threads_cpus(me->thread_cpus, sizeof me->thread_cpus);
     for (size_t i = 1; i < n && me->numa_node >= 0; i++)
         if (numa_node_of(cpus[i]) != me->numa_node) me->numa_node = -1;
 }
@@ -111,20 +115,20 @@ pst_machine pst_machine_survey(void)
             bool first = true;
             for (int j = 0; j < i && first; j++) first = strcmp(gathered[j].machine, gathered[i].machine) != 0;
             if (!first) continue;
-            int ranks = 0;
+            int threads = 0; /* the ranks' threads: what competes for the CPUs */
             bool seen[CPU_SETSIZE] = {false};
             int cpus = 0;
             for (int j = i; j < size; j++) {
                 if (strcmp(gathered[j].machine, gathered[i].machine)) continue;
-                ranks++;
+                threads += gathered[j].threads;
                 for (int k = 0; k < gathered[j].ncpus && k < 64; k++)
                     if (!seen[gathered[j].cpu_ids[k]]) { seen[gathered[j].cpu_ids[k]] = true; cpus++; }
                 /* A rank allowed more than 64 CPUs: count them all (they are not all listed). */
                 if (gathered[j].ncpus > 64 && gathered[j].ncpus > cpus) cpus = gathered[j].ncpus;
             }
-            if (ranks > cpus) m.oversubscribed = true;
-            if (ranks > m.max_ranks_per_cpu_host) {
-                m.max_ranks_per_cpu_host = ranks;
+            if (threads > cpus) m.oversubscribed = true;
+            if (threads > m.max_threads_per_cpu_host) {
+                m.max_threads_per_cpu_host = threads;
                 m.cpus_of_that_host = cpus;
             }
         }
@@ -213,10 +217,13 @@ void pst_rec_machine(pst_rec *r, const pst_machine *m)
         pst_rec_str(r, "cpus", gathered[i].cpus);
         if (gathered[i].numa_node >= 0) pst_rec_int(r, "numa_node", gathered[i].numa_node);
         else pst_rec_null(r, "numa_node");
+        pst_rec_int(r, "threads", gathered[i].threads);
+        pst_rec_str(r, "thread_cpus", gathered[i].thread_cpus);
         pst_rec_obj_end(r);
     }
     pst_rec_list_end(r);
     pst_rec_bool(r, "oversubscribed", m->oversubscribed);
+    pst_rec_threads(r);
 
     char buf[256];
     pst_rec_str(r, "cpu_governor", read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", buf, sizeof buf));

@@ -1,6 +1,6 @@
 /* What the numbers came from, for the run header: the environment variables that steer MPI,
- * OpenMP and BLAS; where each rank may run (binding) and whether any host runs more ranks than
- * CPUs; the system settings that move timings (CPU frequency governor, transparent huge pages,
+ * OpenMP and BLAS; where each rank and its threads may run (binding) and whether any host runs more threads
+ * than CPUs; the system settings that move timings (CPU frequency governor, transparent huge pages,
  * kernel release, LD_PRELOAD); and the CPU's vector extensions. */
 #ifndef PST_MACHINE_H
 #define PST_MACHINE_H
@@ -18,8 +18,8 @@ const char *pst_cpu_list(const int *cpus, size_t n, char *buf, size_t len);
 bool pst_env_recorded(const char *name_value);
 
 typedef struct pst_machine {
-    bool oversubscribed;    /* some host runs more ranks than CPUs allowed to them */
-    int max_ranks_per_cpu_host; /* ranks on the most crowded host */
+    bool oversubscribed;    /* some host runs more threads (ranks × threads per rank) than CPUs allowed to them */
+    int max_threads_per_cpu_host; /* threads on the most crowded host */
     int cpus_of_that_host;
 } pst_machine;
 

@@ -36,6 +36,8 @@ static const pst_field binding[] = {
     {"host", PST_F_STR, NULL, "host name", false, NULL},
     {"cpus", PST_F_STR, NULL, "CPUs the rank may run on (sched_getaffinity), as a list like 0-3,8", false, NULL},
     {"numa_node", PST_F_INT, NULL, "NUMA node of those CPUs, where readable", false, NULL},
+    {"threads", PST_F_INT, NULL, "OpenMP threads of the rank; absent before threads per rank", true, NULL},
+    {"thread_cpus", PST_F_STR, NULL, "the CPU each thread ran on when it started (sched_getcpu), in thread order, ascending runs as 0-7; absent before threads per rank", true, NULL},
 };
 static const pst_fields binding_fields = PST_FIELDS("binding", binding);
 
@@ -106,7 +108,11 @@ static const pst_field header[] = {
     {"date", PST_F_STR, NULL, "start of the run, UTC, ISO 8601", false, NULL},
     {"env", PST_F_MAP, NULL, "every OMPI_, PMIX_, MPICH_, MPIR_CVAR_, UCX_, FI_, I_MPI_, PSM2_, OMP_, OPENBLAS_, BLIS_, SLURM_, MALLOC_ variable and GLIBC_TUNABLES", false, NULL},
     {"binding", PST_F_OBJS, NULL, "per rank: where it may run", false, &binding_fields},
-    {"oversubscribed", PST_F_BOOL, NULL, "some machine runs more ranks than the CPUs allowed to them (emulated nodes on one machine count together): timings are not verdicts", false, NULL},
+    {"oversubscribed", PST_F_BOOL, NULL, "some machine runs more threads (ranks times threads per rank) than the CPUs allowed to them (emulated nodes on one machine count together): timings are not verdicts", false, NULL},
+    {"threads", PST_F_INT, NULL, "OpenMP threads per rank (--threads; model, kernel, pingpong, swap); absent before threads per rank", true, NULL},
+    {"threads_source", PST_F_STR, NULL, "where the thread count came from: --threads, OMP_NUM_THREADS (model, kernel) or default; absent before threads per rank", true, NULL},
+    {"omp_proc_bind", PST_F_STR, NULL, "OMP_PROC_BIND as the run saw it (null: unset); absent before threads per rank", true, NULL},
+    {"omp_places", PST_F_STR, NULL, "OMP_PLACES as the run saw it (null: unset); absent before threads per rank", true, NULL},
     {"locality", PST_F_OBJ, NULL, "where the ranks run: node of every rank, ranks per node, the placement asked for, the path between nodes; absent in records of pstswm before locality", true, &locality_fields},
     {"cpu_governor", PST_F_STR, NULL, "cpufreq governor of CPU 0, where readable", false, NULL},
     {"transparent_hugepages", PST_F_STR, NULL, "THP setting (always, madvise, never), where readable", false, NULL},

@@ -1,6 +1,8 @@
 #include "run/thread_level.h"
 
 #include <mpi.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *const pst_thread_levels[] = {"single", "funneled", "serialized", "multiple", NULL};
@@ -14,15 +16,37 @@ static int level_named(const char *name)
     return 0;
 }
 
+/* The value of option opt in argv ("--opt V" or "--opt=V"), or NULL; a flag gives "". */
+static const char *option_value(int argc, char **argv, const char *opt)
+{
+    size_t len = strlen(opt);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, opt)) return i + 1 < argc ? argv[i + 1] : "";
+        if (!strncmp(a, opt, len) && a[len] == '=') return a + len + 1;
+    }
+    return NULL;
+}
+
+/* Without --thread-level, the level the command's threads need (threads.h): multiple for
+ * --comm-threads and for pingpong's and swap's threads (each its own stream), funneled for the
+ * model's and the kernel's (MPI stays on the master), counting OMP_NUM_THREADS where they
+ * honour it; else single.  A bad count is left to the option's own check. */
+static int level_for_threads(int argc, char **argv)
+{
+    if (option_value(argc, argv, "--comm-threads")) return 3;
+    const char *cmd = argc > 1 ? argv[1] : "";
+    bool streams = !strcmp(cmd, "pingpong") || !strcmp(cmd, "swap");
+    const char *t = option_value(argc, argv, "--threads");
+    if (!t && (!strcmp(cmd, "model") || !strcmp(cmd, "kernel"))) t = getenv("OMP_NUM_THREADS");
+    if (!t || atoi(t) <= 1) return 0;
+    return streams ? 3 : 1;
+}
+
 void pst_mpi_init(int *argc, char ***argv)
 {
-    const char *opt = "--thread-level";
-    size_t len = strlen(opt);
-    for (int i = 1; i < *argc; i++) {
-        const char *a = (*argv)[i];
-        if (!strcmp(a, opt) && i + 1 < *argc) requested = level_named((*argv)[i + 1]);
-        else if (!strncmp(a, opt, len) && a[len] == '=') requested = level_named(a + len + 1);
-    }
+    const char *named = option_value(*argc, *argv, "--thread-level");
+    requested = named ? level_named(named) : level_for_threads(*argc, *argv);
     if (requested == 0) {
         /* Plain MPI_Init: exactly what a minimal MPI program does. */
         MPI_Init(argc, argv);
