@@ -22,6 +22,7 @@
 #include "model/dynamics.h"
 #include "model/mathlibs.h"
 #include "model/skeleton.h"
+#include "run/threads.h"
 #include "run/compare.h"
 #include "run/context.h"
 #include "run/emit.h"
@@ -49,7 +50,7 @@ typedef struct kernel_cfg {
     const char *protocols_spec, *grid_spec, *granularity, *transport, *result, *blas_name, *fftw_plan, *compute;
     bool list, json;
     pst_str_list algorithms, stages, overlap;
-    long long trunc, levels, fields, reps, warmup;
+    long long trunc, levels, fields, reps, warmup, threads;
     /* derived */
     kproblem prob;
     pst_blas blas;            /* --blas */
@@ -635,6 +636,7 @@ static void validate(void *p)
     pst_ctx *c = &cfg->ctx;
     if (cfg->json && !cfg->list) pst_usage_error("--json goes with --list");
     if (cfg->list) list_and_exit(cfg);
+    pst_threads_resolve((int)cfg->threads, true, false, NULL);
     pst_compute_setup(c, cfg->compute);
     pst_math_libraries_setup(c);
     pst_transport_require(cfg->transport);
@@ -856,6 +858,7 @@ static pst_opt opts[] = {
     PST_ROUNDS_OPTS(&run_cfg.reps, 1e6, &run_cfg.warmup, "calls", "an alternative"),
     PST_TRANSPORT_OPT(&run_cfg.transport, "; --protocols are that transport's"),
     PST_COMPARE_OPTS(&run_cfg.compare),
+    PST_THREADS_OPT(&run_cfg.threads, ": the stages' computation (packing, FFTs, dgemms) runs on them as in the model, MPI on the master thread"),
     PST_COMPUTE_OPT(&run_cfg.compute),
     PST_COMMON_OPTS(&run_cfg.ctx),
     {0},

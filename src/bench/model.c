@@ -8,6 +8,7 @@
  * of mass, energy and potential enstrophy. */
 #include "algo/exchange.h"
 #include "bench/frame.h"
+#include "run/threads.h"
 #include "run/memory.h"
 #include "bench/model_algos.h"
 #include "bench/records.h"
@@ -71,10 +72,10 @@ typedef struct model_summary {
 
 typedef struct model_cfg {
     pst_ctx ctx;
-    long long test_case, trunc, nlat, nlon, levels, level_block, steps, diag_every, warmup;
+    long long test_case, trunc, nlat, nlon, levels, level_block, steps, diag_every, warmup, threads;
     double dt_s, days, robert, hdiff;
     const char *alpha_spec, *fftw_plan, *fftw_wisdom, *write_fields, *reference, *blas_name, *compute, *chunks;
-    bool explicit_scheme, level_pipeline;
+    bool explicit_scheme, level_pipeline, comm_threads;
     model_algos algos;
     /* derived */
     double alpha;
@@ -174,6 +175,7 @@ static void validate(model_cfg *c)
                         c->alpha_spec);
     if (c->alpha != 0 && !pst_case_rotated((int)c->test_case))
         pst_usage_error("--alpha: the rotation angle applies to cases 1 and 2 only (case %lld)", c->test_case);
+    pst_threads_resolve((int)c->threads, true, c->comm_threads, "--comm-threads");
     pst_usage_check_all(pst_dyn_trunc_problem(c->trunc, err, sizeof err));
     if (pst_spectral_grid_init(&c->grid, (int)c->trunc, (int)c->levels, (int)c->nlat, (int)c->nlon, err, sizeof err))
         pst_usage_error("%s", err);
@@ -718,6 +720,8 @@ static const pst_opt opts[] = {
     {"overlap", PST_OPT_FLAG, &run_cfg.algos.overlap, NULL, "overlap communication with computation in both stages", 1, 0, NULL, NULL},
     {"chunks", PST_OPT_STRING, &run_cfg.chunks, "SIZE", "latitude pairs and levels taken through the FFT stage together: cache (sized for a core's L2 cache) or whole (all of a rank's pairs and a level block's levels: one round of the row's transposes per level block, the fewest messages)", 1, 0, chunk_choices, NULL},
     {"level-pipeline", PST_OPT_FLAG, &run_cfg.level_pipeline, NULL, "sum each level block's Legendre sums (nonblocking allreduce) while the next block is computed", 1, 0, NULL, NULL},
+    PST_THREADS_OPT(&run_cfg.threads, ": every stage of the step runs on them, MPI on the master thread (funneled)"),
+    {"comm-threads", PST_OPT_FLAG, &run_cfg.comm_threads, NULL, "each thread runs the transposes and sums of its own level block (needs MPI_THREAD_MULTIPLE)", 1, 0, NULL, NULL},
     PST_COMPUTE_OPT(&run_cfg.compute),
     PST_COMMON_OPTS(&run_cfg.ctx),
     {0},
