@@ -371,7 +371,7 @@ static pst_model_config model_config(model_cfg *c)
         .levels = (int)c->levels, .level_block = (int)c->level_block, .dt_s = isnan(c->dt_s) ? 0 : c->dt_s,
         .explicit_scheme = c->explicit_scheme, .robert = c->robert, .hdiff = c->hdiff, .fft = &c->fft,
         .par = is_parallel(c) ? &c->plan.par : NULL, .blas = c->blas, .blas_auto = c->blas_auto,
-        .pair_chunk = strcmp(c->chunks, "whole") ? 0 : PST_WHOLE_CHUNK,
+        .pair_chunk = strcmp(c->chunks, "whole") ? 0 : PST_WHOLE_CHUNK, .threads = pst_threads(),
     };
 }
 
@@ -555,6 +555,8 @@ static void emit_point(void *arg, const void *data, const void *summary)
         pst_rec_num(&r, key, s->stage_flops_per_step[k]);
     }
     pst_rec_num(&r, "fft_comm_s", res->run.comm_s[0]);
+    pst_rec_int(&r, "threads", pst_threads());
+    pst_rec_num(&r, "thread_wait_s", res->run.thread_wait_s);
     pst_rec_num(&r, "legendre_comm_s", res->run.comm_s[1]);
     pst_rec_num(&r, "comm_s", res->run.comm_s[0] + res->run.comm_s[1]);
     pst_rec_events(&r, "events", res->run.events, res->run.nevents);

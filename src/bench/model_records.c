@@ -76,6 +76,8 @@ static const pst_field point[] = {
     {"fft_comm_s", PST_F_NUM, "s", "of fft_s, the time inside the FFT stage's parallel algorithm (transposes with their packing; dfft with its butterflies and local FFTs), mean per step, largest over ranks; 0 when PX = 1", false, NULL},
     {"legendre_comm_s", PST_F_NUM, "s", "of legendre_s, the time inside the Legendre stage's parallel algorithm (ringpipe: with the sums it pipelines), mean per step, largest over ranks; 0 when PY = 1", false, NULL},
     {"comm_s", PST_F_NUM, "s", "fft_comm_s + legendre_comm_s", false, NULL},
+    {"threads", PST_F_INT, NULL, "OpenMP threads per rank running the step's stages (--threads); absent before threads per rank", true, NULL},
+    {"thread_wait_s", PST_F_NUM, "s", "with threads in one processor column: the master thread's wait for the others at the end of each block's chain (load imbalance; outside the stage times), mean per step, largest over ranks; 0 otherwise; absent before threads per rank", true, NULL},
     {"events", PST_F_OBJS, NULL, "the stages' timer events (fft_s ... spectral_s come from them) over the timed steps: per stage its slowest and fastest rank, the mean over ranks, the imbalance and the calls (as PETSc's -log_view); absent from records of a pstswm before them", true, &pst_event_fields},
     {"diag_s", PST_F_NUM, "s", "rank 0's time in the --diag-every diagnostics during the run (0 without them); not in the step times", false, NULL},
     {"setup_s", PST_F_NUM, "s", "rank 0's set-up of the model (Gaussian grid, Legendre tables, FFT plans, initial state); not in the step times", false, NULL},

@@ -56,6 +56,7 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
     if (par->cfg.PY > 1 && par->cfg.leg_level_pipeline && !pst_pleg_sum_splits(par->cfg.legendre))
         pst_fatal(PST_EXIT_FAILED, "level pipeline: the Legendre algorithm %s has no split-phase sum", par->cfg.legendre->name);
     pst_layout_shape(d);
+    if (d->chunks_in_threads) d->thread_wait_event = pst_event_register(&d->events, "thread_wait");
     pst_layout_alloc(d);
     pst_gauss_nodes(cfg->nlat, d->mu, d->coslat, d->w);
     size_t first = d->legall ? 0 : par->pair_lo; /* the summed pairs: all of them after a transpose */

@@ -69,6 +69,7 @@ typedef struct pst_dyn_config {
                                * PST_WHOLE_CHUNK: all of them, with the block's levels, in one chunk) */
     pst_fft_planner *fft;     /* the run's FFTW planner (--fftw-plan); the step's plans count in it */
     const pst_par *par;       /* this rank's share (parallel.h); NULL: serial.  Kept by reference. */
+    int threads;              /* OpenMP threads running the step's stages (0 or 1: one); MPI stays on the master */
     pst_blas blas;            /* the Legendre dgemms' library (loaded by the caller) ... */
     bool blas_auto;           /* ... or the fastest of the loadable ones, timed at set-up (blas: kept on a tie) */
 } pst_dyn_config;
@@ -85,6 +86,10 @@ typedef struct pst_dyn {
     int Bc;                          /* levels per chain chunk (FFT, products, FFT), dividing B */
     int nlon_local, nc, fstride;     /* local longitudes; FFTW's nlon/2+1; Fourier line stride */
     int sum_pairs;                   /* pairs the Legendre sums run over (all of them for transposes) */
+    int nthreads;                    /* threads of the stages (cfg.threads, at least 1) */
+    bool chunks_in_threads;          /* the chain's chunks are shared out among the threads, each with
+                                      * its own chunk buffers (one processor column: no MPI inside the
+                                      * chain); else each chunk's pairs are, in the master's buffers */
     double *mu, *coslat, *w;         /* Gaussian nodes, √(1 − μ²), weights [nlat], north to south */
     pst_spec_layout spec;            /* the owned wavenumbers */
     pst_legendre leg;
@@ -93,14 +98,15 @@ typedef struct pst_dyn {
     pst_pleg *pleg;                  /* the Legendre stage down the column (PY > 1) */
     double **state;                  /* per block: [ncoef][η, δ, Φ', ψ', χ'][B][2] */
     double **grid_old;               /* per block: the previous level [pair][η, δ, Φ'][B][hemi][nlon_local] */
-    double *grid_fwd;                /* one chunk: [pair][8][B][hemi][nlon_local]; products, then previous level */
-    fftw_complex *four_inv, *four_fwd; /* one chunk of pairs: [pair][5 or 8][B][hemi][fstride], wavenumber mx[i] at i */
-    double *grid_inv;                /* one chunk: [pair][5][B][hemi][nlon_local]: U, V, η, δ, Φ' */
+    /* Per thread (index: the chunk's t, or the thread's number in the Legendre sums): */
+    double **grid_fwd;               /* one chunk: [pair][8][B][hemi][nlon_local]; products, then previous level */
+    fftw_complex **four_inv, **four_fwd; /* one chunk of pairs: [pair][5 or 8][B][hemi][fstride], wavenumber mx[i] at i */
+    double **grid_inv;               /* one chunk: [pair][5][B][hemi][nlon_local]: U, V, η, δ, Φ' */
     double *legbuf;                  /* Legendre sums (inverse) or inputs (forward): [mx][pair][28 B],
                                       * so each dgemm's rows are contiguous (the combinations read and
                                       * write one piece per wavenumber, prefetched ahead) */
-    double *leg_scratch;             /* the H sums' coefficients (legendre.h): (M/2 + 2) x 3B x 2 */
-    double *sum_scratch;             /* one parity's forward sums before the κ fold: (M/2 + 2) x 4B x 2 */
+    double **leg_scratch;            /* per thread: the H sums' coefficients (legendre.h): (M/2 + 2) x 3B x 2 */
+    double **sum_scratch;            /* per thread: one parity's forward sums before the κ fold: (M/2 + 2) x 4B x 2 */
     double *legall;                  /* Legendre transposes: [owned m][global pair][28 B] */
     double *out;                     /* forward Legendre output [ncoef][η, δ*, Φ*][B][2] (κ folded into δ*) */
     double *out_next;                /* the level pipeline: the other block's output while one is summed */
@@ -112,6 +118,7 @@ typedef struct pst_dyn {
     bool old_partial;                /* previous level still lacks its Robert filter term */
     pst_event_table events;          /* timer events: event k the stage pst_stage k, then fft_plan (the FFT
                                       * stage's set-up) and the parallel stages' fft_comm, legendre_comm */
+    int thread_wait_event;           /* chunks_in_threads: the master's wait for the other threads after the chain */
     double fft_plan_s;               /* set-up of the FFT stage: FFTW planning (and the row's plans), its event's time */
     double blas_trial_s[PST_NBLAS];  /* blas_auto: each library's best Legendre pass at set-up (NaN: not timed) */
     const char *blas_skipped;        /* blas_auto: why a library was not timed (NULL: all were) */

@@ -52,6 +52,8 @@ void pst_layout_shape(pst_dyn *d)
     /* The sums run over the local pairs, or over all of them after a Legendre transpose. */
     d->sum_pairs = par->cfg.PY > 1 && pst_par_leg_is_transpose(par->cfg.legendre) ? (int)par->pairs_all : d->npairs;
     d->sums_in_vsum = par->cfg.PY > 1 && par->cfg.legendre->pipelined;
+    d->nthreads = cfg->threads > 1 ? cfg->threads : 1;
+    d->chunks_in_threads = d->nthreads > 1 && par->cfg.PX == 1;
     /* Across a row every chunk is a round of transposes: 4x the serial budget keeps the chunk
      * mostly cache-resident with a quarter of the messages (T85L16 on 2x1: 31 ms per step with
      * all pairs in one chunk, 22 with 2, 4, 8 or 16 pairs; serial 25.6). */
@@ -69,14 +71,19 @@ void pst_layout_shape(pst_dyn *d)
  * plain), or the module named in the row (its size mirrored here, checked by the layout test). */
 typedef enum alloc_kind { ALIGNED, PLAIN, HELD } alloc_kind;
 
+/* How many arrays a row has: one, or one per level block or per thread behind an array of pointers. */
+typedef enum copies { ONE, PER_BLOCK, PER_THREAD } copies;
+
 typedef struct buffer_row {
     const char *name;
-    size_t field;                          /* offsetof the pointer in pst_dyn (per block: double **) */
+    size_t field;                          /* offsetof the pointer in pst_dyn (PER_BLOCK, PER_THREAD: double **) */
     alloc_kind kind;
     size_t element_bytes;
-    bool per_block;                        /* one array per level block, behind an array of pointers */
+    copies copies;
     size_t (*elements)(const pst_dyn *d);  /* per array; 0: not in this configuration */
 } buffer_row;
+
+
 
 static size_t lat_count(const pst_dyn *d) { return (size_t)d->cfg.nlat; }
 static size_t chunk_lines(const pst_dyn *d) { return (size_t)d->pair_chunk * 2 * d->Bc; }
@@ -117,29 +124,39 @@ static size_t legendre_table(const pst_dyn *d)
 }
 static size_t legendre_recurrence(const pst_dyn *d) { return 2 * (ncoef(d) ? ncoef(d) : 1); }
 
-#define ROW(f, kind, type, per_block) {#f, offsetof(pst_dyn, f), kind, sizeof(type), per_block, f}
+/* The arrays of a row: a thread needs its own scratch for the Legendre sums always, and its own
+ * chunk buffers when the chunks are shared out among the threads. */
+static int ncopies(const pst_dyn *d, const buffer_row *r)
+{
+    if (r->copies == PER_BLOCK) return d->nblocks;
+    if (r->copies != PER_THREAD) return 1;
+    bool chunk_buffer = r->elements != leg_scratch && r->elements != sum_scratch;
+    return chunk_buffer && !d->chunks_in_threads ? 1 : d->nthreads;
+}
+
+#define ROW(f, kind, type, copies) {#f, offsetof(pst_dyn, f), kind, sizeof(type), copies, f}
 static const buffer_row rows[] = {
-    {"mu", offsetof(pst_dyn, mu), PLAIN, sizeof(double), false, lat_count},
-    {"coslat", offsetof(pst_dyn, coslat), PLAIN, sizeof(double), false, lat_count},
-    {"w", offsetof(pst_dyn, w), PLAIN, sizeof(double), false, lat_count},
-    ROW(leg_scratch, PLAIN, double, false),
-    ROW(sum_scratch, PLAIN, double, false),
-    ROW(state, ALIGNED, double, true),
-    ROW(grid_old, ALIGNED, double, true),
-    ROW(four_inv, ALIGNED, fftw_complex, false),
-    ROW(four_fwd, ALIGNED, fftw_complex, false),
-    ROW(grid_inv, ALIGNED, double, false),
-    ROW(grid_fwd, ALIGNED, double, false),
-    ROW(legbuf, ALIGNED, double, false),
-    ROW(legall, ALIGNED, double, false),
-    ROW(out, ALIGNED, double, false),
-    ROW(out_next, ALIGNED, double, false),
-    ROW(coriolis, PLAIN, double, false),
-    ROW(phis, PLAIN, double, false),
-    {"spectral layout (spectral.c)", 0, HELD, 1, false, spec_index_bytes},
-    {"Legendre tables' layout (legendre.c)", 0, HELD, 1, false, spec_index_bytes},
-    {"Legendre P table (legendre.c)", 0, HELD, sizeof(double), false, legendre_table},
-    {"Legendre recurrence (legendre.c)", 0, HELD, sizeof(double), false, legendre_recurrence},
+    {"mu", offsetof(pst_dyn, mu), PLAIN, sizeof(double), ONE, lat_count},
+    {"coslat", offsetof(pst_dyn, coslat), PLAIN, sizeof(double), ONE, lat_count},
+    {"w", offsetof(pst_dyn, w), PLAIN, sizeof(double), ONE, lat_count},
+    ROW(leg_scratch, PLAIN, double, PER_THREAD),
+    ROW(sum_scratch, PLAIN, double, PER_THREAD),
+    ROW(state, ALIGNED, double, PER_BLOCK),
+    ROW(grid_old, ALIGNED, double, PER_BLOCK),
+    ROW(four_inv, ALIGNED, fftw_complex, PER_THREAD),
+    ROW(four_fwd, ALIGNED, fftw_complex, PER_THREAD),
+    ROW(grid_inv, ALIGNED, double, PER_THREAD),
+    ROW(grid_fwd, ALIGNED, double, PER_THREAD),
+    ROW(legbuf, ALIGNED, double, ONE),
+    ROW(legall, ALIGNED, double, ONE),
+    ROW(out, ALIGNED, double, ONE),
+    ROW(out_next, ALIGNED, double, ONE),
+    ROW(coriolis, PLAIN, double, ONE),
+    ROW(phis, PLAIN, double, ONE),
+    {"spectral layout (spectral.c)", 0, HELD, 1, ONE, spec_index_bytes},
+    {"Legendre tables' layout (legendre.c)", 0, HELD, 1, ONE, spec_index_bytes},
+    {"Legendre P table (legendre.c)", 0, HELD, sizeof(double), ONE, legendre_table},
+    {"Legendre recurrence (legendre.c)", 0, HELD, sizeof(double), ONE, legendre_recurrence},
 };
 #undef ROW
 enum { NROWS = sizeof rows / sizeof rows[0] };
@@ -160,13 +177,14 @@ void pst_layout_alloc(pst_dyn *d)
     for (const buffer_row *r = rows; r < rows + NROWS; r++) {
         size_t n = r->kind == HELD ? 0 : r->elements(d);
         if (n == 0) continue;
-        if (!r->per_block) {
+        if (r->copies == ONE) {
             *slot(d, r) = alloc_zeroed(r, n);
             continue;
         }
-        void **blocks = pst_malloc((size_t)d->nblocks * sizeof *blocks);
-        for (int b = 0; b < d->nblocks; b++) blocks[b] = alloc_zeroed(r, n);
-        *slot(d, r) = blocks;
+        const int k = ncopies(d, r);
+        void **arrays = pst_malloc((size_t)k * sizeof *arrays);
+        for (int b = 0; b < k; b++) arrays[b] = alloc_zeroed(r, n);
+        *slot(d, r) = arrays;
     }
 }
 
@@ -182,8 +200,8 @@ void pst_layout_free(pst_dyn *d)
     for (const buffer_row *r = rows; r < rows + NROWS; r++) {
         void **p = r->kind == HELD ? NULL : slot(d, r);
         if (!p || !*p) continue;
-        if (r->per_block) {
-            for (int b = 0; b < d->nblocks; b++) release(r, d, ((void **)*p)[b]);
+        if (r->copies != ONE) {
+            for (int b = 0; b < ncopies(d, r); b++) release(r, d, ((void **)*p)[b]);
             free(*p);
         } else {
             release(r, d, *p);
@@ -199,8 +217,8 @@ double pst_layout_bytes(const pst_dyn *d)
     for (const buffer_row *r = rows; r < rows + NROWS; r++) {
         size_t n = r->elements(d);
         if (n == 0) continue;
-        bytes += r->per_block ? (double)d->nblocks * ((double)n * r->element_bytes + sizeof(void *))
-                              : (double)n * r->element_bytes;
+        bytes += r->copies != ONE ? (double)ncopies(d, r) * ((double)n * r->element_bytes + sizeof(void *))
+                                  : (double)n * r->element_bytes;
     }
     return bytes;
 }

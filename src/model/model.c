@@ -102,7 +102,7 @@ static pst_dyn_config dyn_config(const pst_model_config *cfg)
     return (pst_dyn_config){
         .M = cfg->M, .nlat = cfg->nlat, .nlon = cfg->nlon, .levels = cfg->levels, .level_block = cfg->level_block,
         .dt_s = cfg->dt_s, .robert = cfg->robert, .hdiff = cfg->hdiff, .fft = cfg->fft, .par = cfg->par,
-        .pair_chunk = cfg->pair_chunk, .blas = cfg->blas, .blas_auto = cfg->blas_auto,
+        .pair_chunk = cfg->pair_chunk, .blas = cfg->blas, .blas_auto = cfg->blas_auto, .threads = cfg->threads,
         .scheme = cfg->test_case == 1 ? PST_SCHEME_ADVECTION
                   : cfg->explicit_scheme ? PST_SCHEME_EXPLICIT : PST_SCHEME_SEMI_IMPLICIT,
     };
@@ -275,15 +275,12 @@ void pst_ref_grids_free(pst_ref_grids *r)
     r->h = r->u = r->v = NULL;
 }
 
-/* The parallel stages' events, fft_comm and legendre_comm, as r->comm_s: the slowest rank's time
- * per timed step (0 where the stage has no parallel algorithm, and without timed steps). */
-static void comm_from_events(const pst_event_table *t, const pst_event_stats *stats, long long timed, pst_model_run_result *r)
+/* Event `name`'s slowest rank's time per timed step (0 where the run has no such event, and
+ * without timed steps). */
+static double event_s(const pst_event_table *t, const pst_event_stats *stats, long long timed, const char *name)
 {
-    const char *const names[2] = {"fft_comm", "legendre_comm"};
-    for (int k = 0; k < 2; k++) {
-        int e = pst_event_find(t, names[k]);
-        r->comm_s[k] = e >= 0 && timed > 0 ? stats[e].slowest_s : 0;
-    }
+    int e = pst_event_find(t, name);
+    return e >= 0 && timed > 0 ? stats[e].slowest_s : 0;
 }
 
 void pst_model_run(pst_model *m, const pst_model_run_opts *o, pst_model_run_result *r)
@@ -311,7 +308,9 @@ void pst_model_run(pst_model *m, const pst_model_run_opts *o, pst_model_run_resu
     pst_event_stats stats[PST_EVENTS_MAX];
     pst_event_stats_of(&m->dyn.events, &base, timed > 0 ? (double)timed : 1, comm, stats);
     for (int k = 0; k < PST_NSTAGES; k++) r->stage_s[k] = timed > 0 ? stats[k].slowest_s : 0;
-    comm_from_events(&m->dyn.events, stats, timed, r);
+    r->comm_s[0] = event_s(&m->dyn.events, stats, timed, "fft_comm");
+    r->comm_s[1] = event_s(&m->dyn.events, stats, timed, "legendre_comm");
+    r->thread_wait_s = event_s(&m->dyn.events, stats, timed, "thread_wait");
     r->nevents = PST_NSTAGES; /* the records' events: the stages (event k: stage k) */
     memcpy(r->events, stats, PST_NSTAGES * sizeof *stats);
     if (comm != MPI_COMM_NULL) MPI_Allreduce(MPI_IN_PLACE, r->step_s, (int)r->steps_run, MPI_DOUBLE, MPI_MAX, comm);

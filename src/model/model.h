@@ -30,6 +30,7 @@ typedef struct pst_model_config {
     int pair_chunk;           /* latitude pairs per FFT/product chunk (0: sized for the cache; PST_WHOLE_CHUNK) */
     pst_blas blas;            /* the Legendre dgemms' library (loaded), or with blas_auto the one kept on a tie */
     bool blas_auto;           /* time the loadable libraries at set-up and use the faster (pst_blas_choose) */
+    int threads;              /* OpenMP threads of the time step's stages (0 or 1: one) */
 } pst_model_config;
 
 typedef struct pst_ref_grids {
@@ -92,6 +93,7 @@ typedef struct pst_model_run_result {
     long long steps_run;
     double stage_s[PST_NSTAGES]; /* mean per timed step, the largest over ranks (the stage events' slowest_s) */
     double comm_s[2];         /* FFT and Legendre communication per timed step, the largest over ranks (fft_comm, legendre_comm) */
+    double thread_wait_s;     /* the master's wait for the other threads after the chain, per timed step, largest over ranks */
     pst_event_stats events[PST_EVENTS_MAX]; /* the stages' timer events over the timed steps and the ranks */
     int nevents;
     long long blowup_step;    /* the first step leaving a non-finite state on some rank (0: none) */

@@ -6,6 +6,8 @@
 
 #include "run/events.h"
 
+#include <omp.h>
+
 /* The time since *t goes to `stage`'s event; *t moves on to now. */
 static inline void stage_done(pst_dyn *d, pst_stage stage, double *t) { pst_event_end(&d->events, (int)stage, t); }
 
@@ -19,10 +21,39 @@ static const struct {
 #undef PST_STEP_ROW
 };
 
+/* The chain over the chunks of block b, chunk by chunk of latitude pairs and slice by slice of
+ * levels.  With chunks_in_threads the chunks are shared out among the threads, each whole in its
+ * thread's own buffers (the same plans and arithmetic as on one thread); else they run one after
+ * another and each stage shares a chunk's pairs (PST_PAIRS_IN_THREADS).  MPI stays on the master
+ * (funneled): it alone moves the level pipeline, between its chunks, and times the stages, so a
+ * stage's time is the master's share of the chain; its wait for the other threads at the end is
+ * the thread_wait event. */
+static void run_chain(pst_dyn *d, int b, const pst_substep *s, double *t)
+{
+    const int slices = d->B / d->Bc, nchunks = d->npairs / d->pair_chunk * slices;
+#pragma omp parallel num_threads(d->nthreads) if (d->chunks_in_threads)
+    {
+        const int me = omp_get_thread_num();
+#pragma omp for schedule(static)
+        for (int k = 0; k < nchunks; k++) {
+            const int p0 = k / slices * d->pair_chunk;
+            if (me == 0 && d->out_next) {
+                pst_pleg_sum_progress(d->pleg);
+                stage_done(d, PST_STAGE_LEGENDRE, t);
+            }
+            const pst_chunk c = {b, p0, p0 + d->pair_chunk, k % slices * d->Bc, d->chunks_in_threads ? me : 0};
+            for (size_t j = 0; j < sizeof chain / sizeof chain[0]; j++) {
+                chain[j].run(d, s, &c);
+                if (me == 0) stage_done(d, chain[j].stage, t);
+            }
+        }
+    }
+    if (d->chunks_in_threads) pst_event_end(&d->events, d->thread_wait_event, t);
+}
+
 /* One substep of one level block up to its forward sums over the local latitudes: the inverse
- * sums for all pairs, then chunk by chunk of latitude pairs and slice by slice of levels the
- * chain, then the forward sums.  Between chunks it moves the previous block's sum along (the
- * level pipeline). */
+ * sums for all pairs, the chain, then the forward sums.  Between chunks it moves the previous
+ * block's sum along (the level pipeline). */
 static void compute_block(pst_dyn *d, int b, const pst_substep *s, double *out)
 {
     double t;
@@ -34,18 +65,7 @@ static void compute_block(pst_dyn *d, int b, const pst_substep *s, double *out)
         pst_step_inverse_sums(d, d->state[b], d->legbuf, d->npairs);
     }
     stage_done(d, PST_STAGE_LEGENDRE, &t);
-    for (int p0 = 0; p0 < d->npairs; p0 += d->pair_chunk)
-        for (int l0 = 0; l0 < d->B; l0 += d->Bc) {
-            if (d->out_next) {
-                pst_pleg_sum_progress(d->pleg);
-                stage_done(d, PST_STAGE_LEGENDRE, &t);
-            }
-            const pst_chunk c = {b, p0, p0 + d->pair_chunk, l0};
-            for (size_t k = 0; k < sizeof chain / sizeof chain[0]; k++) {
-                chain[k].run(d, s, &c);
-                stage_done(d, chain[k].stage, &t);
-            }
-        }
+    run_chain(d, b, s, &t);
     if (d->legall) {
         pst_pleg_to_spectral(d->pleg, d->legbuf, d->legall);
         pst_step_forward_sums(d, d->legall, d->sum_pairs, out);

@@ -53,10 +53,15 @@ static inline double one_minus_mu2(const pst_dyn *d, int lat) { return d->coslat
 /* 1a: the inverse sums of state block st into the Legendre buffer lb of `pairs` pairs. */
 void pst_step_inverse_sums(pst_dyn *d, const double *st, double *lb, int pairs);
 /* The chain, run per cache-sized chunk of a level block: latitude pairs [p0, p1) (local) and
- * levels [l0, l0 + Bc) of block b. */
+ * levels [l0, l0 + Bc) of block b, in thread t's chunk buffers. */
 typedef struct pst_chunk {
-    int b, p0, p1, l0;
+    int b, p0, p1, l0, t;
 } pst_chunk;
+/* The pragma on a stage's loop over the chunk's pairs (the stage's pst_dyn named d): shared among
+ * the threads when the chunk is not already one thread's (dynamics.h, chunks_in_threads).  Each
+ * pair's arithmetic is the same whichever thread runs it, so the results do not depend on the
+ * thread count. */
+#define PST_PAIRS_IN_THREADS _Pragma("omp parallel for num_threads(d->nthreads) if (d->nthreads > 1 && !d->chunks_in_threads)")
 typedef void pst_chain_stage_fn(pst_dyn *d, const pst_substep *s, const pst_chunk *c);
 
 /* The chain's stages in order, each as X(name, time category): pst_step_<name> is the stage's

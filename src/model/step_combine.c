@@ -39,6 +39,7 @@ void pst_step_inverse_combine(pst_dyn *d, const pst_substep *s, const pst_chunk 
     const int p0 = c->p0, p1 = c->p1, l0 = c->l0;
     const int B = d->B, nc = d->fstride, cs = PST_DYN_NSPEC * B * 2, ch = 2 * B * 2;
     const size_t fs = field_lines(d) * nc; /* fs: distance between fields */
+    PST_PAIRS_IN_THREADS
     for (int p = p0; p < p1; p++)
         for (int i = 0; i < d->par->nmx; i++) {
             const double m = d->par->mx[i];
@@ -59,7 +60,7 @@ void pst_step_inverse_combine(pst_dyn *d, const pst_substep *s, const pst_chunk 
                     cvec x[PST_DYN_NSPEC], y[2];
                     for (int f = 0; f < PST_DYN_NSPEC; f++) x[f] = h ? e[f] - o[f] : e[f] + o[f];
                     for (int f = 0; f < 2; f++) y[f] = h ? ho[f] - he[f] : he[f] + ho[f];
-                    double *q = (double *)(d->four_inv + inv_line(d, p - p0, h, 0, l) * nc + i);
+                    double *q = (double *)(d->four_inv[c->t] + inv_line(d, p - p0, h, 0, l) * nc + i);
                     cstore(q + 2 * G_U * fs, m * times_i(x[S_CHI]) - y[0]); /* U, V as in wind.h */
                     cstore(q + 2 * G_V * fs, m * times_i(x[S_PSI]) + y[1]);
                     cstore(q + 2 * G_ETA * fs, x[S_ETA]);
@@ -93,6 +94,7 @@ void pst_step_forward_combine(pst_dyn *d, const pst_substep *s, const pst_chunk 
     const bool si = d->cfg.scheme == PST_SCHEME_SEMI_IMPLICIT;
     const double cphi = si ? tau * d->cfg.phibar : 0.0, ckap = si ? tau : 0.0;
     const size_t fs = field_lines(d) * nc;
+    PST_PAIRS_IN_THREADS
     for (int p = p0; p < p1; p++) {
         const int lat = lat_of(d, p, 0);
         const double wn = d->w[lat] / d->cfg.nlon, sn = 2.0 * tau * wn / (a * one_minus_mu2(d, lat));
@@ -101,8 +103,8 @@ void pst_step_forward_combine(pst_dyn *d, const pst_substep *s, const pst_chunk 
             double *sP = d->legbuf + leg_piece(d, (size_t)d->par->leg_slot[i], (size_t)p, (size_t)d->npairs), *aP = sP + co, *sH = aP + co, *aH = sH + chh;
             prefetch_piece(d, i, p, l0, true);
             for (int l = 0; l < d->Bc; l++) {
-                const double *qn = (const double *)(d->four_fwd + fwd_line(d, p - p0, 0, 0, l) * nc + i);
-                const double *qs = (const double *)(d->four_fwd + fwd_line(d, p - p0, 1, 0, l) * nc + i);
+                const double *qn = (const double *)(d->four_fwd[c->t] + fwd_line(d, p - p0, 0, 0, l) * nc + i);
+                const double *qs = (const double *)(d->four_fwd[c->t] + fwd_line(d, p - p0, 1, 0, l) * nc + i);
                 /* The combinations are linear: apply them to the symmetric and antisymmetric parts. */
                 for (int par = 0; par < 2; par++) {
                     cvec v[PST_DYN_NFWD];

@@ -3,10 +3,12 @@
 
 #include "model/skeleton.h"
 
+#include <omp.h>
+
 /* The forward sums of owned coefficients [c0, c1) from the Legendre buffer lb ([owned m][pair][W],
  * `pairs` pairs) into O ([c1 − c0][OUT_N B 2], the layout of d->out from c0 on).  Per wavenumber
  * and parity, only the degree rows in the range: their P̄ sums, then the H sums of the same rows
- * through the other parity's table, added onto the first three (all in d->sum_scratch,
+ * through the other parity's table, added onto the first three (all in the thread's d->sum_scratch,
  * [row][O_N B 2]); then κ folds into δ, δ* = δ + n(n+1)/a² κ, and η, δ*, Φ* go to O.  The fold is
  * linear, so it may come before the column's sum, which then carries three fields, as in Hack
  * and Jakob's forward transform.  Any range costs in proportion to its coefficients, so the
@@ -20,19 +22,22 @@ static void forward_sums(pst_dyn *d, const double *lb, int pairs, size_t c0, siz
         return;
     }
     const int B = d->B, co = O_N * B * 2, cu = OUT_N * B * 2, chh = H_N * B * 2, ldf = (int)leg_width(d);
-    int i = 0;
-    while (d->spec.off[i + 1] <= c0) i++;
-    for (; i < d->spec.nm && d->spec.off[i] < c1; i++) {
+    int i_first = 0, i_end;
+    while (d->spec.off[i_first + 1] <= c0) i_first++;
+    for (i_end = i_first; i_end < d->spec.nm && d->spec.off[i_end] < c1; i_end++) continue;
+    /* Wavenumbers among the threads as in the inverse sums, each with its own scratch. */
+#pragma omp parallel for schedule(dynamic) num_threads(d->nthreads) if (d->nthreads > 1)
+    for (int i = i_first; i < i_end; i++) {
+        double *S = d->sum_scratch[omp_get_thread_num()], *H_scratch = d->leg_scratch[omp_get_thread_num()];
         const double *sP = lb + leg_piece(d, (size_t)i, 0, (size_t)pairs), *aP = sP + co, *sH = aP + co, *aH = sH + chh;
         const double *P_in[2] = {sP, aP}, *H_in[2] = {sH, aH};
         for (int par = 0; par < 2; par++) {
             const size_t first = pst_spec_block(&d->spec, i, par), end = first + (size_t)d->spec.nk[par][i];
             const int k0 = (int)((c0 > first ? c0 : first) - first), k1 = (int)((c1 < end ? c1 : end) - first);
             if (k1 <= k0) continue;
-            double *S = d->sum_scratch;
             pst_leg_analysis_rows(&d->leg, PST_LEG_P, i, par, k0, k1, P_in[par], ldf, co, 0.0, S, co);
             /* Parity par's H sums come through the P̄ table of parity 1 − par, from the input it meets. */
-            pst_leg_analysis_h(&d->leg, i, 1 - par, k0, k1, H_in[1 - par], ldf, chh, d->leg_scratch, S, co);
+            pst_leg_analysis_h(&d->leg, i, 1 - par, k0, k1, H_in[1 - par], ldf, chh, H_scratch, S, co);
             double *o = O + (size_t)cu * (first + (size_t)k0 - c0);
             for (int k = k0; k < k1; k++) {
                 const double L = minus_laplacian(d->spec.m[i] + par + 2 * k);

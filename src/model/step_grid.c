@@ -41,22 +41,23 @@ void pst_step_products(pst_dyn *d, const pst_substep *s, const pst_chunk *c)
     const int nlon = d->nlon_local;
     const size_t fi = field_lines(d) * nlon; /* distance between fields; also one field's block */
     const double eps = d->cfg.robert;
+    PST_PAIRS_IN_THREADS
     for (int p = p0; p < p1; p++) {
         for (int h = 0; h < 2; h++) {
             const int lat = lat_of(d, p, h);
             const double cs = 0.5 / one_minus_mu2(d, lat);
             const double *phis = d->phis + ((size_t)p * 2 + (size_t)h) * nlon;
             for (int l = 0; l < d->Bc; l++) {
-                const double *g = d->grid_inv + inv_line(d, p - p0, h, 0, l) * nlon;
+                const double *g = d->grid_inv[c->t] + inv_line(d, p - p0, h, 0, l) * nlon;
                 const double *U = g + G_U * fi, *V = g + G_V * fi, *E = g + G_ETA * fi, *F = g + G_PHI * fi;
-                double *q = d->grid_fwd + fwd_line(d, p - p0, h, 0, l) * nlon;
+                double *q = d->grid_fwd[c->t] + fwd_line(d, p - p0, h, 0, l) * nlon;
                 product_line(nlon, cs, U, V, E, F, phis, q + Q_UETA * fi, q + Q_VETA * fi, q + Q_UPHI * fi,
                              q + Q_VPHI * fi, q + Q_ENERGY * fi);
             }
         }
         for (int f = 0; f < N_OLD; f++) {
-            const double *restrict cur = d->grid_inv + inv_line(d, p - p0, 0, G_ETA + f, 0) * nlon;
-            double *restrict old = d->grid_fwd + fwd_line(d, p - p0, 0, Q_ETA_OLD + f, 0) * nlon;
+            const double *restrict cur = d->grid_inv[c->t] + inv_line(d, p - p0, 0, G_ETA + f, 0) * nlon;
+            double *restrict old = d->grid_fwd[c->t] + fwd_line(d, p - p0, 0, Q_ETA_OLD + f, 0) * nlon;
             double *restrict prev = go + old_line(d, p, 0, f, l0) * nlon;
             if (s->old_from_cur) {
                 memcpy(old, cur, fi * sizeof *old);
@@ -81,10 +82,11 @@ void pst_step_store_old(pst_dyn *d, const pst_substep *s, const pst_chunk *c)
     double *go = d->grid_old[c->b];
     const size_t fi = field_lines(d) * d->nlon_local;
     const double eps = d->cfg.robert;
+    PST_PAIRS_IN_THREADS
     for (int p = p0; p < p1; p++)
         for (int f = 0; f < N_OLD; f++) {
-            const double *restrict cur = d->grid_inv + inv_line(d, p - p0, 0, G_ETA + f, 0) * d->nlon_local;
-            const double *restrict old = d->grid_fwd + fwd_line(d, p - p0, 0, Q_ETA_OLD + f, 0) * d->nlon_local;
+            const double *restrict cur = d->grid_inv[c->t] + inv_line(d, p - p0, 0, G_ETA + f, 0) * d->nlon_local;
+            const double *restrict old = d->grid_fwd[c->t] + fwd_line(d, p - p0, 0, Q_ETA_OLD + f, 0) * d->nlon_local;
             double *restrict prev = go + old_line(d, p, 0, f, l0) * d->nlon_local;
             if (eps == 0) {
                 for (size_t i = 0; i < fi; i++) prev[i] = cur[i];

@@ -3,6 +3,8 @@
 
 #include "model/skeleton.h"
 
+#include <omp.h>
+
 /* Per wavenumber and parity, P̄ sums of all five state fields and, through the same table block,
  * the H sums of the other parity's ψ', χ' (legendre.h), into the Legendre buffer of `pairs`
  * pairs [m][pair][xe | xo | ye | yo]. */
@@ -13,12 +15,14 @@ void pst_step_inverse_sums(pst_dyn *d, const double *st, double *lb, int pairs)
         return;
     }
     const int B = d->B, cs = PST_DYN_NSPEC * B * 2, ch = 2 * B * 2, ldx = (int)leg_width(d);
+    /* Wavenumbers among the threads, dealt out as they finish (the sums shrink with m). */
+#pragma omp parallel for schedule(dynamic) num_threads(d->nthreads) if (d->nthreads > 1)
     for (int i = 0; i < d->spec.nm; i++)
         for (int par = 0; par < 2; par++) {
             const double *S = st + (size_t)cs * pst_spec_block(&d->spec, i, par);
             double *X = lb + leg_piece(d, (size_t)i, 0, (size_t)pairs);
             pst_leg_synth(&d->leg, PST_LEG_P, i, par, S, cs, cs, X + par * cs, ldx);
             const double *S_opp = st + (size_t)cs * pst_spec_block(&d->spec, i, 1 - par);
-            pst_leg_synth_h(&d->leg, i, par, S_opp, cs, S_PSI * B * 2, ch, d->leg_scratch, X + 2 * cs + (1 - par) * ch, ldx);
+            pst_leg_synth_h(&d->leg, i, par, S_opp, cs, S_PSI * B * 2, ch, d->leg_scratch[omp_get_thread_num()], X + 2 * cs + (1 - par) * ch, ldx);
         }
 }

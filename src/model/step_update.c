@@ -47,7 +47,8 @@ static inline __attribute__((always_inline)) bool update_with(pst_dyn *d, double
 {
     const int B = d->B, co = OUT_N * B * 2, cs = PST_DYN_NSPEC * B * 2;
     const double tau = s->tau, a = PST_EARTH_RADIUS_M, K = d->cfg.hdiff;
-    double acc = 0.0;
+    double acc = 0.0; /* only its finiteness matters: the order of the sum may follow the threads */
+#pragma omp parallel for schedule(dynamic) reduction(+ : acc) num_threads(d->nthreads) if (d->nthreads > 1)
     for (int i = 0; i < d->spec.nm; i++)
         for (int par = 0; par < 2; par++) {
             const size_t base = pst_spec_block(&d->spec, i, par);

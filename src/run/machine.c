@@ -80,12 +80,21 @@ static void place_me(placement *me)
     if (!boot || !fgets(me->machine, sizeof me->machine, boot)) snprintf(me->machine, sizeof me->machine, "%.39s", me->host);
     if (boot) fclose(boot);
     me->machine[strcspn(me->machine, "\n")] = '\0';
+    /* The rank's CPUs: those of all its threads (OpenMP binds each, the master too, to its place). */
     cpu_set_t set;
+    CPU_ZERO(&set);
+#pragma omp parallel num_threads(pst_threads())
+    {
+        cpu_set_t mine;
+        if (sched_getaffinity(0, sizeof mine, &mine) == 0) {
+#pragma omp critical
+            CPU_OR(&set, &set, &mine);
+        }
+    }
     int cpus[CPU_SETSIZE] = {0};
     size_t n = 0;
-    if (sched_getaffinity(0, sizeof set, &set) == 0)
-        for (int c = 0; c < CPU_SETSIZE; c++)
-            if (CPU_ISSET(c, &set)) cpus[n++] = c;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &set)) cpus[n++] = c;
     me->ncpus = (int)n;
     for (size_t i = 0; i < n && i < 64; i++) me->cpu_ids[i] = cpus[i];
     pst_cpu_list(cpus, n, me->cpus, sizeof me->cpus);
