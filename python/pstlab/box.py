@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from pstlab import algorithms, placement, stats, tiesets, verdicts
 from pstlab.records import RecordSet
-from pstlab.sections import family, guardrails, kernel, runinfo, swap
+from pstlab.sections import family, guardrails, hybrid, kernel, runinfo, swap
 
 MAX_BULLETS = 8
 MAX_WIDTH = 120
@@ -27,7 +27,7 @@ STAGE_NAMES = {
 
 @dataclass
 class Bullet:
-    kind: str  # family | collective | protocol | swap
+    kind: str  # family | collective | protocol | swap | hybrid
     text: str
     facts: dict = field(default_factory=dict)  # what the text states, for verdicts.json and its test
 
@@ -285,6 +285,32 @@ def swap_bullet(cases: list[verdicts.Case], ordered: dict[str, bool], place: str
     return Bullet("swap", text, facts)
 
 
+def hybrid_bullets(rs: RecordSet) -> list[Bullet]:
+    """Ranks x threads: the split to use (the tie set at the verdict's confidence) and what each
+    other split costs against the best, per configuration (sections/hybrid.py)."""
+    out = []
+    for case in hybrid.cases(rs):
+        v = case.verdict
+        others = [s for s in case.rounds if s != v.best]
+        costs = {s: case.ratio(s) for s in others}
+        tie = tiesets.name(sorted(v.best_set, key=lambda s: (s != v.best, v.medians[s])), list(case.rounds))
+        alone = " (1 launch: no interval)" if case.launches == 1 else ""
+        text = fitted(
+            f"{_mark(bool(case.caveats))}Ranks x threads {hybrid.what(case)}: use {tie}{alone}",
+            *(f"; {s} {fmt_interval(costs[s])}" for s in others),
+        )
+        facts = {
+            "configuration": list(case.key),
+            "best": v.best,
+            "tie_set": v.best_set,
+            "launches": case.launches,
+            "over_best": {s: [q.ratio, q.lo, q.hi] for s, q in costs.items()},
+            "caveats": case.caveats,
+        }
+        out.append(Bullet("hybrid", text, facts))
+    return out
+
+
 def scope(rs: RecordSet) -> str:
     headers = rs.headers()
     hosts = sorted({str(h) for hd in headers for h in (hd.get("hosts") or [])})
@@ -332,6 +358,8 @@ def build(rs: RecordSet) -> Box:
     ordered = tiesets.catalogue(rs.points("swap") + rs.points("kernel"))
     bullets = family_bullets(rs, g) + collective_bullets(kernel_cases, algorithms.of(rs))
     bullets += [b for b in (protocol_bullet(kernel_cases),) if b] + swap_bullets(swap_cases, ordered)
-    bullets = bullets[:MAX_BULLETS]
+    # the ranks x threads lines keep their place however many others there are
+    splits = hybrid_bullets(rs)[:MAX_BULLETS]
+    bullets = bullets[: MAX_BULLETS - len(splits)] + splits
     level, reason = trust(g, bullets)
     return Box(bullets, scope(rs), level, reason)

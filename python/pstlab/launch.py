@@ -49,6 +49,12 @@ def problem_of(args: list[str] | tuple[str, ...]) -> str | None:
     return f"T{trunc}L{levels}" if trunc and levels else None
 
 
+def nodes_of(launcher: str) -> int:
+    """The nodes a launcher template asks for ('srun -N 2 -n {n}': 2); 1 when it names none."""
+    m = re.search(r"(?:^|\s)(?:-N\s*|--nodes[=\s])(\d+)(?:\s|$)", launcher)
+    return int(m.group(1)) if m else 1
+
+
 @dataclass(frozen=True)
 class Launch:
     """How to start pstswm here: which MPI build, which launcher."""

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pstlab import __version__, box, doc, paths, verdicts
 from pstlab.records import RecordSet, load
-from pstlab.sections import BENCHES, answers, guardrails, prediction, runinfo
+from pstlab.sections import BENCHES, answers, guardrails, hybrid, prediction, runinfo
 
 PLOT_DIR = "plots"
 BOX_TITLE = "Verdicts"
@@ -26,12 +26,16 @@ def box_section(b: box.Box) -> doc.Section:
 
 
 def sections(rs: RecordSet, b: box.Box | None = None) -> list[doc.Section]:
-    """The verdict box, this machine's answers (measured records only), the predicted scaling (when
-    the records hold predictions), the run information, then one section per bench that has records here."""
+    """The verdict box, this machine's answers (measured records only), ranks x threads (when a suite
+    compared splits), the predicted scaling (when the records hold predictions), the run information,
+    then one section per bench that has records here."""
     predicted = prediction.section(rs)
+    b = b or box.build(rs)
+    splits = hybrid.section(rs, [x.text for x in b.bullets if x.kind == "hybrid"])
     return [
-        box_section(b or box.build(rs)),
+        box_section(b),
         answers.section(verdicts.measured(rs)),
+        *([splits] if splits else []),
         *([predicted] if predicted else []),
         runinfo.section(rs),
         *(bench.section(rs) for bench in BENCHES if rs.has(bench.BENCH)),

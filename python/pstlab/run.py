@@ -324,7 +324,7 @@ def run_suite(opts: Options, echo=print, finish: Callable[[Path], None] | None =
     # The pstswm first, so a wrong one is named as such; then the suite, an installed pstswm's first.
     run = launch.Launch.create(opts.mpi, opts.launcher, opts.build, opts.pstswm, opts.platform, opts.host_mflops)
     binary, _ = paths.find_pstswm(opts.mpi, opts.build, opts.pstswm)
-    suite = suites.load(opts.suite, binary)
+    suite = suites.load(opts.suite, binary, nodes=launch.nodes_of(opts.launcher))
     if opts.max_ranks is not None and opts.max_ranks < 1:
         raise PstlabError(f"--max-ranks must be at least 1, got {opts.max_ranks}")
     if opts.launches < 1:

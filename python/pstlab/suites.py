@@ -17,13 +17,19 @@ budget_s = 20                # optional, for subcommands that compare alternativ
 launches = 3                 # optional: launch this experiment 3 times per run of the suite (files
                              # <name>-L1.jsonl ...), interleaved with the others; its verdicts
                              # then rest on the variation between launches too
+splits = "cores"             # optional, model experiments only, instead of ranks: one experiment
+                             # <name>-<R>x<T> per split of a node's cores into R ranks x T threads
+                             # (R x T = the cores; on several nodes R ranks per node), with
+                             # --threads T; pstlab's ranks x threads verdict compares them
 
 Launch k of an experiment that compares alternatives runs with --seed k (unless args set one), so
 the launches of `pstlab run --launches N` shuffle their rounds differently.
 """
 
+import dataclasses
 import hashlib
 import json
+import os
 import re
 import sys
 from dataclasses import dataclass
@@ -51,6 +57,7 @@ EXPERIMENT_KEYS = {
     "tuned_from",
     "budget_s",
     "launches",
+    "splits",
 }
 # The subcommands that run alternatives in interleaved rounds (--seed, --adaptive, --budget).
 IN_ROUNDS = tuple(bench.BENCH for bench in BENCHES if bench.IN_ROUNDS)
@@ -71,6 +78,7 @@ class Experiment:
     tuned_from: str | None = None  # an earlier kernel experiment whose records tune --preset opt
     budget_s: float | None = None  # adaptive rounds until precise or this spent
     launches: int = 1  # launches per run of the suite
+    split: tuple[int, int] | None = None  # (ranks per node, threads per rank) of a `splits` experiment
 
     @property
     def digest(self) -> str:
@@ -119,15 +127,17 @@ def _experiment(raw: object, where: str) -> Experiment:
         raise PstlabError(
             f"{where}: unknown key(s) {', '.join(unknown)} (allowed: {', '.join(sorted(EXPERIMENT_KEYS))})"
         )
+    if "splits" in raw:
+        _check_splits(raw, where)
     for key in ("name", "subcommand", "ranks"):
-        if key not in raw:
+        if key not in raw and not (key == "ranks" and "splits" in raw):
             raise PstlabError(f"{where}: missing '{key}'")
     name = raw["name"]
     if not isinstance(name, str) or not NAME.match(name):
         raise PstlabError(f"{where}: name {name!r} must be letters, digits, '.', '_' or '-' (it names a file)")
     if not isinstance(raw["subcommand"], str) or not raw["subcommand"]:
         raise PstlabError(f"{where} ({name}): subcommand must be a non-empty string")
-    ranks = raw["ranks"]
+    ranks = raw.get("ranks", 1)
     if isinstance(ranks, bool) or not isinstance(ranks, int) or ranks < 1:
         raise PstlabError(f"{where} ({name}): ranks must be a positive integer, got {ranks!r}")
     args = raw.get("args", [])
@@ -180,7 +190,60 @@ def _experiment(raw: object, where: str) -> Experiment:
         tuned_from,
         numbers["budget_s"],
         launches,
+        (0, 0) if "splits" in raw else None,
     )
+
+
+def _check_splits(raw: dict, where: str) -> None:
+    name = raw.get("name")
+    if raw["splits"] != "cores":
+        raise PstlabError(
+            f"{where} ({name}): splits must be \"cores\" (every split of a node's cores), got {raw['splits']!r}"
+        )
+    if raw.get("subcommand") != "model":
+        raise PstlabError(f"{where} ({name}): splits is for model experiments; this one is '{raw.get('subcommand')}'")
+    if clash := [k for k in ("ranks", "tuned_from") if k in raw]:
+        raise PstlabError(f"{where} ({name}): with splits, {clash[0]} must not be given (each split sets the ranks)")
+    if clash := [a for a in raw.get("args", []) if str(a).split("=")[0] in ("--threads", "--grid")]:
+        raise PstlabError(
+            f"{where} ({name}): with splits, args must not contain {clash[0].split('=')[0]} "
+            "(each split sets the threads and takes pstswm's near-square grid)"
+        )
+
+
+def node_cores() -> int:
+    """The cores a node gives the suite: $PSTLAB_CORES_PER_NODE, else the CPUs this process may use."""
+    value = os.environ.get("PSTLAB_CORES_PER_NODE")
+    if value is None:
+        return len(os.sched_getaffinity(0))
+    if not value.isdigit() or int(value) < 1:
+        raise PstlabError(f"PSTLAB_CORES_PER_NODE must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def splits(cores: int) -> list[tuple[int, int]]:
+    """Every (ranks, threads) with ranks x threads = cores, most ranks first: 2 -> (2, 1), (1, 2)."""
+    return [(cores // t, t) for t in range(1, cores + 1) if cores % t == 0]
+
+
+def expand(experiments: tuple[Experiment, ...], cores: int, nodes: int = 1) -> tuple[Experiment, ...]:
+    """Each `splits` experiment as one experiment per split of `cores` per node over `nodes` nodes."""
+    out = []
+    for e in experiments:
+        if e.split is None:
+            out.append(e)
+            continue
+        for ranks, threads in splits(cores):
+            out.append(
+                dataclasses.replace(
+                    e,
+                    name=f"{e.name}-{ranks}x{threads}",
+                    ranks=ranks * nodes,
+                    args=(*e.args, "--threads", str(threads)),
+                    split=(ranks, threads),
+                )
+            )
+    return tuple(out)
 
 
 def _check_tuned_from(path: Path, experiments: tuple[Experiment, ...]) -> None:
@@ -210,8 +273,9 @@ def _check_tuned_from(path: Path, experiments: tuple[Experiment, ...]) -> None:
         seen[e.name] = e
 
 
-def load(name: str, pstswm: Path | None = None) -> Suite:
-    """The suite NAME (or file), looked up near pstswm (the executable the suite will run)."""
+def load(name: str, pstswm: Path | None = None, nodes: int = 1, cores: int | None = None) -> Suite:
+    """The suite NAME (or file), looked up near pstswm (the executable the suite will run); its
+    `splits` experiments expanded for `nodes` nodes of `cores` cores (node_cores() by default)."""
     path = locate(name, pstswm)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -223,6 +287,8 @@ def load(name: str, pstswm: Path | None = None) -> Suite:
     if not isinstance(raw, list) or not raw:
         raise PstlabError(f"{path}: no [[experiment]] entries")
     experiments = tuple(_experiment(e, f"{path}: experiment {i}") for i, e in enumerate(raw, 1))
+    if any(e.split for e in experiments):
+        experiments = expand(experiments, cores or node_cores(), nodes)
     names = [e.name for e in experiments]
     if duplicates := sorted({n for n in names if names.count(n) > 1}):
         raise PstlabError(f"{path}: experiment names must be unique: {', '.join(duplicates)}")
