@@ -19,6 +19,7 @@
 #include "bench/loggp.h"
 #include "bench/pairing.h"
 #include "bench/records.h"
+#include "bench/streams.h"
 #include "comm/protocol.h"
 #include "core/alloc.h"
 #include "core/cli.h"
@@ -29,6 +30,7 @@
 #include "run/idle.h"
 #include "run/payload.h"
 #include "run/run_schema.h"
+#include "run/threads.h"
 #include "run/timer.h"
 #include "run/watchdog.h"
 #include "stats/segfit.h"
@@ -45,7 +47,7 @@ enum { MAX_BYTES = 1 << 29, TAG = 7 };
 /* Auto iteration count: one sample lasts about this long. */
 static const double TARGET_SAMPLE_S = 2e-3;
 
-typedef enum send_kind { K_SEND, K_SSEND, K_ISEND, K_BSEND, K_PROTOCOL } send_kind;
+typedef enum send_kind { K_SEND = PST_KIND_SEND, K_SSEND = PST_KIND_SSEND, K_ISEND = PST_KIND_ISEND, K_BSEND = PST_KIND_BSEND, K_PROTOCOL } send_kind;
 
 typedef struct pp_mode {
     char name[48];             /* record field `mode`: send, ssend, isend, bsend or a protocol code */
@@ -68,7 +70,7 @@ typedef struct pp_cfg {
     const char *modes_spec, *pairs_spec, *transport;
     pst_int_list sizes;
     pst_str_list directions;
-    long long reps, warmup, iters, fit_from, fit_to, loggp_n;
+    long long reps, warmup, iters, fit_from, fit_to, loggp_n, threads;
     bool samples, loggp;
     pst_compare_opts compare;
     /* derived */
@@ -80,6 +82,7 @@ typedef struct pp_cfg {
     unsigned char *sbuf, *rbuf;
     void *bsend_space;
     const char *win_model; /* memory model of a one-sided transport's window, NULL if none */
+    pst_streams streams;      /* --threads T > 1: T streams between the pair, n = 0 otherwise */
     struct pp_direction *now; /* the set being measured: one direction at every size */
     long long point_id;       /* of the next (direction, size) measured */
 } pp_cfg;
@@ -97,69 +100,27 @@ typedef struct pp_point {
     long long iters;
 } pp_point;
 
-static inline void send_blocking(send_kind k, const void *buf, int n, int peer, MPI_Comm comm)
-{
-    switch (k) {
-    case K_SEND: MPI_Send(buf, n, MPI_BYTE, peer, TAG, comm); break;
-    case K_SSEND: MPI_Ssend(buf, n, MPI_BYTE, peer, TAG, comm); break;
-    case K_BSEND: MPI_Bsend(buf, n, MPI_BYTE, peer, TAG, comm); break;
-    case K_ISEND:
-    case K_PROTOCOL: break;
-    }
-}
-
 /* One timed loop of `iters` round trips (uni) or exchanges (bi); returns elapsed seconds.
  * Only MPI calls inside the loop (MPI_COMM_WORLD's error handler aborts on failure).  Always
  * inlined with a constant k (see timed_loop), so each mode gets its own loop with no dispatch. */
 static inline __attribute__((always_inline)) double loop_of(const send_kind k, const pp_cfg *cfg, pst_xfer *x,
                                                             bool bidir, int n, long long iters)
 {
-    const int peer = cfg->pairing.partner;
-    const MPI_Comm comm = cfg->comm;
-    const void *s = cfg->sbuf;
-    void *r = cfg->rbuf;
-    MPI_Request req[2];
     double t0 = pst_now_s();
     if (k == K_PROTOCOL) {
         for (long long i = 0; i < iters; i++) pst_xfer_run(x, 1);
-    } else if (bidir) {
-        for (long long i = 0; i < iters; i++) {
-            MPI_Irecv(r, n, MPI_BYTE, peer, TAG, comm, &req[0]);
-            if (k == K_ISEND) {
-                MPI_Isend(s, n, MPI_BYTE, peer, TAG, comm, &req[1]);
-                pst_waitall(2, req);
-            } else {
-                send_blocking(k, s, n, peer, comm);
-                MPI_Wait(&req[0], MPI_STATUS_IGNORE);
-            }
-        }
-    } else if (cfg->pairing.side == PST_SIDE_A) {
-        for (long long i = 0; i < iters; i++) {
-            if (k == K_ISEND) {
-                MPI_Isend(s, n, MPI_BYTE, peer, TAG, comm, &req[1]);
-                MPI_Recv(r, n, MPI_BYTE, peer, TAG, comm, MPI_STATUS_IGNORE);
-                MPI_Wait(&req[1], MPI_STATUS_IGNORE);
-            } else {
-                send_blocking(k, s, n, peer, comm);
-                MPI_Recv(r, n, MPI_BYTE, peer, TAG, comm, MPI_STATUS_IGNORE);
-            }
-        }
     } else {
-        for (long long i = 0; i < iters; i++) {
-            MPI_Recv(r, n, MPI_BYTE, peer, TAG, comm, MPI_STATUS_IGNORE);
-            if (k == K_ISEND) {
-                MPI_Isend(s, n, MPI_BYTE, peer, TAG, comm, &req[1]);
-                MPI_Wait(&req[1], MPI_STATUS_IGNORE);
-            } else {
-                send_blocking(k, s, n, peer, comm);
-            }
-        }
+        pst_stream_loop((pst_send_kind)k, cfg->pairing.side == PST_SIDE_A, bidir, cfg->sbuf, cfg->rbuf, n,
+                        cfg->pairing.partner, TAG, cfg->comm, iters);
     }
     return pst_now_s() - t0;
 }
 
 static double timed_loop(const pp_cfg *cfg, const pp_mode *m, pst_xfer *x, bool bidir, int n, long long iters)
 {
+    if (cfg->streams.n > 1)
+        return pst_streams_pingpong(&cfg->streams, (pst_send_kind)m->kind, cfg->pairing.side == PST_SIDE_A, bidir, n,
+                                    cfg->pairing.partner, cfg->comm, iters);
     switch (m->kind) {
     case K_SEND: return loop_of(K_SEND, cfg, x, bidir, n, iters);
     case K_SSEND: return loop_of(K_SSEND, cfg, x, bidir, n, iters);
@@ -184,6 +145,28 @@ typedef struct pp_set {
     size_t cap;
     long long *corrupted;    /* [mode] */
 } pp_set;
+
+static int nstreams(const pp_cfg *cfg) { return cfg->streams.n > 1 ? cfg->streams.n : 1; }
+
+/* Before a timed loop: this rank's messages written (every stream's own), the receive buffers poisoned. */
+static void fill_payloads(const pp_cfg *cfg, const pp_set *S, long long rep)
+{
+    if (cfg->streams.n > 1) {
+        pst_streams_fill(&cfg->streams, (size_t)S->bytes, cfg->ctx.rank, S->point_id, rep);
+        return;
+    }
+    pst_payload_fill(cfg->sbuf, (size_t)S->bytes, pst_payload_seed(cfg->ctx.rank, S->point_id, rep));
+    pst_payload_poison(cfg->rbuf, (size_t)S->bytes);
+}
+
+/* After it: the corrupted words of what the partner sent. */
+static long long check_payloads(const pp_cfg *cfg, const pp_set *S, long long rep)
+{
+    if (cfg->streams.n > 1) return pst_streams_check(&cfg->streams, (size_t)S->bytes, cfg->pairing.partner, S->point_id, rep);
+    size_t first;
+    return (long long)pst_payload_check(cfg->rbuf, (size_t)S->bytes, pst_payload_seed(cfg->pairing.partner, S->point_id, rep),
+                                        &first);
+}
 
 static double pp_turn(void *arg, size_t mi, size_t round)
 {
@@ -213,17 +196,11 @@ static double pp_turn(void *arg, size_t mi, size_t round)
     }
     const bool verify = !c->no_verify;
     long long rep = (long long)(round * cfg->nmodes + mi);
-    if (verify) {
-        pst_payload_fill(cfg->sbuf, (size_t)S->bytes, pst_payload_seed(c->rank, S->point_id, rep));
-        pst_payload_poison(cfg->rbuf, (size_t)S->bytes);
-    }
+    if (verify) fill_payloads(cfg, S, rep);
     MPI_Barrier(cfg->active);
-    double t = timed_loop(cfg, m, x, S->bidir, n, S->iters[mi]) / (double)S->iters[mi] / per_iter;
-    if (verify) {
-        size_t first;
-        S->corrupted[mi] += (long long)pst_payload_check(cfg->rbuf, (size_t)S->bytes,
-                                                         pst_payload_seed(cfg->pairing.partner, S->point_id, rep), &first);
-    }
+    /* Time per message: with T streams, the wall time of all their messages over T. */
+    double t = timed_loop(cfg, m, x, S->bidir, n, S->iters[mi]) / (double)S->iters[mi] / per_iter / nstreams(cfg);
+    if (verify) S->corrupted[mi] += check_payloads(cfg, S, rep);
     S->local[mi][round] = t;
     /* The slowest pair: uni counts the initiator's clock only (as in Hunold's and Worley's
      * ping-pongs), bi the slower side. */
@@ -346,6 +323,14 @@ static void print_modes_verdict(bool bidir, long long bytes, const pp_modes_verd
 
 static double mbytes_per_s(long long bytes, double t_s) { return (double)bytes / t_s / 1e6; }
 
+static const char *t_is(const pp_cfg *cfg, bool bidir)
+{
+    if (cfg->streams.n > 1)
+        return bidir ? "time per message: an exchange's time over the streams (all streams at once, both directions)"
+                     : "time per message: half a round trip's time over the streams (all streams at once)";
+    return bidir ? "time per exchange (both directions at once)" : "half round trip";
+}
+
 static void emit_point(pp_cfg *cfg, const pp_mode *m, bool bidir, long long bytes, const pp_point *pt, double resid)
 {
     int np = cfg->pairing.npairs, dirs = bidir ? 2 : 1;
@@ -367,7 +352,12 @@ static void emit_point(pp_cfg *cfg, const pp_mode *m, bool bidir, long long byte
     pst_rec_int(&r, "rounds", (long long)pt->nsamples);
     pst_rec_bool(&r, "precision_reached", pt->precise);
     pst_rec_nums_compact(&r, "round_s", pt->samples, pt->nsamples);
-    pst_rec_str(&r, "t_is", bidir ? "time per exchange (both directions at once)" : "half round trip");
+    pst_rec_str(&r, "t_is", t_is(cfg, bidir));
+    if (cfg->streams.n > 1) {
+        pst_rec_int(&r, "threads", cfg->streams.n);
+        pst_rec_str(&r, "thread_mode", pst_streams_mode_name(cfg->streams.multiple));
+        pst_rec_num(&r, "msgs_per_s", dirs / pt->t.median);
+    }
     pst_rec_int(&r, "iters", pt->iters);
     pst_rec_int(&r, "warmup", cfg->warmup);
     pst_rec_num(&r, "mbytes_per_s", mbytes_per_s(bytes, pt->t.min));
@@ -469,6 +459,10 @@ static void print_mode(const pp_cfg *cfg, const pp_mode *m, bool bidir, size_t n
     printf("\n== pingpong %s (%s), transport %s, %s, pairs %s (%d pair%s), %lld+ rounds per size ==\n", m->name,
            m->recipe, cfg->transport, bidir ? "bidirectional: t = time per simultaneous exchange" : "unidirectional: t = half round trip",
            cfg->pairs_spec, np, np == 1 ? "" : "s", cfg->reps);
+    if (cfg->streams.n > 1)
+        printf("  %d streams per pair (tags 0-%d), %s: t = time per message = the streams' wall time / %d\n", cfg->streams.n,
+               cfg->streams.n - 1, cfg->streams.multiple ? "multiple: every thread calls MPI" : "funneled: the master drives all",
+               cfg->streams.n);
     printf("  %10s %8s %10s %10s %10s %10s", "bytes", "iters", "t_min us", "t_med us", "MB/s min", "MB/s med");
     if (np > 1 || bidir) printf(" %11s", "aggr MB/s");
     printf(" %10s\n", "fit resid");
@@ -673,6 +667,19 @@ static void normalise_sizes(pst_int_list *l)
     free(v);
 }
 
+/* --threads T > 1: T streams of the MPI send modes but bsend (its attached space is one per
+ * process), on the two-sided transport. */
+static void validate_streams(pp_cfg *cfg, int threads, bool multiple)
+{
+    if (!two_sided(cfg))
+        pst_usage_error("--threads %d: the streams are two-sided MPI messages; --transport %s is not (use --transport mpi)", threads,
+                        cfg->transport);
+    for (size_t i = 0; i < cfg->nmodes; i++)
+        if (cfg->modes[i].kind == K_BSEND || cfg->modes[i].kind == K_PROTOCOL)
+            pst_usage_error("--threads %d: mode %s cannot run as streams (allowed: send, ssend, isend)", threads, cfg->modes[i].name);
+    cfg->streams = (pst_streams){.n = threads, .multiple = multiple};
+}
+
 static void validate(void *p)
 {
     pp_cfg *cfg = p;
@@ -680,8 +687,11 @@ static void validate(void *p)
     char err[512];
     pst_transport_require(cfg->transport);
     c->transport = cfg->transport;
-    if (!cfg->modes_spec) cfg->modes_spec = two_sided(cfg) ? "send,ssend,isend,bsend" : "ordered";
+    bool multiple = cfg->threads > 1 && pst_streams_multiple();
+    int threads = pst_threads_resolve((int)cfg->threads, false, multiple, "--threads (mode multiple)");
+    if (!cfg->modes_spec) cfg->modes_spec = !two_sided(cfg) ? "ordered" : threads > 1 ? "send,ssend,isend" : "send,ssend,isend,bsend";
     parse_modes(cfg);
+    if (threads > 1) validate_streams(cfg, threads, multiple);
     if (c->size < 2) pst_usage_error("pingpong needs at least 2 ranks (running on 1); start it with mpiexec -n 2 or more");
     if (pst_pairing_parse(cfg->pairs_spec, c->rank, c->size, &cfg->pairing, err, sizeof err)) pst_usage_error("%s", err);
     if (cfg->directions.n == 0) pst_parse_strings("uni", &cfg->directions, err, sizeof err);
@@ -724,6 +734,7 @@ static void setup_buffers(pp_cfg *cfg)
     pst_transport_setup(cfg->transport, cfg->comm, max, 1);
     cfg->win_model = pst_transport_memory_model(cfg->transport, cfg->comm);
     if (cfg->pairing.partner < 0) return;
+    if (cfg->streams.n > 1) pst_streams_alloc(&cfg->streams, cfg->streams.n, cfg->streams.multiple, max);
     cfg->sbuf = pst_buffer_alloc(max);
     cfg->rbuf = pst_buffer_alloc(max);
     for (size_t i = 0; i < cfg->nmodes; i++) {
@@ -744,6 +755,7 @@ static void teardown(pp_cfg *cfg)
         MPI_Buffer_detach(&p, &size);
         free(cfg->bsend_space);
     }
+    if (cfg->streams.sbuf) pst_streams_free(&cfg->streams);
     free(cfg->sbuf);
     free(cfg->rbuf);
     free(cfg->modes);
@@ -849,6 +861,9 @@ static const pst_opt opts[] = {
      "also measure the LogGP parameters L, o_s, o_r, g, G over the sizes (PRTT method, MPI_Send/MPI_Recv)", 1, 0, NULL, NULL},
     {"loggp-n", PST_OPT_INT, &run_cfg.loggp_n, "N", "messages per parametrised round trip of --loggp", 2, 1e6, NULL, NULL},
     PST_COMPARE_OPTS(&run_cfg.compare),
+    PST_THREADS_OPT(&run_cfg.threads, ": each its own stream (tag = thread) between the pair, modes send, ssend, isend; "
+                    "every thread calls MPI (MPI_THREAD_MULTIPLE), or with --thread-level funneled the master drives "
+                    "all streams; OMP_NUM_THREADS is not read"),
     PST_COMMON_OPTS(&run_cfg.ctx),
     {0},
 };
@@ -864,11 +879,14 @@ static const pst_command command = {
         "t_min/t_med/t_mean/t_max are over the rounds.  With --pairs all, a\n"
         "sample is the slowest pair's; 'aggr MB/s' = pairs * directions * bytes / t_min.  MB = 10^6 bytes.\n"
         "The fit uses each size's t_min inside [--fit-from, --fit-to] (ordinary least squares); residuals are\n"
-        "observed - model.  Payloads are written before and checked after every loop, never inside it.",
+        "observed - model.  Payloads are written before and checked after every loop, never inside it.\n"
+        "--threads T > 1: T streams per pair, stream s on tag s with its own buffers and payloads; t = time\n"
+        "per message (the streams' wall time / T), as OSU's multithreaded latency test in mode multiple.",
     .examples = "  mpiexec -n 2 pstswm pingpong --out pp.jsonl\n"
                 "  mpiexec -n 2 pstswm pingpong --modes send,1,3,ordered.rsend --sizes 0:64K --direction uni,bi\n"
                 "  mpiexec -n 8 pstswm pingpong --pairs all --modes send --sizes 8,64K,1M,4M\n"
-                "  mpiexec -n 2 pstswm pingpong --transport rma --sizes 8,1M          # ordered.put ... ordered.get-nb",
+                "  mpiexec -n 2 pstswm pingpong --transport rma --sizes 8,1M          # ordered.put ... ordered.get-nb\n"
+                "  mpiexec -n 2 pstswm pingpong --threads 4 --modes send --sizes 8,64K --thread-level funneled",
     .opts = opts,
 };
 static const pst_schema footer = PST_FOOTER_SCHEMA("pingpong");

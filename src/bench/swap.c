@@ -11,6 +11,7 @@
 #include "bench/frame.h"
 #include "bench/pairing.h"
 #include "bench/records.h"
+#include "bench/streams.h"
 #include "comm/protocol.h"
 #include "core/alloc.h"
 #include "core/cli.h"
@@ -20,6 +21,7 @@
 #include "run/emit.h"
 #include "run/payload.h"
 #include "run/run_schema.h"
+#include "run/threads.h"
 #include "run/timer.h"
 #include "run/watchdog.h"
 #include "stats/segfit.h"
@@ -60,7 +62,7 @@ typedef struct swap_cfg {
     pst_ctx ctx;
     const char *protocols_spec, *pairs_spec, *transport;
     pst_int_list sizes;
-    long long volume, reps, warmup;
+    long long volume, reps, warmup, threads;
     pst_str_list cache;
     bool samples;
     pst_compare_opts compare;
@@ -69,6 +71,8 @@ typedef struct swap_cfg {
     size_t nprotocols;
     int partner, side;       /* partner < 0: this rank sits out */
     int npairs;
+    int streams;             /* --threads: streams per pair, stream s on tag s (1: one, on tag 0) */
+    bool multiple;           /* streams > 1: every thread calls MPI, else the master runs all */
     MPI_Comm active;         /* the participating ranks */
     swap_cache_set now;
 } swap_cfg;
@@ -81,37 +85,72 @@ typedef struct swap_set {
     swap_cfg *cfg;
     long long bytes, nmsg;
     const cache_mode *cm;
-    unsigned char *sendbuf, *recvbuf;
-    pst_xfer **x;            /* [protocol][nmsg] */
+    unsigned char *sendbuf, *recvbuf; /* [stream * stride + message * bytes] */
+    size_t stride;           /* bytes from one stream's messages to the next's */
+    pst_xfer **x;            /* [protocol][stream * nmsg + message] */
     long long *corrupted;    /* [protocol] words that failed verification */
 } swap_set;
+
+/* Message i of the streams' nmsg each, in a buffer of the set. */
+static unsigned char *message(const swap_set *S, unsigned char *buf, size_t i)
+{
+    return buf + i / (size_t)S->nmsg * S->stride + i % (size_t)S->nmsg * (size_t)S->bytes;
+}
+
+/* One multiple-mode thread's exchanges: its stream's transfers only. */
+typedef struct stream_run {
+    pst_xfer *x;
+    size_t nmsg;
+    int iters;
+} stream_run;
+
+static void run_stream(void *arg, int s)
+{
+    const stream_run *a = arg;
+    for (int it = 0; it < a->iters; it++) pst_xfer_run(a->x + (size_t)s * a->nmsg, a->nmsg);
+}
+
+/* `iters` exchanges of every stream; returns the elapsed seconds.  One stream, or funneled: the
+ * master runs the streams' transfers as one batch of the protocol (an overlap form posts all,
+ * sends all, waits for all); multiple: each thread runs its own stream at once. */
+static double run_exchanges(const swap_set *S, pst_xfer *x, int iters)
+{
+    const swap_cfg *cfg = S->cfg;
+    size_t nmsg = (size_t)S->nmsg;
+    if (cfg->streams > 1 && cfg->multiple)
+        return pst_streams_parallel(cfg->streams, run_stream, &(stream_run){.x = x, .nmsg = nmsg, .iters = iters});
+    double t0 = pst_now_s();
+    for (int it = 0; it < iters; it++) pst_xfer_run(x, nmsg * (size_t)cfg->streams);
+    return pst_now_s() - t0;
+}
 
 static double swap_turn(void *arg, size_t pi, size_t round)
 {
     swap_set *S = arg;
     swap_cfg *cfg = S->cfg;
     if (cfg->partner < 0) return 0;
-    size_t nmsg = (size_t)S->nmsg, bytes = (size_t)S->bytes, total = bytes * nmsg;
+    size_t nmsg = (size_t)S->nmsg * (size_t)cfg->streams, bytes = (size_t)S->bytes;
     pst_xfer *x = S->x[pi];
-    for (long long w = 0; w < (round == 0 ? cfg->warmup : 0) + 1; w++) pst_xfer_run(x, nmsg);
+    run_exchanges(S, x, (int)(round == 0 ? cfg->warmup : 0) + 1);
     pst_transport_settle();
     bool verify = !cfg->ctx.no_verify;
     long long tag = (long long)(round * cfg->nprotocols + pi);
     if (verify) {
-        for (size_t i = 0; i < nmsg; i++)
-            pst_payload_fill(S->sendbuf + i * bytes, bytes, pst_payload_seed(cfg->ctx.rank, (long long)i, tag));
-        pst_payload_poison(S->recvbuf, total);
+        /* Message i's seed names its stream too (i counts over the streams). */
+        for (size_t i = 0; i < nmsg; i++) {
+            pst_payload_fill(message(S, S->sendbuf, i), bytes, pst_payload_seed(cfg->ctx.rank, (long long)i, tag));
+            pst_payload_poison(message(S, S->recvbuf, i), bytes);
+        }
     }
     if (S->cm->flush) pst_cache_flush();
     MPI_Barrier(cfg->active);
-    double t0 = pst_now_s();
-    for (int it = 0; it < S->cm->iters; it++) pst_xfer_run(x, nmsg);
-    double t = (pst_now_s() - t0) / S->cm->iters;
+    /* With T streams: the wall time of all their exchanges over T. */
+    double t = run_exchanges(S, x, S->cm->iters) / S->cm->iters / cfg->streams;
     if (verify)
         for (size_t i = 0; i < nmsg; i++) {
             size_t first;
-            S->corrupted[pi] += (long long)pst_payload_check(S->recvbuf + i * bytes, bytes,
-                                                         pst_payload_seed(cfg->partner, (long long)i, tag), &first);
+            S->corrupted[pi] += (long long)pst_payload_check(message(S, S->recvbuf, i), bytes,
+                                                             pst_payload_seed(cfg->partner, (long long)i, tag), &first);
         }
     return t;
 }
@@ -123,19 +162,22 @@ static void measure_set(swap_cfg *cfg, long long bytes, long long nmsg, const ca
                   .corrupted = pst_calloc(cfg->nprotocols, sizeof *S.corrupted)};
     /* Collective, idle ranks included: a one-sided transport sizes its window here. */
     pst_transport_setup(cfg->transport, MPI_COMM_WORLD, (size_t)bytes, (size_t)nmsg);
+    size_t all = (size_t)nmsg * (size_t)cfg->streams; /* transfers per protocol */
     if (cfg->partner >= 0) {
         size_t total = (size_t)bytes * (size_t)nmsg;
-        S.sendbuf = pst_buffer_alloc(total);
-        S.recvbuf = pst_buffer_alloc(total);
+        /* Streams' messages a page apart: no cache line is shared between threads. */
+        S.stride = cfg->streams > 1 ? (total + 4095) / 4096 * 4096 : total;
+        S.sendbuf = pst_buffer_alloc(S.stride * (size_t)cfg->streams);
+        S.recvbuf = pst_buffer_alloc(S.stride * (size_t)cfg->streams);
         S.x = pst_malloc(cfg->nprotocols * sizeof *S.x);
         for (size_t pi = 0; pi < cfg->nprotocols; pi++) {
-            S.x[pi] = pst_malloc((size_t)nmsg * sizeof **S.x);
-            for (long long i = 0; i < nmsg; i++) {
+            S.x[pi] = pst_malloc(all * sizeof **S.x);
+            for (size_t i = 0; i < all; i++) {
                 pst_xfer_init(&S.x[pi][i], cfg->protocols[pi], MPI_COMM_WORLD, cfg->partner, cfg->partner, cfg->side,
-                              S.sendbuf + i * bytes, S.recvbuf + i * bytes, (size_t)bytes, 0);
+                              message(&S, S.sendbuf, i), message(&S, S.recvbuf, i), (size_t)bytes, (int)(i / (size_t)nmsg));
                 pst_xfer_prepare(&S.x[pi][i]); /* persistent protocols: their _init calls, outside every timing */
             }
-            pst_xfer_reserve(&S.x[pi][0], (size_t)nmsg);
+            pst_xfer_reserve(&S.x[pi][0], all);
         }
     }
     pst_rounds_run(R, &cfg->compare, cfg->nprotocols, cfg->reps, swap_turn, &S);
@@ -149,7 +191,7 @@ static void measure_set(swap_cfg *cfg, long long bytes, long long nmsg, const ca
     free(S.corrupted);
     if (S.x)
         for (size_t pi = 0; pi < cfg->nprotocols; pi++) {
-            for (long long i = 0; i < nmsg; i++) pst_xfer_free(&S.x[pi][i]);
+            for (size_t i = 0; i < all; i++) pst_xfer_free(&S.x[pi][i]);
             free(S.x[pi]);
         }
     free(S.x);
@@ -175,6 +217,10 @@ static void emit_point(swap_cfg *cfg, size_t pi, long long bytes, long long nmsg
     pst_rec_int(&r, "volume", bytes * nmsg);
     pst_rec_str(&r, "cache", cm->name);
     pst_rec_int(&r, "iters", cm->iters);
+    if (cfg->streams > 1) {
+        pst_rec_int(&r, "threads", cfg->streams);
+        pst_rec_str(&r, "thread_mode", pst_streams_mode_name(cfg->multiple));
+    }
     pst_rec_str(&r, "pair", cfg->pairs_spec);
     pst_rec_str(&r, "locality", pst_pairing_locality(cfg->pairs_spec));
     pst_rec_int(&r, "npairs", cfg->npairs);
@@ -292,6 +338,9 @@ static void print_cache(const swap_cfg *cfg, const cache_mode *cm, const swap_an
     printf("\n== swap, transport %s, cache %s (%s), pairs %s (%d pair%s), %zu+ rounds (%s), statistic: median ==\n",
            cfg->transport, cm->name, cm->description, cfg->pairs_spec, cfg->npairs, cfg->npairs == 1 ? "" : "s",
            (size_t)cfg->reps, cfg->compare.schedule);
+    if (cfg->streams > 1)
+        printf("  %d streams per pair (tags 0-%d), %s: times = the streams' wall time / %d\n", cfg->streams, cfg->streams - 1,
+               cfg->multiple ? "multiple: every thread calls MPI" : "funneled: the master runs all", cfg->streams);
     printf("  %-5s %-32s %10s %9s %8s %10s %10s  (piecewise by regime)\n", "code", "protocol", "peak MB/s", "at bytes",
            "alpha us", "beta MB/s", "max err");
     for (size_t pi = 0; pi < cfg->nprotocols; pi++) {
@@ -371,6 +420,23 @@ static const cache_mode *find_cache_mode(const char *name)
     return NULL;
 }
 
+/* --threads T: T streams per pair on the two-sided transport.  Buffered sends (0,0) share one
+ * attached space per process, which only one thread at a time may use: not in mode multiple. */
+static void validate_streams(swap_cfg *cfg)
+{
+    cfg->multiple = cfg->threads > 1 && pst_streams_multiple();
+    cfg->streams = pst_threads_resolve((int)cfg->threads, false, cfg->multiple, "--threads (mode multiple)");
+    if (cfg->streams == 1) return;
+    if (strcmp(cfg->transport, "mpi"))
+        pst_usage_error("--threads %d: the streams are two-sided MPI messages; --transport %s is not (use --transport mpi)",
+                        cfg->streams, cfg->transport);
+    for (size_t i = 0; cfg->multiple && i < cfg->nprotocols; i++)
+        if (!cfg->protocols[i]->ordered && cfg->protocols[i]->variant == 0)
+            pst_usage_error("--threads %d: protocol %s (%s) sends buffered from one attached space per process, which threads "
+                            "cannot share in mode multiple; leave it out, or pass --thread-level funneled", cfg->streams,
+                            cfg->protocols[i]->code, cfg->protocols[i]->slug);
+}
+
 static void validate(void *p)
 {
     swap_cfg *cfg = p;
@@ -380,6 +446,7 @@ static void validate(void *p)
     c->transport = cfg->transport;
     if (pst_protocol_parse_list(cfg->transport, cfg->protocols_spec, &cfg->protocols, &cfg->nprotocols, err, sizeof err))
         pst_usage_error("--protocols: %s", err);
+    validate_streams(cfg);
     if (c->size < 2) pst_usage_error("swap needs at least 2 ranks (running on 1); start it with mpiexec -n 2 or more");
 
     pst_pairing pairing;
@@ -523,6 +590,9 @@ static const pst_opt opts[] = {
     PST_TRANSPORT_OPT(&run_cfg.transport, ""),
     PST_SAMPLES_OPT(&run_cfg.samples, "repetition"),
     PST_COMPARE_OPTS(&run_cfg.compare),
+    PST_THREADS_OPT(&run_cfg.threads, ": each its own stream (tag = thread) of the exchanges between the pair; every "
+                    "thread calls MPI (MPI_THREAD_MULTIPLE), or with --thread-level funneled the master runs all streams "
+                    "as one batch; OMP_NUM_THREADS is not read"),
     PST_COMMON_OPTS(&run_cfg.ctx),
     {0},
 };
@@ -536,7 +606,9 @@ static const pst_command command = {
         "carry t_min/t_med/t_mean/t_max, the median's confidence interval and every round's time.\n"
         "Bandwidth is unidirectional, MB = 10^6 bytes.  The model T = nmsg*alpha + volume/beta is fitted to\n"
         "the per-size medians with relative weights; 'max err' is its largest relative error.  The best set\n"
-        "holds the protocols the data cannot tell from the fastest (docs/statistics.md).  Payloads are verified.",
+        "holds the protocols the data cannot tell from the fastest (docs/statistics.md).  Payloads are verified.\n"
+        "--threads T > 1: T streams per pair (stream s on tag s, its own buffers); times are the streams' wall\n"
+        "time / T, bandwidths their aggregate.",
     .examples = "  mpiexec -n 2 pstswm swap --protocols 1,0,0,6,ordered.isend-irecv --sizes 8:4M --out swap.jsonl\n"
                 "  mpiexec -n 2 pstswm swap --volume 2M --cache cold,1,10          # Worley 2000's split-volume study\n"
                 "  mpiexec -n 8 pstswm swap --pairs all --protocols ordered --sizes 1K,64K,1M\n"

@@ -16,6 +16,8 @@ static const pst_field point[] = {
     {"volume", PST_F_INT, "bytes", "bytes each way per exchange: bytes x nmsg", false, NULL},
     {"cache", PST_F_STR, NULL, "cache state: cold (flushed before each exchange), 1 (one warm exchange) or 10 (mean of ten)", false, NULL},
     {"iters", PST_F_INT, NULL, "exchanges per timed sample (10 for cache 10); times are per exchange", false, NULL},
+    {"threads", PST_F_INT, NULL, "--threads T > 1: streams per pair, one per thread, stream s on tag s; times are the streams' wall time / T (absent at one thread)", true, NULL},
+    {"thread_mode", PST_F_STR, NULL, "with threads: multiple (every thread calls MPI) or funneled (the master runs every stream's transfers as one batch)", true, NULL},
     PST_FIELD_PAIR,
     PST_FIELD_LOCALITY,
     PST_FIELD_NPAIRS,
