@@ -1,5 +1,7 @@
 #include "bench/kernel_cases.h"
 
+#include "run/threads.h"
+
 #include "algo/dfft.h"
 #include "algo/partition.h"
 #include "algo/transpose.h"
@@ -224,7 +226,8 @@ static long long dfft_verify(kcase *c)
 /* ---- vector sums ---- */
 
 /* Block [lo, lo+count) of this rank's partial Legendre sums: coefficient rows x (levels x
- * fields x complex) = legendre rows x fourier, a dgemm over the rank's latitudes. */
+ * fields x complex) = legendre rows x fourier, a dgemm over the rank's latitudes (exact in any
+ * split of the rows: the values are dyadic). */
 static void vsum_compute(void *arg, size_t lo, size_t count, double *out)
 {
     kcase *c = arg;
@@ -234,8 +237,17 @@ static void vsum_compute(void *arg, size_t lo, size_t count, double *out)
         pst_skeleton_inject(PST_STAGE_LEGENDRE, 2.0 * (double)rows * (double)unit * c->s.lats);
         return;
     }
-    pst_blas_dgemm(c->blas, false, (int)rows, (int)unit, c->s.lats, 1.0, c->s.legendre + row0 * (size_t)c->s.lats, c->s.lats,
-                   c->s.fourier, (int)unit, 0.0, out, (int)unit);
+    /* With threads (--threads), each its share of the rows, as the model shares out its sums'
+     * wavenumbers; MPI stays on the master, between blocks. */
+    const int threads = pst_threads();
+#pragma omp parallel for num_threads(threads) if (threads > 1)
+    for (int t = 0; t < threads; t++) {
+        size_t r0, nr;
+        pst_block(rows, threads, t, &r0, &nr);
+        if (nr == 0) continue;
+        pst_blas_dgemm(c->blas, false, (int)nr, (int)unit, c->s.lats, 1.0, c->s.legendre + (row0 + r0) * (size_t)c->s.lats,
+                       c->s.lats, c->s.fourier, (int)unit, 0.0, out + r0 * unit, (int)unit);
+    }
 }
 
 static void vsum_create(kcase *c, const kproblem *k, bool partitioned)
