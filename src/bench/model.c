@@ -165,6 +165,22 @@ static void resolve_level_pipeline(model_cfg *c)
     c->par.leg_level_pipeline = true;
 }
 
+/* --comm-threads: each thread takes whole level blocks with their messages, over the two-sided
+ * transport (the one-sided ones set up one area per communicator, not per thread). */
+static void check_comm_threads(const model_cfg *c)
+{
+    if (!c->comm_threads) return;
+    const long long threads = pst_threads(), blocks = c->levels / c->level_block;
+    if (threads < 2) pst_usage_error("--comm-threads shares the level blocks among the threads: give --threads 2 or more");
+    if (blocks < threads)
+        pst_usage_error("--comm-threads with %lld threads needs %lld level blocks or more: --levels %lld in blocks of %lld "
+                        "makes %lld (lower --level-block)", threads, threads, c->levels, c->level_block, blocks);
+    if (c->level_pipeline)
+        pst_usage_error("--comm-threads and --level-pipeline both overlap the column's sums with computation: give one of them");
+    if (strcmp(c->algos.transport, "mpi"))
+        pst_usage_error("--comm-threads runs on the two-sided transport mpi, not %s", c->algos.transport);
+}
+
 static void validate(model_cfg *c)
 {
     char err[512];
@@ -202,6 +218,7 @@ static void validate(model_cfg *c)
     model_algos_resolve(&c->algos, c->ctx.size, &c->grid, &c->par);
     c->ctx.transport = c->algos.transport; /* the header and every record carry it (record.c) */
     resolve_level_pipeline(c);
+    check_comm_threads(c);
     if (c->reference) {
         /* Every rank reads it: the path may be node-local. */
         char message[600];
@@ -372,6 +389,7 @@ static pst_model_config model_config(model_cfg *c)
         .explicit_scheme = c->explicit_scheme, .robert = c->robert, .hdiff = c->hdiff, .fft = &c->fft,
         .par = is_parallel(c) ? &c->plan.par : NULL, .blas = c->blas, .blas_auto = c->blas_auto,
         .pair_chunk = strcmp(c->chunks, "whole") ? 0 : PST_WHOLE_CHUNK, .threads = pst_threads(),
+        .comm_threads = c->comm_threads,
     };
 }
 
@@ -556,6 +574,7 @@ static void emit_point(void *arg, const void *data, const void *summary)
     }
     pst_rec_num(&r, "fft_comm_s", res->run.comm_s[0]);
     pst_rec_int(&r, "threads", pst_threads());
+    pst_rec_bool(&r, "comm_threads", p->m.dyn.block_threads > 1);
     pst_rec_num(&r, "thread_wait_s", res->run.thread_wait_s);
     pst_rec_num(&r, "legendre_comm_s", res->run.comm_s[1]);
     pst_rec_num(&r, "comm_s", res->run.comm_s[0] + res->run.comm_s[1]);

@@ -30,19 +30,30 @@ static double legendre_pass_s(void *arg, pst_blas b)
 /* The FFT stage: serial plans in one processor column, else the row's (collective over it). */
 static void init_fft(pst_dyn *d)
 {
-    const pst_par *par = d->par;
-    const int lines = d->pair_chunk * 2 * d->Bc;
     const int plan_event = pst_event_register(&d->events, "fft_plan");
     double since_s;
     pst_event_begin(&since_s);
-    if (par->cfg.PX == 1) {
-        pst_fft_init_agreed(&d->fft_inv, d->cfg.fft, d->cfg.nlon, lines * PST_DYN_NINV, par->cfg.comm);
-        pst_fft_init_agreed(&d->fft_fwd, d->cfg.fft, d->cfg.nlon, lines * PST_DYN_NFWD, par->cfg.comm);
+    if (d->par->cfg.PX == 1) {
+        const int lines = d->pair_chunk * 2 * d->Bc;
+        pst_fft_init_agreed(&d->fft_inv, d->cfg.fft, d->cfg.nlon, lines * PST_DYN_NINV, d->par->cfg.comm);
+        pst_fft_init_agreed(&d->fft_fwd, d->cfg.fft, d->cfg.nlon, lines * PST_DYN_NFWD, d->par->cfg.comm);
     } else {
-        d->pfft_inv = pst_pfft_create(par, lines * PST_DYN_NINV, d->cfg.fft, &d->events);
-        d->pfft_fwd = pst_pfft_create(par, lines * PST_DYN_NFWD, d->cfg.fft, &d->events);
+        pst_dyn_row_stage(d);
     }
     d->fft_plan_s = pst_event_end(&d->events, plan_event, &since_s);
+}
+
+void pst_dyn_row_stage(pst_dyn *d)
+{
+    const int lines = d->pair_chunk * 2 * d->Bc;
+    d->pfft_inv = pst_pfft_create(d->par, lines * PST_DYN_NINV, d->cfg.fft, &d->events);
+    d->pfft_fwd = pst_pfft_create(d->par, lines * PST_DYN_NFWD, d->cfg.fft, &d->events);
+}
+
+void pst_dyn_column_stage(pst_dyn *d)
+{
+    const size_t unit = (size_t)OUT_N * d->B * 2;
+    d->pleg = pst_pleg_create(d->par, leg_width(d), d->spec.ncoef * unit, unit, &d->events);
 }
 
 void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
@@ -56,7 +67,7 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
     if (par->cfg.PY > 1 && par->cfg.leg_level_pipeline && !pst_pleg_sum_splits(par->cfg.legendre))
         pst_fatal(PST_EXIT_FAILED, "level pipeline: the Legendre algorithm %s has no split-phase sum", par->cfg.legendre->name);
     pst_layout_shape(d);
-    if (d->chunks_in_threads) d->thread_wait_event = pst_event_register(&d->events, "thread_wait");
+    if (d->chunks_in_threads || d->block_threads > 1) d->thread_wait_event = pst_event_register(&d->events, "thread_wait");
     pst_layout_alloc(d);
     pst_gauss_nodes(cfg->nlat, d->mu, d->coslat, d->w);
     size_t first = d->legall ? 0 : par->pair_lo; /* the summed pairs: all of them after a transpose */
@@ -68,14 +79,13 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
         d->leg.blas = pst_blas_choose(cfg->blas, legendre_pass_s, d, par->cfg.PX * par->cfg.PY > 1 ? par->cfg.comm : MPI_COMM_NULL,
                                       d->blas_trial_s, &d->blas_skipped);
     init_fft(d);
-    if (par->cfg.PY > 1) {
-        const size_t unit = (size_t)OUT_N * d->B * 2;
-        d->pleg = pst_pleg_create(par, leg_width(d), d->spec.ncoef * unit, unit, &d->events);
-    }
+    if (par->cfg.PY > 1) pst_dyn_column_stage(d);
+    if (d->block_threads > 1) pst_dyn_views_create(d);
 }
 
 void pst_dyn_free(pst_dyn *d)
 {
+    pst_dyn_views_free(d);
     pst_pfft_free(d->pfft_inv);
     pst_pfft_free(d->pfft_fwd);
     pst_pleg_free(d->pleg);

@@ -69,7 +69,9 @@ typedef struct pst_dyn_config {
                                * PST_WHOLE_CHUNK: all of them, with the block's levels, in one chunk) */
     pst_fft_planner *fft;     /* the run's FFTW planner (--fftw-plan); the step's plans count in it */
     const pst_par *par;       /* this rank's share (parallel.h); NULL: serial.  Kept by reference. */
-    int threads;              /* OpenMP threads running the step's stages (0 or 1: one); MPI stays on the master */
+    int threads;              /* OpenMP threads running the step's stages (0 or 1: one); MPI stays on the master ... */
+    bool comm_threads;        /* ... or, with threads > 1, the level blocks are shared out among the threads, each
+                               * running its blocks' whole substep, messages included (MPI_THREAD_MULTIPLE) */
     pst_blas blas;            /* the Legendre dgemms' library (loaded by the caller) ... */
     bool blas_auto;           /* ... or the fastest of the loadable ones, timed at set-up (blas: kept on a tie) */
 } pst_dyn_config;
@@ -86,7 +88,10 @@ typedef struct pst_dyn {
     int Bc;                          /* levels per chain chunk (FFT, products, FFT), dividing B */
     int nlon_local, nc, fstride;     /* local longitudes; FFTW's nlon/2+1; Fourier line stride */
     int sum_pairs;                   /* pairs the Legendre sums run over (all of them for transposes) */
-    int nthreads;                    /* threads of the stages (cfg.threads, at least 1) */
+    int nthreads;                    /* threads inside a stage (cfg.threads, at least 1; 1 with comm_threads) */
+    int block_threads;               /* comm_threads: threads over the level blocks, each with its own view (else 1) */
+    struct pst_dyn **views;          /* comm_threads: thread t > 0's view, views[t - 1]: this state with its own
+                                      * Legendre buffers, chunk buffers, communicators and parallel stages */
     bool chunks_in_threads;          /* the chain's chunks are shared out among the threads, each with
                                       * its own chunk buffers (one processor column: no MPI inside the
                                       * chain); else each chunk's pairs are, in the master's buffers */
@@ -112,6 +117,7 @@ typedef struct pst_dyn {
     double *out_next;                /* the level pipeline: the other block's output while one is summed */
     bool sums_in_vsum;               /* ringpipe, iallreduce: the column's vector sum computes the forward
                                       * sums block by block (pst_step_forward_sums_block) */
+    double **view_legbuf, **view_legall, **view_out; /* comm_threads: the other views' legbuf, legall, out */
     double *coriolis;                /* f coefficients [ncoef][2] */
     double *phis;                    /* surface geopotential at the rank's points [pair][hemi][nlon_local] */
     long steps_done;

@@ -52,7 +52,9 @@ void pst_layout_shape(pst_dyn *d)
     /* The sums run over the local pairs, or over all of them after a Legendre transpose. */
     d->sum_pairs = par->cfg.PY > 1 && pst_par_leg_is_transpose(par->cfg.legendre) ? (int)par->pairs_all : d->npairs;
     d->sums_in_vsum = par->cfg.PY > 1 && par->cfg.legendre->pipelined;
-    d->nthreads = cfg->threads > 1 ? cfg->threads : 1;
+    const int threads = cfg->threads > 1 ? cfg->threads : 1;
+    d->block_threads = cfg->comm_threads ? threads : 1;
+    d->nthreads = cfg->comm_threads ? 1 : threads;
     d->chunks_in_threads = d->nthreads > 1 && par->cfg.PX == 1;
     /* Across a row every chunk is a round of transposes: 4x the serial budget keeps the chunk
      * mostly cache-resident with a quarter of the messages (T85L16 on 2x1: 31 ms per step with
@@ -71,8 +73,9 @@ void pst_layout_shape(pst_dyn *d)
  * plain), or the module named in the row (its size mirrored here, checked by the layout test). */
 typedef enum alloc_kind { ALIGNED, PLAIN, HELD } alloc_kind;
 
-/* How many arrays a row has: one, or one per level block or per thread behind an array of pointers. */
-typedef enum copies { ONE, PER_BLOCK, PER_THREAD } copies;
+/* How many arrays a row has: one, or one per level block, per thread or per other view (comm_threads)
+ * behind an array of pointers. */
+typedef enum copies { ONE, PER_BLOCK, PER_THREAD, PER_VIEW } copies;
 
 typedef struct buffer_row {
     const char *name;
@@ -107,6 +110,9 @@ static size_t legall(const pst_dyn *d)
 }
 static size_t out(const pst_dyn *d) { return block_outputs(d); }
 static size_t out_next(const pst_dyn *d) { return column_sums(d) && d->par->cfg.leg_level_pipeline ? block_outputs(d) : 0; }
+static size_t view_legbuf(const pst_dyn *d) { return d->block_threads > 1 ? legbuf(d) : 0; }
+static size_t view_legall(const pst_dyn *d) { return d->block_threads > 1 ? legall(d) : 0; }
+static size_t view_out(const pst_dyn *d) { return d->block_threads > 1 ? out(d) : 0; }
 static size_t coriolis(const pst_dyn *d) { return 2 * ncoef(d) + 1; }
 static size_t phis(const pst_dyn *d) { return (size_t)d->npairs * 2 * d->nlon_local; }
 /* pst_spec_layout_init: m, nk[0], nk[1] ints and nm + 1 offsets; for d->spec and for the
@@ -129,7 +135,9 @@ static size_t legendre_recurrence(const pst_dyn *d) { return 2 * (ncoef(d) ? nco
 static int ncopies(const pst_dyn *d, const buffer_row *r)
 {
     if (r->copies == PER_BLOCK) return d->nblocks;
+    if (r->copies == PER_VIEW) return d->block_threads - 1;
     if (r->copies != PER_THREAD) return 1;
+    if (d->block_threads > 1) return d->block_threads;
     bool chunk_buffer = r->elements != leg_scratch && r->elements != sum_scratch;
     return chunk_buffer && !d->chunks_in_threads ? 1 : d->nthreads;
 }
@@ -151,6 +159,9 @@ static const buffer_row rows[] = {
     ROW(legall, ALIGNED, double, ONE),
     ROW(out, ALIGNED, double, ONE),
     ROW(out_next, ALIGNED, double, ONE),
+    ROW(view_legbuf, ALIGNED, double, PER_VIEW),
+    ROW(view_legall, ALIGNED, double, PER_VIEW),
+    ROW(view_out, ALIGNED, double, PER_VIEW),
     ROW(coriolis, PLAIN, double, ONE),
     ROW(phis, PLAIN, double, ONE),
     {"spectral layout (spectral.c)", 0, HELD, 1, ONE, spec_index_bytes},

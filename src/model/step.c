@@ -85,11 +85,12 @@ static bool update_block(pst_dyn *d, int b, const pst_substep *s, const double *
     return ok;
 }
 
-/* One substep of all level blocks, each block's sums completed by the column before its update. */
-static bool substep_blocks(pst_dyn *d, const pst_substep *s)
+/* One substep of the level blocks first, first + stride, ..., each block's sums completed by the
+ * column before its update. */
+static bool substep_blocks(pst_dyn *d, const pst_substep *s, int first, int stride)
 {
     bool ok = true;
-    for (int b = 0; b < d->nblocks; b++) {
+    for (int b = first; b < d->nblocks; b += stride) {
         compute_block(d, b, s, d->out);
         double t;
         pst_event_begin(&t);
@@ -98,6 +99,24 @@ static bool substep_blocks(pst_dyn *d, const pst_substep *s)
         stage_done(d, PST_STAGE_LEGENDRE, &t);
         ok &= update_block(d, b, s, d->out);
     }
+    return ok;
+}
+
+/* comm_threads: thread t takes blocks t, t + T, ... through its view (step_views.c), messages
+ * and all.  The records' stage times are the master's, for its blocks; its wait for the other
+ * threads at the end is the thread_wait event. */
+static bool substep_block_threads(pst_dyn *d, const pst_substep *s)
+{
+    pst_dyn_views_sync(d);
+    int ok = 1;
+    double done_s = 0;
+#pragma omp parallel num_threads(d->block_threads) reduction(&& : ok)
+    {
+        const int me = omp_get_thread_num();
+        ok = substep_blocks(me ? d->views[me - 1] : d, s, me, d->block_threads);
+        if (me == 0) pst_event_begin(&done_s);
+    }
+    pst_event_end(&d->events, d->thread_wait_event, &done_s);
     return ok;
 }
 
@@ -136,7 +155,10 @@ bool pst_dyn_step(pst_dyn *d)
     const pst_substep *subs = d->steps_done ? &leap : first;
     int nsub = d->steps_done ? 1 : 2;
     bool ok = true;
-    for (int k = 0; k < nsub; k++) ok &= d->out_next ? substep_pipelined(d, &subs[k]) : substep_blocks(d, &subs[k]);
+    for (int k = 0; k < nsub; k++)
+        ok &= d->out_next                ? substep_pipelined(d, &subs[k])
+              : d->block_threads > 1 ? substep_block_threads(d, &subs[k])
+                                     : substep_blocks(d, &subs[k], 0, 1);
     if (!subs[nsub - 1].keep_old) d->old_partial = d->cfg.robert != 0;
     d->steps_done++;
     return ok;

@@ -11,7 +11,8 @@
  * (1b to 5a are the chain, listed in PST_STEP_CHAIN below)
  *   step_forward_legendre.c  5b  forward sums: P̄ and H sums, the κ fold                [legendre]
  *   step_update.c            6   the time scheme's solve, diffusion, ψ', χ'            [spectral]
- *   step.c                       the schedule: blocks, chunks, the level pipeline, timing */
+ *   step.c                       the schedule: blocks, chunks, the level pipeline, timing
+ *   step_views.c                 the threads' views of the state when they share the blocks out */
 #ifndef PST_MODEL_STEP_H
 #define PST_MODEL_STEP_H
 
@@ -87,6 +88,16 @@ PST_STEP_CHAIN(PST_STEP_DECLARE)
  * one block of a pipelined vector sum, its coefficients alone (pst_vsum_compute_fn, arg: the pst_dyn). */
 void pst_step_forward_sums(pst_dyn *d, const double *lb, int pairs, double *O_all);
 void pst_step_forward_sums_block(void *arg, size_t lo, size_t count, double *dst);
+/* The parallel stages of d on d->par's communicators, timed in d->events (dynamics.c): the row's
+ * FFT stage (PX > 1) and the column's Legendre stage (PY > 1). */
+void pst_dyn_row_stage(pst_dyn *d);
+void pst_dyn_column_stage(pst_dyn *d);
+/* comm_threads (step_views.c): the other threads' views, made collectively on every rank in the
+ * same order; brought up to date with d before each substep; freed. */
+void pst_dyn_views_create(pst_dyn *d);
+void pst_dyn_views_sync(pst_dyn *d);
+void pst_dyn_views_free(pst_dyn *d);
+
 /* 6: the new level of state block st from its complete sums out; false on a non-finite value. */
 bool pst_step_update(pst_dyn *d, double *st, const double *out, const pst_substep *s);
 

@@ -45,3 +45,14 @@ add_test(NAME model.bad.omp_num_threads COMMAND ${CMAKE_SOURCE_DIR}/tests/expect
   "OMP_NUM_THREADS='abc' is not a thread count from 1 to 1024" ${PST_TEST_OUT}
   -- ${PSTRUN} -n 1 $<TARGET_FILE:pstswm> model ${THREAD_FAST} --out ${PST_TEST_OUT})
 set_tests_properties(model.bad.omp_num_threads PROPERTIES TIMEOUT 60 ENVIRONMENT OMP_NUM_THREADS=abc)
+# --comm-threads: the threads share out the level blocks with their own transposes and sums.
+pst_records_test(model.threads.comm_threads_2x1 2 CHECKS
+  "header['thread_level_provided'] == 'multiple' and points[0]['comm_threads'] is True and points[0]['threads'] == 2"
+  "points[0]['h_l2'] < 1e-12 and points[0]['fft_comm_s'] > 0"
+  ARGS model --grid 2x1 --threads 2 --comm-threads --level-block 2 ${THREAD_FAST})
+pst_bad_input_test(model.bad.comm_threads_one 1 2 "--comm-threads shares the level blocks among the threads: give --threads 2 or more"
+  model --comm-threads ${THREAD_FAST} --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.comm_threads_blocks 1 2 "--comm-threads with 2 threads needs 2 level blocks or more"
+  model --comm-threads --threads 2 ${THREAD_FAST} --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.comm_threads_pipeline 2 2 "--comm-threads and --level-pipeline both overlap"
+  model --grid 1x2 --legendre allreduce --comm-threads --threads 2 --level-block 2 --level-pipeline ${THREAD_FAST} --out ${PST_TEST_OUT})

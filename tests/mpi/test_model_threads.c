@@ -7,7 +7,9 @@
  *
  * Configurations: the cache-sized chunks and one whole chunk per block; on a row (PX > 1) a
  * transpose and the distributed FFT; on a column (PY > 1) a gathering transpose, a vector sum
- * computing its blocks just in time (ringpipe) and the level pipeline (allreduce, split). */
+ * computing its blocks just in time (ringpipe) and the level pipeline (allreduce, split); and the
+ * threads sharing out the level blocks with their messages (--comm-threads), with a transpose on
+ * the row and a vector sum or a transpose on the column. */
 #include "core/errors.h"
 #include "model/model.h"
 #include "model/parallel.h"
@@ -21,7 +23,7 @@
 typedef struct config {
     const char *fft, *legendre;
     int pair_chunk;
-    bool level_pipeline;
+    bool level_pipeline, comm_threads;
 } config;
 
 /* The state of every level after the run: [field η, δ, Φ'][level][ncoef][2]. */
@@ -47,6 +49,7 @@ static int check(int rank, pst_model_config mc, long steps, const config *c)
     size_t bytes = 3 * (size_t)mc.levels * 2 * pst_spec_count(mc.M) * sizeof(double);
     mc.threads = 1;
     double *one = run(mc, steps);
+    mc.comm_threads = c->comm_threads;
     int failures = 0;
     for (int threads = 2; threads <= 3; threads++) {
         mc.threads = threads;
@@ -55,8 +58,9 @@ static int check(int rank, pst_model_config mc, long steps, const config *c)
         MPI_Allreduce(MPI_IN_PLACE, &same, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
         if (!same) failures++;
         if (!rank)
-            printf("%s fft %s legendre %s chunks %s%s: %d threads %s one\n", same ? "ok  " : "FAIL", c->fft, c->legendre,
-                   c->pair_chunk ? "whole" : "cache", c->level_pipeline ? " level pipeline" : "", threads,
+            printf("%s fft %s legendre %s chunks %s%s%s: %d threads %s one\n", same ? "ok  " : "FAIL", c->fft, c->legendre,
+                   c->pair_chunk ? "whole" : "cache", c->level_pipeline ? " level pipeline" : "",
+                   c->comm_threads ? " comm-threads" : "", threads,
                    same ? "bit-identical to" : "DIFFER from");
         free(got);
     }
@@ -68,7 +72,9 @@ static pst_fft_planner estimate = {.effort = "estimate", .flags = FFTW_ESTIMATE}
 
 int main(int argc, char **argv)
 {
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &(int){0});
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    if (provided < MPI_THREAD_MULTIPLE) pst_fatal(PST_EXIT_FAILED, "the MPI library grants no MPI_THREAD_MULTIPLE (--comm-threads)");
     openblas_set_num_threads(1);
     int rank, size, PX, PY;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -83,18 +89,21 @@ int main(int argc, char **argv)
     pst_model_config mc = {.test_case = atoi(argv[2]), .M = M, .nlat = nlat, .nlon = nlon, .levels = levels,
                            .level_block = levels % 2 ? 1 : 2, .fft = &estimate};
     const config configs[] = {
-        {"srtrans", "halfsum", 0, false},
-        {"srtrans", "halfsum", PST_WHOLE_CHUNK, false},
-        {"dfft", "ringpipe", 0, false},
-        {"srtrans", "srtrans", 0, false},
-        {"srtrans", "allreduce", 0, true},
+        {"srtrans", "halfsum", 0, false, false},
+        {"srtrans", "halfsum", PST_WHOLE_CHUNK, false, false},
+        {"dfft", "ringpipe", 0, false, false},
+        {"srtrans", "srtrans", 0, false, false},
+        {"srtrans", "allreduce", 0, true, false},
+        {"srtrans", "halfsum", 0, false, true},
+        {"dfft", "ringpipe", 0, false, true},
+        {"logtrans", "srtrans", 0, false, true},
     };
     const pst_protocol *p = pst_protocol_find("mpi", "0,6");
     int failures = 0;
     for (size_t k = 0; k < sizeof configs / sizeof configs[0]; k++) {
         const config *c = &configs[k];
         /* Serially only the chunks differ; the level pipeline needs a column. */
-        if ((k > 1 && PX * PY == 1) || (c->level_pipeline && PY == 1)) continue;
+        if ((k > 1 && PX * PY == 1 && !c->comm_threads) || (c->level_pipeline && PY == 1)) continue;
         const pst_algorithm *fft = pst_algorithm_find(c->fft, PST_ALG_STAGE_FFT), *leg = pst_algorithm_find(c->legendre, PST_ALG_STAGE_LEGENDRE);
         if (!fft || !leg || pst_par_check(PX, PY, fft, leg, &grid)) continue; /* not on this grid (dfft: power-of-two rows) */
         pst_par_config pc = {.comm = MPI_COMM_WORLD, .PX = PX, .PY = PY, .fft = fft, .legendre = leg, .fft_protocol = p,
