@@ -64,6 +64,7 @@ IN_ROUNDS = tuple(bench.BENCH for bench in BENCHES if bench.IN_ROUNDS)
 # The options a kernel experiment and a model experiment tuned from it must agree on.
 TUNED_MATCH = ("--trunc", "--levels", "--grid")
 SUITE_KEYS = {"description", "experiment"}
+SPLITS = "splits"  # the key of a ranks x threads experiment (not a record field)
 
 
 @dataclass(frozen=True)
@@ -196,10 +197,8 @@ def _experiment(raw: object, where: str) -> Experiment:
 
 def _check_splits(raw: dict, where: str) -> None:
     name = raw.get("name")
-    if raw["splits"] != "cores":
-        raise PstlabError(
-            f"{where} ({name}): splits must be \"cores\" (every split of a node's cores), got {raw['splits']!r}"
-        )
+    if (value := raw.get(SPLITS)) != "cores":
+        raise PstlabError(f'{where} ({name}): splits must be "cores" (every split of a node\'s cores), got {value!r}')
     if raw.get("subcommand") != "model":
         raise PstlabError(f"{where} ({name}): splits is for model experiments; this one is '{raw.get('subcommand')}'")
     if clash := [k for k in ("ranks", "tuned_from") if k in raw]:

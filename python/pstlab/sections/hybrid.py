@@ -18,6 +18,7 @@ from pstlab.sections import model
 
 TITLE = "Ranks x threads per rank"
 CONFIDENCE, MARGIN = 0.95, 0.02  # pstswm's defaults, as its other verdicts
+HEADER = "_header"  # a run's header, kept beside its point (not a record field)
 
 
 @dataclass
@@ -51,7 +52,7 @@ def _runs(rs: RecordSet) -> dict[tuple, dict[int, dict[str, dict]]]:
         if split is None:
             continue
         key = (model.problem(p), h.get("nodes") or 1, split[0] * split[1])
-        out.setdefault(key, {}).setdefault(launch_of(p), {})[label(split)] = dict(p, _header=h)
+        out.setdefault(key, {}).setdefault(launch_of(p), {})[label(split)] = {**p, HEADER: h}
     return out
 
 
@@ -69,7 +70,7 @@ def cases(rs: RecordSet) -> list[Case]:
         if len(splits) < 2 or not full:
             continue
         rounds = {s: [runs[s]["step_s"] for runs in full] for s in splits}
-        over = any(runs[s]["_header"].get("oversubscribed") for runs in full for s in splits)
+        over = any(runs[s][HEADER].get("oversubscribed") for runs in full for s in splits)
         case = Case(key, rounds, len(full), ["oversubscribed"] if over else [], per_launch=1, runs=full)
         if len(full) > 1:
             case.verdict = stats.launch_verdict(
@@ -124,7 +125,16 @@ def table(all_cases: list[Case]) -> Table:
             )
     return Table(
         "Ranks x threads: time per step by split (ms, median over launches)",
-        ["configuration", "ranks x threads", "launches", "step", *(c[0] for c in stages), "comm", "vs best", "tie set"],
+        [
+            "problem, cores",
+            "ranks x threads",
+            "launches",
+            "step",
+            *(c[0] for c in stages),
+            "comm",
+            "vs best",
+            "tie set",
+        ],
         rows,
         f"Each split of a node's cores (ranks per node x threads per rank), its launches interleaved with the "
         f"others'. vs best: the split's time over the best's with its {CONFIDENCE:.0%} interval over launches; "
