@@ -64,7 +64,8 @@ endif()
 pst_output_test(model.parallel.2x2.case5 4 ": ok$" $<TARGET_FILE:test_model_parallel> 2x2 5 10 2 3 subset)
 
 # Threads change no bit of the model (tests/mpi/test_model_threads.c): 1, 2 and 3 threads per rank
-# on every small grid (3 threads on this 2-core host are oversubscribed: correctness only).
+# on every small grid (3 threads on this 2-core host are oversubscribed: correctness only; MPICH,
+# which busy-polls when oversubscribed, compares 2 threads on 2x2: 49 s with 3 there).
 add_executable(test_model_threads ${CMAKE_SOURCE_DIR}/tests/mpi/test_model_threads.c)
 target_link_libraries(test_model_threads PRIVATE pst_model)
 foreach(grid 1x1 1x2 2x1 2x2)
@@ -72,5 +73,9 @@ foreach(grid 1x1 1x2 2x1 2x2)
   list(GET dims 0 px)
   list(GET dims 1 py)
   math(EXPR n "${px} * ${py}")
-  pst_output_test(model.threads.bitwise.${grid} ${n} "${grid}: ok$" $<TARGET_FILE:test_model_threads> ${grid} 2 21 4 3)
+  set(max_threads 3)
+  if(n GREATER 2 AND NOT PST_MPI STREQUAL "openmpi")
+    set(max_threads 2)
+  endif()
+  pst_output_test(model.threads.bitwise.${grid} ${n} "${grid}: ok$" $<TARGET_FILE:test_model_threads> ${grid} 2 21 4 3 ${max_threads})
 endforeach()

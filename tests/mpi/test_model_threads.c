@@ -3,8 +3,9 @@
  * one thread, for each configuration below (the arithmetic order is fixed by the decomposition
  * and the chunks, never by the thread count: dynamics.h).
  *
- *   test_model_threads PXxPY CASE TRUNC LEVELS STEPS
+ *   test_model_threads PXxPY CASE TRUNC LEVELS STEPS [MAX_THREADS]
  *
+ * MAX_THREADS (default 3): the largest thread count compared with one.
  * Configurations: the cache-sized chunks and one whole chunk per block; on a row (PX > 1) a
  * transpose and the distributed FFT; on a column (PY > 1) a gathering transpose, a vector sum
  * computing its blocks just in time (ringpipe) and the level pipeline (allreduce, split); and the
@@ -44,14 +45,14 @@ static double *run(pst_model_config mc, long steps)
 }
 
 /* Each thread count against one thread; returns the failures (printed by rank 0). */
-static int check(int rank, pst_model_config mc, long steps, const config *c)
+static int check(int rank, pst_model_config mc, long steps, int max_threads, const config *c)
 {
     size_t bytes = 3 * (size_t)mc.levels * 2 * pst_spec_count(mc.M) * sizeof(double);
     mc.threads = 1;
     double *one = run(mc, steps);
     mc.comm_threads = c->comm_threads;
     int failures = 0;
-    for (int threads = 2; threads <= 3; threads++) {
+    for (int threads = 2; threads <= max_threads; threads++) {
         mc.threads = threads;
         double *got = run(mc, steps);
         int same = memcmp(one, got, bytes) == 0;
@@ -79,8 +80,8 @@ int main(int argc, char **argv)
     int rank, size, PX, PY;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (argc != 6 || sscanf(argv[1], "%dx%d", &PX, &PY) != 2 || PX * PY != size) {
-        if (!rank) fprintf(stderr, "usage: test_model_threads PXxPY CASE TRUNC LEVELS STEPS (P = PX*PY ranks)\n");
+    if (argc < 6 || argc > 7 || sscanf(argv[1], "%dx%d", &PX, &PY) != 2 || PX * PY != size) {
+        if (!rank) fprintf(stderr, "usage: test_model_threads PXxPY CASE TRUNC LEVELS STEPS [MAX_THREADS] (P = PX*PY ranks)\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     int M = atoi(argv[3]), levels = atoi(argv[4]), nlat = 2 * ((3 * M + 1 + 3) / 4), nlon = 1;
@@ -114,7 +115,7 @@ int main(int argc, char **argv)
         pmc.par = &par;
         pmc.pair_chunk = c->pair_chunk;
         if (c->level_pipeline) pmc.level_block = 1;
-        failures += check(rank, pmc, atol(argv[5]), c);
+        failures += check(rank, pmc, atol(argv[5]), argc > 6 ? atoi(argv[6]) : 3, c);
         pst_par_free(&par);
     }
     if (!rank) printf("%dx%d: %s\n", PX, PY, failures ? "FAILED" : "ok");
