@@ -46,8 +46,8 @@ static void init_fft(pst_dyn *d)
 void pst_dyn_row_stage(pst_dyn *d)
 {
     const int lines = d->pair_chunk * 2 * d->Bc;
-    d->pfft_inv = pst_pfft_create(d->par, lines * PST_DYN_NINV, d->cfg.fft, &d->events);
-    d->pfft_fwd = pst_pfft_create(d->par, lines * PST_DYN_NFWD, d->cfg.fft, &d->events);
+    d->pfft_inv = pst_pfft_create(d->par, lines * PST_DYN_NINV, d->nthreads, d->cfg.fft, &d->events);
+    d->pfft_fwd = pst_pfft_create(d->par, lines * PST_DYN_NFWD, d->nthreads, d->cfg.fft, &d->events);
 }
 
 void pst_dyn_column_stage(pst_dyn *d)

@@ -23,7 +23,8 @@ struct pst_pfft {
     size_t nlon_local, lines;
     size_t *line_lo, *line_n, *lon_lo, *lon_n; /* per rank of the row */
     int **ms, *nms;                            /* per rank: its wavenumbers */
-    pst_fft fft;                               /* FFTW on my line block */
+    pst_fft group, rest;                       /* FFTW on my line block, in groups of GROUP_LINES and the rest */
+    int threads;                               /* share the groups (pst_pfft_create) */
     fftw_complex *whole_four;                  /* my line block, all wavenumbers [line_n[me]][nc] */
     double *whole_grid;                        /* my line block, all longitudes [line_n[me]][nlon] */
     fftw_complex *stage_a;                     /* A's receive (A⁻¹'s send) layout: [q][line_n[me]][nms[q]] */
@@ -36,6 +37,10 @@ struct pst_pfft {
     int comm_event;                            /* "fft_comm" in events */
 };
 
+
+/* The line block's FFTs run in groups of this many lines, shared among the threads; the groups do
+ * not depend on the thread count, so neither do the results. */
+enum { GROUP_LINES = 16 };
 
 static size_t stage_a_offset(const pst_pfft *f, int q)
 {
@@ -128,7 +133,21 @@ static size_t send_bytes(const pst_pfft *f)
  * the other stages' (pst_exchange_hold). */
 static void hold_space(const pst_pfft *f, long messages) { pst_exchange_hold(f->protocol, f->row, send_bytes(f), messages); }
 
-pst_pfft *pst_pfft_create(const pst_par *par, int lines, pst_fft_planner *planner, pst_event_table *events)
+/* My line block's FFTs (forward: grid to Fourier), group by group. */
+static void fft_block(const pst_pfft *f, bool forward)
+{
+    const size_t mine = f->line_n[f->me];
+    const long groups = (long)((mine + GROUP_LINES - 1) / GROUP_LINES);
+#pragma omp parallel for num_threads(f->threads) if (f->threads > 1)
+    for (long g = 0; g < groups; g++) {
+        const size_t l0 = (size_t)g * GROUP_LINES;
+        const pst_fft *plan = l0 + GROUP_LINES <= mine ? &f->group : &f->rest;
+        if (forward) pst_fft_forward(plan, f->whole_grid + l0 * f->nlon, f->whole_four + l0 * f->nc);
+        else pst_fft_inverse(plan, f->whole_four + l0 * f->nc, f->whole_grid + l0 * f->nlon);
+    }
+}
+
+pst_pfft *pst_pfft_create(const pst_par *par, int lines, int threads, pst_fft_planner *planner, pst_event_table *events)
 {
     const int M = par->grid.M, nlon = par->grid.nlon;
     pst_pfft *f = pst_calloc(1, sizeof *f);
@@ -144,6 +163,7 @@ pst_pfft *pst_pfft_create(const pst_par *par, int lines, pst_fft_planner *planne
     f->protocol = par->cfg.fft_protocol;
     f->row = par->row;
     f->events = events;
+    f->threads = threads > 1 ? threads : 1;
     f->comm_event = pst_event_register(events, "fft_comm");
     if (f->alg->family == PST_FAMILY_DFFT) {
         f->dfft = pst_dfft_create(par->cfg.fft_protocol, par->cfg.fft_overlap, par->row, nlon, lines, M, planner);
@@ -167,7 +187,8 @@ pst_pfft *pst_pfft_create(const pst_par *par, int lines, pst_fft_planner *planne
         f->nms[q] = pst_spectral_grid_wavenumbers(&par->grid, P, q, f->ms[q]);
     }
     size_t mine = f->line_n[f->me];
-    pst_fft_init_agreed(&f->fft, planner, nlon, (int)mine, par->cfg.comm);
+    pst_fft_init_agreed(&f->group, planner, nlon, mine >= GROUP_LINES ? GROUP_LINES : 0, par->cfg.comm);
+    pst_fft_init_agreed(&f->rest, planner, nlon, (int)(mine % GROUP_LINES), par->cfg.comm);
     f->whole_four = pst_fft_alloc_complex(mine * (size_t)f->nc + 1);
     f->whole_grid = pst_fft_alloc_real(mine * (size_t)nlon + 1);
     f->stage_a = pst_fft_alloc_complex(mine * (size_t)(M + 1) + 1);
@@ -192,7 +213,7 @@ void pst_pfft_inverse(pst_pfft *f, const fftw_complex *four, double *grid)
         memset(f->whole_four + l * f->nc + f->M + 1, 0, (size_t)(f->nc - f->M - 1) * sizeof(fftw_complex));
     pst_trans_run(f->a, four, f->stage_a, &(pst_trans_hooks){.unpack = unpack_a, .arg = f});
     pst_event_end(f->events, f->comm_event, &since_s);
-    if (mine) pst_fft_inverse(&f->fft, f->whole_four, f->whole_grid); /* the FFT itself: not the algorithm's */
+    fft_block(f, false); /* the FFT itself: not the algorithm's */
     pst_event_begin(&since_s);
     pst_trans_run(f->b, f->stage_b, grid, &(pst_trans_hooks){.pack = pack_b, .arg = f});
     pst_event_end(f->events, f->comm_event, &since_s);
@@ -209,7 +230,7 @@ void pst_pfft_forward(pst_pfft *f, const double *grid, fftw_complex *four)
     }
     pst_trans_run(f->b_inv, grid, f->stage_b, &(pst_trans_hooks){.unpack = unpack_b, .arg = f});
     pst_event_end(f->events, f->comm_event, &since_s);
-    if (f->line_n[f->me]) pst_fft_forward(&f->fft, f->whole_grid, f->whole_four);
+    fft_block(f, true);
     pst_event_begin(&since_s);
     pst_trans_run(f->a_inv, f->stage_a, four, &(pst_trans_hooks){.pack = pack_a, .arg = f});
     pst_event_end(f->events, f->comm_event, &since_s);
@@ -226,7 +247,8 @@ void pst_pfft_free(pst_pfft *f)
         pst_trans_free(f->b);
         pst_trans_free(f->a_inv);
         pst_trans_free(f->b_inv);
-        if (f->line_n[f->me]) pst_fft_free(&f->fft);
+        if (f->line_n[f->me] >= GROUP_LINES) pst_fft_free(&f->group);
+        if (f->line_n[f->me] % GROUP_LINES) pst_fft_free(&f->rest);
         for (int q = 0; q < f->P; q++) free(f->ms[q]);
         free(f->ms);
         free(f->nms);
