@@ -55,7 +55,7 @@ add_test(NAME placement.print.no-threads COMMAND ${CMAKE_SOURCE_DIR}/tests/expec
 # Bad input: exit 2 and one line.
 add_test(NAME placement.bad.threads COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-fail.sh 2
   "^pstrun: --threads needs a positive thread count per rank \\(got '0'\\)$" -
-  -- ${PSTRUN_BARE} --print -n 1 $<TARGET_FILE:pstswm> model --threads 0)
+  -- ${PSTRUN_BARE} --print -c 0 -n 1 $<TARGET_FILE:pstswm> model)
 add_test(NAME placement.bad.disagree COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-fail.sh 2
   "^pstrun: --threads 3, but the program asks for --threads 2$" -
   -- ${PSTRUN_BARE} --threads 3 --print -n 1 $<TARGET_FILE:pstswm> model --threads=2)

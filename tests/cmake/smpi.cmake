@@ -148,3 +148,6 @@ add_test(NAME smpi.bad.skeleton_openmpi COMMAND ${CMAKE_SOURCE_DIR}/tests/expect
   "--compute skeleton: only the SMPI build has it \\(scripts/build.sh smpi; docs/predict.md\\).*this is the openmpi build" ${PST_TEST_OUT}
   -- ${CMAKE_SOURCE_DIR}/scripts/pstrun --mpi openmpi -n 2 ${PST_SMPI_REFERENCE} model --grid 1x2 --trunc 10 --levels 2 --compute skeleton --out ${PST_TEST_OUT})
 set_tests_properties(smpi.bad.skeleton_openmpi PROPERTIES TIMEOUT 60)
+# SMPI simulates ranks, not threads: --threads above 1 is refused by name (pstrun leaves it to pstswm).
+pst_bad_input_test(smpi.bad.threads 1 2 "--threads 2: SimGrid's SMPI simulates ranks, not threads"
+  model --trunc 10 --levels 2 --steps 1 --threads 2 --out ${PST_TEST_OUT})
