@@ -32,7 +32,9 @@ foreach(nodes 2 3)
 endforeach()
 add_test(NAME cluster.link-down COMMAND ${CLUSTER}/link-down.sh ${cluster_args} ${CLUSTER_OUT}/link-down)
 add_test(NAME cluster.slurmd-killed COMMAND ${CLUSTER}/slurmd-killed.sh ${cluster_args} ${CLUSTER_OUT}/slurmd-killed)
-list(APPEND cluster_whole cluster.link-down cluster.slurmd-killed)
+# Ranks per node x threads takes both CPUs of each node: after the time-limit job has gone.
+add_test(NAME cluster.hybrid COMMAND ${CLUSTER}/hybrid.sh ${cluster_args} ${CLUSTER_OUT}/hybrid)
+list(APPEND cluster_whole cluster.link-down cluster.slurmd-killed cluster.hybrid)
 set_tests_properties(${cluster_whole} PROPERTIES DEPENDS "${cluster_shared};cluster.time-limit.resume" RESOURCE_LOCK cluster-whole)
 
 set_tests_properties(${cluster_shared} cluster.time-limit.resume ${cluster_whole} PROPERTIES
