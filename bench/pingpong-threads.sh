@@ -22,7 +22,7 @@ while (($#)); do
 done
 [[ $mpi == openmpi || $mpi == mpich ]] || { echo "pingpong-threads: --mpi '$mpi' is not openmpi or mpich" >&2; exit 2; }
 [[ $threads =~ ^[0-9]+$ && $threads -ge 2 && $threads -le 1024 ]] || { echo "pingpong-threads: --threads '$threads' is not a count from 2 to 1024" >&2; exit 2; }
-[[ $launches =~ ^[0-9]+$ && $launches -ge 3 ]] || { echo "pingpong-threads: --launches '$launches' is not a count of 3 or more" >&2; exit 2; }
+[[ $launches =~ ^[0-9]+$ && $launches -ge 6 ]] || { echo "pingpong-threads: --launches '$launches' is not a count of 6 or more (a 95 % interval needs 6)" >&2; exit 2; }
 pstswm=$root/build/$mpi/pstswm
 [[ -x $pstswm ]] || { echo "pingpong-threads: $pstswm missing; build it with scripts/build.sh $mpi" >&2; exit 2; }
 [[ -x $root/.venv/bin/python || $(python3 -c 'import numpy' 2>&1) == "" ]] || { echo "pingpong-threads: needs numpy (pstlab): make the .venv (docs/pstlab.md)" >&2; exit 2; }
@@ -48,7 +48,7 @@ done
 python=$root/.venv/bin/python
 [[ -x $python ]] || python=python3
 PYTHONPATH=$root/python "$python" - "$work" "$launches" "$threads" "$mpi" <<'PY'
-import json, statistics, sys
+import json, math, statistics, sys
 from pstlab.stats import paired_ratio
 work, launches, threads, mpi = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 def t_med(mode, i):
@@ -60,7 +60,10 @@ print(f"{'bytes':>8} {'single':>10} {'funneled':>10} {'multiple':>10}  multiple/
 for nbytes in sorted(runs["single"][0]):
     med = {m: statistics.median(r[nbytes] for r in runs[m]) for m in runs}
     pr = paired_ratio([r[nbytes] for r in runs["multiple"]], [r[nbytes] for r in runs["funneled"]], 0.95)
-    verdict = "tie" if pr.lo <= 1 <= pr.hi else ("multiple slower" if pr.lo > 1 else "multiple faster")
+    if not math.isfinite(pr.lo):
+        verdict = "undetermined: too few launches for a 95 % interval"
+    else:
+        verdict = "tie" if pr.lo <= 1 <= pr.hi else ("multiple slower" if pr.lo > 1 else "multiple faster")
     print(f"{nbytes:>8} {med['single']*1e6:>10.3f} {med['funneled']*1e6:>10.3f} {med['multiple']*1e6:>10.3f}"
           f"  {pr.ratio:.3f} [{pr.lo:.3f}, {pr.hi:.3f}] {verdict}")
 PY
