@@ -17,7 +17,9 @@ subset='^unit\.|\.bad\.|^errors\.|^outfile\.|watchdog|^fuzz\.'
 subset+='|^algo\.[a-z]+\.np[12]$|^comm\.(protocols|rma)\.np2$|^swap\.np2\.(all_protocols|verdict|volume_caches)$'
 subset+='|^pingpong\.(modes|fit)\.2$|^coll\.all-ops\.2$|^kernel\.np2\.all_protocols$|^match\.all-modes$'
 subset+='|^model\.(case5\.t21|reference\.(write|use)|grid\.1x2\.(ringpipe|tuned_string)|grid\.2x1\.dfft_ringpipe)$'
-subset+='|^model\.threads\.(bitwise\.(1x1|1x2|2x1)|comm_threads_2x1)$|^kernel\.threads\.sums$|^threads\.(pingpong|swap)\.multiple\.2$'
+# (CMake's regular expressions take at most 9 groups: these alternatives have none.)
+subset+='|^model\.threads\.bitwise\.1x[12]$|^model\.threads\.bitwise\.2x1$|^model\.threads\.comm_threads_2x1$'
+subset+='|^kernel\.threads\.sums$|^threads\.pingpong\.multiple\.2$|^threads\.swap\.multiple\.2$'
 subset+='|^model\.parallel\.(1x1|1x2|2x1)\.case6$|^model\.blas\.(blis|blis_sup|auto|auto_without_blis)$|^header\.np1\.machine$'
 echo "== sanitizer tests with $mpi =="
-ctest --test-dir "build/$mpi-sanitize" --output-on-failure -j 2 --timeout 300 -R "$subset"
+ctest --test-dir "build/$mpi-sanitize" --output-on-failure --no-tests=error -j 2 --timeout 300 -R "$subset"
