@@ -188,7 +188,7 @@ pst_bad_input_test(swap.bad.volume_messages 2 2 "--volume 67108864 as messages o
 foreach(np 1 2 4)
   pst_records_test(header.np${np}.machine ${np} CHECKS
     "{'noise', 'env', 'binding', 'oversubscribed', 'allocator', 'cpu_governor', 'transparent_hugepages', 'kernel_release', 'ld_preload', 'compile_flags', 'thread_level'} <= set(header)"
-    "len(header['binding']) == ${np} and all(set(b) == {'rank', 'host', 'cpus', 'numa_node'} for b in header['binding'])"
+    "len(header['binding']) == ${np} and all(set(b) == {'rank', 'host', 'cpus', 'numa_node', 'threads', 'thread_cpus'} for b in header['binding'])"
     "header['noise']['probe_s'] == 0.1 and 0 <= header['noise']['before']['lost_frac_median'] <= header['noise']['before']['lost_frac_max'] <= 1"
     "header['oversubscribed'] == (${np} > header['cpus_online']) and header['noise']['measures_ranks'] == header['oversubscribed']"
     "header['allocator']['alloc_state'] == 'default' and header['allocator']['probe_bytes'] == 1048576"
