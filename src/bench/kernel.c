@@ -636,7 +636,7 @@ static void validate(void *p)
     pst_ctx *c = &cfg->ctx;
     if (cfg->json && !cfg->list) pst_usage_error("--json goes with --list");
     if (cfg->list) list_and_exit(cfg);
-    pst_threads_resolve((int)cfg->threads, true, false, NULL);
+    cfg->threads = pst_threads_resolve((int)cfg->threads, true, false, NULL);
     pst_compute_setup(c, cfg->compute);
     pst_math_libraries_setup(c);
     pst_transport_require(cfg->transport);

@@ -191,7 +191,7 @@ static void validate(model_cfg *c)
                         c->alpha_spec);
     if (c->alpha != 0 && !pst_case_rotated((int)c->test_case))
         pst_usage_error("--alpha: the rotation angle applies to cases 1 and 2 only (case %lld)", c->test_case);
-    pst_threads_resolve((int)c->threads, true, c->comm_threads, "--comm-threads");
+    c->threads = pst_threads_resolve((int)c->threads, true, c->comm_threads, "--comm-threads");
     pst_usage_check_all(pst_dyn_trunc_problem(c->trunc, err, sizeof err));
     if (pst_spectral_grid_init(&c->grid, (int)c->trunc, (int)c->levels, (int)c->nlat, (int)c->nlon, err, sizeof err))
         pst_usage_error("%s", err);

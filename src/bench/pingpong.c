@@ -689,6 +689,7 @@ static void validate(void *p)
     c->transport = cfg->transport;
     bool multiple = cfg->threads > 1 && pst_streams_multiple();
     int threads = pst_threads_resolve((int)cfg->threads, false, multiple, "--threads (mode multiple)");
+    cfg->threads = threads;
     if (!cfg->modes_spec) cfg->modes_spec = !two_sided(cfg) ? "ordered" : threads > 1 ? "send,ssend,isend" : "send,ssend,isend,bsend";
     parse_modes(cfg);
     if (threads > 1) validate_streams(cfg, threads, multiple);

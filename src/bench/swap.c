@@ -425,7 +425,7 @@ static const cache_mode *find_cache_mode(const char *name)
 static void validate_streams(swap_cfg *cfg)
 {
     cfg->multiple = cfg->threads > 1 && pst_streams_multiple();
-    cfg->streams = pst_threads_resolve((int)cfg->threads, false, cfg->multiple, "--threads (mode multiple)");
+    cfg->threads = cfg->streams = pst_threads_resolve((int)cfg->threads, false, cfg->multiple, "--threads (mode multiple)");
     if (cfg->streams == 1) return;
     if (strcmp(cfg->transport, "mpi"))
         pst_usage_error("--threads %d: the streams are two-sided MPI messages; --transport %s is not (use --transport mpi)",
