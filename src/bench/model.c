@@ -74,7 +74,7 @@ typedef struct model_cfg {
     pst_ctx ctx;
     long long test_case, trunc, nlat, nlon, levels, level_block, steps, diag_every, warmup, threads;
     double dt_s, days, robert, hdiff;
-    const char *alpha_spec, *fftw_plan, *fftw_wisdom, *write_fields, *reference, *blas_name, *compute, *chunks;
+    const char *alpha_spec, *fftw_plan, *fftw_wisdom, *write_fields, *reference, *blas_name, *compute, *chunks, *legendre_kernel;
     bool explicit_scheme, level_pipeline, comm_threads;
     model_algos algos;
     /* derived */
@@ -82,6 +82,8 @@ typedef struct model_cfg {
     pst_fft_planner fft;      /* --fftw-plan: every FFTW plan of the run, and their counts */
     pst_blas blas;            /* --blas: the library, or with blas_auto the default */
     bool blas_auto;
+    pst_leg_method legendre;  /* --legendre-kernel: the kernel, or with legendre_auto the one kept on a tie */
+    bool legendre_auto;
     bool wisdom_loaded;       /* rank 0 read --fftw-wisdom before planning */
     pst_reference ref;
     pst_spectral_grid grid;   /* --trunc, --levels, --nlat, --nlon */
@@ -215,6 +217,8 @@ static void validate(model_cfg *c)
     pst_blas_backend blas = pst_blas_backend_resolve(c->blas_name);
     c->blas = blas.lib;
     c->blas_auto = blas.auto_choose;
+    c->legendre_auto = strcmp(c->legendre_kernel, "auto") == 0;
+    c->legendre = strcmp(c->legendre_kernel, "recurrence") == 0 ? PST_LEG_RECURRENCE : PST_LEG_DGEMM;
     model_algos_resolve(&c->algos, c->ctx.size, &c->grid, &c->par);
     c->ctx.transport = c->algos.transport; /* the header and every record carry it (record.c) */
     resolve_level_pipeline(c);
@@ -322,6 +326,7 @@ static void rec_identity(pst_rec *r, const model_cfg *c, const pst_model *m, lon
     pst_rec_int(r, "pair_chunk", m->dyn.pair_chunk);
     pst_rec_int(r, "chain_levels", m->dyn.Bc);
     pst_rec_str(r, "blas", pst_blas_names[m->dyn.leg.blas]);
+    pst_rec_str(r, "legendre_kernel", pst_leg_method_names[m->dyn.leg.method]);
     pst_rec_str(r, "scheme", m->cfg.test_case == 1 ? "advection" : c->explicit_scheme ? "explicit" : "semi-implicit");
     pst_rec_num(r, "dt_s", m->cfg.dt_s);
     pst_rec_int(r, "steps", steps);
@@ -388,6 +393,7 @@ static pst_model_config model_config(model_cfg *c)
         .levels = (int)c->levels, .level_block = (int)c->level_block, .dt_s = isnan(c->dt_s) ? 0 : c->dt_s,
         .explicit_scheme = c->explicit_scheme, .robert = c->robert, .hdiff = c->hdiff, .fft = &c->fft,
         .par = is_parallel(c) ? &c->plan.par : NULL, .blas = c->blas, .blas_auto = c->blas_auto,
+        .legendre = c->legendre, .legendre_auto = c->legendre_auto,
         .pair_chunk = strcmp(c->chunks, "whole") ? 0 : PST_WHOLE_CHUNK, .threads = pst_threads(),
         .comm_threads = c->comm_threads,
     };
@@ -591,6 +597,9 @@ static void emit_point(void *arg, const void *data, const void *summary)
     pst_rec_num(&r, "blas_openblas_s", p->m.dyn.blas_trial_s[PST_BLAS_OPENBLAS]);
     pst_rec_num(&r, "blas_blis_s", p->m.dyn.blas_trial_s[PST_BLAS_BLIS]);
     pst_rec_num(&r, "blas_blis_sup_s", p->m.dyn.blas_trial_s[PST_BLAS_BLIS_SUP]);
+    pst_rec_str(&r, "legendre_kernel_choice", c->legendre_auto ? "auto" : "fixed");
+    pst_rec_num(&r, "legendre_kernel_dgemm_s", p->m.dyn.legendre_trial_s[PST_LEG_DGEMM]);
+    pst_rec_num(&r, "legendre_kernel_recurrence_s", p->m.dyn.legendre_trial_s[PST_LEG_RECURRENCE]);
     pst_rec_num(&r, "flops_per_step", s->flops_per_step);
     pst_rec_num(&r, "flops_per_step_level", s->flops_per_step_level);
     pst_rec_num(&r, "mflops", s->mflops);
@@ -613,6 +622,11 @@ static void print_blas(const model_cfg *c, const pst_dyn *d)
         for (int k = 0; k < PST_NBLAS; k++)
             if (!isnan(d->blas_trial_s[k])) printf(" %s %.3g ms", pst_blas_names[k], d->blas_trial_s[k] * 1e3);
         if (d->blas_skipped) printf(" (%s)", d->blas_skipped);
+    }
+    printf("\n  Legendre kernel %s", pst_leg_method_names[d->leg.method]);
+    if (c->legendre_auto) {
+        printf("; --legendre-kernel auto, best of 3 set-up passes:");
+        for (int k = 0; k < PST_NLEG_METHODS; k++) printf(" %s %.3g ms", pst_leg_method_names[k], d->legendre_trial_s[k] * 1e3);
     }
     printf("\n");
 }
@@ -704,8 +718,9 @@ static void prepare(void *c)
 
 static const char *const blas_choices[] = {"auto", "openblas", "blis", "blis-sup", NULL};
 static const char *const chunk_choices[] = {"cache", "whole", NULL};
+static const char *const legendre_kernel_choices[] = {"auto", "dgemm", "recurrence", NULL};
 static const model_cfg default_cfg = {.test_case = 2, .trunc = 42, .levels = 1, .warmup = 2, .dt_s = NAN, .days = NAN,
-                                      .alpha_spec = "0", .fftw_plan = "measure", .blas_name = "auto", .compute = "real", .chunks = "cache",
+                                      .alpha_spec = "0", .fftw_plan = "measure", .blas_name = "auto", .legendre_kernel = "auto", .compute = "real", .chunks = "cache",
                                       .algos.transport = "mpi"};
 static model_cfg run_cfg;
 static const pst_opt opts[] = {
@@ -729,6 +744,7 @@ static const pst_opt opts[] = {
     {"fftw-plan", PST_OPT_STRING, &run_cfg.fftw_plan, "MODE", "FFTW planner effort", 1, 0, pst_fft_efforts, NULL},
     {"fftw-wisdom", PST_OPT_STRING, &run_cfg.fftw_wisdom, "FILE", "FFTW wisdom: rank 0 loads FILE (if it exists) before planning and saves its wisdom to it after, so a later run on this machine gets the same plans without timing them", 1, 0, NULL, NULL},
     {"blas", PST_OPT_STRING, &run_cfg.blas_name, "LIB", "library of the Legendre dgemms: openblas, blis, blis-sup (BLIS's small-matrix kernels called directly), or auto (time each at set-up, keep the fastest)", 1, 0, blas_choices, NULL},
+    {"legendre-kernel", PST_OPT_STRING, &run_cfg.legendre_kernel, "K", "the Legendre products' P-bar: dgemm (from tables held in memory), recurrence (generated on the fly for each block of latitudes, no tables), or auto (time both at set-up, keep the faster)", 1, 0, legendre_kernel_choices, NULL},
     {"grid", PST_OPT_STRING, &run_cfg.algos.grid, "PXxPY", "processor grid: longitudes over PX, latitude pairs over PY; without it, near-square for the ranks", 1, 0, NULL, NULL},
     {"preset", PST_OPT_STRING, &run_cfg.algos.preset, "NAME", "algorithms and protocols: gen, coll, opt (--tuned), DTH, DR", 1, 0, pst_model_presets, "gen"},
     {"tuned", PST_OPT_STRING, &run_cfg.algos.tuned, "FILE", "the opt preset's per-stage algorithm, protocol and overlap (pstlab tune writes it)", 1, 0, NULL, NULL},

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE /* dlopen flags */
 #include "model/blas.h"
+#include "model/fastest.h"
 #include "core/errors.h"
 #include "model/blis_sup.h"
 
@@ -132,6 +133,18 @@ pst_blas_backend pst_blas_backend_resolve(const char *name)
     return b;
 }
 
+/* pst_fastest's pass over the libraries. */
+typedef struct blas_trial {
+    pst_blas_pass_fn *pass;
+    void *arg;
+} blas_trial;
+
+static double blas_pass(void *arg, int k)
+{
+    const blas_trial *t = arg;
+    return t->pass(t->arg, (pst_blas)k);
+}
+
 pst_blas pst_blas_choose(pst_blas configured, pst_blas_pass_fn *pass, void *arg, MPI_Comm comm,
                          double trial_s[PST_NBLAS], const char **skipped)
 {
@@ -142,23 +155,5 @@ pst_blas pst_blas_choose(pst_blas configured, pst_blas_pass_fn *pass, void *arg,
         usable[k] = !why;
         if (why) *skipped = why;
     }
-    double best[PST_NBLAS];
-    for (int k = 0; k < PST_NBLAS; k++) best[k] = INFINITY;
-    for (int round = -1; round < 3; round++)
-        for (int k = 0; k < PST_NBLAS; k++) {
-            if (!usable[k]) continue;
-            double t = pass(arg, (pst_blas)k);
-            if (round >= 0 && t < best[k]) best[k] = t;
-        }
-    for (int k = 0; k < PST_NBLAS; k++) trial_s[k] = usable[k] ? best[k] : NAN;
-    if (comm != MPI_COMM_NULL) {
-        double slowest[PST_NBLAS];
-        for (int k = 0; k < PST_NBLAS; k++) slowest[k] = usable[k] ? best[k] : INFINITY;
-        MPI_Allreduce(MPI_IN_PLACE, slowest, PST_NBLAS, MPI_DOUBLE, MPI_MAX, comm);
-        for (int k = 0; k < PST_NBLAS; k++) trial_s[k] = isinf(slowest[k]) ? NAN : slowest[k];
-    }
-    pst_blas fastest = configured;
-    for (int k = 0; k < PST_NBLAS; k++)
-        if (!isnan(trial_s[k]) && trial_s[k] < trial_s[fastest]) fastest = (pst_blas)k;
-    return trial_s[fastest] < 0.95 * trial_s[configured] ? fastest : configured;
+    return (pst_blas)pst_fastest(PST_NBLAS, usable, configured, blas_pass, &(blas_trial){pass, arg}, comm, trial_s);
 }

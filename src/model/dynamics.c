@@ -1,6 +1,7 @@
 #include "model/dynamics.h"
 
 #include "core/errors.h"
+#include "model/fastest.h"
 #include "model/gauss.h"
 #include "model/layout.h"
 #include "model/step.h"
@@ -25,6 +26,38 @@ static double legendre_pass_s(void *arg, pst_blas b)
     pst_step_inverse_sums(d, d->state[0], lb, pairs);
     pst_step_forward_sums(d, lb, pairs, d->out);
     return pst_now_s() - t0;
+}
+
+/* The same pass with Legendre kernel k (--legendre-kernel auto). */
+static double legendre_kernel_pass_s(void *arg, int k)
+{
+    pst_dyn *d = arg;
+    pst_legendre_use(&d->leg, (pst_leg_method)k);
+    return legendre_pass_s(d, d->leg.blas);
+}
+
+/* The Legendre products: tables or recurrence, both built and timed with --legendre-kernel auto
+ * (after --blas auto, whose choice ran on the tables), then the loser's data freed.  The slowest
+ * rank's times decide (the decomposition tests compare ranks' results with the serial run). */
+static void init_legendre(pst_dyn *d, const pst_dyn_config *cfg)
+{
+    const pst_par *par = d->par;
+    const MPI_Comm comm = par->cfg.PX * par->cfg.PY > 1 ? par->cfg.comm : MPI_COMM_NULL;
+    const size_t first = d->legall ? 0 : par->pair_lo; /* the summed pairs: all of them after a transpose */
+    const int nwork = d->block_threads > 1 ? d->block_threads : d->nthreads;
+    pst_legendre_init_p(&d->leg, &d->spec, d->mu + first, d->coslat + first, d->sum_pairs,
+                        cfg->legendre_auto ? PST_NLEG_METHODS : cfg->legendre, nwork);
+    d->leg_work = d->leg.work;
+    d->leg.blas = cfg->blas;
+    for (int k = 0; k < PST_NBLAS; k++) d->blas_trial_s[k] = NAN;
+    for (int k = 0; k < PST_NLEG_METHODS; k++) d->legendre_trial_s[k] = NAN;
+    if (cfg->blas_auto) d->leg.blas = pst_blas_choose(cfg->blas, legendre_pass_s, d, comm, d->blas_trial_s, &d->blas_skipped);
+    if (cfg->legendre_auto) {
+        const bool both[PST_NLEG_METHODS] = {true, true};
+        pst_legendre_use(&d->leg, (pst_leg_method)pst_fastest(PST_NLEG_METHODS, both, cfg->legendre, legendre_kernel_pass_s,
+                                                              d, comm, d->legendre_trial_s));
+        pst_legendre_keep(&d->leg);
+    }
 }
 
 /* The FFT stage: serial plans in one processor column, else the row's (collective over it). */
@@ -70,14 +103,7 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
     if (d->chunks_in_threads || d->block_threads > 1) d->thread_wait_event = pst_event_register(&d->events, "thread_wait");
     pst_layout_alloc(d);
     pst_gauss_nodes(cfg->nlat, d->mu, d->coslat, d->w);
-    size_t first = d->legall ? 0 : par->pair_lo; /* the summed pairs: all of them after a transpose */
-    pst_legendre_init_p(&d->leg, &d->spec, d->mu + first, d->coslat + first, d->sum_pairs);
-    d->leg.blas = cfg->blas;
-    for (int k = 0; k < PST_NBLAS; k++) d->blas_trial_s[k] = NAN;
-    /* The slowest rank's times decide (the decomposition tests compare ranks' results with the serial run). */
-    if (cfg->blas_auto)
-        d->leg.blas = pst_blas_choose(cfg->blas, legendre_pass_s, d, par->cfg.PX * par->cfg.PY > 1 ? par->cfg.comm : MPI_COMM_NULL,
-                                      d->blas_trial_s, &d->blas_skipped);
+    init_legendre(d, cfg);
     init_fft(d);
     if (par->cfg.PY > 1) pst_dyn_column_stage(d);
     if (d->block_threads > 1) pst_dyn_views_create(d);

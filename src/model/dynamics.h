@@ -74,6 +74,8 @@ typedef struct pst_dyn_config {
                                * running its blocks' whole substep, messages included (MPI_THREAD_MULTIPLE) */
     pst_blas blas;            /* the Legendre dgemms' library (loaded by the caller) ... */
     bool blas_auto;           /* ... or the fastest of the loadable ones, timed at set-up (blas: kept on a tie) */
+    pst_leg_method legendre;  /* the Legendre products' P̄: tables or the recurrence (legendre.h) ... */
+    bool legendre_auto;       /* ... or the faster of the two, timed at set-up after the BLAS (legendre: kept on a tie) */
 } pst_dyn_config;
 
 enum { PST_DYN_NSPEC = 5, PST_DYN_NFWD = 8, PST_DYN_NINV = 5 };
@@ -110,6 +112,7 @@ typedef struct pst_dyn {
     double *legbuf;                  /* Legendre sums (inverse) or inputs (forward): [mx][pair][28 B],
                                       * so each dgemm's rows are contiguous (the combinations read and
                                       * write one piece per wavenumber, prefetched ahead) */
+    pst_leg_work *leg_work;          /* per thread: the recurrence's work area (leg.work) */
     double **leg_scratch;            /* per thread: the H sums' coefficients (legendre.h): (M/2 + 2) x 3B x 2 */
     double **sum_scratch;            /* per thread: one parity's forward sums before the κ fold: (M/2 + 2) x 4B x 2 */
     double *legall;                  /* Legendre transposes: [owned m][global pair][28 B] */
@@ -128,6 +131,7 @@ typedef struct pst_dyn {
     double fft_plan_s;               /* set-up of the FFT stage: FFTW planning (and the row's plans), its event's time */
     double blas_trial_s[PST_NBLAS];  /* blas_auto: each library's best Legendre pass at set-up (NaN: not timed) */
     const char *blas_skipped;        /* blas_auto: why a library was not timed (NULL: all were) */
+    double legendre_trial_s[PST_NLEG_METHODS]; /* legendre_auto: each kernel's best Legendre pass at set-up (NaN: not timed) */
 } pst_dyn;
 
 void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg);
@@ -137,11 +141,12 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg);
  * Computed without allocating them, so a run too large for the node is refused first. */
 double pst_dyn_memory_bytes(const pst_dyn_config *cfg);
 /* The truncation limit of `pstswm model` and `pstswm kernel`: the largest M whose time step, one
- * level on one rank on the rule's grid, has a memory estimate (pst_dyn_memory_bytes) within
- * memory_bytes, and at most PST_SPECTRAL_GRID_MAX_TRUNC (0: not even T1).  No model run of a
- * larger M fits on any number of ranks: they share these buffers, but each also holds the whole
- * serial transform (pst_model_memory_bytes), larger than them from T85 up (T1215: 11.5 GB against
- * 6.0).  The kernel, whose problem is the model's, takes the same limit. */
+ * level on one rank on the rule's grid with the Legendre recurrence (no tables), has a memory
+ * estimate (pst_dyn_memory_bytes) within memory_bytes, and at most PST_SPECTRAL_GRID_MAX_TRUNC
+ * (0: not even T1).  No model run of a larger M fits on any number of ranks: they share these
+ * buffers, but each also holds the serial transform and its grids (pst_model_memory_bytes), as
+ * large as them (the layout test).  A run's whole estimate, its kernel's tables included, is
+ * checked when it is planned.  The kernel, whose problem is the model's, takes the same limit. */
 int pst_dyn_max_trunc(double memory_bytes);
 /* Why truncation M is over that limit for this process's node (pst_memory_ceiling_bytes), naming
  * the estimate, or NULL. */

@@ -122,13 +122,24 @@ static size_t spec_index_bytes(const pst_dyn *d)
     size_t nm = (size_t)d->spec.nm;
     return 3 * (nm ? nm : 1) * sizeof(int) + (nm + 1) * sizeof(size_t);
 }
-/* pst_legendre_init_p: the P̄ table of degrees m..M+1 over the summed pairs, a_n and b_n. */
+/* pst_legendre_init_p: the P̄ table of degrees m..M+1 over the summed pairs (the dgemm kernel, and
+ * auto until its choice), or the recurrence's α, β per degree, P̄_m^m and its underflow steps per
+ * wavenumber and pair, and a work area per thread (the recurrence, and auto until its choice);
+ * a_n and b_n always. */
+static bool tables(const pst_dyn *d) { return d->cfg.legendre_auto || d->cfg.legendre == PST_LEG_DGEMM; }
+static bool recurrence(const pst_dyn *d) { return d->cfg.legendre_auto || d->cfg.legendre == PST_LEG_RECURRENCE; }
+static size_t at_least_1(size_t n) { return n ? n : 1; }
+static size_t nwork(const pst_dyn *d) { return (size_t)(d->block_threads > 1 ? d->block_threads : d->nthreads); }
 static size_t legendre_table(const pst_dyn *d)
 {
-    size_t n = (size_t)d->sum_pairs * (ncoef(d) + (size_t)d->spec.nm);
-    return n ? n : 1;
+    return tables(d) ? at_least_1((size_t)d->sum_pairs * (ncoef(d) + (size_t)d->spec.nm)) : 0;
 }
-static size_t legendre_recurrence(const pst_dyn *d) { return 2 * (ncoef(d) ? ncoef(d) : 1); }
+static size_t legendre_h_coefficients(const pst_dyn *d) { return 2 * at_least_1(ncoef(d)); }
+static size_t legendre_recurrence(const pst_dyn *d)
+{
+    return recurrence(d) ? pst_legendre_recurrence_doubles(d->cfg.M, ncoef(d), d->spec.nm, d->sum_pairs, (int)nwork(d), false) : 0;
+}
+static size_t legendre_work_areas(const pst_dyn *d) { return nwork(d) * sizeof(pst_leg_work); }
 
 /* The arrays of a row: a thread needs its own scratch for the Legendre sums always, and its own
  * chunk buffers when the chunks are shared out among the threads. */
@@ -167,7 +178,9 @@ static const buffer_row rows[] = {
     {"spectral layout (spectral.c)", 0, HELD, 1, ONE, spec_index_bytes},
     {"Legendre tables' layout (legendre.c)", 0, HELD, 1, ONE, spec_index_bytes},
     {"Legendre P table (legendre.c)", 0, HELD, sizeof(double), ONE, legendre_table},
+    {"Legendre H sums' a_n, b_n (legendre.c)", 0, HELD, sizeof(double), ONE, legendre_h_coefficients},
     {"Legendre recurrence (legendre.c)", 0, HELD, sizeof(double), ONE, legendre_recurrence},
+    {"Legendre work areas (legendre.c)", 0, HELD, 1, ONE, legendre_work_areas},
 };
 #undef ROW
 enum { NROWS = sizeof rows / sizeof rows[0] };
@@ -246,12 +259,14 @@ double pst_dyn_memory_bytes(const pst_dyn_config *cfg)
     return bytes;
 }
 
-/* The estimate of one level on one rank at truncation M on the rule's grid. */
+/* The estimate of one level on one rank at truncation M on the rule's grid, with the Legendre
+ * kernel that holds least (the recurrence: a run with tables is checked whole later). */
 static double one_level_bytes(int M)
 {
     pst_spectral_grid g;
     pst_spectral_grid_init(&g, M, 1, 0, 0, NULL, 0); /* the rule's grid: no error to word */
-    return pst_dyn_memory_bytes(&(pst_dyn_config){.M = M, .nlat = g.nlat, .nlon = g.nlon, .levels = 1, .level_block = 1});
+    return pst_dyn_memory_bytes(&(pst_dyn_config){.M = M, .nlat = g.nlat, .nlon = g.nlon, .levels = 1, .level_block = 1,
+                                                  .legendre = PST_LEG_RECURRENCE});
 }
 
 int pst_dyn_max_trunc(double memory_bytes)

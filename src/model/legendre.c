@@ -2,10 +2,20 @@
 #include "core/alloc.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { RESCALE_BITS = 400 };
+/* A generated block stays within a quarter MiB (L2 on the CPUs of the field): T170's 128 pairs whole. */
+enum { BLOCK_DOUBLES = 32768 };
+/* Pairs are padded to groups of LANES (one AVX-512 vector, two AVX2 ones) and generated WIDE at a
+ * time where they can be: the recurrence is a chain of dependent steps, so several independent
+ * vectors in flight hide its latency (T85L16, AVX-512: the Legendre stage 9.3 ms per step with
+ * one group at a time, XX with four). */
+enum { LANES = 8, WIDE = 32 };
+
+const char *const pst_leg_method_names[PST_NLEG_METHODS] = {"dgemm", "recurrence"};
 
 static double eps(int n, int m) { return sqrt(((double)n * n - (double)m * m) / (4.0 * n * n - 1.0)); }
 
@@ -79,19 +89,99 @@ static void fill_tables(pst_legendre *L, const double *mu_north, const double *c
     free(h);
 }
 
-void pst_legendre_init(pst_legendre *L, const pst_spec_layout *spec, const double *mu_north, const double *coslat,
-                       int npairs)
+
+int pst_legendre_block_pairs(int M, int npairs)
 {
-    *L = (pst_legendre){.spec = spec, .npairs = npairs, .blas = PST_BLAS_OPENBLAS};
-    fill_tables(L, mu_north, coslat);
+    int fit = BLOCK_DOUBLES / (M + 2) / LANES * LANES;
+    if (fit < LANES) fit = LANES;
+    return npairs < fit ? (npairs > 0 ? npairs : 1) : fit;
 }
 
-void pst_legendre_init_p(pst_legendre *L, const pst_spec_layout *spec, const double *mu_north, const double *coslat,
-                         int npairs)
+/* Rows of a generated block are whole groups of LANES pairs (the last group padded). */
+static size_t padded(size_t pairs) { return (pairs + LANES - 1) / LANES * LANES; }
+
+size_t pst_legendre_work_doubles(int M, int npairs)
 {
-    *L = (pst_legendre){.spec = spec, .p_only = true, .npairs = npairs, .blas = PST_BLAS_OPENBLAS};
+    return ((size_t)M + 2) * padded((size_t)pst_legendre_block_pairs(M, npairs));
+}
+
+/* With H (pst_legendre_init): H's M + 1 rows after P̄'s. */
+static size_t work_area_doubles(int M, int npairs, bool with_h)
+{
+    const size_t p = pst_legendre_work_doubles(M, npairs);
+    return with_h ? p + ((size_t)M + 1) * padded((size_t)pst_legendre_block_pairs(M, npairs)) : p;
+}
+static size_t work_doubles(const pst_legendre *L) { return work_area_doubles(L->spec->M, L->npairs, !L->p_only); }
+
+static size_t at_least_1(size_t n) { return n ? n : 1; }
+
+size_t pst_legendre_recurrence_doubles(int M, size_t ncoef, int nm, int npairs, int nwork, bool with_h)
+{
+    const size_t lanes = padded((size_t)npairs);
+    return 2 * at_least_1(ncoef + (size_t)nm) + 2 * at_least_1((size_t)nm * lanes) + at_least_1(lanes) +
+           (size_t)nwork * work_area_doubles(M, npairs, with_h);
+}
+
+/* α_n = 1/ε_n, β_n = ε_{n−1} per degree (P̄_n = (μ P̄_{n−1} − β_n P̄_{n−2}) α_n, the tables' own
+ * steps with the division made a product: the two agree to 2e-15 at T1023 where a fused
+ * α μ P̄_{n−1} − (ε_{n−1}/ε_n) P̄_{n−2} drifted to 1.5e-12), and each pair's P̄_m^m as a value in
+ * [2^−401, 8] and its count of 2^400 underflow steps. */
+static void init_recurrence(pst_legendre *L, const double *coslat)
+{
+    const pst_spec_layout *t = &L->ext;
+    L->alpha = pst_malloc((t->ncoef ? t->ncoef : 1) * sizeof *L->alpha);
+    L->beta = pst_malloc((t->ncoef ? t->ncoef : 1) * sizeof *L->beta);
+    for (int i = 0; i < t->nm; i++)
+        for (int n = t->m[i] + 2; n <= t->M; n++) {
+            L->alpha[t->off[i] + n - t->m[i]] = eps(n, t->m[i]);
+            L->beta[t->off[i] + n - t->m[i]] = eps(n - 1, t->m[i]);
+        }
+    /* Per wavenumber the pairs padded to whole lane groups (the padding runs a harmless recurrence from 0). */
+    const size_t np = padded((size_t)L->npairs), starts = (size_t)t->nm * np;
+    L->start = pst_calloc(starts ? starts : 1, sizeof *L->start);
+    L->start_j = pst_calloc(starts ? starts : 1, sizeof *L->start_j);
+    L->mu_lanes = pst_calloc(np ? np : 1, sizeof *L->mu_lanes);
+    memcpy(L->mu_lanes, L->mu, (size_t)L->npairs * sizeof *L->mu_lanes);
+    for (int i = 0; i < t->nm; i++)
+        for (int j = 0; j < L->npairs; j++) {
+            double mant;
+            int e, steps = 0;
+            sectoral(t->m[i], coslat[j], &mant, &e);
+            for (; e <= -RESCALE_BITS; e += RESCALE_BITS) steps++;
+            L->start[(size_t)i * np + j] = ldexp(mant, e);
+            L->start_j[(size_t)i * np + j] = steps;
+        }
+    L->block_pairs = pst_legendre_block_pairs(L->spec->M, L->npairs);
+    for (int k = 0; k < L->nwork; k++) L->work[k].pbar = pst_malloc(work_doubles(L) * sizeof(double));
+}
+
+static void free_recurrence(pst_legendre *L)
+{
+    for (int k = 0; k < L->nwork && L->work; k++) {
+        free(L->work[k].pbar);
+        L->work[k] = (pst_leg_work){.i = -1};
+    }
+    free(L->alpha);
+    free(L->beta);
+    free(L->start);
+    free(L->start_j);
+    free(L->mu_lanes);
+    L->alpha = L->beta = L->start = L->start_j = L->mu_lanes = NULL;
+}
+
+/* What both kinds share: the recurrence's degrees m..M+1, the work areas, the tables or the
+ * recurrence's data (both for auto: PST_NLEG_METHODS), a_n and b_n. */
+static void init_common(pst_legendre *L, const pst_spec_layout *spec, const double *mu_north, const double *coslat,
+                        int npairs, pst_leg_method method, int nwork, bool p_only)
+{
+    *L = (pst_legendre){.spec = spec, .p_only = p_only, .npairs = npairs, .blas = PST_BLAS_OPENBLAS, .method = method,
+                        .mu = mu_north, .nwork = nwork > 0 ? nwork : 1};
     pst_spec_layout_init(&L->ext, spec->M + 1, spec->m, spec->nm);
-    fill_tables(L, mu_north, coslat);
+    L->work = pst_malloc((size_t)L->nwork * sizeof *L->work);
+    for (int k = 0; k < L->nwork; k++) L->work[k] = (pst_leg_work){.i = -1};
+    if (method != PST_LEG_RECURRENCE) fill_tables(L, mu_north, coslat);
+    if (method != PST_LEG_DGEMM) init_recurrence(L, coslat);
+    if (method == PST_NLEG_METHODS) L->method = PST_LEG_DGEMM;
     L->rec_a = pst_malloc((spec->ncoef ? spec->ncoef : 1) * sizeof *L->rec_a);
     L->rec_b = pst_malloc((spec->ncoef ? spec->ncoef : 1) * sizeof *L->rec_b);
     for (int i = 0; i < spec->nm; i++)
@@ -102,60 +192,195 @@ void pst_legendre_init_p(pst_legendre *L, const pst_spec_layout *spec, const dou
         }
 }
 
+void pst_legendre_init(pst_legendre *L, const pst_spec_layout *spec, const double *mu_north, const double *coslat,
+                       int npairs, pst_leg_method method)
+{
+    init_common(L, spec, mu_north, coslat, npairs, method, 1, false);
+}
+
+void pst_legendre_init_p(pst_legendre *L, const pst_spec_layout *spec, const double *mu_north, const double *coslat,
+                         int npairs, pst_leg_method method, int nwork)
+{
+    init_common(L, spec, mu_north, coslat, npairs, method, nwork, true);
+}
+
+void pst_legendre_use(pst_legendre *L, pst_leg_method method) { L->method = method; }
+
+void pst_legendre_keep(pst_legendre *L)
+{
+    if (L->method == PST_LEG_RECURRENCE) {
+        free(L->table[PST_LEG_P]);
+        free(L->table[PST_LEG_H]);
+        L->table[PST_LEG_P] = L->table[PST_LEG_H] = NULL;
+    } else {
+        free_recurrence(L);
+    }
+}
+
 void pst_legendre_free(pst_legendre *L)
 {
     free(L->table[0]);
     free(L->table[1]);
     free(L->rec_a);
     free(L->rec_b);
-    if (L->p_only) pst_spec_layout_free(&L->ext);
+    free_recurrence(L);
+    free(L->work);
+    pst_spec_layout_free(&L->ext);
     *L = (pst_legendre){0};
 }
 
-/* X = K[:, :nk] · S over the first nk degrees of a table block (zero for none). */
-static void synth_degrees(const pst_legendre *L, pst_leg_kernel k, int i, int par, int nk, const double *S, int lds,
-                          int ncols, double *X, int ldx)
+/* One group of LANES pairs: their recurrences side by side in registers (the loop over lanes
+ * vectorised), each degree's values stored to its row of the block (stride ld). */
+static inline __attribute__((always_inline)) void generate_lanes(int lanes, int m, int M1, const double *alpha,
+                                                                 const double *beta, const double *mu, const double *s,
+                                                                 const double *sj, double *row0, double *row1, size_t ld)
+{
+    double p0[WIDE], p1[WIDE], steps[WIDE], x[WIDE];
+    const double e1 = eps(m + 1, m);
+#pragma omp simd
+    for (int l = 0; l < lanes; l++) {
+        const double scale = sj[l] < 0.5 ? 1.0 : sj[l] < 1.5 ? 0x1p-400 : 0.0;
+        x[l] = mu[l];
+        p0[l] = s[l];
+        p1[l] = x[l] * s[l] / e1;
+        steps[l] = sj[l];
+        row0[l] = p0[l] * scale;
+        if (M1 > m) row1[l] = p1[l] * scale;
+    }
+    for (int n = m + 2; n <= M1; n++) {
+        const double a = alpha[n], b = beta[n];
+        double *out = ((n - m) & 1 ? row1 : row0) + (size_t)((n - m) >> 1) * ld;
+#pragma omp simd
+        for (int l = 0; l < lanes; l++) {
+            const double p2 = (x[l] * p1[l] - b * p0[l]) / a;
+            const bool rescale = fabs(p2) > 0x1p400 && steps[l] > 0.5;
+            const double f = rescale ? 0x1p-400 : 1.0;
+            p0[l] = p1[l] * f;
+            p1[l] = p2 * f;
+            steps[l] -= rescale ? 1.0 : 0.0;
+            out[l] = p1[l] * (steps[l] < 0.5 ? 1.0 : steps[l] < 1.5 ? 0x1p-400 : 0.0);
+        }
+    }
+}
+
+/* H_n = a_n P̄_{n−1} − b_n P̄_{n+1} for degrees m..M from a generated block (rows of ld), parity
+ * by parity into H ([nk(0)][ld] then [nk(1)][ld]): P̄_{n±1} are in the other parity's rows. */
+static inline __attribute__((always_inline)) void derive_h(const pst_legendre *L, int i, const double *row0,
+                                                           const double *row1, double *H, size_t ld)
+{
+    const int m = L->spec->m[i];
+    const double *prow[2] = {row0, row1};
+    for (int par = 0; par < 2; par++)
+        for (int k = 0; k < L->spec->nk[par][i]; k++) {
+            const int n = m + par + 2 * k;
+            const size_t c = pst_spec_block(L->spec, i, par) + (size_t)k;
+            const double a = L->rec_a[c], b = L->rec_b[c], *above = prow[1 - par] + (size_t)((n + 1 - m) >> 1) * ld;
+            const double *below = n > m ? prow[1 - par] + (size_t)((n - 1 - m) >> 1) * ld : above;
+            double *h = H + ((par ? (size_t)L->spec->nk[0][i] : 0) + (size_t)k) * ld;
+#pragma omp simd
+            for (size_t l = 0; l < ld; l++) h[l] = (n > m ? a * below[l] : 0.0) - b * above[l];
+        }
+}
+
+/* Compiled for AVX-512, AVX2 + FMA and baseline x86-64; the loader picks the best the CPU runs. */
+__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+void pst_leg_generate(const pst_legendre *L, pst_leg_work *w, int i, int pair0, int pairs)
+{
+    if (w->i == i && w->pair0 == pair0 && w->pairs == pairs) return;
+    const pst_spec_layout *t = &L->ext;
+    const int m = t->m[i];
+    const size_t ld = padded((size_t)pairs), np = padded((size_t)L->npairs);
+    double *row0 = w->pbar, *row1 = w->pbar + (size_t)t->nk[0][i] * ld;
+    for (size_t l0 = 0; l0 < (size_t)pairs;) {
+        const size_t at = (size_t)i * np + (size_t)pair0 + l0;
+        const int lanes = (size_t)pairs - l0 >= WIDE ? WIDE : LANES;
+        if (lanes == WIDE)
+            generate_lanes(WIDE, m, t->M, L->alpha + t->off[i] - m, L->beta + t->off[i] - m, L->mu_lanes + pair0 + l0,
+                           L->start + at, L->start_j + at, row0 + l0, row1 + l0, ld);
+        else
+            generate_lanes(LANES, m, t->M, L->alpha + t->off[i] - m, L->beta + t->off[i] - m, L->mu_lanes + pair0 + l0, L->start + at,
+                           L->start_j + at, row0 + l0, row1 + l0, ld);
+        l0 += (size_t)lanes;
+    }
+    if (!L->p_only) derive_h(L, i, row0, row1, row1 + (size_t)t->nk[1][i] * ld, ld);
+    w->i = i;
+    w->pair0 = pair0;
+    w->pairs = pairs;
+}
+
+/* The generated block's parity-par matrix of P̄ ([nk_ext(par)][ld]) or H ([nk(par)][ld], after P̄'s). */
+static const double *generated(const pst_legendre *L, const pst_leg_work *w, pst_leg_kernel k, int i, int par)
+{
+    const size_t ld = padded((size_t)w->pairs);
+    if (k == PST_LEG_P) return w->pbar + (par ? (size_t)L->ext.nk[0][i] * ld : 0);
+    return w->pbar + ((size_t)L->ext.nk[0][i] + (size_t)L->ext.nk[1][i] + (par ? (size_t)L->spec->nk[0][i] : 0)) * ld;
+}
+
+/* X = K[:, :nk] · S over the first nk degrees of a table block (zero for none); by the
+ * recurrence, block by block of pairs. */
+static void synth_degrees(const pst_legendre *L, pst_leg_work *w, pst_leg_kernel k, int i, int par, int nk,
+                          const double *S, int lds, int ncols, double *X, int ldx)
 {
     if (nk == 0) {
         for (int j = 0; j < L->npairs; j++) memset(X + (size_t)j * ldx, 0, (size_t)ncols * sizeof *X);
         return;
     }
-    const int lda = pst_leg_table_layout(L)->nk[par][i];
-    pst_blas_dgemm(L->blas, false, L->npairs, ncols, nk, 1.0, pst_leg_matrix(L, k, i, par), lda, S, lds, 0.0, X, ldx);
+    if (L->method == PST_LEG_DGEMM) {
+        const int lda = pst_leg_table_layout(L)->nk[par][i];
+        pst_blas_dgemm(L->blas, false, L->npairs, ncols, nk, 1.0, pst_leg_matrix(L, k, i, par), lda, S, lds, 0.0, X, ldx);
+        return;
+    }
+    for (int p0 = 0; p0 < L->npairs; p0 += L->block_pairs) {
+        const int bp = L->npairs - p0 < L->block_pairs ? L->npairs - p0 : L->block_pairs;
+        pst_leg_generate(L, w, i, p0, bp);
+        pst_blas_dgemm(L->blas, true, bp, ncols, nk, 1.0, generated(L, w, k, i, par), (int)padded((size_t)bp), S, lds, 0.0,
+                       X + (size_t)p0 * ldx, ldx);
+    }
 }
 
-/* O = K[:, k0:k1]ᵀ · F + beta O over degrees rows k0..k1 of a table block (O's first row is k0's). */
-static void analysis_degrees(const pst_legendre *L, pst_leg_kernel k, int i, int par, int k0, int k1, const double *F,
-                             int ldf, int ncols, double beta, double *O, int ldo)
+/* O = K[:, k0:k1]ᵀ · F + beta O over degrees rows k0..k1 of a table block (O's first row is k0's);
+ * by the recurrence, summed block by block of pairs. */
+static void analysis_degrees(const pst_legendre *L, pst_leg_work *w, pst_leg_kernel k, int i, int par, int k0, int k1,
+                             const double *F, int ldf, int ncols, double beta, double *O, int ldo)
 {
     if (k1 <= k0) return;
-    const int lda = pst_leg_table_layout(L)->nk[par][i];
-    pst_blas_dgemm(L->blas, true, k1 - k0, ncols, L->npairs, 1.0, pst_leg_matrix(L, k, i, par) + k0, lda, F, ldf, beta, O,
-                   ldo);
+    if (L->method == PST_LEG_DGEMM) {
+        const int lda = pst_leg_table_layout(L)->nk[par][i];
+        pst_blas_dgemm(L->blas, true, k1 - k0, ncols, L->npairs, 1.0, pst_leg_matrix(L, k, i, par) + k0, lda, F, ldf,
+                       beta, O, ldo);
+        return;
+    }
+    for (int p0 = 0; p0 < L->npairs; p0 += L->block_pairs) {
+        const int bp = L->npairs - p0 < L->block_pairs ? L->npairs - p0 : L->block_pairs;
+        pst_leg_generate(L, w, i, p0, bp);
+        const int ld = (int)padded((size_t)bp);
+        pst_blas_dgemm(L->blas, false, k1 - k0, ncols, bp, 1.0, generated(L, w, k, i, par) + (size_t)k0 * ld, ld,
+                       F + (size_t)p0 * ldf, ldf, p0 ? 1.0 : beta, O, ldo);
+    }
 }
 
-void pst_leg_synth(const pst_legendre *L, pst_leg_kernel k, int i, int par, const double *S, int lds, int ncols,
-                   double *X, int ldx)
+void pst_leg_synth(const pst_legendre *L, pst_leg_work *w, pst_leg_kernel k, int i, int par, const double *S, int lds,
+                   int ncols, double *X, int ldx)
 {
-    synth_degrees(L, k, i, par, L->spec->nk[par][i], S, lds, ncols, X, ldx);
+    synth_degrees(L, w, k, i, par, L->spec->nk[par][i], S, lds, ncols, X, ldx);
 }
 
-void pst_leg_analysis(const pst_legendre *L, pst_leg_kernel k, int i, int par, const double *F, int ldf, int ncols,
-                      double beta, double *O, int ldo)
+void pst_leg_analysis(const pst_legendre *L, pst_leg_work *w, pst_leg_kernel k, int i, int par, const double *F,
+                      int ldf, int ncols, double beta, double *O, int ldo)
 {
-    analysis_degrees(L, k, i, par, 0, L->spec->nk[par][i], F, ldf, ncols, beta, O, ldo);
+    analysis_degrees(L, w, k, i, par, 0, L->spec->nk[par][i], F, ldf, ncols, beta, O, ldo);
 }
 
-void pst_leg_analysis_rows(const pst_legendre *L, pst_leg_kernel k, int i, int par, int k0, int k1, const double *F,
-                           int ldf, int ncols, double beta, double *O, int ldo)
+void pst_leg_analysis_rows(const pst_legendre *L, pst_leg_work *w, pst_leg_kernel k, int i, int par, int k0, int k1,
+                           const double *F, int ldf, int ncols, double beta, double *O, int ldo)
 {
-    analysis_degrees(L, k, i, par, k0, k1, F, ldf, ncols, beta, O, ldo);
+    analysis_degrees(L, w, k, i, par, k0, k1, F, ldf, ncols, beta, O, ldo);
 }
 
 /* c_k = a_{k+1} s_{k+1} − b_{k−1} s_{k−1}: degree k = m + par + 2j of the table block (i, par) has
  * its neighbours k ± 1 in the parity 1 − par block at rows j + par (k + 1) and j + par − 1
  * (k − 1), where those are degrees m..M. */
-void pst_leg_synth_h(const pst_legendre *L, int i, int par, const double *S_opp, int lds, int col0, int ncols,
+void pst_leg_synth_h(const pst_legendre *L, pst_leg_work *w, int i, int par, const double *S_opp, int lds, int col0, int ncols,
                      double *C, double *X, int ldx)
 {
     const pst_spec_layout *s = L->spec;
@@ -174,17 +399,17 @@ void pst_leg_synth_h(const pst_legendre *L, int i, int par, const double *S_opp,
             for (int col = 0; col < ncols; col++) c[col] -= b * sd[col];
         }
     }
-    synth_degrees(L, PST_LEG_P, i, par, next, C, ncols, ncols, X, ldx);
+    synth_degrees(L, w, PST_LEG_P, i, par, next, C, ncols, ncols, X, ldx);
 }
 
-void pst_leg_analysis_h(const pst_legendre *L, int i, int par, int j0, int j1, const double *F, int ldf, int ncols,
+void pst_leg_analysis_h(const pst_legendre *L, pst_leg_work *w, int i, int par, int j0, int j1, const double *F, int ldf, int ncols,
                         double *Z, double *O_opp, int ldo)
 {
     if (j1 <= j0 || L->ext.nk[par][i] == 0) return;
     /* Output degree n = m + (1 − par) + 2j meets Z at n − 1 (row j − par; none for n = m, where
      * a_n = 0) and n + 1 (row j + 1 − par, at most M + 1): rows z0..j1 − par of Z serve j0..j1. */
     const int z0 = j0 - par > 0 ? j0 - par : 0;
-    analysis_degrees(L, PST_LEG_P, i, par, z0, j1 + 1 - par, F, ldf, ncols, 0.0, Z, ncols);
+    analysis_degrees(L, w, PST_LEG_P, i, par, z0, j1 + 1 - par, F, ldf, ncols, 0.0, Z, ncols);
     const size_t opp = pst_spec_block(L->spec, i, 1 - par);
     for (int jo = j0; jo < j1; jo++) {
         const double a = L->rec_a[opp + jo], b = L->rec_b[opp + jo], *zu = Z + (size_t)(jo + 1 - par - z0) * ncols;

@@ -102,7 +102,8 @@ static pst_dyn_config dyn_config(const pst_model_config *cfg)
     return (pst_dyn_config){
         .M = cfg->M, .nlat = cfg->nlat, .nlon = cfg->nlon, .levels = cfg->levels, .level_block = cfg->level_block,
         .dt_s = cfg->dt_s, .robert = cfg->robert, .hdiff = cfg->hdiff, .fft = cfg->fft, .par = cfg->par,
-        .pair_chunk = cfg->pair_chunk, .blas = cfg->blas, .blas_auto = cfg->blas_auto, .threads = cfg->threads,
+        .pair_chunk = cfg->pair_chunk, .blas = cfg->blas, .blas_auto = cfg->blas_auto,
+        .legendre = cfg->legendre, .legendre_auto = cfg->legendre_auto, .threads = cfg->threads,
         .comm_threads = cfg->comm_threads,
         .scheme = cfg->test_case == 1 ? PST_SCHEME_ADVECTION
                   : cfg->explicit_scheme ? PST_SCHEME_EXPLICIT : PST_SCHEME_SEMI_IMPLICIT,
@@ -111,11 +112,11 @@ static pst_dyn_config dyn_config(const pst_model_config *cfg)
 
 double pst_model_memory_bytes(const pst_model_config *cfg)
 {
-    /* Every rank holds the serial transform (its full Legendre tables and two grids) for the
+    /* Every rank holds the serial transform (its Legendre recurrence and two grids) for the
      * initial state and the diagnostics, and eight grid fields of its own; a skeleton run none. */
     double ncoef = ((double)cfg->M + 1) * (cfg->M + 2) / 2, npts = (double)cfg->nlat * cfg->nlon;
-    double serial_doubles = 2 * (cfg->nlat / 2) * ncoef + 2 * npts + 2 * cfg->nlat * (cfg->nlon / 2 + 1) * 2 + 8 * npts
-                            + 4 * 2 * ncoef;
+    double serial_doubles = (double)pst_legendre_recurrence_doubles(cfg->M, pst_spec_count(cfg->M), cfg->M + 1, cfg->nlat / 2, 1, true)
+                            + 2 * npts + 2 * cfg->nlat * (cfg->nlon / 2 + 1) * 2 + 8 * npts + 4 * 2 * ncoef;
     pst_dyn_config dc = dyn_config(cfg);
     return (pst_skeleton() ? 0 : serial_doubles * sizeof(double)) + pst_dyn_memory_bytes(&dc);
 }

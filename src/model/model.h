@@ -30,6 +30,8 @@ typedef struct pst_model_config {
     int pair_chunk;           /* latitude pairs per FFT/product chunk (0: sized for the cache; PST_WHOLE_CHUNK) */
     pst_blas blas;            /* the Legendre dgemms' library (loaded), or with blas_auto the one kept on a tie */
     bool blas_auto;           /* time the loadable libraries at set-up and use the faster (pst_blas_choose) */
+    pst_leg_method legendre;  /* the Legendre kernel (legendre.h), or with legendre_auto the one kept on a tie */
+    bool legendre_auto;
     int threads;              /* OpenMP threads of the time step's stages (0 or 1: one) ... */
     bool comm_threads;        /* ... or over its level blocks, each thread with its messages (dynamics.h) */
 } pst_model_config;

@@ -29,15 +29,16 @@ static void forward_sums(pst_dyn *d, const double *lb, int pairs, size_t c0, siz
 #pragma omp parallel for schedule(dynamic) num_threads(d->nthreads) if (d->nthreads > 1)
     for (int i = i_first; i < i_end; i++) {
         double *S = d->sum_scratch[omp_get_thread_num()], *H_scratch = d->leg_scratch[omp_get_thread_num()];
+        pst_leg_work *w = d->leg_work + omp_get_thread_num();
         const double *sP = lb + leg_piece(d, (size_t)i, 0, (size_t)pairs), *aP = sP + co, *sH = aP + co, *aH = sH + chh;
         const double *P_in[2] = {sP, aP}, *H_in[2] = {sH, aH};
         for (int par = 0; par < 2; par++) {
             const size_t first = pst_spec_block(&d->spec, i, par), end = first + (size_t)d->spec.nk[par][i];
             const int k0 = (int)((c0 > first ? c0 : first) - first), k1 = (int)((c1 < end ? c1 : end) - first);
             if (k1 <= k0) continue;
-            pst_leg_analysis_rows(&d->leg, PST_LEG_P, i, par, k0, k1, P_in[par], ldf, co, 0.0, S, co);
+            pst_leg_analysis_rows(&d->leg, w, PST_LEG_P, i, par, k0, k1, P_in[par], ldf, co, 0.0, S, co);
             /* Parity par's H sums come through the P̄ table of parity 1 − par, from the input it meets. */
-            pst_leg_analysis_h(&d->leg, i, 1 - par, k0, k1, H_in[1 - par], ldf, chh, H_scratch, S, co);
+            pst_leg_analysis_h(&d->leg, w, i, 1 - par, k0, k1, H_in[1 - par], ldf, chh, H_scratch, S, co);
             double *o = O + (size_t)cu * (first + (size_t)k0 - c0);
             for (int k = k0; k < k1; k++) {
                 const double L = minus_laplacian(d->spec.m[i] + par + 2 * k);

@@ -21,8 +21,9 @@ void pst_step_inverse_sums(pst_dyn *d, const double *st, double *lb, int pairs)
         for (int par = 0; par < 2; par++) {
             const double *S = st + (size_t)cs * pst_spec_block(&d->spec, i, par);
             double *X = lb + leg_piece(d, (size_t)i, 0, (size_t)pairs);
-            pst_leg_synth(&d->leg, PST_LEG_P, i, par, S, cs, cs, X + par * cs, ldx);
+            pst_leg_work *w = d->leg_work + omp_get_thread_num();
+            pst_leg_synth(&d->leg, w, PST_LEG_P, i, par, S, cs, cs, X + par * cs, ldx);
             const double *S_opp = st + (size_t)cs * pst_spec_block(&d->spec, i, 1 - par);
-            pst_leg_synth_h(&d->leg, i, par, S_opp, cs, S_PSI * B * 2, ch, d->leg_scratch[omp_get_thread_num()], X + 2 * cs + (1 - par) * ch, ldx);
+            pst_leg_synth_h(&d->leg, w, i, par, S_opp, cs, S_PSI * B * 2, ch, d->leg_scratch[omp_get_thread_num()], X + 2 * cs + (1 - par) * ch, ldx);
         }
 }

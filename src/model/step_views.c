@@ -38,6 +38,7 @@ static pst_dyn *make_view(pst_dyn *d, int t)
     v->grid_inv = d->grid_inv + t;
     v->grid_fwd = d->grid_fwd + t;
     v->leg_scratch = d->leg_scratch + t;
+    v->leg_work = d->leg_work + t;
     v->sum_scratch = d->sum_scratch + t;
     v->pfft_inv = v->pfft_fwd = NULL;
     v->pleg = NULL;

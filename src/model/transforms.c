@@ -20,7 +20,7 @@ void pst_sht_init(pst_sht *t, const pst_spectral_grid *g, pst_fft_planner *plann
     t->w = pst_malloc((size_t)nlat * sizeof *t->w);
     pst_gauss_nodes(nlat, t->mu, t->coslat, t->w);
     pst_spec_layout_full(&t->spec, M);
-    pst_legendre_init(&t->leg, &t->spec, t->mu, t->coslat, t->npairs);
+    pst_legendre_init(&t->leg, &t->spec, t->mu, t->coslat, t->npairs, PST_LEG_RECURRENCE);
     pst_fft_init(&t->fft, planner, PST_FFT_SETUP, nlon, nlat);
     size_t nc = (size_t)t->fft.nc;
     t->grid = pst_fft_alloc_real(2 * (size_t)nlat * nlon);
@@ -79,8 +79,8 @@ void pst_sht_analysis(pst_sht *t, const double *grid, double *spec)
                 t->b[2 * p + r] = c * (n[r] - s[r]);
             }
         }
-        pst_leg_analysis(&t->leg, PST_LEG_P, i, 0, t->a, 2, 2, 0.0, spec + 2 * pst_spec_block(&t->spec, i, 0), 2);
-        pst_leg_analysis(&t->leg, PST_LEG_P, i, 1, t->b, 2, 2, 0.0, spec + 2 * pst_spec_block(&t->spec, i, 1), 2);
+        pst_leg_analysis(&t->leg, t->leg.work, PST_LEG_P, i, 0, t->a, 2, 2, 0.0, spec + 2 * pst_spec_block(&t->spec, i, 0), 2);
+        pst_leg_analysis(&t->leg, t->leg.work, PST_LEG_P, i, 1, t->b, 2, 2, 0.0, spec + 2 * pst_spec_block(&t->spec, i, 1), 2);
     }
 }
 
@@ -88,8 +88,8 @@ void pst_sht_synthesis(pst_sht *t, const double *spec, double *grid)
 {
     for (int i = 0; i < t->spec.nm; i++) {
         int m = t->spec.m[i];
-        pst_leg_synth(&t->leg, PST_LEG_P, i, 0, spec + 2 * pst_spec_block(&t->spec, i, 0), 2, 2, t->a, 2);
-        pst_leg_synth(&t->leg, PST_LEG_P, i, 1, spec + 2 * pst_spec_block(&t->spec, i, 1), 2, 2, t->b, 2);
+        pst_leg_synth(&t->leg, t->leg.work, PST_LEG_P, i, 0, spec + 2 * pst_spec_block(&t->spec, i, 0), 2, 2, t->a, 2);
+        pst_leg_synth(&t->leg, t->leg.work, PST_LEG_P, i, 1, spec + 2 * pst_spec_block(&t->spec, i, 1), 2, 2, t->b, 2);
         for (int p = 0; p < t->npairs; p++) {
             double *n = line(t, 0, p)[m], *s = line(t, 0, t->nlat - 1 - p)[m];
             for (int r = 0; r < 2; r++) {
@@ -128,8 +128,8 @@ void pst_sht_vordiv(pst_sht *t, const double *U, const double *V, double *zeta, 
             }
         }
         for (int par = 0; par < 2; par++) {
-            pst_leg_analysis(&t->leg, PST_LEG_P, i, par, par ? t->b : t->a, 4, 4, 0.0, o, 4);
-            pst_leg_analysis(&t->leg, PST_LEG_H, i, par, par ? t->x : t->y, 4, 4, 1.0, o, 4);
+            pst_leg_analysis(&t->leg, t->leg.work, PST_LEG_P, i, par, par ? t->b : t->a, 4, 4, 0.0, o, 4);
+            pst_leg_analysis(&t->leg, t->leg.work, PST_LEG_H, i, par, par ? t->x : t->y, 4, 4, 1.0, o, 4);
             size_t base = pst_spec_block(&t->spec, i, par);
             for (int k = 0; k < t->spec.nk[par][i]; k++) {
                 memcpy(zeta + 2 * (base + k), o + 4 * k, 2 * sizeof *o);
@@ -155,8 +155,8 @@ void pst_sht_wind(pst_sht *t, const double *zeta, const double *div, double *U, 
                     s[4 * k + 2 + r] = f * div[2 * (base + k) + r];
                 }
             }
-            pst_leg_synth(&t->leg, PST_LEG_P, i, par, s, 4, 4, x[par], 4);
-            pst_leg_synth(&t->leg, PST_LEG_H, i, par, s, 4, 4, y[par], 4);
+            pst_leg_synth(&t->leg, t->leg.work, PST_LEG_P, i, par, s, 4, 4, x[par], 4);
+            pst_leg_synth(&t->leg, t->leg.work, PST_LEG_H, i, par, s, 4, 4, y[par], 4);
         }
         for (int p = 0; p < t->npairs; p++) {
             for (int h = 0; h < 2; h++) {

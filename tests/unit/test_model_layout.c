@@ -114,13 +114,14 @@ static double one_level_bytes(int M)
 {
     pst_spectral_grid g;
     CHECK(pst_spectral_grid_init(&g, M, 1, 0, 0, NULL, 0) == NULL);
-    return pst_dyn_memory_bytes(&(pst_dyn_config){.M = M, .nlat = g.nlat, .nlon = g.nlon, .levels = 1, .level_block = 1});
+    return pst_dyn_memory_bytes(&(pst_dyn_config){.M = M, .nlat = g.nlat, .nlon = g.nlon, .levels = 1, .level_block = 1,
+                                                  .legendre = PST_LEG_RECURRENCE});
 }
 
 /* The limit is the largest truncation whose estimate fits (the next one's does not), the grid's
  * int bound when memory is unbounded, 0 when not even T1 fits; and its premise holds: a model
- * run's every rank also holds the serial transform, larger than the one-rank buffers from T85 up
- * (T1215: 11.5 GB against 6.0). */
+ * run's every rank also holds the serial transform and its grids, at least as large as the
+ * one-rank buffers of the step with the Legendre recurrence from T85 up. */
 static void check_trunc_limit(void)
 {
     const double budgets_bytes[] = {1e8, 1e9, 6e9};
@@ -134,7 +135,8 @@ static void check_trunc_limit(void)
     for (size_t k = 0; k < sizeof truncations / sizeof truncations[0]; k++) {
         pst_spectral_grid g;
         CHECK(pst_spectral_grid_init(&g, truncations[k], 1, 0, 0, NULL, 0) == NULL);
-        pst_model_config mc = {.test_case = 2, .M = g.M, .nlat = g.nlat, .nlon = g.nlon, .levels = 1, .level_block = 1};
+        pst_model_config mc = {.test_case = 2, .M = g.M, .nlat = g.nlat, .nlon = g.nlon, .levels = 1, .level_block = 1,
+                               .legendre = PST_LEG_RECURRENCE};
         double layout_bytes = one_level_bytes(g.M);
         CHECK(pst_model_memory_bytes(&mc) - layout_bytes >= layout_bytes);
     }
@@ -155,6 +157,11 @@ int main(int argc, char **argv)
           .hdiff = 1e16}},
         {"T85L8 (2 blocks)", {.M = 85, .nlat = 128, .nlon = 256, .levels = 8, .level_block = 4}},
         {"T21L2 (--blas auto)", {.M = 21, .nlat = 32, .nlon = 64, .levels = 2, .level_block = 2, .blas_auto = true}},
+        {"T85L8 (recurrence)", {.M = 85, .nlat = 128, .nlon = 256, .levels = 8, .level_block = 4, .legendre = PST_LEG_RECURRENCE}},
+        {"T341L1 (recurrence, blocks of pairs)",
+         {.M = 341, .nlat = 512, .nlon = 1024, .levels = 1, .level_block = 1, .legendre = PST_LEG_RECURRENCE}},
+        {"T42L4 (recurrence, 3 threads)",
+         {.M = 42, .nlat = 64, .nlon = 128, .levels = 4, .level_block = 4, .legendre = PST_LEG_RECURRENCE, .threads = 3}},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         layout_case c = cases[k];

@@ -253,8 +253,9 @@ static void test_blas_libraries(void)
 
 /* The H sums through P̄ (pst_legendre_init_p: H_n = a_n P̄_{n−1} − b_n P̄_{n+1} in spectral space)
  * against the tabulated H, both directions (the analysis one degree row at a time), on every
- * wavenumber of T(M) and on a column's unordered subset of them: the same sums to round-off. */
-static void test_h_through_p(int M, int nlat, const int *ms, int nm)
+ * wavenumber of T(M) and on a column's unordered subset of them: the same sums to round-off,
+ * with P̄ from the tables and from the recurrence (one block of pairs, or several above T170). */
+static void test_h_through_p(int M, int nlat, const int *ms, int nm, pst_leg_method method)
 {
     double *mu = malloc(nlat * sizeof *mu), *w = malloc(nlat * sizeof *w), *cl = malloc(nlat * sizeof *cl);
     pst_gauss_nodes(nlat, mu, cl, w);
@@ -262,10 +263,15 @@ static void test_h_through_p(int M, int nlat, const int *ms, int nm)
     if (ms) pst_spec_layout_init(&spec, M, ms, nm);
     else pst_spec_layout_full(&spec, M);
     const int np = nlat / 2, ncols = 6;
-    pst_legendre full, ponly;
-    pst_legendre_init(&full, &spec, mu, cl, np);
-    pst_legendre_init_p(&ponly, &spec, mu, cl, np);
+    pst_legendre full, ponly, generated; /* generated: P̄ and H both by the recurrence (the serial transform's) */
+    pst_legendre_init(&full, &spec, mu, cl, np, PST_LEG_DGEMM);
+    pst_legendre_init(&generated, &spec, mu, cl, np, PST_LEG_RECURRENCE);
+    CHECK(!generated.table[PST_LEG_P] && !generated.table[PST_LEG_H]);
+    double gen_err = 0;
+    pst_legendre_init_p(&ponly, &spec, mu, cl, np, method, 1);
     CHECK(full.table[PST_LEG_H] && !ponly.table[PST_LEG_H]);
+    CHECK((method == PST_LEG_RECURRENCE) == !ponly.table[PST_LEG_P]);
+    pst_leg_work *work = ponly.work;
     double *S = malloc(spec.ncoef * ncols * sizeof *S), *F = malloc((size_t)np * ncols * sizeof *F);
     double *Xt = malloc((size_t)np * ncols * sizeof *Xt), *Xp = malloc((size_t)np * ncols * sizeof *Xp);
     double *Ot = calloc(spec.ncoef * ncols, sizeof *Ot), *Op = calloc(spec.ncoef * ncols, sizeof *Op);
@@ -279,35 +285,83 @@ static void test_h_through_p(int M, int nlat, const int *ms, int nm)
             /* Synthesis: the H sums of parity par's coefficients (the last 4 of their 6 columns, as the
              * model takes ψ', χ' from its state), through P̄ of parity 1 − par. */
             const double *Sb = S + ncols * pst_spec_block(&spec, i, par);
-            pst_leg_synth(&full, PST_LEG_H, i, par, Sb + 2, ncols, 4, Xt, 4);
-            pst_leg_synth_h(&ponly, i, 1 - par, Sb, ncols, 2, 4, scratch, Xp, 4);
+            pst_leg_synth(&full, NULL, PST_LEG_H, i, par, Sb + 2, ncols, 4, Xt, 4);
+            pst_leg_synth(&generated, generated.work, PST_LEG_H, i, par, Sb + 2, ncols, 4, Xp, 4);
+            for (size_t k = 0; k < (size_t)np * 4; k++) gen_err = fmax(gen_err, fabs(Xt[k] - Xp[k]));
+            pst_leg_synth_h(&ponly, work, i, 1 - par, Sb, ncols, 2, 4, scratch, Xp, 4);
             for (size_t k = 0; k < (size_t)np * 4; k++) {
                 synth_err = fmax(synth_err, fabs(Xt[k] - Xp[k]));
                 synth_scale = fmax(synth_scale, fabs(Xt[k]));
             }
             /* Analysis onto parity par: starting from the same P̄ sums, plus the H sums. */
             double *ot = Ot + ncols * pst_spec_block(&spec, i, par), *op = Op + ncols * pst_spec_block(&spec, i, par);
-            pst_leg_analysis(&full, PST_LEG_P, i, par, F, ncols, ncols, 0.0, ot, ncols);
-            pst_leg_analysis(&full, PST_LEG_H, i, par, F, ncols, ncols, 1.0, ot, ncols);
+            pst_leg_analysis(&full, NULL, PST_LEG_P, i, par, F, ncols, ncols, 0.0, ot, ncols);
+            pst_leg_analysis(&full, NULL, PST_LEG_H, i, par, F, ncols, ncols, 1.0, ot, ncols);
             /* The P̄-only form one degree row at a time, as the blocks of ringpipe's sum may cut it. */
             for (int k = 0; k < spec.nk[par][i]; k++) {
                 double *row = op + (size_t)k * ncols;
-                pst_leg_analysis_rows(&ponly, PST_LEG_P, i, par, k, k + 1, F, ncols, ncols, 0.0, row, ncols);
-                pst_leg_analysis_h(&ponly, i, 1 - par, k, k + 1, F, ncols, ncols, scratch, row, ncols);
+                pst_leg_analysis_rows(&ponly, work, PST_LEG_P, i, par, k, k + 1, F, ncols, ncols, 0.0, row, ncols);
+                pst_leg_analysis_h(&ponly, work, i, 1 - par, k, k + 1, F, ncols, ncols, scratch, row, ncols);
             }
         }
     for (size_t k = 0; k < spec.ncoef * ncols; k++) {
         anal_err = fmax(anal_err, fabs(Ot[k] - Op[k]));
         anal_scale = fmax(anal_scale, fabs(Ot[k]));
     }
-    CHECK(synth_scale > 1 && synth_err < 1e-13 * synth_scale);
+    CHECK(synth_scale > 1 && synth_err < 1e-13 * synth_scale && gen_err < 1e-13 * synth_scale);
     CHECK(anal_scale > 1 && anal_err < 1e-13 * anal_scale);
-    printf("H sums through P-bar, T%d%s: synthesis %.2e, analysis %.2e (relative to the largest sum)\n", M,
-           ms ? " (a column's wavenumbers)" : "", synth_err / synth_scale, anal_err / anal_scale);
+    printf("H sums through P-bar (%s), T%d%s: synthesis %.2e, analysis %.2e; H generated %.2e (relative to the largest sum)\n",
+           pst_leg_method_names[method], M, ms ? " (a column's wavenumbers)" : "", synth_err / synth_scale,
+           anal_err / anal_scale, gen_err / synth_scale);
     pst_legendre_free(&full);
     pst_legendre_free(&ponly);
+    pst_legendre_free(&generated);
     pst_spec_layout_free(&spec);
     free(mu), free(w), free(cl), free(S), free(F), free(Xt), free(Xp), free(Ot), free(Op), free(scratch);
+}
+
+/* The recurrence's P̄ (pst_leg_generate) against the tables' column (pst_legendre_column) at
+ * T42-T1023, every wavenumber (a sample of them above T341) and pair: within 1e-13 of each
+ * column's largest |P̄|, or of 1e-100 where even that is smaller (high m near a pole, where the
+ * recurrence gives 0 below 2^-400 and the column's values are as negligible beside the O(1)
+ * P̄ of the other wavenumbers). */
+static void test_recurrence_values(void)
+{
+    const int truncs[] = {42, 85, 170, 341, 682, 1023};
+    for (size_t t = 0; t < sizeof truncs / sizeof truncs[0]; t++) {
+        const int M = truncs[t], nlat = 3 * (M + 1) / 2 + 1, np = nlat / 2, stride = M > 341 ? 37 : 1;
+        double *mu = malloc(nlat * sizeof *mu), *w = malloc(nlat * sizeof *w), *cl = malloc(nlat * sizeof *cl);
+        double *p = malloc((M + 2) * sizeof *p), *h = malloc((M + 2) * sizeof *h);
+        pst_gauss_nodes(nlat, mu, cl, w);
+        pst_spec_layout spec;
+        pst_spec_layout_full(&spec, M);
+        pst_legendre L;
+        pst_legendre_init_p(&L, &spec, mu, cl, np, PST_LEG_RECURRENCE, 1);
+        double worst = 0;
+        for (int i = 0; i <= M; i += (i == M - 1 ? 1 : stride)) {
+            const int m = spec.m[i];
+            for (int j = 0; j < np; j++) {
+                const int p0 = j / L.block_pairs * L.block_pairs, bp = np - p0 < L.block_pairs ? np - p0 : L.block_pairs;
+                pst_leg_generate(&L, L.work, i, p0, bp); /* the block of pair j (kept while j is in it) */
+                pst_legendre_column(M, m, mu[j], cl[j], p, h);
+                double largest = 0, err = 0;
+                for (int n = m; n <= M; n++) largest = fmax(largest, fabs(p[n - m]));
+                largest = fmax(largest, 1e-100);
+                for (int n = m; n <= M; n++) {
+                    const int par = (n - m) & 1, k = (n - m) >> 1;
+                    const size_t ld = (size_t)(bp + 7) / 8 * 8; /* rows padded to groups of 8 pairs */
+                    const double got = L.work->pbar[(par ? (size_t)L.ext.nk[0][i] * ld : 0) + (size_t)k * ld + j - p0];
+                    err = fmax(err, fabs(got - p[n - m]) / largest);
+                }
+                worst = isnan(err) ? INFINITY : fmax(worst, err);
+            }
+        }
+        printf("recurrence P-bar vs tables, T%d: largest difference %.2e of the column's largest |P-bar|\n", M, worst);
+        CHECK(worst <= 1e-13);
+        pst_legendre_free(&L);
+        pst_spec_layout_free(&spec);
+        free(mu), free(w), free(cl), free(p), free(h);
+    }
 }
 
 int main(int argc, char **argv)
@@ -326,9 +380,13 @@ int main(int argc, char **argv)
     test_sht(85, 128, 256);
     test_sht(21, 32, 64);
     test_blas_libraries();
-    test_h_through_p(21, 32, NULL, 0);
-    test_h_through_p(85, 128, NULL, 0);
-    const int column[] = {21, 0, 7, 20, 1, 13};
-    test_h_through_p(21, 32, column, 6);
+    const int column[] = {21, 0, 7, 20, 1, 13}, wide_column[] = {341, 0, 97, 340, 1, 250};
+    for (int k = 0; k < PST_NLEG_METHODS; k++) {
+        test_h_through_p(21, 32, NULL, 0, (pst_leg_method)k);
+        test_h_through_p(85, 128, NULL, 0, (pst_leg_method)k);
+        test_h_through_p(21, 32, column, 6, (pst_leg_method)k);
+        test_h_through_p(341, 512, wide_column, 6, (pst_leg_method)k); /* the recurrence in blocks of pairs */
+    }
+    test_recurrence_values();
     CHECK_MAIN_END();
 }
