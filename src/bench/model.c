@@ -67,6 +67,7 @@ typedef struct model_result {
 typedef struct model_summary {
     pst_summary step;         /* over the timed steps */
     double wall_s, stage_sum_s, flops_per_step, flops_per_step_level, mflops, stage_flops_per_step[PST_NSTAGES];
+    double recurrence_flops_per_step; /* the Legendre recurrence's generation (0 with the tables) */
 } model_summary;
 
 
@@ -555,6 +556,7 @@ static void *analyse(const void *arg, const void *data)
     s->flops_per_step = fl.total * (double)c->levels;
     s->mflops = s->flops_per_step / s->step.median / 1e6;
     for (int k = 0; k < PST_NSTAGES; k++) s->stage_flops_per_step[k] = pst_flops_of_stage(&fl, (pst_stage)k) * (double)c->levels;
+    s->recurrence_flops_per_step = p->m.dyn.leg.method == PST_LEG_RECURRENCE ? pst_flops_recurrence_per_step(&p->m.dyn.cfg) : 0;
     return s;
 }
 
@@ -578,6 +580,7 @@ static void emit_point(void *arg, const void *data, const void *summary)
         snprintf(key, sizeof key, "%s_flops", pst_stage_names[k]);
         pst_rec_num(&r, key, s->stage_flops_per_step[k]);
     }
+    pst_rec_num(&r, "legendre_recurrence_flops", s->recurrence_flops_per_step);
     pst_rec_num(&r, "fft_comm_s", res->run.comm_s[0]);
     pst_rec_int(&r, "threads", pst_threads());
     pst_rec_bool(&r, "comm_threads", p->m.dyn.block_threads > 1);

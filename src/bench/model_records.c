@@ -74,6 +74,7 @@ static const pst_field point[] = {
     {"fourier_flops", PST_F_NUM, NULL, "the Fourier-space combinations' analytic flops per step (as fft_flops); absent from records written before it", true, NULL},
     {"grid_flops", PST_F_NUM, NULL, "the grid-point products' analytic flops per step (as fft_flops); absent from records written before it", true, NULL},
     {"spectral_flops", PST_F_NUM, NULL, "the spectral update's analytic flops per step (as fft_flops); absent from records written before it", true, NULL},
+    {"legendre_recurrence_flops", PST_F_NUM, NULL, "flops per step the Legendre recurrence kernel adds generating P-bar (src/model/flops.h: 5 per value, degrees m..M+1 of every coefficient and latitude pair, once per level block and direction), outside legendre_flops and mflops so rates stay comparable with Worley's count; 0 with --legendre-kernel dgemm; absent from records written before it", true, NULL},
     {"fft_comm_s", PST_F_NUM, "s", "of fft_s, the time inside the FFT stage's parallel algorithm (transposes with their packing; dfft with its butterflies and local FFTs), mean per step, largest over ranks; 0 when PX = 1", false, NULL},
     {"legendre_comm_s", PST_F_NUM, "s", "of legendre_s, the time inside the Legendre stage's parallel algorithm (ringpipe: with the sums it pipelines), mean per step, largest over ranks; 0 when PY = 1", false, NULL},
     {"comm_s", PST_F_NUM, "s", "fft_comm_s + legendre_comm_s", false, NULL},

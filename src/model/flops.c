@@ -17,6 +17,12 @@ pst_flops pst_flops_per_level(const pst_dyn_config *cfg)
     return f;
 }
 
+double pst_flops_recurrence_per_step(const pst_dyn_config *cfg)
+{
+    const double K = (double)pst_spec_count(cfg->M), blocks = (double)cfg->levels / cfg->level_block;
+    return 10.0 * (K + cfg->M + 1) * (cfg->nlat / 2) * blocks;
+}
+
 double pst_flops_of_stage(const pst_flops *f, pst_stage stage)
 {
     switch (stage) {

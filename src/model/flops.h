@@ -21,7 +21,13 @@
  * (Worley 1998: 24,235,477, −4.7 %).  Per-coefficient constants (n(n+1)/a², the solve factor)
  * are shared by all levels and left out, and so is what taking the H sums through P̄ adds
  * (legendre.h: one more degree per wavenumber and the recurrence's 8 flops per coefficient and H
- * field, about 2 % of the Legendre count at T85). */
+ * field, about 2 % of the Legendre count at T85).
+ *
+ * The Legendre recurrence kernel (legendre.h) adds the generation of P̄ for degrees m..M+1,
+ * 5 flops per value (the step's multiply, multiply-add and division, and the underflow scale),
+ * once per level block and direction for all its levels: 10 · (K + M + 1) · J/2 per level
+ * block.  It is counted apart (pst_flops_recurrence_per_step), so MFlop/s stay comparable with
+ * Worley's count whichever kernel ran. */
 #ifndef PST_MODEL_FLOPS_H
 #define PST_MODEL_FLOPS_H
 
@@ -33,6 +39,9 @@ typedef struct pst_flops {
 
 /* Per level and step, for the scheme and options of cfg (M, nlat, nlon, scheme, robert, hdiff). */
 pst_flops pst_flops_per_level(const pst_dyn_config *cfg);
+
+/* The recurrence's generation flops of one step, all levels of cfg (blocks of level_block). */
+double pst_flops_recurrence_per_step(const pst_dyn_config *cfg);
 
 /* The category a stage of the time step (dynamics.h's timer events) performs. */
 double pst_flops_of_stage(const pst_flops *f, pst_stage stage);

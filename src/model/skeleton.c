@@ -130,12 +130,15 @@ void pst_skeleton_inject(pst_stage stage, double flops)
 static double coefficients(const pst_dyn *d, int i0, int i1) { return (double)(d->spec.off[i1] - d->spec.off[i0]); }
 
 /* The Legendre category counts both directions over every coefficient and pair: one direction
- * of `pairs` pairs and the coefficients of [i0, i1) is that share of half of it. */
+ * of `pairs` pairs and the coefficients of [i0, i1) is that share of half of it; with the
+ * recurrence kernel, plus generating their P̄ (degrees m..M+1) once for the block's levels
+ * (flops.h: 5 per value). */
 double pst_skeleton_sums_flops(const pst_dyn *d, int pairs, int i0, int i1)
 {
     const pst_flops f = pst_flops_per_level(&d->cfg);
     const double K = (double)pst_spec_count(d->cfg.M), half_lats = d->cfg.nlat / 2.0;
-    return f.legendre / 2 * coefficients(d, i0, i1) / K * pairs / half_lats * d->B;
+    const double generate = d->leg.method == PST_LEG_RECURRENCE ? 5.0 * (coefficients(d, i0, i1) + (i1 - i0)) * pairs : 0;
+    return f.legendre / 2 * coefficients(d, i0, i1) / K * pairs / half_lats * d->B + generate;
 }
 
 double pst_skeleton_chain_flops(const pst_dyn *d, pst_stage stage, double direction, int pairs)
