@@ -47,13 +47,14 @@ static bool serves(const pst_algorithm *a, int stage) { return (a->stages & (1u 
 
 typedef struct kernel_cfg {
     pst_ctx ctx;
-    const char *protocols_spec, *grid_spec, *granularity, *transport, *result, *blas_name, *fftw_plan, *compute;
+    const char *protocols_spec, *grid_spec, *granularity, *transport, *result, *blas_name, *fftw_plan, *compute, *legendre_kernel_name;
     bool list, json;
     pst_str_list algorithms, stages, overlap;
     long long trunc, levels, fields, reps, warmup, threads;
     /* derived */
     kproblem prob;
     pst_blas blas;            /* --blas */
+    pst_leg_method legendre_kernel; /* --legendre-kernel */
     pst_fft_planner fft;      /* --fftw-plan */
     const pst_protocol **protocols;
     size_t nprotocols;
@@ -71,7 +72,7 @@ typedef struct kernel_cfg {
 static const kernel_cfg default_cfg = {.protocols_spec = "all", .grid_spec = "1d", .transport = "mpi", .result = "replicated",
                                        .trunc = 42, .levels = 16, .fields = 3, .reps = 10, .warmup = 1,
                                        .compare = PST_COMPARE_DEFAULTS, .blas_name = "openblas", .fftw_plan = "measure",
-                                       .compute = "real"};
+                                       .compute = "real", .legendre_kernel_name = "dgemm"};
 
 /* One alternative measured for an algorithm: a protocol (NULL: the collective) and overlap. */
 typedef struct alt {
@@ -116,7 +117,10 @@ static void base_fields(pst_rec *r, const kernel_cfg *cfg, const pst_algorithm *
     pst_rec_int(r, "comm_size", stage == 0 ? g->px : g->py);
     pst_rec_int(r, "comms", cfg->comms[stage]);
     pst_rec_str(r, "locality", cfg->stage_locality[stage]);
-    if (a->family == PST_FAMILY_VSUM) pst_rec_str(r, "result", cfg->result);
+    if (a->family == PST_FAMILY_VSUM) {
+        pst_rec_str(r, "result", cfg->result);
+        pst_rec_str(r, "legendre_kernel", pst_leg_method_names[cfg->legendre_kernel]);
+    }
     pst_rec_str(r, "win_model", win_model);
 }
 
@@ -190,7 +194,8 @@ static void emit_point(kernel_cfg *cfg, const outcome *o, size_t i)
 static void run_algorithm(kernel_cfg *cfg, const pst_algorithm *a, int stage, outcome *o)
 {
     kgeom *g = &cfg->geom[stage];
-    kcase *kc = kcase_create(a->family, stage, &cfg->prob, g, !strcmp(cfg->result, "partitioned"), cfg->blas, &cfg->fft);
+    kcase *kc = kcase_create(a->family, stage, &cfg->prob, g, !strcmp(cfg->result, "partitioned"), cfg->blas,
+                            cfg->legendre_kernel, &cfg->fft);
     *o = (outcome){.a = a, .stage = stage};
     alternatives(cfg, o);
     long long bytes = kcase_bytes(kc);
@@ -281,7 +286,8 @@ static bool run_family(kernel_cfg *cfg, int stage, pst_alg_family family, const 
     }
     if (f->nalts < 2) return false;
     kgeom *g = &cfg->geom[stage];
-    kcase *kc = kcase_create(family, stage, &cfg->prob, g, !strcmp(cfg->result, "partitioned"), cfg->blas, &cfg->fft);
+    kcase *kc = kcase_create(family, stage, &cfg->prob, g, !strcmp(cfg->result, "partitioned"), cfg->blas,
+                            cfg->legendre_kernel, &cfg->fft);
     long long bytes = kcase_bytes(kc);
     MPI_Allreduce(&bytes, &f->bytes_max, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
     kturn T = {cfg, kc, pst_malloc(f->nalts * sizeof *T.plans), pst_calloc(f->nalts, sizeof *T.bad)};
@@ -344,7 +350,10 @@ static void emit_family(kernel_cfg *cfg, const family_outcome *f, const family_v
     pst_rec_str(&r, "grid", grid);
     pst_rec_int(&r, "comm_size", f->stage == 0 ? g->px : g->py);
     pst_rec_str(&r, "locality", cfg->stage_locality[f->stage]);
-    if (f->family == PST_FAMILY_VSUM) pst_rec_str(&r, "result", cfg->result);
+    if (f->family == PST_FAMILY_VSUM) {
+        pst_rec_str(&r, "result", cfg->result);
+        pst_rec_str(&r, "legendre_kernel", pst_leg_method_names[cfg->legendre_kernel]);
+    }
     pst_rec_strs(&r, "alternatives", fv->labels, f->nalts);
     pst_rec_nums(&r, "alternative_s", fv->med, f->nalts);
     pst_rec_verdict(&r, &fv->v, fv->in_set, fv->labels, &f->R, &cfg->compare, &cfg->ctx);
@@ -649,6 +658,7 @@ static void validate(void *p)
     cfg->overlaps[1] = cfg->overlap.n == 0 || pst_str_list_has(&cfg->overlap, "on");
 
     cfg->blas = pst_blas_backend_resolve(cfg->blas_name).lib;
+    cfg->legendre_kernel = strcmp(cfg->legendre_kernel_name, "recurrence") == 0 ? PST_LEG_RECURRENCE : PST_LEG_DGEMM;
     if (!pst_fft_planner_init(&cfg->fft, cfg->fftw_plan)) pst_usage_error("--fftw-plan: unknown '%s'", cfg->fftw_plan);
     /* The problem. */
     if (cfg->granularity) {
@@ -699,6 +709,7 @@ static const char *const stages[] = {"fft", "legendre", NULL};
 static const char *const onoff[] = {"off", "on", NULL};
 static const char *const results[] = {"replicated", "partitioned", NULL};
 static const char *const blas_choices[] = {"openblas", "blis", "blis-sup", NULL}; /* the model's, but auto */
+static const char *const legendre_kernel_choices[] = {"dgemm", "recurrence", NULL}; /* the model's, but auto */
 
 /* ---- the frame's phases: a set is one stage ---- */
 
@@ -845,6 +856,10 @@ static pst_opt opts[] = {
     {"levels", PST_OPT_INT, &run_cfg.levels, "L", "vertical levels", 1, 1000, NULL, NULL},
     {"fields", PST_OPT_INT, &run_cfg.fields, "F", "fields transformed together per level", 1, 64, NULL, NULL},
     {"blas", PST_OPT_STRING, &run_cfg.blas_name, "LIB", "library of the vector sums' dgemms: openblas, blis, blis-sup, as for the model", 1, 0, blas_choices, NULL},
+    {"legendre-kernel", PST_OPT_STRING, &run_cfg.legendre_kernel_name, "K", "the vector sums' Legendre values: dgemm "
+     "(synthetic dyadic values, a dgemm per block; sums verified bitwise) or recurrence (the model's P-bar of the column's "
+     "coefficients (m,n) at the row's Gaussian latitudes, generated per block as pstswm model --legendre-kernel recurrence; "
+     "sums verified to 1e-12 of the largest)", 1, 0, legendre_kernel_choices, NULL},
     {"fftw-plan", PST_OPT_STRING, &run_cfg.fftw_plan, "MODE", "FFTW planner effort of the distributed FFT's local transforms, as for the model", 1, 0, pst_fft_efforts, NULL},
     {"grid", PST_OPT_STRING, &run_cfg.grid_spec, "PXxPY|1d",
      "processor grid (PX*PY = ranks), or 1d: FFT stage on P x 1 and Legendre stage on 1 x P", 1, 0, NULL, NULL},
@@ -870,10 +885,11 @@ static const pst_command command = {
     .description =
         "FFT-stage algorithms run across grid rows, Legendre-stage ones down columns, all rows/columns at once.\n"
         "A call is: transposes, forward + inverse transpose; dfft, real r2c + c2r of the row's lines; sums, the\n"
-        "forward Legendre sum with a dgemm computing each block.  Times per call are the max over ranks of each\n"
-        "round; the alternatives of one algorithm (and the stage's collective, as a comparator) run in\n"
-        "interleaved rounds, and summaries use medians with paired comparisons.  Results are verified against\n"
-        "MPI_Alltoallv / MPI_Allreduce / MPI_Reduce_scatter (bitwise) or serial FFTW (1e-12 relative).",
+        "forward Legendre sum with a dgemm (or the Legendre recurrence) computing each block.  Times per call\n"
+        "are the max over ranks of each round; the alternatives of one algorithm (and the stage's collective,\n"
+        "as a comparator) run in interleaved rounds, and summaries use medians with paired comparisons.\n"
+        "Results are verified against MPI_Alltoallv / MPI_Allreduce / MPI_Reduce_scatter (bitwise; the\n"
+        "recurrence's sums to 1e-12 relative) or serial FFTW (1e-12 relative).",
     .examples = "  mpiexec -n 8 pstswm kernel --granularity T42L16@8x8 --out kernel.jsonl   # Worley 1998 Table 4\n"
                 "  mpiexec -n 4 pstswm kernel --grid 2x2 --trunc 85 --protocols 0,6,1,3,3,1 --overlap on\n"
                 "  mpiexec -n 8 pstswm kernel --algorithms ringpipe,ringsum,allreduce --result partitioned\n"

@@ -8,10 +8,12 @@
 #include "algo/vsum.h"
 #include "core/alloc.h"
 #include "core/errors.h"
+#include "model/gauss.h"
 #include "model/skeleton.h"
 
 #include <fftw3.h>
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,9 +42,17 @@ struct kcase {
     struct {
         size_t n, unit, ncoef;
         int lats;
-        double *legendre, *fourier, *out, *ref; /* legendre: ncoef x lats; fourier: lats x unit */
+        double *legendre, *fourier, *out, *ref; /* legendre (dgemm kernel): ncoef x lats; fourier: lats x unit */
         size_t lo, count;                        /* this rank's result block */
         bool partitioned;
+        pst_leg_method leg;
+        /* The recurrence kernel: the rows are the coefficients of spec (the column's wavenumbers),
+         * summed over the rank's pairs, Gaussian nodes mu / coslat (L holds mu + its first pair). */
+        pst_spec_layout spec;
+        pst_legendre L;
+        double *mu, *coslat;
+        int pairs;
+        double scale;                            /* max |ref| compared on this rank (the tolerance's unit) */
     } s;
 };
 
@@ -225,32 +235,98 @@ static long long dfft_verify(kcase *c)
 
 /* ---- vector sums ---- */
 
-/* Block [lo, lo+count) of this rank's partial Legendre sums: coefficient rows x (levels x
- * fields x complex) = legendre rows x fourier, a dgemm over the rank's latitudes (exact in any
- * split of the rows: the values are dyadic). */
-static void vsum_compute(void *arg, size_t lo, size_t count, double *out)
+/* The flops of coefficient rows [row0, row0 + rows), a multiply-add counting 2 (--compute
+ * skeleton).  The recurrence's dgemms run over pairs (a parity's symmetric or antisymmetric
+ * part), not latitudes, and it adds generating P̄ for degrees m..M+1 of every wavenumber, 5 flops
+ * per value as the model counts them (model/flops.h: the step's multiply, multiply-add and
+ * division, and the underflow scale), each block charged its rows' share. */
+static double vsum_flops(const kcase *c, size_t rows)
 {
-    kcase *c = arg;
-    size_t unit = c->s.unit, row0 = lo / unit, rows = count / unit;
-    if (rows == 0) return;
-    if (pst_skeleton()) { /* the dgemm's flops, a multiply-add counting 2 */
-        pst_skeleton_inject(PST_STAGE_LEGENDRE, 2.0 * (double)rows * (double)unit * c->s.lats);
-        return;
-    }
-    /* With threads (--threads), each its share of the rows, as the model shares out its sums'
-     * wavenumbers; MPI stays on the master, between blocks. */
+    const double r = (double)rows, unit = (double)c->s.unit;
+    if (c->s.leg == PST_LEG_DGEMM) return 2.0 * r * unit * c->s.lats;
+    const double generated = (double)(c->s.spec.ncoef + (size_t)c->s.spec.nm) * c->s.pairs;
+    return 2.0 * r * unit * c->s.pairs + 5.0 * generated * r / (double)c->s.spec.ncoef;
+}
+
+/* The dgemm kernel: legendre rows x fourier over the rank's latitudes (exact in any split of the
+ * rows: the values are dyadic).  With threads (--threads), each its share of the rows, as the
+ * model shares out its sums' wavenumbers; MPI stays on the master, between blocks. */
+static void vsum_dgemm(kcase *c, size_t row0, size_t rows, double *out)
+{
     const int threads = pst_threads();
 #pragma omp parallel for num_threads(threads) if (threads > 1)
     for (int t = 0; t < threads; t++) {
         size_t r0, nr;
         pst_block(rows, threads, t, &r0, &nr);
         if (nr == 0) continue;
-        pst_blas_dgemm(c->blas, false, (int)nr, (int)unit, c->s.lats, 1.0, c->s.legendre + (row0 + r0) * (size_t)c->s.lats,
-                       c->s.lats, c->s.fourier, (int)unit, 0.0, out + r0 * unit, (int)unit);
+        pst_blas_dgemm(c->blas, false, (int)nr, (int)c->s.unit, c->s.lats, 1.0, c->s.legendre + (row0 + r0) * (size_t)c->s.lats,
+                       c->s.lats, c->s.fourier, (int)c->s.unit, 0.0, out + r0 * c->s.unit, (int)c->s.unit);
     }
 }
 
-static void vsum_create(kcase *c, const kproblem *k, bool partitioned)
+/* The recurrence kernel, as the model's forward sums: per wavenumber with rows in the block
+ * (shared among the threads, each with its work area) and parity, the P̄ sums of those degree
+ * rows.  The Fourier rows are read as the pairs' symmetric parts (the first `pairs` rows) and
+ * antisymmetric parts (the rest). */
+static void vsum_recurrence(kcase *c, size_t row0, size_t rows, double *out)
+{
+    const pst_spec_layout *sp = &c->s.spec;
+    const size_t c1 = row0 + rows;
+    const int unit = (int)c->s.unit, threads = pst_threads();
+    const double *F[2] = {c->s.fourier, c->s.fourier + (size_t)c->s.pairs * c->s.unit};
+    int i_first = 0, i_end;
+    while (sp->off[i_first + 1] <= row0) i_first++;
+    for (i_end = i_first; i_end < sp->nm && sp->off[i_end] < c1; i_end++) continue;
+#pragma omp parallel for schedule(dynamic) num_threads(threads) if (threads > 1)
+    for (int i = i_first; i < i_end; i++) {
+        pst_leg_work *w = c->s.L.work + omp_get_thread_num();
+        for (int par = 0; par < 2; par++) {
+            const size_t first = pst_spec_block(sp, i, par), end = first + (size_t)sp->nk[par][i];
+            const int k0 = (int)((row0 > first ? row0 : first) - first), k1 = (int)((c1 < end ? c1 : end) - first);
+            if (k1 > k0)
+                pst_leg_analysis_rows(&c->s.L, w, PST_LEG_P, i, par, k0, k1, F[par], unit, unit, 0.0,
+                                      out + (first + (size_t)k0 - row0) * c->s.unit, unit);
+        }
+    }
+}
+
+/* Block [lo, lo+count) of this rank's partial Legendre sums: coefficient rows x (levels x
+ * fields x complex). */
+static void vsum_compute(void *arg, size_t lo, size_t count, double *out)
+{
+    kcase *c = arg;
+    size_t row0 = lo / c->s.unit, rows = count / c->s.unit;
+    if (rows == 0) return;
+    if (pst_skeleton()) pst_skeleton_inject(PST_STAGE_LEGENDRE, vsum_flops(c, rows));
+    else if (c->s.leg == PST_LEG_DGEMM) vsum_dgemm(c, row0, rows, out);
+    else vsum_recurrence(c, row0, rows, out);
+}
+
+/* The recurrence kernel's set-up: the column's wavenumbers as the model lays out their
+ * coefficients, the grid's Gaussian nodes, and P̄-only recurrence data over the row's pairs
+ * with a work area per thread (no tables). */
+static void vsum_recurrence_create(kcase *c, const kproblem *k)
+{
+    const kgeom *g = &c->g;
+    int *ms = pst_malloc(((size_t)k->grid.M + 1) * sizeof *ms), nm = kp_wavenumbers(k, g->px, g->x, ms);
+    pst_spec_layout_init(&c->s.spec, k->grid.M, ms, nm);
+    free(ms);
+    if (c->s.spec.ncoef != c->s.ncoef)
+        pst_fatal(PST_EXIT_FAILED, "kernel: %zu coefficients laid out, %zu sized", c->s.spec.ncoef, c->s.ncoef);
+    size_t pair0, pairs;
+    kp_pair_block(k, g->py, g->y, &pair0, &pairs);
+    c->s.pairs = (int)pairs;
+    c->s.mu = pst_malloc((size_t)k->grid.nlat * sizeof *c->s.mu);
+    c->s.coslat = pst_malloc((size_t)k->grid.nlat * sizeof *c->s.coslat);
+    double *w = pst_malloc((size_t)k->grid.nlat * sizeof *w);
+    pst_gauss_nodes(k->grid.nlat, c->s.mu, c->s.coslat, w);
+    free(w);
+    pst_legendre_init_p(&c->s.L, &c->s.spec, c->s.mu + pair0, c->s.coslat + pair0, c->s.pairs, PST_LEG_RECURRENCE,
+                        pst_threads());
+    c->s.L.blas = c->blas;
+}
+
+static void vsum_create(kcase *c, const kproblem *k, bool partitioned, pst_leg_method leg)
 {
     const kgeom *g = &c->g;
     c->s.unit = 2 * (size_t)k->levels * (size_t)k->fields;
@@ -258,9 +334,14 @@ static void vsum_create(kcase *c, const kproblem *k, bool partitioned)
     c->s.n = c->s.ncoef * c->s.unit;
     c->s.lats = kp_lats(k, g->py, g->y);
     c->s.partitioned = partitioned;
-    c->s.legendre = pst_malloc(c->s.ncoef * (size_t)c->s.lats * sizeof(double));
+    c->s.leg = leg;
+    if (leg == PST_LEG_RECURRENCE) {
+        vsum_recurrence_create(c, k);
+    } else {
+        c->s.legendre = pst_malloc(c->s.ncoef * (size_t)c->s.lats * sizeof(double));
+        for (size_t i = 0; i < c->s.ncoef * (size_t)c->s.lats; i++) c->s.legendre[i] = dyadic(i, (unsigned)c->rank) / 16.0;
+    }
     c->s.fourier = pst_malloc((size_t)c->s.lats * c->s.unit * sizeof(double));
-    for (size_t i = 0; i < c->s.ncoef * (size_t)c->s.lats; i++) c->s.legendre[i] = dyadic(i, (unsigned)c->rank) / 16.0;
     for (size_t i = 0; i < (size_t)c->s.lats * c->s.unit; i++) c->s.fourier[i] = dyadic(i + 7, (unsigned)c->rank);
     c->s.out = pst_malloc(c->s.n * sizeof(double));
     c->s.ref = pst_malloc(c->s.n * sizeof(double));
@@ -279,16 +360,31 @@ static void vsum_create(kcase *c, const kproblem *k, bool partitioned)
     } else {
         MPI_Allreduce(c->s.out, c->s.ref, (int)c->s.n, MPI_DOUBLE, MPI_SUM, g->comm);
     }
+    const size_t lo = partitioned ? c->s.lo : 0, n = partitioned ? c->s.count : c->s.n;
+    for (size_t i = lo; i < lo + n; i++) c->s.scale = fmax(c->s.scale, fabs(c->s.ref[i]));
     c->bytes = (long long)(c->s.n * sizeof(double));
 }
 
-static void vsum_run(kcase *c, const kplan *pl) { pst_vsum_run_compute(pl->v, vsum_compute, c, c->s.out); }
+/* Each call generates every P̄ it uses, as a forward sum of the model's step does: a work area
+ * keeps its last block, which the previous call left there. */
+static void vsum_run(kcase *c, const kplan *pl)
+{
+    for (int t = 0; c->s.leg == PST_LEG_RECURRENCE && t < c->s.L.nwork; t++) c->s.L.work[t].i = -1;
+    pst_vsum_run_compute(pl->v, vsum_compute, c, c->s.out);
+}
 
-/* Bitwise: every partial sum of the dyadic data is exact. */
+/* The rank's result (its block when partitioned): bitwise by the dgemm kernel, where every
+ * partial sum of the dyadic data is exact; by the recurrence, whose values are not dyadic and
+ * whose sums round differently in each split and order, to 1e-12 of the largest reference value
+ * (as dfft_verify). */
 static long long vsum_verify(kcase *c)
 {
-    long long bad = memcmp(c->s.out + c->s.lo, c->s.ref + c->s.lo, c->s.count * sizeof(double)) != 0;
-    if (!c->s.partitioned) bad += memcmp(c->s.out, c->s.ref, c->s.n * sizeof(double)) != 0;
+    const size_t lo = c->s.partitioned ? c->s.lo : 0, n = c->s.partitioned ? c->s.count : c->s.n;
+    const double *out = c->s.out + lo, *ref = c->s.ref + lo;
+    long long bad = 0;
+    if (c->s.leg == PST_LEG_DGEMM) bad = memcmp(out, ref, n * sizeof(double)) != 0;
+    else
+        for (size_t i = 0; i < n; i++) bad += !(fabs(out[i] - ref[i]) <= 1e-12 * c->s.scale);
     memset(c->s.out, 0, c->s.n * sizeof(double));
     return bad;
 }
@@ -296,7 +392,7 @@ static long long vsum_verify(kcase *c)
 /* ---- dispatch ---- */
 
 kcase *kcase_create(pst_alg_family fam, kstage stage, const kproblem *k, const kgeom *g, bool partitioned, pst_blas blas,
-                    pst_fft_planner *fft)
+                    pst_leg_method leg, pst_fft_planner *fft)
 {
     kcase *c = pst_calloc(1, sizeof *c);
     c->fam = fam;
@@ -308,7 +404,7 @@ kcase *kcase_create(pst_alg_family fam, kstage stage, const kproblem *k, const k
     switch (fam) {
     case PST_FAMILY_TRANSPOSE: trans_create(c, stage, k); break;
     case PST_FAMILY_DFFT: dfft_create(c, k); break;
-    case PST_FAMILY_VSUM: vsum_create(c, k, partitioned); break;
+    case PST_FAMILY_VSUM: vsum_create(c, k, partitioned, leg); break;
     }
     return c;
 }
@@ -368,5 +464,11 @@ void kcase_free(kcase *c)
                     c->t.send2, c->t.a2, c->t.ref, c->d.in, c->d.back, c->d.ref_back, c->d.coef, c->d.ref, c->s.legendre, c->s.fourier,
                     c->s.out, c->s.ref};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) free(bufs[i]);
+    if (c->s.leg == PST_LEG_RECURRENCE) {
+        pst_legendre_free(&c->s.L);
+        pst_spec_layout_free(&c->s.spec);
+    }
+    free(c->s.mu);
+    free(c->s.coslat);
     free(c);
 }

@@ -60,11 +60,18 @@ const char *kproblem_grid_check(const kproblem *k, int px, int py)
 
 int kp_fft_nlon(const kproblem *k, int px) { return k->scaled ? k->ref_nlon / k->ref_px * px : k->nlon; }
 
+/* In scaled mode row y holds what row y mod ref_py holds in the reference (whose rows divide its
+ * pairs evenly). */
+void kp_pair_block(const kproblem *k, int py, int y, size_t *lo, size_t *n)
+{
+    if (k->scaled) pst_block((size_t)k->ref_nlat / 2, k->ref_py, y % k->ref_py, lo, n);
+    else pst_block((size_t)k->nlat / 2, py, y, lo, n);
+}
+
 int kp_lats(const kproblem *k, int py, int y)
 {
-    if (k->scaled) return 2 * (k->ref_nlat / 2 / k->ref_py);
     size_t lo, n;
-    pst_block((size_t)k->nlat / 2, py, y, &lo, &n);
+    kp_pair_block(k, py, y, &lo, &n);
     return 2 * (int)n;
 }
 
@@ -73,11 +80,13 @@ int kp_fft_lines(const kproblem *k, int py, int y) { return kp_lats(k, py, y) * 
 void kp_lon_block(const kproblem *k, int px, int x, size_t *lo, size_t *n) { pst_block((size_t)kp_fft_nlon(k, px), px, x, lo, n); }
 
 /* In scaled mode column x holds what column x mod ref_px holds in the reference. */
-int kp_nm(const kproblem *k, int px, int x)
+int kp_wavenumbers(const kproblem *k, int px, int x, int *out)
 {
     int cols = k->scaled ? k->ref_px : px, col = k->scaled ? x % k->ref_px : x;
-    return pst_spectral_grid_wavenumbers(&k->grid, cols, col, NULL);
+    return pst_spectral_grid_wavenumbers(&k->grid, cols, col, out);
 }
+
+int kp_nm(const kproblem *k, int px, int x) { return kp_wavenumbers(k, px, x, NULL); }
 
 long kp_ncoef(const kproblem *k, int px, int x)
 {

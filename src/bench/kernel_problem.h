@@ -41,7 +41,11 @@ int kp_fft_nlon(const kproblem *k, int px);                 /* FFT line length *
 int kp_fft_lines(const kproblem *k, int py, int y);         /* real lines in row y */
 void kp_lon_block(const kproblem *k, int px, int x, size_t *lo, size_t *n);
 int kp_lats(const kproblem *k, int py, int y);              /* latitudes of row y */
+/* The north/south latitude pairs of row y: first (of the grid's nlat / 2, north to south) and count. */
+void kp_pair_block(const kproblem *k, int py, int y, size_t *lo, size_t *n);
 int kp_nm(const kproblem *k, int px, int x);                /* wavenumbers of column x */
+/* Their values into out (room for trunc + 1; NULL: count only), in the model's order; returns kp_nm. */
+int kp_wavenumbers(const kproblem *k, int px, int x, int *out);
 long kp_ncoef(const kproblem *k, int px, int x);            /* spectral coefficients of column x */
 int kp_mmax(const kproblem *k, int px);                     /* highest wavenumber (dfft) */
 

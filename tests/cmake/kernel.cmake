@@ -169,3 +169,50 @@ pst_records_test(kernel.np2.fftw_plan 2 CHECKS
   --overlap off --reps 1 --warmup 0 --timeout 120)
 pst_bad_input_test(kernel.bad.fftw_plan 1 2 "--fftw-plan: unknown value 'fast' \\(allowed: estimate, measure, patient\\)"
   kernel --fftw-plan fast --out ${PST_TEST_OUT})
+# --legendre-kernel recurrence: the vector sums compute the model's P-bar sums of the column's
+# coefficients (m, n) over the row's Gaussian latitude pairs, P-bar generated per block; their
+# sums round differently in each split and order, so they are verified to 1e-12 of the largest
+# (a wrong result exits 3).  The Legendre stage's transposes run as ever (they compute nothing),
+# and the records say which kernel the sums ran on.  On 1 rank the Legendre stage is skipped
+# (its column has one rank), so nothing is verified there.  2 ranks: every Legendre-stage
+# algorithm, with --granularity (row y takes the reference's row y mod 4: other pairs on each
+# rank), and two sums with 2 threads; 4 and 8 ranks a sample each, so every algorithm runs
+# at 4 or 8 (ringpipe at both), 4 partitioned on a column of 4, 8 on 2 columns of 4 (each its
+# own wavenumbers; Open MPI only: MPICH busy-polls oversubscribed).  The vector sums' points are
+# those with a result (replicated or partitioned).
+set(KERNEL_REC_CHECKS
+  "all(p['verified'] is True for p in points)"
+  "all(p.get('legendre_kernel') == ('recurrence' if 'result' in p else None) for p in points)"
+  "any('result' in p for p in points)"
+  "all(s['legendre_kernel'] == 'recurrence' for s in summaries if s['summary'] == 'family' and s['family'] == 'vsum')")
+pst_records_test(kernel.np2.recurrence 2 CHECKS ${KERNEL_REC_CHECKS}
+  "{p['algorithm'] for p in points} == {a['name'] for a in header['algorithms'] if 'legendre' in a['stages'] and a['available']}"
+  "all(p['granularity'] == 'T21L2@4x4' for p in points)"
+  ARGS kernel --stages legendre --legendre-kernel recurrence --granularity T21L2@4x4 --protocols 0,6
+  --overlap off,on --reps 2 --warmup 0 --timeout 120)
+# Threads share a block's wavenumbers, each generating into its own work area (one shared area
+# failed here 4 runs in 4 at T42, 1 in 3 at T21: a race on its P-bar).  Two sums only: 2 ranks x
+# 2 threads oversubscribe two cores.
+pst_records_test(kernel.np2.recurrence.threads 2 CHECKS ${KERNEL_REC_CHECKS}
+  "header['threads'] == 2"
+  ARGS kernel --stages legendre --legendre-kernel recurrence --threads 2 --algorithms halfsum,ringpipe --trunc 42
+  --levels 1 --protocols 0,6 --overlap on --reps 4 --warmup 0 --timeout 120)
+pst_records_test(kernel.np4.recurrence 4 CHECKS ${KERNEL_REC_CHECKS}
+  "{p['algorithm'] for p in points} == {'srtrans', 'logtrans', 'ialltoallv', 'alltoallv_init', 'halfsum', 'ringpipe', 'iallreduce', 'allreduce_init'}"
+  "all(p.get('result') in (None, 'partitioned') for p in points)"
+  ARGS kernel --stages legendre --legendre-kernel recurrence --algorithms srtrans,logtrans,ialltoallv,alltoallv_init,halfsum,ringpipe,iallreduce,allreduce_init
+  --result partitioned --trunc 21 --levels 2 --protocols 0,6 --overlap off,on --reps 2 --warmup 0 --timeout 120)
+if(PST_MPI STREQUAL "openmpi")
+  pst_records_test(kernel.np8.recurrence 8 CHECKS ${KERNEL_REC_CHECKS}
+    "{p['algorithm'] for p in points} == {'swtrans', 'neighbor', 'alltoallv', 'exchsum', 'ringsum', 'ringpipe', 'reduce_scatter', 'allreduce'}"
+    "all(p['grid'] == '2x4' and p['comms'] == 2 for p in points)"
+    ARGS kernel --stages legendre --legendre-kernel recurrence --grid 2x4 --algorithms swtrans,neighbor,alltoallv,exchsum,ringsum,ringpipe,reduce_scatter,allreduce
+    --trunc 21 --levels 2 --protocols 0,6 --overlap on --reps 2 --warmup 0 --timeout 200)
+endif()
+# The default keeps the synthetic dyadic sums, verified bitwise, and says so.
+pst_records_test(kernel.np2.legendre_kernel_default 2 CHECKS
+  "all(p['legendre_kernel'] == 'dgemm' and p['verified'] is True for p in points)"
+  ARGS kernel --stages legendre --algorithms ringpipe --trunc 10 --levels 2 --protocols 0,6 --overlap off --reps 1
+  --warmup 0 --timeout 120)
+pst_bad_input_test(kernel.bad.legendre_kernel 2 2 "--legendre-kernel: unknown value 'auto' \\(allowed: dgemm, recurrence\\)"
+  kernel --legendre-kernel auto --out ${PST_TEST_OUT})
