@@ -41,6 +41,14 @@ static inline size_t field_lines(const pst_dyn *d) { return 2 * (size_t)d->Bc; }
  * of 2, both parities; forward P̄ inputs of 4 fields and H inputs of 3, symmetric and
  * antisymmetric: 28 per level either way. */
 static inline size_t leg_width(const pst_dyn *d) { return 28 * (size_t)d->B; }
+/* Where a piece's parts are (doubles from its start): each parity's table block meets its P̄
+ * sums and the H sums it makes side by side, so one dgemm serves both (pst_leg_synth_ph,
+ * pst_leg_analysis_ext).  Inverse [xe | yo | xo | ye]: x the 5 P̄ sums of parity par, y the 2 H
+ * sums; forward [sP | sH | aP | aH]: the 4 P̄ inputs and 3 H inputs, symmetric and antisymmetric. */
+static inline size_t inv_x(const pst_dyn *d, int par) { return (size_t)par * (PST_DYN_NSPEC + 2) * d->B * 2; }
+static inline size_t inv_y(const pst_dyn *d, int par) { return inv_x(d, 1 - par) + (size_t)PST_DYN_NSPEC * d->B * 2; }
+static inline size_t fwd_p(const pst_dyn *d, int par) { return (size_t)par * (O_N + H_N) * d->B * 2; }
+static inline size_t fwd_h(const pst_dyn *d, int par) { return fwd_p(d, par) + (size_t)O_N * d->B * 2; }
 /* Slot i's piece of pair p in a Legendre buffer of `pairs` pairs ([m][pair][28 B]). */
 static inline size_t leg_piece(const pst_dyn *d, size_t i, size_t p, size_t pairs) { return (i * pairs + p) * leg_width(d); }
 /* Coefficient `coef`'s field of one level in the spectral state ([ncoef][field][B][2] per block). */

@@ -379,16 +379,16 @@ void pst_leg_analysis_rows(const pst_legendre *L, pst_leg_work *w, pst_leg_kerne
 
 /* c_k = a_{k+1} s_{k+1} − b_{k−1} s_{k−1}: degree k = m + par + 2j of the table block (i, par) has
  * its neighbours k ± 1 in the parity 1 − par block at rows j + par (k + 1) and j + par − 1
- * (k − 1), where those are degrees m..M. */
-void pst_leg_synth_h(const pst_legendre *L, pst_leg_work *w, int i, int par, const double *S_opp, int lds, int col0, int ncols,
-                     double *C, double *X, int ldx)
+ * (k − 1), where those are degrees m..M.  Rows of C: ldc apart. */
+static void h_coefficients(const pst_legendre *L, int i, int par, const double *S_opp, int lds, int col0, int ncols,
+                           double *C, int ldc)
 {
     const pst_spec_layout *s = L->spec;
     const int next = L->ext.nk[par][i], nopp = s->nk[1 - par][i];
     const size_t opp = pst_spec_block(s, i, 1 - par);
     for (int j = 0; j < next; j++) {
         const int up = j + par, down = j + par - 1; /* degrees k + 1, k − 1 in the other parity */
-        double *c = C + (size_t)j * ncols;
+        double *c = C + (size_t)j * ldc;
         memset(c, 0, (size_t)ncols * sizeof *c);
         if (up < nopp) {
             const double a = L->rec_a[opp + up], *su = S_opp + (size_t)up * lds + col0;
@@ -399,26 +399,64 @@ void pst_leg_synth_h(const pst_legendre *L, pst_leg_work *w, int i, int par, con
             for (int col = 0; col < ncols; col++) c[col] -= b * sd[col];
         }
     }
-    synth_degrees(L, w, PST_LEG_P, i, par, next, C, ncols, ncols, X, ldx);
 }
 
-void pst_leg_analysis_h(const pst_legendre *L, pst_leg_work *w, int i, int par, int j0, int j1, const double *F, int ldf, int ncols,
-                        double *Z, double *O_opp, int ldo)
+void pst_leg_synth_h(const pst_legendre *L, pst_leg_work *w, int i, int par, const double *S_opp, int lds, int col0,
+                     int ncols, double *C, double *X, int ldx)
 {
-    if (j1 <= j0 || L->ext.nk[par][i] == 0) return;
-    /* Output degree n = m + (1 − par) + 2j meets Z at n − 1 (row j − par; none for n = m, where
-     * a_n = 0) and n + 1 (row j + 1 − par, at most M + 1): rows z0..j1 − par of Z serve j0..j1. */
-    const int z0 = j0 - par > 0 ? j0 - par : 0;
-    analysis_degrees(L, w, PST_LEG_P, i, par, z0, j1 + 1 - par, F, ldf, ncols, 0.0, Z, ncols);
+    h_coefficients(L, i, par, S_opp, lds, col0, ncols, C, ncols);
+    synth_degrees(L, w, PST_LEG_P, i, par, L->ext.nk[par][i], C, ncols, ncols, X, ldx);
+}
+
+void pst_leg_synth_ph(const pst_legendre *L, pst_leg_work *w, int i, int par, const double *S, int lds, int np,
+                      const double *S_opp, int col0, int nh, double *B, double *X, int ldx)
+{
+    const int next = L->ext.nk[par][i], nk = L->spec->nk[par][i], ldb = np + nh;
+    for (int j = 0; j < next; j++) {
+        if (j < nk) memcpy(B + (size_t)j * ldb, S + (size_t)j * lds, (size_t)np * sizeof *B);
+        else memset(B + (size_t)j * ldb, 0, (size_t)np * sizeof *B);
+    }
+    h_coefficients(L, i, par, S_opp, lds, col0, nh, B + np, ldb);
+    synth_degrees(L, w, PST_LEG_P, i, par, next, B, ldb, ldb, X, ldx);
+}
+
+/* Output degree n = m + (1 − par) + 2j meets the P̄ sums Z of table par at n − 1 (row j − par;
+ * none for n = m, where a_n = 0) and n + 1 (row j + 1 − par, at most M + 1): rows [j0, j1) of O
+ * from Z's rows z0.. (ldz apart). */
+static void h_from_sums(const pst_legendre *L, int i, int par, int j0, int j1, const double *Z, int ldz, int z0,
+                        int ncols, double *O_opp, int ldo)
+{
     const size_t opp = pst_spec_block(L->spec, i, 1 - par);
     for (int jo = j0; jo < j1; jo++) {
-        const double a = L->rec_a[opp + jo], b = L->rec_b[opp + jo], *zu = Z + (size_t)(jo + 1 - par - z0) * ncols;
+        const double a = L->rec_a[opp + jo], b = L->rec_b[opp + jo], *zu = Z + (size_t)(jo + 1 - par - z0) * ldz;
         double *o = O_opp + (size_t)(jo - j0) * ldo;
         if (jo - par >= 0) {
-            const double *zd = Z + (size_t)(jo - par - z0) * ncols;
+            const double *zd = Z + (size_t)(jo - par - z0) * ldz;
             for (int col = 0; col < ncols; col++) o[col] += a * zd[col] - b * zu[col];
         } else {
             for (int col = 0; col < ncols; col++) o[col] -= b * zu[col];
         }
     }
+}
+
+void pst_leg_analysis_h(const pst_legendre *L, pst_leg_work *w, int i, int par, int j0, int j1, const double *F,
+                        int ldf, int ncols, double *Z, double *O_opp, int ldo)
+{
+    if (j1 <= j0 || L->ext.nk[par][i] == 0) return;
+    const int z0 = j0 - par > 0 ? j0 - par : 0;
+    analysis_degrees(L, w, PST_LEG_P, i, par, z0, j1 + 1 - par, F, ldf, ncols, 0.0, Z, ncols);
+    h_from_sums(L, i, par, j0, j1, Z, ncols, z0, ncols, O_opp, ldo);
+}
+
+void pst_leg_analysis_ext(const pst_legendre *L, pst_leg_work *w, int i, int par, const double *F, int ldf, int ncols,
+                          double *Z)
+{
+    analysis_degrees(L, w, PST_LEG_P, i, par, 0, L->ext.nk[par][i], F, ldf, ncols, 0.0, Z, ncols);
+}
+
+void pst_leg_h_from_sums(const pst_legendre *L, int i, int par, const double *Z, int ldz, int ncols, double *O_opp,
+                         int ldo)
+{
+    if (L->ext.nk[par][i] == 0) return;
+    h_from_sums(L, i, par, 0, L->spec->nk[1 - par][i], Z, ldz, 0, ncols, O_opp, ldo);
 }

@@ -37,13 +37,14 @@ void pst_step_inverse_combine(pst_dyn *d, const pst_substep *s, const pst_chunk 
         return;
     }
     const int p0 = c->p0, p1 = c->p1, l0 = c->l0;
-    const int B = d->B, nc = d->fstride, cs = PST_DYN_NSPEC * B * 2, ch = 2 * B * 2;
+    const int B = d->B, nc = d->fstride;
     const size_t fs = field_lines(d) * nc; /* fs: distance between fields */
     PST_PAIRS_IN_THREADS
     for (int p = p0; p < p1; p++)
         for (int i = 0; i < d->par->nmx; i++) {
             const double m = d->par->mx[i];
-            const double *xe = d->legbuf + leg_piece(d, (size_t)d->par->leg_slot[i], (size_t)p, (size_t)d->npairs), *xo = xe + cs, *ye = xe + 2 * cs, *yo = ye + ch;
+            const double *piece = d->legbuf + leg_piece(d, (size_t)d->par->leg_slot[i], (size_t)p, (size_t)d->npairs);
+            const double *xe = piece + inv_x(d, 0), *xo = piece + inv_x(d, 1), *ye = piece + inv_y(d, 0), *yo = piece + inv_y(d, 1);
             prefetch_piece(d, i, p, l0, false);
             for (int l = 0; l < d->Bc; l++) {
                 const int lb = l0 + l; /* level in the block */
@@ -89,7 +90,7 @@ void pst_step_forward_combine(pst_dyn *d, const pst_substep *s, const pst_chunk 
         return;
     }
     const int p0 = c->p0, p1 = c->p1, l0 = c->l0;
-    const int B = d->B, nc = d->fstride, co = O_N * B * 2, chh = H_N * B * 2;
+    const int B = d->B, nc = d->fstride;
     const double tau = s->tau, a = PST_EARTH_RADIUS_M;
     const bool si = d->cfg.scheme == PST_SCHEME_SEMI_IMPLICIT;
     const double cphi = si ? tau * d->cfg.phibar : 0.0, ckap = si ? tau : 0.0;
@@ -100,7 +101,8 @@ void pst_step_forward_combine(pst_dyn *d, const pst_substep *s, const pst_chunk 
         const double wn = d->w[lat] / d->cfg.nlon, sn = 2.0 * tau * wn / (a * one_minus_mu2(d, lat));
         for (int i = 0; i < d->par->nmx; i++) {
             const double sm = sn * d->par->mx[i];
-            double *sP = d->legbuf + leg_piece(d, (size_t)d->par->leg_slot[i], (size_t)p, (size_t)d->npairs), *aP = sP + co, *sH = aP + co, *aH = sH + chh;
+            double *piece = d->legbuf + leg_piece(d, (size_t)d->par->leg_slot[i], (size_t)p, (size_t)d->npairs);
+            double *sP = piece + fwd_p(d, 0), *aP = piece + fwd_p(d, 1), *sH = piece + fwd_h(d, 0), *aH = piece + fwd_h(d, 1);
             prefetch_piece(d, i, p, l0, true);
             for (int l = 0; l < d->Bc; l++) {
                 const double *qn = (const double *)(d->four_fwd[c->t] + fwd_line(d, p - p0, 0, 0, l) * nc + i);

@@ -5,9 +5,9 @@
 
 #include <omp.h>
 
-/* Per wavenumber and parity, P̄ sums of all five state fields and, through the same table block,
- * the H sums of the other parity's ψ', χ' (legendre.h), into the Legendre buffer of `pairs`
- * pairs [m][pair][xe | xo | ye | yo]. */
+/* Per wavenumber and parity, P̄ sums of all five state fields and, through the same table block in
+ * the same dgemm, the H sums of the other parity's ψ', χ' (legendre.h), into the Legendre buffer
+ * of `pairs` pairs [m][pair][xe | yo | xo | ye] (layout.h). */
 void pst_step_inverse_sums(pst_dyn *d, const double *st, double *lb, int pairs)
 {
     if (pst_skeleton()) {
@@ -20,10 +20,9 @@ void pst_step_inverse_sums(pst_dyn *d, const double *st, double *lb, int pairs)
     for (int i = 0; i < d->spec.nm; i++)
         for (int par = 0; par < 2; par++) {
             const double *S = st + (size_t)cs * pst_spec_block(&d->spec, i, par);
-            double *X = lb + leg_piece(d, (size_t)i, 0, (size_t)pairs);
-            pst_leg_work *w = d->leg_work + omp_get_thread_num();
-            pst_leg_synth(&d->leg, w, PST_LEG_P, i, par, S, cs, cs, X + par * cs, ldx);
             const double *S_opp = st + (size_t)cs * pst_spec_block(&d->spec, i, 1 - par);
-            pst_leg_synth_h(&d->leg, w, i, par, S_opp, cs, S_PSI * B * 2, ch, d->leg_scratch[omp_get_thread_num()], X + 2 * cs + (1 - par) * ch, ldx);
+            double *X = lb + leg_piece(d, (size_t)i, 0, (size_t)pairs) + inv_x(d, par);
+            pst_leg_synth_ph(&d->leg, d->leg_work + omp_get_thread_num(), i, par, S, cs, cs, S_opp, S_PSI * B * 2, ch,
+                             d->leg_scratch[omp_get_thread_num()], X, ldx);
         }
 }
