@@ -21,5 +21,6 @@ subset+='|^model\.(case5\.t21|reference\.(write|use)|grid\.1x2\.(ringpipe|tuned_
 subset+='|^model\.threads\.bitwise\.1x[12]$|^model\.threads\.bitwise\.2x1$|^model\.threads\.comm_threads_2x1$'
 subset+='|^kernel\.threads\.sums$|^threads\.pingpong\.multiple\.2$|^threads\.swap\.multiple\.2$'
 subset+='|^model\.parallel\.(1x1|1x2|2x1)\.case6$|^model\.blas\.(blis|blis_sup|auto|auto_without_blis)$|^header\.np1\.machine$'
+subset+='|^model\.legendre_kernel\.recurrence\.np[12]$'
 echo "== sanitizer tests with $mpi =="
 ctest --test-dir "build/$mpi-sanitize" --output-on-failure --no-tests=error -j 2 --timeout 300 -R "$subset"

@@ -3,13 +3,15 @@
  * subset) so that every protocol also runs, the state after STEPS steps of test case CASE is
  * compared with the serial run of the same configuration on every rank.
  *
- *   test_model_parallel PXxPY CASE TRUNC LEVELS STEPS [all|subset|once [TRANSPORT]]
+ *   test_model_parallel PXxPY CASE TRUNC LEVELS STEPS [all|subset|once [TRANSPORT [KERNEL]]]
  *
  * subset: the representative protocols of algo_test.h; once: each protocol (of the subset, when
  * two-sided) in one run, the runs cycling through the FFT and Legendre algorithms and both overlap
  * settings, no library or level-pipeline runs (oversubscribed MPICH, where every blocking call or
  * flag poll busy-waits for a rank that is not scheduled).
  * TRANSPORT (default mpi): the protocols of that transport's catalogue (rma, shmem: all of them).
+ * KERNEL (default dgemm): the Legendre products' P̄ from tables (dgemm) or the recurrence; every run
+ * and the serial one use it, and a recurrence's serial run is also compared with the tables'.
  *
  * Tolerance: max |parallel - serial| / scale per field and level <= TOL (1e-12; the scale of
  * vorticity and divergence is their common maximum, of Φ' its own).  The
@@ -22,6 +24,7 @@
 #include "core/errors.h"
 #include "model/model.h"
 #include "model/parallel.h"
+#include "model_test.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -57,6 +60,7 @@ static void run(pst_model_config mc, long steps, spectra *out)
     pst_model_run_result r;
     pst_model_run(&m, &o, &r); /* the driver's loop; the comparison with the serial run finds a blow-up */
     free(r.step_s);
+    require_leg_method(&m);
     snapshot(&m, mc.levels, out);
     pst_model_free(&m);
 }
@@ -158,6 +162,22 @@ static bool library(const pst_algorithm *a) { return a->collective && !a->coll_f
 /* The step's FFTs planned as the set-up's (FFTW_ESTIMATE): quick, and the same plans every run. */
 static pst_fft_planner estimate = {.effort = "estimate", .flags = FFTW_ESTIMATE};
 
+/* The recurrence's serial run against the tables' (the same model to round-off, TOL as any grid). */
+static int kernels_agree(int rank, pst_model_config mc, long steps, const spectra *serial)
+{
+    if (mc.legendre == PST_LEG_DGEMM) return 0;
+    mc.legendre = PST_LEG_DGEMM;
+    spectra tables;
+    run(mc, steps, &tables);
+    bool bitwise;
+    double diff = compare(&tables, serial, mc.levels, mc.M, &bitwise);
+    spectra_free(&tables);
+    if (!rank)
+        printf("serial %s against dgemm: max relative difference %.3e%s: %s\n", pst_leg_method_names[PST_LEG_RECURRENCE],
+               diff, bitwise ? " (bitwise)" : "", diff <= TOL ? "ok" : "FAIL");
+    return !(diff <= TOL);
+}
+
 int main(int argc, char **argv)
 {
     char *as_option[] = {argv[0], "--transport", argc > 7 ? argv[7] : "mpi"};
@@ -167,8 +187,11 @@ int main(int argc, char **argv)
     int rank, size, PX, PY;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (argc < 6 || sscanf(argv[1], "%dx%d", &PX, &PY) != 2 || PX * PY != size) {
-        if (!rank) fprintf(stderr, "usage: test_model_parallel PXxPY CASE TRUNC LEVELS STEPS [all|subset] (P = PX*PY ranks)\n");
+    const int kernel = leg_method_arg(argc > 8 ? argv[8] : "dgemm");
+    if (argc < 6 || sscanf(argv[1], "%dx%d", &PX, &PY) != 2 || PX * PY != size || kernel < 0) {
+        if (!rank)
+            fprintf(stderr, "usage: test_model_parallel PXxPY CASE TRUNC LEVELS STEPS [all|subset|once [TRANSPORT [dgemm|recurrence]]]"
+                            " (P = PX*PY ranks)\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     int test_case = atoi(argv[2]), M = atoi(argv[3]), levels = atoi(argv[4]);
@@ -178,9 +201,10 @@ int main(int argc, char **argv)
     int nlat = 2 * ((3 * M + 1 + 3) / 4), nlon = 1;
     while (nlon < 3 * M + 1) nlon *= 2;
     pst_model_config mc = {.test_case = test_case, .M = M, .nlat = nlat, .nlon = nlon, .levels = levels,
-                           .level_block = levels % 2 ? 1 : 2, .fft = &estimate};
+                           .level_block = levels % 2 ? 1 : 2, .fft = &estimate, .legendre = (pst_leg_method)kernel};
     spectra serial;
     run(mc, steps, &serial);
+    int kernel_failures = kernels_agree(rank, mc, steps, &serial);
 
     const pst_protocol **protos = NULL;
     size_t nprotos = 0;
@@ -244,7 +268,7 @@ int main(int argc, char **argv)
             const pst_algorithm *leg = li < nleg ? legs[li] : lib_legs[li - nleg];
             if (pst_pleg_sum_splits(leg)) check_config(&g, ffts[li % nfft], leg, protos[0], false, 0, true, &t);
         }
-    int failures = t.failures, refused = t.refused, ran = t.ran, bitwise_runs = t.bitwise_runs;
+    int failures = t.failures + kernel_failures, refused = t.refused, ran = t.ran, bitwise_runs = t.bitwise_runs;
     double worst = t.worst;
     if (ran == 0) {
         failures++;
@@ -256,9 +280,9 @@ int main(int argc, char **argv)
         if (!rank) printf("FAIL 1x1 runs differ from the serial model (%d of %d bitwise)\n", bitwise_runs, ran);
     }
     if (!rank)
-        printf("grid %dx%d case %d T%dL%d %ld steps, transport %s: %d runs (%zu protocols), %d refused by pst_par_check, %d bitwise, "
+        printf("grid %dx%d case %d T%dL%d %ld steps, transport %s, Legendre kernel %s: %d runs (%zu protocols), %d refused by pst_par_check, %d bitwise, "
                "max relative difference %.3e (tolerance %.0e): %s\n",
-               PX, PY, test_case, M, levels, steps, transport, ran, nprotos, refused, bitwise_runs, worst, TOL,
+               PX, PY, test_case, M, levels, steps, transport, pst_leg_method_names[kernel], ran, nprotos, refused, bitwise_runs, worst, TOL,
                failures ? "FAIL" : "ok");
     spectra_free(&serial);
     free(protos);

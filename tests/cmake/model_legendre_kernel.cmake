@@ -1,0 +1,99 @@
+# pstswm model --legendre-kernel (model/legendre.h): the Legendre products' P-bar streamed from
+# tables (dgemm) or generated per wavenumber and block of latitude pairs (recurrence), or the faster
+# of the two timed at set-up (auto, the default).  Both kernels are the same model to round-off:
+# case 2's accuracy with each, the recurrence against the tables' fields, every decomposition and
+# Legendre algorithm against the serial run, threads bit for bit, the records, bad input.
+# MODEL_CASE2_ACCURATE and MODEL_FAST are model.cmake's (included first: its name sorts first).
+if(NOT DEFINED MODEL_CASE2_ACCURATE)
+  message(FATAL_ERROR "model_legendre_kernel.cmake needs MODEL_CASE2_ACCURATE from model.cmake")
+endif()
+
+# Case 2 at T42 over the standard five days with each kernel fixed: the bounds of every case 2
+# test (model.cmake; measured h_l2 8.6e-14 with either kernel), the kernel the record names, no
+# trial times.
+foreach(kernel dgemm recurrence)
+  pst_records_test(model.legendre_kernel.${kernel}.np1 1 CHECKS ${MODEL_CASE2_ACCURATE}
+    "points[0]['trunc'] == 42 and points[0]['steps'] * points[0]['dt_s'] == 5 * 86400"
+    "points[0]['legendre_kernel'] == '${kernel}' and points[0]['legendre_kernel_choice'] == 'fixed'"
+    "points[0]['legendre_kernel_dgemm_s'] is None and points[0]['legendre_kernel_recurrence_s'] is None"
+    ARGS model --case 2 --trunc 42 --days 5 --legendre-kernel ${kernel} ${MODEL_FAST})
+endforeach()
+# The recurrence on a column (ringpipe's just-in-time blocks) ends where the serial tables' run
+# ended, in case 5 (case 2 without rotation is zonal: every wavenumber but 0 multiplies zeros):
+# the fields' differences are round-off (measured h_l2 2e-16, v_l2 3e-14), within the 1e-12 that
+# every decomposition keeps to the serial run.
+set(LK_REF ${CMAKE_CURRENT_BINARY_DIR}/model-legendre-kernel-dgemm.nc)
+set(LK_CASE5 --case 5 --trunc 42 --days 1 ${MODEL_FAST})
+add_test(NAME model.legendre_kernel.dgemm.write COMMAND ${PSTRUN} -n 1 $<TARGET_FILE:pstswm> model ${LK_CASE5}
+  --legendre-kernel dgemm --write-fields ${LK_REF})
+set_tests_properties(model.legendre_kernel.dgemm.write PROPERTIES TIMEOUT 120 FIXTURES_SETUP legendre_kernel_ref)
+pst_records_test(model.legendre_kernel.recurrence.np2 2 CHECKS
+  "len(points) == 1 and points[0]['grid'] == '1x2' and points[0]['legendre'] == 'ringpipe'"
+  "points[0]['legendre_kernel'] == 'recurrence' and points[0]['legendre_kernel_choice'] == 'fixed'"
+  "points[0]['legendre_kernel_dgemm_s'] is None and points[0]['legendre_kernel_recurrence_s'] is None"
+  "points[0]['error_ref'] == 'reference' and points[0]['h_l2'] < 1e-12 and points[0]['h_linf'] < 1e-12 and points[0]['v_l2'] < 1e-12"
+  ARGS model --grid 1x2 --legendre ringpipe ${LK_CASE5} --legendre-kernel recurrence --reference ${LK_REF})
+set_tests_properties(model.legendre_kernel.recurrence.np2 PROPERTIES FIXTURES_REQUIRED legendre_kernel_ref)
+
+# auto (the default, and named) times both kernels at set-up and keeps the recurrence only when
+# it was at least 5 % faster (model/fastest.h: the slowest rank's best times, so every rank
+# chooses alike); the record gives the choice and both times, and the run stays at round-off.
+set(LK_AUTO "len(points) == 1 and points[0]['legendre_kernel'] in ('dgemm', 'recurrence')"
+  "points[0]['legendre_kernel_choice'] == 'auto'"
+  "points[0]['legendre_kernel_dgemm_s'] > 0 and points[0]['legendre_kernel_recurrence_s'] > 0"
+  "(points[0]['legendre_kernel'] == 'recurrence') == (points[0]['legendre_kernel_recurrence_s'] < 0.95 * points[0]['legendre_kernel_dgemm_s'])"
+  "points[0]['h_l2'] < 1e-12 and points[0]['v_l2'] < 1e-12")
+set(LK_SMALL --case 2 --trunc 21 --levels 4 --steps 6 ${MODEL_FAST})
+pst_records_test(model.legendre_kernel.auto.np1 1 CHECKS ${LK_AUTO} ARGS model ${LK_SMALL})
+pst_records_test(model.legendre_kernel.auto.np2 2 CHECKS ${LK_AUTO} "points[0]['grid'] == '1x2'"
+  ARGS model --grid 1x2 --legendre-kernel auto ${LK_SMALL})
+
+# Every decomposition and Legendre algorithm with the recurrence reproduces the serial run with it
+# (within 1e-12; tests/mpi/test_model_parallel.c, which also compares that serial run with the
+# tables'; a 1x1 grid bit for bit).  A column runs every Legendre algorithm (transposes, vector
+# sums with ringpipe, the library's, the level pipeline) against every protocol; 2x2 and the
+# oversubscribed 4x2 (Open MPI) every FFT x Legendre pair; oversubscribed MPICH on 2x2 each
+# algorithm once (9 s; the subset took 30 s there).  Mostly case 5, whose mountain fills every
+# wavenumber (case 6 fills multiples of 4).
+foreach(run "1x1;5;all" "1x2;5;all" "2x1;6;all" "2x2;5;all" "4x2;6;all")
+  list(GET run 0 grid)
+  list(GET run 1 case)
+  list(GET run 2 mode)
+  string(REPLACE "x" ";" dims ${grid})
+  list(GET dims 0 px)
+  list(GET dims 1 py)
+  math(EXPR n "${px} * ${py}")
+  if(n GREATER 2 AND NOT PST_MPI STREQUAL "openmpi")
+    if(n GREATER 4)
+      continue()
+    endif()
+    set(mode once)
+  endif()
+  pst_output_test(model.legendre_kernel.parallel.${grid}.case${case} ${n} "Legendre kernel recurrence: .*: ok$"
+    $<TARGET_FILE:test_model_parallel> ${grid} ${case} 10 2 3 ${mode} mpi recurrence)
+endforeach()
+
+# Threads change no bit with the recurrence either (each thread generates into its own work area):
+# tests/mpi/test_model_threads.c's configurations, --comm-threads included, 2 and 3 threads
+# against one (oversubscribed MPICH on 2x2: 2 threads, 25 s), in case 5: a thread that used
+# another's generated block would change the sums of every wavenumber (in case 2, zonal, only
+# wavenumber 0's).
+foreach(grid 1x1 1x2 2x2)
+  string(REPLACE "x" ";" dims ${grid})
+  list(GET dims 0 px)
+  list(GET dims 1 py)
+  math(EXPR n "${px} * ${py}")
+  set(max_threads 3)
+  if(n GREATER 2 AND NOT PST_MPI STREQUAL "openmpi")
+    set(max_threads 2)
+  endif()
+  pst_output_test(model.legendre_kernel.threads.${grid} ${n} "kernel recurrence chunks cache comm-threads: ${max_threads} threads bit-identical to one$"
+    $<TARGET_FILE:test_model_threads> ${grid} 5 21 4 3 ${max_threads} recurrence)
+endforeach()
+
+# Bad input: one line naming the option and its values, exit 2, on 2 ranks too.
+pst_bad_input_test(model.legendre_kernel.bad.nonsense 2 2
+  "^pstswm model: error: --legendre-kernel: unknown value 'nonsense' \\(allowed: auto, dgemm, recurrence\\)$"
+  model --legendre-kernel nonsense --out ${PST_TEST_OUT})
+pst_bad_input_test(model.legendre_kernel.bad.missing 1 2 "^pstswm model: error: --legendre-kernel needs a value \\(K\\)$"
+  model --out ${PST_TEST_OUT} --legendre-kernel)
