@@ -113,7 +113,7 @@ typedef struct pst_dyn {
                                       * so each dgemm's rows are contiguous (the combinations read and
                                       * write one piece per wavenumber, prefetched ahead) */
     pst_leg_work *leg_work;          /* per thread: the recurrence's work area (leg.work) */
-    double **leg_scratch;            /* per thread: the inverse's [P̄ coefficients | H combination] of a parity: (M/2 + 2) x 7B x 2 */
+    double **leg_scratch;            /* per thread: the inverse's [P̄ coefficients | H combination] of both parities: 2 (M/2 + 2) x 7B x 2 */
     double **sum_scratch;            /* per thread: the forward sums of both parities before the κ fold: 2 (M/2 + 2) x 7B x 2 */
     double *legall;                  /* Legendre transposes: [owned m][global pair][28 B] */
     double *out;                     /* forward Legendre output [ncoef][η, δ*, Φ*][B][2] (κ folded into δ*) */

@@ -95,9 +95,9 @@ static size_t block_outputs(const pst_dyn *d) { return ncoef(d) * OUT_N * d->B *
 static bool column_sums(const pst_dyn *d) { return d->par->cfg.PY > 1; }
 static bool gathers_column(const pst_dyn *d) { return column_sums(d) && pst_par_leg_is_transpose(d->par->cfg.legendre); }
 
-/* Per thread: the inverse's [P̄ coefficients | H combination] of one parity, the forward's sums of
+/* Per thread: the inverse's [P̄ coefficients | H combination] of both parities, the forward's sums of
  * both parities' [P̄ inputs | H inputs] (legendre.h: pst_leg_synth_ph, pst_leg_analysis_ext). */
-static size_t leg_scratch(const pst_dyn *d) { return ((size_t)d->cfg.M / 2 + 2) * (PST_DYN_NSPEC + 2) * d->B * 2; }
+static size_t leg_scratch(const pst_dyn *d) { return 2 * ((size_t)d->cfg.M / 2 + 2) * (PST_DYN_NSPEC + 2) * d->B * 2; }
 static size_t sum_scratch(const pst_dyn *d) { return 2 * ((size_t)d->cfg.M / 2 + 2) * (O_N + H_N) * d->B * 2; }
 static size_t state(const pst_dyn *d) { return ncoef(d) * PST_DYN_NSPEC * d->B * 2 + 1; }
 static size_t grid_old(const pst_dyn *d) { return (size_t)d->npairs * 2 * N_OLD * d->B * d->nlon_local; }

@@ -316,8 +316,46 @@ static const double *generated(const pst_legendre *L, const pst_leg_work *w, pst
     return w->pbar + ((size_t)L->ext.nk[0][i] + (size_t)L->ext.nk[1][i] + (par ? (size_t)L->spec->nk[0][i] : 0)) * ld;
 }
 
-/* X = K[:, :nk] · S over the first nk degrees of a table block (zero for none); by the
- * recurrence, block by block of pairs. */
+/* One parity's product through a table block: a synthesis out = K[:, :k1] · in (k0 = 0), or an
+ * analysis out = K[:, k0:k1]ᵀ · in + beta out (out's first row k0's). */
+typedef struct leg_product {
+    int par, k0, k1;
+    const double *in;
+    int ldin, ncols;
+    double beta;
+    double *out;
+    int ldout;
+} leg_product;
+
+/* The products of wavenumber i through kernel k's blocks: from the tables over all pairs, or by
+ * the recurrence block by block of pairs, each block generated once for all the products. */
+static void run_products(const pst_legendre *L, pst_leg_work *w, pst_leg_kernel k, int i, bool synthesis,
+                         const leg_product *prod, int nprod)
+{
+    if (L->method == PST_LEG_DGEMM) {
+        for (const leg_product *q = prod; q < prod + nprod; q++) {
+            const int lda = pst_leg_table_layout(L)->nk[q->par][i];
+            const double *A = pst_leg_matrix(L, k, i, q->par) + q->k0;
+            if (synthesis) pst_blas_dgemm(L->blas, false, L->npairs, q->ncols, q->k1, 1.0, A, lda, q->in, q->ldin, 0.0, q->out, q->ldout);
+            else pst_blas_dgemm(L->blas, true, q->k1 - q->k0, q->ncols, L->npairs, 1.0, A, lda, q->in, q->ldin, q->beta, q->out, q->ldout);
+        }
+        return;
+    }
+    for (int p0 = 0; p0 < L->npairs; p0 += L->block_pairs) {
+        const int bp = L->npairs - p0 < L->block_pairs ? L->npairs - p0 : L->block_pairs, ld = (int)padded((size_t)bp);
+        pst_leg_generate(L, w, i, p0, bp);
+        for (const leg_product *q = prod; q < prod + nprod; q++) {
+            const double *A = generated(L, w, k, i, q->par) + (size_t)q->k0 * ld;
+            if (synthesis)
+                pst_blas_dgemm(L->blas, true, bp, q->ncols, q->k1, 1.0, A, ld, q->in, q->ldin, 0.0, q->out + (size_t)p0 * q->ldout, q->ldout);
+            else
+                pst_blas_dgemm(L->blas, false, q->k1 - q->k0, q->ncols, bp, 1.0, A, ld, q->in + (size_t)p0 * q->ldin, q->ldin,
+                               p0 ? 1.0 : q->beta, q->out, q->ldout);
+        }
+    }
+}
+
+/* X = K[:, :nk] · S over the first nk degrees of a table block (zero for none). */
 static void synth_degrees(const pst_legendre *L, pst_leg_work *w, pst_leg_kernel k, int i, int par, int nk,
                           const double *S, int lds, int ncols, double *X, int ldx)
 {
@@ -325,38 +363,15 @@ static void synth_degrees(const pst_legendre *L, pst_leg_work *w, pst_leg_kernel
         for (int j = 0; j < L->npairs; j++) memset(X + (size_t)j * ldx, 0, (size_t)ncols * sizeof *X);
         return;
     }
-    if (L->method == PST_LEG_DGEMM) {
-        const int lda = pst_leg_table_layout(L)->nk[par][i];
-        pst_blas_dgemm(L->blas, false, L->npairs, ncols, nk, 1.0, pst_leg_matrix(L, k, i, par), lda, S, lds, 0.0, X, ldx);
-        return;
-    }
-    for (int p0 = 0; p0 < L->npairs; p0 += L->block_pairs) {
-        const int bp = L->npairs - p0 < L->block_pairs ? L->npairs - p0 : L->block_pairs;
-        pst_leg_generate(L, w, i, p0, bp);
-        pst_blas_dgemm(L->blas, true, bp, ncols, nk, 1.0, generated(L, w, k, i, par), (int)padded((size_t)bp), S, lds, 0.0,
-                       X + (size_t)p0 * ldx, ldx);
-    }
+    run_products(L, w, k, i, true, &(leg_product){par, 0, nk, S, lds, ncols, 0.0, X, ldx}, 1);
 }
 
-/* O = K[:, k0:k1]ᵀ · F + beta O over degrees rows k0..k1 of a table block (O's first row is k0's);
- * by the recurrence, summed block by block of pairs. */
+/* O = K[:, k0:k1]ᵀ · F + beta O over degrees rows k0..k1 of a table block (O's first row is k0's). */
 static void analysis_degrees(const pst_legendre *L, pst_leg_work *w, pst_leg_kernel k, int i, int par, int k0, int k1,
                              const double *F, int ldf, int ncols, double beta, double *O, int ldo)
 {
     if (k1 <= k0) return;
-    if (L->method == PST_LEG_DGEMM) {
-        const int lda = pst_leg_table_layout(L)->nk[par][i];
-        pst_blas_dgemm(L->blas, true, k1 - k0, ncols, L->npairs, 1.0, pst_leg_matrix(L, k, i, par) + k0, lda, F, ldf,
-                       beta, O, ldo);
-        return;
-    }
-    for (int p0 = 0; p0 < L->npairs; p0 += L->block_pairs) {
-        const int bp = L->npairs - p0 < L->block_pairs ? L->npairs - p0 : L->block_pairs;
-        pst_leg_generate(L, w, i, p0, bp);
-        const int ld = (int)padded((size_t)bp);
-        pst_blas_dgemm(L->blas, false, k1 - k0, ncols, bp, 1.0, generated(L, w, k, i, par) + (size_t)k0 * ld, ld,
-                       F + (size_t)p0 * ldf, ldf, p0 ? 1.0 : beta, O, ldo);
-    }
+    run_products(L, w, k, i, false, &(leg_product){par, k0, k1, F, ldf, ncols, beta, O, ldo}, 1);
 }
 
 void pst_leg_synth(const pst_legendre *L, pst_leg_work *w, pst_leg_kernel k, int i, int par, const double *S, int lds,
@@ -408,16 +423,25 @@ void pst_leg_synth_h(const pst_legendre *L, pst_leg_work *w, int i, int par, con
     synth_degrees(L, w, PST_LEG_P, i, par, L->ext.nk[par][i], C, ncols, ncols, X, ldx);
 }
 
-void pst_leg_synth_ph(const pst_legendre *L, pst_leg_work *w, int i, int par, const double *S, int lds, int np,
-                      const double *S_opp, int col0, int nh, double *B, double *X, int ldx)
+void pst_leg_synth_ph(const pst_legendre *L, pst_leg_work *w, int i, const double *S[2], int lds, int np, int col0,
+                      int nh, double *B, double *X[2], int ldx)
 {
-    const int next = L->ext.nk[par][i], nk = L->spec->nk[par][i], ldb = np + nh;
-    for (int j = 0; j < next; j++) {
-        if (j < nk) memcpy(B + (size_t)j * ldb, S + (size_t)j * lds, (size_t)np * sizeof *B);
-        else memset(B + (size_t)j * ldb, 0, (size_t)np * sizeof *B);
+    const int ldb = np + nh;
+    leg_product prod[2];
+    int n = 0;
+    for (int par = 0; par < 2; par++) {
+        const int next = L->ext.nk[par][i], nk = L->spec->nk[par][i];
+        double *Bp = B + (size_t)par * ((size_t)L->spec->M / 2 + 2) * ldb;
+        for (int j = 0; j < next; j++) {
+            if (j < nk) memcpy(Bp + (size_t)j * ldb, S[par] + (size_t)j * lds, (size_t)np * sizeof *Bp);
+            else memset(Bp + (size_t)j * ldb, 0, (size_t)np * sizeof *Bp);
+        }
+        h_coefficients(L, i, par, S[1 - par], lds, col0, nh, Bp + np, ldb);
+        if (next > 0) prod[n++] = (leg_product){par, 0, next, Bp, ldb, ldb, 0.0, X[par], ldx};
+        else
+            for (int j = 0; j < L->npairs; j++) memset(X[par] + (size_t)j * ldx, 0, (size_t)ldb * sizeof *X[par]);
     }
-    h_coefficients(L, i, par, S_opp, lds, col0, nh, B + np, ldb);
-    synth_degrees(L, w, PST_LEG_P, i, par, next, B, ldb, ldb, X, ldx);
+    run_products(L, w, PST_LEG_P, i, true, prod, n);
 }
 
 /* Output degree n = m + (1 − par) + 2j meets the P̄ sums Z of table par at n − 1 (row j − par;
@@ -448,10 +472,14 @@ void pst_leg_analysis_h(const pst_legendre *L, pst_leg_work *w, int i, int par, 
     h_from_sums(L, i, par, j0, j1, Z, ncols, z0, ncols, O_opp, ldo);
 }
 
-void pst_leg_analysis_ext(const pst_legendre *L, pst_leg_work *w, int i, int par, const double *F, int ldf, int ncols,
-                          double *Z)
+void pst_leg_analysis_ext(const pst_legendre *L, pst_leg_work *w, int i, const double *F[2], int ldf, int ncols,
+                          double *Z[2])
 {
-    analysis_degrees(L, w, PST_LEG_P, i, par, 0, L->ext.nk[par][i], F, ldf, ncols, 0.0, Z, ncols);
+    leg_product prod[2];
+    int n = 0;
+    for (int par = 0; par < 2; par++)
+        if (L->ext.nk[par][i] > 0) prod[n++] = (leg_product){par, 0, L->ext.nk[par][i], F[par], ldf, ncols, 0.0, Z[par], ncols};
+    run_products(L, w, PST_LEG_P, i, false, prod, n);
 }
 
 void pst_leg_h_from_sums(const pst_legendre *L, int i, int par, const double *Z, int ldz, int ncols, double *O_opp,

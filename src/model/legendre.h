@@ -129,19 +129,19 @@ void pst_leg_analysis_h(const pst_legendre *L, pst_leg_work *w, int i, int par, 
  * above); exposed for tests. */
 void pst_leg_generate(const pst_legendre *L, pst_leg_work *w, int i, int pair0, int pairs);
 
-/* Both products of one P̄-only table block at once (one dgemm, the block generated or streamed
- * once).  Synthesis: X[npairs][np + nh] = P̄ of parity par · [S | C]: S the parity par
- * coefficients ([nk(par)][lds], np columns), C the H combination of the parity 1 − par
- * coefficients S_opp (columns [col0, col0 + nh) of the same lds) as pst_leg_synth_h forms it;
- * B: scratch of M / 2 + 2 rows of np + nh. */
-void pst_leg_synth_ph(const pst_legendre *L, pst_leg_work *w, int i, int par, const double *S, int lds, int np,
-                      const double *S_opp, int col0, int nh, double *B, double *X, int ldx);
-/* Analysis: Z[nk_ext(par)][ncols] = P̄ᵀ of parity par · F ([npairs][ncols], ldf), every degree
- * m..M+1 of the parity; then pst_leg_h_from_sums adds the H sums of all parity 1 − par
- * coefficients to O_opp ([nk(1 − par)][ncols], ldo) from Z's columns holding the H inputs
- * (Z there, ldz apart). */
-void pst_leg_analysis_ext(const pst_legendre *L, pst_leg_work *w, int i, int par, const double *F, int ldf, int ncols,
-                          double *Z);
+/* Both products of each P̄-only table block of wavenumber i at once, both parities together (one
+ * dgemm per block; by the recurrence each block of pairs generated once for all four).
+ * Synthesis: X[par][npairs][np + nh] = P̄ of parity par · [S[par] | C]: S[par] the parity par
+ * coefficients ([nk(par)][lds], np columns), C the H combination of the other parity's
+ * coefficients (columns [col0, col0 + nh) of S[1 − par]) as pst_leg_synth_h forms it; B: scratch of
+ * 2 (M / 2 + 2) rows of np + nh. */
+void pst_leg_synth_ph(const pst_legendre *L, pst_leg_work *w, int i, const double *S[2], int lds, int np, int col0,
+                      int nh, double *B, double *X[2], int ldx);
+/* Analysis: Z[par][nk_ext(par)][ncols] = P̄ᵀ of parity par · F[par] ([npairs][ncols], ldf), every
+ * degree m..M+1; then pst_leg_h_from_sums adds the H sums of all parity 1 − par coefficients to
+ * O_opp ([nk(1 − par)][ncols], ldo) from table par's sums of the H inputs (Z there, ldz apart). */
+void pst_leg_analysis_ext(const pst_legendre *L, pst_leg_work *w, int i, const double *F[2], int ldf, int ncols,
+                          double *Z[2]);
 void pst_leg_h_from_sums(const pst_legendre *L, int i, int par, const double *Z, int ldz, int ncols, double *O_opp,
                          int ldo);
 

@@ -28,7 +28,7 @@ static void whole_wavenumber(pst_dyn *d, pst_leg_work *w, double *Z, const doubl
 {
     const int B = d->B, co = O_N * B * 2, chh = H_N * B * 2, ldz = co + chh, ldf = (int)leg_width(d);
     double *Zt[2] = {Z, Z + ((size_t)d->cfg.M / 2 + 2) * ldz};
-    for (int t = 0; t < 2; t++) pst_leg_analysis_ext(&d->leg, w, i, t, piece + fwd_p(d, t), ldf, ldz, Zt[t]);
+    pst_leg_analysis_ext(&d->leg, w, i, (const double *[2]){piece + fwd_p(d, 0), piece + fwd_p(d, 1)}, ldf, ldz, Zt);
     for (int par = 0; par < 2; par++) {
         pst_leg_h_from_sums(&d->leg, i, 1 - par, Zt[1 - par] + co, ldz, chh, Zt[par], ldz);
         fold_out(d, i, par, 0, d->spec.nk[par][i], Zt[par], ldz,
