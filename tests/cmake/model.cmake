@@ -197,3 +197,20 @@ set_tests_properties(model.blas.auto_without_blis model.bad.blas_missing model.b
   ENVIRONMENT PST_BLIS_LIBRARY=/nonexistent/libblis.so.4)
 pst_bad_input_test(model.bad.blas_name 1 2 "--blas: unknown value 'mkl' \\(allowed: auto, openblas, blis, blis-sup\\)"
   model --blas mkl --out ${PST_TEST_OUT})
+
+# tests/mpi/test_model_threads.c on one grid (PXxPY) and case, 1 to 3 threads per rank compared
+# bit for bit (3 threads on this 2-core host are oversubscribed: correctness only; MPICH, which
+# busy-polls when oversubscribed, compares 2 threads beyond 2 ranks: 49 s with 3 on 2x2); the
+# expected line's @MAX_THREADS@ becomes that count; further arguments go to the program.
+function(pst_threads_bitwise_test name grid regex case)
+  string(REPLACE "x" ";" dims ${grid})
+  list(GET dims 0 px)
+  list(GET dims 1 py)
+  math(EXPR n "${px} * ${py}")
+  set(max_threads 3)
+  if(n GREATER 2 AND NOT PST_MPI STREQUAL "openmpi")
+    set(max_threads 2)
+  endif()
+  string(REPLACE "@MAX_THREADS@" ${max_threads} regex "${regex}")
+  pst_output_test(${name} ${n} "${regex}" $<TARGET_FILE:test_model_threads> ${grid} ${case} 21 4 3 ${max_threads} ${ARGN})
+endfunction()

@@ -79,16 +79,8 @@ endforeach()
 # another's generated block would change the sums of every wavenumber (in case 2, zonal, only
 # wavenumber 0's).
 foreach(grid 1x1 1x2 2x2)
-  string(REPLACE "x" ";" dims ${grid})
-  list(GET dims 0 px)
-  list(GET dims 1 py)
-  math(EXPR n "${px} * ${py}")
-  set(max_threads 3)
-  if(n GREATER 2 AND NOT PST_MPI STREQUAL "openmpi")
-    set(max_threads 2)
-  endif()
-  pst_output_test(model.legendre_kernel.threads.${grid} ${n} "kernel recurrence chunks cache comm-threads: ${max_threads} threads bit-identical to one$"
-    $<TARGET_FILE:test_model_threads> ${grid} 5 21 4 3 ${max_threads} recurrence)
+  pst_threads_bitwise_test(model.legendre_kernel.threads.${grid} ${grid}
+    "kernel recurrence chunks cache comm-threads: @MAX_THREADS@ threads bit-identical to one$" 5 recurrence)
 endforeach()
 
 # Bad input: one line naming the option and its values, exit 2, on 2 ranks too.

@@ -63,19 +63,10 @@ endif()
 # over longitudes and latitudes.
 pst_output_test(model.parallel.2x2.case5 4 ": ok$" $<TARGET_FILE:test_model_parallel> 2x2 5 10 2 3 subset)
 
-# Threads change no bit of the model (tests/mpi/test_model_threads.c): 1, 2 and 3 threads per rank
-# on every small grid (3 threads on this 2-core host are oversubscribed: correctness only; MPICH,
-# which busy-polls when oversubscribed, compares 2 threads on 2x2: 49 s with 3 there).
+# Threads change no bit of the model (tests/mpi/test_model_threads.c, pst_threads_bitwise_test in
+# model.cmake): 1, 2 and 3 threads per rank on every small grid.
 add_executable(test_model_threads ${CMAKE_SOURCE_DIR}/tests/mpi/test_model_threads.c)
 target_link_libraries(test_model_threads PRIVATE pst_model)
 foreach(grid 1x1 1x2 2x1 2x2)
-  string(REPLACE "x" ";" dims ${grid})
-  list(GET dims 0 px)
-  list(GET dims 1 py)
-  math(EXPR n "${px} * ${py}")
-  set(max_threads 3)
-  if(n GREATER 2 AND NOT PST_MPI STREQUAL "openmpi")
-    set(max_threads 2)
-  endif()
-  pst_output_test(model.threads.bitwise.${grid} ${n} "${grid}: ok$" $<TARGET_FILE:test_model_threads> ${grid} 2 21 4 3 ${max_threads})
+  pst_threads_bitwise_test(model.threads.bitwise.${grid} ${grid} "${grid}: ok$" 2)
 endforeach()
