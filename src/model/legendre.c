@@ -105,11 +105,14 @@ size_t pst_legendre_work_doubles(int M, int npairs)
     return ((size_t)M + 2) * padded((size_t)pst_legendre_block_pairs(M, npairs));
 }
 
-/* With H (pst_legendre_init): H's M + 1 rows after P̄'s. */
+/* With H (pst_legendre_init, the serial transform): one block of all pairs, P̄'s M + 2 rows and
+ * H's M + 1 after them.  Its products come one parity and one of P̄ or H at a time, with a few
+ * columns each: blocks of pairs would be generated again for every one of them (T341L16's
+ * diagnostics spent 3 s so). */
+static int block_pairs(int M, int npairs, bool with_h) { return with_h ? (npairs > 0 ? npairs : 1) : pst_legendre_block_pairs(M, npairs); }
 static size_t work_area_doubles(int M, int npairs, bool with_h)
 {
-    const size_t p = pst_legendre_work_doubles(M, npairs);
-    return with_h ? p + ((size_t)M + 1) * padded((size_t)pst_legendre_block_pairs(M, npairs)) : p;
+    return ((size_t)M + 2 + (with_h ? (size_t)M + 1 : 0)) * padded((size_t)block_pairs(M, npairs, with_h));
 }
 static size_t work_doubles(const pst_legendre *L) { return work_area_doubles(L->spec->M, L->npairs, !L->p_only); }
 
@@ -151,7 +154,7 @@ static void init_recurrence(pst_legendre *L, const double *coslat)
             L->start[(size_t)i * np + j] = ldexp(mant, e);
             L->start_j[(size_t)i * np + j] = steps;
         }
-    L->block_pairs = pst_legendre_block_pairs(L->spec->M, L->npairs);
+    L->block_pairs = block_pairs(L->spec->M, L->npairs, !L->p_only);
     for (int k = 0; k < L->nwork; k++) L->work[k].pbar = pst_malloc(work_doubles(L) * sizeof(double));
 }
 
