@@ -4,6 +4,7 @@
 
 #include "algo/exchange.h"
 #include "core/alloc.h"
+#include "core/copy_charge.h"
 #include "core/errors.h"
 
 #include <stdlib.h>
@@ -12,15 +13,28 @@
 /* The schedules' message tags (a step's round) stay below the transfers' limit with room to spare. */
 enum { MAX_RANKS = PST_TAG_LIMIT / 2 };
 
-void pst_trans_pack_peer(const pst_trans_hooks *h, int q) { if (h && h->pack) h->pack(h->arg, q); }
-void pst_trans_unpack_peer(const pst_trans_hooks *h, int q) { if (h && h->unpack) h->unpack(h->arg, q); }
+/* The hook is the copy into or out of the block, so its bytes are charged only when it is given. */
+void pst_trans_pack_peer(const pst_trans *t, const pst_trans_hooks *h, int q)
+{
+    if (!h || !h->pack) return;
+    h->pack(h->arg, q);
+    pst_copy_charge((size_t)t->sendcounts[q]);
+}
+
+void pst_trans_unpack_peer(const pst_trans *t, const pst_trans_hooks *h, int q)
+{
+    if (!h || !h->unpack) return;
+    h->unpack(h->arg, q);
+    pst_copy_charge((size_t)t->recvcounts[q]);
+}
 
 void pst_trans_run_self(const pst_trans *t, const char *sendbuf, char *recvbuf, const pst_trans_hooks *h)
 {
     int r = t->rank;
-    pst_trans_pack_peer(h, r);
+    pst_trans_pack_peer(t, h, r);
     memcpy(recvbuf + t->rdispls[r], sendbuf + t->sdispls[r], (size_t)t->sendcounts[r]);
-    pst_trans_unpack_peer(h, r);
+    pst_copy_charge((size_t)t->sendcounts[r]);
+    pst_trans_unpack_peer(t, h, r);
 }
 
 /* ---- alltoallv ---- */
@@ -29,9 +43,9 @@ static void plan_alltoallv(pst_trans *t) { (void)t; }
 
 static void run_alltoallv(pst_trans *t, const char *sendbuf, char *recvbuf, const pst_trans_hooks *h)
 {
-    for (int q = 0; q < t->size; q++) pst_trans_pack_peer(h, q);
+    for (int q = 0; q < t->size; q++) pst_trans_pack_peer(t, h, q);
     MPI_Alltoallv(sendbuf, t->sendcounts, t->sdispls, MPI_BYTE, recvbuf, t->recvcounts, t->rdispls, MPI_BYTE, t->comm);
-    for (int q = 0; q < t->size; q++) pst_trans_unpack_peer(h, q);
+    for (int q = 0; q < t->size; q++) pst_trans_unpack_peer(t, h, q);
 }
 
 static void free_nothing(void *state) { (void)state; }

@@ -28,8 +28,9 @@ typedef struct pst_trans_ops {
     void (*free)(void *state);
 } pst_trans_ops;
 
-void pst_trans_pack_peer(const pst_trans_hooks *h, int q);
-void pst_trans_unpack_peer(const pst_trans_hooks *h, int q);
+/* The hooks for block q, each charged as a copy of the block's bytes (core/copy_charge.h). */
+void pst_trans_pack_peer(const pst_trans *t, const pst_trans_hooks *h, int q);
+void pst_trans_unpack_peer(const pst_trans *t, const pst_trans_hooks *h, int q);
 /* This rank's own block: pack, copy, unpack. */
 void pst_trans_run_self(const pst_trans *t, const char *sendbuf, char *recvbuf, const pst_trans_hooks *h);
 

@@ -4,6 +4,7 @@
 #include "algo/partition.h"
 #include "algo/transpose_impl.h"
 #include "core/alloc.h"
+#include "core/copy_charge.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -201,13 +202,18 @@ static void lt_fill(void *arg, size_t off, size_t bytes)
     for (int k = 0; k < l->n; k++) { /* pack entries are contiguous in stream order */
         const copy *c = &l->v[k];
         size_t lo = c->to > off ? c->to : off, hi = c->to + c->len < off + bytes ? c->to + c->len : off + bytes;
-        if (lo < hi) memcpy(run->L->stream + lo, source(run, c) + (lo - c->to), hi - lo);
+        if (lo >= hi) continue;
+        memcpy(run->L->stream + lo, source(run, c) + (lo - c->to), hi - lo);
+        pst_copy_charge(hi - lo);
     }
 }
 
 static void run_copies(const lt_run *run, const copylist *l, char *dest)
 {
-    for (int k = 0; k < l->n; k++) memcpy(dest + l->v[k].to, source(run, &l->v[k]), l->v[k].len);
+    for (int k = 0; k < l->n; k++) {
+        memcpy(dest + l->v[k].to, source(run, &l->v[k]), l->v[k].len);
+        pst_copy_charge(l->v[k].len);
+    }
 }
 
 static void lt_middle(void *arg)
@@ -220,7 +226,7 @@ static void lt_middle(void *arg)
 static void run_logtrans(pst_trans *t, const char *sendbuf, char *recvbuf, const pst_trans_hooks *h)
 {
     logplan *L = t->state;
-    for (int q = 0; q < t->size; q++) pst_trans_pack_peer(h, q);
+    for (int q = 0; q < t->size; q++) pst_trans_pack_peer(t, h, q);
     int ci = 0;
     lt_run run = {.t = t, .L = L, .user = sendbuf, .recvbuf = recvbuf};
     pst_exchange_ops ops = {.fill = lt_fill, .middle = lt_middle, .arg = &run};
@@ -237,7 +243,7 @@ static void run_logtrans(pst_trans *t, const char *sendbuf, char *recvbuf, const
     }
     run.cur = L->work[ci];
     if (L->unpack_after) run_copies(&run, &L->unpack, recvbuf);
-    for (int q = 0; q < t->size; q++) pst_trans_unpack_peer(h, q);
+    for (int q = 0; q < t->size; q++) pst_trans_unpack_peer(t, h, q);
 }
 
 static void free_logplan(void *state)

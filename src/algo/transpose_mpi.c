@@ -57,7 +57,7 @@ static void run_ialltoallv(pst_trans *t, const char *sendbuf, char *recvbuf, con
     int P = t->size, r = t->rank;
     for (int g = 0; g < s->ngroups; g++) {
         for (int k = s->first[g]; k < s->first[g + 1]; k++) {
-            pst_trans_pack_peer(h, mod(r + k, P));
+            pst_trans_pack_peer(t, h, mod(r + k, P));
             drive(s, g);
         }
         MPI_Ialltoallv(sendbuf, s->sc + g * P, t->sdispls, MPI_BYTE, recvbuf, s->rc + g * P, t->rdispls, MPI_BYTE, t->comm,
@@ -66,7 +66,7 @@ static void run_ialltoallv(pst_trans *t, const char *sendbuf, char *recvbuf, con
         if (g > 0) {
             MPI_Wait(&s->req[g - 1], MPI_STATUS_IGNORE);
             for (int k = s->first[g - 1]; k < s->first[g]; k++) {
-                pst_trans_unpack_peer(h, mod(r - k, P));
+                pst_trans_unpack_peer(t, h, mod(r - k, P));
                 drive(s, g + 1);
             }
         }
@@ -77,7 +77,7 @@ static void run_ialltoallv(pst_trans *t, const char *sendbuf, char *recvbuf, con
     }
     int last = s->ngroups - 1;
     MPI_Wait(&s->req[last], MPI_STATUS_IGNORE);
-    for (int k = s->first[last]; k < s->first[last + 1]; k++) pst_trans_unpack_peer(h, mod(r - k, P));
+    for (int k = s->first[last]; k < s->first[last + 1]; k++) pst_trans_unpack_peer(t, h, mod(r - k, P));
 }
 
 static void free_ialltoallv(void *state)
@@ -151,11 +151,11 @@ static void run_neighbor(pst_trans *t, const char *sendbuf, char *recvbuf, const
     nb_state *s = t->state;
     /* Peers without an edge (empty blocks) get their hooks too, once, as the frame promises. */
     for (int q = 0; q < t->size; q++)
-        if (q != t->rank) pst_trans_pack_peer(h, q);
+        if (q != t->rank) pst_trans_pack_peer(t, h, q);
     MPI_Neighbor_alltoallv(sendbuf, s->sc, s->sd, MPI_BYTE, recvbuf, s->rc, s->rd, MPI_BYTE, s->graph);
     pst_trans_run_self(t, sendbuf, recvbuf, h);
     for (int q = 0; q < t->size; q++)
-        if (q != t->rank) pst_trans_unpack_peer(h, q);
+        if (q != t->rank) pst_trans_unpack_peer(t, h, q);
 }
 
 static void free_neighbor(void *state)
@@ -204,10 +204,10 @@ static void run_alltoallv_init(pst_trans *t, const char *sendbuf, char *recvbuf,
         s->sendbuf = sendbuf;
         s->recvbuf = recvbuf;
     }
-    for (int q = 0; q < t->size; q++) pst_trans_pack_peer(h, q);
+    for (int q = 0; q < t->size; q++) pst_trans_pack_peer(t, h, q);
     MPI_Start(&s->req);
     MPI_Wait(&s->req, MPI_STATUS_IGNORE);
-    for (int q = 0; q < t->size; q++) pst_trans_unpack_peer(h, q);
+    for (int q = 0; q < t->size; q++) pst_trans_unpack_peer(t, h, q);
 }
 
 static void free_alltoallv_init(void *state)

@@ -75,9 +75,9 @@ static void run_steps(pst_trans *t, const char *sendbuf, char *recvbuf, const ps
     if (!t->overlapped) {
         pst_trans_run_self(t, sendbuf, recvbuf, h);
         for (int k = 0; k < s->n; k++) {
-            pst_trans_pack_peer(h, s->v[k].dest);
+            pst_trans_pack_peer(t, h, s->v[k].dest);
             pst_xfer_run(&s->x[k], 1);
-            pst_trans_unpack_peer(h, s->v[k].src);
+            pst_trans_unpack_peer(t, h, s->v[k].src);
         }
         return;
     }
@@ -85,17 +85,17 @@ static void run_steps(pst_trans *t, const char *sendbuf, char *recvbuf, const ps
     for (int k = 0; k < s->n; k++) pst_xfer_post(&s->x[k]);
     for (int k = 0; k < s->n; k++)
         if (pst_xfer_send_early(&s->x[k])) {
-            pst_trans_pack_peer(h, s->v[k].dest);
+            pst_trans_pack_peer(t, h, s->v[k].dest);
             pst_xfer_send(&s->x[k]);
         }
     pst_trans_run_self(t, sendbuf, recvbuf, h);
     for (int k = 0; k < s->n; k++) {
         if (!pst_xfer_send_early(&s->x[k])) {
-            pst_trans_pack_peer(h, s->v[k].dest);
+            pst_trans_pack_peer(t, h, s->v[k].dest);
             pst_xfer_send(&s->x[k]);
         }
         pst_xfer_wait(&s->x[k]);
-        pst_trans_unpack_peer(h, s->v[k].src);
+        pst_trans_unpack_peer(t, h, s->v[k].src);
     }
 }
 

@@ -6,6 +6,7 @@
 #include "algo/exchange.h"
 #include "algo/partition.h"
 #include "core/alloc.h"
+#include "core/copy_charge.h"
 #include "core/errors.h"
 
 #include <limits.h>
@@ -100,6 +101,7 @@ static void run_allreduce(pst_vsum *v, pst_vsum_compute_fn compute, void *arg, d
     for (int q = 0; q < v->size; q++) counts[q] = (int)v->count[q];
     MPI_Reduce_scatter(out, v->scratch, counts, MPI_DOUBLE, MPI_SUM, v->comm);
     memcpy(out + v->lo[v->rank], v->scratch, v->count[v->rank] * sizeof(double));
+    pst_copy_charge(v->count[v->rank] * sizeof(double));
     free(counts);
 }
 

@@ -5,6 +5,7 @@
 #include "algo/vsum_impl.h"
 
 #include "core/alloc.h"
+#include "core/copy_charge.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,7 @@ static void run_reduce_scatter(pst_vsum *v, pst_vsum_compute_fn compute, void *a
     pst_vsum_compute_all(v, compute, arg, out);
     MPI_Reduce_scatter(out, v->scratch, s->counts, MPI_DOUBLE, MPI_SUM, v->comm);
     memcpy(out + v->lo[v->rank], v->scratch, v->count[v->rank] * sizeof(double));
+    pst_copy_charge(v->count[v->rank] * sizeof(double));
     if (v->replicated) MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, out, s->counts, s->displs, MPI_DOUBLE, v->comm);
 }
 
@@ -118,7 +120,9 @@ static void run_allreduce_init(pst_vsum *v, pst_vsum_compute_fn compute, void *a
     pst_vsum_compute_all(v, compute, arg, out);
     MPI_Start(&s->req);
     MPI_Wait(&s->req, MPI_STATUS_IGNORE);
-    if (!v->replicated) memcpy(out + v->lo[v->rank], v->scratch, v->count[v->rank] * sizeof(double));
+    if (v->replicated) return;
+    memcpy(out + v->lo[v->rank], v->scratch, v->count[v->rank] * sizeof(double));
+    pst_copy_charge(v->count[v->rank] * sizeof(double));
 }
 
 static void free_allreduce_init(void *state)

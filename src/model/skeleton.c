@@ -1,6 +1,7 @@
 #include "model/skeleton.h"
 
 #include "core/alloc.h"
+#include "core/copy_charge.h"
 #include "core/errors.h"
 #include "core/record.h"
 #include "core/schema.h"
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #ifdef PST_SIMULATED
+#include <math.h>
 #include <simgrid/host.h>
 #include <stdlib.h>
 #include <smpi/smpi.h>
@@ -26,6 +28,10 @@ static bool skeleton;
 /* The platform's rate per stage (MFlop/s; 0: the problem's rate, the simulated host's speed),
  * from PSTSWM_SMPI_STAGE_MFLOPS, which scripts/pstrun sets from the platform file. */
 static double stage_mflops[PST_NSTAGES];
+
+/* The rate the transposes' and vector sums' copies are charged at (bytes/s; 0: not charged), from
+ * PSTSWM_SMPI_COPY_BYTES_PER_S, which scripts/pstrun sets from the platform's [node] section. */
+static double copy_bytes_per_s;
 
 #ifdef PST_SIMULATED
 /* "fft=R legendre=R ...": a stage named twice, an unknown stage or a rate that is not a positive
@@ -51,6 +57,18 @@ static void parse_stage_mflops(const char *text)
         p = end;
     }
 }
+
+/* The copies' rate, bytes/s: anything but a positive finite number is refused by name. */
+static double parse_copy_rate(const char *text)
+{
+    char *end = NULL;
+    double rate = strtod(text, &end);
+    if (end == text || *end || !(rate > 0) || !isfinite(rate))
+        pst_usage_error("PSTSWM_SMPI_COPY_BYTES_PER_S='%s': expected a positive number of bytes/s, as scripts/pstrun "
+                        "writes from a platform's [node] copy_bytes_per_s",
+                        text);
+    return rate;
+}
 #endif
 
 static void select_mode(const char *name)
@@ -64,6 +82,9 @@ static void select_mode(const char *name)
     pst_values_unread();
     const char *rates = getenv("PSTSWM_SMPI_STAGE_MFLOPS");
     if (rates) parse_stage_mflops(rates);
+    const char *copy_rate = getenv("PSTSWM_SMPI_COPY_BYTES_PER_S");
+    if (copy_rate) copy_bytes_per_s = parse_copy_rate(copy_rate);
+    pst_copy_charge_set_rate(copy_bytes_per_s);
 #else
     pst_usage_error("--compute skeleton: only the SMPI build has it (scripts/build.sh smpi; docs/predict.md): it skips "
                     "the arithmetic and injects its time into a simulated platform; this is the %s build",
@@ -73,11 +94,8 @@ static void select_mode(const char *name)
 
 bool pst_skeleton(void) { return skeleton; }
 
-static void rec_compute(pst_rec *r, const pst_ctx *c, void *arg)
+static void rec_stage_mflops(pst_rec *r)
 {
-    (void)c;
-    (void)arg;
-    pst_rec_str(r, "compute", skeleton ? "skeleton" : "real");
     if (!skeleton) {
         pst_rec_null(r, "stage_mflops");
         return;
@@ -88,6 +106,16 @@ static void rec_compute(pst_rec *r, const pst_ctx *c, void *arg)
         else pst_rec_null(r, pst_stage_names[k]);
     }
     pst_rec_obj_end(r);
+}
+
+static void rec_compute(pst_rec *r, const pst_ctx *c, void *arg)
+{
+    (void)c;
+    (void)arg;
+    pst_rec_str(r, "compute", skeleton ? "skeleton" : "real");
+    rec_stage_mflops(r);
+    if (copy_bytes_per_s > 0) pst_rec_num(r, "copy_bytes_per_s", copy_bytes_per_s);
+    else pst_rec_null(r, "copy_bytes_per_s");
 }
 
 void pst_compute_setup(pst_ctx *ctx, const char *name)
@@ -111,6 +139,7 @@ static const pst_fields stage_rates = PST_FIELDS("skeleton stage rates", stage_r
 static const pst_field compute_fields[] = {
     {"compute", PST_F_STR, NULL, "--compute: real (every stage computed) or skeleton (SMPI builds: each stage's arithmetic skipped and its analytic flops injected as simulated time; error norms null, kernel results not verified); absent from records written before it", true, NULL},
     {"stage_mflops", PST_F_OBJ, NULL, "skeleton mode: the rate each stage's flops were injected at, from the platform's [compute.TxLy] <stage>_mflops (null members: the problem's mflops, the simulated host's speed); null in the real mode; absent from records written before it", true, &stage_rates},
+    {"copy_bytes_per_s", PST_F_NUM, "bytes/s", "skeleton mode: the rate the transposes' packing, unpacking and own-block copies, the log transpose's forwarding and the vector sums' result copies were charged at as simulated time, from the platform's [node] copy_bytes_per_s; null when copies were not charged (no rate, or the real mode); absent from records written before it", true, NULL},
 };
 const pst_fields pst_compute_header_fields = PST_FIELDS("compute mode", compute_fields);
 

@@ -131,6 +131,15 @@ set_tests_properties(smpi.skeleton.2x2 PROPERTIES TIMEOUT 300 PASS_REGULAR_EXPRE
 add_test(NAME smpi.skeleton.stage_rates COMMAND ${CMAKE_SOURCE_DIR}/tests/smpi-stage-rates.sh $<TARGET_FILE:pstswm>
   ${CMAKE_SOURCE_DIR}/platforms/t3e-900.toml)
 set_tests_properties(smpi.skeleton.stage_rates PROPERTIES TIMEOUT 180 PASS_REGULAR_EXPRESSION "smpi stage rates refused: ok")
+# The transposes' copies charged at PSTSWM_SMPI_COPY_BYTES_PER_S (a platform's [node]
+# copy_bytes_per_s): the FFT stage's communication time grows by bytes / rate, the header records
+# the rate; anything but a positive number is refused by name.
+add_test(NAME smpi.skeleton.copy_charge COMMAND ${CMAKE_SOURCE_DIR}/tests/smpi-copy-charge.sh $<TARGET_FILE:pstswm>
+  ${CMAKE_SOURCE_DIR}/platforms/t3e-900.toml)
+set_tests_properties(smpi.skeleton.copy_charge PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION "smpi copy charge: .*: ok")
+pst_bad_input_test(smpi.bad.copy_rate 2 2 "PSTSWM_SMPI_COPY_BYTES_PER_S='abc': expected a positive number of bytes/s"
+  model --grid 1x2 --trunc 10 --levels 2 --compute skeleton --out ${PST_TEST_OUT})
+set_tests_properties(smpi.bad.copy_rate PROPERTIES ENVIRONMENT "PSTSWM_SMPI_COPY_BYTES_PER_S=abc")
 pst_records_test(smpi.skeleton.records 4 CHECKS
   "header['compute'] == 'skeleton' and header['simulated'] is True"
   "len(points) == 1 and all(p[k] is None for p in points for k in ('h_l1', 'h_l2', 'v_linf', 'mass_rel', 'error_ref'))"
