@@ -3,14 +3,18 @@ turned into what SimGrid's smpirun takes: a platform XML, a hostfile and --cfg f
 
   python -m pstlab.platform FILE.toml OUTDIR [--problem T42L16] [--host-mflops R] [--mapping block|cyclic]
 
-writes OUTDIR/platform.xml, OUTDIR/hostfile (the rank-to-node mapping) and OUTDIR/stage-mflops (the problem's
-per-stage rates for skeleton mode) and prints the --cfg values, one a line (scripts/pstrun uses it).  Only the
+writes OUTDIR/platform.xml, OUTDIR/hostfile (the rank-to-node mapping), OUTDIR/stage-mflops (the problem's
+per-stage rates for skeleton mode, at the share of the problem one of --ranks ranks holds) and OUTDIR/copy-rate
+(skeleton mode's charge for the transposes' copies, from [node]) and prints the --cfg values, one a line
+(scripts/pstrun uses it).  Only the
 standard library: pstrun runs it without pstlab's venv.
 A bad file is refused with FILE:LINE and exit 2."""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import math
 import re
 import sys
 
@@ -39,6 +43,21 @@ NEUTRAL_FLOPS = 1e9
 
 
 @dataclass
+class Node:
+    """What the cores of one node share ([node]): every message between two of its cores crosses
+    the sender's core link, the node's shared link and the receiver's core link."""
+
+    latency_s: float  # a message between two cores of the node, one way
+    core_bandwidth_bytes_per_s: float  # one core's copy path: its sends and receives share it
+    shared_bandwidth_bytes_per_s: float  # the node's memory path: every concurrent copy on the node shares it
+    copy_bytes_per_s: float | None  # skeleton mode: a transpose's packing, unpacking and own-block copies
+
+
+# A row of [compute.TxLy] rates_by_share: the share of the problem a rank holds, then each stage's rate.
+SHARE_ROW = ("share", *(f"{s}_mflops" for s in STAGES))
+
+
+@dataclass
 class Platform:
     path: Path
     name: str
@@ -63,6 +82,9 @@ class Platform:
     compute: dict[str, dict[str, float]] = field(default_factory=dict)
     # what the file says about its own accuracy ([validation]: calibrate writes it)
     validation: dict[str, float] = field(default_factory=dict)
+    node: Node | None = None
+    # problem -> [(share, fft, legendre, fourier, grid, spectral rates), ...], largest share first
+    shares: dict[str, list[tuple[float, ...]]] = field(default_factory=dict)
 
     @property
     def ranks(self) -> int:
@@ -168,9 +190,10 @@ class _Reader:
 
         def walk_compute(node: dict, prefix: tuple[str, ...]):
             for k in node:
-                if k != "mflops" and k.removesuffix("_mflops") not in STAGES:
+                if k not in ("mflops", "rates_by_share") and k.removesuffix("_mflops") not in STAGES:
                     raise self.fail(
-                        (*prefix, k), f"unknown field (allowed: mflops, {', '.join(s + '_mflops' for s in STAGES)})"
+                        (*prefix, k),
+                        f"unknown field (allowed: mflops, {', '.join(s + '_mflops' for s in STAGES)}, rates_by_share)",
                     )
 
         walk(self.data, ())
@@ -202,11 +225,18 @@ _FIELDS = {
     ("collectives",): 0,
     ("collectives", "selector"): 0,
     ("compute",): 0,
+    ("node",): 0,
+    ("node", "latency_s"): 0,
+    ("node", "core_bandwidth_bytes_per_s"): 0,
+    ("node", "shared_bandwidth_bytes_per_s"): 0,
+    ("node", "copy_bytes_per_s"): 0,
     ("validation",): 0,
     ("validation", "pingpong_max_error"): 0,
     ("validation", "swap_max_error"): 0,
     ("validation", "stage_max_error"): 0,
+    ("validation", "node_swap_max_error"): 0,
 }
+VALIDATION = ("pingpong_max_error", "swap_max_error", "stage_max_error", "node_swap_max_error")
 
 
 def load(path: str | Path) -> Platform:
@@ -268,10 +298,12 @@ def load(path: str | Path) -> Platform:
             if rate is not None:
                 rates[f"{stage}_mflops"] = rate
         compute[problem] = rates
+    shares = {problem: _shares(r, problem) for problem in compute if "rates_by_share" in r.table("compute", problem)}
+    node = _node(r, topology) if "node" in data else None
 
     validation = {}
     if "validation" in data:
-        for k in ("pingpong_max_error", "swap_max_error", "stage_max_error"):
+        for k in VALIDATION:
             v = r.value(float, "validation", k, optional=True)
             if v is not None:
                 if v < 0:
@@ -300,6 +332,44 @@ def load(path: str | Path) -> Platform:
         coll_selector=selector,
         compute=compute,
         validation=validation,
+        node=node,
+        shares=shares,
+    )
+
+
+def _shares(r: _Reader, problem: str) -> list[tuple[float, ...]]:
+    """[compute.P] rates_by_share: rows [share, fft, legendre, fourier, grid, spectral], every rate
+    positive, shares distinct in (0, 1]; a row with a hole is refused."""
+    keys = ("compute", problem, "rates_by_share")
+    rows = r.value(list, *keys)
+    out = []
+    for row in rows:
+        if (
+            not isinstance(row, list)
+            or len(row) != len(SHARE_ROW)
+            or not all(isinstance(x, int | float) and not isinstance(x, bool) and x > 0 for x in row)
+        ):
+            raise r.fail(keys, f"each row must be [{', '.join(SHARE_ROW)}], all positive numbers, got {row!r}")
+        if row[0] > 1:
+            raise r.fail(keys, f"a share is a fraction of the problem (at most 1), got {row[0]!r}")
+        out.append(tuple(map(float, row)))
+    shares = [row[0] for row in out]
+    if not out or len(set(shares)) != len(shares):
+        raise r.fail(keys, f"needs at least one row and distinct shares, got {shares}")
+    return sorted(out, reverse=True)
+
+
+def _node(r: _Reader, topology: str) -> Node:
+    if topology != "cluster":
+        raise r.fail(("node",), f"a node's shared path is simulated on a cluster topology only (kind is {topology!r})")
+    latency_s = r.value(float, "node", "latency_s")
+    if latency_s < 0:
+        raise r.fail(("node", "latency_s"), f"a latency is not negative, got {latency_s!r}")
+    return Node(
+        latency_s=latency_s,
+        core_bandwidth_bytes_per_s=r.positive(float, "node", "core_bandwidth_bytes_per_s"),
+        shared_bandwidth_bytes_per_s=r.positive(float, "node", "shared_bandwidth_bytes_per_s"),
+        copy_bytes_per_s=r.positive(float, "node", "copy_bytes_per_s", optional=True),
     )
 
 
@@ -313,10 +383,16 @@ def dumps(p: Platform, comment: str) -> str:
     shape = {"torus": f"torus_dims = {p.torus_dims}\n", "fat_tree": f'fat_tree = "{p.fat_tree}"\n'}
     topology = shape.get(p.topology, "")
     compute = "".join(
-        f"\n[compute.{problem}]\n" + "".join(f"{k} = {v!r}\n" for k, v in rates.items())
+        f"\n[compute.{problem}]\n"
+        + "".join(f"{k} = {v!r}\n" for k, v in rates.items())
+        + (f"rates_by_share = {rows(p.shares[problem])}\n" if problem in p.shares else "")
         for problem, rates in p.compute.items()
     )
     validation = "".join(f"{k} = {v!r}\n" for k, v in p.validation.items())
+    node = ""
+    if p.node:
+        node = "".join(f"{k} = {v!r}\n" for k, v in dataclasses.asdict(p.node).items() if v is not None)
+        node = f"\n[node]\n{node}"
     return (
         "".join(f"# {line}\n" for line in comment.splitlines())
         + f'\n[platform]\nname = "{p.name}"\n'
@@ -332,6 +408,7 @@ def dumps(p: Platform, comment: str) -> str:
         + f"\n[overheads]\nsend = {rows(p.send_overhead)}\nrecv = {rows(p.recv_overhead)}\n"
         + f"isend = {rows(p.isend_overhead)}\n"
         + f'\n[collectives]\nselector = "{p.coll_selector}"\n'
+        + node
         + compute
         + (f"\n[validation]\n{validation}" if validation else "")
     )
@@ -349,25 +426,64 @@ def _overheads(rows: list[tuple]) -> str:
     return _piecewise([(max(0, row[0] - 1), *row[1:]) for row in rows])
 
 
-def host_name(p: Platform, node: int) -> str:
-    return f"{p.name}-{node}"
+def host_name(p: Platform, node: int, core: int) -> str:
+    """A rank slot's host: the node's, or with [node] the core's own (a node is a cluster of them)."""
+    return f"{p.name}-{node}-{core}" if p.node else f"{p.name}-{node}"
+
+
+_HEADER = (
+    "<?xml version='1.0'?>\n"
+    '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n'
+    "<!-- generated by pstlab.platform from {file}: edit that file, not this one -->\n"
+    '<platform version="4.1">\n'
+)
+
+
+def _node_xml(p: Platform, n: Node, speed_flops: float) -> str:
+    """Each node a cluster of one-core hosts: a core's private link (its sends and receives share
+    it: SHARED) and the node's backbone (every message between two of its cores crosses it: the
+    memory path concurrent copies divide).  Nodes reach each other through their routers over one
+    network link each (the [network] link: the node's injection), a route for each ordered pair."""
+    clusters = "".join(
+        f'    <cluster id="{p.name}-node{k}" prefix="{p.name}-{k}-" suffix="" radical="0-{p.cores_per_node - 1}"'
+        f' speed="{speed_flops:.9g}f" bw="{n.core_bandwidth_bytes_per_s:.9g}Bps" lat="{n.latency_s / 2:.9g}s"'
+        f' sharing_policy="SHARED" bb_bw="{n.shared_bandwidth_bytes_per_s:.9g}Bps" bb_lat="0s"'
+        f' bb_sharing_policy="SHARED" loopback_bw="{p.loopback_bandwidth_bytes_per_s:.9g}Bps"'
+        f' loopback_lat="{p.loopback_latency_s:.9g}s" router_id="{p.name}-{k}-router"/>\n'
+        for k in range(p.nodes)
+    )
+    links = "".join(
+        f'    <link id="{p.name}-net{k}" bandwidth="{p.bandwidth_bytes_per_s:.9g}Bps" latency="{p.latency_s:.9g}s"'
+        f' sharing_policy="{SHARING[p.link_sharing]}"/>\n'
+        for k in range(p.nodes if p.nodes > 1 else 0)
+    )
+    up, down = (' direction="UP"', ' direction="DOWN"') if p.link_sharing == "split_duplex" else ("", "")
+    routes = "".join(
+        f'    <zoneRoute src="{p.name}-node{a}" dst="{p.name}-node{b}" gw_src="{p.name}-{a}-router"'
+        f' gw_dst="{p.name}-{b}-router" symmetrical="NO"><link_ctn id="{p.name}-net{a}"{up}/>'
+        f'<link_ctn id="{p.name}-net{b}"{down}/></zoneRoute>\n'
+        for a in range(p.nodes)
+        for b in range(p.nodes)
+        if a != b
+    )
+    return f'  <zone id="{p.name}-root" routing="Full">\n{clusters}{links}{routes}  </zone>\n'
 
 
 def xml(p: Platform, speed_flops: float) -> str:
-    """SimGrid's platform: one cluster of p.nodes hosts of p.cores_per_node cores."""
+    """SimGrid's platform: one cluster of p.nodes hosts of p.cores_per_node cores, or with [node]
+    a cluster per node (_node_xml)."""
+    if p.node:
+        return _HEADER.format(file=p.path.name) + _node_xml(p, p.node, speed_flops) + "</platform>\n"
     topo = {
         "cluster": "",
         "torus": f' topology="TORUS" topo_parameters="{",".join(map(str, p.torus_dims or []))}"',
         "fat_tree": f' topology="FAT_TREE" topo_parameters="{p.fat_tree}"',
     }[p.topology]
     return (
-        "<?xml version='1.0'?>\n"
-        '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n'
-        f"<!-- generated by pstlab.platform from {p.path.name}: edit that file, not this one -->\n"
-        '<platform version="4.1">\n'
+        _HEADER.format(file=p.path.name)
         # The cluster inside a zone of its own: SimGrid 4.1 crashes on a torus or fat-tree cluster
         # at the platform's root (no parent zone).  Every route stays inside the cluster.
-        f'  <zone id="{p.name}-root" routing="Full">\n'
+        + f'  <zone id="{p.name}-root" routing="Full">\n'
         f'    <cluster id="{p.name}" prefix="{p.name}-" suffix="" radical="0-{p.nodes - 1}" speed="{speed_flops:.9g}f"'
         f' core="{p.cores_per_node}" bw="{p.bandwidth_bytes_per_s:.9g}Bps" lat="{p.latency_s:.9g}s"'
         f' sharing_policy="{SHARING[p.link_sharing]}"{topo}'
@@ -382,10 +498,10 @@ def hostfile(p: Platform, mapping: str = "block") -> str:
     if mapping not in MAPPINGS:
         raise PstlabError(f"--mapping: unknown mapping {mapping!r} (allowed: {', '.join(MAPPINGS)})")
     if mapping == "block":
-        slots = [n for n in range(p.nodes) for _ in range(p.cores_per_node)]
+        slots = [(n, c) for n in range(p.nodes) for c in range(p.cores_per_node)]
     else:
-        slots = [n for _ in range(p.cores_per_node) for n in range(p.nodes)]
-    return "".join(f"{host_name(p, n)}\n" for n in slots)
+        slots = [(n, c) for c in range(p.cores_per_node) for n in range(p.nodes)]
+    return "".join(f"{host_name(p, n, c)}\n" for n, c in slots)
 
 
 def rates(p: Platform, problem: str | None, host_mflops: float | None) -> tuple[float, float]:
@@ -419,23 +535,50 @@ def cfg(p: Platform, host_flops: float) -> list[str]:
     ]
 
 
-def stage_mflops(p: Platform, problem: str | None) -> str:
+def share_rates(rows: list[tuple[float, ...]], share: float) -> dict[str, float]:
+    """Each stage's rate at `share` of the problem: linear in log(share) between the two rows
+    around it, the nearest row's outside the table (a rank never computes faster than the
+    smallest share measured)."""
+    rows = sorted(rows)
+    if share <= rows[0][0] or len(rows) == 1:
+        row = rows[0] if share <= rows[0][0] else rows[-1]
+    elif share >= rows[-1][0]:
+        row = rows[-1]
+    else:
+        hi = next(i for i, r in enumerate(rows) if r[0] >= share)
+        lo_row, hi_row = rows[hi - 1], rows[hi]
+        w = math.log(share / lo_row[0]) / math.log(hi_row[0] / lo_row[0])
+        row = (share, *(a + w * (b - a) for a, b in zip(lo_row[1:], hi_row[1:], strict=True)))
+    return dict(zip(SHARE_ROW[1:], row[1:], strict=True))
+
+
+def stage_mflops(p: Platform, problem: str | None, ranks: int = 1) -> str:
     """The problem's per-stage rates as skeleton mode reads them (PSTSWM_SMPI_STAGE_MFLOPS:
-    "fft=R legendre=R ..."); empty when the platform gives none."""
+    "fft=R legendre=R ..."): a rank of `ranks` holds 1/ranks of the problem, whose rates
+    rates_by_share gives when the platform has it; empty when the platform gives none."""
     rates = p.compute.get(problem, {}) if problem else {}
+    if problem in p.shares:
+        rates = share_rates(p.shares[problem], 1 / ranks)
     return " ".join(f"{stage}={rates[f'{stage}_mflops']:.9g}" for stage in STAGES if f"{stage}_mflops" in rates)
 
 
 def render(
-    p: Platform, outdir: Path, problem: str | None = None, host_mflops: float | None = None, mapping: str = "block"
+    p: Platform,
+    outdir: Path,
+    problem: str | None = None,
+    host_mflops: float | None = None,
+    mapping: str = "block",
+    ranks: int = 1,
 ) -> list[str]:
-    """Write outdir/platform.xml, outdir/hostfile and outdir/stage-mflops; return the --cfg values."""
+    """Write outdir/platform.xml, outdir/hostfile, outdir/stage-mflops (for a run of `ranks`) and
+    outdir/copy-rate (bytes/s, empty without [node] copy_bytes_per_s); return the --cfg values."""
     speed, host = rates(p, problem, host_mflops)
-    ranks = hostfile(p, mapping)
     outdir.mkdir(parents=True, exist_ok=True)
     (outdir / "platform.xml").write_text(xml(p, speed), encoding="utf-8")
-    (outdir / "hostfile").write_text(ranks, encoding="utf-8")
-    (outdir / "stage-mflops").write_text(stage_mflops(p, problem), encoding="utf-8")
+    (outdir / "hostfile").write_text(hostfile(p, mapping), encoding="utf-8")
+    (outdir / "stage-mflops").write_text(stage_mflops(p, problem, ranks), encoding="utf-8")
+    copy = p.node.copy_bytes_per_s if p.node else None
+    (outdir / "copy-rate").write_text(f"{copy:.9g}" if copy else "", encoding="utf-8")
     return cfg(p, host)
 
 
@@ -455,7 +598,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{p.path}: {args.ranks} ranks asked for, the platform holds {p.ranks} "
                 f"({p.nodes} nodes x {p.cores_per_node} cores)"
             )
-        print("\n".join(render(p, Path(args.outdir), args.problem, args.host_mflops, args.mapping)))
+        ranks = args.ranks or 1
+        print("\n".join(render(p, Path(args.outdir), args.problem, args.host_mflops, args.mapping, ranks)))
     except PstlabError as e:
         print(f"platform: {e}", file=sys.stderr)
         return e.exit_code

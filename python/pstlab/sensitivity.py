@@ -53,9 +53,34 @@ INPUTS: dict[str, Callable[[platform.Platform, float], platform.Platform]] = {
     "recv overhead": lambda p, f: dataclasses.replace(p, recv_overhead=_rows(p.recv_overhead, f)),
     "isend overhead": lambda p, f: dataclasses.replace(p, isend_overhead=_rows(p.isend_overhead, f)),
     "eager limit": lambda p, f: dataclasses.replace(p, eager_limit_bytes=max(1, round(p.eager_limit_bytes * f))),
-    "compute rates": lambda p, f: dataclasses.replace(p, compute=_compute(p, f)),
+    "compute rates": lambda p, f: dataclasses.replace(
+        p,
+        compute=_compute(p, f),
+        shares={k: [(row[0], *(x * f for x in row[1:])) for row in rows] for k, rows in p.shares.items()},
+    ),
 }
-PREDICTIONS = 1 + len(INPUTS) * len(SHIFTS)  # the baseline and every variant
+
+
+def _node(p: platform.Platform, **scaled: float) -> platform.Platform:
+    """p with the [node] fields named scaled by their factors (an absent copy rate stays absent)."""
+    if p.node is None:
+        return p
+    values = {k: getattr(p.node, k) * f for k, f in scaled.items() if getattr(p.node, k) is not None}
+    return dataclasses.replace(p, node=dataclasses.replace(p.node, **values))
+
+
+# What the cores of a node share ([node]): inputs of the platforms that describe it.
+NODE_INPUTS: dict[str, Callable[[platform.Platform, float], platform.Platform]] = {
+    "node latency": lambda p, f: _node(p, latency_s=f),
+    "core bandwidth": lambda p, f: _node(p, core_bandwidth_bytes_per_s=f),
+    "node shared bandwidth": lambda p, f: _node(p, shared_bandwidth_bytes_per_s=f),
+    "copy rate": lambda p, f: _node(p, copy_bytes_per_s=f),
+}
+
+
+def inputs(p: platform.Platform) -> dict[str, Callable[[platform.Platform, float], platform.Platform]]:
+    """The inputs p gives: INPUTS, and NODE_INPUTS when it describes its nodes."""
+    return {**INPUTS, **(NODE_INPUTS if p.node else {})}
 
 
 @dataclass
@@ -144,7 +169,7 @@ def analyse(p: platform.Platform, out: Path, runner: Runner, echo=print) -> dict
     if not base.answer:
         raise PstlabError(f"{out / BASELINE}: the suite predicted no model runs: no answer to test the inputs on")
     changes: dict[str, dict[float, Change]] = {}
-    for name, vary in INPUTS.items():
+    for name, vary in inputs(p).items():
         for shift in SHIFTS:
             why = f"{p.path} with its {name} {shift:+.0%}"
             varied = predict_on(variant_name(name, shift), vary(p, 1 + shift), why)
@@ -181,7 +206,8 @@ def sensitivity(opts: predict.Options, echo=print, runner: Runner | None = None)
     p = platform.load(opts.platform)
     if opts.dry_run:
         raise PstlabError(
-            f"--sensitivity runs the suite {PREDICTIONS} times: drop --dry-run (try it on the suite alone first)"
+            f"--sensitivity runs the suite {1 + len(inputs(p)) * len(SHIFTS)} times: drop --dry-run "
+            "(try it on the suite alone first)"
         )
     if opts.out:
         out = Path(opts.out)
