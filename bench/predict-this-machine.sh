@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # "This machine": how well does pstswm on a simulated copy of this host predict pstswm on this
-# host?  (docs/predict.md, validation.)  Calibrates a platform from a quick suite's records plus
-# serial model runs of each problem here (one per core at once), then compares, for T42L16 and T85L16 at 1x2 and 2x1, the
+# host?  (docs/predict.md, validation.)  Calibrates a platform of this node (scripts/calibrate-node.sh:
+# ping-pong, swaps of every pair at once, the kernel, serial model runs of each problem at its levels,
+# half and a quarter of them, one per core at once), then compares, for T42L16 and T85L16 at 1x2 and 2x1, the
 # step time and each stage's communication time (fft_comm_s, legendre_comm_s of the model's
 # records), and the kernel stages at 2 ranks (srtrans FFT, halfsum Legendre, protocol 0,6):
 # predicted on the calibrated platform twice, in the real compute mode (this host's time between
@@ -10,18 +11,16 @@
 # (the Open MPI build, the median of LAUNCHES interleaved launches).  Prints every row and each
 # mode's median absolute error (target: at most 15 %).
 #
-#   bench/predict-this-machine.sh [QUICK_RESULTS [OUT]]
+#   bench/predict-this-machine.sh [OUT]
 #
-# QUICK_RESULTS: a `pstlab run quick` directory of this host (copied, never changed); without it
-# the quick suite runs first (about 10 minutes).  OUT: default results/predict-this-machine-DATE.
+# OUT: default results/predict-this-machine-DATE.
 # Environment: LAUNCHES (default 5), STEPS (model steps per launch, default 20), ROUNDS (rounds
 # of the serial calibration runs, default 3).  Needs
 # build/openmpi and build/smpi (scripts/build.sh openmpi|smpi) and the .venv of scripts/setup.sh.
 # On a shared host the measured side carries the host's noise: read the spread beside the error.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-quick=${1:-}
-out=${2:-$root/results/predict-this-machine-$(date +%Y%m%d-%H%M%S)}
+out=${1:-$root/results/predict-this-machine-$(date +%Y%m%d-%H%M%S)}
 launches=${LAUNCHES:-5} steps=${STEPS:-20} rounds=${ROUNDS:-3}
 pstlab=("$root/.venv/bin/python" -m pstlab)
 problems=("42 16" "85 16")
@@ -29,28 +28,11 @@ problems=("42 16" "85 16")
 mkdir -p "$out"
 
 echo "== 1. calibrate a platform of this host"
-calibration=$out/calibration
-if [[ -n $quick ]]; then cp -r "$quick" "$calibration"; else "${pstlab[@]}" run quick --out "$calibration"; fi
-# The compute rates (the problem's and each stage's): one serial model run per core, all at once,
-# so the rate is a core's with its node full, as in the runs predicted (SMPI runs the simulated
-# ranks one at a time, without the contention between a node's cores for memory and caches).
-# Unbound, so the copies spread; ROUNDS rounds, the problems interleaved, and calibrate takes
-# the median: one launch's placement is not the host's rate.
-cores=$(nproc)
-for ((round = 0; round < rounds; round++)); do
-  for problem in "${problems[@]}"; do
-    read -r trunc levels <<<"$problem"
-    for ((core = 0; core < cores; core++)); do
-      OMPI_MCA_hwloc_base_binding_policy=none "$root/scripts/pstrun" --mpi openmpi -n 1 "$root/build/openmpi/pstswm" model \
-        --trunc "$trunc" --levels "$levels" --steps "$steps" \
-        --out "$calibration/model-serial-T${trunc}L${levels}-$round-$core.jsonl" >/dev/null &
-    done
-    wait
-  done
-done
-# Exit 3 means a calibration target was missed (docs/predict.md: the swap curve on a two-core
-# host): the validation still says how far the platform is from the host.
-"${pstlab[@]}" calibrate "$calibration" --out "$out/this-machine.toml" || [[ $? == 3 ]]
+# Exit 3 means a calibration target was missed (docs/predict.md): the validation still says how
+# far the platform is from the host.
+"$root/scripts/calibrate-node.sh" --problems "42:16 85:16" --rounds "$rounds" --steps "$steps" "$out/calibration" ||
+  [[ $? == 3 ]]
+cp "$out/calibration/node.toml" "$out/this-machine.toml"
 echo "platform: $out/this-machine.toml  sha256 $(sha256sum <"$out/this-machine.toml" | cut -d' ' -f1)"
 
 echo "== 2. the experiments: the model at 1x2 and 2x1, the kernel stages at 2 ranks"
@@ -65,7 +47,8 @@ write_suite() { # MODE FILE
       read -r trunc levels <<<"$problem"
       for grid in 1x2 2x1; do
         printf '\n[[experiment]]\nname = "model-T%sL%s-%s"\nsubcommand = "model"\nranks = 2\n' "$trunc" "$levels" "$grid"
-        printf 'args = ["--trunc", "%s", "--levels", "%s", "--steps", "%s", "--grid", "%s"%s]\n' "$trunc" "$levels" "$steps" "$grid" "$compute"
+        printf 'args = ["--trunc", "%s", "--levels", "%s", "--steps", "%s", "--grid", "%s", "--legendre-kernel", "dgemm"%s]\n' \
+          "$trunc" "$levels" "$steps" "$grid" "$compute"
         printf 'estimate_s = 5\ntimeout_s = 600\n'
       done
     done

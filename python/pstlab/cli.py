@@ -172,12 +172,13 @@ def parser() -> argparse.ArgumentParser:
 
     cal = sub.add_parser(
         "calibrate",
-        help="describe this machine as a platform file for simulation, fitted from RESULTS and checked",
-        description="Fit a platform file (docs/predict.md) from the ping-pong and serial model records of RESULTS, "
-        "then simulate it with the SMPI build: the calibration ping-pong must come within 5 %% at every size, "
-        "a swap curve and a kernel stage it was not fitted on within 15 %%.  Exit 3 when a target is missed.",
+        help="describe the node RESULTS was measured on as a platform file for simulation, fitted and checked",
+        description="Fit a platform file (docs/predict.md) from the swap, ping-pong, kernel and serial model records "
+        "of RESULTS (scripts/calibrate-node.sh makes them), then simulate it with the SMPI build, with no host time: "
+        "the 2-rank swap it was fitted to must come within 5 %% at every size, the ping-pong, the swaps of every pair "
+        "at once and the kernel stages it was not fitted on within 15 %%.  Exit 3 when a target is missed.",
     )
-    cal.add_argument("results", help="a results directory measured on this machine (e.g. pstlab run quick)")
+    cal.add_argument("results", help="a results directory measured on one node (scripts/calibrate-node.sh OUT)")
     cal.add_argument("--out", metavar="FILE", help="the platform file to write (default platforms/this-machine.toml)")
     cal.add_argument(
         "--build",

@@ -48,7 +48,7 @@ class Node:
     the sender's core link, the node's shared link and the receiver's core link."""
 
     latency_s: float  # a message between two cores of the node, one way
-    core_bandwidth_bytes_per_s: float  # one core's copy path: its sends and receives share it
+    core_bandwidth_bytes_per_s: float  # one core's copy path: all its sends and receives at once share it
     shared_bandwidth_bytes_per_s: float  # the node's memory path: every concurrent copy on the node shares it
     copy_bytes_per_s: float | None  # skeleton mode: a transpose's packing, unpacking and own-block copies
 
@@ -440,14 +440,16 @@ _HEADER = (
 
 
 def _node_xml(p: Platform, n: Node, speed_flops: float) -> str:
-    """Each node a cluster of one-core hosts: a core's private link (its sends and receives share
-    it: SHARED) and the node's backbone (every message between two of its cores crosses it: the
-    memory path concurrent copies divide).  Nodes reach each other through their routers over one
-    network link each (the [network] link: the node's injection), a route for each ordered pair."""
+    """Each node a cluster of one-core hosts: a core's private link (its copy path: all its sends
+    and receives at once divide it, SHARED) and the node's backbone (every message between two of
+    its cores crosses it: the memory path concurrent copies divide).  Nodes reach each other through
+    their routers over one network link each (the [network] link: the node's injection), a route
+    for each ordered pair."""
     clusters = "".join(
         f'    <cluster id="{p.name}-node{k}" prefix="{p.name}-{k}-" suffix="" radical="0-{p.cores_per_node - 1}"'
         f' speed="{speed_flops:.9g}f" bw="{n.core_bandwidth_bytes_per_s:.9g}Bps" lat="{n.latency_s / 2:.9g}s"'
-        f' sharing_policy="SHARED" bb_bw="{n.shared_bandwidth_bytes_per_s:.9g}Bps" bb_lat="0s"'
+        f' sharing_policy="SHARED"'
+        f' bb_bw="{n.shared_bandwidth_bytes_per_s:.9g}Bps" bb_lat="0s"'
         f' bb_sharing_policy="SHARED" loopback_bw="{p.loopback_bandwidth_bytes_per_s:.9g}Bps"'
         f' loopback_lat="{p.loopback_latency_s:.9g}s" router_id="{p.name}-{k}-router"/>\n'
         for k in range(p.nodes)

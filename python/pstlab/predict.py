@@ -153,7 +153,7 @@ def predict(opts: Options, echo=print, rates: dict[str, float] | None = None) ->
     if opts.out is None and not opts.resume:
         stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
         base.out = str(paths.results_dir() / f"{stamp}-{suite.name}-{p.name}")
-    directory = run.results_directory(base, suite)
+    directory = run.results_directory(base, suite, "smpi")
     base.out = str(directory)
     echo(f"pstlab predict: {p.name}, {opts.mapping} mapping of ranks to its nodes")
     try:

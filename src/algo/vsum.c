@@ -35,6 +35,7 @@ void pst_rangeset_add(pst_rangeset *rs, size_t lo, size_t n)
  * offsets: every chunk boundary is a multiple of 8 bytes). */
 static void stream_apply(const pst_rangeset *rs, double *vec, double *stream, size_t off, size_t bytes, enum pst_stream_op op)
 {
+    pst_copy_charge(bytes); /* a gather, scatter or sum of received partial sums: memory-bound, a copy's cost */
     size_t first = off / 8, last = (off + bytes) / 8, base = 0;
     for (int k = 0; k < rs->k; k++) {
         size_t lo = first > base ? first : base, hi = last < base + rs->n[k] ? last : base + rs->n[k];

@@ -8,7 +8,9 @@
  *             or at the platform's rate for the stage where it gives one;
  *             messages keep their real sizes and order.  SMPI's own timing of this host's work
  *             is switched off (smpi/simulate-computation:no), so the injected time is the whole
- *             compute time and the simulation costs what the messages cost.  Buffer values are
+ *             compute time and the simulation costs what the messages cost; the copies of the
+ *             transposes and vector sums are charged at the platform's copy rate when it gives
+ *             one (core/copy_charge.h: PSTSWM_SMPI_COPY_BYTES_PER_S).  Buffer values are
  *             meaningless: the large ones are folded (pst_shared_alloc) and error norms are null.
  *
  * The mode is the process's (every simulated rank selects the same one); a real build refuses

@@ -66,7 +66,8 @@ def test_each_node_is_a_cluster_of_cores_with_a_shared_backbone(node_file, tmp_p
     xml = (tmp_path / "out" / "platform.xml").read_text()
     for k in (0, 1):
         assert f'<cluster id="nd-node{k}" prefix="nd-{k}-" suffix="" radical="0-3"' in xml
-    assert xml.count('bb_bw="1e+09Bps"') == 2 and xml.count('bw="1e+09Bps" lat="2e-07s" sharing_policy="SHARED"') == 2
+    assert xml.count('bb_bw="1e+09Bps" bb_lat="0s" bb_sharing_policy="SHARED"') == 2
+    assert xml.count('bw="1e+09Bps" lat="2e-07s" sharing_policy="SHARED" bb_bw') == 2
     # one route each way between the nodes, over the sender's network link up and the receiver's down
     assert xml.count("<zoneRoute") == 2
     assert '<link_ctn id="nd-net0" direction="UP"/><link_ctn id="nd-net1" direction="DOWN"/>' in xml
@@ -134,8 +135,9 @@ def test_bad_node_or_share_table_exits_2_with_file_and_line(tmp_path, old, new, 
 
 @pytest.mark.skipif(os.environ.get("PSTSWM_MPI") != "smpi", reason="needs the SMPI build (make test's smpi step)")
 def test_concurrent_swaps_on_a_node_divide_its_shared_bandwidth(node_file, tmp_path):
-    """Core links of 1 GB/s shared by a core's sends and receives, a node backbone of 1 GB/s: a
-    2-rank swap's flows each get half a core link, 4 ranks' four flows a quarter of the backbone."""
+    """Core links of 1 GB/s that a core's send and receive divide, a node backbone of 1 GB/s: a
+    2-rank swap's two flows each get half a core link (and half the backbone), 4 ranks' four flows
+    a quarter of the backbone."""
     pstswm = os.environ.get("PSTSWM_BUILD", str(ROOT / "build/smpi")) + "/pstswm"
     times = {}
     for ranks in (2, 4):

@@ -248,3 +248,20 @@ def test_without_another_smpicc_the_smpi_build_is_build_smpi(tmp_path, monkeypat
 
     monkeypatch.setenv("PATH", str(tmp_path))  # no smpicc at all
     assert paths.default_build("smpi") == "smpi"
+
+
+@pytest.mark.skipif(os.environ.get("PSTSWM_MPI") != "smpi", reason="needs the SMPI build (make test's smpi step)")
+def test_a_dry_run_lists_the_suite_without_an_internal_error(tmp_path):
+    """The results directory of a prediction is named for the SMPI build (a call without the MPI
+    name made every `pstlab predict` an internal error)."""
+    build = os.environ.get("PSTSWM_BUILD", str(ROOT / "build/smpi"))
+    done = subprocess.run(
+        [sys.executable, "-m", "pstlab", "predict", "--platform", str(T3E), "--build", build, "--dry-run",
+         "--out", str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT / "python",
+    )
+    assert done.returncode == 0, done.stderr
+    assert "internal error" not in done.stderr
