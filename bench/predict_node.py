@@ -131,14 +131,18 @@ def plot(measured: dict[str, list[dict]], predicted: dict[str, dict], serial_s: 
     import matplotlib.pyplot as plt
 
     grids = list(predicted)
-    ranks = [measured[g][0]["ranks"] for g in grids]
+    ranks = [1] + [measured[g][0]["ranks"] for g in grids]  # the serial step is 1 on both curves
+    measured_up = [1.0] + [serial_s / statistics.median(p["step_s"] for p in measured[g]) for g in grids]
+    predicted_up = [1.0] + [serial_s / predicted[g]["step_s"] for g in grids]
     fig, ax = plt.subplots(figsize=(5, 4))
-    ax.plot(ranks, [serial_s / statistics.median(p["step_s"] for p in measured[g]) for g in grids], "o-", label="measured")
-    ax.plot(ranks, [serial_s / predicted[g]["step_s"] for g in grids], "s--", label="predicted (skeleton)")
+    ax.plot(ranks, measured_up, "o-", label="measured")
+    ax.plot(ranks, predicted_up, "s--", label="predicted (skeleton)")
     ax.plot(ranks, ranks, ":", color="grey", label="ideal")
-    for r, g in zip(ranks, grids, strict=True):
-        ax.annotate(g, (r, serial_s / predicted[g]["step_s"]), textcoords="offset points", xytext=(4, -10), fontsize=8)
+    for r, g, up in zip(ranks[1:], grids, predicted_up[1:], strict=True):
+        ax.annotate(g, (r, up), textcoords="offset points", xytext=(4, -10), fontsize=8)
     ax.set(xlabel="ranks", ylabel="speed-up over the serial step", xscale="log", yscale="log")
+    ax.set_xticks(ranks, [str(r) for r in ranks])
+    ax.minorticks_off()
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=120)

@@ -211,3 +211,33 @@ def test_records_without_what_the_fit_needs_exit_2_naming_the_experiment(tmp_pat
         f.write_text("".join(line + "\n" for line in kept))
     assert main(["calibrate", str(src), "--out", str(tmp_path / "p.toml")]) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "calibrate-node: name the OUT directory (scripts/calibrate-node.sh OUT)"),
+        (["--problems", "85"], "--problems takes TRUNC:LEVELS items, e.g. '85:16 42:16' (got '85')"),
+        (["--rounds", "0"], "--rounds needs a positive count (got '0')"),
+        (["--legendre-kernel", "fast"], "--legendre-kernel dgemm or recurrence (got 'fast')"),
+        (["--bogus"], "calibrate-node: unknown option '--bogus'"),
+    ],
+)
+def test_calibrate_node_refuses_bad_input_with_exit_2(tmp_path, args, message):
+    import subprocess
+
+    out = [] if not args or args == ["--bogus"] else [str(tmp_path / "out")]
+    done = subprocess.run(
+        [str(ROOT / "scripts/calibrate-node.sh"), *args, *out], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 2 and message in done.stderr, done.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_calibrate_node_refuses_an_existing_directory(tmp_path):
+    import subprocess
+
+    done = subprocess.run(
+        [str(ROOT / "scripts/calibrate-node.sh"), str(tmp_path)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 2 and f"calibrate-node: {tmp_path} exists: give a new directory" in done.stderr
