@@ -58,7 +58,8 @@ def replay(header: dict, point: dict, platform_file: Path, out: Path, host_mflop
     cmd += [str(ROOT / "build/smpi/pstswm"), "model", *args, *FIXED, "--legendre-kernel", kernel, "--out", str(out)]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=900, check=False)
     if done.returncode != 0:
-        sys.exit(f"predict-node: the prediction failed (exit {done.returncode}): {shlex.join(cmd)}\n{done.stderr[-2000:]}")
+        why = done.stderr[-2000:]
+        sys.exit(f"predict-node: the prediction failed (exit {done.returncode}): {shlex.join(cmd)}\n{why}")
     return model_points(out)[-1]
 
 
@@ -90,7 +91,8 @@ def main() -> int:
     (out / "predicted").mkdir()
     for grid in sorted(measured, key=lambda g: measured[g][0]["ranks"]):
         p = measured[grid][0]
-        rate = statistics.median(s["mflops"] for s in serial if s["trunc"] == p["trunc"] and s["levels"] == p["levels"])
+        same = [s["mflops"] for s in serial if (s["trunc"], s["levels"]) == (p["trunc"], p["levels"])]
+        rate = statistics.median(same)
         predicted[grid] = replay(headers[grid], p, platform_file, out / "predicted" / f"{grid}.jsonl", rate)
     serial_s = statistics.median(s["step_s"] for s in serial)
     table(measured, predicted, serial_s)
@@ -102,7 +104,8 @@ def table(measured: dict[str, list[dict]], predicted: dict[str, dict], serial_s:
     print(f"\nserial step (calibration runs, median): {serial_s * 1e3:.3f} ms")
     print(
         f"{'grid':>5} {'ranks':>5} {'step ms':>9} {'spread':>7} {'predicted':>10} {'error':>7}"
-        f" {'fft comm ms':>12} {'predicted':>10} {'leg comm ms':>12} {'predicted':>10} {'speed-up':>9} {'predicted':>10}"
+        f" {'fft comm ms':>12} {'predicted':>10} {'leg comm ms':>12} {'predicted':>10}"
+        f" {'speed-up':>9} {'predicted':>10}"
     )
     errors = []
     for grid, guess in predicted.items():
@@ -113,7 +116,8 @@ def table(measured: dict[str, list[dict]], predicted: dict[str, dict], serial_s:
         errors.append(abs(error))
         comm = {q: statistics.median(p[q] for p in runs) for q in ("fft_comm_s", "legendre_comm_s")}
         print(
-            f"{grid:>5} {runs[0]['ranks']:>5} {step * 1e3:9.3f} {spread:7.0%} {guess['step_s'] * 1e3:10.3f} {error:+7.1%}"
+            f"{grid:>5} {runs[0]['ranks']:>5} {step * 1e3:9.3f} {spread:7.0%}"
+            f" {guess['step_s'] * 1e3:10.3f} {error:+7.1%}"
             f" {comm['fft_comm_s'] * 1e3:12.3f} {guess['fft_comm_s'] * 1e3:10.3f}"
             f" {comm['legendre_comm_s'] * 1e3:12.3f} {guess['legendre_comm_s'] * 1e3:10.3f}"
             f" {serial_s / step:9.2f} {serial_s / guess['step_s']:10.2f}"

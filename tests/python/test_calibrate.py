@@ -197,7 +197,11 @@ def test_rates_by_share_come_from_serial_runs_at_fewer_levels():
 @pytest.mark.parametrize(
     ("drop", "message"),
     [
-        ("swap", "no swap records of protocol 0,6 on 2 ranks to fit the node's message path (pstswm swap --protocols 0,6 --pairs all"),
+        (
+            "swap",
+            "no swap records of protocol 0,6 on 2 ranks to fit the node's message path "
+            "(pstswm swap --protocols 0,6 --pairs all",
+        ),
         ("model", "no serial model run for the compute rate (pstswm model --grid 1x1 on 1 rank"),
     ],
 )
@@ -238,6 +242,10 @@ def test_calibrate_node_refuses_an_existing_directory(tmp_path):
     import subprocess
 
     done = subprocess.run(
-        [str(ROOT / "scripts/calibrate-node.sh"), str(tmp_path)], capture_output=True, text=True, timeout=60, check=False
+        [str(ROOT / "scripts/calibrate-node.sh"), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert done.returncode == 2 and f"calibrate-node: {tmp_path} exists: give a new directory" in done.stderr
