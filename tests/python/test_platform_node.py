@@ -138,7 +138,7 @@ def test_concurrent_swaps_on_a_node_divide_its_shared_bandwidth(node_file, tmp_p
     """Core links of 1 GB/s that a core's send and receive divide, a node backbone of 1 GB/s: a
     2-rank swap's two flows each get half a core link (and half the backbone), 4 ranks' four flows
     a quarter of the backbone."""
-    pstswm = os.environ.get("PSTSWM_BUILD", str(ROOT / "build/smpi")) + "/pstswm"
+    pstswm = str(ROOT / os.environ.get("PSTSWM_BUILD", "build/smpi") / "pstswm")
     times = {}
     for ranks in (2, 4):
         out = tmp_path / f"swap{ranks}.jsonl"

@@ -254,7 +254,7 @@ def test_without_another_smpicc_the_smpi_build_is_build_smpi(tmp_path, monkeypat
 def test_a_dry_run_lists_the_suite_without_an_internal_error(tmp_path):
     """The results directory of a prediction is named for the SMPI build (a call without the MPI
     name made every `pstlab predict` an internal error)."""
-    build = os.environ.get("PSTSWM_BUILD", str(ROOT / "build/smpi"))
+    build = str(ROOT / os.environ.get("PSTSWM_BUILD", "build/smpi"))  # the run's directory is python/
     done = subprocess.run(
         [sys.executable, "-m", "pstlab", "predict", "--platform", str(T3E), "--build", build, "--dry-run",
          "--out", str(tmp_path / "out")],
