@@ -1,6 +1,6 @@
 /* pstswm: one MPI program, one subcommand per benchmark. */
-#include "bench/commands.h"
-#include "bench/version.h"
+#include "cmd/commands.h"
+#include "cmd/version.h"
 #include "comm/protocol.h"
 #include "core/errors.h"
 #include "run/context.h"
@@ -13,7 +13,7 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: pstswm SUBCOMMAND [options]   (run under mpiexec/srun; 'pstswm SUBCOMMAND --help')\n\n");
-    for (size_t i = 0; i < pst_nbenches; i++) fprintf(f, "  %-10s %s\n", pst_benches[i]->name, pst_benches[i]->summary);
+    for (size_t i = 0; i < pst_nsubcommands; i++) fprintf(f, "  %-10s %s\n", pst_subcommands[i]->name, pst_subcommands[i]->summary);
 }
 
 #ifdef PST_SIMULATED
@@ -37,9 +37,9 @@ int main(int argc, char **argv)
         pst_finalize();
         return 0;
     }
-    const pst_bench *b = pst_bench_find(argv[1]);
+    const pst_subcommand *b = pst_subcommand_find(argv[1]);
     if (b) {
-        int rc = pst_bench_run(b, argc - 1, argv + 1);
+        int rc = pst_subcommand_run(b, argc - 1, argv + 1);
         pst_finalize();
         return rc;
     }

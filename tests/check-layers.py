@@ -2,7 +2,7 @@
 """The layers of src/ and the direction of their includes: a file may include headers of its own
 layer and of the layers below it, never above.
 
-    core < stats < run < comm < algo < model < bench < main.c
+    core < stats < run < comm < algo < model < cmd < main.c
 
     check-layers.py SRC_DIR
 
@@ -11,7 +11,7 @@ import re
 import sys
 from pathlib import Path
 
-LAYERS = ["core", "stats", "run", "comm", "algo", "model", "bench"]
+LAYERS = ["core", "stats", "run", "comm", "algo", "model", "cmd"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/[^"]+"')
 
 

@@ -2,12 +2,12 @@
 # lines through every option table and validator.  End to end: a few dozen launches per MPI,
 # capped sizes, exit code, message, files and hangs checked.
 add_executable(fuzz_cli ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_cli.c)
-target_link_libraries(fuzz_cli PRIVATE pst_bench)
+target_link_libraries(fuzz_cli PRIVATE pst_cmd)
 add_test(NAME fuzz.cli COMMAND ${PSTRUN} -n 1 $<TARGET_FILE:fuzz_cli> 20000)
 set_tests_properties(fuzz.cli PROPERTIES TIMEOUT 300)
 # --reference files: dimensions, types, shapes and attributes changed structurally.
 add_executable(fuzz_netcdf ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_netcdf.c)
-target_link_libraries(fuzz_netcdf PRIVATE pst_bench)
+target_link_libraries(fuzz_netcdf PRIVATE pst_cmd)
 add_test(NAME fuzz.netcdf COMMAND ${PSTRUN} -n 1 $<TARGET_FILE:fuzz_netcdf> 1500)
 set_tests_properties(fuzz.netcdf PROPERTIES TIMEOUT 300)
 # End to end: about a minute per MPI (Open MPI takes 2 s to wind down a job that exited 2).

@@ -1,6 +1,6 @@
-# Problem sizing (src/bench/kernel_problem.c, reached through the pst_bench library).
+# Problem sizing (src/cmd/kernel_problem.c, reached through the pst_cmd library).
 add_executable(test_kernel_problem ${CMAKE_SOURCE_DIR}/tests/mpi/test_kernel_problem.c)
-target_link_libraries(test_kernel_problem PRIVATE pst_bench)
+target_link_libraries(test_kernel_problem PRIVATE pst_cmd)
 add_test(NAME unit.test_kernel_problem COMMAND ${PSTRUN} -n 1 $<TARGET_FILE:test_kernel_problem>)
 set_tests_properties(unit.test_kernel_problem PROPERTIES TIMEOUT 120)
 

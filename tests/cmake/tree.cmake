@@ -2,7 +2,7 @@
 # (docs/references.md), never by the internal names of the project's source documents.
 add_test(NAME tree.references COMMAND ${CMAKE_SOURCE_DIR}/tests/check-references.py ${CMAKE_SOURCE_DIR})
 set_tests_properties(tree.references PROPERTIES TIMEOUT 60)
-# The layers of src/ (core < stats < run < comm < algo < model < bench < main.c): no include runs upward.
+# The layers of src/ (core < stats < run < comm < algo < model < cmd < main.c): no include runs upward.
 add_test(NAME tree.layers COMMAND ${CMAKE_SOURCE_DIR}/tests/check-layers.py ${CMAKE_SOURCE_DIR}/src)
 set_tests_properties(tree.layers PROPERTIES TIMEOUT 60)
 # The same at link time: a layer's library calls only what its layer and those below define.

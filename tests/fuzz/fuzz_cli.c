@@ -6,7 +6,7 @@
  *   - a usage error is one line naming what is wrong.
  * The option names come from each command's --help, so new options are fuzzed without edits.
  *   fuzz_cli [CASES [SEED]]      (defaults 4000 and the date of writing; printed for replay) */
-#include "bench/commands.h"
+#include "cmd/commands.h"
 #include "core/errors.h"
 #include "../exit_trap.h"
 
@@ -22,7 +22,7 @@
 
 
 enum { MAX_CMD = 16, MAX_OPTS = 64 };
-#define NCMD ((int)pst_nbenches)
+#define NCMD ((int)pst_nsubcommands)
 
 static char *options[MAX_CMD][MAX_OPTS];
 static int nopts[MAX_CMD];
@@ -31,7 +31,7 @@ static int nopts[MAX_CMD];
 static int run(int c, int argc, char **argv)
 {
     trap_code = -1;
-    if (!setjmp(trap_env)) pst_bench_run(pst_benches[c], argc, argv);
+    if (!setjmp(trap_env)) pst_subcommand_run(pst_subcommands[c], argc, argv);
     return trap_code;
 }
 
@@ -43,7 +43,7 @@ static void discover_options(void)
         int saved = dup(STDOUT_FILENO);
         FILE *tmp = tmpfile();
         dup2(fileno(tmp), STDOUT_FILENO);
-        char *argv[] = {(char *)pst_benches[c]->name, "--help", NULL};
+        char *argv[] = {(char *)pst_subcommands[c]->name, "--help", NULL};
         run(c, 2, argv);
         fflush(stdout);
         dup2(saved, STDOUT_FILENO);
@@ -134,7 +134,7 @@ int main(int argc, char **argv)
         int c = (int)(next() % NCMD);
         enum { MAXARG = 12 };
         static char storage[MAXARG][2100];
-        char *args[MAXARG + 1] = {(char *)pst_benches[c]->name};
+        char *args[MAXARG + 1] = {(char *)pst_subcommands[c]->name};
         int n = 1;
         for (int o = (int)(next() % 5); o > 0 && n + 2 <= MAXARG; o--) {
             uint64_t pick = next() % 20;

@@ -9,7 +9,7 @@
  * both stages): their own value cannot be compared, only that passing the default changes no
  * other setting.  They are listed in `unobservable`; any other option whose value stays unset is a
  * failure, since its default would go unchecked. */
-#include "bench/commands.h"
+#include "cmd/commands.h"
 #include "core/cli.h"
 #include "core/errors.h"
 
@@ -60,7 +60,7 @@ static char *settings(size_t c, int argc, char **argv)
     free(held);
     held = NULL;
     trap_code = -1;
-    if (!setjmp(trap_env)) pst_bench_run(pst_benches[c], argc, argv);
+    if (!setjmp(trap_env)) pst_subcommand_run(pst_subcommands[c], argc, argv);
     fflush(stdout);
     dup2(saved, STDOUT_FILENO);
     close(saved);
@@ -77,8 +77,8 @@ static char *help_text(size_t c)
     int saved = dup(STDOUT_FILENO);
     FILE *tmp = tmpfile();
     dup2(fileno(tmp), STDOUT_FILENO);
-    char *argv[] = {(char *)pst_benches[c]->name, "--help", NULL};
-    if (!setjmp(trap_env)) pst_bench_run(pst_benches[c], 2, argv);
+    char *argv[] = {(char *)pst_subcommands[c]->name, "--help", NULL};
+    if (!setjmp(trap_env)) pst_subcommand_run(pst_subcommands[c], 2, argv);
     fflush(stdout);
     dup2(saved, STDOUT_FILENO);
     close(saved);
@@ -142,7 +142,7 @@ static int compare(const char *command, const char *name, const char *value, con
 /* Check every "(default V)" of command c's --help; returns the failures. */
 static int check_command(size_t c, int *checked)
 {
-    const char *command = pst_benches[c]->name;
+    const char *command = pst_subcommands[c]->name;
     char *argv0[] = {(char *)command, NULL};
     char *base = settings(c, 1, argv0);
     if (!base) {
@@ -199,7 +199,7 @@ int main(int argc, char **argv)
     sigprocmask(SIG_BLOCK, &block, NULL);
     pst_set_exit_trap(stop);
     int failures = 0, checked = 0;
-    for (size_t c = 0; c < pst_nbenches; c++) failures += check_command(c, &checked);
+    for (size_t c = 0; c < pst_nsubcommands; c++) failures += check_command(c, &checked);
     pst_set_exit_trap(NULL);
     printf("%d defaults checked, %d failures\n", checked, failures);
     MPI_Finalize();
