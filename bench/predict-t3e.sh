@@ -81,13 +81,13 @@ for problem in T42L16 T85L16; do
   rec=$out/search/serial-$problem.jsonl
   [[ -s $rec ]] || scripts/pstrun --mpi smpi --platform "${platform[MPI]}" -n 1 "$pstswm" model "${model_fixed[@]}" \
     --trunc "$trunc" --levels "$levels" --steps 6 --warmup 2 --out "$rec" >"$out/logs/serial-$problem.out" 2>&1
-  rate[$problem]=$("$python" -m pstlab.validate_t3e rate "$rec")
+  rate[$problem]=$("$python" -m pstlab.simulate.validate_t3e rate "$rec")
   echo "host rate $problem: ${rate[$problem]} MFlop/s (serial, 4 timed steps)"
 done
 
 # The search: pstswm kernel on the simulated platform, the FFT stage's candidates and the
 # Legendre stage's, over the Table 4 protocols; then one preset per family.
-protocols=$("$python" -c 'from pstlab.validate_t3e import TABLE4_PROTOCOLS as p; print(",".join(p))')
+protocols=$("$python" -c 'from pstlab.simulate.validate_t3e import TABLE4_PROTOCOLS as p; print(",".join(p))')
 echo "## search: grids $search, protocols $protocols, $reps rounds"
 for grid in ${search//,/ }; do
   n=$(( ${grid%x*} * ${grid#*x} ))
@@ -104,9 +104,9 @@ for grid in ${search//,/ }; do
         done
         cat "$rec.fft" "$rec.legendre" >"$rec" && rm -f "$rec.fft" "$rec.legendre"
       fi
-      echo "$tag: $("$python" -m pstlab.validate_t3e size "$rec") alternatives timed"
+      echo "$tag: $("$python" -m pstlab.simulate.validate_t3e size "$rec") alternatives timed"
       for family in DTH DR; do
-        "$python" -m pstlab.validate_t3e preset "$rec" "$family" "$out/search/opt-$family-$tag.toml" | sed "s/^/  $tag /"
+        "$python" -m pstlab.simulate.validate_t3e preset "$rec" "$family" "$out/search/opt-$family-$tag.toml" | sed "s/^/  $tag /"
       done
     done
   done
@@ -129,7 +129,7 @@ run_cell() {
   fi
 }
 echo "## cells ($jobs at a time; opt of a mesh from the searched grid nearest in rank count)"
-"$python" -m pstlab.validate_t3e cells --search "$search" | sort -k6,6nr |
+"$python" -m pstlab.simulate.validate_t3e cells --search "$search" | sort -k6,6nr |
   while read -r problem family library column mesh _ranks grid; do
     echo "$problem $family $library $column $mesh $grid ${platform[$library]} ${rate[$problem]}"
   done | {
@@ -141,4 +141,4 @@ echo "## cells ($jobs at a time; opt of a mesh from the searched grid nearest in
 }
 echo "cells done after $((SECONDS - start)) s"
 echo
-"$python" -m pstlab.validate_t3e report "$out"
+"$python" -m pstlab.simulate.validate_t3e report "$out"

@@ -5,7 +5,7 @@
 
 Runs `pstswm schema --json` and `--markdown` (which self-check the schema first) and checks that
   - docs/records.md is the Markdown the binary renders;
-  - python/pstlab/schema.json, pstlab's copy, holds the same schema.
+  - python/pstlab/io/schema.json, pstlab's copy, holds the same schema.
 --write regenerates both.  Records themselves are checked against the schema as pstswm writes
 them, and the pytest suite checks the stored fixtures against pstlab's copy."""
 
@@ -29,7 +29,7 @@ def main() -> int:
     markdown = run(pstswm, "--markdown")
     targets = (
         (src / "docs" / "records.md", markdown, lambda text: text == markdown),
-        (src / "python" / "pstlab" / "schema.json", json.dumps(schema, indent=1) + "\n",
+        (src / "python" / "pstlab" / "io" / "schema.json", json.dumps(schema, indent=1) + "\n",
          lambda text: json.loads(text) == schema),
     )
     fail = 0
@@ -41,7 +41,7 @@ def main() -> int:
             print(f"FAIL: {path.relative_to(src)} differs from `pstswm schema`: run tests/check-schema.py {src} {pstswm} --write")
             fail = 1
     if not fail and not write:
-        print(f"ok: docs/records.md and python/pstlab/schema.json match schema version {schema['schema_version']} "
+        print(f"ok: docs/records.md and python/pstlab/io/schema.json match schema version {schema['schema_version']} "
               f"({len(schema['records'])} records, {len(schema['groups'])} field groups)")
     return fail
 

@@ -7,8 +7,9 @@ import sys
 import threading
 import traceback
 
-from pstlab import __version__, paths
-from pstlab.errors import EXIT_BUG, PstlabError
+from pstlab import __version__
+from pstlab.core import paths
+from pstlab.core.errors import EXIT_BUG, PstlabError
 
 EPILOG = """examples:
   pstlab run quick                       # the quick suite with Open MPI, into results/<timestamp>-quick-openmpi
@@ -43,7 +44,7 @@ class VersionAction(argparse.Action):
 
 def found_pstswm() -> str:
     """One line: the pstswm pstlab finds ($PSTSWM, a checkout's build, PATH) and its version."""
-    from pstlab import probe
+    from pstlab.run import probe
 
     binary, how = paths.find_pstswm()
     if binary is None:
@@ -224,7 +225,8 @@ def parser() -> argparse.ArgumentParser:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from pstlab import report, run
+    from pstlab.report import report
+    from pstlab.run import run
 
     def write_report(directory) -> None:
         """What finished, reported (nothing when no experiment wrote records); records the report
@@ -255,7 +257,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from pstlab import report
+    from pstlab.report import report
 
     md, html = report.write(args.results, args.out)
     print(f"pstlab: wrote {md} and {html}")
@@ -263,7 +265,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from pstlab import compare
+    from pstlab.report import compare
 
     md, html, verdicts = compare.write(args.a, args.b, args.out, args.fail_above)
     print("\n".join(verdicts))
@@ -272,7 +274,7 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def _tune(args: argparse.Namespace) -> int:
-    from pstlab import tune
+    from pstlab.run import tune
 
     extra = args.extra[1:] if args.extra[:1] == ["--"] else args.extra
     opts = tune.Options(
@@ -305,7 +307,7 @@ def _tune(args: argparse.Namespace) -> int:
 def _repro(args: argparse.Namespace) -> int:
     import json
 
-    from pstlab import repro
+    from pstlab.analysis import repro
 
     result = repro.analyse(args.results)
     print(json.dumps(result, indent=2) if args.json else repro.render(result))
@@ -313,20 +315,20 @@ def _repro(args: argparse.Namespace) -> int:
 
 
 def _summary(args: argparse.Namespace) -> int:
-    from pstlab import summary
+    from pstlab.report import summary
 
     print(summary.render_json(args.results) if args.json else summary.render(args.results))
     return 0
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-    from pstlab import calibrate
+    from pstlab.simulate import calibrate
 
     return calibrate.calibrate(args.results, args.out, args.build)
 
 
 def _predict(args: argparse.Namespace) -> int:
-    from pstlab import predict, sensitivity
+    from pstlab.simulate import predict, sensitivity
 
     default_suite = sensitivity.DEFAULT_SUITE if args.sensitivity else predict.DEFAULT_SUITE
     smpi_build, _ = paths.find_pstswm("smpi", args.build)

@@ -1,10 +1,11 @@
-"""pstlab.algorithms: the registry comes from the run header; older directories fall back to BUILTIN."""
+"""pstlab.io.algorithms: the registry comes from the run header; older directories fall back to BUILTIN."""
 
 from pathlib import Path
 
-from pstlab import algorithms, tune
-from pstlab.records import RecordSet
-from pstlab.sections import kernel
+from pstlab.io import algorithms
+from pstlab.io.records import RecordSet
+from pstlab.report.sections import kernel
+from pstlab.run import tune
 
 # A registry with an algorithm pstlab has never heard of: a new transpose after alltoallv's family.
 NEW_ROWS = [

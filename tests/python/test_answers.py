@@ -5,9 +5,12 @@ import json
 import numpy as np
 import pytest
 
-from pstlab import records, report, stats, tune
-from pstlab.sections import guardrails
-from pstlab.sections import swap as swap_section
+from pstlab import stats
+from pstlab.io import records
+from pstlab.report import report
+from pstlab.report.sections import guardrails
+from pstlab.report.sections import swap as swap_section
+from pstlab.run import tune
 
 
 def _write(path, recs):

@@ -9,9 +9,13 @@ import re
 import pytest
 
 from conftest import FIXTURES
-from pstlab import box, records, report, stats, summary, tiesets
-from pstlab.sections import family, guardrails, kernel, swap
-from pstlab.sections.common import tie_cell
+from pstlab import stats
+from pstlab.analysis import box
+from pstlab.core import tiesets
+from pstlab.io import records
+from pstlab.report import report, summary
+from pstlab.report.sections import family, guardrails, kernel, swap
+from pstlab.report.sections.common import tie_cell
 
 QUICK = FIXTURES / "quick"
 MAX_REPORT_LINES = 300

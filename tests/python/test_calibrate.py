@@ -9,7 +9,8 @@ import shutil
 import pytest
 
 from conftest import FIXTURES, ROOT
-from pstlab import calibrate, platform, records
+from pstlab.io import records
+from pstlab.simulate import calibrate, platform
 
 CURRENT = FIXTURES / "current" / "openmpi"
 

@@ -10,8 +10,9 @@ import pytest
 from scipy import stats as sps
 
 from conftest import FIXTURES
-from pstlab import compare, records
-from pstlab.sections import kernel, match, swap
+from pstlab.io import records
+from pstlab.report import compare
+from pstlab.report.sections import kernel, match, swap
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES, ROOT
-from pstlab import algorithms, records, report, tune
+from pstlab.io import algorithms, records
+from pstlab.report import report
+from pstlab.run import tune
 
 CURRENT = FIXTURES / "current"
 MPIS = ["openmpi", "mpich"]

@@ -1,6 +1,6 @@
 """Formatting and the Markdown / HTML renderings."""
 
-from pstlab import doc
+from pstlab.report import doc
 
 
 def test_number_formats():

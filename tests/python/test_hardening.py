@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES
-from pstlab import launch
-from pstlab.errors import PstlabError
-from pstlab.run import _locked, run_suite
+from pstlab.core.errors import PstlabError
+from pstlab.run import launch
+from pstlab.run.run import _locked, run_suite
 from test_run import exp, manifest, opts, suite
 
 

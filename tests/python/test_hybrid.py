@@ -8,10 +8,13 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES
-from pstlab import box, launch, records, report, suites
-from pstlab.errors import PstlabError
-from pstlab.records import RecordSet
-from pstlab.sections import hybrid
+from pstlab.analysis import box
+from pstlab.core.errors import PstlabError
+from pstlab.io import records
+from pstlab.io.records import RecordSet
+from pstlab.report import report
+from pstlab.report.sections import hybrid
+from pstlab.run import launch, suites
 
 ARGS = ["--case", "2", "--trunc", "42", "--levels", "16", "--steps", "12", "--preset", "gen"]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import FAKE
-from pstlab import paths
+from pstlab.core import paths
 
 SUITE = '[[experiment]]\nname = "s"\nsubcommand = "swap"\nranks = 2\nargs = []\n'
 # An installed pstrun as far as pstlab can tell: logs its argv, starts the program on N "ranks".
@@ -218,7 +218,7 @@ def test_version_names_the_pstswm_found_or_none(away, tmp_path, monkeypatch, cap
 
 
 def test_the_mpi_flavour_from_the_version_text(away, tmp_path, cli):
-    from pstlab import probe
+    from pstlab.run import probe
 
     assert probe.flavour("pstswm 1.0 (abc), record schema 2\nMPI flavour: mpich\nMPI library: MPICH 4.0") == "mpich"
     assert probe.flavour("pstswm 1.0 (abc), record schema 2") is None
@@ -229,13 +229,13 @@ def test_the_mpi_flavour_from_the_version_text(away, tmp_path, cli):
     assert rc == 0, err
     assert [d.name.split("-", 2)[2] for d in (away / "results").iterdir()] == ["mini-system"]  # after the stamp
 def test_calibrate_writes_here_outside_a_checkout(away):
-    from pstlab import calibrate
+    from pstlab.simulate import calibrate
 
     assert calibrate.default_out() == Path("this-machine.toml")
 
 
 def test_the_resume_hint_names_the_pstswm_it_ran():
-    from pstlab import run
+    from pstlab.run import run
 
     opts = run.Options("quick", pstswm="/p/bin/pstswm", launches=3)
     hint = ["quick", "--pstswm", "/p/bin/pstswm", "--out", "r", "--resume", "--launches", "3"]
@@ -245,8 +245,8 @@ def test_the_resume_hint_names_the_pstswm_it_ran():
 
 
 def test_a_report_refused_leaves_the_run_status(away, tmp_path, cli, monkeypatch):
-    from pstlab import report
-    from pstlab.errors import PstlabError
+    from pstlab.core.errors import PstlabError
+    from pstlab.report import report
 
     def refuse(directory):
         raise PstlabError(f"{directory}: nothing to report")

@@ -2,8 +2,8 @@
 
 import pytest
 
-from pstlab import launch
-from pstlab.errors import PstlabError
+from pstlab.core.errors import PstlabError
+from pstlab.run import launch
 
 
 def test_argv_is_a_list_through_pstrun(fake):

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from conftest import ROOT
-from pstlab import platform
+from pstlab.simulate import platform
 
 T3E = ROOT / "platforms" / "t3e-900.toml"
 T3E_SHMEM = ROOT / "platforms" / "t3e-900-shmem.toml"
@@ -19,7 +19,7 @@ def render(path, tmp_path, *extra):
         [
             sys.executable,
             "-m",
-            "pstlab.platform",
+            "pstlab.simulate.platform",
             str(path),
             str(tmp_path / "out"),
             *extra,

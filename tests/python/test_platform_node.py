@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from conftest import ROOT
-from pstlab import platform, sensitivity
+from pstlab.simulate import platform, sensitivity
 
 NODE_PLATFORM = """\
 [platform]
@@ -51,7 +51,7 @@ def node_file(tmp_path):
 
 def render(path, outdir, *extra):
     return subprocess.run(
-        [sys.executable, "-m", "pstlab.platform", str(path), str(outdir), *extra],
+        [sys.executable, "-m", "pstlab.simulate.platform", str(path), str(outdir), *extra],
         capture_output=True,
         text=True,
         timeout=60,

@@ -2,7 +2,8 @@
 
 from pathlib import Path
 
-from pstlab import paths, plots
+from pstlab.core import paths
+from pstlab.report import plots
 
 
 def test_figure_is_a_png_with_every_panel():

@@ -13,9 +13,13 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES, ROOT
-from pstlab import box, launch, platform, predict, records, sensitivity, verdicts
-from pstlab.records import RecordSet
-from pstlab.sections import kernel, prediction, swap
+from pstlab.analysis import box
+from pstlab.io import records
+from pstlab.io.records import RecordSet
+from pstlab.report.sections import kernel, prediction, swap
+from pstlab.run import launch
+from pstlab.simulate import platform, predict, sensitivity
+from pstlab.stats import verdicts
 
 T3E = ROOT / "platforms" / "t3e-900.toml"
 
@@ -233,7 +237,7 @@ def _fake_smpicc(directory, version):
 
 
 def test_the_smpi_build_follows_the_smpicc_on_path(tmp_path, monkeypatch):
-    from pstlab import paths
+    from pstlab.core import paths
 
     _fake_smpicc(tmp_path, "9.9")
     monkeypatch.setenv("PATH", f"{tmp_path}:/usr/bin:/bin")
@@ -244,7 +248,7 @@ def test_the_smpi_build_follows_the_smpicc_on_path(tmp_path, monkeypatch):
 
 
 def test_without_another_smpicc_the_smpi_build_is_build_smpi(tmp_path, monkeypatch):
-    from pstlab import paths
+    from pstlab.core import paths
 
     monkeypatch.setenv("PATH", str(tmp_path))  # no smpicc at all
     assert paths.default_build("smpi") == "smpi"

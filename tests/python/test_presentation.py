@@ -5,9 +5,12 @@ import re
 
 import matplotlib.pyplot as plt
 
-from pstlab import doc, plots, records, stats, tiesets
-from pstlab.records import RecordSet
-from pstlab.sections import coll, common, model
+from pstlab import stats
+from pstlab.core import tiesets
+from pstlab.io import records
+from pstlab.io.records import RecordSet
+from pstlab.report import doc, plots
+from pstlab.report.sections import coll, common, model
 
 UNORDERED = {f"{i},{j}": False for i in (0, 2, 4) for j in range(1, 6)} | {"0,0": False, "0,6": False}
 ORDERED = {f"{i},{j}": True for i in (1, 3) for j in range(1, 6)}
@@ -127,7 +130,7 @@ def test_where_the_time_goes_names_stages_without_overlap_or_setup_probes():
 def test_the_generic_protocol_column_says_which_time_is_over_which(tmp_path):
     """'0,6 instead: 0.99×' read as if 0,6 were faster: the header says time over the best's time."""
     from conftest import FIXTURES
-    from pstlab import report
+    from pstlab.report import report
 
     md, _ = report.write(FIXTURES / "current" / "openmpi", tmp_path / "r")
     text = md.read_text()

@@ -7,9 +7,11 @@ import sys
 import pytest
 
 from conftest import real_pstswm
-from pstlab import records, report, tune
-from pstlab.run import Options, run_suite
-from pstlab.sections import kernel as kernel_section
+from pstlab.io import records
+from pstlab.report import report
+from pstlab.report.sections import kernel as kernel_section
+from pstlab.run import tune
+from pstlab.run.run import Options, run_suite
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from pstlab import records
-from pstlab.errors import PstlabError
+from pstlab.core.errors import PstlabError
+from pstlab.io import records
 
 POINT = {
     "bench": "swap",

@@ -7,7 +7,8 @@ import shutil
 import pytest
 
 from conftest import FIXTURES
-from pstlab import records, report, summary
+from pstlab.io import records
+from pstlab.report import report, summary
 
 
 @pytest.fixture(scope="module")

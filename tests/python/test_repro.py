@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from pstlab import repro
-from pstlab.errors import PstlabError
+from pstlab.analysis import repro
+from pstlab.core.errors import PstlabError
 
 
 def _summary(best_set, size, n=4, caveats=(), **extra):

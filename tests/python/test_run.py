@@ -15,9 +15,10 @@ else:
     import tomli as tomllib
 
 from conftest import FIXTURES
-from pstlab import records, tune
-from pstlab.errors import PstlabError, RunFailed
-from pstlab.run import Options, run_suite
+from pstlab.core.errors import PstlabError, RunFailed
+from pstlab.io import records
+from pstlab.run import tune
+from pstlab.run.run import Options, run_suite
 
 
 def suite(tmp_path, *experiments: str) -> str:

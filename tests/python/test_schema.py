@@ -1,4 +1,4 @@
-"""The record schema as pstlab reads it (python/pstlab/schema.json, kept equal to `pstswm schema
+"""The record schema as pstlab reads it (python/pstlab/io/schema.json, kept equal to `pstswm schema
 --json` by the tree.schema test): every stored fixture matches it, its checks catch what they
 should, and every record field pstlab reads is one the schema defines."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES, ROOT
-from pstlab import records, schema
+from pstlab.io import records, schema
 
 SCHEMA = schema.load()
 FIXTURE_FILES = sorted(FIXTURES.glob("*/*.jsonl")) + sorted(FIXTURES.glob("current/*/*.jsonl"))
@@ -110,14 +110,14 @@ def test_every_record_field_pstlab_reads_is_in_the_schema():
 
 def test_schema_file_is_packaged():
     pyproject = (ROOT / "python" / "pyproject.toml").read_text()
-    assert '"schema.json"' in pyproject
+    assert '"io/schema.json"' in pyproject
     assert Path(schema.SCHEMA_FILE).is_file()
 
 
 def test_benches_are_the_subcommands_that_write_records():
     """pstlab's BENCHES and the binary's registry (through `pstswm schema --json`, which
     pstlab's copy equals: tree.schema) name the same subcommands."""
-    from pstlab.sections import BENCHES
+    from pstlab.report.sections import BENCHES
 
     written = {r["bench"] for r in json.loads(schema.SCHEMA_FILE.read_text())["records"]}
     assert {b.BENCH for b in BENCHES} == written

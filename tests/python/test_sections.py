@@ -5,9 +5,12 @@ import json
 import pytest
 
 from conftest import FIXTURES
-from pstlab import doc, records, stats, tiesets
-from pstlab.records import RecordSet
-from pstlab.sections import coll, common, kernel, match, model, pingpong, runinfo, swap
+from pstlab import stats
+from pstlab.core import tiesets
+from pstlab.io import records
+from pstlab.io.records import RecordSet
+from pstlab.report import doc
+from pstlab.report.sections import coll, common, kernel, match, model, pingpong, runinfo, swap
 
 BASE = {"run_id": "r", "ranks": 2, "transport": "mpi"}
 
@@ -459,7 +462,7 @@ def test_common_helpers():
 
 
 def test_latency_plot_draws_intervals_and_the_piecewise_model(tmp_path):
-    from pstlab.sections import pingpong as pp
+    from pstlab.report.sections import pingpong as pp
 
     recs = [{"bench": "pingpong", "type": "header", "run_id": "p"}]
     for b in (8, 1024, 65536):
@@ -505,7 +508,7 @@ def test_latency_plot_draws_intervals_and_the_piecewise_model(tmp_path):
 
 
 def test_coll_busbw_against_size_at_the_largest_communicator():
-    from pstlab.sections import coll
+    from pstlab.report.sections import coll
 
     pts = [
         {"op": "allreduce", "comm_size": n, "bytes": b, "busbw": float(b * n)} for n in (2, 4) for b in (1024, 8, 65536)
@@ -581,7 +584,8 @@ def test_no_section_imports_a_command_module():
 
 def test_the_per_subcommand_lists_follow_benches():
     """A subcommand's facts live on its section: suites, repro and records read them from BENCHES."""
-    from pstlab import repro, suites
+    from pstlab.analysis import repro
+    from pstlab.run import suites
 
     assert set(suites.IN_ROUNDS) == {"swap", "kernel", "pingpong", "coll"}
     assert set(repro.BENCHES) == {"kernel", "swap"} and all(repro.verdicts_key(b) for b in repro.BENCHES)

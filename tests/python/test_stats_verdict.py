@@ -5,7 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from pstlab import stats, verdicts
+from pstlab import stats
+from pstlab.stats import verdicts
 
 
 @pytest.mark.parametrize(

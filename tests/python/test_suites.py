@@ -6,8 +6,8 @@ import subprocess
 import pytest
 
 from conftest import real_pstswm
-from pstlab import suites
-from pstlab.errors import PstlabError
+from pstlab.core.errors import PstlabError
+from pstlab.run import suites
 
 SUBCOMMANDS = {"swap", "pingpong", "coll", "match", "kernel", "model"}
 

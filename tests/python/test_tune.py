@@ -5,8 +5,9 @@ import sys
 import pytest
 
 from conftest import FIXTURES
-from pstlab import records, tune
-from pstlab.errors import PstlabError
+from pstlab.core.errors import PstlabError
+from pstlab.io import records
+from pstlab.run import tune
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -7,9 +7,9 @@ import sys
 import pytest
 
 from conftest import FIXTURES
-from pstlab import tune
-from pstlab import validate_t3e as v
-from pstlab.errors import PstlabError
+from pstlab.core.errors import PstlabError
+from pstlab.run import tune
+from pstlab.simulate import validate_t3e as v
 
 if sys.version_info >= (3, 11):
     import tomllib

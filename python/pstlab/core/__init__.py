@@ -1,0 +1,1 @@
+"""The bottom layer: errors and exit codes, paths, grouping, units and number formatting, tie-set names."""

@@ -1,0 +1,238 @@
+"""`pstswm coll`: collective time vs message size and communicator size (Frese & Knipp 1998 §5.2)."""
+
+from pstlab.io.records import RecordSet, number
+from pstlab.report.doc import Section, Table, Text, fmt_bytes, fmt_num, fmt_us
+from pstlab.report.plots import Panel, Series, figure
+from pstlab.report.sections import guardrails
+from pstlab.report.sections.common import Metric, group_by, sort_key, varying, with_mark
+
+BENCH = "coll"
+TITLE = "Collective operations (Frese & Knipp 1998)"
+IN_ROUNDS = True  # it compares alternatives in interleaved rounds (--seed, --adaptive, --budget)
+REQUIRED_SINCE_V1 = {"point": ("bytes",)}  # required by every schema version: an older file's points still hold it
+STAT = "t_med"  # the typical call; t_min is shown beside it in the bandwidth table
+OPS = ("barrier", "bcast", "reduce", "allreduce", "alltoall", "alltoallv", "allgather")
+
+
+def _points(rs: RecordSet) -> list[dict]:
+    return [p for p in rs.points(BENCH) if number(p, STAT) is not None and p.get("comm_size") is not None]
+
+
+def _op_key(op) -> tuple:
+    return (OPS.index(op), "") if op in OPS else (len(OPS), str(op))
+
+
+def _heap(state) -> str:
+    """'warm heap' / 'fresh heap' for coll --alloc-state runs; '' for the default."""
+    return f"{state} heap" if state not in (None, "default") else ""
+
+
+def _ops(points: list[dict]) -> list[tuple]:
+    """(op label, points) per operation (and transport and allocator state, where several were run)."""
+    keys = ("op", *varying(points, ("transport",)), *varying(points, ("alloc_state",)))
+    groups = group_by(points, *keys)
+    label = lambda key: " ".join(_heap(k) if k in ("warm", "fresh", "default") else str(k) for k in key).strip()  # noqa: E731
+    return [(label(key), pts) for key, pts in sorted(groups.items(), key=lambda kv: (_op_key(kv[0][0]), str(kv[0])))]
+
+
+def _row_mark(pts: list[dict], marks: dict[str, str]) -> str:
+    return next((marks[p["_file"]] for p in pts if p.get("_file") in marks), "")
+
+
+def time_table(points: list[dict], marks: dict[str, str]) -> Table:
+    """One row per operation and size: the time per communicator size, and the bandwidth at the largest."""
+    sizes = sorted({p["comm_size"] for p in points})
+    rows = []
+    for op, pts in _ops(points):
+        for (nbytes,), group in sorted(group_by(pts, "bytes").items(), key=lambda kv: sort_key(kv[0][0])):
+            by_size = {p["comm_size"]: p for p in group}
+            cells = [fmt_us(number(by_size[c], STAT)) if c in by_size else "–" for c in sizes]
+            largest = by_size[max(by_size)]
+            bandwidth = [fmt_num(number(largest, k)) for k in ("algbw", "busbw")]
+            rows.append([op, fmt_bytes(nbytes), *cells, *bandwidth, _row_mark(group, marks)])
+    return Table(
+        "Time per call (µs, median over iterations) by communicator size",
+        ["operation", "bytes", *(f"{c} ranks" for c in sizes), "algbw GB/s", "busbw GB/s", "run"],
+        rows,
+        "Communicator sizes are sub-communicators of the run's ranks (Frese & Knipp 1998 sweeps 2…P); bytes per rank "
+        "as pstswm defines them for each operation. algbw = bytes / time and busbw = algbw × the operation's bus "
+        "factor at the largest communicator measured, as nccl-tests defines them (allreduce 2(n−1)/n, alltoall and "
+        "allgather (n−1)/n, bcast and reduce 1). 'warm heap' / 'fresh heap': coll --alloc-state runs. "
+        f"{guardrails.MARK}: from an oversubscribed or noisy run.",
+    )
+
+
+def _panels(sets: list[tuple[str, RecordSet]]) -> list[Panel]:
+    panels: dict[str, Panel] = {}
+    for (label, rs), style in zip(sets, ("-", "--"), strict=False):
+        marks = guardrails.marks(rs)
+        for op, pts in _ops(_points(rs)):
+            panel = panels.setdefault(
+                op,
+                Panel(
+                    op,
+                    "communicator size (ranks)",
+                    "median time per call (µs)",
+                    ylog=True,
+                    rank_by_max_y=False,
+                    xinteger=True,
+                ),
+            )
+            for (nbytes,), same_size in sorted(group_by(pts, "bytes").items(), key=lambda kv: sort_key(kv[0][0])):
+                group = sorted(same_size, key=lambda p: p["comm_size"])
+                name = f"{fmt_bytes(nbytes)} B"
+                panel.series.append(
+                    Series(
+                        f"{label}: {name}" if label else name,
+                        [p["comm_size"] for p in group],
+                        [number(p, STAT) * 1e6 for p in group],
+                        style=style,
+                        group=name,
+                        marked=[p.get("_file") in marks for p in group],
+                    )
+                )
+    return list(panels.values())
+
+
+def busbw_panel(points: list[dict], marks: dict[str, str]) -> Panel | None:
+    """Bus bandwidth against message size at the largest communicator, one line per operation."""
+    with_bw = [p for p in points if number(p, "busbw") and p.get("bytes")]
+    if not with_bw:
+        return None
+    largest = max(p["comm_size"] for p in with_bw)
+    panel = Panel(f"Bus bandwidth on {largest} ranks", "message size (bytes)", "busbw (GB/s)", xlog=True, xbytes=True)
+    for op, same_op in _ops([p for p in with_bw if p["comm_size"] == largest]):
+        by_size = sorted(same_op, key=lambda p: p["bytes"])
+        panel.series.append(
+            Series(
+                op,
+                [p["bytes"] for p in by_size],
+                [p["busbw"] for p in by_size],
+                marked=[p.get("_file") in marks for p in by_size],
+            )
+        )
+    return panel
+
+
+def _form_rows(rs: RecordSet, kind: str) -> list[dict]:
+    key = lambda s: (_op_key(s.get("op")), s.get("comm_size"), sort_key(s.get("bytes")))  # noqa: E731
+    return sorted(rs.summaries(BENCH, kind), key=key)
+
+
+def _pct(x: float | None) -> str:
+    return "–" if x is None else f"{x:.0f}"
+
+
+def overlap_table(rs: RecordSet) -> Table | None:
+    """--nonblocking: IMB-NBC's overlap per op, size and communicator, without and with MPI_Test."""
+    rows = [
+        [
+            str(s.get("op")),
+            fmt_bytes(s.get("bytes")),
+            str(s.get("comm_size")),
+            fmt_us(number(s, "t_pure_s")),
+            fmt_us(number(s, "t_cpu_s")),
+            fmt_us(number(s, "t_ovrl_s")),
+            _pct(number(s, "overlap_pct")),
+            fmt_us(number(s, "t_ovrl_test_s")),
+            _pct(number(s, "overlap_test_pct")),
+        ]
+        for s in _form_rows(rs, "overlap")
+    ]
+    if not rows:
+        return None
+    return Table(
+        "Nonblocking collectives: how much computation they hide (IMB-NBC method)",
+        [
+            "op",
+            "bytes",
+            "ranks",
+            "call alone µs",
+            "compute µs",
+            "overlapped µs",
+            "overlap %",
+            "with MPI_Test µs",
+            "overlap % (MPI_Test)",
+        ],
+        rows,
+        "Per call: the nonblocking call alone (start + wait), a compute loop calibrated to its length, and both "
+        "(compute between start and wait; then with an MPI_Test every few chunks), medians over rounds of the max "
+        "over ranks. overlap = (alone + compute − overlapped) / min(alone, compute), clamped to [0, 100] %.",
+    )
+
+
+def persistent_table(rs: RecordSet) -> Table | None:
+    """--persistent: the persistent form against the blocking call, its set-up apart."""
+    rows = []
+    for s in _form_rows(rs, "persistent"):
+        lo, hi = (s.get("persistent_ratio_ci") or [None, None])[:2]
+        ratio = number(s, "persistent_ratio")
+        interval = f" [{lo:.2f}, {hi:.2f}]" if lo is not None and hi is not None else ""
+        text = "–" if ratio is None else f"{ratio:.2f}{interval}"
+        rows.append(
+            [
+                str(s.get("op")),
+                fmt_bytes(s.get("bytes")),
+                str(s.get("comm_size")),
+                fmt_us(number(s, "init_s")),
+                fmt_us(number(s, "t_blocking_s")),
+                fmt_us(number(s, "t_persistent_s")),
+                text + ("" if s.get("persistent_significant") else " n.s."),
+            ]
+        )
+    if not rows:
+        return None
+    return Table(
+        "Persistent collectives (MPI-4.0 §6.13) against the blocking call",
+        ["op", "bytes", "ranks", "set-up µs", "blocking µs", "persistent µs", "persistent / blocking [CI]"],
+        rows,
+        "Set-up (the *_init call) once, not in the per-call times; then paired rounds of the blocking and the "
+        "persistent loop (MPI_Start + MPI_Wait). 'n.s.': within the equivalence margin.",
+    )
+
+
+def section(rs: RecordSet) -> Section:
+    # the allocator-state runs (coll --alloc-state) have their own table among the answers: one row per thing
+    points, marks = [p for p in _points(rs) if not _heap(p.get("alloc_state"))] or _points(rs), guardrails.marks(rs)
+    sec = Section(TITLE)
+    sec.add(
+        Text(
+            "Each operation over message sizes and communicator sizes; times are per call, the median over "
+            "iterations of the time across ranks (Frese & Knipp 1998's barrier/loop/max-of-end-times method as pstswm "
+            "records it)."
+        ),
+        time_table(points, marks),
+        overlap_table(rs),
+        persistent_table(rs),
+    )
+    if panels := _panels([("", rs)]):
+        sec.add(figure("coll", "Collective time vs communicator size, one line per message size.", panels, columns=3))
+    if bus := busbw_panel(points, marks):
+        sec.add(figure("coll-busbw", "Bus bandwidth (the NCCL-tests convention) vs message size per operation.", [bus]))
+    return sec
+
+
+def headline(rs: RecordSet) -> list[str]:
+    lines, marks = [], guardrails.marks(rs)
+    # the allocator-state runs answer another question (the report's allocator table): not headline figures
+    for op, pts in _ops([p for p in _points(rs) if not _heap(p.get("alloc_state"))]):
+        largest = max(p["comm_size"] for p in pts)
+        at = sorted((p for p in pts if p["comm_size"] == largest), key=lambda p: sort_key(p.get("bytes")))
+        sizes = ", ".join(
+            f"{fmt_bytes(p.get('bytes'))} B {fmt_us(number(p, STAT))} µs" for p in (at[0], at[-1])[: len(at)]
+        )
+        ranks = f"{largest} rank{'s' if largest != 1 else ''}"
+        lines.append(with_mark(f"coll {op} on {ranks}: {sizes}", _row_mark(at, marks)))
+    return lines
+
+
+def _times(rs: RecordSet) -> dict:
+    return {(op, p.get("bytes"), p["comm_size"]): (number(p, STAT), "") for op, pts in _ops(_points(rs)) for p in pts}
+
+
+METRICS = [Metric("Collective time per call", ("operation", "bytes", "ranks"), "t_med µs", fmt_us, False, _times)]
+
+
+def overlay(sets: list[tuple[str, RecordSet]]) -> list:
+    panels = _panels(sets)
+    return [figure("coll-overlay", "Collectives: A solid, B dashed.", panels, columns=3)] if panels else []

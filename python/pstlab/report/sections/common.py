@@ -1,0 +1,96 @@
+"""What every bench section shares: the compare metric type, grouping helpers, line limits, tie-set cells."""
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from pstlab import stats
+from pstlab.core import tiesets
+from pstlab.core.grouping import group_by, sort_key  # noqa: F401 (the sections use them from here)
+from pstlab.io.records import number
+from pstlab.report.doc import Details, Text
+
+Key = tuple
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One comparable quantity of a bench, keyed by the fields that identify a measurement.
+
+    extract(records) -> {key: (value, detail)}; detail is shown beside the value (e.g. the
+    protocol that achieved it).  compare joins A and B on the key.
+    """
+
+    title: str
+    key_columns: tuple[str, ...]
+    value_label: str
+    fmt: Callable[[float | None], str]
+    higher_is_better: bool
+    extract: Callable[[object], dict[Key, tuple[float, str]]]
+    note: str = ""
+
+
+def varying(records: list[dict], keys: Iterable[str]) -> list[str]:
+    """The keys whose value differs between records (worth a column)."""
+    return [k for k in keys if len({str(r.get(k)) for r in records}) > 1]
+
+
+def best(records: Iterable[dict], stat: str = "t_min") -> dict | None:
+    """The record with the smallest finite `stat`."""
+    finite = [r for r in records if number(r, stat) is not None]
+    return min(finite, key=lambda r: number(r, stat)) if finite else None
+
+
+def grid_ranks(grid: str | None) -> int | None:
+    """'4x8' -> 32."""
+    try:
+        px, py = str(grid).lower().split("x")
+        return int(px) * int(py)
+    except (ValueError, AttributeError):
+        return None
+
+
+MAX_LINE = 120  # characters of a terminal summary line or a report table cell
+
+
+def joined(head: str, parts: list[str], tail: str = "", sep: str = ", ") -> str:
+    """head + parts joined by sep + tail, as many parts as fit in MAX_LINE, then how many more."""
+    for shown in range(len(parts), -1, -1):
+        more = f"{sep}+{len(parts) - shown} more" if shown < len(parts) else ""
+        line = head + sep.join(parts[:shown]) + more + tail
+        if len(line) <= MAX_LINE or shown == 0:
+            return line
+    return head + tail
+
+
+def with_mark(line: str, mark: str) -> str:
+    return f"{line} {mark}" if mark else line
+
+
+def full_lists(what: str, sets: list[tuple[str, str, list[str]]]) -> Details | None:
+    """A folded section with every member of the tie sets a table names in short (more than MAX_INLINE):
+    sets are (configuration, alternative or size, members), one line per configuration."""
+    long = [(where, who, members) for where, who, members in sets if len(members) > tiesets.MAX_INLINE]
+    if not long:
+        return None
+    by_where: dict[str, list[str]] = {}
+    for where, who, members in long:
+        by_where.setdefault(where, []).append(f"{who}: {tiesets.full(members)}")
+    lines = "\n".join(f"- {where} — {'; '.join(sets_)}" for where, sets_ in by_where.items())
+    return Details(f"Every member of the {len(long)} {what} named in short above", [Text(lines)])
+
+
+def tie_cell(v: stats.Verdict, ordered: dict[str, bool] | None = None) -> str:
+    """A verdict's best set as a readable name, best first (the members in order of their medians)."""
+    return tiesets.name(best_first(v), list(v.medians), ordered)
+
+
+def best_first(v: stats.Verdict) -> list[str]:
+    return sorted(v.best_set, key=lambda a: (a != v.best, v.medians[a]))
+
+
+def level_text(v: stats.Verdict) -> str:
+    """The sensitivity class, or what an undetermined one spans ('moderate to high')."""
+    lo, hi = v.level_ci
+    if v.level == "undetermined" and "n/a" not in (lo, hi):
+        return f"{lo} to {hi}"
+    return v.level

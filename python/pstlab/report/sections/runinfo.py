@@ -1,0 +1,168 @@
+"""Where the numbers come from: the suite's experiments, the runs' headers, the machine."""
+
+import itertools
+import re
+
+from pstlab.io.records import RecordSet
+from pstlab.report.doc import Section, Table, Text, fmt_num
+from pstlab.report.sections import guardrails
+from pstlab.report.sections.common import MAX_LINE
+
+TITLE = "Runs and machine"
+
+
+def short_library(text: str | None) -> str:
+    """'Open MPI v4.1.4, package: ...' -> 'Open MPI v4.1.4'; 'MPICH Version:\\t4.0.2' -> 'MPICH 4.0.2'."""
+    if not text:
+        return "–"
+    text = re.sub(r"\s*Version:\s*", " ", text.split(",")[0])
+    return " ".join(text.split())
+
+
+def _options(command: str) -> dict[str, str]:
+    words = command.split()
+    return {w: v for w, v in itertools.pairwise(words) if w.startswith("--") and not v.startswith("--")}
+
+
+def short_command(command: str | None, leave_out: set[str] = frozenset()) -> str:
+    """The pstswm command line without --out (where the records went) and the options in leave_out."""
+    if not command:
+        return "–"
+    words, out = command.split(), []
+    skip = False
+    for w in words:
+        if skip:
+            skip = False
+        elif w == "--out" or w in leave_out:
+            skip = True
+        else:
+            out.append(w)
+    return " ".join(out)
+
+
+def _fitted(command: str) -> str:
+    """Whole words up to MAX_LINE characters, then '…' (the records' headers keep the full line)."""
+    if len(command) <= MAX_LINE:
+        return command
+    return command[: MAX_LINE - 2].rsplit(" ", 1)[0] + " …"
+
+
+def _elapsed(entries: list[dict]) -> str:
+    times = sorted(e["elapsed_s"] for e in entries if isinstance(e.get("elapsed_s"), int | float))
+    if not times:
+        return "–"
+    return f"{fmt_num(times[0])} s" if len(times) == 1 else f"{fmt_num(times[0])}–{fmt_num(times[-1])} s"
+
+
+def _status(entries: list[dict]) -> str:
+    statuses = [str(e.get("status", "")) for e in entries]
+    distinct = list(dict.fromkeys(statuses))
+    return distinct[0] if len(distinct) == 1 else ", ".join(f"{statuses.count(s)} {s}" for s in distinct)
+
+
+def experiments_table(manifest: dict, rs: RecordSet | None = None) -> Table:
+    """One row per experiment, its launches merged: the command it ran, without what differs by launch."""
+    commands = {h.get("_file"): h.get("command") for h in rs.headers()} if rs else {}
+    marks = guardrails.marks(rs) if rs else {}
+    by_name: dict[str, list[dict]] = {}
+    for e in manifest.get("experiments", []):
+        by_name.setdefault(e.get("name", ""), []).append(e)
+    rows = []
+    for i, (name, entries) in enumerate(by_name.items(), 1):
+        files = [e.get("file") for e in entries]
+        launched = [_options(commands[f]) for f in files if commands.get(f)]
+        # an option whose value differs between the launches describes a launch, not the experiment
+        differing = {o for opts in launched for o in opts if len({str(x.get(o)) for x in launched}) > 1}
+        command = next((commands[f] for f in files if f in commands), None)
+        notes = [
+            *dict.fromkeys(e.get("reason", "") for e in entries if e.get("reason")),
+            *dict.fromkeys(marks[f] for f in files if f in marks),
+        ]
+        rows.append(
+            [
+                str(i),
+                name,
+                str(len(entries)),
+                str(entries[0].get("ranks", "")),
+                _status(entries),
+                _elapsed(entries),
+                _fitted(short_command(command, differing).removeprefix("pstswm ")),
+                "; ".join(notes),
+            ]
+        )
+    return Table(
+        f"Experiments of suite '{manifest.get('suite')}' ({manifest.get('mpi')}, launcher {manifest.get('launcher')})",
+        ["#", "experiment", "launches", "ranks", "status", "elapsed", "pstswm subcommand and options", "note"],
+        rows,
+        "Launches of one experiment merged (their files are <experiment>-L<k>.jsonl); the command without --out and "
+        "the options whose value differs between launches; "
+        f"elapsed: lowest–highest over launches. {guardrails.MARK}: an oversubscribed or noisy run.",
+    )
+
+
+def runs_table(rs: RecordSet) -> Table:
+    """Every run (one pstswm invocation), for a directory without a manifest."""
+    rows = [
+        [
+            h.get("_file", ""),
+            h["bench"],
+            str(h.get("ranks", "–")),
+            short_library(h.get("mpi_library")),
+            h.get("date", "–"),
+            short_command(h.get("command")),
+        ]
+        for h in rs.headers()
+    ]
+    return Table("Runs (one pstswm invocation each)", ["file", "bench", "ranks", "MPI", "date (UTC)", "command"], rows)
+
+
+def vector_width(extensions: list[str] | None) -> str | None:
+    """The widest vector extension of a CPU's list (header cpu_vector_extensions): 'AVX-512', 'AVX2', ..."""
+    names = (("avx512f", "AVX-512"), ("avx2", "AVX2"), ("avx", "AVX"), ("sse4_2", "SSE4.2"), ("sse2", "SSE2"),
+             ("sve2", "SVE2"), ("sve", "SVE"), ("asimd", "NEON"))
+    return next((label for flag, label in names if flag in (extensions or [])), None)
+
+
+def math_libraries(libs: dict | None) -> str | None:
+    """'OpenBLAS core Cooperlake, BLIS zen3, FFTW sse2+avx': the kernels the libraries ran (header math_libraries)."""
+    if not libs:
+        return None
+    blis = f"BLIS {libs['blis_arch']}" if libs.get("blis_arch") else "no BLIS"
+    simd = libs.get("fftw_simd")
+    fftw = "FFTW " + ("+".join(simd) if simd else "scalar" if simd is not None else "(SIMD not told)")
+    return f"OpenBLAS core {libs.get('openblas_core')}, {blis}, {fftw}"
+
+
+def machine_lines(rs: RecordSet) -> Text:
+    """One line per distinct machine and software (hosts, CPU and its widest vectors, compiler, pstswm, MPI
+    library, and the kernels the math libraries ran where a model or kernel run says)."""
+    keys = ("hosts", "cpu_model", "cpus_online", "compiler", "version", "git_commit", "mpi_library")
+    machines: dict[tuple, list[dict]] = {}
+    for h in rs.headers():
+        machines.setdefault(tuple(str(h.get(k)) for k in keys), []).append(h)
+    lines = []
+    for key, headers in machines.items():
+        hosts, cpu, cpus, compiler, version, commit, library = key
+        width = next((w for h in headers if (w := vector_width(h.get("cpu_vector_extensions")))), None)
+        libs = list(dict.fromkeys(m for h in headers if (m := math_libraries(h.get("math_libraries")))))
+        lines.append(
+            f"- hosts {hosts.strip('[]').replace(chr(39), '')}: {cpu}{f' ({width})' if width else ''}, {cpus} CPUs; "
+            f"{compiler}; pstswm {version} ({commit}); {short_library(library)}"
+            + "".join(f"; {m}" for m in libs)
+        )
+    return Text("**Machine and software**\n" + "\n".join(lines))
+
+
+def section(rs: RecordSet) -> Section:
+    sec = Section(TITLE)
+    files = len({r.get("_file") for r in rs.records})
+    where = f"{len(rs.records)} records in {files} file{'s' if files != 1 else ''} under `{rs.path}`."
+    if rs.manifest:
+        table = experiments_table(rs.manifest, rs)
+        table.note = f"{where} {table.note}"
+        sec.add(table)
+    else:
+        sec.add(Text(where), runs_table(rs) if rs.headers() else None)
+    if rs.headers():
+        sec.add(machine_lines(rs))
+    return sec

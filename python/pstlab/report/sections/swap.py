@@ -1,0 +1,544 @@
+"""`pstswm swap`: Worley 1998 Table 3, Worley 2000's per-protocol model and sensitivity summaries."""
+
+import statistics
+from dataclasses import dataclass
+
+from pstlab import stats
+from pstlab.core import tiesets
+from pstlab.io import placement
+from pstlab.io.records import RecordSet, number
+from pstlab.report.doc import Details, Section, Table, Text, fmt_bytes, fmt_num, fmt_sci, fmt_us
+from pstlab.report.plots import Panel, Series, figure, time_vs_size_panel
+from pstlab.report.sections import guardrails, memo
+from pstlab.report.sections.common import (
+    Metric,
+    best,
+    best_first,
+    full_lists,
+    group_by,
+    level_text,
+    sort_key,
+    tie_cell,
+    varying,
+    with_mark,
+)
+from pstlab.stats import verdicts
+
+BENCH = "swap"
+TITLE = "Point-to-point SWAP (Worley 1998 and 2000)"
+IN_ROUNDS = True  # it compares alternatives in interleaved rounds (--seed, --adaptive, --budget)
+REQUIRED_SINCE_V1 = {"point": ("bytes",)}  # required by every schema version: an older file's points still hold it
+
+# What identifies one per-size verdict over protocols (pstlab.verdicts).
+# locality last: inside a node and across nodes are separate verdicts (docs/cluster.md)
+VERDICT_KEY = ("transport", "cache", "pair", "bytes", "nmsg", "locality")
+# Worley 1998 Table 3's size classes: 1024, 16384 and 262144 64-bit values.
+SIZE_CLASSES = (8 << 10, 128 << 10, 2 << 20)
+
+
+def mbytes_per_s(rec: dict) -> float | None:
+    t = number(rec, "t_min")
+    return rec["bytes"] * rec.get("nmsg", 1) / t / 1e6 if t else None
+
+
+def protocol_class(rec: dict) -> str:
+    if isinstance(rec.get("ordered"), bool):
+        return "ordered" if rec["ordered"] else "unordered"
+    return "ordered" if str(rec.get("protocol", "")).split(",")[0] in ("1", "3") else "unordered"
+
+
+def protocol_label(rec: dict) -> str:
+    return f"{rec.get('protocol')} {rec['slug']}" if rec.get("slug") else str(rec.get("protocol"))
+
+
+@dataclass
+class Sweep:
+    """The points of one swap run for one cache state and pairing."""
+
+    run_id: str
+    file: str
+    cache: str
+    pair: str
+    transport: str
+    points: list[dict]
+
+    @property
+    def split_volume(self) -> bool:
+        return any(p.get("nmsg", 1) > 1 for p in self.points)
+
+    @property
+    def title(self) -> str:
+        sizes = sorted({p["bytes"] for p in self.points})
+        if self.split_volume:
+            volume = fmt_bytes(self.points[0].get("volume"))
+            what = f"{volume} split into {fmt_bytes(sizes[0])}…{fmt_bytes(sizes[-1])} messages"
+        else:
+            what = f"message sizes {fmt_bytes(sizes[0])}…{fmt_bytes(sizes[-1])}"
+        return f"{what}, cache {self.cache}, pair {self.pair}, transport {self.transport} ({self.file})"
+
+
+def sweeps(rs: RecordSet) -> list[Sweep]:
+    groups = group_by(rs.points(BENCH), "run_id", "_file", "cache", "pair", "transport")
+    return [Sweep(*key, points=pts) for key, pts in groups.items()]
+
+
+def size_points(rs: RecordSet) -> list[dict]:
+    """One-message points of the size sweeps (the split-volume study is reported apart)."""
+    return [p for s in sweeps(rs) if not s.split_volume for p in s.points]
+
+
+def _alpha_s(rs: RecordSet, rec: dict, group: list[dict]) -> float | None:
+    """The protocol's fitted per-message overhead: pstswm's summary of the size sweep reaching the smallest
+    sizes (α is set by them), else fitted here to all its points."""
+    split_runs = {s.run_id for s in sweeps(rs) if s.split_volume}
+    fits = [
+        s
+        for s in rs.summaries(BENCH, "protocol")
+        if s.get("run_id") not in split_runs
+        and number(s, "alpha_s") is not None
+        and all(s.get(k) == rec.get(k) for k in ("protocol", "cache", "pair", "transport"))
+    ]
+    if fits:
+        widest = min(fits, key=lambda s: (number(s, "range_min_bytes") or 0, -(number(s, "range_max_bytes") or 0)))
+        return number(widest, "alpha_s") if not _fit_not_ok(widest) else None
+    pts = sorted((p for p in group if p.get("protocol") == rec.get("protocol")), key=lambda p: p["bytes"])
+    fit = stats.latency_bandwidth([p["bytes"] for p in pts], [p["t_min"] for p in pts])
+    if fit is None or stats.fit_problem(fit.max_rel_residual, fit.intercept, fit.slope):
+        return None
+    return fit.intercept
+
+
+def _fit_not_ok(s: dict) -> str | None:
+    """Why pstswm's protocol model is not to be shown as valid: its own verdict, else the same checks."""
+    problem = stats.fit_problem(number(s, "model_max_rel_err"), number(s, "alpha_s"), number(s, "beta_mbytes_per_s"))
+    if s.get("fit_ok") is False:
+        return problem or "pstswm's checks"
+    return problem
+
+
+def table3(rs: RecordSet) -> Table | None:
+    points = size_points(rs)
+    if not points:
+        return None
+    extra = varying(points, ("cache", "pair", "locality"))
+    columns = ["transport", "class", *extra]
+    for size in SIZE_CLASSES:
+        columns += [f"{fmt_bytes(size)} MB/s", f"{fmt_bytes(size)} lat µs", f"{fmt_bytes(size)} tie set"]
+    paired = {c.key: c for c in verdict_cases(rs)}
+    ordered = tiesets.catalogue(points)
+    rows = []
+    for key, group in sorted(
+        group_by(points, "transport", "cache", "pair", "locality").items(), key=lambda kv: [sort_key(k) for k in kv[0]]
+    ):
+        for cls in ("unordered", "ordered"):
+            members = [p for p in group if protocol_class(p) == cls]
+            if not members:
+                continue
+            row = [str(key[0]), cls, *(str(members[0].get(k)) for k in extra)]
+            sizes = sorted({p["bytes"] for p in members})
+            for target in SIZE_CLASSES:
+                size = stats.nearest_in_log(sizes, target)
+                top = best(p for p in members if p["bytes"] == size) if size else None
+                if top is None:
+                    row += ["–", "–", "–"]
+                    continue
+                where = "" if size == target else f" @{fmt_bytes(size)}"
+                case = paired.get((key[0], key[1], key[2], size, 1, key[3]))
+                row += [
+                    fmt_num(mbytes_per_s(top), 4),
+                    fmt_us(_alpha_s(rs, top, members)),
+                    class_tie_set(case, cls, ordered) + where,
+                ]
+            rows.append(row)
+    return Table(
+        "Peak bandwidth, latency and best protocol per size class (Worley 1998 Table 3)",
+        columns,
+        rows,
+        "MB/s = bytes per direction / t_min (the class's highest), MB = 10^6 B; lat = the fitted per-message "
+        "overhead α over the whole sweep of the protocol with that t_min (Worley 1998's 'typical SWAP overhead'). "
+        "Tie set: the class's protocols not shown slower than its best beyond the margin at 95 %, paired by round "
+        "(docs/statistics.md); a single code is a decided verdict; 'no rounds' when the records carry none. A class "
+        "without a measurement within a factor 2 shows –; a nearby measured size is named after the set (@4K).",
+    )
+
+
+def class_tie_set(case: verdicts.Case | None, cls: str, ordered: dict[str, bool]) -> str:
+    """The tie set among one class's protocols, from the rounds of the size's paired verdict."""
+    if case is None:
+        return "no rounds"
+    members = {a: r for a, r in case.rounds.items() if (ordered.get(a, a[:1] in "13") is True) == (cls == "ordered")}
+    if not members:
+        return "–"
+    v = stats.verdict(members, case.verdict.confidence, case.verdict.margin)
+    return tiesets.name(sorted(v.best_set, key=v.medians.get), list(members), ordered)
+
+
+def _median_of(records: list[dict], key: str) -> float | None:
+    values = [v for r in records if (v := number(r, key)) is not None]
+    return statistics.median(values) if values else None
+
+
+@dataclass
+class MergedFit:
+    """One protocol's model over its launches: pstswm's summary with α and β the median over launches."""
+
+    summary: dict
+    sweep: str  # sizes or volume
+    launches: int
+    failed: int  # launches whose fit fails its checks
+    why: str | None  # the first failing launch's reason ('20% error')
+
+
+def protocol_fits(rs: RecordSet) -> list[MergedFit]:
+    """pstswm's protocol models, one per protocol, sweep, cache (and transport, pair), launches merged."""
+    split_runs = {s.run_id for s in sweeps(rs) if s.split_volume}
+    keyed = [
+        dict(s, sweep="volume" if s.get("run_id") in split_runs else "sizes") for s in rs.summaries(BENCH, "protocol")
+    ]
+    out = []
+    for key, group in sorted(
+        group_by(keyed, "sweep", "protocol", "cache", "transport", "pair").items(),
+        key=lambda kv: (kv[0][0] != "sizes", sort_key(kv[0][1]), sort_key(kv[0][2])),
+    ):
+        reasons = [why for s in group if (why := _fit_not_ok(s))]
+        merged = dict(
+            group[0],
+            alpha_s=_median_of(group, "alpha_s"),
+            beta_mbytes_per_s=_median_of(group, "beta_mbytes_per_s"),
+        )
+        out.append(MergedFit(merged, key[0], len(group), len(reasons), reasons[0] if reasons else None))
+    return out
+
+
+def _family_name(slugs: list[str]) -> str:
+    """'unordered.isend.overlap', ... -> 'unordered, overlap': what the protocols of one i,x share."""
+    parts = [p.split(".") for p in slugs if p]
+    if not parts:
+        return ""
+    shared = [parts[0][0], *(w for w in parts[0][2:] if all(w in p[2:] for p in parts))]
+    return ", ".join(shared) if all(p[0] == parts[0][0] for p in parts) else ""
+
+
+def _fit_cell(fit: MergedFit | None) -> str:
+    if fit is None:
+        return ""
+    if fit.why:
+        return f"FIT NOT OK ({fit.why}, {fit.failed} of {fit.launches})"
+    alpha_us, beta = number(fit.summary, "alpha_s") * 1e6, number(fit.summary, "beta_mbytes_per_s")
+    return f"{fmt_num(alpha_us, 2)} / {fmt_num(beta, 2)}"
+
+
+def protocol_table(rs: RecordSet) -> list[Table]:
+    """pstswm's protocol models as a matrix over the catalogue's codes i,j: one row per family i, one cell
+    per protocol (α µs / β MB/s, launches merged); a fit failing its checks in any launch shows why."""
+    tables = []
+    sweeps_: dict[tuple, list[MergedFit]] = {}
+    for fit in protocol_fits(rs):
+        s = fit.summary
+        sweeps_.setdefault((fit.sweep, s.get("cache"), s.get("transport"), s.get("pair")), []).append(fit)
+    for (sweep, cache, _transport, _pair), group in sweeps_.items():
+        by_code = {str(f.summary.get("protocol")): f for f in group if "," in str(f.summary.get("protocol"))}
+        families = sorted({c.split(",")[0] for c in by_code}, key=sort_key)
+        seconds = sorted({c.split(",")[1] for c in by_code}, key=sort_key)
+        rows = []
+        for i in families:
+            slugs = [str(by_code[f"{i},{j}"].summary.get("slug", "")) for j in seconds if f"{i},{j}" in by_code]
+            cells = [_fit_cell(by_code.get(f"{i},{j}")) for j in seconds]
+            rows.append([f"{i},x {_family_name(slugs)}".strip(), *cells])
+        failing = sum(1 for f in group if f.why)
+        tables.append(
+            Table(
+                f"Per-protocol bandwidth and latency model (Worley 2000): {sweep} sweep, cache {cache}",
+                ["family", *(f"x,{j}" for j in seconds)],
+                rows,
+                "α µs / β MB/s per protocol code i,j, from pstswm's protocol summaries with launches merged (the "
+                "median over launches): T = nmsg·α + volume/β, piecewise where pstswm found breakpoints (α of the "
+                "first segment, β of the last), fitted with relative weights; empty: not run. "
+                f"{failing} of {len(group)} fits fail their checks in some launch (error above 15 %, or a negative "
+                "latency or bandwidth): FIT NOT OK with why and in how many launches, never numbers.",
+            )
+        )
+    return tables
+
+
+def verdict_tables(rs: RecordSet) -> list[Table | Details]:
+    """Per sweep (transport, cache, pair): the tie set over protocols at each size, with confidence; every
+    member of the sets named in short in a folded section after them."""
+    tables: list[Table | Details] = []
+    ordered = tiesets.catalogue(rs.points(BENCH))
+    full: list[tuple[str, list[str]]] = []
+    grouped = group_by([{"k": (*c.key[:3], c.key[5]), "c": c} for c in verdict_cases(rs)], "k")
+    for ((transport, cache, pair, locality),), entries in grouped.items():
+        where = f", {placement.name(locality)}" if locality is not None else ""
+        rows = []
+        for c in sorted((e["c"] for e in entries), key=lambda c: (c.key[4], c.key[3])):
+            v = c.verdict
+            lo, hi = v.median_rel_ci
+            rows.append(
+                [
+                    fmt_bytes(c.key[3]),
+                    str(c.key[4]),
+                    str(len(v.medians)),
+                    f"{v.rounds}" + (f" ({c.launches} launches)" if c.launches > 1 else ""),
+                    tie_cell(v, ordered),
+                    fmt_us(v.medians[v.best]),
+                    f"{v.median_rel:.3f} [{lo:.3f}, {hi:.3f}]",
+                    level_text(v),
+                    ", ".join(c.caveats) or "ok",
+                ]
+            )
+            config = f"transport {transport}, cache {cache}, pair {pair}{where}"
+            full.append((config, f"{fmt_bytes(c.key[3])} × {c.key[4]}", best_first(v)))
+        tables.append(
+            Table(
+                f"Fastest protocols per message size, with confidence: transport {transport}, cache {cache}, "
+                f"pair {pair}{where}",
+                [
+                    "msg size",
+                    "nmsg",
+                    "protocols",
+                    "rounds",
+                    "best (tie set)",
+                    "best µs",
+                    "spread [CI]",
+                    "sensitivity",
+                    "caveats",
+                ],
+                rows,
+                "The protocols of one size ran in interleaved rounds and are compared paired by round; the tie set "
+                "holds every protocol not shown slower than the best beyond the margin (default 2 %) at 95 % "
+                "confidence, in order of their medians. Spread: the median over protocols of their paired ratio to "
+                "the best, minus 1, with its interval; sensitivity (low ≤ 5 %, high ≥ 15 %) is 'undetermined' when "
+                "the interval's ends fall in different classes (docs/statistics.md).",
+            )
+        )
+    return [*tables, *filter(None, [full_lists("protocol tie sets", full)])]
+
+
+def sensitivity_tables(rs: RecordSet) -> list[Table | Details]:
+    if with_rounds := verdict_tables(rs):
+        return with_rounds
+    titles = {(s.run_id, s.cache, s.pair): s.title for s in sweeps(rs)}
+    tables = []
+    for (run_id, cache, pair), recs in group_by(rs.summaries(BENCH, "sensitivity"), "run_id", "cache", "pair").items():
+        rows = [
+            [
+                fmt_bytes(r.get("bytes")),
+                str(r.get("nmsg", 1)),
+                fmt_sci(number(r, "min_s")),
+                fmt_sci(number(r, "min_s_per_msg")),
+                fmt_num(number(r, "max_mbytes_per_s"), 4),
+                *(
+                    f"{number(r, k):.2f}" if number(r, k) is not None else "–"
+                    for k in ("mean_rel", "median_rel", "max_rel")
+                ),
+                " ".join(r.get("fastest") or []),
+                *(str(r.get(k, "–")) for k in ("within_1pct", "within_5pct", "within_25pct")),
+            ]
+            for r in sorted(recs, key=lambda r: r.get("bytes", 0))
+        ]
+        nprot = recs[0].get("nprotocols", "?")
+        tables.append(
+            Table(
+                f"Protocol sensitivity summary ({nprot} protocols): {titles.get((run_id, cache, pair), run_id)}",
+                [
+                    "msg size",
+                    "nmsg",
+                    "min s",
+                    "min s/msg",
+                    "max MB/s",
+                    "(mean−min)/min",
+                    "(median−min)/min",
+                    "(max−min)/min",
+                    "five fastest",
+                    "≤1%",
+                    "≤5%",
+                    "≤25%",
+                ],
+                rows,
+                "Worley 2000's summary: each protocol's time is its min over repetitions; the relative columns are "
+                "over protocols; the last three count the protocols within 1/5/25 % of the fastest.",
+            )
+        )
+    return tables
+
+
+def _merged(points: list[dict]) -> dict[tuple, dict[tuple, dict]]:
+    """{(transport, cache, pair): {(protocol label): {bytes: best point}}} across runs."""
+    panels: dict = {}
+    for p in points:
+        curve = panels.setdefault((p.get("transport"), p.get("cache"), p.get("pair")), {}).setdefault(
+            protocol_label(p), {}
+        )
+        if p["bytes"] not in curve or (number(p, "t_min") or 1e300) < (number(curve[p["bytes"]], "t_min") or 1e300):
+            curve[p["bytes"]] = p
+    return panels
+
+
+def _size_panels(points: list[dict]) -> tuple[list[Panel], list[Panel]]:
+    bandwidth, latency = [], []
+    for (transport, cache, pair), curves in sorted(_merged(points).items(), key=lambda kv: str(kv[0])):
+        where = f"cache {cache}, pair {pair}, {transport}"
+        bw = Panel(
+            f"Bandwidth ({where})", "message size (bytes)", "MB/s per direction (from t_min)", xlog=True, xbytes=True
+        )
+        lat = time_vs_size_panel(f"Time per exchange ({where})")
+        for label, curve in sorted(curves.items(), key=lambda kv: sort_key(kv[0].split()[0])):
+            sizes = sorted(b for b in curve if number(curve[b], "t_min"))
+            bw.series.append(Series(label, sizes, [mbytes_per_s(curve[b]) for b in sizes]))
+            lat.series.append(Series(label, sizes, [curve[b]["t_min"] * 1e6 for b in sizes]))
+        bandwidth.append(bw)
+        latency.append(lat)
+    return bandwidth, latency
+
+
+def section(rs: RecordSet) -> Section:
+    sec = Section(TITLE)
+    sec.add(
+        Text(
+            "Pairs of ranks exchange messages with each protocol of the catalogue (docs/protocols.md); a point's time "
+            "is per exchange (all messages both ways), the max over the participating ranks of each repetition."
+        ),
+        table3(rs),
+        *protocol_table(rs),
+    )
+    points = size_points(rs)
+    if points:
+        bandwidth, latency = _size_panels(points)
+        sec.add(
+            figure("swap-bandwidth", "Swap bandwidth vs message size per protocol (t_min, one direction).", bandwidth),
+            figure("swap-latency", "Swap time per exchange vs message size per protocol (t_min).", latency),
+        )
+    volume_sweeps = [s for s in sweeps(rs) if s.split_volume]
+    if volume_sweeps:
+        panels = []
+        for s in volume_sweeps:
+            panel = Panel(
+                f"{fmt_bytes(s.points[0].get('volume'))}, cache {s.cache}",
+                "message size (bytes)",
+                "time per exchange, t_min (ms)",
+                xlog=True,
+                xbytes=True,
+                rank_by_max_y=False,
+            )
+            for label, unsorted in group_by(s.points, "protocol", "slug").items():
+                pts = sorted(unsorted, key=lambda p: p["bytes"])
+                panel.series.append(
+                    Series(" ".join(map(str, label)), [p["bytes"] for p in pts], [p["t_min"] * 1e3 for p in pts])
+                )
+            panels.append(panel)
+        sec.add(
+            figure(
+                "swap-volume", "Split-volume study (Worley 2000): a fixed volume sent as messages of each size.", panels
+            )
+        )
+    sec.add(*sensitivity_tables(rs))
+    return sec
+
+
+def headline(rs: RecordSet) -> list[str]:
+    """Peak bandwidth (t_min over every protocol and size), and the smallest size's tie set: never a lone winner."""
+    points = [p for p in size_points(rs) if mbytes_per_s(p)]
+    if not points:
+        return []
+    top = max(points, key=mbytes_per_s)
+    line = f"swap: peak {fmt_num(mbytes_per_s(top), 4)} MB/s at {fmt_bytes(top['bytes'])} (cache {top.get('cache')})"
+    one_msg = [c for c in verdict_cases(rs) if c.key[4] == 1]
+    if one_msg:
+        c = min(one_msg, key=lambda c: c.key[3])
+        v = c.verdict
+        tie = tiesets.name(v.best_set, list(v.medians), tiesets.catalogue(rs.points(BENCH)))
+        line += f"; {fmt_bytes(c.key[3])} B exchange {fmt_us(v.medians[v.best])} µs median: {tie}"
+    mark = next((m for f, m in guardrails.marks(rs).items() if f in {p.get("_file") for p in points}), "")
+    return [with_mark(line, mark)]
+
+
+# ---------------------------------------------------------------- compare
+
+
+def _best_time(rs: RecordSet) -> dict:
+    out = {}
+    for key, pts in group_by(size_points(rs), "transport", "cache", "pair", "bytes").items():
+        top = best(pts)
+        if top:
+            out[key] = (top["t_min"], top["protocol"])
+    return out
+
+
+def _peak(rs: RecordSet) -> dict:
+    """Each protocol's highest peak bandwidth over the size sweeps, and the size it was reached at."""
+    out: dict = {}
+    split_runs = {s.run_id for s in sweeps(rs) if s.split_volume}
+    for s in rs.summaries(BENCH, "protocol"):
+        peak = number(s, "peak_mbytes_per_s")
+        key = (s.get("transport"), s.get("cache"), s.get("protocol"))
+        if peak is not None and s.get("run_id") not in split_runs and peak > out.get(key, (-1.0,))[0]:
+            out[key] = (peak, f"at {fmt_bytes(number(s, 'peak_bytes'))}")
+    return out
+
+
+def _alpha(rs: RecordSet) -> dict:
+    """Each protocol's α from the size sweep reaching the smallest sizes (as in Table 3)."""
+    out = {}
+    groups = group_by(size_points(rs), "transport", "cache", "pair")
+    for group in groups.values():
+        for p in group:
+            key = (p.get("transport"), p.get("cache"), p.get("protocol"))
+            if key not in out and (alpha := _alpha_s(rs, p, group)) is not None:
+                out[key] = (alpha, p.get("slug", ""))
+    return out
+
+
+METRICS = [
+    Metric(
+        "Best exchange time per message size (min over protocols)",
+        ("transport", "cache", "pair", "bytes"),
+        "t_min µs",
+        fmt_us,
+        False,
+        _best_time,
+        "The detail column names the fastest protocol.",
+    ),
+    Metric(
+        "Peak bandwidth per protocol",
+        ("transport", "cache", "protocol"),
+        "MB/s",
+        lambda v: fmt_num(v, 4),
+        True,
+        _peak,
+    ),
+    Metric(
+        "Per-message overhead α per protocol",
+        ("transport", "cache", "protocol"),
+        "α µs",
+        fmt_us,
+        False,
+        _alpha,
+    ),
+]
+
+
+def overlay(sets: list[tuple[str, RecordSet]]) -> list:
+    bw = Panel("Best bandwidth over protocols", "message size (bytes)", "MB/s per direction", xlog=True, xbytes=True)
+    lat = time_vs_size_panel("Best time per exchange over protocols")
+    for (label, rs), style in zip(sets, ("-", "--"), strict=False):
+        for key, pts in group_by(size_points(rs), "transport", "cache", "pair").items():
+            per_size = {b: best(g) for (b,), g in group_by(pts, "bytes").items()}
+            sizes = sorted(b for b, p in per_size.items() if p)
+            name = f"cache {key[1]}, pair {key[2]}, {key[0]}"
+            bw.series.append(
+                Series(f"{label}: {name}", sizes, [mbytes_per_s(per_size[b]) for b in sizes], style=style, group=name)
+            )
+            lat.series.append(
+                Series(f"{label}: {name}", sizes, [per_size[b]["t_min"] * 1e6 for b in sizes], style=style, group=name)
+            )
+    if not bw.series:
+        return []
+    return [figure("swap-overlay", "Swap: best over protocols, A solid, B dashed.", [bw, lat])]
+
+
+@memo.per_record_set
+def verdict_cases(rs: RecordSet) -> list[verdicts.Case]:
+    """The verdicts of swap records: protocols per size, cache state and volume."""
+    points, sums = rs.points("swap"), rs.summaries("swap", "sensitivity")
+    return verdicts.build(points, sums, VERDICT_KEY, lambda p: str(p["protocol"]), rs.headers())

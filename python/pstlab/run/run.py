@@ -1,0 +1,498 @@
+"""`pstlab run SUITE`: run a suite's experiments into one results directory, resumably.
+
+Layout of a results directory:
+    manifest.json        the suite, the MPI, the launcher and every experiment's status
+    <experiment>.jsonl   the records of each finished experiment (nothing else ends in .jsonl);
+                         with --launches N, <experiment>-L<k>.jsonl for launch k = 1..N
+    logs/<file stem>.out, .err   pstswm's human tables and messages
+    tuned/<file stem>.toml   the opt preset of a `tuned_from` experiment, tuned from its kernel's records
+    .partial/            where a running experiment writes; a file moves out only when it succeeded
+
+With --launches N every experiment runs N times, interleaved across experiments (launch 1 of
+each, then launch 2 of each, ...), so a drift of the host's load over the suite hits every
+experiment alike; pstlab's statistics then treat the launch as the unit of replication.
+
+An experiment's records appear under their final name only after pstswm exited 0 and every
+line checked out, so an interrupted or failed experiment never mixes partial records in, and
+--resume re-runs exactly the experiments that are not done.
+"""
+
+import contextlib
+import datetime
+import fcntl
+import json
+import os
+import re
+import shutil
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from pstlab import __version__
+from pstlab.core import paths
+from pstlab.core.errors import PstlabError, RunFailed
+from pstlab.io.records import check_manifest, load_file
+from pstlab.run import launch, suites
+
+MANIFEST = "manifest.json"
+PARTIAL = ".partial"
+LOCK = ".lock"
+TUNED = "tuned"
+
+
+class Interrupted(PstlabError):
+    exit_code = 130
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def fmt_duration(seconds: float) -> str:
+    seconds = round(seconds)
+    return (
+        f"{seconds // 3600}h{seconds % 3600 // 60:02d}m" if seconds >= 3600 else f"{seconds // 60}m{seconds % 60:02d}s"
+    )
+
+
+@dataclass
+class Options:
+    suite: str
+    mpi: str | None = None  # None: an installed pstswm's own MPI, else openmpi (launch.Launch.create)
+    launcher: str = "mpiexec"
+    build: str | None = None
+    pstswm: str | None = None
+    out: str | None = None
+    resume: bool = False
+    max_ranks: int | None = None
+    dry_run: bool = False
+    launches: int = 1
+    platform: Path | None = None  # simulate (mpi smpi) on this platform: pstlab predict
+    host_mflops: dict[str, float] | None = None  # this host's rate per problem, for the platform's
+
+
+# ---------------------------------------------------------------- the manifest
+
+
+def write_manifest(directory: Path, manifest: dict) -> None:
+    """Replace manifest.json atomically, so an interruption never leaves half a manifest."""
+    manifest["updated"] = _now()
+    paths.write_atomic(directory / MANIFEST, json.dumps(manifest, indent=2) + "\n")
+
+
+def read_manifest(directory: Path) -> dict:
+    path = directory / MANIFEST
+    try:
+        return check_manifest(json.loads(path.read_text(encoding="utf-8")), path)
+    except FileNotFoundError:
+        raise PstlabError(f"{directory}: no {MANIFEST} here, so nothing to resume") from None
+    except json.JSONDecodeError as e:
+        raise PstlabError(f"{path}:{e.lineno}: malformed manifest ({e.msg})") from None
+    except (RecursionError, UnicodeDecodeError):
+        raise PstlabError(f"{path}: malformed manifest (not UTF-8 JSON, or nested too deeply)") from None
+
+
+def record_file(name: str, launch_no: int, launches: int) -> str:
+    return f"{name}.jsonl" if launches == 1 else f"{name}-L{launch_no}.jsonl"
+
+
+def new_manifest(suite: suites.Suite, run: launch.Launch, launches: int = 1) -> dict:
+    """Every launch of every experiment, interleaved: launch 1 of each, then launch 2 of each that has one, ..."""
+    total = {e.name: launches * e.launches for e in suite.experiments}
+    return {
+        "suite": suite.name,
+        "suite_file": str(suite.path),
+        "description": suite.description,
+        "mpi": run.mpi,
+        "launcher": run.launcher,
+        "pstswm": str(run.pstswm),
+        "pstlab_version": __version__,
+        "host": socket.gethostname(),
+        "created": _now(),
+        "launches": launches,
+        "experiments": [
+            {
+                "name": e.name,
+                "launch": k,
+                "file": record_file(e.name, k, total[e.name]),
+                "subcommand": e.subcommand,
+                "ranks": e.ranks,
+                "args": e.launch_args(k),
+                "digest": e.digest,
+                "status": "pending",
+                **({"tuned_from": e.tuned_from} if e.tuned_from else {}),
+            }
+            for k in range(1, max(total.values()) + 1)
+            for e in suite.experiments
+            if k <= total[e.name]
+        ],
+    }
+
+
+def _job(entry: dict) -> tuple[str, int]:
+    return entry["name"], entry.get("launch", 1)
+
+
+def _merge(manifest: dict, suite: suites.Suite, run: launch.Launch, directory: Path, launches: int) -> dict:
+    """Resume: the old entries of experiments still defined alike, fresh entries for the rest."""
+    if manifest.get("suite") != suite.name:
+        raise PstlabError(f"{directory} holds suite '{manifest.get('suite')}', not '{suite.name}'")
+    if manifest.get("mpi") != run.mpi:
+        raise PstlabError(
+            f"{directory} was run with --mpi {manifest.get('mpi')}; resuming with --mpi {run.mpi} "
+            "would mix two MPIs in one result set"
+        )
+    names = {e.name for e in suite.experiments}
+    if stale := [e["name"] for e in manifest.get("experiments", []) if e["name"] not in names]:
+        raise PstlabError(
+            f"{directory}: experiment(s) {', '.join(stale)} are no longer in suite '{suite.name}'; "
+            "start a new results directory"
+        )
+    if manifest.get("launches", 1) != launches:
+        raise PstlabError(
+            f"{directory} was run with --launches {manifest.get('launches', 1)}; resume it with the same number"
+        )
+    old = {_job(e): e for e in manifest.get("experiments", [])}
+    fresh = new_manifest(suite, run, launches)
+    fresh["created"] = manifest.get("created", fresh["created"])
+    fresh["experiments"] = [
+        {"launch": 1, "file": e["file"], **old[_job(e)]}
+        if _job(e) in old and old[_job(e)].get("digest") == e["digest"]
+        else e
+        for e in fresh["experiments"]
+    ]
+    return fresh
+
+
+# ---------------------------------------------------------------- choosing the directory
+
+
+def _latest_unfinished(suite: str, mpi: str) -> Path:
+    root = paths.results_dir()
+    candidates = []
+    for manifest_path in root.glob(f"*/{MANIFEST}") if root.is_dir() else []:
+        try:
+            m = check_manifest(json.loads(manifest_path.read_text(encoding="utf-8")), manifest_path)
+        except (OSError, ValueError, RecursionError, PstlabError):
+            continue  # not a run this resume could finish
+        if m.get("suite") == suite and m.get("mpi") == mpi and any(e.get("status") != "done" for e in m["experiments"]):
+            candidates.append(manifest_path.parent)
+    if not candidates:
+        raise PstlabError(
+            f"--resume: no unfinished run of suite '{suite}' with {mpi} under {root}; "
+            "name one with --out DIR or start afresh without --resume"
+        )
+    return max(candidates, key=lambda p: (p / MANIFEST).stat().st_mtime)
+
+
+def results_directory(opts: Options, suite: suites.Suite, mpi: str) -> Path:
+    """--out, the latest unfinished run with --resume, else results/<timestamp>-<suite>-<mpi>
+    (paths.results_dir: the checkout's, or the current directory's)."""
+    if opts.out:
+        directory = Path(opts.out)
+    elif opts.resume:
+        directory = _latest_unfinished(suite.name, mpi)
+    else:
+        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+        directory = paths.results_dir() / f"{stamp}-{suite.name}-{mpi}"
+    if opts.resume:
+        if not (directory / MANIFEST).is_file():
+            raise PstlabError(f"--resume: {directory} has no {MANIFEST}, so it is not a pstlab run to resume")
+    elif (directory / MANIFEST).exists():
+        raise PstlabError(f"{directory} already holds a suite run: add --resume to finish it, or choose another --out")
+    elif directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
+        raise PstlabError(f"--out {directory}: exists and is not an empty directory")
+    return directory
+
+
+# ---------------------------------------------------------------- running
+
+
+def _estimate_left(remaining: list[suites.Experiment], history: list[tuple[float, float | None]]) -> float:
+    """Seconds left: the suite's estimates, scaled by how the finished experiments compared with theirs."""
+    estimated = [(actual, est) for actual, est in history if est]
+    scale = sum(a for a, _ in estimated) / sum(e for _, e in estimated) if estimated else 1.0
+    mean_actual = sum(a for a, _ in history) / len(history) if history else 30.0
+    return sum((e.estimate_s * scale) if e.estimate_s else mean_actual for e in remaining)
+
+
+def _tail(path: Path, lines: int = 3) -> str:
+    """pstswm's own error lines from a log; else srun's first errors (a launch that failed: its
+    cause comes first, the aborted steps after); else its last lines (launchers append banners)."""
+    try:
+        text = [line.strip() for line in path.read_text(encoding="utf-8", errors="replace").splitlines()]
+    except OSError:
+        return ""
+    if own := list(dict.fromkeys(line for line in text if line.startswith("pstswm"))):
+        return " / ".join(own[-lines:])
+    if slurm := list(dict.fromkeys(line for line in text if line.startswith("srun: error:"))):
+        return " / ".join(slurm[:lines])
+    return " / ".join([line for line in text if line.strip("-")][-lines:])
+
+
+def _damage(path: Path) -> str | None:
+    """Why a kept record file cannot stand for a finished experiment (None: it can): every line a
+    whole record (a file cut mid-line fails here), the run header first."""
+    try:
+        recs = load_file(path)
+    except PstlabError as e:
+        return str(e)
+    return None if recs and recs[0].get("type") == "header" else "no run header first"
+
+
+def _finish(
+    exp: suites.Experiment, entry: dict, outcome: launch.Outcome, partial: Path, final: Path, err: Path
+) -> None:
+    """Judge one finished launch; move its records into place only if they are whole and valid."""
+    entry["elapsed_s"] = round(outcome.elapsed_s, 3)
+    entry["returncode"] = outcome.returncode
+    reason = None
+    if outcome.timed_out:
+        reason = f"timed out after {exp.timeout_s:g} s and was stopped"
+    elif outcome.returncode != 0:
+        what = "pstswm rejected its arguments" if outcome.returncode == 2 else f"exit status {outcome.returncode}"
+        reason = f"{what}: {_tail(err) or 'no message'}"
+    elif not partial.is_file():
+        reason = "exited 0 but wrote no record file"
+    else:
+        try:
+            if not load_file(partial):
+                reason = "exited 0 but wrote no records"
+        except PstlabError as e:
+            reason = str(e)
+    if reason:
+        partial.unlink(missing_ok=True)
+        partial.with_name(partial.name + ".partial").unlink(missing_ok=True)  # pstswm's own, from a failed run
+        entry.update(status="failed", reason=reason)
+    else:
+        partial.replace(final)
+        entry.update(status="done", reason="")
+    entry["finished"] = _now()
+
+
+def tuned_path(entry: dict) -> Path:
+    """Where a tuned_from experiment's opt preset goes, relative to the results directory."""
+    return Path(TUNED) / Path(entry["file"]).with_suffix(".toml")
+
+
+def _tune_args(exp: suites.Experiment, preset: Path) -> list[str]:
+    return ["--preset", "opt", "--tuned", str(preset)] if exp.tuned_from else []
+
+
+def _tune(exp: suites.Experiment, entry: dict, directory: Path, entries: dict) -> tuple[Path | None, str]:
+    """Write the opt preset of a tuned_from experiment from its kernel's finished records (the
+    same launch's, so each launch is a whole replicate of the suite).
+
+    Returns (the preset's path, "") or (None, why the experiment is skipped); raises PstlabError
+    when the records are there but do not tune (the experiment then fails).
+    """
+    from pstlab.run import tune
+
+    launches = [k for name, k in entries if name == exp.tuned_from]
+    source = entries[(exp.tuned_from, min(entry.get("launch", 1), max(launches)))]
+    records = directory / source["file"]
+    out = directory / tuned_path(entry)
+    out.unlink(missing_ok=True)  # always rewritten from the records: never a preset of older records
+    if source.get("status") != "done" or not records.is_file():
+        status = source.get("status", "pending")
+        why = f": {source['reason']}" if source.get("reason") else ""
+        return None, f"its opt preset is tuned from '{exp.tuned_from}', which is {status}{why}"
+    grid = exp.option("--grid")
+    opts = tune.Options(
+        trunc=exp.option("--trunc"),
+        levels=exp.option("--levels"),
+        # a 1-D grid's records have a Px1 FFT stage and a 1xP Legendre stage: no single grid to select
+        grid=grid if grid and re.fullmatch(r"[0-9]+x[0-9]+", grid) else None,
+        records=str(records),
+        out=str(out),
+    )
+    path, _ = tune.tune(opts)
+    return path, ""
+
+
+def _resume_args(opts: Options, directory: Path) -> list[str]:
+    """The `pstlab run` arguments that finish this run: its suite, pstswm and MPI, --resume."""
+    named = [("--mpi", opts.mpi), ("--build", opts.build), ("--pstswm", opts.pstswm), ("--out", str(directory))]
+    launches = ["--launches", str(opts.launches)] if opts.launches > 1 else []
+    return [opts.suite, *(x for option, value in named if value for x in (option, value)), "--resume", *launches]
+
+
+def run_suite(opts: Options, echo=print, finish: Callable[[Path], None] | None = None) -> Path:
+    """Run (or resume) a suite; return the results directory.  finish(directory) runs after the
+    last experiment, also when some failed (pstlab run writes the report).  Raises RunFailed if
+    experiments failed."""
+    # The pstswm first, so a wrong one is named as such; then the suite, an installed pstswm's first.
+    run = launch.Launch.create(opts.mpi, opts.launcher, opts.build, opts.pstswm, opts.platform, opts.host_mflops)
+    binary, _ = paths.find_pstswm(opts.mpi, opts.build, opts.pstswm)
+    suite = suites.load(opts.suite, binary, nodes=launch.nodes_of(opts.launcher))
+    if opts.max_ranks is not None and opts.max_ranks < 1:
+        raise PstlabError(f"--max-ranks must be at least 1, got {opts.max_ranks}")
+    if opts.launches < 1:
+        raise PstlabError(f"--launches must be at least 1, got {opts.launches}")
+    directory = results_directory(opts, suite, run.mpi)
+    available = run.subcommands()
+    by_name = {e.name: e for e in suite.experiments}
+
+    if opts.dry_run:
+        plan = new_manifest(suite, run, opts.launches)["experiments"]
+        times = f" × {opts.launches} launches" if opts.launches > 1 else ""
+        echo(
+            f"suite {suite.name}: {len(suite.experiments)} experiments{times}; this pstswm has: "
+            f"{', '.join(sorted(available))}"
+        )
+        for i, entry in enumerate(plan, 1):
+            exp = by_name[entry["name"]]
+            mark = "" if exp.subcommand in available else f"   (skipped: no '{exp.subcommand}' in this build)"
+            args = [*entry["args"], *_tune_args(exp, tuned_path(entry)), "--out", entry["file"]]
+            command = " ".join(run.command(exp.ranks, exp.subcommand, args))
+            if exp.tuned_from:
+                mark += f"   (opt preset tuned from {exp.tuned_from}'s records)"
+            echo(f"[{i}/{len(plan)}] {exp.name}: {command}{mark}")
+        return directory
+
+    directory.mkdir(parents=True, exist_ok=True)
+    with _locked(directory):
+        return _run_locked(opts, suite, run, directory, available, by_name, echo, finish)
+
+
+@contextlib.contextmanager
+def _locked(directory: Path):
+    """Hold an exclusive lock on the results directory: two runs never write one directory."""
+    with (directory / LOCK).open("a+") as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            f.seek(0)
+            holder = f.read().strip() or "unknown"
+            raise PstlabError(f"{directory} is in use by another pstlab run (pid {holder})") from None
+        f.seek(0)
+        f.truncate()
+        f.write(f"{os.getpid()}\n")
+        f.flush()
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def _run_locked(opts, suite, run, directory: Path, available, by_name, echo, finish) -> Path:
+    manifest = (
+        _merge(read_manifest(directory), suite, run, directory, opts.launches)
+        if opts.resume
+        else new_manifest(suite, run, opts.launches)
+    )
+    for sub in ("logs", PARTIAL):
+        (directory / sub).mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(directory / PARTIAL)  # leftovers of an interrupted experiment: never kept
+    (directory / PARTIAL).mkdir()
+    write_manifest(directory, manifest)
+    jobs = manifest["experiments"]
+    n = len(jobs)
+    times = f" × {opts.launches} launches" if opts.launches > 1 else ""
+    echo(
+        f"pstlab: suite {suite.name} ({len(suite.experiments)} experiments{times}) with {run.mpi} via "
+        f"{run.launcher}; results in {directory}"
+    )
+
+    start, history = time.monotonic(), []
+    entries = {_job(e): e for e in jobs}
+    attempted = set()  # launches (re)run now: what was tuned from their old records is stale
+    for i, entry in enumerate(jobs, 1):
+        exp, k = by_name[entry["name"]], entry.get("launch", 1)
+        final = directory / entry["file"]
+        prefix = f"[{i}/{n}] {exp.name}" + (f" (launch {k})" if entry["file"] != f"{exp.name}.jsonl" else "")
+        if entry.get("status") == "done" and final.is_file() and (exp.tuned_from, k) not in attempted:
+            if (problem := _damage(final)) is None:
+                echo(f"{prefix}: done in an earlier run, kept")
+                continue
+            final.replace(final.with_name(final.name + ".invalid"))
+            echo(f"{prefix}: its kept records are damaged ({problem}); moved to {final.name}.invalid, running again")
+        attempted.add((exp.name, k))
+        final.unlink(missing_ok=True)  # a done entry whose definition changed is re-run
+        for key in ("reason", "tuned"):
+            entry.pop(key, None)
+        if exp.subcommand not in available:
+            entry.update(status="skipped", reason=f"this pstswm build has no '{exp.subcommand}' subcommand")
+            echo(f"{prefix}: skipped: {entry['reason']}")
+            write_manifest(directory, manifest)
+            continue
+        if opts.max_ranks is not None and exp.ranks > opts.max_ranks:
+            entry.update(status="skipped", reason=f"needs {exp.ranks} ranks, --max-ranks is {opts.max_ranks}")
+            echo(f"{prefix}: skipped: {entry['reason']}")
+            write_manifest(directory, manifest)
+            continue
+
+        extra = []
+        if exp.tuned_from:
+            try:
+                preset, skip = _tune(exp, entry, directory, entries)
+            except PstlabError as e:
+                entry.update(status="failed", reason=f"tuning the opt preset from '{exp.tuned_from}' failed: {e}")
+                entry["finished"] = _now()
+                echo(f"{prefix}: FAILED: {entry['reason']}")
+                write_manifest(directory, manifest)
+                continue
+            if preset is None:
+                entry.update(status="skipped", reason=skip)
+                echo(f"{prefix}: skipped: {skip}")
+                write_manifest(directory, manifest)
+                continue
+            entry["tuned"] = str(tuned_path(entry))
+            extra = _tune_args(exp, preset.resolve())
+            echo(f"{prefix}: opt preset tuned from {exp.tuned_from}'s records: {entry['tuned']}")
+        remaining = [
+            by_name[e["name"]]
+            for e in jobs[i - 1 :]
+            if e.get("status") != "done"
+            and by_name[e["name"]].subcommand in available
+            and (opts.max_ranks is None or by_name[e["name"]].ranks <= opts.max_ranks)
+        ]
+        echo(
+            f"{prefix}: pstswm {exp.subcommand} on {exp.ranks} ranks | elapsed {fmt_duration(time.monotonic() - start)}"
+            f" | about {fmt_duration(_estimate_left(remaining, history))} left"
+        )
+        partial = directory / PARTIAL / entry["file"]
+        args = exp.launch_args(k)
+        argv = run.command(exp.ranks, exp.subcommand, [*args, *extra, "--out", str(partial.resolve())])
+        entry.update(
+            status="running",
+            command=run.command(
+                exp.ranks, exp.subcommand, [*args, *_tune_args(exp, tuned_path(entry)), "--out", entry["file"]]
+            ),
+            started=_now(),
+        )
+        write_manifest(directory, manifest)
+        log = directory / "logs" / Path(entry["file"]).stem
+        try:
+            outcome = launch.run(argv, log.with_suffix(".out"), log.with_suffix(".err"), exp.timeout_s)
+        except KeyboardInterrupt:
+            partial.unlink(missing_ok=True)
+            entry.update(status="pending", reason="interrupted")
+            write_manifest(directory, manifest)
+            raise Interrupted(
+                f"interrupted during {exp.name}; finished experiments are kept. Resume with: "
+                f"pstlab run {' '.join(_resume_args(opts, directory))}"
+            ) from None
+        _finish(exp, entry, outcome, partial, final, log.with_suffix(".err"))
+        history.append((outcome.elapsed_s, exp.estimate_s))
+        write_manifest(directory, manifest)
+        if entry["status"] == "done":
+            echo(f"{' ' * len(prefix)}  done in {outcome.elapsed_s:.1f} s")
+        else:
+            echo(f"{' ' * len(prefix)}  FAILED: {entry['reason']} (logs/{log.name}.err)")
+
+    shutil.rmtree(directory / PARTIAL, ignore_errors=True)
+    statuses = [e["status"] for e in jobs]
+    counts = ", ".join(f"{statuses.count(s)} {s}" for s in ("done", "skipped", "failed") if s in statuses)
+    elapsed = fmt_duration(time.monotonic() - start)
+    echo(f"pstlab: suite {suite.name} finished in {elapsed}: {counts}; results in {directory}")
+    if finish is not None:
+        finish(directory)
+    if failed := list(dict.fromkeys(e["name"] for e in jobs if e["status"] == "failed")):
+        raise RunFailed(
+            f"{len(failed)} experiment(s) failed: {', '.join(failed)} (see {directory}/logs; "
+            f"--resume re-runs only these)"
+        )
+    return directory

@@ -1,0 +1,146 @@
+"""B/A over launches, shared by `pstlab compare` and the report's answers: per metric and key, the
+ratio of the geometric means of two result sets' per-launch values, its interval from Welch's t on
+the logarithms (the launch is the unit of replication), and Holm's step-down over every value
+compared, so a report of hundreds of values does not call some of them different by chance.
+"""
+
+import math
+from dataclasses import dataclass
+
+from scipy import stats as sps
+
+from pstlab.io.records import RecordSet
+from pstlab.report.sections import BENCHES
+from pstlab.report.sections.common import Metric, sort_key
+
+CONFIDENCE = 0.95
+
+@dataclass(frozen=True)
+class LogRatio:
+    """B/A from per-launch values: the ratio of geometric means, its interval and raw p-value, and
+    the standard error and degrees of freedom of the log-ratio (None without two launches a side)."""
+
+    ratio: float
+    lo: float | None = None
+    hi: float | None = None
+    p: float | None = None
+    se: float | None = None
+    df: float | None = None
+
+    def interval(self, two_sided_alpha: float) -> tuple[float, float] | None:
+        """The ratio's interval at level 1 - two_sided_alpha, or None without one."""
+        if self.se is None:
+            return None
+        half = float(sps.t.ppf(1 - two_sided_alpha / 2, self.df)) * self.se if self.se else 0.0
+        return self.ratio * math.exp(-half), self.ratio * math.exp(half)
+
+
+def log_ratio(a: list[float], b: list[float], conf: float = CONFIDENCE) -> LogRatio | None:
+    """Welch's t on log values; None when a side has no positive value (no ratio to take)."""
+    la = [math.log(x) for x in a if x > 0]
+    lb = [math.log(x) for x in b if x > 0]
+    if not la or not lb or len(la) < len(a) or len(lb) < len(b):
+        return None
+    ma, mb = sum(la) / len(la), sum(lb) / len(lb)
+    diff = mb - ma
+    if len(la) < 2 or len(lb) < 2:
+        return LogRatio(math.exp(diff))
+    va = sum((x - ma) ** 2 for x in la) / (len(la) - 1) / len(la)
+    vb = sum((x - mb) ** 2 for x in lb) / (len(lb) - 1) / len(lb)
+    se = math.sqrt(va + vb)
+    if se == 0:  # identical launches on both sides: the difference is exact
+        return LogRatio(math.exp(diff), math.exp(diff), math.exp(diff), 1.0 if diff == 0 else 0.0, 0.0, math.inf)
+    df = (va + vb) ** 2 / ((va**2 / (len(la) - 1) if va else 0) + (vb**2 / (len(lb) - 1) if vb else 0))
+    half = float(sps.t.ppf(0.5 + conf / 2, df)) * se
+    p = float(2 * sps.t.sf(abs(diff) / se, df))
+    return LogRatio(math.exp(diff), math.exp(diff - half), math.exp(diff + half), p, se, df)
+
+
+def holm(pvalues: list[float]) -> list[float]:
+    """Holm's step-down adjustment: controls the family-wise error rate over all the p-values."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    adjusted, running = [0.0] * m, 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * pvalues[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def holm_levels(pvalues: list[float], alpha: float = 1 - CONFIDENCE) -> list[float]:
+    """The level Holm's step-down tests each p-value at: alpha/(m - rank) up to the first that is
+    not below it, that one's level for the rest.  A p-value is rejected exactly when it is below its
+    level, and an interval at that level excludes the null exactly then (holm() gives the same
+    decisions as adjusted p-values)."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    levels, stopped = [0.0] * m, None
+    for rank, i in enumerate(order):
+        if stopped is None and not pvalues[i] < alpha / (m - rank):
+            stopped = alpha / (m - rank)
+        levels[i] = stopped if stopped is not None else alpha / (m - rank)
+    return levels
+
+
+@dataclass
+class Row:
+    metric: Metric
+    key: tuple
+    a: list[float]  # one value per launch
+    b: list[float]
+    detail_a: str
+    detail_b: str
+    test: LogRatio | None
+    p_adjusted: float | None = None
+    level: float | None = None  # the two-sided level Holm tested this row at
+
+    def interval(self) -> tuple[float, float] | None:
+        """B/A's interval at the row's Holm level: it excludes 1 exactly when 'better' names a side."""
+        return self.test.interval(self.level) if self.test is not None and self.level is not None else None
+
+    @property
+    def significant(self) -> bool:
+        return self.p_adjusted is not None and self.p_adjusted < 1 - CONFIDENCE
+
+    def better(self) -> str:
+        """'A' or 'B' only when the difference is significant; '≈' when tested and not; 'untested'
+        with one launch on a side; '–' when there is no ratio to take."""
+        if self.test is None:
+            return "–"
+        if self.test.p is None:
+            return "untested"
+        if not self.significant:
+            return "≈"
+        b_wins = self.test.ratio > 1 if self.metric.higher_is_better else self.test.ratio < 1
+        return "B" if b_wins else "A"
+
+
+def per_launch(metric: Metric, rs: RecordSet) -> dict[tuple, tuple[list[float], str]]:
+    """{key: (the value of each launch that has it, the first launch's detail)}."""
+    out: dict[tuple, tuple[list[float], str]] = {}
+    for launch in rs.launches():
+        for key, (value, detail) in metric.extract(launch).items():
+            if value is not None and math.isfinite(value):
+                out.setdefault(key, ([], detail))[0].append(value)
+    return out
+
+
+def metric_rows(metric: Metric, a: RecordSet, b: RecordSet) -> list[Row]:
+    va, vb = per_launch(metric, a), per_launch(metric, b)
+    common = sorted(set(va) & set(vb), key=lambda k: [sort_key(x) for x in k])
+    return [Row(metric, k, va[k][0], vb[k][0], va[k][1], vb[k][1], log_ratio(va[k][0], vb[k][0])) for k in common]
+
+
+def all_rows(a: RecordSet, b: RecordSet) -> dict[str, list[Row]]:
+    """Every metric of every bench both sides have, with Holm-adjusted p-values over all of them."""
+    rows = {
+        metric.title: metric_rows(metric, a, b)
+        for bench in BENCHES
+        if a.has(bench.BENCH) and b.has(bench.BENCH)
+        for metric in bench.METRICS
+    }
+    tested = [r for rs in rows.values() for r in rs if r.test is not None and r.test.p is not None]
+    pvalues = [r.test.p for r in tested]
+    for r, p, level in zip(tested, holm(pvalues), holm_levels(pvalues), strict=True):
+        r.p_adjusted, r.level = p, level
+    return {title: rs for title, rs in rows.items() if rs}
