@@ -20,9 +20,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from scipy import stats as sps
-
-from pstlab import __version__
+from pstlab import __version__, stats
 from pstlab.core import paths
 from pstlab.core.errors import PstlabError
 from pstlab.io import placement
@@ -176,7 +174,7 @@ class GateRow:
     def worse_interval(self) -> tuple[float, float]:
         """The worse factor's two-sided interval with the row's Holm level in each tail (95 % for a
         single row): its lower end is above 1 + PCT exactly when the row fails."""
-        half = float(sps.t.ppf(1 - self.level, self.test.df)) * self.test.se if self.test.se else 0.0
+        half = stats.t_quantile(self.level, self.test.df) * self.test.se if self.test.se else 0.0
         return math.exp(self._log_worse() - half), math.exp(self._log_worse() + half)
 
     @property
@@ -212,7 +210,7 @@ def gate_rows(a: RecordSet, b: RecordSet, fail_above_pct: float) -> list[GateRow
             continue
         r.test = t
         excess = r._log_worse() - bound
-        r.p = float(sps.t.sf(excess / t.se, t.df)) if t.se else (0.0 if excess > 0 else 1.0)
+        r.p = stats.t_tail(excess / t.se, t.df) if t.se else (0.0 if excess > 0 else 1.0)
         tested.append(r)
     # The lower end of a two-sided interval is a one-sided test at half its level.
     for r, level in zip(tested, holm_levels([r.p for r in tested], (1 - CONFIDENCE) / 2), strict=True):

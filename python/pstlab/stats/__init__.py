@@ -10,7 +10,6 @@ import statistics
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats as sps
 
 # Worley 1999: protocol sensitivity is low / moderate / high when (median-min)/min is
 # <= 5 %, between 5 % and 15 %, or >= 15 %.
@@ -278,12 +277,22 @@ def launch_tail_alpha(conf: float, k: int) -> float:
 
 
 @functools.lru_cache(maxsize=4096)  # the same few (alpha, launches) recur in every verdict
-def _t_quantile(tail_alpha: float, df: int) -> float:
+def t_quantile(tail_alpha: float, df: float) -> float:
+    """Student's t quantile leaving tail_alpha above it (df may be Welch's fraction): pstlab's only one."""
+    from scipy import stats as sps
+
     return float(sps.t.ppf(1 - tail_alpha, df))
 
 
+def t_tail(x: float, df: float) -> float:
+    """The chance that Student's t with df degrees of freedom exceeds x (a one-sided p-value)."""
+    from scipy import stats as sps
+
+    return float(sps.t.sf(x, df))
+
+
 def _t_half_width(d: list[float], tail_alpha: float) -> float:
-    return _t_quantile(tail_alpha, len(d) - 1) * statistics.stdev(d) / math.sqrt(len(d))
+    return t_quantile(tail_alpha, len(d) - 1) * statistics.stdev(d) / math.sqrt(len(d))
 
 
 def t_ratio(d: list[float], tail_alpha: float, margin: float) -> PairedRatio:
@@ -308,7 +317,7 @@ def launches_to_exclude(d: list[float], tail_alpha: float, margin: float) -> int
     sd = statistics.stdev(d)
 
     def clears(n: int) -> bool:
-        return mean - _t_quantile(tail_alpha, n - 1) * sd / math.sqrt(n) > band
+        return mean - t_quantile(tail_alpha, n - 1) * sd / math.sqrt(n) > band
 
     if not clears(MAX_LAUNCHES):
         return None

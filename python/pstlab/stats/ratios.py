@@ -7,11 +7,10 @@ compared, so a report of hundreds of values does not call some of them different
 import math
 from dataclasses import dataclass
 
-from scipy import stats as sps
-
 from pstlab.io.records import RecordSet
 from pstlab.report.sections import BENCHES
 from pstlab.report.sections.common import Metric, sort_key
+from pstlab.stats import t_quantile, t_tail
 
 CONFIDENCE = 0.95
 
@@ -31,7 +30,7 @@ class LogRatio:
         """The ratio's interval at level 1 - two_sided_alpha, or None without one."""
         if self.se is None:
             return None
-        half = float(sps.t.ppf(1 - two_sided_alpha / 2, self.df)) * self.se if self.se else 0.0
+        half = t_quantile(two_sided_alpha / 2, self.df) * self.se if self.se else 0.0
         return self.ratio * math.exp(-half), self.ratio * math.exp(half)
 
 
@@ -51,8 +50,8 @@ def log_ratio(a: list[float], b: list[float], conf: float = CONFIDENCE) -> LogRa
     if se == 0:  # identical launches on both sides: the difference is exact
         return LogRatio(math.exp(diff), math.exp(diff), math.exp(diff), 1.0 if diff == 0 else 0.0, 0.0, math.inf)
     df = (va + vb) ** 2 / ((va**2 / (len(la) - 1) if va else 0) + (vb**2 / (len(lb) - 1) if vb else 0))
-    half = float(sps.t.ppf(0.5 + conf / 2, df)) * se
-    p = float(2 * sps.t.sf(abs(diff) / se, df))
+    half = t_quantile((1 - conf) / 2, df) * se
+    p = 2 * t_tail(abs(diff) / se, df)
     return LogRatio(math.exp(diff), math.exp(diff - half), math.exp(diff + half), p, se, df)
 
 
