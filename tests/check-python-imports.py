@@ -58,7 +58,10 @@ def main() -> int:
                 where = ", ".join(f"l.{d['line_number']}" for d in lines)
                 print(f"  {m} imports {target} ({where})")
     modules = len(graph.modules)
-    print(f"{package}: {len(cycles)} import cycle(s) among {modules} modules" if cycles else f"{package}: {modules} modules, no import cycle")
+    if cycles:
+        print(f"{package}: {len(cycles)} import cycle(s) among {modules} modules")
+    else:
+        print(f"{package}: {modules} modules, no import cycle")
     return 1 if cycles else 0
 
 

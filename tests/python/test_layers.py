@@ -115,7 +115,8 @@ HEAVY = ("matplotlib", "scipy")
 )
 def test_starting_pstlab_loads_neither_plotting_nor_scipy(code):
     """Like pandas with its plotting: matplotlib and scipy load when a report or an interval needs them."""
-    probe = f"import sys\ntry:\n    {code}\nexcept SystemExit:\n    pass\nprint(sorted({{m.split('.')[0] for m in sys.modules}}))"
+    listing = "print(sorted({m.split('.')[0] for m in sys.modules}))"
+    probe = f"import sys\ntry:\n    {code}\nexcept SystemExit:\n    pass\n{listing}"
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT)
     loaded = set(ast.literal_eval(done.stdout.strip().splitlines()[-1]))
     assert not loaded & set(HEAVY), loaded & set(HEAVY)
