@@ -2,9 +2,10 @@
 
 from pathlib import Path
 
+from pstlab.benches import kernel
 from pstlab.io import algorithms
 from pstlab.io.records import RecordSet
-from pstlab.report.sections import kernel
+from pstlab.report.sections import kernel as kernel_section
 from pstlab.run import tune
 
 # A registry with an algorithm pstlab has never heard of: a new transpose after alltoallv's family.
@@ -64,7 +65,7 @@ def test_a_new_algorithm_is_reported_and_tuned_without_code_changes():
     rs = RecordSet(Path(), [_header(NEW_ROWS), *points])
     cases = kernel.cases(rs)
     assert [k[1] for k in cases] == ["srtrans", "pairtrans", "alltoallv"]  # the header's order
-    table = kernel.generic_table(rs)
+    table = kernel_section.generic_table(rs)
     row = next(r for r in table.rows if "pairtrans" in r)
     assert "alltoallv" in " ".join(str(c) for c in row)  # its collective, from the header
     choice = tune.choose(rs.points("kernel"), algorithms.of(rs))

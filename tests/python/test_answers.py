@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from pstlab import stats
+from pstlab.analysis import guardrails
+from pstlab.benches import swap
 from pstlab.io import records
 from pstlab.report import report
-from pstlab.report.sections import guardrails
-from pstlab.report.sections import swap as swap_section
 from pstlab.run import tune
 
 
@@ -59,7 +59,7 @@ def test_launches_merge_into_one_paired_verdict(tmp_path):
     _write(tmp_path / "swap-L1.jsonl", _swap_launch("a", 1, caveats=["noisy", "precision not reached"]))
     _write(tmp_path / "swap-L2.jsonl", _swap_launch("b", 2))
     rs = records.load(tmp_path)
-    (case,) = swap_section.verdict_cases(rs)
+    (case,) = swap.verdict_cases(rs)
     assert case.launches == 2 and case.unit == "launches" and case.verdict.rounds == 24
     rounds_of = {(q["run_id"], q["protocol"]): q["round_s"] for q in rs.points("swap")}
     per_launch = [{p: rounds_of[(r, p)] for p in ("0,6", "0,0", "1,3")} for r in ("a", "b")]
@@ -74,7 +74,7 @@ def test_launches_merge_into_one_paired_verdict(tmp_path):
 
 def test_too_few_rounds_is_a_caveat(tmp_path):
     _write(tmp_path / "s.jsonl", _swap_launch("a", 1, n=5))
-    (case,) = swap_section.verdict_cases(records.load(tmp_path))
+    (case,) = swap.verdict_cases(records.load(tmp_path))
     assert "fewer than 10 rounds" in case.caveats and case.verdict.level == "undetermined"
 
 

@@ -10,11 +10,11 @@ import pytest
 
 from conftest import FIXTURES
 from pstlab import stats
-from pstlab.analysis import box
+from pstlab.analysis import box, family, guardrails
+from pstlab.benches import kernel, swap
 from pstlab.core import tiesets
 from pstlab.io import records
 from pstlab.report import report, summary
-from pstlab.report.sections import family, guardrails, kernel, swap
 from pstlab.report.sections.common import tie_cell
 
 QUICK = FIXTURES / "quick"

@@ -10,9 +10,11 @@ import pytest
 from scipy import stats as sps
 
 from conftest import FIXTURES
+from pstlab.analysis import metric_rows
+from pstlab.benches import kernel, match, swap
 from pstlab.io import records
 from pstlab.report import compare
-from pstlab.report.sections import kernel, match, swap
+from pstlab.stats import ratios
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +26,7 @@ def written(tmp_path_factory):
 
 def test_log_ratio_is_welch_on_logs():
     a, b = [1.0, 1.1, 0.95], [1.5, 1.62, 1.4, 1.55]
-    t = compare.log_ratio(a, b)
+    t = ratios.log_ratio(a, b)
     la, lb = np.log(a), np.log(b)
     ref = sps.ttest_ind(lb, la, equal_var=False)
     assert t.p == pytest.approx(ref.pvalue)
@@ -32,18 +34,18 @@ def test_log_ratio_is_welch_on_logs():
     ci = ref.confidence_interval(0.95)
     assert (t.lo, t.hi) == (pytest.approx(math.exp(ci.low)), pytest.approx(math.exp(ci.high)))
     # one launch a side: a ratio, no interval, no test; a non-positive value: no ratio at all
-    single = compare.log_ratio([2.0], [3.0])
+    single = ratios.log_ratio([2.0], [3.0])
     assert single.ratio == pytest.approx(1.5) and (single.lo, single.hi, single.p) == (None, None, None)
-    assert compare.log_ratio([1.0, -0.5], [1.0, 1.0]) is None
-    exact = compare.log_ratio([1.0, 1.0], [2.0, 2.0])
+    assert ratios.log_ratio([1.0, -0.5], [1.0, 1.0]) is None
+    exact = ratios.log_ratio([1.0, 1.0], [2.0, 2.0])
     assert (exact.ratio, exact.lo, exact.hi) == pytest.approx((2.0, 2.0, 2.0)) and exact.p == 0.0
 
 
 def test_holm_known_answer():
-    assert compare.holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
-    assert compare.holm([0.5, 0.9]) == pytest.approx([1.0, 1.0])
+    assert ratios.holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert ratios.holm([0.5, 0.9]) == pytest.approx([1.0, 1.0])
     # the step-down's levels: 0.05/4 and 0.05/3 reject, 0.05/2 stops it and holds for the rest
-    levels = compare.holm_levels([0.01, 0.04, 0.03, 0.005])
+    levels = ratios.holm_levels([0.01, 0.04, 0.03, 0.005])
     assert levels == pytest.approx([0.05 / 3, 0.025, 0.025, 0.0125])
     assert [p < lv for p, lv in zip([0.01, 0.04, 0.03, 0.005], levels, strict=True)] == [True, False, False, True]
 
@@ -52,7 +54,7 @@ def test_table_intervals_are_the_ones_holm_decided_with(tmp_path):
     """Where 'better' names a side its interval excludes 1, and where it says ≈ the interval holds 1."""
     a = _swap_set(tmp_path / "a", [{8: (t, t), 64: (2 * t, 2 * t)} for t in (1e-5, 1.01e-5, 0.99e-5)])
     b = _swap_set(tmp_path / "b", [{8: (1.3 * t, 1.3 * t), 64: (2 * t, 2 * t)} for t in (1e-5, 1.02e-5, 0.99e-5)])
-    rows = [r for rs in compare.all_rows(records.load(a), records.load(b)).values() for r in rs]
+    rows = [r for rs in metric_rows.all_rows(records.load(a), records.load(b)).values() for r in rs]
     verdicts = {r.better() for r in rows}
     assert {"A", "≈"} <= verdicts, verdicts  # both kinds of decision occur in this set
     for r in rows:
@@ -62,7 +64,7 @@ def test_table_intervals_are_the_ones_holm_decided_with(tmp_path):
 
 def test_best_time_rows_carry_the_right_ratio():
     a, b = records.load(FIXTURES / "openmpi"), records.load(FIXTURES / "mpich")
-    rows = compare.metric_rows(swap.METRICS[0], a, b)
+    rows = metric_rows.metric_rows(swap.METRICS[0], a, b)
     table = compare.metric_table(rows)
     key = ("mpi", "1", "0,1", 128 << 10)
     best_a = min(p["t_min"] for p in swap.size_points(a) if p["bytes"] == key[3] and p["cache"] == "1")

@@ -1,23 +1,24 @@
-"""Formatting and the Markdown / HTML renderings."""
+"""Number formatting (pstlab.core.units) and the Markdown / HTML renderings."""
 
+from pstlab.core import units
 from pstlab.report import doc
 
 
 def test_number_formats():
-    assert doc.fmt_bytes(8) == "8"
-    assert doc.fmt_bytes(8192) == "8K"
-    assert doc.fmt_bytes(2 << 20) == "2M"
-    assert doc.fmt_bytes(1536 << 10) == "1536K"
-    assert doc.fmt_bytes(1000) == "1000"
-    assert doc.fmt_bytes(None) == "–"
-    assert doc.fmt_num(1234.5, 4) == "1,234"
-    assert doc.fmt_num(0.000123) == "1.23e-04"
-    assert doc.fmt_num(2.5) == "2.50"
-    assert doc.fmt_us(2.5e-6) == "2.50"
-    assert doc.fmt_ms(0.0123) == "12.3"
-    assert doc.fmt_pct(0.123) == "12%"
-    assert doc.fmt_pct(0.05, signed=True) == "+5%"
-    assert doc.fmt_pct(None) == "–"
+    assert units.fmt_bytes(8) == "8"
+    assert units.fmt_bytes(8192) == "8K"
+    assert units.fmt_bytes(2 << 20) == "2M"
+    assert units.fmt_bytes(1536 << 10) == "1536K"
+    assert units.fmt_bytes(1000) == "1000"
+    assert units.fmt_bytes(None) == "–"
+    assert units.fmt_num(1234.5, 4) == "1,234"
+    assert units.fmt_num(0.000123) == "1.23e-04"
+    assert units.fmt_num(2.5) == "2.50"
+    assert units.fmt_us(2.5e-6) == "2.50"
+    assert units.fmt_ms(0.0123) == "12.3"
+    assert units.fmt_pct(0.123) == "12%"
+    assert units.fmt_pct(0.05, signed=True) == "+5%"
+    assert units.fmt_pct(None) == "–"
 
 
 def test_markdown_table_escapes_pipes():

@@ -1,5 +1,5 @@
 """Ranks x threads: the splits of a node's cores a suite expands into, the verdict over launches from
-synthetic model records (a clear winner, a tie) and the verdict box's line (sections/hybrid.py)."""
+synthetic model records (a clear winner, a tie) and the verdict box's line (benches/hybrid.py)."""
 
 import gzip
 import itertools
@@ -9,11 +9,12 @@ import pytest
 
 from conftest import FIXTURES
 from pstlab.analysis import box
+from pstlab.benches import hybrid
 from pstlab.core.errors import PstlabError
 from pstlab.io import records
 from pstlab.io.records import RecordSet
 from pstlab.report import report
-from pstlab.report.sections import hybrid
+from pstlab.report.sections import hybrid as hybrid_section
 from pstlab.run import launch, suites
 
 ARGS = ["--case", "2", "--trunc", "42", "--levels", "16", "--steps", "12", "--preset", "gen"]
@@ -213,7 +214,7 @@ def test_the_box_keeps_the_line_beside_the_quick_suites_verdicts(tmp_path):
     assert len(b.bullets) <= box.MAX_BULLETS and [x.kind for x in b.bullets].count("hybrid") == 1
     secs = report.sections(rs, b)
     titles = [s.title for s in secs]
-    assert hybrid.TITLE in titles
-    table = next(t for t in secs[titles.index(hybrid.TITLE)].blocks if hasattr(t, "rows"))
+    assert hybrid_section.TITLE in titles
+    table = next(t for t in secs[titles.index(hybrid_section.TITLE)].blocks if hasattr(t, "rows"))
     assert [row[1] for row in table.rows] == ["2x1", "1x2"] and table.rows[1][-2].endswith("]")
     assert list(itertools.chain(*table.rows)).count("best") == 1

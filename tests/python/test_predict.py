@@ -14,9 +14,10 @@ import pytest
 
 from conftest import FIXTURES, ROOT
 from pstlab.analysis import box
+from pstlab.benches import kernel, swap
 from pstlab.io import records
 from pstlab.io.records import RecordSet
-from pstlab.report.sections import kernel, prediction, swap
+from pstlab.report.sections import prediction
 from pstlab.run import launch
 from pstlab.simulate import platform, predict, sensitivity
 from pstlab.stats import verdicts

@@ -6,6 +6,7 @@ import re
 import matplotlib.pyplot as plt
 
 from pstlab import stats
+from pstlab.benches.coll import ops
 from pstlab.core import tiesets
 from pstlab.io import records
 from pstlab.io.records import RecordSet
@@ -86,7 +87,7 @@ def test_warm_and_fresh_heap_rows_are_labelled_and_one_rank_is_singular():
         _coll_point(comm_size=2, alloc_state="warm", _file="w.jsonl"),
         _coll_point(comm_size=2, alloc_state="fresh", t_med=8e-6, _file="f.jsonl"),
     ]
-    labels = [label for label, _ in coll._ops(pts)]
+    labels = [label for label, _ in ops(pts)]
     assert labels == ["alltoallv fresh heap", "alltoallv warm heap"]
     table = coll.time_table(pts, {"f.jsonl": "⚠ noisy"})
     assert [r[0] for r in table.rows] == labels and table.rows[0][-1] == "⚠ noisy"

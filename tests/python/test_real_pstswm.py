@@ -7,9 +7,9 @@ import sys
 import pytest
 
 from conftest import real_pstswm
+from pstlab.benches import kernel as kernel_facts
 from pstlab.io import records
 from pstlab.report import report
-from pstlab.report.sections import kernel as kernel_section
 from pstlab.run import tune
 from pstlab.run.run import Options, run_suite
 
@@ -75,7 +75,7 @@ def test_tune_runs_the_real_kernel_and_its_records_report(tmp_path):
     assert list(preset) == list(choice) == ["fft"] and {p["stage"] for p in points} == {"fft"}
     assert {p["protocol"] for p in points} == {"0,6", "3,1", "coll"} and all(p["verified"] for p in points)
     # each algorithm's pick lies in its tie set; the stage's algorithm has the least median
-    cases = {c.key[1]: c for c in kernel_section.verdict_cases(records.load(kept))}
+    cases = {c.key[1]: c for c in kernel_facts.verdict_cases(records.load(kept))}
     for algorithm, pick in preset["fft"].items():
         if isinstance(pick, dict):
             label = pick["protocol"] + ("+ov" if pick["overlap"] and pick["protocol"][0] in "01" else "")
@@ -104,7 +104,7 @@ def test_pstlab_verdicts_are_pstswms(tmp_path):
     )
     tune.tune(opts)
     rs = records.load(tmp_path / "opt.kernel.jsonl")
-    mine = {c.key[:2]: c for c in kernel_section.verdict_cases(rs)}
+    mine = {c.key[:2]: c for c in kernel_facts.verdict_cases(rs)}
     theirs = rs.summaries("kernel", "sensitivity")
     assert theirs and len(mine) == len(theirs)
     for s in theirs:
@@ -113,7 +113,7 @@ def test_pstlab_verdicts_are_pstswms(tmp_path):
         assert c.verdict.level == s["level"] and list(c.verdict.level_ci) == s["level_ci"]
         assert c.verdict.median_rel_ci == pytest.approx(s["median_rel_ci"], rel=1e-3)
         assert c.verdict.rounds == s["rounds"]
-    library = {(s["stage"], s["algorithm"]): q for s, q in kernel_section.library_ratios(rs)}
+    library = {(s["stage"], s["algorithm"]): q for s, q in kernel_facts.library_ratios(rs)}
     generic = rs.summaries("kernel", "generic")
     assert library and {(g["stage"], g["algorithm"]) for g in generic} == set(mine) | set(library)
     for g in generic:

@@ -117,7 +117,7 @@ def test_schema_file_is_packaged():
 def test_benches_are_the_subcommands_that_write_records():
     """pstlab's BENCHES and the binary's registry (through `pstswm schema --json`, which
     pstlab's copy equals: tree.schema) name the same subcommands."""
-    from pstlab.report.sections import BENCHES
+    from pstlab.benches.registry import BENCHES
 
     written = {r["bench"] for r in json.loads(schema.SCHEMA_FILE.read_text())["records"]}
     assert {b.BENCH for b in BENCHES} == written

@@ -6,11 +6,17 @@ import pytest
 
 from conftest import FIXTURES
 from pstlab import stats
-from pstlab.core import tiesets
-from pstlab.io import records
+from pstlab.benches import coll as coll_facts
+from pstlab.benches import common
+from pstlab.benches import kernel as kernel_facts
+from pstlab.benches import match as match_facts
+from pstlab.benches import model as model_facts
+from pstlab.benches import swap as swap_facts
+from pstlab.core import grouping, tiesets, units
+from pstlab.io import records, schema
+from pstlab.io.headers import math_libraries, short_command, short_library, vector_width
 from pstlab.io.records import RecordSet
-from pstlab.report import doc
-from pstlab.report.sections import coll, common, kernel, match, model, pingpong, runinfo, swap
+from pstlab.report.sections import coll, kernel, match, model, pingpong, runinfo, swap
 
 BASE = {"run_id": "r", "ranks": 2, "transport": "mpi"}
 
@@ -49,7 +55,7 @@ def test_swap_table3_names_each_class_tie_set_from_the_paired_rounds(ompi_dir):
     smallest t_min: recomputed here from the rounds of the size's verdict, restricted to the class."""
     current = records.load(FIXTURES / "current" / "openmpi")
     table = swap.table3(current)
-    case = next(c for c in swap.verdict_cases(current) if c.key[3] == 2 << 20 and c.key[4] == 1)
+    case = next(c for c in swap_facts.verdict_cases(current) if c.key[3] == 2 << 20 and c.key[4] == 1)
     for cls, first in (("unordered", "0"), ("ordered", "1")):
         members = {a: r for a, r in case.rounds.items() if a[0] in (first, str(int(first) + 2))}
         v = stats.verdict(members, case.verdict.confidence, case.verdict.margin)
@@ -70,12 +76,12 @@ def test_swap_sections_cover_every_summary(ompi_dir):
     assert len(swap.sensitivity_tables(rs)) == len(groups)
     # one cell per protocol and sweep, launches merged: every summary's protocol has its cell
     cells = [c for t in swap.protocol_table(rs) for row in t.rows for c in row[1:] if c]
-    split_runs = {s.run_id for s in swap.sweeps(rs) if s.split_volume}
+    split_runs = {s.run_id for s in swap_facts.sweeps(rs) if s.split_volume}
     merged = {(s["run_id"] in split_runs, s["protocol"], s["cache"]) for s in rs.summaries("swap", "protocol")}
     assert len(cells) == len(merged)
-    split = [s for s in swap.sweeps(rs) if s.split_volume]
+    split = [s for s in swap_facts.sweeps(rs) if s.split_volume]
     assert {s.cache for s in split} == {"cold", "1"}
-    assert all(p.get("nmsg", 1) == 1 for p in swap.size_points(rs))
+    assert all(p.get("nmsg", 1) == 1 for p in swap_facts.size_points(rs))
 
 
 def test_swap_latency_is_fitted_when_pstswm_wrote_no_summary():
@@ -132,13 +138,13 @@ def test_pingpong_prefers_pstswms_own_fit_and_splits_directions():
 
 def test_coll_pivot_and_bandwidth(ompi_dir):
     rs = records.load(ompi_dir)
-    pts = coll._points(rs)
+    pts = coll_facts.measured_points(rs)
     table = coll.time_table(pts, {})
     p = next(p for p in pts if p["op"] == "allreduce" and p["bytes"] == 1024 and p["comm_size"] == 3)
     assert cell(table, {"operation": "allreduce", "bytes": "1K"}, "3 ranks") == f"{p['t_med'] * 1e6:.3g}"
     assert cell(table, {"operation": "barrier"}, "busbw GB/s") == "–"  # no bandwidth for a barrier
     big = max((p for p in pts if p["op"] == "allreduce" and p["bytes"] == 1024), key=lambda p: p["comm_size"])
-    assert cell(table, {"operation": "allreduce", "bytes": "1K"}, "busbw GB/s") == doc.fmt_num(big["busbw"])
+    assert cell(table, {"operation": "allreduce", "bytes": "1K"}, "busbw GB/s") == units.fmt_num(big["busbw"])
 
 
 def test_coll_nonblocking_and_persistent_tables():
@@ -199,7 +205,7 @@ def test_match_accepts_both_record_layouts():
         point("match", algorithm="comm", order=o, queue="posted", n=10, length=10, t=t)
         for o, t in (("in", 2e-6), ("reverse", 2.5e-6))
     ]
-    data = match.batches(rs_of(*per_order, *t_only))
+    data = match_facts.batches(rs_of(*per_order, *t_only))
     assert data[("tag", "posted", None, 10)][10] == {"iot": 2e-6, "rot": 3e-6}
     assert data[("comm", "posted", None, 10)][10] == {"iot": 2e-6, "rot": 2.5e-6}
     table = match.batch_table(data, {})
@@ -295,7 +301,7 @@ def test_kernel_tables_agree_with_pstswms_own_summaries(mpi):
         assert cell(sens, row, "five fastest").split()[0] == s["fastest"][0]
     for g in generic:
         row = {"stage": g["stage"], "algorithm": g["algorithm"], "grid": g["grid"]}
-        assert g["gen_protocol"] == kernel.GENERIC_PROTOCOL
+        assert g["gen_protocol"] == kernel_facts.GENERIC_PROTOCOL
         assert cell(table4, row, "0,6 loss") == f"{g['gen_loss_rel'] * 100:+.0f}%"
         assert cell(table4, row, "collective") == (g["coll_algorithm"] or "–")
         if g["coll_algorithm"]:
@@ -303,11 +309,11 @@ def test_kernel_tables_agree_with_pstswms_own_summaries(mpi):
 
 
 def test_kernel_stage_inference():
-    assert kernel.stage({"algorithm": "ringpipe"}) == "legendre"
-    assert kernel.stage({"algorithm": "srtrans"}) == "fft"
-    assert kernel.stage({"algorithm": "allreduce"}) == "legendre"
-    assert kernel.stage({"algorithm": "alltoallv"}) == "fft"
-    assert kernel.stage({"algorithm": "srtrans", "stage": "legendre"}) == "legendre"
+    assert kernel_facts.stage({"algorithm": "ringpipe"}) == "legendre"
+    assert kernel_facts.stage({"algorithm": "srtrans"}) == "fft"
+    assert kernel_facts.stage({"algorithm": "allreduce"}) == "legendre"
+    assert kernel_facts.stage({"algorithm": "alltoallv"}) == "fft"
+    assert kernel_facts.stage({"algorithm": "srtrans", "stage": "legendre"}) == "legendre"
 
 
 # ---------------------------------------------------------------- model
@@ -330,15 +336,15 @@ def run_record(grid, step, **fields):
 
 
 def test_model_configuration_labels():
-    assert model.config(run_record("1x1", 1, fft="serial")) == "serial"
-    assert model.config(run_record("2x1", 1, fft="srtrans", legendre="halfsum", protocol="0,6")) == "gen"
-    assert model.config(run_record("2x1", 1, fft="coll", legendre="coll")) == "coll"
+    assert model_facts.config(run_record("1x1", 1, fft="serial")) == "serial"
+    assert model_facts.config(run_record("2x1", 1, fft="srtrans", legendre="halfsum", protocol="0,6")) == "gen"
+    assert model_facts.config(run_record("2x1", 1, fft="coll", legendre="coll")) == "coll"
     assert (
-        model.config(run_record("2x1", 1, fft="dfft", legendre="ringpipe", protocol="3,1", overlap=True))
+        model_facts.config(run_record("2x1", 1, fft="dfft", legendre="ringpipe", protocol="3,1", overlap=True))
         == "dfft/ringpipe 3,1 +overlap"
     )
-    assert model.config(run_record("2x1", 1, preset="opt", fft="dfft")) == "opt"
-    assert model.config(run_record("2x1", 1, fft="srtrans", protocol="0,6", transport="rma")) == "gen [rma]"
+    assert model_facts.config(run_record("2x1", 1, preset="opt", fft="dfft")) == "opt"
+    assert model_facts.config(run_record("2x1", 1, fft="srtrans", protocol="0,6", transport="rma")) == "gen [rma]"
 
 
 def test_model_serial_table_names_the_blas_of_the_fastest_run():
@@ -370,7 +376,7 @@ def test_model_degradation_against_opt_or_fastest():
 
 def test_model_ignores_diag_records_and_reads_stages(ompi_dir):
     rs = records.load(ompi_dir)
-    runs = model.runs(rs)
+    runs = model_facts.runs(rs)
     assert runs and all(r["type"] == "point" for r in runs)
     for r in runs:  # once-per-run set-up times are not stages of a step
         r.update(setup_s=1.2, fft_plan_s=0.7, fourier_s=0.002)
@@ -407,10 +413,10 @@ def test_runinfo_lists_every_run_and_one_machine(mpi):
     assert sorted(r[0] for r in runs.rows) == sorted(h["_file"] for h in headers)
     for h in headers:
         row = next(r for r in runs.rows if r[0] == h["_file"])
-        assert row[1] == h["bench"] and row[2] == str(h["ranks"]) and row[5] == runinfo.short_command(h["command"])
+        assert row[1] == h["bench"] and row[2] == str(h["ranks"]) and row[5] == short_command(h["command"])
         out = h["command"].split("--out ")[1].split()[0]
         assert "--out" not in row[5] and row[5] == h["command"].replace(f" --out {out}", "")
-        assert row[3] == runinfo.short_library(h["mpi_library"]) and "," not in row[3] and "\t" not in row[3]
+        assert row[3] == short_library(h["mpi_library"]) and "," not in row[3] and "\t" not in row[3]
     machine = runinfo.machine_lines(rs).markdown.splitlines()[1:]
     assert len(machine) == len({(tuple(h["hosts"]), h["cpu_model"], h["git_commit"]) for h in headers})
     experiments = runinfo.experiments_table(rs.manifest, rs)
@@ -432,8 +438,8 @@ def test_runinfo_lists_every_run_and_one_machine(mpi):
     )
     assert launches.rows[0][6] == "swap --reps 20"  # what differs between launches is left out
     assert [r[1] for r in experiments.rows] == list(dict.fromkeys(e["name"] for e in rs.manifest["experiments"]))
-    assert runinfo.short_library("MPICH Version:\t4.0.2") == "MPICH 4.0.2"
-    assert runinfo.short_library("Open MPI v4.1.4, package: Debian OpenMPI") == "Open MPI v4.1.4"
+    assert short_library("MPICH Version:\t4.0.2") == "MPICH 4.0.2"
+    assert short_library("Open MPI v4.1.4, package: Debian OpenMPI") == "Open MPI v4.1.4"
 
 
 def test_runinfo_names_the_vectors_and_the_kernels_the_libraries_ran():
@@ -445,20 +451,20 @@ def test_runinfo_names_the_vectors_and_the_kernels_the_libraries_ran():
     ]
     line = runinfo.machine_lines(RecordSet(path=FIXTURES, records=headers)).markdown.splitlines()[1]
     assert "AMD EPYC (AVX2)" in line and line.endswith("; OpenBLAS core Haswell, BLIS generic, FFTW sse2+avx")
-    assert runinfo.vector_width(["sse2", "avx512f"]) == "AVX-512" and runinfo.vector_width(None) is None
+    assert vector_width(["sse2", "avx512f"]) == "AVX-512" and vector_width(None) is None
     without = libs | {"blis_arch": None, "fftw_simd": []}
-    assert runinfo.math_libraries(without) == "OpenBLAS core Haswell, no BLIS, FFTW scalar"
+    assert math_libraries(without) == "OpenBLAS core Haswell, no BLIS, FFTW scalar"
 
 
 def test_common_helpers():
-    assert sorted(["1,10", "1,9", "0,6", None, "1,0"], key=common.sort_key) == ["0,6", "1,0", "1,9", "1,10", None]
-    assert sorted([8, "x", 2], key=common.sort_key) == [2, 8, "x"]
+    assert sorted(["1,10", "1,9", "0,6", None, "1,0"], key=grouping.sort_key) == ["0,6", "1,0", "1,9", "1,10", None]
+    assert sorted([8, "x", 2], key=grouping.sort_key) == [2, 8, "x"]
     assert common.grid_ranks("4x8") == 32 and common.grid_ranks("1d") is None and common.grid_ranks(None) is None
     recs = [{"a": 1, "b": "x"}, {"a": 2, "b": "x"}]
     assert common.varying(recs, ("a", "b", "c")) == ["a"]
     assert common.best([{"t_min": 2.0}, {"t_min": None}, {"t_min": 1.0}]) == {"t_min": 1.0}
     assert common.best([{"t_min": None}]) is None
-    assert common.group_by(recs, "b") == {("x",): recs}
+    assert grouping.group_by(recs, "b") == {("x",): recs}
 
 
 def test_latency_plot_draws_intervals_and_the_piecewise_model(tmp_path):
@@ -583,10 +589,10 @@ def test_no_section_imports_a_command_module():
 
 
 def test_the_per_subcommand_lists_follow_benches():
-    """A subcommand's facts live on its section: suites, repro and records read them from BENCHES."""
+    """A subcommand's facts live in pstlab.benches: suites and repro read them from BENCHES."""
     from pstlab.analysis import repro
     from pstlab.run import suites
 
     assert set(suites.IN_ROUNDS) == {"swap", "kernel", "pingpong", "coll"}
     assert set(repro.BENCHES) == {"kernel", "swap"} and all(repro.verdicts_key(b) for b in repro.BENCHES)
-    assert records.required_since_v1() == {(b, "point"): ("bytes",) for b in ("swap", "pingpong", "coll")}
+    assert {(b, "point"): ("bytes",) for b in ("swap", "pingpong", "coll")} == schema.REQUIRED_SINCE_V1

@@ -1,1 +1,2 @@
-"""Facts drawn from records across benches: families, guardrails, the verdict box, prediction curves, repro."""
+"""Facts drawn from records across benches: families, guardrails, the verdict box, prediction curves, the
+metric rows compare puts side by side, repro."""

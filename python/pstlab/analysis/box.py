@@ -11,10 +11,12 @@ import math
 from dataclasses import dataclass, field
 
 from pstlab import stats
+from pstlab.analysis import family, guardrails
+from pstlab.benches import hybrid, kernel, swap
 from pstlab.core import tiesets
 from pstlab.io import algorithms, placement
+from pstlab.io.headers import short_library
 from pstlab.io.records import RecordSet
-from pstlab.report.sections import family, guardrails, hybrid, kernel, runinfo, swap
 from pstlab.stats import verdicts
 
 MAX_BULLETS = 8
@@ -290,7 +292,7 @@ def swap_bullet(cases: list[verdicts.Case], ordered: dict[str, bool], place: str
 
 def hybrid_bullets(rs: RecordSet) -> list[Bullet]:
     """Ranks x threads: the split to use (the tie set at the verdict's confidence) and what each
-    other split costs against the best, per configuration (sections/hybrid.py)."""
+    other split costs against the best, per configuration (benches/hybrid.py)."""
     out = []
     for case in hybrid.cases(rs):
         v = case.verdict
@@ -317,7 +319,7 @@ def hybrid_bullets(rs: RecordSet) -> list[Bullet]:
 def scope(rs: RecordSet) -> str:
     headers = rs.headers()
     hosts = sorted({str(h) for hd in headers for h in (hd.get("hosts") or [])})
-    libraries = sorted({runinfo.short_library(h.get("mpi_library")) for h in headers})
+    libraries = sorted({short_library(h.get("mpi_library")) for h in headers})
     ranks = sorted({int(h["ranks"]) for h in headers if isinstance(h.get("ranks"), int)})
     nodes = max((int(h.get("nodes") or 1) for h in headers), default=1)
     launches = len(rs.launches()) or 1

@@ -12,16 +12,16 @@ import itertools
 import statistics
 from pathlib import Path
 
+from pstlab.benches.registry import BENCHES as ALL_BENCHES
 from pstlab.core.errors import PstlabError
 from pstlab.io.records import RecordSet, load
-from pstlab.report.sections import BENCHES as SECTIONS
 
 # The targets of a tool whose verdicts can be trusted on a quiet machine.
 TARGET_CONSISTENT = 0.95
 TARGET_MEDIAN_SET = 0.25
 TARGET_P90_SET = 0.50
-# The subcommands whose verdicts are compared: those whose section has verdict_cases.
-BENCHES = {bench.BENCH: bench for bench in SECTIONS if hasattr(bench, "verdict_cases")}
+# The subcommands whose verdicts are compared: those whose facts have verdict_cases.
+BENCHES = {bench.BENCH: bench for bench in ALL_BENCHES if hasattr(bench, "verdict_cases")}
 
 
 def _fallback(rs: RecordSet, bench: str) -> dict[tuple, tuple[frozenset, int]]:

@@ -1,1 +1,2 @@
-"""One module per pstswm subcommand: keys, labels, metrics, rounds, verdict cases and fits; no rendering."""
+"""One module per pstswm subcommand (registry.BENCHES), and hybrid for the model's ranks x threads splits:
+keys, labels, metrics, rounds, verdict cases and fits; no rendering (pstlab.report.sections renders them)."""

@@ -1,7 +1,4 @@
-"""Grouping and natural ordering of records, shared by the report sections and the verdicts.
-
-Kept out of pstlab.sections so modules the sections import (pstlab.verdicts) can use them
-without importing every section first."""
+"""Grouping and natural ordering of records, shared by the verdicts, the bench facts and the report."""
 
 from collections import defaultdict
 from collections.abc import Iterable

@@ -1,1 +1,2 @@
-"""What pstswm and pstlab write, read back: the record schema, record sets, the manifest, algorithms, placement."""
+"""What pstswm and pstlab write, read back: the record schema, record sets, run headers in short, the manifest,
+algorithms, placement."""

@@ -8,7 +8,6 @@ its file and line: pstswm writes a line whole or not at all, so a broken line me
 foreign file and silently skipping it would hide that.
 """
 
-import functools
 import json
 import math
 import re
@@ -41,16 +40,6 @@ def launch_of(rec: dict) -> int:
     return int(m.group(1)) if m else 1
 
 
-@functools.cache
-def required_since_v1() -> dict[tuple[str, str], tuple[str, ...]]:
-    """{(bench, record type): the fields every schema version has required}, from each section's
-    REQUIRED_SINCE_V1: an older file's records (whose other required fields may postdate them) must
-    still hold these.  Imported here, not at the top: the sections read records through this module."""
-    from pstlab.report.sections import BENCHES
-
-    return {(bench.BENCH, kind): fields for bench in BENCHES for kind, fields in bench.REQUIRED_SINCE_V1.items()}
-
-
 def _check(rec: object, version: int) -> str | None:
     """The reason a decoded line is not a record of schema `version` (its file's header), or None.
 
@@ -69,8 +58,8 @@ def _check(rec: object, version: int) -> str | None:
     if known.fields(rec) is None:  # a kind this pstlab does not know: its readers skip it
         return None
     problems = [p for p in known.problems(rec, version) if not p.endswith("is not in the schema")]
-    problems += [f"required field '{name}' missing" for name in required_since_v1().get((rec["bench"], rec["type"]), ())
-                 if name not in rec and version < known.version]
+    since_v1 = schema.REQUIRED_SINCE_V1.get((rec["bench"], rec["type"]), ())
+    problems += [f"required field '{name}' missing" for name in since_v1 if name not in rec and version < known.version]
     return "; ".join(problems[:3]) or None
 
 

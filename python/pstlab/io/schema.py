@@ -26,6 +26,13 @@ RENAMED = {
 # Fields older versions wrote that no record carries now: (bench, name).  The model's single
 # "protocol" became fft_protocol and legendre_protocol when the model got a processor grid.
 RETIRED = {("model", "protocol")}
+# (bench, record type) -> the fields every schema version has required: an older file's records (whose
+# other required fields may postdate them) must still hold these.
+REQUIRED_SINCE_V1 = {
+    ("swap", "point"): ("bytes",),
+    ("pingpong", "point"): ("bytes",),
+    ("coll", "point"): ("bytes",),
+}
 
 
 @dataclass(frozen=True)

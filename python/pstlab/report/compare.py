@@ -21,29 +21,20 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pstlab import __version__, stats
+from pstlab.analysis.metric_rows import Row, all_rows, per_launch
+from pstlab.benches.common import Metric
+from pstlab.benches.registry import BENCHES
 from pstlab.core import paths
 from pstlab.core.errors import PstlabError
+from pstlab.core.grouping import sort_key
+from pstlab.core.units import fmt_bytes, fmt_ratio
 from pstlab.io import placement
 from pstlab.io.records import RecordSet, load, number
 from pstlab.report import doc
-from pstlab.report.doc import Section, Table, Text, fmt_bytes, fmt_ratio
-from pstlab.report.sections import BENCHES
-from pstlab.report.sections.common import Metric, sort_key
-from pstlab.stats.ratios import (
-    CONFIDENCE,
-    LogRatio,
-    Row,
-    all_rows,
-    holm,
-    holm_levels,
-    log_ratio,
-    metric_rows,
-    per_launch,
-)
+from pstlab.report.doc import Section, Table, Text
+from pstlab.report.sections.registry import REPORTED
+from pstlab.stats.ratios import CONFIDENCE, LogRatio, holm_levels, log_ratio
 
-# The ratio machinery lives in pstlab.ratios (the report's answers share it); these names stay
-# reachable as compare.<name>.
-__all__ = ("CONFIDENCE", "LogRatio", "Row", "all_rows", "holm", "holm_levels", "log_ratio", "metric_rows", "per_launch")
 MIN_GATE_LAUNCHES = 3  # fewer, and Welch's interval is too wide or too fragile to gate a CI on
 
 
@@ -122,11 +113,11 @@ def metric_table(rows: list[Row]) -> Table:
 
 def sections(a: RecordSet, b: RecordSet, rows: dict[str, list[Row]]) -> list[Section]:
     out = []
-    for bench in BENCHES:
+    for bench, section in REPORTED:
         has_a, has_b = a.has(bench.BENCH), b.has(bench.BENCH)
         if not (has_a or has_b):
             continue
-        sec = Section(bench.TITLE)
+        sec = Section(section.TITLE)
         if not (has_a and has_b):
             sec.add(Text(f"Only {'A' if has_a else 'B'} has {bench.BENCH} records; nothing to compare."))
             out.append(sec)
@@ -134,7 +125,7 @@ def sections(a: RecordSet, b: RecordSet, rows: dict[str, list[Row]]) -> list[Sec
         for metric in bench.METRICS:
             if metric.title in rows:
                 sec.add(metric_table(rows[metric.title]))
-        sec.add(*bench.overlay([("A", a), ("B", b)]))
+        sec.add(*section.overlay([("A", a), ("B", b)]))
         out.append(sec)
     return out
 

@@ -10,7 +10,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter
 
-from pstlab.report.doc import Figure, fmt_bytes
+from pstlab.core.units import fmt_bytes
+from pstlab.report.doc import Figure
 
 MARKED = "oversubscribed or noisy run"  # legend entry of the red crosses over such points
 # Beyond this many series a plot highlights the best few and greys the rest out.

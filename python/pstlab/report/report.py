@@ -5,11 +5,13 @@ import json
 from pathlib import Path
 
 from pstlab import __version__
-from pstlab.analysis import box
+from pstlab.analysis import box, guardrails
+from pstlab.benches.registry import BENCHES
 from pstlab.core import paths
 from pstlab.io.records import RecordSet, load
 from pstlab.report import doc
-from pstlab.report.sections import BENCHES, answers, guardrails, hybrid, prediction, runinfo
+from pstlab.report.sections import answers, hybrid, prediction, runinfo
+from pstlab.report.sections.registry import REPORTED
 from pstlab.stats import verdicts
 
 PLOT_DIR = "plots"
@@ -42,7 +44,7 @@ def sections(rs: RecordSet, b: box.Box | None = None) -> list[doc.Section]:
         *([splits] if splits else []),
         *([predicted] if predicted else []),
         runinfo.section(rs),
-        *(bench.section(rs) for bench in BENCHES if rs.has(bench.BENCH)),
+        *(section.section(rs) for bench, section in REPORTED if rs.has(bench.BENCH)),
     ]
 
 

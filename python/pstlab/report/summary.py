@@ -9,8 +9,8 @@ from pathlib import Path
 from pstlab.analysis import box
 from pstlab.io.records import RecordSet, load
 from pstlab.report.report import default_out
-from pstlab.report.sections import BENCHES
 from pstlab.report.sections.common import MAX_LINE
+from pstlab.report.sections.registry import REPORTED
 
 
 def clip(line: str) -> str:
@@ -36,9 +36,9 @@ def lines(rs: RecordSet) -> list[str]:
             for e in m.get("experiments", [])
             if e.get("status") == "failed"
         ]
-    for bench in BENCHES:
+    for bench, section in REPORTED:
         if rs.has(bench.BENCH):
-            out += bench.headline(rs)
+            out += section.headline(rs)
     return out
 
 

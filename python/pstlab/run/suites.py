@@ -35,9 +35,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from pstlab.benches.registry import BENCHES
 from pstlab.core import paths
 from pstlab.core.errors import PstlabError
-from pstlab.report.sections import BENCHES
 
 if sys.version_info >= (3, 11):
     import tomllib

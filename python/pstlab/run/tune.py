@@ -21,12 +21,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pstlab import __version__
+from pstlab.benches import kernel
+from pstlab.benches.common import best
 from pstlab.core import paths
 from pstlab.core.errors import PstlabError, RunFailed
+from pstlab.core.grouping import group_by
 from pstlab.io import algorithms
 from pstlab.io.records import RecordSet, load, number
-from pstlab.report.sections import kernel
-from pstlab.report.sections.common import best, group_by
 from pstlab.run import launch
 from pstlab.stats import verdicts
 

@@ -3,7 +3,7 @@
 Each input of the platform file (INPUTS) is moved by -20 % and +20 % in turn, the others kept,
 and the suite is predicted again on that variant.  The answer is what the report's prediction
 section answers: the fastest algorithm set at each rank count of each problem
-(sections/prediction.py).  A row says, per shift, whether that answer changed and by how much the
+(analysis/prediction.py).  A row says, per shift, whether that answer changed and by how much the
 predicted step times moved (the largest relative change over every set and grid).  An input the
 answer changes with is one whose value needs a source a reader can trust; one it does not change
 with may be rough.
@@ -23,10 +23,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from pstlab.analysis import prediction
 from pstlab.core import paths
 from pstlab.core.errors import PstlabError
 from pstlab.io import records
-from pstlab.report.sections import prediction
 from pstlab.simulate import platform, predict
 
 DEFAULT_SUITE = "predict-sensitivity"

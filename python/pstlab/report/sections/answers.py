@@ -8,14 +8,18 @@
 - the guardrails: everything that weakens the figures above.
 """
 
-from pstlab.analysis import box
+from pstlab.analysis import box, family, guardrails
+from pstlab.analysis.metric_rows import all_rows
+from pstlab.benches import kernel, model, swap
+from pstlab.benches.common import grid_ranks
 from pstlab.core import tiesets
+from pstlab.core.grouping import group_by
+from pstlab.core.units import fmt_bytes, fmt_ms, fmt_pct, fmt_us
 from pstlab.io.records import RecordSet, number
-from pstlab.report.doc import Section, Table, Text, fmt_bytes, fmt_ms, fmt_pct, fmt_us
+from pstlab.report.doc import Section, Table, Text
 from pstlab.report.plots import stacked_bars
-from pstlab.report.sections import family, guardrails, kernel, model, swap
-from pstlab.report.sections.common import grid_ranks, group_by, joined
-from pstlab.stats import ratios, verdicts
+from pstlab.report.sections.common import joined
+from pstlab.stats import verdicts
 
 TITLE = "Answers for this machine"
 
@@ -29,7 +33,7 @@ def _model_rows(rs: RecordSet) -> list[dict]:
         ):
             serial[model.problem(r)] = r["step_s"]
     rows = []
-    for (prob, cfg), cells in model._by_problem_config(runs).items():
+    for (prob, cfg), cells in model.by_problem_config(runs).items():
         for grid, r in sorted(cells.items(), key=lambda kv: grid_ranks(kv[0]) or 0):
             p = grid_ranks(grid) or 1
             comm = number(r, "comm_s") or 0.0
@@ -173,7 +177,7 @@ def library_answer(rs: RecordSet) -> Text | None:
     if len(parts) != 2:
         return None
     (name_a, a), (name_b, b) = parts
-    rows = ratios.all_rows(a, b)
+    rows = all_rows(a, b)
     found = [r for rs_ in rows.values() for r in rs_ if r.better() in ("A", "B")]
     tested = sum(1 for rs_ in rows.values() for r in rs_ if r.test is not None and r.test.p is not None)
     if not tested:

@@ -1,38 +1,16 @@
-"""`pstswm coll`: collective time vs message size and communicator size (Frese & Knipp 1998 §5.2)."""
+"""`pstswm coll` in the report: collective time vs message size and communicator size (Frese & Knipp 1998 §5.2;
+the facts: pstlab.benches.coll)."""
 
+from pstlab.analysis import guardrails
+from pstlab.benches.coll import BENCH, STAT, heap, measured_points, op_key, ops
+from pstlab.core.grouping import group_by, sort_key
+from pstlab.core.units import fmt_bytes, fmt_num, fmt_us
 from pstlab.io.records import RecordSet, number
-from pstlab.report.doc import Section, Table, Text, fmt_bytes, fmt_num, fmt_us
+from pstlab.report.doc import Section, Table, Text
 from pstlab.report.plots import Panel, Series, figure
-from pstlab.report.sections import guardrails
-from pstlab.report.sections.common import Metric, group_by, sort_key, varying, with_mark
+from pstlab.report.sections.common import with_mark
 
-BENCH = "coll"
 TITLE = "Collective operations (Frese & Knipp 1998)"
-IN_ROUNDS = True  # it compares alternatives in interleaved rounds (--seed, --adaptive, --budget)
-REQUIRED_SINCE_V1 = {"point": ("bytes",)}  # required by every schema version: an older file's points still hold it
-STAT = "t_med"  # the typical call; t_min is shown beside it in the bandwidth table
-OPS = ("barrier", "bcast", "reduce", "allreduce", "alltoall", "alltoallv", "allgather")
-
-
-def _points(rs: RecordSet) -> list[dict]:
-    return [p for p in rs.points(BENCH) if number(p, STAT) is not None and p.get("comm_size") is not None]
-
-
-def _op_key(op) -> tuple:
-    return (OPS.index(op), "") if op in OPS else (len(OPS), str(op))
-
-
-def _heap(state) -> str:
-    """'warm heap' / 'fresh heap' for coll --alloc-state runs; '' for the default."""
-    return f"{state} heap" if state not in (None, "default") else ""
-
-
-def _ops(points: list[dict]) -> list[tuple]:
-    """(op label, points) per operation (and transport and allocator state, where several were run)."""
-    keys = ("op", *varying(points, ("transport",)), *varying(points, ("alloc_state",)))
-    groups = group_by(points, *keys)
-    label = lambda key: " ".join(_heap(k) if k in ("warm", "fresh", "default") else str(k) for k in key).strip()  # noqa: E731
-    return [(label(key), pts) for key, pts in sorted(groups.items(), key=lambda kv: (_op_key(kv[0][0]), str(kv[0])))]
 
 
 def _row_mark(pts: list[dict], marks: dict[str, str]) -> str:
@@ -43,7 +21,7 @@ def time_table(points: list[dict], marks: dict[str, str]) -> Table:
     """One row per operation and size: the time per communicator size, and the bandwidth at the largest."""
     sizes = sorted({p["comm_size"] for p in points})
     rows = []
-    for op, pts in _ops(points):
+    for op, pts in ops(points):
         for (nbytes,), group in sorted(group_by(pts, "bytes").items(), key=lambda kv: sort_key(kv[0][0])):
             by_size = {p["comm_size"]: p for p in group}
             cells = [fmt_us(number(by_size[c], STAT)) if c in by_size else "–" for c in sizes]
@@ -66,7 +44,7 @@ def _panels(sets: list[tuple[str, RecordSet]]) -> list[Panel]:
     panels: dict[str, Panel] = {}
     for (label, rs), style in zip(sets, ("-", "--"), strict=False):
         marks = guardrails.marks(rs)
-        for op, pts in _ops(_points(rs)):
+        for op, pts in ops(measured_points(rs)):
             panel = panels.setdefault(
                 op,
                 Panel(
@@ -101,7 +79,7 @@ def busbw_panel(points: list[dict], marks: dict[str, str]) -> Panel | None:
         return None
     largest = max(p["comm_size"] for p in with_bw)
     panel = Panel(f"Bus bandwidth on {largest} ranks", "message size (bytes)", "busbw (GB/s)", xlog=True, xbytes=True)
-    for op, same_op in _ops([p for p in with_bw if p["comm_size"] == largest]):
+    for op, same_op in ops([p for p in with_bw if p["comm_size"] == largest]):
         by_size = sorted(same_op, key=lambda p: p["bytes"])
         panel.series.append(
             Series(
@@ -115,7 +93,7 @@ def busbw_panel(points: list[dict], marks: dict[str, str]) -> Panel | None:
 
 
 def _form_rows(rs: RecordSet, kind: str) -> list[dict]:
-    key = lambda s: (_op_key(s.get("op")), s.get("comm_size"), sort_key(s.get("bytes")))  # noqa: E731
+    key = lambda s: (op_key(s.get("op")), s.get("comm_size"), sort_key(s.get("bytes")))  # noqa: E731
     return sorted(rs.summaries(BENCH, kind), key=key)
 
 
@@ -193,7 +171,8 @@ def persistent_table(rs: RecordSet) -> Table | None:
 
 def section(rs: RecordSet) -> Section:
     # the allocator-state runs (coll --alloc-state) have their own table among the answers: one row per thing
-    points, marks = [p for p in _points(rs) if not _heap(p.get("alloc_state"))] or _points(rs), guardrails.marks(rs)
+    points = [p for p in measured_points(rs) if not heap(p.get("alloc_state"))] or measured_points(rs)
+    marks = guardrails.marks(rs)
     sec = Section(TITLE)
     sec.add(
         Text(
@@ -215,7 +194,7 @@ def section(rs: RecordSet) -> Section:
 def headline(rs: RecordSet) -> list[str]:
     lines, marks = [], guardrails.marks(rs)
     # the allocator-state runs answer another question (the report's allocator table): not headline figures
-    for op, pts in _ops([p for p in _points(rs) if not _heap(p.get("alloc_state"))]):
+    for op, pts in ops([p for p in measured_points(rs) if not heap(p.get("alloc_state"))]):
         largest = max(p["comm_size"] for p in pts)
         at = sorted((p for p in pts if p["comm_size"] == largest), key=lambda p: sort_key(p.get("bytes")))
         sizes = ", ".join(
@@ -224,13 +203,6 @@ def headline(rs: RecordSet) -> list[str]:
         ranks = f"{largest} rank{'s' if largest != 1 else ''}"
         lines.append(with_mark(f"coll {op} on {ranks}: {sizes}", _row_mark(at, marks)))
     return lines
-
-
-def _times(rs: RecordSet) -> dict:
-    return {(op, p.get("bytes"), p["comm_size"]): (number(p, STAT), "") for op, pts in _ops(_points(rs)) for p in pts}
-
-
-METRICS = [Metric("Collective time per call", ("operation", "bytes", "ranks"), "t_med µs", fmt_us, False, _times)]
 
 
 def overlay(sets: list[tuple[str, RecordSet]]) -> list:

@@ -1,95 +1,34 @@
-"""`pstswm match`: the cost of MPI message matching (Song 2013).
+"""`pstswm match` in the report: the cost of MPI message matching (Song 2013; the facts: pstlab.benches.match).
 
-IOT(n) and ROT(n) are the round-trip times of a batch of n messages received in order and in
-reverse order; Diff = ROT − IOT is what the failed matches of the reverse order cost.  pstswm fits
-the per-match cost M over all n at once (summary records); the report shows that fit, its
-interval and the per-n values pstswm derived, or Song 2013's quotient Diff / (n(n−1)/2) when the
-records carry no per-n values.
+The report shows pstswm's fit of the per-match cost M, its interval and the per-n values pstswm
+derived, or Song 2013's quotient Diff / (n(n−1)/2) when the records carry no per-n values.
 """
 
 from pstlab import stats
+from pstlab.benches.match import BENCH, KEYS, batches, fits, m_interval, per_n_m, queue_verdicts
+from pstlab.core.grouping import group_by
+from pstlab.core.units import fmt_num, fmt_us
 from pstlab.io.records import RecordSet, number
-from pstlab.report.doc import Section, Table, Text, fmt_num, fmt_us
+from pstlab.report.doc import Section, Table, Text
 from pstlab.report.plots import Panel, Series, figure
-from pstlab.report.sections.common import Metric, group_by, sort_key, varying
 
-BENCH = "match"
 TITLE = "Message matching cost (Song 2013)"
-IN_ROUNDS = False  # no interleaved rounds of alternatives
-REQUIRED_SINCE_V1: dict[str, tuple[str, ...]] = {}  # fields every schema version has required, per record type
-KEYS = ("algorithm", "queue", "wildcard", "length")
-
-
-def _key(rec: dict, extra: tuple[str, ...] = ()) -> tuple:
-    return tuple(rec.get(k) for k in (*KEYS, *extra))
-
-
-def batches(rs: RecordSet) -> dict[tuple, dict[int, dict[str, float]]]:
-    """{(algorithm, queue, wildcard, length[, transport]): {n: {"iot": s, "rot": s}}}.
-
-    Accepts records that carry iot_s and/or rot_s, or one record per order with the time in t_min.
-    """
-    points = [p for p in rs.points(BENCH) if p.get("n") is not None]
-    extra = tuple(varying(points, ("transport",)))
-    out: dict[tuple, dict[int, dict[str, float]]] = {}
-    for p in points:
-        times = out.setdefault(_key(p, extra), {}).setdefault(int(p["n"]), {})
-        iot, rot = number(p, "iot_s"), number(p, "rot_s")
-        if iot is None and rot is None and number(p, "t_min") is not None:
-            order = str(p.get("order", "in"))
-            iot, rot = (number(p, "t_min"), None) if order.startswith("in") else (None, number(p, "t_min"))
-        if iot is not None:
-            times["iot"] = iot
-        if rot is not None:
-            times["rot"] = rot
-    return dict(sorted(out.items(), key=lambda kv: [sort_key(k) for k in kv[0]]))
-
-
-def _label(key: tuple) -> str:
-    algorithm, queue, wildcard, length, *rest = key
-    parts = [f"{algorithm} algorithm", f"queue {queue}"]
-    if wildcard not in (None, "none"):
-        parts.append(f"wildcard {wildcard}")
-    return ", ".join([*parts, f"length {length}", *map(str, rest)])
-
-
-def fits(rs: RecordSet) -> list[dict]:
-    """The fit summaries (those carrying m_ns)."""
-    return sorted(
-        (s for s in rs.summaries(BENCH) if number(s, "m_ns") is not None),
-        key=lambda s: [sort_key(v) for v in _key(s)],
-    )
-
-
-def _ci(s: dict) -> tuple[float, float] | None:
-    ci = s.get("m_ns_ci95")
-    ok = isinstance(ci, list) and len(ci) == 2 and all(isinstance(v, int | float) for v in ci)
-    return (float(ci[0]), float(ci[1])) if ok else None
 
 
 def fmt_m(s: dict) -> str:
     """M in ns, or what an inconclusive fit is: '≈ 0: the interval includes 0'."""
-    ci = _ci(s)
+    ci = m_interval(s)
     if ci and ci[0] <= 0 <= ci[1]:
         return "≈ 0: the interval includes 0"
     return fmt_num(number(s, "m_ns"))
 
 
-def _queue_verdicts(rs: RecordSet) -> dict[tuple, str]:
-    """(queue, wildcard, length) -> pstswm's verdict on the communicator vs tag algorithms."""
-    return {
-        (s.get("queue"), s.get("wildcard"), s.get("length")): str(s["verdict"])
-        for s in rs.summaries(BENCH)
-        if s.get("verdict")
-    }
-
-
 def fit_table(rs: RecordSet) -> Table | None:
     """Song 2013 Table 8 per configuration, with pstswm's queue verdict for its queue, wildcard and length."""
-    queues = _queue_verdicts(rs)
+    queues = queue_verdicts(rs)
     rows = []
     for s in fits(rs):
-        ci = _ci(s)
+        ci = m_interval(s)
         verdict = queues.get((s.get("queue"), s.get("wildcard"), s.get("length")))
         if verdict is None and s.get("wildcard") in (None, "none"):
             verdict = queues.get(
@@ -118,16 +57,6 @@ def fit_table(rs: RecordSet) -> Table | None:
         "never fail to match each other and the communicator algorithm's Diff stays ≈ 0; a shared queue makes it "
         "grow like n².",
     )
-
-
-def _per_n_m(rs: RecordSet) -> dict[tuple, dict[int, float]]:
-    """pstswm's per-n M (ns) from the fit summaries' counts / m_ns_per_n arrays."""
-    out = {}
-    for s in fits(rs):
-        counts, values = s.get("counts"), s.get("m_ns_per_n")
-        if isinstance(counts, list) and isinstance(values, list) and len(counts) == len(values):
-            out[_key(s)] = {int(n): v for n, v in zip(counts, values, strict=True) if isinstance(v, int | float)}
-    return out
 
 
 def _short(key: tuple) -> str:
@@ -194,7 +123,7 @@ def _m_panel(sets: list[tuple[str, RecordSet]]) -> Panel | None:
     for (label, rs), style in zip(sets, ("-", "--"), strict=False):
         for (algorithm, queue, wildcard), unsorted in group_by(fits(rs), "algorithm", "queue", "wildcard").items():
             group = sorted((s for s in unsorted if isinstance(s.get("length"), int | float)), key=lambda s: s["length"])
-            cis = [_ci(s) for s in group]
+            cis = [m_interval(s) for s in group]
             name = f"{algorithm}, queue {queue}" + (f", wildcard {wildcard}" if wildcard not in (None, "none") else "")
             panel.series.append(
                 Series(
@@ -224,12 +153,12 @@ def section(rs: RecordSet) -> Section:
     if panels := _panels(rs):
         sec.add(figure("match", "IOT/ROT and Diff vs messages per batch, one colour per message length.", panels))
     if all_batches := batches(rs):
-        sec.add(batch_table(all_batches, _per_n_m(rs)))
+        sec.add(batch_table(all_batches, per_n_m(rs)))
     return sec
 
 
 def _m_line(s: dict) -> str:
-    ci = _ci(s)
+    ci = m_interval(s)
     interval = f" [{fmt_num(ci[0])}, {fmt_num(ci[1])}]" if ci else ""
     if ci and ci[0] <= 0 <= ci[1]:
         return f"≈ 0: the interval{interval} ns includes 0"
@@ -249,13 +178,6 @@ def headline(rs: RecordSet) -> list[str]:
         if s.get("verdict")
     ][:2]
     return lines
-
-
-def _m(rs: RecordSet) -> dict:
-    return {_key(s): (s["m_ns"], "") for s in fits(rs)}
-
-
-METRICS = [Metric("Fitted cost per failed match", KEYS, "M ns", fmt_num, False, _m)]
 
 
 def overlay(sets: list[tuple[str, RecordSet]]) -> list:

@@ -1,76 +1,33 @@
-"""`pstswm model`: serial rate, runtimes over processor grids, gen/coll degradation (Worley 1998 Tables 1, 5)."""
+"""`pstswm model` in the report: serial rate, runtimes over processor grids, gen/coll degradation (Worley 1998
+Tables 1, 5; the facts: pstlab.benches.model)."""
 
 from pstlab import stats
-from pstlab.io import algorithms
+from pstlab.analysis import guardrails
+from pstlab.benches.common import grid_ranks
+from pstlab.benches.model import (
+    ERRORS,
+    NOT_STAGES,
+    SETUP_PREFIXES,
+    STAGE_COLUMNS,
+    by_problem_config,
+    config,
+    fastest,
+    problem,
+    reference_run,
+    runs,
+    sorted_grids,
+)
+from pstlab.core.grouping import group_by
+from pstlab.core.units import fmt_ms, fmt_num, fmt_pct, fmt_sci
 from pstlab.io.records import RecordSet, number
-from pstlab.report.doc import Section, Table, Text, fmt_ms, fmt_num, fmt_pct, fmt_sci
+from pstlab.report.doc import Section, Table, Text
 from pstlab.report.plots import Panel, Series, figure
-from pstlab.report.sections import guardrails
-from pstlab.report.sections.common import Metric, grid_ranks, group_by
 
-BENCH = "model"
 TITLE = "Shallow water model runs (Worley 1998 Tables 1 and 5)"
-IN_ROUNDS = False  # no interleaved rounds of alternatives
-REQUIRED_SINCE_V1: dict[str, tuple[str, ...]] = {}  # fields every schema version has required, per record type
-ERRORS = ("h_l1", "h_l2", "h_linf", "v_l2", "mass_rel", "energy_rel", "enstrophy_rel")
-# Fields ending in _s that are not per-stage times (t_s is the simulated time reached; setup_s
-# and fft_plan_s are once per run, before the first step).
-NOT_STAGES = ("dt_s", "t_s", "wall_s", "step_s", "t_min", "t_med", "t_mean", "t_max", "setup_s", "fft_plan_s")
-
-
-def runs(rs: RecordSet) -> list[dict]:
-    """The run records (type point); per-step diagnostics ("diag") have no step_s and are left out."""
-    return [r for r in rs.points(BENCH) if number(r, "step_s") is not None]
-
-
-def problem(rec: dict) -> str:
-    return f"case {rec.get('case')} T{rec.get('trunc')}L{rec.get('levels')}"
-
-
-def config(rec: dict) -> str:
-    """The algorithm choice: the preset when recorded, else recognised from the algorithms (docs/model.md);
-    a transport other than two-sided MPI is named, so rma runs never merge with mpi ones."""
-    transport = rec.get("transport")
-    suffix = f" [{transport}]" if transport not in (None, "mpi") else ""
-    if rec.get("preset"):
-        return f"{rec['preset']}{suffix}"
-    if grid_ranks(rec.get("grid")) == 1:
-        return "serial"
-    fft, legendre = rec.get("fft"), rec.get("legendre")
-    protocols = {rec.get(k) for k in ("protocol", "fft_protocol", "legendre_protocol")} - {None, "local", "coll"}
-    protocol = next(iter(protocols), "coll") if len(protocols) == 1 else None
-    overlap = rec.get("overlap") or rec.get("fft_overlap") or rec.get("legendre_overlap")
-    # Older records name the collectives 'coll'; newer ones by their registry names.
-    collective = {"coll", "serial", *(r["name"] for r in algorithms.BUILTIN.rows if r.get("collective"))}
-    if fft in collective and legendre in collective:
-        return "coll"
-    if fft in ("srtrans", "serial") and legendre in ("halfsum", "serial", None) and protocol == "0,6" and not overlap:
-        return f"gen{suffix}"
-    protocol_text = protocol or "/".join(sorted(protocols))
-    return f"{fft}/{legendre} {protocol_text}{' +overlap' if overlap else ''}{suffix}"
 
 
 def _fmt_count(x: float | None) -> str:
     return "–" if x is None else f"{round(x):,}"
-
-
-def _grids(recs: list[dict]) -> list[str]:
-    return sorted({str(r.get("grid")) for r in recs}, key=lambda g: (grid_ranks(g) or 0, g))
-
-
-def _fastest(recs: list[dict]) -> dict:
-    return min(recs, key=lambda r: r["step_s"])
-
-
-def _by_problem_config(recs: list[dict]) -> dict[tuple, dict[str, dict]]:
-    """{(problem, config): {grid: fastest run}}."""
-    out: dict[tuple, dict[str, dict]] = {}
-    for r in recs:
-        cell = out.setdefault((problem(r), config(r)), {})
-        grid = str(r.get("grid"))
-        if grid not in cell or r["step_s"] < cell[grid]["step_s"]:
-            cell[grid] = r
-    return dict(sorted(out.items(), key=lambda kv: (kv[0][0], kv[0][1] != "opt", kv[0][1])))
 
 
 def serial_table(recs: list[dict]) -> Table | None:
@@ -79,7 +36,7 @@ def serial_table(recs: list[dict]) -> Table | None:
         return None
     rows = []
     for (name,), group in sorted(group_by([dict(r, problem=problem(r)) for r in serial], "problem").items()):
-        r = _fastest(group)
+        r = fastest(group)
         rows.append(
             [
                 name,
@@ -109,10 +66,10 @@ def _blas(rec: dict) -> str:
 
 
 def runtime_table(recs: list[dict]) -> Table:
-    grids = _grids(recs)
+    grids = sorted_grids(recs)
     rows = [
         [p, c, *(fmt_ms(cells[g]["step_s"]) if g in cells else "–" for g in grids)]
-        for (p, c), cells in _by_problem_config(recs).items()
+        for (p, c), cells in by_problem_config(recs).items()
     ]
     return Table(
         "Time per step (ms) by processor grid PX×PY (Worley 1998 Table 5, runtimes)",
@@ -123,18 +80,9 @@ def runtime_table(recs: list[dict]) -> Table:
     )
 
 
-def _reference(table: dict[tuple, dict[str, dict]], prob: str, grid: str) -> dict:
-    """t_opt's run: the 'opt' preset when it ran on this grid, else the fastest configuration there."""
-    if opt := table.get((prob, "opt"), {}).get(grid):
-        return opt
-    return _fastest(
-        [cells[grid] for (p, cfg), cells in table.items() if p == prob and grid in cells and cfg != "serial"]
-    )
-
-
 def degradation_table(recs: list[dict]) -> Table | None:
-    grids = _grids(recs)
-    table = _by_problem_config(recs)
+    grids = sorted_grids(recs)
+    table = by_problem_config(recs)
     rows = []
     for (prob, cfg), cells in table.items():
         if cfg in ("opt", "serial"):
@@ -144,7 +92,7 @@ def degradation_table(recs: list[dict]) -> Table | None:
             if g not in cells:
                 row.append("–")
                 continue
-            reference = _reference(table, prob, g)
+            reference = reference_run(table, prob, g)
             row.append(
                 "best"
                 if reference is cells[g]
@@ -186,22 +134,7 @@ def accuracy_table(recs: list[dict]) -> Table | None:
     )
 
 
-# The per-step stages as pstswm records them, named, without overlap: fft_s and legendre_s include
-# their communication, which gets its own column; blas_*_s are set-up probes of the BLAS choice.
-STAGE_COLUMNS = (
-    ("FFT compute", "fft_s", "fft_comm_s"),
-    ("FFT comm", "fft_comm_s", None),
-    ("Legendre compute", "legendre_s", "legendre_comm_s"),
-    ("Legendre comm", "legendre_comm_s", None),
-    ("Fourier space", "fourier_s", None),
-    ("grid point", "grid_s", None),
-    ("spectral", "spectral_s", None),
-    ("diagnostics", "diag_s", None),
-)
-SETUP_PREFIXES = ("blas_",)
-
-
-def _stage_ms(r: dict, field: str, minus: str | None) -> str:
+def stage_ms(r: dict, field: str, minus: str | None) -> str:
     value = number(r, field)
     if value is None:
         return "–"
@@ -233,7 +166,7 @@ def stage_table(recs: list[dict]) -> Table | None:
             str(r.get("grid")),
             config(r),
             fmt_ms(number(r, "step_s")),
-            *(_stage_ms(r, field, minus) for _, field, minus in shown),
+            *(stage_ms(r, field, minus) for _, field, minus in shown),
         ]
         for r in sorted(recs, key=lambda r: (problem(r), grid_ranks(r.get("grid")) or 0, config(r)))
     ]
@@ -250,7 +183,7 @@ def _panel(sets: list[tuple[str, RecordSet]]) -> Panel | None:
     all_recs = [r for _, rs in sets for r in runs(rs)]
     if not all_recs:
         return None
-    grids = _grids(all_recs)
+    grids = sorted_grids(all_recs)
     position = {g: i for i, g in enumerate(grids)}
     panel = Panel(
         "Time per step vs processor grid",
@@ -262,7 +195,7 @@ def _panel(sets: list[tuple[str, RecordSet]]) -> Panel | None:
     )
     for (label, rs), style in zip(sets, ("-", "--"), strict=False):
         marks = guardrails.marks(rs)
-        for (prob, cfg), cells in _by_problem_config(runs(rs)).items():
+        for (prob, cfg), cells in by_problem_config(runs(rs)).items():
             gs = sorted(cells, key=position.get)
             name = f"{prob} {cfg}"
             panel.series.append(
@@ -303,31 +236,13 @@ def section(rs: RecordSet) -> Section:
 def headline(rs: RecordSet) -> list[str]:
     lines = []
     for (prob,), group in sorted(group_by([dict(r, problem=problem(r)) for r in runs(rs)], "problem").items()):
-        r = _fastest(group)
+        r = fastest(group)
         mflops = f", {fmt_num(number(r, 'mflops'), 4)} MFlop/s" if number(r, "mflops") is not None else ""
         err = f", h_l2 {fmt_sci(number(r, 'h_l2'))}" if number(r, "h_l2") is not None else ""
         lines.append(
             f"model {prob}: fastest {fmt_ms(r['step_s'])} ms/step ({config(r)} on {r.get('grid')}){mflops}{err}"
         )
     return lines
-
-
-def _steps(rs: RecordSet) -> dict:
-    return {
-        (p, g, c): (r["step_s"], "") for (p, c), cells in _by_problem_config(runs(rs)).items() for g, r in cells.items()
-    }
-
-
-METRICS = [
-    Metric(
-        "Model time per step",
-        ("problem", "grid", "algorithms"),
-        "ms/step",
-        fmt_ms,
-        False,
-        lambda rs: dict(sorted(_steps(rs).items(), key=lambda kv: (kv[0][0], grid_ranks(kv[0][1]) or 0, kv[0]))),
-    )
-]
 
 
 def overlay(sets: list[tuple[str, RecordSet]]) -> list:

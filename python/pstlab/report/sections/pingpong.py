@@ -1,64 +1,26 @@
-"""`pstswm pingpong`: latency and bandwidth per send mode (Frese & Knipp 1998 §5.1)."""
+"""`pstswm pingpong` in the report: latency and bandwidth per send mode (Frese & Knipp 1998 §5.1; the facts:
+pstlab.benches.pingpong)."""
 
 from pstlab import stats
+from pstlab.benches.pingpong import (
+    BENCH,
+    curves,
+    curves_with_fields,
+    mbytes_per_s,
+    recorded_fit,
+    window_fit,
+)
+from pstlab.core.units import fmt_bytes, fmt_num, fmt_pct, fmt_us
 from pstlab.io.records import RecordSet, number
-from pstlab.report.doc import Section, Table, Text, fmt_bytes, fmt_num, fmt_pct, fmt_us
+from pstlab.report.doc import Section, Table, Text
 from pstlab.report.plots import Panel, Series, figure, time_vs_size_panel
-from pstlab.report.sections.common import Metric, best, group_by, sort_key, varying
 
-BENCH = "pingpong"
 TITLE = "Ping-pong latency and bandwidth (Frese & Knipp 1998)"
-IN_ROUNDS = True  # it compares alternatives in interleaved rounds (--seed, --adaptive, --budget)
-REQUIRED_SINCE_V1 = {"point": ("bytes",)}  # required by every schema version: an older file's points still hold it
-
-# Frese & Knipp 1998: latency and bandwidth by linear regression over messages of 1 to 2 MB.
-FIT_WINDOW = (1 << 20, 2 << 20)
-VARIANTS = ("transport", "pair", "pairs", "direction")
-
-
-def mbytes_per_s(rec: dict) -> float | None:
-    t = number(rec, "t_min")
-    return rec["bytes"] / t / 1e6 if t and rec["bytes"] > 0 else None
-
-
-def _curves(rs: RecordSet) -> dict[tuple, dict[int, dict]]:
-    """{(mode, variants...): {bytes: fastest point}}."""
-    return {label: curve for label, (_, curve) in _curves_with_fields(rs).items()}
-
-
-def _curves_with_fields(rs: RecordSet) -> dict[tuple, tuple[dict, dict[int, dict]]]:
-    """{label: (identifying fields, {bytes: fastest point})} per mode and variant (direction, pairs...)."""
-    points = [p for p in rs.points(BENCH) if number(p, "t_min") is not None and p.get("bytes") is not None]
-    keys = ("mode", *varying(points, VARIANTS))
-    curves = {}
-    for key, pts in group_by(points, *keys).items():
-        label = tuple(f"{k} {v}" if k != "mode" else str(v) for k, v in zip(keys, key, strict=True))
-        curves[label] = (dict(zip(keys, key, strict=True)), {b: best(g) for (b,), g in group_by(pts, "bytes").items()})
-    return dict(sorted(curves.items(), key=lambda kv: sort_key(kv[0][0])))
-
-
-def _summary(rs: RecordSet, fields: dict, run_ids: set) -> dict | None:
-    """pstswm's own latency/bandwidth summary of this curve, if it wrote one."""
-    for s in rs.summaries(BENCH):
-        if s.get("run_id") in run_ids and all(s.get(k) == v for k, v in fields.items()) and "t_l_s" in s:
-            return s
-    return None
-
-
-def _fit(curve: dict[int, dict]) -> tuple[stats.LineFit | None, str]:
-    sizes = sorted(curve)
-    window = [b for b in sizes if FIT_WINDOW[0] <= b <= FIT_WINDOW[1]]
-    label = f"{fmt_bytes(FIT_WINDOW[0])}…{fmt_bytes(FIT_WINDOW[1])}"
-    if len(window) < 2:
-        window = [b for b in sizes if b > 0][-3:]
-        label = f"largest {len(window)}: {fmt_bytes(window[0])}…{fmt_bytes(window[-1])}" if window else "–"
-    fit = stats.line_fit([float(b) for b in window], [curve[b]["t_min"] for b in window])
-    return fit, label
 
 
 def _fit_cells(rs: RecordSet, fields: dict, curve: dict[int, dict]) -> list[str]:
     """t_l, bandwidth, window and residual of T(N) = t_l + N·t_s: pstswm's summary, else fitted here."""
-    s = _summary(rs, fields, {p.get("run_id") for p in curve.values()})
+    s = recorded_fit(rs, fields, {p.get("run_id") for p in curve.values()})
     if s is not None:
         window = f"{fmt_bytes(number(s, 'fit_from_bytes'))}…{fmt_bytes(number(s, 'fit_to_bytes'))}"
         err = number(s, "fit_max_rel_residual")
@@ -68,7 +30,7 @@ def _fit_cells(rs: RecordSet, fields: dict, curve: dict[int, dict]) -> list[str]
         if why:
             return [f"FIT NOT OK ({why})", "–", window, fmt_pct(err), "pstswm"]
         return [fmt_us(number(s, "t_l_s")), fmt_num(number(s, "fit_mbytes_per_s"), 4), window, fmt_pct(err), "pstswm"]
-    fit, window = _fit(curve)
+    fit, window = window_fit(curve)
     if fit is None:
         return ["–", "–", window, "–", "pstlab"]
     if why := stats.fit_problem(fit.max_rel_residual, fit.intercept, fit.slope):
@@ -78,7 +40,7 @@ def _fit_cells(rs: RecordSet, fields: dict, curve: dict[int, dict]) -> list[str]
 
 def table(rs: RecordSet) -> Table:
     rows = []
-    for key, (fields, curve) in _curves_with_fields(rs).items():
+    for key, (fields, curve) in curves_with_fields(rs).items():
         smallest = min(curve)
         peak = max((p for p in curve.values() if mbytes_per_s(p)), key=mbytes_per_s, default=None)
         rows.append(
@@ -156,7 +118,7 @@ def _panels(sets: list[tuple[str, RecordSet]]) -> list[Panel]:
     with_ci.ylabel = "t_med (µs)"
     models = 0
     for (label, rs), style in zip(sets, ("-", "--"), strict=False):
-        for key, (fields, curve) in _curves_with_fields(rs).items():
+        for key, (fields, curve) in curves_with_fields(rs).items():
             sizes = sorted(b for b in curve if b > 0)
             name = " ".join(key)
             shown = f"{label}: {name}" if label else name
@@ -184,7 +146,7 @@ def section(rs: RecordSet) -> Section:
 
 def headline(rs: RecordSet) -> list[str]:
     lines = []
-    for key, curve in _curves(rs).items():
+    for key, curve in curves(rs).items():
         smallest = min(curve)
         peak = max((p for p in curve.values() if mbytes_per_s(p)), key=mbytes_per_s, default=None)
         peak_text = f", peak {fmt_num(mbytes_per_s(peak), 4)} MB/s at {fmt_bytes(peak['bytes'])}" if peak else ""
@@ -192,13 +154,6 @@ def headline(rs: RecordSet) -> list[str]:
             f"pingpong {' '.join(key)}: {fmt_bytes(smallest)} B {fmt_us(curve[smallest]['t_min'])} µs{peak_text}"
         )
     return lines
-
-
-def _times(rs: RecordSet) -> dict:
-    return {(" ".join(key), b): (p["t_min"], "") for key, curve in _curves(rs).items() for b, p in curve.items()}
-
-
-METRICS = [Metric("Ping-pong half round trip", ("mode", "bytes"), "t_min µs", fmt_us, False, _times)]
 
 
 def overlay(sets: list[tuple[str, RecordSet]]) -> list:

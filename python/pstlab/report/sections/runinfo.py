@@ -1,43 +1,13 @@
 """Where the numbers come from: the suite's experiments, the runs' headers, the machine."""
 
-import itertools
-import re
-
+from pstlab.analysis import guardrails
+from pstlab.core.units import fmt_num
+from pstlab.io.headers import command_options, math_libraries, short_command, short_library, vector_width
 from pstlab.io.records import RecordSet
-from pstlab.report.doc import Section, Table, Text, fmt_num
-from pstlab.report.sections import guardrails
+from pstlab.report.doc import Section, Table, Text
 from pstlab.report.sections.common import MAX_LINE
 
 TITLE = "Runs and machine"
-
-
-def short_library(text: str | None) -> str:
-    """'Open MPI v4.1.4, package: ...' -> 'Open MPI v4.1.4'; 'MPICH Version:\\t4.0.2' -> 'MPICH 4.0.2'."""
-    if not text:
-        return "–"
-    text = re.sub(r"\s*Version:\s*", " ", text.split(",")[0])
-    return " ".join(text.split())
-
-
-def _options(command: str) -> dict[str, str]:
-    words = command.split()
-    return {w: v for w, v in itertools.pairwise(words) if w.startswith("--") and not v.startswith("--")}
-
-
-def short_command(command: str | None, leave_out: set[str] = frozenset()) -> str:
-    """The pstswm command line without --out (where the records went) and the options in leave_out."""
-    if not command:
-        return "–"
-    words, out = command.split(), []
-    skip = False
-    for w in words:
-        if skip:
-            skip = False
-        elif w == "--out" or w in leave_out:
-            skip = True
-        else:
-            out.append(w)
-    return " ".join(out)
 
 
 def _fitted(command: str) -> str:
@@ -70,7 +40,7 @@ def experiments_table(manifest: dict, rs: RecordSet | None = None) -> Table:
     rows = []
     for i, (name, entries) in enumerate(by_name.items(), 1):
         files = [e.get("file") for e in entries]
-        launched = [_options(commands[f]) for f in files if commands.get(f)]
+        launched = [command_options(commands[f]) for f in files if commands.get(f)]
         # an option whose value differs between the launches describes a launch, not the experiment
         differing = {o for opts in launched for o in opts if len({str(x.get(o)) for x in launched}) > 1}
         command = next((commands[f] for f in files if f in commands), None)
@@ -114,23 +84,6 @@ def runs_table(rs: RecordSet) -> Table:
         for h in rs.headers()
     ]
     return Table("Runs (one pstswm invocation each)", ["file", "bench", "ranks", "MPI", "date (UTC)", "command"], rows)
-
-
-def vector_width(extensions: list[str] | None) -> str | None:
-    """The widest vector extension of a CPU's list (header cpu_vector_extensions): 'AVX-512', 'AVX2', ..."""
-    names = (("avx512f", "AVX-512"), ("avx2", "AVX2"), ("avx", "AVX"), ("sse4_2", "SSE4.2"), ("sse2", "SSE2"),
-             ("sve2", "SVE2"), ("sve", "SVE"), ("asimd", "NEON"))
-    return next((label for flag, label in names if flag in (extensions or [])), None)
-
-
-def math_libraries(libs: dict | None) -> str | None:
-    """'OpenBLAS core Cooperlake, BLIS zen3, FFTW sse2+avx': the kernels the libraries ran (header math_libraries)."""
-    if not libs:
-        return None
-    blis = f"BLIS {libs['blis_arch']}" if libs.get("blis_arch") else "no BLIS"
-    simd = libs.get("fftw_simd")
-    fftw = "FFTW " + ("+".join(simd) if simd else "scalar" if simd is not None else "(SIMD not told)")
-    return f"OpenBLAS core {libs.get('openblas_core')}, {blis}, {fftw}"
 
 
 def machine_lines(rs: RecordSet) -> Text:

@@ -8,8 +8,9 @@ the merged verdict names algorithms, and says in how many launches each was in t
 
 from dataclasses import dataclass
 
+from pstlab.benches.common import grid_ranks
+from pstlab.core.grouping import group_by, sort_key
 from pstlab.io.records import RecordSet, launch_of, number
-from pstlab.report.sections.common import grid_ranks, group_by, sort_key
 
 KEY = ("stage", "family", "size", "grid", "locality")  # locality: absent before pstswm recorded it
 
