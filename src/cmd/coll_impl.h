@@ -1,5 +1,6 @@
-/* What the parts of `pstswm coll` share (coll.c: the ops, their loops and single calls;
- * coll_forms.c: their nonblocking and persistent forms).  Not for other commands. */
+/* What the parts of `pstswm coll` share (coll.c: options, validation, the sweep's plan;
+ * coll_ops.c: the ops; coll_measure.c: their loops and single calls; coll_forms.c: their
+ * nonblocking and persistent forms; coll_report.c: the table and records).  Not for other commands. */
 #ifndef PST_COLL_IMPL_H
 #define PST_COLL_IMPL_H
 
@@ -11,6 +12,7 @@
 
 #include <mpi.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 /* The compute loop of the nonblocking measurement runs in this many chunks. */
 enum { PST_COLL_CPU_CHUNKS = 100 };
@@ -39,6 +41,16 @@ typedef struct coll_op {
     void (*pinit)(coll_run *r, int root, MPI_Request *req);
 } coll_op;
 
+/* The ops, in --help's order (coll_ops.c). */
+enum { PST_COLL_NOPS = 7 };
+extern const coll_op pst_coll_ops[]; /* PST_COLL_NOPS rows */
+/* The op named name (the option table has checked it). */
+const coll_op *pst_coll_find_op(const char *name);
+/* Free what the op's setup allocated. */
+void pst_coll_run_free(coll_run *r);
+/* Fraction of alltoallv's volume that leaves the rank (the busbw factor of its blocks). */
+double pst_coll_alltoallv_moved_fraction(long long bytes, int n);
+
 typedef struct coll_cfg {
     pst_ctx ctx;
     pst_str_list ops;
@@ -50,7 +62,7 @@ typedef struct coll_cfg {
     /* derived */
     bool rotate;
     int root;
-    struct coll_sweep *now;  /* the comparison being measured (coll.c) */
+    struct coll_sweep *now;  /* the comparison being measured (coll_sweep, below) */
 } coll_cfg;
 
 /* What --nonblocking and --persistent measured of an op (see nonblocking_form, persistent_form). */
@@ -77,6 +89,33 @@ typedef struct coll_point {
     coll_forms *forms;   /* --nonblocking / --persistent results (rank 0) */
 } coll_point;
 
+/* One comparison: the ops of one (comm size, size), each with its own buffers, their Frese & Knipp (1998)
+ * loops in interleaved rounds.  An op's first turn warms it up and sizes its loop; later turns
+ * re-warm it with one call.  Inputs are written before and results checked after each loop. */
+typedef struct coll_set {
+    const coll_cfg *cfg;
+    const coll_op **ops;
+    coll_run *runs;          /* [op]; comm MPI_COMM_NULL on ranks outside */
+    long long *iters, *corrupted;
+} coll_set;
+
+/* The sweep: one comparison per (communicator size, size), set = ci * nsizes + s.  The buffers
+ * are sized for the largest comparison, every op on every rank. */
+typedef struct coll_sweep {
+    MPI_Comm comm;           /* the first n ranks, for every size of one communicator size */
+    int n;
+    size_t s, nops;          /* the size's index and the ops it compares (0: none) */
+    const coll_op **set_ops; /* [op] */
+    coll_point *pts;         /* [op] */
+    double *rank_stats;      /* [op][n][3] */
+    coll_forms *forms;       /* [op] */
+    pst_rounds R;
+    coll_set S;
+} coll_sweep;
+
+/* Whether w is the last size of its communicator size (the communicator goes after it). */
+static inline bool last_size(const coll_cfg *cfg, const coll_sweep *w) { return w->s == cfg->sizes.n - 1; }
+
 /* The root of call i: --root, or i mod n with rotate. */
 static inline int root_of(const coll_cfg *cfg, long long i, int n) { return cfg->rotate ? (int)(i % n) : cfg->root; }
 
@@ -88,5 +127,15 @@ long long pst_coll_persistent_form(const coll_cfg *cfg, const coll_op *op, coll_
 void pst_coll_print_forms(const coll_cfg *cfg, const coll_point *pt);
 void pst_coll_emit_forms(coll_cfg *cfg, const coll_point *pt);
 void pst_coll_forms_free(coll_forms *f);
+
+/* The frame's phases of one comparison: measured on every rank (coll_measure.c), reported by
+ * rank 0 (coll_report.c); finish prints the legend. */
+void *pst_coll_measure(void *cfg, size_t set);
+void pst_coll_set_free(void *cfg, void *sweep);
+void *pst_coll_analyse(const void *cfg, const void *sweep);
+void pst_coll_analysis_free(const void *cfg, void *analysis);
+void pst_coll_print(const void *cfg, const void *sweep, const void *analysis);
+void pst_coll_emit(void *cfg, const void *sweep, const void *analysis);
+void pst_coll_finish(void *cfg);
 
 #endif
