@@ -21,7 +21,7 @@ MAX_FUNCTION_LINES = 60  # the C side allows 80 (tests/check-function-length.py)
 def _lint_imports(package_parent: Path) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(package_parent))
     return subprocess.run(
-        [str(LINT_IMPORTS), "--config", str(CONFIG), "--no-cache"], env=env, capture_output=True, text=True, check=False
+        [str(LINT_IMPORTS), str(CONFIG), "--no-cache"], env=env, capture_output=True, text=True, check=False
     )
 
 
