@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pstlab import stats
 from pstlab.benches import model
 from pstlab.io.records import RecordSet, launch_of
-from pstlab.stats import verdicts
+from pstlab.stats import launch_floor, verdicts
 
 CONFIDENCE, MARGIN = 0.95, 0.02  # pstswm's defaults, as its other verdicts
 HEADER = "_header"  # a run's header, kept beside its point (not a record field)
@@ -77,6 +77,8 @@ def cases(rs: RecordSet) -> list[Case]:
         else:
             case.verdict = stats.verdict(rounds, CONFIDENCE, MARGIN)
         out.append(case)
+    # Each configuration's launches are its own, and each split ran its own launch: two draws per log-ratio.
+    launch_floor.apply(out, [c.key for c in out], draws=2)
     return out
 
 

@@ -291,33 +291,58 @@ def t_tail(x: float, df: float) -> float:
     return float(sps.t.sf(x, df))
 
 
-def _t_half_width(d: list[float], tail_alpha: float) -> float:
-    return t_quantile(tail_alpha, len(d) - 1) * statistics.stdev(d) / math.sqrt(len(d))
+@dataclass(frozen=True)
+class Floor:
+    """The pooled launch-to-launch variance of one launch's median log-ratio about its
+    comparison's mean, over the experiments of one kind (pstlab.stats.launch_floor pools it)."""
+
+    variance: float
+    df: int  # Σ (launches − 1) over the experiments pooled
+    experiments: int
+
+    def sees_a_lottery(self, conf: float, draws: int = 1) -> bool:
+        """Whether the launches pooled would, but for a chance within 1 - conf, have drawn both
+        placements of a fair two-placement lottery in some experiment.  draws: the launches behind one
+        per-launch log-ratio (1 where the alternatives share a launch, 2 where each ran its own).  An
+        experiment of L launches then shows no spread with chance 2^(draws (1 - L)), all of them with
+        2^(-draws df)."""
+        return 2.0 ** (-draws * self.df) <= 1 - conf
 
 
-def t_ratio(d: list[float], tail_alpha: float, margin: float) -> PairedRatio:
-    """exp(mean of the per-launch log-ratios d) with Student's t interval, tail_alpha in each tail;
-    NaN ends with fewer than two launches.  Significant: the interval lies wholly outside the band."""
+def _floor_width(tail_alpha: float, floor: Floor | None) -> float:
+    """t quantile x sd of the pooled launch spread under a comparison's own (launch_floor); 0 without."""
+    return t_quantile(tail_alpha, floor.df) * math.sqrt(floor.variance) if floor is not None else 0.0
+
+
+def _t_half_width(d: list[float], tail_alpha: float, floor: Floor | None = None) -> float:
+    own = t_quantile(tail_alpha, len(d) - 1) * statistics.stdev(d)
+    return max(own, _floor_width(tail_alpha, floor)) / math.sqrt(len(d))
+
+
+def t_ratio(d: list[float], tail_alpha: float, margin: float, floor: Floor | None = None) -> PairedRatio:
+    """exp(mean of the per-launch log-ratios d) with Student's t interval, tail_alpha in each tail,
+    never narrower than the launch floor's; NaN ends with fewer than two launches.  Significant: the
+    interval lies wholly outside the band."""
     mean = statistics.fmean(d)
     if len(d) < 2:
         return PairedRatio(math.exp(mean), math.nan, math.nan, len(d), False)
-    half = _t_half_width(d, tail_alpha)
+    half = _t_half_width(d, tail_alpha, floor)
     band = math.log1p(margin)
     significant = mean - half > band or mean + half < -band
     return PairedRatio(math.exp(mean), math.exp(mean - half), math.exp(mean + half), len(d), significant)
 
 
-def launches_to_exclude(d: list[float], tail_alpha: float, margin: float) -> int | None:
-    """The fewest launches at which the lower end would clear the margin if d's mean and spread held;
-    None when the mean is within the margin (a tie that no number of launches separates) or more
-    than MAX_LAUNCHES would be needed."""
+def launches_to_exclude(d: list[float], tail_alpha: float, margin: float, floor: Floor | None = None) -> int | None:
+    """The fewest launches at which the lower end would clear the margin if d's mean and spread (and
+    the launch floor) held; None when the mean is within the margin (a tie that no number of
+    launches separates) or more than MAX_LAUNCHES would be needed."""
     mean, band = statistics.fmean(d), math.log1p(margin)
     if mean <= band or len(d) < 2:
         return None
-    sd = statistics.stdev(d)
+    sd, floor_width = statistics.stdev(d), _floor_width(tail_alpha, floor)
 
     def clears(n: int) -> bool:
-        return mean - t_quantile(tail_alpha, n - 1) * sd / math.sqrt(n) > band
+        return mean - max(t_quantile(tail_alpha, n - 1) * sd, floor_width) / math.sqrt(n) > band
 
     if not clears(MAX_LAUNCHES):
         return None
@@ -328,11 +353,14 @@ def launches_to_exclude(d: list[float], tail_alpha: float, margin: float) -> int
     return lo
 
 
-def launch_verdict(launches: list[dict[str, list[float]]], conf: float = 0.95, margin: float = 0.02) -> Verdict:
+def launch_verdict(
+    launches: list[dict[str, list[float]]], conf: float = 0.95, margin: float = 0.02, floor: Floor | None = None
+) -> Verdict:
     """The verdict over alternatives measured in several launches ({label: per-round times} per
     launch, paired by round within each): the best is the smallest geometric mean of the launches'
     medians; an alternative leaves the best set when its t lower bound over launches clears the
-    margin at launch_tail_alpha.  The spread's interval is per comparison, as in verdict()."""
+    margin at launch_tail_alpha.  The spread's interval is per comparison, as in verdict().  floor: the
+    kind's pooled launch spread (pstlab.launch_floor), under every comparison's own."""
     labels = list(launches[0])
     if len(launches) < 2 or any(list(r) != labels for r in launches):
         raise ValueError("a launch verdict needs two or more launches of the same alternatives")
@@ -343,8 +371,10 @@ def launch_verdict(launches: list[dict[str, list[float]]], conf: float = 0.95, m
     best = min(labels, key=lambda a: medians[a])
     d = {a: launch_log_ratios([r[a] for r in launches], [r[best] for r in launches]) for a in labels}
     tail = launch_tail_alpha(conf, len(labels))
-    excluded = {a for a in labels if a != best and (q := t_ratio(d[a], tail, margin)).significant and q.ratio > 1}
-    per_comparison = {a: t_ratio(d[a], (1 - conf) / 2, margin) for a in labels}
+    excluded = {
+        a for a in labels if a != best and (q := t_ratio(d[a], tail, margin, floor)).significant and q.ratio > 1
+    }
+    per_comparison = {a: t_ratio(d[a], (1 - conf) / 2, margin, floor) for a in labels}
     rounds = sum(len(r[best]) for r in launches)
     best_set = [best, *(a for a in labels if a not in excluded and a != best)]
     return Verdict(best, best_set, medians, *_spread(labels, best, per_comparison), rounds, margin, conf)

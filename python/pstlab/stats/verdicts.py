@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pstlab import stats
 from pstlab.core.grouping import group_by, sort_key
 from pstlab.io.records import RecordSet, launch_of, number
+from pstlab.stats import launch_floor
 
 MIN_ROUNDS = 10  # fewer, and a median's 95 % interval does not exist or is too wide to decide
 # pstswm's default --precision (CI half-width as a share of the median): used only for a launch
@@ -45,6 +46,8 @@ class Case:
     # Launches at which, with the spread observed, every comparison still undecided would be; None
     # when decided, with one launch, or when some member of the best set is within the margin.
     launches_to_decide: int | None = None
+    # The kind's pooled launch spread under every comparison's own (launch_floor.apply); None with one launch.
+    floor: stats.Floor | None = None
 
     @property
     def ok(self) -> bool:
@@ -57,6 +60,11 @@ class Case:
 
     def _by_launch(self, samples: list[float]) -> list[list[float]]:
         return [samples[i : i + self.per_launch] for i in range(0, len(samples), self.per_launch)]
+
+    def launch_rounds(self) -> list[dict[str, list[float]]]:
+        """{label: that launch's rounds} for each launch, as stats.launch_verdict takes them."""
+        per_label = [self._by_launch(samples) for samples in self.rounds.values()]
+        return [dict(zip(self.rounds, r, strict=True)) for r in zip(*per_label, strict=True)]
 
     def _launch_log_ratios(self, label: str) -> list[float] | None:
         samples = self.rounds.get(label, self.comparators.get(label))
@@ -75,7 +83,7 @@ class Case:
         if self.unit == "rounds":
             return stats.paired_ratio(samples, self.rounds[v.best], v.confidence, v.margin)
         tail = stats.launch_tail_alpha(v.confidence, len(self.rounds))
-        return stats.t_ratio(self._launch_log_ratios(label), tail, v.margin)
+        return stats.t_ratio(self._launch_log_ratios(label), tail, v.margin, self.floor)
 
     def paired(self, a: list[float], b: list[float]) -> stats.PairedRatio:
         """a/b for any two of this case's sample lists (a candidate, a comparator), as one comparison
@@ -85,7 +93,7 @@ class Case:
         if self.unit == "rounds":
             return stats.paired_ratio(a, b, v.confidence, v.margin)
         d = stats.launch_log_ratios(self._by_launch(a), self._by_launch(b))
-        return stats.t_ratio(d, (1 - v.confidence) / 2, v.margin)
+        return stats.t_ratio(d, (1 - v.confidence) / 2, v.margin, self.floor)
 
     def launches_needed(self, label: str) -> int | None:
         """Launches at which label's comparison with the best would be decided (label excluded) if
@@ -94,7 +102,7 @@ class Case:
         if d is None or label == self.verdict.best:
             return None
         tail = stats.launch_tail_alpha(self.verdict.confidence, len(self.rounds))
-        return stats.launches_to_exclude(d, tail, self.verdict.margin)
+        return stats.launches_to_exclude(d, tail, self.verdict.margin, self.floor)
 
 
 def round_times(rec: dict) -> list[float] | None:
@@ -149,7 +157,7 @@ def build(
     summaries: pstswm's verdict summaries of the same key (their margin, confidence, caveats).
     headers: the run headers, for each launch's --precision (DEFAULT_PRECISION where absent).
     """
-    out = []
+    out, experiments = [], []  # experiments[i]: the launches out[i] used
     predicted = simulated_runs(list(headers))
     by_key = group_by([p for p in points if round_times(p) and p.get("run_id") not in predicted], *key_fields)
     sums = group_by(summaries, "run_id")
@@ -189,6 +197,9 @@ def build(
         else:
             same_rounds = [{a: r[a][:per_launch] for a in common} for _, r in usable]
             case.verdict = stats.launch_verdict(same_rounds, conf, margin)
-            case.launches_to_decide = _to_decide(case)
         out.append(case)
+        experiments.append(tuple(rid for rid, _ in usable))
+    launch_floor.apply(out, experiments)  # the spread of every experiment of this kind, under each
+    for case in out:
+        case.launches_to_decide = _to_decide(case)
     return out
