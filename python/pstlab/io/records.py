@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pstlab.core.errors import PstlabError
-from pstlab.io import schema
+from pstlab.io import manifest, schema
 
 TIME_FIELDS = ("t_min", "t_med", "t_mean", "t_max")
 # `pstlab run --launches N` writes launch k of an experiment to <experiment>-L<k>.jsonl.
@@ -61,23 +61,6 @@ def _check(rec: object, version: int) -> str | None:
     since_v1 = schema.REQUIRED_SINCE_V1.get((rec["bench"], rec["type"]), ())
     problems += [f"required field '{name}' missing" for name in since_v1 if name not in rec and version < known.version]
     return "; ".join(problems[:3]) or None
-
-
-def check_manifest(manifest: object, path: Path) -> dict:
-    """A manifest.json's content, or PstlabError naming the file and what is wrong."""
-    if not isinstance(manifest, dict):
-        raise PstlabError(f"{path}: malformed manifest (expected a JSON object, got {type(manifest).__name__})")
-    experiments = manifest.get("experiments", [])
-    if not isinstance(experiments, list):
-        raise PstlabError(f"{path}: malformed manifest ('experiments' must be a list)")
-    for i, entry in enumerate(experiments):
-        if not isinstance(entry, dict):
-            raise PstlabError(f"{path}: malformed manifest (experiment {i} is not an object)")
-        for key, kind in (("name", str), ("file", str), ("status", str), ("launch", int), ("args", list)):
-            if key in entry and not isinstance(entry[key], kind) or (key == "name" and key not in entry):
-                what = f"experiment {i}: '{key}' missing or not a {kind.__name__}"
-                raise PstlabError(f"{path}: malformed manifest ({what})")
-    return manifest
 
 
 def parse_line(text: str, where: str, version: int = 1) -> dict:
@@ -189,16 +172,7 @@ def load(path: str | Path) -> RecordSet:
     records: list[dict] = []
     for f in record_files(path):
         records.extend(load_file(f))
-    manifest = None
-    manifest_path = path / "manifest.json"
-    if path.is_dir() and manifest_path.is_file():
-        try:
-            manifest = check_manifest(json.loads(manifest_path.read_text(encoding="utf-8")), manifest_path)
-        except json.JSONDecodeError as e:
-            raise PstlabError(f"{manifest_path}:{e.lineno}: malformed manifest ({e.msg})") from None
-        except (RecursionError, UnicodeDecodeError):
-            raise PstlabError(f"{manifest_path}: malformed manifest (not UTF-8 JSON, or nested too deeply)") from None
-    return RecordSet(path, records, manifest)
+    return RecordSet(path, records, manifest.read(path) if path.is_dir() else None)
 
 
 def number(rec: dict, key: str) -> float | None:

@@ -20,7 +20,6 @@ line checked out, so an interrupted or failed experiment never mixes partial rec
 import contextlib
 import datetime
 import fcntl
-import json
 import os
 import re
 import shutil
@@ -33,10 +32,12 @@ from pathlib import Path
 from pstlab import __version__
 from pstlab.core import paths
 from pstlab.core.errors import PstlabError, RunFailed
-from pstlab.io.records import check_manifest, load_file
+from pstlab.io.manifest import MANIFEST, now
+from pstlab.io.manifest import read as manifest_of
+from pstlab.io.manifest import write as write_manifest
+from pstlab.io.records import load_file
 from pstlab.run import launch, suites
 
-MANIFEST = "manifest.json"
 PARTIAL = ".partial"
 LOCK = ".lock"
 TUNED = "tuned"
@@ -44,10 +45,6 @@ TUNED = "tuned"
 
 class Interrupted(PstlabError):
     exit_code = 130
-
-
-def _now() -> str:
-    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
 def fmt_duration(seconds: float) -> str:
@@ -76,22 +73,11 @@ class Options:
 # ---------------------------------------------------------------- the manifest
 
 
-def write_manifest(directory: Path, manifest: dict) -> None:
-    """Replace manifest.json atomically, so an interruption never leaves half a manifest."""
-    manifest["updated"] = _now()
-    paths.write_atomic(directory / MANIFEST, json.dumps(manifest, indent=2) + "\n")
-
-
 def read_manifest(directory: Path) -> dict:
-    path = directory / MANIFEST
-    try:
-        return check_manifest(json.loads(path.read_text(encoding="utf-8")), path)
-    except FileNotFoundError:
-        raise PstlabError(f"{directory}: no {MANIFEST} here, so nothing to resume") from None
-    except json.JSONDecodeError as e:
-        raise PstlabError(f"{path}:{e.lineno}: malformed manifest ({e.msg})") from None
-    except (RecursionError, UnicodeDecodeError):
-        raise PstlabError(f"{path}: malformed manifest (not UTF-8 JSON, or nested too deeply)") from None
+    """The manifest of the run to resume."""
+    if (found := manifest_of(directory)) is None:
+        raise PstlabError(f"{directory}: no {MANIFEST} here, so nothing to resume")
+    return found
 
 
 def record_file(name: str, launch_no: int, launches: int) -> str:
@@ -110,7 +96,7 @@ def new_manifest(suite: suites.Suite, run: launch.Launch, launches: int = 1) -> 
         "pstswm": str(run.pstswm),
         "pstlab_version": __version__,
         "host": socket.gethostname(),
-        "created": _now(),
+        "created": now(),
         "launches": launches,
         "experiments": [
             {
@@ -174,8 +160,8 @@ def _latest_unfinished(suite: str, mpi: str) -> Path:
     candidates = []
     for manifest_path in root.glob(f"*/{MANIFEST}") if root.is_dir() else []:
         try:
-            m = check_manifest(json.loads(manifest_path.read_text(encoding="utf-8")), manifest_path)
-        except (OSError, ValueError, RecursionError, PstlabError):
+            m = manifest_of(manifest_path.parent)
+        except PstlabError:
             continue  # not a run this resume could finish
         if m.get("suite") == suite and m.get("mpi") == mpi and any(e.get("status") != "done" for e in m["experiments"]):
             candidates.append(manifest_path.parent)
@@ -269,7 +255,7 @@ def _finish(
     else:
         partial.replace(final)
         entry.update(status="done", reason="")
-    entry["finished"] = _now()
+    entry["finished"] = now()
 
 
 def tuned_path(entry: dict) -> Path:
@@ -430,7 +416,7 @@ def _run_locked(opts, suite, run, directory: Path, available, by_name, echo, fin
                 preset, skip = _tune(exp, entry, directory, entries)
             except PstlabError as e:
                 entry.update(status="failed", reason=f"tuning the opt preset from '{exp.tuned_from}' failed: {e}")
-                entry["finished"] = _now()
+                entry["finished"] = now()
                 echo(f"{prefix}: FAILED: {entry['reason']}")
                 write_manifest(directory, manifest)
                 continue
@@ -461,7 +447,7 @@ def _run_locked(opts, suite, run, directory: Path, available, by_name, echo, fin
             command=run.command(
                 exp.ranks, exp.subcommand, [*args, *_tune_args(exp, tuned_path(entry)), "--out", entry["file"]]
             ),
-            started=_now(),
+            started=now(),
         )
         write_manifest(directory, manifest)
         log = directory / "logs" / Path(entry["file"]).stem

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from pstlab.core import paths
 from pstlab.core.errors import PstlabError, RunFailed
+from pstlab.io import manifest
 from pstlab.run import launch, run, suites
 from pstlab.simulate import platform
 
@@ -182,8 +183,7 @@ def mapping_for_pstrun(mapping: str):
 
 def _mark(directory: Path, p: platform.Platform, rates: dict[str, float], mapping: str) -> None:
     """Add the `predicted` object to the manifest, also when experiments failed."""
-    if not (directory / run.MANIFEST).is_file():
+    if (found := manifest.read(directory)) is None:
         return
-    manifest = run.read_manifest(directory)
-    manifest["predicted"] = predicted_entry(p, rates, mapping)
-    run.write_manifest(directory, manifest)
+    found["predicted"] = predicted_entry(p, rates, mapping)
+    manifest.write(directory, found)
