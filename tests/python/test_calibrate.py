@@ -1,4 +1,4 @@
-"""`pstlab calibrate` (python/pstlab/calibrate.py): the fit from pstswm's records, the platform file it
+"""`pstlab calibrate` (python/pstlab/simulate/calibrate.py): the fit from pstswm's records, the platform file it
 writes, bad input, and (with the SMPI build: make test's smpi step) the whole self-check."""
 
 import json
@@ -55,9 +55,8 @@ def test_stage_rates_are_each_stages_flops_over_its_time_scaled_to_the_median_st
     for i, (stage, t) in enumerate(stage_s.items()):
         assert rates[f"{stage}_mflops"] == pytest.approx((i + 1) / t), stage
     assert rates["mflops"] == 1e3
-    text = calibrate.toml_text(calibrate.fit(records.load(src)), src)
     out = tmp_path / "p.toml"
-    out.write_text(text)
+    calibrate.write(out, calibrate.fit(records.load(src)), src)
     assert platform.load(out).compute["T42L3"]["legendre_mflops"] == pytest.approx(rates["legendre_mflops"], rel=1e-5)
 
 
@@ -69,7 +68,7 @@ def test_written_platform_loads_and_keeps_its_validation(tmp_path):
         "swap_max_error": 0.2,
         "stage_max_error": 0.05,
     }
-    out.write_text(calibrate.toml_text(f, CURRENT, validation))
+    calibrate.write(out, f, CURRENT, validation)
     p = platform.load(out)
     assert (
         p.validation == validation

@@ -175,10 +175,6 @@ def _swaps(results: records.RecordSet) -> dict[tuple[int, int], float]:
     return {k: statistics.median(v) for k, v in sorted(groups.items())}
 
 
-# A loaded swap this much slower than the unloaded one is a shared resource, not noise.
-SLOWER = 1.1
-
-
 def _shares(mflops: dict[str, dict[str, float]]) -> tuple[dict[str, list[tuple[float, ...]]], dict[str, str]]:
     """Per truncation measured at several level counts, each stage's rate by the share of the
     largest problem a serial run at fewer levels is (L/2 levels: half of it); problems measured
@@ -262,81 +258,104 @@ def _loaded_note(f: Fit) -> str:
     return f"k x a flow's copy rate in the swaps of {counts} ranks at once, the least"
 
 
-def _copy_line(f: Fit, copy: float | None) -> list[str]:
-    if copy is None:
-        return []
-    if f.copy_fitted is not None and copy == f.copy_fitted:
-        return [
-            f"copy_bytes_per_s = {copy:.6g}  # what makes the kernel's srtrans FFT-stage transposes take their time"
-        ]
-    return [f"copy_bytes_per_s = {copy:.6g}  # the ping-pong's peak: one copy alone on the node"]
+def _g6(x: float) -> float:
+    """x to the 6 significant digits the file gives every fitted number (the checks simulate
+    the file as written)."""
+    return float(f"{x:.6g}")
 
 
-def toml_text(f: Fit, source: Path, validation: dict[str, float] | None = None, copy: float | None = -1.0) -> str:
-    """The platform file, each number with where it comes from (copy: the copy rate to write,
-    None for none, by default the fit's)."""
-    copy = f.copy_bytes_per_s if copy == -1.0 else copy
-    rows = ", ".join(f"[{n}, {x:.6g}]" for n, x in f.lat_factor)
-    lines = [
-        f"# This node ({f.host}), written by `pstlab calibrate {source}`: fitted from pstswm's",
-        "# swaps (protocol 0,6) and serial model runs of that directory, less what SMPI adds in",
-        "# simulating pstswm (measured by simulating the fit); the [validation] figures are the",
-        "# simulated platform's errors against the records.",
-        "",
-        "[platform]",
-        'name = "this-machine"',
-        "",
-        "[nodes]",
-        "count = 1                       # the node measured",
-        f"cores_per_node = {f.ranks_per_node}              # its cores (cpus_online, at least 2), a rank slot each",
-        "",
-        "[topology]",
-        'kind = "cluster"',
-        "",
-        "[network]",
-        "# Between nodes: not measured (one node); the node's own figures, for files that add nodes.",
-        f"latency_s = {f.latency_s / 2:.6g}            # half the 2-rank swap's smallest time (two links per message)",
-        f"bandwidth_bytes_per_s = {f.bandwidth_bytes_per_s:.6g}  # the swap's peak bytes / (time - latency)",
-        'link_sharing = "split_duplex"',
-        f"loopback_latency_s = {f.latency_s:.6g}   # a rank to itself: as to another rank",
-        f"loopback_bandwidth_bytes_per_s = {f.bandwidth_bytes_per_s:.6g}  # the same",
-        f"lat_factor = [{rows}]  # each swap size's time less its copy at the peak, over the latency",
-        "bw_factor = [[0, 1.0]]         # every message copies at the peak rate",
-        f"eager_limit_bytes = {EAGER_LIMIT_BYTES}      # SimGrid's default: the records do not show the library's",
-        "",
-        "[overheads]",
-        "send = [[0, 0.0, 0.0]]         # in the fitted times already",
-        "recv = [[0, 0.0, 0.0]]         # in the fitted times already",
-        "isend = [[0, 0.0, 0.0]]        # in the fitted times already",
-        "",
-        "[collectives]",
-        'selector = "ompi"             # SMPI\'s Open MPI selection logic',
-        "",
-        "[node]",
-        f"latency_s = {f.latency_s:.6g}              # the 2-rank swap's smallest time",
-        f"core_bandwidth_bytes_per_s = {2 * f.bandwidth_bytes_per_s:.6g}  # 2 x swap peak: send, receive share it",
-        f"shared_bandwidth_bytes_per_s = {f.shared_bandwidth:.6g}  # {_loaded_note(f)}",
-        *_copy_line(f, copy),
-    ]
-    for problem, problem_rates in sorted(f.mflops.items()):
-        lines += ["", f"[compute.{problem}]"]
-        for key, rate in problem_rates.items():
-            note = "model on 1 rank: the median of its runs" if key == "mflops" else "the stage's flops / its time"
-            lines.append(f"{f'{key} = {rate:.6g}':<30} # {note}")
+def as_platform(f: Fit, path: Path, validation: dict[str, float] | None = None) -> platform.Platform:
+    """The fit as the platform of one node of f.ranks_per_node one-core hosts, with its copy rate."""
+    no_overhead = [(0, 0.0, 0.0)]
+    return platform.Platform(
+        path=path,
+        name="this-machine",
+        nodes=1,
+        cores_per_node=f.ranks_per_node,
+        topology="cluster",
+        torus_dims=None,
+        fat_tree=None,
+        latency_s=_g6(f.latency_s / 2),
+        bandwidth_bytes_per_s=_g6(f.bandwidth_bytes_per_s),
+        link_sharing="split_duplex",
+        loopback_latency_s=_g6(f.latency_s),
+        loopback_bandwidth_bytes_per_s=_g6(f.bandwidth_bytes_per_s),
+        lat_factor=[(n, _g6(x)) for n, x in f.lat_factor],
+        bw_factor=[(0, 1.0)],
+        send_overhead=no_overhead,
+        recv_overhead=no_overhead,
+        isend_overhead=no_overhead,
+        eager_limit_bytes=EAGER_LIMIT_BYTES,
+        coll_selector="ompi",
+        compute={problem: {k: _g6(v) for k, v in rates.items()} for problem, rates in sorted(f.mflops.items())},
+        validation={k: float(f"{v:.4f}") for k, v in (validation or {}).items()},
+        node=platform.Node(
+            latency_s=_g6(f.latency_s),
+            core_bandwidth_bytes_per_s=_g6(2 * f.bandwidth_bytes_per_s),
+            shared_bandwidth_bytes_per_s=_g6(f.shared_bandwidth),
+            copy_bytes_per_s=_g6(f.copy_bytes_per_s),
+        ),
+        shares={problem: [tuple(map(_g6, row)) for row in rows] for problem, rows in f.shares.items()},
+    )
+
+
+VALIDATION_NOTES = {
+    "pingpong_max_error": f"the ping-pong, not fitted on (target {HELD_OUT_TARGET:.0%})",
+    "swap_max_error": f"the 2-rank swap the path was fitted to (target {FITTED_TARGET:.0%})",
+    "node_swap_max_error": f"the swaps of every pair at once (target {HELD_OUT_TARGET:.0%})",
+    "stage_max_error": f"the kernel's other stages, not fitted on (target {HELD_OUT_TARGET:.0%})",
+}
+
+
+def _notes(f: Fit, p: platform.Platform) -> dict[str, str]:
+    """Where each number of p, the platform of fit f, comes from (platform.dumps' notes)."""
+    copy = p.node.copy_bytes_per_s if p.node else None
+    fitted_copy = f.copy_fitted is not None and copy == _g6(f.copy_fitted)
+    notes = {
+        "nodes.count": "the node measured",
+        "nodes.cores_per_node": "its cores (cpus_online, at least 2), a rank slot each",
+        "network": "Between nodes: not measured (one node); the node's own figures, for files that add nodes.",
+        "network.latency_s": "half the 2-rank swap's smallest time (two links per message)",
+        "network.bandwidth_bytes_per_s": "the swap's peak bytes / (time - latency)",
+        "network.loopback_latency_s": "a rank to itself: as to another rank",
+        "network.loopback_bandwidth_bytes_per_s": "the same",
+        "network.lat_factor": "each swap size's time less its copy at the peak, over the latency",
+        "network.bw_factor": "every message copies at the peak rate",
+        "network.eager_limit_bytes": "SimGrid's default: the records do not show the library's",
+        **{f"overheads.{k}": "in the fitted times already" for k in ("send", "recv", "isend")},
+        "collectives.selector": "SMPI's Open MPI selection logic",
+        "node.latency_s": "the 2-rank swap's smallest time",
+        "node.core_bandwidth_bytes_per_s": "2 x swap peak: send, receive share it",
+        "node.shared_bandwidth_bytes_per_s": _loaded_note(f),
+        "node.copy_bytes_per_s": "what makes the kernel's srtrans FFT-stage transposes take their time"
+        if fitted_copy
+        else "the ping-pong's peak: one copy alone on the node",
+        **{f"validation.{k}": note for k, note in VALIDATION_NOTES.items()},
+    }
+    for problem, rates in p.compute.items():
+        for key in rates:
+            why = "model on 1 rank: the median of its runs" if key == "mflops" else "the stage's flops / its time"
+            notes[f"compute.{problem}.{key}"] = why
         if problem in f.shares:
-            table = ", ".join("[" + ", ".join(f"{x:.6g}" for x in row) + "]" for row in f.shares[problem])
-            lines.append(f"# [share, {', '.join(platform.SHARE_ROW[1:])}]: serial runs of {f.shares_source[problem]}")
-            lines.append(f"rates_by_share = [{table}]")
-    if validation:
-        lines += ["", "[validation]"]
-        notes = {
-            "pingpong_max_error": f"the ping-pong, not fitted on (target {HELD_OUT_TARGET:.0%})",
-            "swap_max_error": f"the 2-rank swap the path was fitted to (target {FITTED_TARGET:.0%})",
-            "node_swap_max_error": f"the swaps of every pair at once (target {HELD_OUT_TARGET:.0%})",
-            "stage_max_error": f"the kernel's other stages, not fitted on (target {HELD_OUT_TARGET:.0%})",
-        }
-        lines += [f"{k} = {v:.4f}    # {notes[k]}" for k, v in validation.items()]
-    return "\n".join(lines) + "\n"
+            columns = ", ".join(platform.SHARE_ROW)
+            notes[f"compute.{problem}.rates_by_share"] = f"[{columns}]: serial runs of {f.shares_source[problem]}"
+    return notes
+
+
+def toml_text(p: platform.Platform, f: Fit, source: Path) -> str:
+    """The platform file of p, the platform of fit f, each number with where it comes from."""
+    header = (
+        f"This node ({f.host}), written by `pstlab calibrate {source}`: fitted from pstswm's\n"
+        "swaps (protocol 0,6) and serial model runs of that directory, less what SMPI adds in\n"
+        "simulating pstswm (measured by simulating the fit); the [validation] figures are the\n"
+        "simulated platform's errors against the records."
+    )
+    return platform.dumps(p, header, _notes(f, p))
+
+
+def write(path: Path, f: Fit, source: Path, validation: dict[str, float] | None = None) -> None:
+    """The platform file of fit f (and its [validation] figures) at path."""
+    paths.write_atomic(path, toml_text(as_platform(f, path, validation), f, source))
 
 
 def _simulate(platform_file: Path, pstswm: Path, ranks: int, launch: list[str], command: list[str]) -> list[dict]:
@@ -439,8 +458,10 @@ def fit_copy_rate(results: records.RecordSet, f: Fit, source: Path, platform_fil
     ping-pong's peak stays."""
     first, measured = _kernel_measured(results)
     times = []
+    p = as_platform(f, platform_file)
     for copy in (None, PROBE_BYTES_PER_S):
-        paths.write_atomic(platform_file, toml_text(f, source, copy=copy))
+        probe = replace(p, node=replace(p.node, copy_bytes_per_s=copy))
+        paths.write_atomic(platform_file, toml_text(probe, f, source))
         times.append(_simulate_kernel(f, first, platform_file, pstswm)[COPY_STAGE])
     copied_bytes = (times[1] - times[0]) * PROBE_BYTES_PER_S
     left_s = measured[COPY_STAGE] - times[0]
@@ -520,7 +541,8 @@ def calibrate(results_dir: str, out: str | None, build: str | None) -> int:
     if pstswm is None or not os.access(pstswm, os.X_OK):
         raise PstlabError(f"{pstswm or how}: no SMPI build to check the platform with (scripts/build.sh smpi)")
     out_path.parent.mkdir(parents=True, exist_ok=True)
-    paths.write_atomic(out_path, toml_text(f, Path(results_dir)))
+    source = Path(results_dir)
+    write(out_path, f, source)
     platform.load(out_path)  # what calibrate writes, the format accepts
     # Simulation is deterministic: a few corrections reach the fixed point or show there is none.
     fit_err, fit_rows = check_swap(f, 2, out_path, pstswm)
@@ -528,13 +550,13 @@ def calibrate(results_dir: str, out: str | None, build: str | None) -> int:
         if fit_err <= FITTED_TARGET / 2:
             break
         f = corrected(f, {n: sim for n, _, sim in fit_rows})
-        paths.write_atomic(out_path, toml_text(f, Path(results_dir)))
+        write(out_path, f, source)
         fit_err, fit_rows = check_swap(f, 2, out_path, pstswm)
-    f = fit_copy_rate(results, f, Path(results_dir), out_path, pstswm)
-    paths.write_atomic(out_path, toml_text(f, Path(results_dir)))
+    f = fit_copy_rate(results, f, source, out_path, pstswm)
+    write(out_path, f, source)
     errors, shown = _held_out(results, f, out_path, pstswm)
     validation = {"swap_max_error": fit_err, **errors}
-    paths.write_atomic(out_path, toml_text(f, Path(results_dir), validation))
+    write(out_path, f, source, validation)
     print(f"wrote {out_path}")
     _print_rows("swap 0,6 on 2 ranks (fitted)", [(f"{n} B", m, s) for n, m, s in fit_rows], FITTED_TARGET, fit_err)
     for key, (title, rows) in shown.items():
@@ -544,3 +566,4 @@ def calibrate(results_dir: str, out: str | None, build: str | None) -> int:
     if fit_err > FITTED_TARGET or max(errors.values()) > HELD_OUT_TARGET:
         raise RunFailed(f"the platform misses its accuracy targets (figures above, stored in {out_path})")
     return 0
+

@@ -373,45 +373,57 @@ def _node(r: _Reader, topology: str) -> Node:
     )
 
 
-def dumps(p: Platform, comment: str) -> str:
-    """p as a platform file that load() reads back to p (comment: where its numbers come from)."""
+def _tables(p: Platform) -> list[tuple[str, list[tuple[str, str]]]]:
+    """p's tables in a platform file's order: (table, [(key, value as TOML), ...])."""
 
     # repr: the shortest text that reads back as the same number
     def rows(table: list[tuple]) -> str:
         return "[" + ", ".join("[" + ", ".join(map(repr, row)) + "]" for row in table) + "]"
 
-    shape = {"torus": f"torus_dims = {p.torus_dims}\n", "fat_tree": f'fat_tree = "{p.fat_tree}"\n'}
-    topology = shape.get(p.topology, "")
-    compute = "".join(
-        f"\n[compute.{problem}]\n"
-        + "".join(f"{k} = {v!r}\n" for k, v in rates.items())
-        + (f"rates_by_share = {rows(p.shares[problem])}\n" if problem in p.shares else "")
-        for problem, rates in p.compute.items()
-    )
-    validation = "".join(f"{k} = {v!r}\n" for k, v in p.validation.items())
-    node = ""
+    shape = {"torus": [("torus_dims", str(p.torus_dims))], "fat_tree": [("fat_tree", f'"{p.fat_tree}"')]}
+    network = [
+        ("latency_s", repr(p.latency_s)),
+        ("bandwidth_bytes_per_s", repr(p.bandwidth_bytes_per_s)),
+        ("link_sharing", f'"{p.link_sharing}"'),
+        ("loopback_latency_s", repr(p.loopback_latency_s)),
+        ("loopback_bandwidth_bytes_per_s", repr(p.loopback_bandwidth_bytes_per_s)),
+        ("lat_factor", rows(p.lat_factor)),
+        ("bw_factor", rows(p.bw_factor)),
+        ("eager_limit_bytes", str(p.eager_limit_bytes)),
+    ]
+    overheads = [("send", rows(p.send_overhead)), ("recv", rows(p.recv_overhead)), ("isend", rows(p.isend_overhead))]
+    tables = [
+        ("platform", [("name", f'"{p.name}"')]),
+        ("nodes", [("count", str(p.nodes)), ("cores_per_node", str(p.cores_per_node))]),
+        ("topology", [("kind", f'"{p.topology}"'), *shape.get(p.topology, [])]),
+        ("network", network),
+        ("overheads", overheads),
+        ("collectives", [("selector", f'"{p.coll_selector}"')]),
+    ]
     if p.node:
-        node = "".join(f"{k} = {v!r}\n" for k, v in dataclasses.asdict(p.node).items() if v is not None)
-        node = f"\n[node]\n{node}"
-    return (
-        "".join(f"# {line}\n" for line in comment.splitlines())
-        + f'\n[platform]\nname = "{p.name}"\n'
-        + f"\n[nodes]\ncount = {p.nodes}\ncores_per_node = {p.cores_per_node}\n"
-        + f'\n[topology]\nkind = "{p.topology}"\n{topology}'
-        + "\n[network]\n"
-        + f"latency_s = {p.latency_s!r}\nbandwidth_bytes_per_s = {p.bandwidth_bytes_per_s!r}\n"
-        + f'link_sharing = "{p.link_sharing}"\n'
-        + f"loopback_latency_s = {p.loopback_latency_s!r}\n"
-        + f"loopback_bandwidth_bytes_per_s = {p.loopback_bandwidth_bytes_per_s!r}\n"
-        + f"lat_factor = {rows(p.lat_factor)}\nbw_factor = {rows(p.bw_factor)}\n"
-        + f"eager_limit_bytes = {p.eager_limit_bytes}\n"
-        + f"\n[overheads]\nsend = {rows(p.send_overhead)}\nrecv = {rows(p.recv_overhead)}\n"
-        + f"isend = {rows(p.isend_overhead)}\n"
-        + f'\n[collectives]\nselector = "{p.coll_selector}"\n'
-        + node
-        + compute
-        + (f"\n[validation]\n{validation}" if validation else "")
-    )
+        tables.append(("node", [(k, repr(v)) for k, v in dataclasses.asdict(p.node).items() if v is not None]))
+    for problem, rates in p.compute.items():
+        share = [("rates_by_share", rows(p.shares[problem]))] if problem in p.shares else []
+        tables.append((f"compute.{problem}", [*((k, repr(v)) for k, v in rates.items()), *share]))
+    if p.validation:
+        tables.append(("validation", [(k, repr(v)) for k, v in p.validation.items()]))
+    return tables
+
+
+def dumps(p: Platform, comment: str, notes: dict[str, str] | None = None) -> str:
+    """p as a platform file that load() reads back to p.  comment: where its numbers come from, at
+    the top; notes: a comment per table ("network", on a line under its header) or field
+    ("network.latency_s", at the end of its line)."""
+    notes = notes or {}
+    lines = [f"# {line}" for line in comment.splitlines()]
+    for table, fields in _tables(p):
+        lines += ["", f"[{table}]"]
+        if table in notes:
+            lines.append(f"# {notes[table]}")
+        for key, value in fields:
+            note = notes.get(f"{table}.{key}")
+            lines.append(f"{key} = {value}" + (f"  # {note}" if note else ""))
+    return "\n".join(lines) + "\n"
 
 
 def _piecewise(rows: list[tuple]) -> str:
