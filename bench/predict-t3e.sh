@@ -5,7 +5,7 @@
 # SMPI lacks what the one-sided one needs and the SMPI build has no OpenSHMEM: docs/predict.md).
 # Prints the platforms' SHA-256, the search, then per cell paper, predicted, error and the
 # no-communication baseline on the shape T(P)/T(4x4), and the targets with PASS/MISS
-# (python/pstlab/validate_t3e.py holds the table and the arithmetic).
+# (python/pstlab/simulate/validate_t3e.py holds the table and the arithmetic).
 #   bench/predict-t3e.sh [--out DIR] [--jobs N] [--search GRIDS] [--reps N] [--compute real|skeleton]
 # "opt" is searched by pstswm kernel on the simulated platform at each grid of --search (default
 # 4x4) over the FFT transposes and dfft, halfsum and ringpipe, and the protocols of Worley's
@@ -81,7 +81,7 @@ for problem in T42L16 T85L16; do
   rec=$out/search/serial-$problem.jsonl
   [[ -s $rec ]] || scripts/pstrun --mpi smpi --platform "${platform[MPI]}" -n 1 "$pstswm" model "${model_fixed[@]}" \
     --trunc "$trunc" --levels "$levels" --steps 6 --warmup 2 --out "$rec" >"$out/logs/serial-$problem.out" 2>&1
-  rate[$problem]=$("$python" -m pstlab.simulate.validate_t3e rate "$rec")
+  rate[$problem]=$("$python" -m pstlab validate-t3e rate "$rec")
   echo "host rate $problem: ${rate[$problem]} MFlop/s (serial, 4 timed steps)"
 done
 
@@ -104,9 +104,9 @@ for grid in ${search//,/ }; do
         done
         cat "$rec.fft" "$rec.legendre" >"$rec" && rm -f "$rec.fft" "$rec.legendre"
       fi
-      echo "$tag: $("$python" -m pstlab.simulate.validate_t3e size "$rec") alternatives timed"
+      echo "$tag: $("$python" -m pstlab validate-t3e size "$rec") alternatives timed"
       for family in DTH DR; do
-        "$python" -m pstlab.simulate.validate_t3e preset "$rec" "$family" "$out/search/opt-$family-$tag.toml" | sed "s/^/  $tag /"
+        "$python" -m pstlab validate-t3e preset "$rec" "$family" "$out/search/opt-$family-$tag.toml" | sed "s/^/  $tag /"
       done
     done
   done
@@ -129,7 +129,7 @@ run_cell() {
   fi
 }
 echo "## cells ($jobs at a time; opt of a mesh from the searched grid nearest in rank count)"
-"$python" -m pstlab.simulate.validate_t3e cells --search "$search" | sort -k6,6nr |
+"$python" -m pstlab validate-t3e cells --search "$search" | sort -k6,6nr |
   while read -r problem family library column mesh _ranks grid; do
     echo "$problem $family $library $column $mesh $grid ${platform[$library]} ${rate[$problem]}"
   done | {
@@ -141,4 +141,4 @@ echo "## cells ($jobs at a time; opt of a mesh from the searched grid nearest in
 }
 echo "cells done after $((SECONDS - start)) s"
 echo
-"$python" -m pstlab.simulate.validate_t3e report "$out"
+"$python" -m pstlab validate-t3e report "$out"

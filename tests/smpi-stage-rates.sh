@@ -29,7 +29,7 @@ for stage, mflops in want.items():
 print("smpi stage rates: " + ", ".join(f"{s} {m:g}" for s, m in want.items()) + " MFlop/s: ok")
 PY
 # What pstrun hands the run, broken by hand: every simulated rank refuses it before its first step.
-PYTHONPATH="$here/../python" python3 -m pstlab.simulate.platform "$dir/staged.toml" "$dir/plat" --problem T42L16 --host-mflops 1000 \
+PYTHONPATH="$here/../python" python3 -m pstlab platform "$dir/staged.toml" "$dir/plat" --problem T42L16 --host-mflops 1000 \
   >"$dir/cfg"
 cfg=(); while read -r c; do cfg+=("--cfg=$c"); done <"$dir/cfg"
 set +e

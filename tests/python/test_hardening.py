@@ -81,12 +81,12 @@ def test_a_current_record_is_checked_against_the_whole_schema(cli, tmp_path):
 def test_a_pstlab_bug_is_an_internal_error_not_bad_input(cli, tmp_path, monkeypatch):
     """Any exception other than a refusal of the input is a bug: a traceback and exit 70, never
     exit 2 'bad records', so that the JSONL fuzzer cannot mistake it for the data's fault."""
-    from pstlab import cli as pstlab_cli
+    from pstlab.report import summary
 
     def broken(args):
         return {}["a field pstlab forgot"]
 
-    monkeypatch.setitem(pstlab_cli.COMMANDS, "summary", broken)
+    monkeypatch.setattr(summary, "command", broken)
     rc, _, err = cli("summary", FIXTURES / "openmpi")
     assert rc == 70 and "Traceback" in err and "KeyError" in err
     assert "pstlab summary: internal error (a pstlab bug, not a fault of the records)" in err

@@ -1,4 +1,4 @@
-"""Platform files (python/pstlab/platform.py, docs/predict.md): the shipped T3E-900 files, what they
+"""Platform files (python/pstlab/simulate/platform.py, docs/predict.md): the shipped T3E-900 files, what they
 become for smpirun, and bad files refused with exit 2 and FILE:LINE."""
 
 import os
@@ -19,7 +19,8 @@ def render(path, tmp_path, *extra):
         [
             sys.executable,
             "-m",
-            "pstlab.simulate.platform",
+            "pstlab",
+            "platform",
             str(path),
             str(tmp_path / "out"),
             *extra,

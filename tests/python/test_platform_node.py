@@ -1,4 +1,4 @@
-"""A node's shared path and rates by share in platform files (python/pstlab/platform.py, [node] and
+"""A node's shared path and rates by share in platform files (python/pstlab/simulate/platform.py, [node] and
 [compute.P] rates_by_share in docs/predict.md): what they become for smpirun, what SMPI makes of
 them, their sensitivity inputs, and bad files refused with exit 2 and FILE:LINE."""
 
@@ -51,7 +51,7 @@ def node_file(tmp_path):
 
 def render(path, outdir, *extra):
     return subprocess.run(
-        [sys.executable, "-m", "pstlab.simulate.platform", str(path), str(outdir), *extra],
+        [sys.executable, "-m", "pstlab", "platform", str(path), str(outdir), *extra],
         capture_output=True,
         text=True,
         timeout=60,

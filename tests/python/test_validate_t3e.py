@@ -1,4 +1,4 @@
-"""The arithmetic of bench/predict-t3e.sh (pstlab.validate_t3e): the table, the shape and its
+"""The arithmetic of bench/predict-t3e.sh (pstlab validate-t3e): the table, the shape and its
 errors, the baseline, the ratios and each target's pass or miss."""
 
 import json
@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from conftest import FIXTURES
+from pstlab.cli import main
 from pstlab.core.errors import PstlabError
 from pstlab.run import tune
 from pstlab.simulate import validate_t3e as v
@@ -261,6 +262,7 @@ def test_cli_refuses_kernel_records_without_the_familys_stage(tmp_path, capsys):
     records = tmp_path / "kernel.jsonl"
     lines = (FIXTURES / "openmpi" / "kernel.jsonl").read_text().splitlines()
     records.write_text("\n".join(line for line in lines if '"fft"' not in line) + "\n")
-    assert v.main(["preset", str(records), "DR", str(tmp_path / "opt.toml")]) == 2
-    assert "validate_t3e: no kernel records for the fft stage: nothing to choose DR's from" in capsys.readouterr().err
+    assert main(["validate-t3e", "preset", str(records), "DR", str(tmp_path / "opt.toml")]) == 2
+    err = capsys.readouterr().err
+    assert "pstlab validate-t3e: no kernel records for the fft stage: nothing to choose DR's from" in err
     assert not (tmp_path / "opt.toml").exists()

@@ -9,6 +9,7 @@ a directory of several launches (`--launches`) gives the verdict of its merged r
 """
 
 import itertools
+import json
 import statistics
 from pathlib import Path
 
@@ -125,3 +126,21 @@ def exit_code(result: dict) -> int:
     if not benches:
         return 2
     return 0 if all(e["targets_met"] for e in benches) else 1
+
+
+def add_parser(sub, name: str, summary: str) -> None:
+    p = sub.add_parser(
+        name,
+        help=summary,
+        description="The share of verdicts whose best sets intersect in every pair of runs, and the best sets' "
+        "size. Exit 0 when the targets are met (>= 95 %% consistent, best set median <= 25 %%, 90th percentile "
+        "<= 50 %% of the alternatives), 1 when not, 2 when the runs share no verdict.",
+    )
+    p.add_argument("results", nargs="+", help="two or more results directories of the same suite")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+
+
+def command(args) -> int:
+    result = analyse(args.results)
+    print(json.dumps(result, indent=2) if args.json else render(result))
+    return exit_code(result)

@@ -301,3 +301,24 @@ def write(
             + "\n  ".join(failures + [f"not gated: {s}" for s in skipped])
         )
     return md_path, html_path, lines
+
+
+def add_parser(sub, name: str, summary: str) -> None:
+    p = sub.add_parser(name, help=summary)
+    p.add_argument("a", help="results directory A")
+    p.add_argument("b", help="results directory B")
+    p.add_argument("--out", metavar="DIR", help="where to write compare.md/.html (default results/compare-A-vs-B)")
+    p.add_argument(
+        "--fail-above",
+        type=float,
+        metavar="PCT",
+        help="exit 1 when B is significantly (Holm-adjusted, 95 %%) worse than A by more than PCT %% anywhere; "
+        "needs 3 or more launches on each side (pstlab run --launches 3), else exit 2",
+    )
+
+
+def command(args) -> int:
+    md, html, lines = write(args.a, args.b, args.out, args.fail_above)
+    print("\n".join(lines))
+    print(f"pstlab: wrote {md} and {html}")
+    return 0

@@ -88,3 +88,15 @@ def write(path: str | Path, out: str | Path | None = None) -> tuple[Path, Path]:
     paths.write_atomic(html_path, doc.to_html(title, text, secs, contents=True))
     paths.write_atomic(out_dir / "verdicts.json", json.dumps(b.to_json(), indent=2, ensure_ascii=False) + "\n")
     return md_path, html_path
+
+
+def add_parser(sub, name: str, summary: str) -> None:
+    p = sub.add_parser(name, help=summary)
+    p.add_argument("results", help="a results directory (or one .jsonl file)")
+    p.add_argument("--out", metavar="DIR", help="where to write the report (default: the results directory)")
+
+
+def command(args) -> int:
+    md, html = write(args.results, args.out)
+    print(f"pstlab: wrote {md} and {html}")
+    return 0

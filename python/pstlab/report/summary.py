@@ -56,3 +56,14 @@ def render(path: str | Path) -> str:
 
 def render_json(path: str | Path) -> str:
     return json.dumps(box.build(load(path)).to_json(), indent=2, ensure_ascii=False)
+
+
+def add_parser(sub, name: str, summary: str) -> None:
+    p = sub.add_parser(name, help=summary)
+    p.add_argument("results", help="a results directory (or one .jsonl file)")
+    p.add_argument("--json", action="store_true", help="print the verdict box's paired verdicts as JSON")
+
+
+def command(args) -> int:
+    print(render_json(args.results) if args.json else render(args.results))
+    return 0

@@ -6,6 +6,7 @@ as it is.  Every launch is its own process group with a token in its environment
 Ctrl-C ends the launcher and all its ranks (also ranks outside that group), and nothing else.
 """
 
+import argparse
 import contextlib
 import itertools
 import os
@@ -54,6 +55,27 @@ def nodes_of(launcher: str) -> int:
     """The nodes a launcher template asks for ('srun -N 2 -n {n}': 2); 1 when it names none."""
     m = re.search(r"(?:^|\s)(?:-N\s*|--nodes[=\s])(\d+)(?:\s|$)", launcher)
     return int(m.group(1)) if m else 1
+
+
+def add_options(p: argparse.ArgumentParser) -> None:
+    """The command-line options that choose the pstswm and how it is launched (pstlab run, tune)."""
+    p.add_argument(
+        "--mpi",
+        help=f"which MPI build to use: {', '.join(paths.MPIS)} (default: an installed pstswm's own, "
+        "else openmpi)",
+    )
+    p.add_argument(
+        "--launcher",
+        default="mpiexec",
+        help="mpiexec (default), srun, or a template with {n} for the rank count, e.g. 'srun --mpi=pmix -n {n}'",
+    )
+    p.add_argument("--build", metavar="DIR", help="the pstswm build directory (default build/<mpi> in the checkout)")
+    p.add_argument(
+        "--pstswm",
+        metavar="PATH",
+        help=f"the pstswm executable (overrides --build; default ${paths.PSTSWM_VAR}, then build/<mpi> when run "
+        "in a pstswm checkout, then pstswm on PATH)",
+    )
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,8 @@ import os
 import re
 import shutil
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -482,3 +484,76 @@ def _run_locked(opts, suite, run, directory: Path, available, by_name, echo, fin
             f"--resume re-runs only these)"
         )
     return directory
+
+
+# ---------------------------------------------------------------- the command
+
+
+def add_parser(sub, name: str, summary: str) -> None:
+    p = sub.add_parser(
+        name,
+        help=summary,
+        description="Run every experiment of SUITE (by name: SUITE.toml in the installed pstswm's "
+        "share/pstswm/suites or the checkout's suites/; or a path to a .toml file), then write its report. "
+        "Experiments whose subcommand this pstswm build lacks are skipped with a note.",
+    )
+    p.add_argument(
+        "suite",
+        help="quick, paper, full (from the installed pstswm's share/pstswm/suites, or the checkout's suites/), "
+        "or a path to a suite .toml file",
+    )
+    launch.add_options(p)
+    p.add_argument("--out", metavar="DIR", help="results directory (default results/<timestamp>-<suite>-<mpi>)")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="finish an interrupted run (the --out DIR, else the latest unfinished one of this suite): "
+        "finished experiments are kept, the others run",
+    )
+    p.add_argument("--max-ranks", type=int, metavar="N", help="skip experiments that need more than N ranks")
+    p.add_argument(
+        "--launches",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run every experiment N times, interleaved across experiments (<name>-L<k>.jsonl); the statistics "
+        "then count the variation between launches (compare --fail-above needs 3)",
+    )
+    p.add_argument("--dry-run", action="store_true", help="print each experiment's command line and run nothing")
+    p.add_argument(
+        "--no-report",
+        action="store_true",
+        help="do not write report.md and report.html into the results directory at the end (pstlab report does)",
+    )
+
+
+def write_report(directory: Path) -> None:
+    """What finished, reported by `pstlab report` in a process of its own (the report is a layer
+    beside this one, not below it); a refusal is named, and the run's own exit status stands."""
+    if not any(directory.glob("*.jsonl")):
+        return
+    done = subprocess.run(
+        [sys.executable, "-m", "pstlab", "report", str(directory)], capture_output=True, text=True, check=False
+    )
+    if done.returncode == 0:
+        print(done.stdout, end="", flush=True)
+    else:
+        why = done.stderr.strip().removeprefix("pstlab report: ")
+        print(f"pstlab run: no report: {why}", file=sys.stderr, flush=True)
+
+
+def command(args) -> int:
+    opts = Options(
+        args.suite,
+        args.mpi,
+        args.launcher,
+        args.build,
+        args.pstswm,
+        args.out,
+        args.resume,
+        args.max_ranks,
+        args.dry_run,
+        args.launches,
+    )
+    run_suite(opts, echo=lambda text: print(text, flush=True), finish=None if args.no_report else write_report)
+    return 0

@@ -14,6 +14,7 @@ fastest protocol and overlap setting.  Where the records carry rounds, "fastest"
     halfsum = { protocol = "1,3", overlap = false, t_s = 8.1e-05 }
 """
 
+import argparse
 import datetime
 import json
 import re
@@ -274,3 +275,51 @@ def tune(opts: Options) -> tuple[Path, dict[str, StageChoice]]:
     out.parent.mkdir(parents=True, exist_ok=True)
     paths.write_atomic(out, preset_text(choice, about))
     return out, choice
+
+
+def add_parser(sub, name: str, summary: str) -> None:
+    p = sub.add_parser(
+        name,
+        help=summary,
+        description="Run `pstswm kernel` for one model configuration (or read its records with "
+        "--records), pick the fastest protocol per algorithm and the fastest algorithm "
+        "per stage, and write the preset file `pstswm model --preset opt --tuned` reads. "
+        "Arguments after -- go to pstswm kernel.",
+    )
+    p.add_argument("--trunc", type=int, metavar="M", help="triangular truncation, e.g. 42 for T42")
+    p.add_argument("--levels", type=int, metavar="K", help="vertical levels")
+    p.add_argument("--grid", metavar="PXxPY", help="processor grid, e.g. 2x1 (runs PX·PY ranks)")
+    p.add_argument("--protocols", default="all", help="protocols to try (default all)")
+    launch.add_options(p)
+    p.add_argument("--records", metavar="FILE", help="tune from these kernel records instead of running pstswm")
+    p.add_argument("--out", metavar="FILE", help="preset file to write (default opt-T<M>L<K>-<grid>.toml)")
+    p.add_argument("extra", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+
+
+def command(args) -> int:
+    extra = args.extra[1:] if args.extra[:1] == ["--"] else args.extra
+    opts = Options(
+        args.trunc,
+        args.levels,
+        args.grid,
+        args.protocols,
+        args.mpi,
+        args.launcher,
+        args.build,
+        args.pstswm,
+        args.out,
+        args.records,
+        extra,
+    )
+    out, choice = tune(opts)
+    for stage, c in choice.items():
+        print(f"{stage}: fastest algorithm {c.fastest.algorithm}" + (f" ({c.config})" if c.config else ""))
+        for p in c.picks:
+            print(
+                f"  {p.algorithm:<10} protocol {p.protocol:<5} overlap {'on ' if p.overlap else 'off'} "
+                f"{p.t_s * 1e6:10.2f} µs"
+            )
+        for p in c.collectives:
+            print(f"  {p.algorithm:<10} MPI collective (not a candidate) {p.t_s * 1e6:10.2f} µs")
+    print(f"pstlab: wrote {out}")
+    return 0

@@ -567,3 +567,24 @@ def calibrate(results_dir: str, out: str | None, build: str | None) -> int:
         raise RunFailed(f"the platform misses its accuracy targets (figures above, stored in {out_path})")
     return 0
 
+
+def add_parser(sub, name: str, summary: str) -> None:
+    p = sub.add_parser(
+        name,
+        help=summary,
+        description="Fit a platform file (docs/predict.md) from the swap, ping-pong, kernel and serial model records "
+        "of RESULTS (scripts/calibrate-node.sh makes them), then simulate it with the SMPI build, with no host time: "
+        "the 2-rank swap it was fitted to must come within 5 %% at every size, the ping-pong, the swaps of every pair "
+        "at once and the kernel stages it was not fitted on within 15 %%.  Exit 3 when a target is missed.",
+    )
+    p.add_argument("results", help="a results directory measured on one node (scripts/calibrate-node.sh OUT)")
+    p.add_argument("--out", metavar="FILE", help="the platform file to write (default platforms/this-machine.toml)")
+    p.add_argument(
+        "--build",
+        metavar="DIR",
+        help="the SMPI build that checks it (default: as scripts/build.sh names it for the smpicc on PATH)",
+    )
+
+
+def command(args) -> int:
+    return calibrate(args.results, args.out, args.build)

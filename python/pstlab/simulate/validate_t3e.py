@@ -8,19 +8,18 @@ timestep is not stated, so every target is on a ratio: the scaling shape T(P)/T(
 DR, SHMEM against MPI.  The no-communication baseline is perfect scaling from the 4x4 cell,
 T(4x4)·16/P; its shape is 16/P.  Errors are relative to the paper: predicted / paper - 1.
 
-    python -m pstlab.validate_t3e cells                      # the cells, one "problem family library mesh" a line
-    python -m pstlab.validate_t3e rate SERIAL.jsonl          # this host's MFlop/s from a serial model run
-    python -m pstlab.validate_t3e preset KERNEL.jsonl DTH OUT.toml   # the family's opt preset
-    python -m pstlab.validate_t3e report DIR                 # the table and the targets from DIR/cells
+    pstlab validate-t3e cells                      # the cells, one "problem family library mesh" a line
+    pstlab validate-t3e rate SERIAL.jsonl          # this host's MFlop/s from a serial model run
+    pstlab validate-t3e preset KERNEL.jsonl DTH OUT.toml   # the family's opt preset
+    pstlab validate-t3e size KERNEL.jsonl          # how many alternatives a kernel run timed
+    pstlab validate-t3e report DIR                 # the table and the targets from DIR/cells
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import statistics
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -453,43 +452,42 @@ def report(directory: Path, echo=print) -> list[Target]:
     return targets
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pstlab.validate_t3e", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="what", required=True)
-    cel = sub.add_parser("cells", help="the cells to run, one 'problem family library column mesh ranks grid' a line")
+def add_parser(sub, name: str, summary: str) -> None:
+    p = sub.add_parser(
+        name,
+        help=summary,
+        description="Worley 1998 Table 5 (the T3E part) against pstswm on the simulated T3E-900: the steps of "
+        "bench/predict-t3e.sh.",
+    )
+    steps = p.add_subparsers(dest="what", required=True)
+    cel = steps.add_parser("cells", help="the cells to run, one 'problem family library column mesh ranks grid' a line")
     cel.add_argument("--search", default=REFERENCE_COLUMN, help="the searched grids, comma-separated")
-    rate = sub.add_parser("rate", help="MFlop/s of a serial model run's records")
+    rate = steps.add_parser("rate", help="MFlop/s of a serial model run's records")
     rate.add_argument("records")
-    pre = sub.add_parser("preset", help="the family's opt preset from kernel records")
+    pre = steps.add_parser("preset", help="the family's opt preset from kernel records")
     pre.add_argument("records")
     pre.add_argument("family", choices=FAMILIES)
     pre.add_argument("out")
-    size = sub.add_parser("size", help="how many alternatives a kernel run timed")
+    size = steps.add_parser("size", help="how many alternatives a kernel run timed")
     size.add_argument("records")
-    rep = sub.add_parser("report", help="the table and the targets")
+    rep = steps.add_parser("report", help="the table and the targets")
     rep.add_argument("directory")
-    args = parser.parse_args(argv)
-    try:
-        if args.what == "cells":
-            grids = args.search.split(",")
-            for problem, family, library, column in cells():
-                grid = search_grid_for(column, grids)
-                print(problem, family, library, column, mesh(family, column), ranks(column), grid)
-        elif args.what == "rate":
-            print(f"{model_point(Path(args.records))['mflops']:.6g}")
-        elif args.what == "preset":
-            for stage, c in write_preset(Path(args.records), args.family, Path(args.out)).items():
-                overlap = "+ov" if c.fastest.overlap else ""
-                print(f"{args.family} {stage}: {c.fastest.algorithm} {c.fastest.protocol}{overlap}")
-        elif args.what == "size":
-            print(search_size(Path(args.records)))
-        else:
-            report(Path(args.directory))
-    except PstlabError as e:
-        print(f"validate_t3e: {e}", file=sys.stderr)
-        return 2
+
+
+def command(args) -> int:
+    if args.what == "cells":
+        grids = args.search.split(",")
+        for problem, family, library, column in cells():
+            grid = search_grid_for(column, grids)
+            print(problem, family, library, column, mesh(family, column), ranks(column), grid)
+    elif args.what == "rate":
+        print(f"{model_point(Path(args.records))['mflops']:.6g}")
+    elif args.what == "preset":
+        for stage, c in write_preset(Path(args.records), args.family, Path(args.out)).items():
+            overlap = "+ov" if c.fastest.overlap else ""
+            print(f"{args.family} {stage}: {c.fastest.algorithm} {c.fastest.protocol}{overlap}")
+    elif args.what == "size":
+        print(search_size(Path(args.records)))
+    else:
+        report(Path(args.directory))
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
