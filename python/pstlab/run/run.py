@@ -28,7 +28,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pstlab import __version__
@@ -365,7 +365,136 @@ def _locked(directory: Path):
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
-def _run_locked(opts, suite, run, directory: Path, available, by_name, echo, finish) -> Path:
+@dataclass
+class _Session:
+    """A suite's run in its locked results directory: the manifest, and what each launch's steps
+    read and note."""
+
+    opts: Options
+    run: launch.Launch
+    directory: Path
+    manifest: dict
+    by_name: dict[str, suites.Experiment]
+    available: set[str]
+    echo: Callable[[str], None]
+    start: float = field(default_factory=time.monotonic)
+    history: list[tuple[float, float | None]] = field(default_factory=list)  # (elapsed, estimate) per launch
+    attempted: set[tuple[str, int]] = field(default_factory=set)  # (re)run now: what was tuned from them is stale
+
+    @property
+    def jobs(self) -> list[dict]:
+        return self.manifest["experiments"]
+
+    def save(self) -> None:
+        write_manifest(self.directory, self.manifest)
+
+    def skip_reason(self, exp: suites.Experiment) -> str | None:
+        """Why this pstswm or --max-ranks cannot run exp; None when they can."""
+        if exp.subcommand not in self.available:
+            return f"this pstswm build has no '{exp.subcommand}' subcommand"
+        if self.opts.max_ranks is not None and exp.ranks > self.opts.max_ranks:
+            return f"needs {exp.ranks} ranks, --max-ranks is {self.opts.max_ranks}"
+        return None
+
+    def skip(self, entry: dict, prefix: str, reason: str) -> None:
+        entry.update(status="skipped", reason=reason)
+        self.echo(f"{prefix}: skipped: {reason}")
+        self.save()
+
+    def step(self, i: int, entry: dict) -> None:
+        """Launch i of the manifest, unless it is kept from an earlier run, skipped, or its preset
+        does not tune."""
+        exp, k = self.by_name[entry["name"]], entry.get("launch", 1)
+        launch_no = f" (launch {k})" if entry["file"] != f"{exp.name}.jsonl" else ""
+        prefix = f"[{i}/{len(self.jobs)}] {exp.name}{launch_no}"
+        if self.kept(entry, exp, prefix):
+            return
+        self.attempted.add((exp.name, k))
+        (self.directory / entry["file"]).unlink(missing_ok=True)  # a done entry whose definition changed is re-run
+        for key in ("reason", "tuned"):
+            entry.pop(key, None)
+        if reason := self.skip_reason(exp):
+            self.skip(entry, prefix, reason)
+            return
+        extra = self.tuned_args(entry, exp, prefix) if exp.tuned_from else []
+        if extra is None:
+            return
+        remaining = [
+            self.by_name[e["name"]]
+            for e in self.jobs[i - 1 :]
+            if e.get("status") != "done" and self.skip_reason(self.by_name[e["name"]]) is None
+        ]
+        elapsed = fmt_duration(time.monotonic() - self.start)
+        self.echo(
+            f"{prefix}: pstswm {exp.subcommand} on {exp.ranks} ranks | elapsed {elapsed}"
+            f" | about {fmt_duration(_estimate_left(remaining, self.history))} left"
+        )
+        self.execute(entry, exp, extra, prefix)
+
+    def kept(self, entry: dict, exp: suites.Experiment, prefix: str) -> bool:
+        """A launch done in an earlier run stays, unless its records are damaged (they are moved
+        aside) or the kernel its preset is tuned from runs again now."""
+        final = self.directory / entry["file"]
+        stale = (exp.tuned_from, entry.get("launch", 1)) in self.attempted
+        if entry.get("status") != "done" or not final.is_file() or stale:
+            return False
+        if (problem := _damage(final)) is None:
+            self.echo(f"{prefix}: done in an earlier run, kept")
+            return True
+        final.replace(final.with_name(final.name + ".invalid"))
+        self.echo(f"{prefix}: its kept records are damaged ({problem}); moved to {final.name}.invalid, running again")
+        return False
+
+    def tuned_args(self, entry: dict, exp: suites.Experiment, prefix: str) -> list[str] | None:
+        """pstswm's arguments for the opt preset tuned from exp.tuned_from's records; None when
+        there is none to run with (the entry is then failed or skipped)."""
+        try:
+            preset, skip = _tune(exp, entry, self.directory, {_job(e): e for e in self.jobs})
+        except PstlabError as e:
+            entry.update(status="failed", reason=f"tuning the opt preset from '{exp.tuned_from}' failed: {e}")
+            entry["finished"] = now()
+            self.echo(f"{prefix}: FAILED: {entry['reason']}")
+            self.save()
+            return None
+        if preset is None:
+            self.skip(entry, prefix, skip)
+            return None
+        entry["tuned"] = str(tuned_path(entry))
+        self.echo(f"{prefix}: opt preset tuned from {exp.tuned_from}'s records: {entry['tuned']}")
+        return _tune_args(exp, preset.resolve())
+
+    def execute(self, entry: dict, exp: suites.Experiment, extra: list[str], prefix: str) -> None:
+        """Launch exp into .partial/, keep its records if they are whole, note how it went; on an
+        interruption, leave it pending and say how to resume."""
+        partial = self.directory / PARTIAL / entry["file"]
+        args = exp.launch_args(entry.get("launch", 1))
+        argv = self.run.command(exp.ranks, exp.subcommand, [*args, *extra, "--out", str(partial.resolve())])
+        shown = [*args, *_tune_args(exp, tuned_path(entry)), "--out", entry["file"]]
+        entry.update(status="running", command=self.run.command(exp.ranks, exp.subcommand, shown), started=now())
+        self.save()
+        log = self.directory / "logs" / Path(entry["file"]).stem
+        try:
+            outcome = launch.run(argv, log.with_suffix(".out"), log.with_suffix(".err"), exp.timeout_s)
+        except KeyboardInterrupt:
+            partial.unlink(missing_ok=True)
+            entry.update(status="pending", reason="interrupted")
+            self.save()
+            raise Interrupted(
+                f"interrupted during {exp.name}; finished experiments are kept. Resume with: "
+                f"pstlab run {' '.join(_resume_args(self.opts, self.directory))}"
+            ) from None
+        _finish(exp, entry, outcome, partial, self.directory / entry["file"], log.with_suffix(".err"))
+        self.history.append((outcome.elapsed_s, exp.estimate_s))
+        self.save()
+        if entry["status"] == "done":
+            self.echo(f"{' ' * len(prefix)}  done in {outcome.elapsed_s:.1f} s")
+        else:
+            self.echo(f"{' ' * len(prefix)}  FAILED: {entry['reason']} (logs/{log.name}.err)")
+
+
+def _prepare(opts: Options, suite: suites.Suite, run: launch.Launch, directory: Path) -> dict:
+    """The manifest to run (the kept one merged with the suite on --resume), written, with an
+    empty .partial/ and logs/."""
     manifest = (
         _merge(read_manifest(directory), suite, run, directory, opts.launches)
         if opts.resume
@@ -376,106 +505,17 @@ def _run_locked(opts, suite, run, directory: Path, available, by_name, echo, fin
     shutil.rmtree(directory / PARTIAL)  # leftovers of an interrupted experiment: never kept
     (directory / PARTIAL).mkdir()
     write_manifest(directory, manifest)
-    jobs = manifest["experiments"]
-    n = len(jobs)
-    times = f" × {opts.launches} launches" if opts.launches > 1 else ""
-    echo(
-        f"pstlab: suite {suite.name} ({len(suite.experiments)} experiments{times}) with {run.mpi} via "
-        f"{run.launcher}; results in {directory}"
-    )
+    return manifest
 
-    start, history = time.monotonic(), []
-    entries = {_job(e): e for e in jobs}
-    attempted = set()  # launches (re)run now: what was tuned from their old records is stale
-    for i, entry in enumerate(jobs, 1):
-        exp, k = by_name[entry["name"]], entry.get("launch", 1)
-        final = directory / entry["file"]
-        prefix = f"[{i}/{n}] {exp.name}" + (f" (launch {k})" if entry["file"] != f"{exp.name}.jsonl" else "")
-        if entry.get("status") == "done" and final.is_file() and (exp.tuned_from, k) not in attempted:
-            if (problem := _damage(final)) is None:
-                echo(f"{prefix}: done in an earlier run, kept")
-                continue
-            final.replace(final.with_name(final.name + ".invalid"))
-            echo(f"{prefix}: its kept records are damaged ({problem}); moved to {final.name}.invalid, running again")
-        attempted.add((exp.name, k))
-        final.unlink(missing_ok=True)  # a done entry whose definition changed is re-run
-        for key in ("reason", "tuned"):
-            entry.pop(key, None)
-        if exp.subcommand not in available:
-            entry.update(status="skipped", reason=f"this pstswm build has no '{exp.subcommand}' subcommand")
-            echo(f"{prefix}: skipped: {entry['reason']}")
-            write_manifest(directory, manifest)
-            continue
-        if opts.max_ranks is not None and exp.ranks > opts.max_ranks:
-            entry.update(status="skipped", reason=f"needs {exp.ranks} ranks, --max-ranks is {opts.max_ranks}")
-            echo(f"{prefix}: skipped: {entry['reason']}")
-            write_manifest(directory, manifest)
-            continue
 
-        extra = []
-        if exp.tuned_from:
-            try:
-                preset, skip = _tune(exp, entry, directory, entries)
-            except PstlabError as e:
-                entry.update(status="failed", reason=f"tuning the opt preset from '{exp.tuned_from}' failed: {e}")
-                entry["finished"] = now()
-                echo(f"{prefix}: FAILED: {entry['reason']}")
-                write_manifest(directory, manifest)
-                continue
-            if preset is None:
-                entry.update(status="skipped", reason=skip)
-                echo(f"{prefix}: skipped: {skip}")
-                write_manifest(directory, manifest)
-                continue
-            entry["tuned"] = str(tuned_path(entry))
-            extra = _tune_args(exp, preset.resolve())
-            echo(f"{prefix}: opt preset tuned from {exp.tuned_from}'s records: {entry['tuned']}")
-        remaining = [
-            by_name[e["name"]]
-            for e in jobs[i - 1 :]
-            if e.get("status") != "done"
-            and by_name[e["name"]].subcommand in available
-            and (opts.max_ranks is None or by_name[e["name"]].ranks <= opts.max_ranks)
-        ]
-        echo(
-            f"{prefix}: pstswm {exp.subcommand} on {exp.ranks} ranks | elapsed {fmt_duration(time.monotonic() - start)}"
-            f" | about {fmt_duration(_estimate_left(remaining, history))} left"
-        )
-        partial = directory / PARTIAL / entry["file"]
-        args = exp.launch_args(k)
-        argv = run.command(exp.ranks, exp.subcommand, [*args, *extra, "--out", str(partial.resolve())])
-        entry.update(
-            status="running",
-            command=run.command(
-                exp.ranks, exp.subcommand, [*args, *_tune_args(exp, tuned_path(entry)), "--out", entry["file"]]
-            ),
-            started=now(),
-        )
-        write_manifest(directory, manifest)
-        log = directory / "logs" / Path(entry["file"]).stem
-        try:
-            outcome = launch.run(argv, log.with_suffix(".out"), log.with_suffix(".err"), exp.timeout_s)
-        except KeyboardInterrupt:
-            partial.unlink(missing_ok=True)
-            entry.update(status="pending", reason="interrupted")
-            write_manifest(directory, manifest)
-            raise Interrupted(
-                f"interrupted during {exp.name}; finished experiments are kept. Resume with: "
-                f"pstlab run {' '.join(_resume_args(opts, directory))}"
-            ) from None
-        _finish(exp, entry, outcome, partial, final, log.with_suffix(".err"))
-        history.append((outcome.elapsed_s, exp.estimate_s))
-        write_manifest(directory, manifest)
-        if entry["status"] == "done":
-            echo(f"{' ' * len(prefix)}  done in {outcome.elapsed_s:.1f} s")
-        else:
-            echo(f"{' ' * len(prefix)}  FAILED: {entry['reason']} (logs/{log.name}.err)")
-
+def _conclude(session: _Session, suite: suites.Suite, finish: Callable[[Path], None] | None) -> None:
+    """The suite's last lines, finish(directory), and RunFailed naming the experiments that failed."""
+    directory, jobs = session.directory, session.jobs
     shutil.rmtree(directory / PARTIAL, ignore_errors=True)
     statuses = [e["status"] for e in jobs]
     counts = ", ".join(f"{statuses.count(s)} {s}" for s in ("done", "skipped", "failed") if s in statuses)
-    elapsed = fmt_duration(time.monotonic() - start)
-    echo(f"pstlab: suite {suite.name} finished in {elapsed}: {counts}; results in {directory}")
+    elapsed = fmt_duration(time.monotonic() - session.start)
+    session.echo(f"pstlab: suite {suite.name} finished in {elapsed}: {counts}; results in {directory}")
     if finish is not None:
         finish(directory)
     if failed := list(dict.fromkeys(e["name"] for e in jobs if e["status"] == "failed")):
@@ -483,6 +523,19 @@ def _run_locked(opts, suite, run, directory: Path, available, by_name, echo, fin
             f"{len(failed)} experiment(s) failed: {', '.join(failed)} (see {directory}/logs; "
             f"--resume re-runs only these)"
         )
+
+
+def _run_locked(opts, suite, run, directory: Path, available, by_name, echo, finish) -> Path:
+    manifest = _prepare(opts, suite, run, directory)
+    times = f" × {opts.launches} launches" if opts.launches > 1 else ""
+    echo(
+        f"pstlab: suite {suite.name} ({len(suite.experiments)} experiments{times}) with {run.mpi} via "
+        f"{run.launcher}; results in {directory}"
+    )
+    session = _Session(opts, run, directory, manifest, by_name, available, echo)
+    for i, entry in enumerate(session.jobs, 1):
+        session.step(i, entry)
+    _conclude(session, suite, finish)
     return directory
 
 

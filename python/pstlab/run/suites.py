@@ -146,40 +146,15 @@ def _experiment(raw: object, where: str) -> Experiment:
         raise PstlabError(f"{where} ({name}): args must be a list of strings (one per argument, no shell syntax)")
     if "--out" in args:
         raise PstlabError(f"{where} ({name}): args must not contain --out (pstlab chooses the record file)")
-    numbers = {}
-    for key in ("estimate_s", "timeout_s", "budget_s"):
-        value = raw.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float) or value <= 0):
-            raise PstlabError(f"{where} ({name}): {key} must be a positive number of seconds, got {value!r}")
-        numbers[key] = value
+    numbers = _seconds(raw, f"{where} ({name})")
     launches = raw.get("launches", 1)
     if isinstance(launches, bool) or not isinstance(launches, int) or launches < 1:
         raise PstlabError(f"{where} ({name}): launches must be a positive integer, got {launches!r}")
     if numbers["budget_s"] is not None:
-        if raw["subcommand"] not in IN_ROUNDS:
-            raise PstlabError(
-                f"{where} ({name}): budget_s is for subcommands that compare alternatives in rounds "
-                f"({', '.join(IN_ROUNDS)}); this one is '{raw['subcommand']}'"
-            )
-        if clash := [a for a in args if a.split("=")[0] in ("--adaptive", "--budget")]:
-            raise PstlabError(
-                f"{where} ({name}): with budget_s, args must not contain {clash[0].split('=')[0]} "
-                "(pstlab adds --adaptive --budget)"
-            )
+        _check_budget(raw["subcommand"], args, f"{where} ({name})")
     tuned_from = raw.get("tuned_from")
     if tuned_from is not None:
-        if not isinstance(tuned_from, str) or not tuned_from:
-            raise PstlabError(f"{where} ({name}): tuned_from must be the name of an earlier kernel experiment")
-        if raw["subcommand"] != "model":
-            raise PstlabError(
-                f"{where} ({name}): tuned_from is for model experiments (they run --preset opt); "
-                f"this one is '{raw['subcommand']}'"
-            )
-        if clash := [a for a in args if a.split("=")[0] in ("--preset", "--tuned")]:
-            raise PstlabError(
-                f"{where} ({name}): with tuned_from, args must not contain {clash[0].split('=')[0]} "
-                "(pstlab adds --preset opt --tuned FILE)"
-            )
+        _check_tuned_model(tuned_from, raw["subcommand"], args, f"{where} ({name})")
     return Experiment(
         name,
         raw["subcommand"],
@@ -193,6 +168,48 @@ def _experiment(raw: object, where: str) -> Experiment:
         launches,
         (0, 0) if "splits" in raw else None,
     )
+
+
+def _seconds(raw: dict, where: str) -> dict[str, float | None]:
+    """An experiment's estimate_s, timeout_s and budget_s: each positive, or None when not given."""
+    numbers = {}
+    for key in ("estimate_s", "timeout_s", "budget_s"):
+        value = raw.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float) or value <= 0):
+            raise PstlabError(f"{where}: {key} must be a positive number of seconds, got {value!r}")
+        numbers[key] = value
+    return numbers
+
+
+def _clash(args: list[str], options: tuple[str, ...]) -> str | None:
+    """The first of `options` args sets (as --option or --option=value), or None."""
+    return next((a.split("=")[0] for a in args if a.split("=")[0] in options), None)
+
+
+def _check_budget(subcommand: str, args: list[str], where: str) -> None:
+    """budget_s is for a subcommand that compares alternatives in rounds, and pstlab passes it."""
+    if subcommand not in IN_ROUNDS:
+        raise PstlabError(
+            f"{where}: budget_s is for subcommands that compare alternatives in rounds "
+            f"({', '.join(IN_ROUNDS)}); this one is '{subcommand}'"
+        )
+    if clash := _clash(args, ("--adaptive", "--budget")):
+        raise PstlabError(f"{where}: with budget_s, args must not contain {clash} (pstlab adds --adaptive --budget)")
+
+
+def _check_tuned_model(tuned_from: object, subcommand: str, args: list[str], where: str) -> None:
+    """An experiment's own tuned_from: a name, on a model experiment, whose preset pstlab passes
+    (_check_tuned_from checks what it names)."""
+    if not isinstance(tuned_from, str) or not tuned_from:
+        raise PstlabError(f"{where}: tuned_from must be the name of an earlier kernel experiment")
+    if subcommand != "model":
+        raise PstlabError(
+            f"{where}: tuned_from is for model experiments (they run --preset opt); this one is '{subcommand}'"
+        )
+    if clash := _clash(args, ("--preset", "--tuned")):
+        raise PstlabError(
+            f"{where}: with tuned_from, args must not contain {clash} (pstlab adds --preset opt --tuned FILE)"
+        )
 
 
 def _check_splits(raw: dict, where: str) -> None:

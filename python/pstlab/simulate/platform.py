@@ -237,8 +237,8 @@ _FIELDS = {
 VALIDATION = ("pingpong_max_error", "swap_max_error", "stage_max_error", "node_swap_max_error")
 
 
-def load(path: str | Path) -> Platform:
-    path = Path(path)
+def _read(path: Path) -> _Reader:
+    """The file parsed, its keys' lines known, no field the format lacks."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
@@ -250,20 +250,17 @@ def load(path: str | Path) -> Platform:
         raise PstlabError(f"{path}:{m.group(1) if m else 1}: not valid TOML: {e}") from e
     r = _Reader(path, data, _key_lines(text))
     r.unknown(_FIELDS)
+    return r
 
-    topology = r.value(str, "topology", "kind")
-    if topology not in TOPOLOGIES:
-        raise r.fail(("topology", "kind"), f"must be one of {', '.join(TOPOLOGIES)}, got {topology!r}")
-    nodes = r.positive(int, "nodes", "count")
+
+def _shape(r: _Reader, topology: str, nodes: int) -> tuple[list[int] | None, str | None]:
+    """[topology]'s shape: a torus's dimensions (whose product is the node count), a fat tree's levels."""
     dims = r.value(list, "topology", "torus_dims", optional=True)
     fat_tree = r.value(str, "topology", "fat_tree", optional=True)
     if topology == "torus":
         if not dims or not all(isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in dims):
             raise r.fail(("topology", "torus_dims"), f"a torus needs its dimensions as positive integers, got {dims!r}")
-        product = 1
-        for d in dims:
-            product *= d
-        if product != nodes:
+        if (product := math.prod(dims)) != nodes:
             raise r.fail(
                 ("topology", "torus_dims"),
                 f"{' x '.join(map(str, dims))} = {product} nodes, but nodes.count is {nodes}",
@@ -278,14 +275,19 @@ def load(path: str | Path) -> Platform:
             )
     elif fat_tree is not None:
         raise r.fail(("topology", "fat_tree"), f"only a fat tree has this field (kind is {topology!r})")
+    return dims, fat_tree
 
-    sharing = r.value(str, "network", "link_sharing")
-    if sharing not in SHARING:
-        raise r.fail(("network", "link_sharing"), f"must be one of {', '.join(SHARING)}, got {sharing!r}")
-    selector = r.value(str, "collectives", "selector")
-    if selector not in SELECTORS:
-        raise r.fail(("collectives", "selector"), f"must be one of {', '.join(SELECTORS)}, got {selector!r}")
 
+def _choice(r: _Reader, allowed, *keys: str) -> str:
+    """A string field that must be one of `allowed`."""
+    value = r.value(str, *keys)
+    if value not in allowed:
+        raise r.fail(keys, f"must be one of {', '.join(allowed)}, got {value!r}")
+    return value
+
+
+def _compute(r: _Reader) -> dict[str, dict[str, float]]:
+    """[compute.TxLy]: each problem's model rate and the stage rates it gives."""
     compute: dict[str, dict[str, float]] = {}
     for problem in r.table("compute"):
         if not PROBLEM.match(problem):
@@ -296,20 +298,36 @@ def load(path: str | Path) -> Platform:
             if rate is not None:
                 rates[f"{stage}_mflops"] = rate
         compute[problem] = rates
+    return compute
+
+
+def _validation(r: _Reader) -> dict[str, float]:
+    """[validation]: the file's own relative errors, none negative."""
+    validation: dict[str, float] = {}
+    if "validation" not in r.data:
+        return validation
+    for k in VALIDATION:
+        v = r.value(float, "validation", k, optional=True)
+        if v is not None:
+            if v < 0:
+                raise r.fail(("validation", k), f"a relative error is not negative, got {v}")
+            validation[k] = v
+    return validation
+
+
+def load(path: str | Path) -> Platform:
+    r = _read(Path(path))
+    topology = _choice(r, TOPOLOGIES, "topology", "kind")
+    nodes = r.positive(int, "nodes", "count")
+    dims, fat_tree = _shape(r, topology, nodes)
+    sharing = _choice(r, SHARING, "network", "link_sharing")
+    selector = _choice(r, SELECTORS, "collectives", "selector")
+    compute = _compute(r)
     shares = {problem: _shares(r, problem) for problem in compute if "rates_by_share" in r.table("compute", problem)}
-    node = _node(r, topology) if "node" in data else None
-
-    validation = {}
-    if "validation" in data:
-        for k in VALIDATION:
-            v = r.value(float, "validation", k, optional=True)
-            if v is not None:
-                if v < 0:
-                    raise r.fail(("validation", k), f"a relative error is not negative, got {v}")
-                validation[k] = v
-
+    node = _node(r, topology) if "node" in r.data else None
+    validation = _validation(r)
     return Platform(
-        path=path,
+        path=r.path,
         name=r.value(str, "platform", "name"),
         nodes=nodes,
         cores_per_node=r.positive(int, "nodes", "cores_per_node"),

@@ -382,9 +382,59 @@ def miss_reason(c: ShapeCell) -> str:
     return f"{slow} the paper; communication is {100 * c.comm_share:.0f} % of the predicted step"
 
 
-def report(directory: Path, echo=print) -> list[Target]:
+@dataclass
+class Scores:
+    """The predictions of a directory's cells, scored against the paper."""
+
+    predicted: dict[tuple[str, str, str, str], dict]
+    shapes: dict[tuple[str, str, str, str], ShapeCell]
+    family: list[PairCell]  # DTH/DR
+    library: list[PairCell]  # SHMEM/MPI
+    excess: list[ExcessCell]
+    missing: list[str]  # the cells not run
+
+    @property
+    def shape_only(self) -> list[ShapeCell]:
+        """The cells besides 4x4, whose shape is 1 by definition."""
+        return [c for c in self.shapes.values() if c.key[3] != REFERENCE_COLUMN]
+
+    @property
+    def targets(self) -> list[Target]:
+        return [*shape_targets(self.shape_only), family_target(self.family), library_target(self.library)]
+
+
+def score(directory: Path) -> Scores:
     predicted = read_predictions(directory)
-    missing = [cell_name(*k) for k in cells() if k not in predicted]
+    return Scores(
+        predicted,
+        {c.key: c for c in shape_cells(predicted)},
+        family_pairs(predicted),
+        library_pairs(predicted),
+        dth_excess(predicted),
+        [cell_name(*k) for k in cells() if k not in predicted],
+    )
+
+
+def _cell_line(s: Scores, key: tuple[str, str, str, str]) -> str:
+    """A cell's line of the table: its seconds, shape, errors, communication share and presets."""
+    problem, family, library, column = key
+    if key not in s.predicted:
+        return f"{problem:7} {family:3} {library:7} {mesh(family, column):5} {paper(*key):8.1f}   not run"
+    p, c = s.predicted[key], s.shapes.get(key)
+    shape = "" if c is None else f"{c.paper_shape:6.3f} {c.predicted_shape:6.3f} "
+    if c is None:
+        errs = ""
+    elif column == REFERENCE_COLUMN:
+        errs = f"{'ref':>6} {1:6.3f} {'ref':>6}"
+    else:
+        errs = f"{_pct(c.error):>6} {baseline_shape(column):6.3f} {_pct(c.baseline_error):>6}"
+    return (
+        f"{problem:7} {family:3} {library:7} {mesh(family, column):5} {paper(*key):8.1f} {p['seconds']:8.1f} "
+        f"{shape}{errs} {100 * p['comm_share']:4.0f}%  {p['config']}"
+    )
+
+
+def _print_cells(s: Scores, echo) -> None:
     echo(
         "Per cell: paper and predicted 5-day seconds (predicted at pstswm's own time step: absolute "
         "seconds are in no target), the shape T(P)/T(4x4), its error, the baseline 16/P and its error."
@@ -393,62 +443,63 @@ def report(directory: Path, echo=print) -> list[Target]:
         f"{'problem':7} {'alg':3} {'library':7} {'mesh':5} {'paper s':>8} {'pred s':>8} {'paper':>6} {'pred':>6} "
         f"{'error':>6} {'base':>6} {'b.err':>6} {'comm':>5}  opt (fft / legendre)"
     )
-    scored = {c.key: c for c in shape_cells(predicted)}
     for key in cells():
-        problem, family, library, column = key
-        if key not in predicted:
-            echo(f"{problem:7} {family:3} {library:7} {mesh(family, column):5} {paper(*key):8.1f}   not run")
-            continue
-        p, c = predicted[key], scored.get(key)
-        shape = "" if c is None else f"{c.paper_shape:6.3f} {c.predicted_shape:6.3f} "
-        if c is None:
-            errs = ""
-        elif column == REFERENCE_COLUMN:
-            errs = f"{'ref':>6} {1:6.3f} {'ref':>6}"
-        else:
-            errs = f"{_pct(c.error):>6} {baseline_shape(column):6.3f} {_pct(c.baseline_error):>6}"
-        echo(
-            f"{problem:7} {family:3} {library:7} {mesh(family, column):5} {paper(*key):8.1f} {p['seconds']:8.1f} "
-            f"{shape}{errs} {100 * p['comm_share']:4.0f}%  {p['config']}"
-        )
-    shape_only = [c for c in scored.values() if c.key[3] != REFERENCE_COLUMN]
-    fam, lib = family_pairs(predicted), library_pairs(predicted)
+        echo(_cell_line(s, key))
+
+
+def _print_ratios(s: Scores, echo) -> None:
+    """DTH/DR and SHMEM/MPI per column, and what the paper's DTH costs beyond the prediction."""
     echo("")
     echo("DTH/DR (paper, predicted; * = the paper's gap exceeds 10 %):")
-    for p in fam:
+    for p in s.family:
         echo(f"  {'*' if gap_exceeds(p.paper_ratio) else ' '} {_pair(p)}")
     echo("SHMEM/MPI (paper, predicted; * = more than 10 points apart):")
-    for p in lib:
+    for p in s.library:
         echo(f"  {' ' if ratio_close(p) else '*'} {_pair(p)}")
-    excess = dth_excess(predicted)
-    if excess:
-        echo("DTH beyond the prediction (the paper's DTH on the prediction's scale, set by its DR 4x4 cell;")
-        echo("share of the predicted DTH step, per mesh; a missing cost that shrinks like the work keeps its share):")
-        for problem in PROBLEMS:
-            for library in LIBRARIES:
-                row = [e for e in excess if e.key[:2] == (problem, library)]
-                if row:
-                    cols = "  ".join(f"{mesh('DTH', e.key[2])} {_pct(e.excess)}" for e in row)
-                    echo(f"  {problem} {library:5}  {cols}")
-    targets = [*shape_targets(shape_only), family_target(fam), library_target(lib)]
+    if not s.excess:
+        return
+    echo("DTH beyond the prediction (the paper's DTH on the prediction's scale, set by its DR 4x4 cell;")
+    echo("share of the predicted DTH step, per mesh; a missing cost that shrinks like the work keeps its share):")
+    for problem in PROBLEMS:
+        for library in LIBRARIES:
+            if row := [e for e in s.excess if e.key[:2] == (problem, library)]:
+                cols = "  ".join(f"{mesh('DTH', e.key[2])} {_pct(e.excess)}" for e in row)
+                echo(f"  {problem} {library:5}  {cols}")
+
+
+def _print_targets(s: Scores, targets: list[Target], echo) -> None:
     echo("")
-    echo(f"Targets (shape over the {len(shape_only)} cells besides 4x4; missing cells: {len(missing)}):")
+    echo(f"Targets (shape over the {len(s.shape_only)} cells besides 4x4; missing cells: {len(s.missing)}):")
     for t in targets:
         echo(f"  {'PASS' if t.passed else 'MISS'}  {t.name}: {t.figure}")
+
+
+def _print_misses(s: Scores, echo) -> None:
+    """Every cell and pair that misses its target, and why where the figures tell."""
     echo("")
     echo("Missed cells:")
-    for c in shape_only:
+    for c in s.shape_only:
         if abs(c.error) > WITHIN:
             echo(f"  shape {cell_name(*c.key)}: error {_pct(c.error)}, {miss_reason(c)}")
-    for p in fam:
+    for p in s.family:
         if gap_exceeds(p.paper_ratio) and not same_winner(p):
             faster = "DTH" if p.paper_ratio < 1 else "DR"
             echo(f"  DTH/DR {_pair(p)}: the paper's faster is {faster}")
-    for p in lib:
+    for p in s.library:
         if not ratio_close(p):
             echo(f"  SHMEM/MPI {_pair(p)}")
-    if missing:
-        echo(f"Not run: {', '.join(missing)}")
+    if s.missing:
+        echo(f"Not run: {', '.join(s.missing)}")
+
+
+def report(directory: Path, echo=print) -> list[Target]:
+    """bench/predict-t3e.sh's table of DIRECTORY/cells against the paper, and its targets."""
+    s = score(directory)
+    targets = s.targets
+    _print_cells(s, echo)
+    _print_ratios(s, echo)
+    _print_targets(s, targets, echo)
+    _print_misses(s, echo)
     return targets
 
 
