@@ -73,7 +73,7 @@ echo "== 5. predicted against measured"
 import statistics
 import sys
 
-from pstlab import records
+from pstlab.io import records
 
 TARGET = 0.15
 

@@ -20,7 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pstlab import records
+from pstlab.io import records
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = 0.15

@@ -43,7 +43,7 @@ def main() -> int:
     fail = 0
 
     sys.path.insert(0, str(src / "python"))
-    from pstlab.algorithms import BUILTIN_ROWS
+    from pstlab.io.algorithms import BUILTIN_ROWS
 
     # The fallback describes directories written before headers carried the registry: each of its
     # rows must still exist unchanged and in the same order; later algorithms need no fallback.
