@@ -18,7 +18,7 @@ set_tests_properties(tree.function_length PROPERTIES TIMEOUT 60)
 # The algorithm registry: pstlab's fallback and the docs' table agree with the binary's list.
 add_test(NAME tree.registry COMMAND ${CMAKE_SOURCE_DIR}/tests/check-registry.py ${CMAKE_SOURCE_DIR} $<TARGET_FILE:pstswm>)
 set_tests_properties(tree.registry PROPERTIES TIMEOUT 60)
-# The record schema: docs/records.md and pstlab's copy (python/pstlab/schema.json) are the binary's.
+# The record schema: docs/records.md and pstlab's copy (python/pstlab/io/schema.json) are the binary's.
 add_test(NAME tree.schema COMMAND ${CMAKE_SOURCE_DIR}/tests/check-schema.py ${CMAKE_SOURCE_DIR} $<TARGET_FILE:pstswm>)
 set_tests_properties(tree.schema PROPERTIES TIMEOUT 60)
 # The docs: links and anchors, code fences, README length, no dates or commit ids outside
