@@ -245,13 +245,11 @@ def test_the_resume_hint_names_the_pstswm_it_ran():
 
 
 def test_a_report_refused_leaves_the_run_status(away, tmp_path, cli, monkeypatch):
-    from pstlab.core.errors import PstlabError
-    from pstlab.report import report
+    """pstlab run ends with pstlab report (a process of its own): here one that refuses the results."""
+    from pstlab.run import run
 
-    def refuse(directory):
-        raise PstlabError(f"{directory}: nothing to report")
-
-    monkeypatch.setattr(report, "write", refuse)
+    refuse = executable(tmp_path / "report", '#!/bin/sh\necho "pstlab report: $1: nothing to report" >&2\nexit 2\n')
+    monkeypatch.setattr(run, "REPORT_COMMAND", [str(refuse)])
     rc, out, err = cli("run", "mini", "--pstswm", prefix(tmp_path / "P") / "bin" / "pstswm")
     (result,) = (away / "results").iterdir()
     assert rc == 0 and "pstlab: suite mini finished" in out

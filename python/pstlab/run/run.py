@@ -580,14 +580,16 @@ def add_parser(sub, name: str, summary: str) -> None:
     )
 
 
+# How pstlab run writes the report at its end: pstlab report, with this Python.
+REPORT_COMMAND = [sys.executable, "-m", "pstlab", "report"]
+
+
 def write_report(directory: Path) -> None:
     """What finished, reported by `pstlab report` in a process of its own (the report is a layer
     beside this one, not below it); a refusal is named, and the run's own exit status stands."""
     if not any(directory.glob("*.jsonl")):
         return
-    done = subprocess.run(
-        [sys.executable, "-m", "pstlab", "report", str(directory)], capture_output=True, text=True, check=False
-    )
+    done = subprocess.run([*REPORT_COMMAND, str(directory)], capture_output=True, text=True, check=False)
     if done.returncode == 0:
         print(done.stdout, end="", flush=True)
     else:
