@@ -564,30 +564,6 @@ def test_no_fit_is_shown_unflagged(tmp_path):
     assert "FIT NOT OK (negative latency)" in row and not any(c.startswith("-") and "µs" in c for c in row)
 
 
-# The modules behind pstlab's subcommands (cli.py imports one per command): the sections sit below
-# them, so a section that needs their machinery takes it from a shared module instead.
-COMMAND_MODULES = {"run", "report", "compare", "tune", "repro", "summary", "cli"}
-
-
-def test_no_section_imports_a_command_module():
-    import ast
-
-    from conftest import ROOT
-
-    upward = []
-    for path in sorted((ROOT / "python" / "pstlab" / "sections").glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text())):
-            names = []
-            if isinstance(node, ast.ImportFrom) and node.module == "pstlab":
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("pstlab."):
-                names = [node.module.split(".")[1]]
-            elif isinstance(node, ast.Import):
-                names = [alias.name.split(".")[1] for alias in node.names if alias.name.startswith("pstlab.")]
-            upward += [f"{path.name}:{node.lineno} imports {name}" for name in names if name in COMMAND_MODULES]
-    assert not upward, upward
-
-
 def test_the_per_subcommand_lists_follow_benches():
     """A subcommand's facts live in pstlab.benches: suites and repro read them from BENCHES."""
     from pstlab.analysis import repro
