@@ -111,10 +111,13 @@ HEAVY = ("matplotlib", "scipy")
         "import pstlab.cli",
         "import pstlab.run.run",
         "from pstlab.cli import main; main(['--help'])",
+        "from pstlab.cli import main; main(['run', 'quick', '--dry-run', '--out', 'DIR', '--pstswm', 'FAKE'])",
     ],
 )
-def test_starting_pstlab_loads_neither_plotting_nor_scipy(code):
-    """Like pandas with its plotting: matplotlib and scipy load when a report or an interval needs them."""
+def test_starting_pstlab_loads_neither_plotting_nor_scipy(code, tmp_path):
+    """Like pandas with its plotting: matplotlib and scipy load when a report or an interval needs them;
+    `pstlab run` loads neither before it launches anything."""
+    code = code.replace("DIR", str(tmp_path / "run")).replace("FAKE", str(ROOT / "tests" / "python" / "fake_pstswm.py"))
     listing = "print(sorted({m.split('.')[0] for m in sys.modules}))"
     probe = f"import sys\ntry:\n    {code}\nexcept SystemExit:\n    pass\n{listing}"
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT)
