@@ -33,7 +33,7 @@ as_user() {
   local wheel
   wheel=$(echo "$work"/wheels/pstlab-*-py3-none-any.whl)
   [[ -f $wheel ]] || fail "pip wheel wrote no pstlab wheel into $work/wheels"
-  unzip -l "$wheel" | grep -q " pstlab/schema.json$" || fail "the wheel lacks pstlab/schema.json"
+  unzip -l "$wheel" | grep -q " pstlab/io/schema.json$" || fail "the wheel lacks pstlab/io/schema.json"
   phase_end
 
   phase_start "pip install the wheel"
