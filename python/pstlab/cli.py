@@ -134,9 +134,26 @@ def _terminate(_signum, _frame) -> None:
     raise KeyboardInterrupt
 
 
+def _internal_error(command: str) -> int:
+    # Records are checked against the record schema as they are read (records.py), so bad input
+    # has been refused by name already: anything else is a pstlab bug, not the data's.
+    traceback.print_exc()
+    print(
+        f"pstlab {command}: internal error (a pstlab bug, not a fault of the records): "
+        "please report it with the traceback above",
+        file=sys.stderr,
+    )
+    return EXIT_BUG
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    args = parser(_named_command(argv)).parse_args(argv)
+    named = _named_command(argv)
+    try:
+        top = parser(named)
+    except Exception:  # the command's module failed to import or to build its sub-parser
+        return _internal_error(named)
+    args = top.parse_args(argv)
     in_main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminate) if in_main_thread else None
     try:
@@ -151,15 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     except Exception:
-        # Records are checked against the record schema as they are read (records.py), so bad
-        # input has been refused by name already: anything else is a pstlab bug, not the data's.
-        traceback.print_exc()
-        print(
-            f"pstlab {args.command}: internal error (a pstlab bug, not a fault of the records): "
-            "please report it with the traceback above",
-            file=sys.stderr,
-        )
-        return EXIT_BUG
+        return _internal_error(args.command)
     finally:
         if in_main_thread:
             signal.signal(signal.SIGTERM, previous)

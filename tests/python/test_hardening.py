@@ -92,6 +92,17 @@ def test_a_pstlab_bug_is_an_internal_error_not_bad_input(cli, tmp_path, monkeypa
     assert "pstlab summary: internal error (a pstlab bug, not a fault of the records)" in err
 
 
+def test_a_command_module_that_fails_to_import_is_an_internal_error(cli, monkeypatch):
+    """The CLI imports a command's module only when that command runs: a module that fails to import
+    (or to build its sub-parser) is the same bug, exit 70 with its traceback, not a bare crash."""
+    from pstlab import cli as cli_module
+
+    monkeypatch.setitem(cli_module.COMMANDS, "summary", ("pstlab.report.no_such_module", "a broken command"))
+    rc, _, err = cli("summary", FIXTURES / "openmpi")
+    assert rc == 70 and "ModuleNotFoundError" in err
+    assert "pstlab summary: internal error (a pstlab bug, not a fault of the records)" in err
+
+
 def test_resume_runs_again_an_experiment_whose_kept_file_was_cut(fake, tmp_path):
     s = suite(tmp_path, exp("one"), exp("two"))
     out = tmp_path / "res"
