@@ -73,7 +73,7 @@ python=.venv/bin/python
 [[ -x $python ]] || python=python3
 PYTHONPATH=python "$python" - "$out" "$cores" <<'EOF'
 import json, math, pathlib, re, statistics, sys
-from pstlab.stats import paired_ratio
+from pstlab.stats.stats import paired_ratio
 
 out, cores = pathlib.Path(sys.argv[1]), int(sys.argv[2])
 # stage: (field, its communication to take off); comm: fft_comm_s + legendre_comm_s (comm_s)

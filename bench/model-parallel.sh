@@ -91,7 +91,7 @@ rm -f "$out.part"
 "$python" - "$out" <<'PY'
 import json, math, statistics, sys
 from collections import defaultdict
-from pstlab.stats import median_ci, verdict
+from pstlab.stats.stats import median_ci, verdict
 recs = [json.loads(line) for line in open(sys.argv[1])]
 med = statistics.median
 search, confirm = defaultdict(list), defaultdict(list)

@@ -54,7 +54,7 @@ python=$root/.venv/bin/python
 [[ -x $python ]] || python=python3
 PYTHONPATH=$root/python "$python" - "$work" "$launches" "$threads" "$mpi" "$(nproc)" <<'PY'
 import json, math, statistics, sys
-from pstlab.stats import paired_ratio
+from pstlab.stats.stats import paired_ratio
 work, launches, threads, mpi, cores = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
 def t_med(mode, i):
     recs = [json.loads(l) for l in open(f"{work}/{mode}.{i}.jsonl")]

@@ -5,13 +5,12 @@ import json
 import numpy as np
 import pytest
 
-from pstlab import stats
 from pstlab.analysis import guardrails
 from pstlab.benches import swap
 from pstlab.io import records
 from pstlab.report import report
 from pstlab.run import tune
-from pstlab.stats import launch_floor
+from pstlab.stats import launch_floor, stats
 
 
 def _write(path, recs):

@@ -9,13 +9,13 @@ import re
 import pytest
 
 from conftest import FIXTURES
-from pstlab import stats
 from pstlab.analysis import box, family, guardrails
 from pstlab.benches import kernel, swap
 from pstlab.core import tiesets
 from pstlab.io import records
 from pstlab.report import report, summary
 from pstlab.report.sections.common import tie_cell
+from pstlab.stats import stats
 
 QUICK = FIXTURES / "quick"
 MAX_REPORT_LINES = 300

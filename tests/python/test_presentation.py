@@ -5,13 +5,13 @@ import re
 
 import matplotlib.pyplot as plt
 
-from pstlab import stats
 from pstlab.benches.coll import ops
 from pstlab.core import tiesets
 from pstlab.io import records
 from pstlab.io.records import RecordSet
 from pstlab.report import doc, plots
 from pstlab.report.sections import coll, common, model
+from pstlab.stats import stats
 
 UNORDERED = {f"{i},{j}": False for i in (0, 2, 4) for j in range(1, 6)} | {"0,0": False, "0,6": False}
 ORDERED = {f"{i},{j}": True for i in (1, 3) for j in range(1, 6)}

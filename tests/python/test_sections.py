@@ -5,7 +5,6 @@ import json
 import pytest
 
 from conftest import FIXTURES
-from pstlab import stats
 from pstlab.benches import coll as coll_facts
 from pstlab.benches import common
 from pstlab.benches import kernel as kernel_facts
@@ -17,6 +16,7 @@ from pstlab.io import records, schema
 from pstlab.io.headers import math_libraries, short_command, short_library, vector_width
 from pstlab.io.records import RecordSet
 from pstlab.report.sections import coll, kernel, match, model, pingpong, runinfo, swap
+from pstlab.stats import stats
 
 BASE = {"run_id": "r", "ranks": 2, "transport": "mpi"}
 
@@ -527,7 +527,7 @@ def test_coll_busbw_against_size_at_the_largest_communicator():
 
 
 def test_no_fit_is_shown_unflagged(tmp_path):
-    from pstlab import stats
+    from pstlab.stats import stats
 
     assert stats.fit_problem(0.16, 1e-6, 100.0) == "16% error"
     assert stats.fit_problem(0.10, -6e-5, 100.0) == "negative latency"

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from pstlab import stats
+from pstlab.stats import stats
 
 
 def test_spread_relative_to_minimum():

@@ -5,8 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from pstlab import stats
-from pstlab.stats import verdicts
+from pstlab.stats import stats, verdicts
 
 
 @pytest.mark.parametrize(

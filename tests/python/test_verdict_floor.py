@@ -6,8 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from pstlab import stats
-from pstlab.stats import launch_floor, verdicts
+from pstlab.stats import launch_floor, stats, verdicts
 
 MARGIN = 0.02
 EXPERIMENTS, COMPARISONS, ROUNDS = 4, 2, 10  # a simulated suite: experiments of one kind

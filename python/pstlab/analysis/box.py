@@ -10,14 +10,13 @@ holds.  Then the scope (host, MPI, ranks, nodes) and one Trust line with its rea
 import math
 from dataclasses import dataclass, field
 
-from pstlab import stats
 from pstlab.analysis import family, guardrails
 from pstlab.benches import hybrid, kernel, swap
 from pstlab.core import tiesets
 from pstlab.io import algorithms, placement
 from pstlab.io.headers import short_library
 from pstlab.io.records import RecordSet
-from pstlab.stats import verdicts
+from pstlab.stats import stats, verdicts
 
 MAX_BULLETS = 8
 MAX_WIDTH = 120

@@ -10,10 +10,9 @@ at pstswm's default confidence and margin.  One launch gives no interval: every 
 
 from dataclasses import dataclass, field
 
-from pstlab import stats
 from pstlab.benches import model
 from pstlab.io.records import RecordSet, launch_of
-from pstlab.stats import launch_floor, verdicts
+from pstlab.stats import launch_floor, stats, verdicts
 
 CONFIDENCE, MARGIN = 0.95, 0.02  # pstswm's defaults, as its other verdicts
 HEADER = "_header"  # a run's header, kept beside its point (not a record field)

@@ -9,7 +9,6 @@ collectives (`protocol: "coll"`) have no protocol alternatives: they are what an
 compared with, not one of its alternatives.
 """
 
-from pstlab import stats
 from pstlab.benches import memo
 from pstlab.benches.common import Metric, best, varying
 from pstlab.core.grouping import group_by, sort_key
@@ -17,7 +16,7 @@ from pstlab.core.units import fmt_us
 from pstlab.io import algorithms
 from pstlab.io.algorithms import Registry
 from pstlab.io.records import RecordSet, launch_of, number
-from pstlab.stats import verdicts
+from pstlab.stats import stats, verdicts
 
 BENCH = "kernel"
 IN_ROUNDS = True  # it compares alternatives in interleaved rounds (--seed, --adaptive, --budget)

@@ -1,10 +1,10 @@
 """`pstswm pingpong`: its curves per send mode and their latency/bandwidth fits (Frese & Knipp 1998 §5.1)."""
 
-from pstlab import stats
 from pstlab.benches.common import Metric, best, varying
 from pstlab.core.grouping import group_by, sort_key
 from pstlab.core.units import fmt_bytes, fmt_us
 from pstlab.io.records import RecordSet, number
+from pstlab.stats import stats
 
 BENCH = "pingpong"
 IN_ROUNDS = True  # it compares alternatives in interleaved rounds (--seed, --adaptive, --budget)

@@ -4,14 +4,13 @@
 import statistics
 from dataclasses import dataclass
 
-from pstlab import stats
 from pstlab.benches import memo
 from pstlab.benches.common import Metric, best
 from pstlab.core import tiesets
 from pstlab.core.grouping import group_by, sort_key
 from pstlab.core.units import fmt_bytes, fmt_num, fmt_us
 from pstlab.io.records import RecordSet, number
-from pstlab.stats import verdicts
+from pstlab.stats import stats, verdicts
 
 BENCH = "swap"
 IN_ROUNDS = True  # it compares alternatives in interleaved rounds (--seed, --adaptive, --budget)

@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from pstlab import __version__, stats
+from pstlab import __version__
 from pstlab.analysis.metric_rows import Row, all_rows, per_launch
 from pstlab.benches.common import Metric
 from pstlab.benches.registry import BENCHES
@@ -33,6 +33,7 @@ from pstlab.io.records import RecordSet, load, number
 from pstlab.report import doc
 from pstlab.report.doc import Section, Table, Text
 from pstlab.report.sections.registry import REPORTED
+from pstlab.stats import stats
 from pstlab.stats.ratios import CONFIDENCE, LogRatio, holm_levels, log_ratio
 
 MIN_GATE_LAUNCHES = 3  # fewer, and Welch's interval is too wide or too fragile to gate a CI on

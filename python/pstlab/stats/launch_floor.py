@@ -15,8 +15,8 @@ narrower than without it.
 import statistics
 from collections.abc import Hashable, Sequence
 
-from pstlab import stats
-from pstlab.stats import Floor
+from pstlab.stats import stats
+from pstlab.stats.stats import Floor
 
 CAVEAT = "launch spread seen in too few launches"
 

@@ -8,7 +8,7 @@ to every bench metric).
 import math
 from dataclasses import dataclass
 
-from pstlab.stats import t_quantile, t_tail
+from pstlab.stats.stats import t_quantile, t_tail
 
 CONFIDENCE = 0.95
 

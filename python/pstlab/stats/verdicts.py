@@ -2,10 +2,10 @@
 
 pstswm writes each alternative's time in every round (`round_s`) beside its summary.  Within
 one launch the alternatives ran in the same rounds, so round r of each pairs with round r of the
-others.  One launch gives exactly pstswm's verdict (pstlab.stats.verdict, docs/statistics.md):
+others.  One launch gives exactly pstswm's verdict (pstlab.stats.stats.verdict, docs/statistics.md):
 its unit is the round.  Rounds of different launches are not independent samples of one thing:
 each launch has its own placement and state.  So where the rounds come from several launches the
-unit is the launch (pstlab.stats.launch_verdict): each launch gives one paired median log-ratio
+unit is the launch (pstlab.stats.stats.launch_verdict): each launch gives one paired median log-ratio
 per comparison, and the verdict is a t-test over those.  Every launch contributes the same number
 of rounds (its first n, n the fewest any launch has), so the launches' medians are alike in weight.
 
@@ -17,10 +17,9 @@ and mixed with measured rounds it would pair a prediction with a measurement.
 import math
 from dataclasses import dataclass, field
 
-from pstlab import stats
 from pstlab.core.grouping import group_by, sort_key
 from pstlab.io.records import RecordSet, launch_of, number
-from pstlab.stats import launch_floor
+from pstlab.stats import launch_floor, stats
 
 MIN_ROUNDS = 10  # fewer, and a median's 95 % interval does not exist or is too wide to decide
 # pstswm's default --precision (CI half-width as a share of the median): used only for a launch

@@ -1,8 +1,8 @@
 """What every bench section shares: line limits, tie-set cells and the folded lists behind them."""
 
-from pstlab import stats
 from pstlab.core import tiesets
 from pstlab.report.doc import Details, Text
+from pstlab.stats import stats
 
 MAX_LINE = 120  # characters of a terminal summary line or a report table cell
 

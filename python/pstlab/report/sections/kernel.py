@@ -11,7 +11,6 @@ The collectives (`protocol: "coll"`) have no protocol alternatives: they appear 
 the sensitivity table.
 """
 
-from pstlab import stats
 from pstlab.analysis import guardrails
 from pstlab.benches.kernel import (
     ALG_KEY,
@@ -38,7 +37,7 @@ from pstlab.io.algorithms import Registry
 from pstlab.io.records import RecordSet, launch_of
 from pstlab.report.doc import Details, Section, Table, Text
 from pstlab.report.sections.common import best_first, full_lists, joined, level_text, tie_cell, with_mark
-from pstlab.stats import verdicts
+from pstlab.stats import stats, verdicts
 
 TITLE = "Parallel algorithm kernels: protocol sensitivity (Worley 1998 Table 4; Worley 1999)"
 

@@ -4,13 +4,13 @@ The report shows pstswm's fit of the per-match cost M, its interval and the per-
 derived, or Song 2013's quotient Diff / (n(n−1)/2) when the records carry no per-n values.
 """
 
-from pstlab import stats
 from pstlab.benches.match import BENCH, KEYS, batches, fits, m_interval, per_n_m, queue_verdicts
 from pstlab.core.grouping import group_by
 from pstlab.core.units import fmt_num, fmt_us
 from pstlab.io.records import RecordSet, number
 from pstlab.report.doc import Section, Table, Text
 from pstlab.report.plots import Panel, Series, figure
+from pstlab.stats import stats
 
 TITLE = "Message matching cost (Song 2013)"
 

@@ -1,7 +1,6 @@
 """`pstswm model` in the report: serial rate, runtimes over processor grids, gen/coll degradation (Worley 1998
 Tables 1, 5; the facts: pstlab.benches.model)."""
 
-from pstlab import stats
 from pstlab.analysis import guardrails
 from pstlab.benches.common import grid_ranks
 from pstlab.benches.model import (
@@ -22,6 +21,7 @@ from pstlab.core.units import fmt_ms, fmt_num, fmt_pct, fmt_sci
 from pstlab.io.records import RecordSet, number
 from pstlab.report.doc import Section, Table, Text
 from pstlab.report.plots import Panel, Series, figure
+from pstlab.stats import stats
 
 TITLE = "Shallow water model runs (Worley 1998 Tables 1 and 5)"
 

@@ -1,7 +1,6 @@
 """`pstswm pingpong` in the report: latency and bandwidth per send mode (Frese & Knipp 1998 §5.1; the facts:
 pstlab.benches.pingpong)."""
 
-from pstlab import stats
 from pstlab.benches.pingpong import (
     BENCH,
     curves,
@@ -14,6 +13,7 @@ from pstlab.core.units import fmt_bytes, fmt_num, fmt_pct, fmt_us
 from pstlab.io.records import RecordSet, number
 from pstlab.report.doc import Section, Table, Text
 from pstlab.report.plots import Panel, Series, figure, time_vs_size_panel
+from pstlab.stats import stats
 
 TITLE = "Ping-pong latency and bandwidth (Frese & Knipp 1998)"
 

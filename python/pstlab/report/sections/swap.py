@@ -1,7 +1,6 @@
 """`pstswm swap` in the report: Worley 1998 Table 3, Worley 2000's per-protocol model and sensitivity summaries
 (the facts: pstlab.benches.swap)."""
 
-from pstlab import stats
 from pstlab.analysis import guardrails
 from pstlab.benches.common import best, varying
 from pstlab.benches.swap import (
@@ -26,6 +25,7 @@ from pstlab.io.records import RecordSet, number
 from pstlab.report.doc import Details, Section, Table, Text
 from pstlab.report.plots import Panel, Series, figure, time_vs_size_panel
 from pstlab.report.sections.common import best_first, full_lists, level_text, tie_cell, with_mark
+from pstlab.stats import stats
 
 TITLE = "Point-to-point SWAP (Worley 1998 and 2000)"
 
