@@ -42,6 +42,7 @@ COMMANDS = {
     "compare": ("pstlab.report.compare", "compare two results directories side by side"),
     "tune": ("pstlab.run.tune", "run the kernel benchmark for a configuration and write the opt preset"),
     "repro": ("pstlab.analysis.repro", "do the kernel and swap verdicts of several runs agree?"),
+    "checksums": ("pstlab.analysis.checksums", "did model runs of the same problem compute the same bits?"),
     "summary": (
         "pstlab.report.summary",
         "print the headline figures and the verdict box of a results directory",

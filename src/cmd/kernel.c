@@ -154,6 +154,7 @@ static void validate(void *p)
 
     cfg->blas = pst_blas_backend_resolve(cfg->blas_name).lib;
     cfg->legendre_kernel = strcmp(cfg->legendre_kernel_name, "recurrence") == 0 ? PST_LEG_RECURRENCE : PST_LEG_DGEMM;
+    pst_kernel_reproducible(cfg);
     if (!pst_fft_planner_init(&cfg->fft, cfg->fftw_plan)) pst_usage_error("--fftw-plan: unknown '%s'", cfg->fftw_plan);
     /* The problem. */
     if (cfg->granularity) {
@@ -266,6 +267,7 @@ static pst_opt opts[] = {
      "(synthetic dyadic values, a dgemm per block; sums verified bitwise) or recurrence (the model's P-bar of the column's "
      "coefficients (m,n) at the row's Gaussian latitudes, generated per block as pstswm model --legendre-kernel recurrence; "
      "sums verified to 1e-12 of the largest)", 1, 0, legendre_kernel_choices, NULL},
+    {"reproducible", PST_OPT_FLAG, &run_cfg.reproducible, NULL, "fix every choice that can change the rounding: the FFTW plans by estimate (another --fftw-plan refused); the run header lists the choices", 1, 0, NULL, NULL},
     {"fftw-plan", PST_OPT_STRING, &run_cfg.fftw_plan, "MODE", "FFTW planner effort of the distributed FFT's local transforms, as for the model", 1, 0, pst_fft_efforts, NULL},
     {"grid", PST_OPT_STRING, &run_cfg.grid_spec, "PXxPY|1d",
      "processor grid (PX*PY = ranks), or 1d: FFT stage on P x 1 and Legendre stage on 1 x P", 1, 0, NULL, NULL},

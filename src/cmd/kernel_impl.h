@@ -27,7 +27,7 @@ static inline bool serves(const pst_algorithm *a, int stage) { return (a->stages
 typedef struct kernel_cfg {
     pst_ctx ctx;
     const char *protocols_spec, *grid_spec, *granularity, *transport, *result, *blas_name, *fftw_plan, *compute, *legendre_kernel_name;
-    bool list, json;
+    bool list, json, reproducible;
     pst_str_list algorithms, stages, overlap;
     long long trunc, levels, fields, reps, warmup, threads;
     /* derived */
@@ -103,5 +103,8 @@ void pst_kernel_free_judgement(const void *cfg, void *judgement);
 void pst_kernel_summarise(void *cfg);
 /* Rank 0: the record of alternative i of o (kernel_report.c). */
 void pst_kernel_emit_point(kernel_cfg *cfg, const outcome *o, size_t i);
+
+/* --reproducible and the run header's rounding choices (kernel_repro.c), before --fftw-plan is read. */
+void pst_kernel_reproducible(kernel_cfg *cfg);
 
 #endif

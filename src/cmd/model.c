@@ -156,6 +156,7 @@ static void validate(model_cfg *c)
     /* A skeleton run computes no state: what would read it is refused rather than fed garbage. */
     if (pst_skeleton() && (c->diag_every || c->write_fields || c->reference))
         pst_usage_error("--compute skeleton computes no state: --diag-every, --write-fields and --reference need --compute real");
+    pst_model_cmd_reproducible(c);
     if (!pst_fft_planner_init(&c->fft, c->fftw_plan)) pst_usage_error("--fftw-plan: unknown '%s'", c->fftw_plan);
     pst_blas_backend blas = pst_blas_backend_resolve(c->blas_name);
     c->blas = blas.lib;
@@ -228,7 +229,8 @@ static void validate_run(void *p)
     pst_model_config mc = model_config(c);
     char what[96];
     snprintf(what, sizeof what, "model T%lldL%lld on %lld x %lld points", c->trunc, c->levels, c->nlat, c->nlon);
-    c->plan.memory_estimate_bytes = pst_require_memory(pst_model_memory_bytes(&mc), what);
+    c->plan.memory_model_bytes = pst_model_memory_bytes(&mc);
+    c->plan.memory_estimate_bytes = pst_require_memory(c->plan.memory_model_bytes, what);
 }
 
 /* The model (tables, FFT plans, BLAS choice), its step count and the reference grids. */
@@ -253,6 +255,7 @@ static void plan(void *arg)
     double step_times_bytes = (double)p->steps * sizeof(double);
     pst_require_memory(step_times_bytes, what);
     p->memory_estimate_bytes += step_times_bytes;
+    p->memory_model_bytes += step_times_bytes;
     p->t_end_s = (double)p->steps * p->m.cfg.dt_s;
     p->ref = (pst_ref_grids){0};
     if (c->reference) {
@@ -327,6 +330,7 @@ static const pst_opt opts[] = {
     {"legendre-protocol", PST_OPT_STRING, &run_cfg.algos.leg_protocol, "CODE", "protocol of the Legendre stage", 1, 0, NULL, NULL},
     PST_TRANSPORT_OPT(&run_cfg.algos.transport, "; both stages use it"),
     {"overlap", PST_OPT_FLAG, &run_cfg.algos.overlap, NULL, "overlap communication with computation in both stages", 1, 0, NULL, NULL},
+    {"reproducible", PST_OPT_FLAG, &run_cfg.reproducible, NULL, "fix every choice that can change the rounding: FFTW plans by estimate (or from --fftw-wisdom), --blas and --legendre-kernel named (auto refused; without them, the first named choice); the run header lists the choices (docs/model.md: Reproducibility)", 1, 0, NULL, NULL},
     {"chunks", PST_OPT_STRING, &run_cfg.chunks, "SIZE", "latitude pairs and levels taken through the FFT stage together: cache (sized for a core's L2 cache) or whole (all of a rank's pairs and a level block's levels: one round of the row's transposes per level block, the fewest messages)", 1, 0, chunk_choices, NULL},
     {"level-pipeline", PST_OPT_FLAG, &run_cfg.level_pipeline, NULL, "sum each level block's Legendre sums (nonblocking allreduce) while the next block is computed", 1, 0, NULL, NULL},
     PST_THREADS_OPT(&run_cfg.threads, ": every stage of the step runs on them, MPI on the master thread (funneled)"),

@@ -26,6 +26,7 @@ typedef struct model_plan {
     pst_model m;
     long long steps, warmup;
     double t_end_s, setup_s, memory_estimate_bytes;
+    double memory_model_bytes; /* rank 0's arrays and step times: from the configuration alone */
     pst_ref_grids ref;
 } model_plan;
 
@@ -51,7 +52,7 @@ typedef struct model_cfg {
     long long test_case, trunc, nlat, nlon, levels, level_block, steps, diag_every, warmup, threads;
     double dt_s, days, robert, hdiff;
     const char *alpha_spec, *fftw_plan, *fftw_wisdom, *write_fields, *reference, *blas_name, *compute, *chunks, *legendre_kernel;
-    bool explicit_scheme, level_pipeline, comm_threads;
+    bool explicit_scheme, level_pipeline, comm_threads, reproducible;
     model_algos algos;
     /* derived */
     double alpha;
@@ -76,6 +77,11 @@ static inline bool is_parallel(const model_cfg *c) { return c->par.PX * c->par.P
 /* The fields every model record has (model_report.c): the run's identity, a diagnosis. */
 void pst_model_cmd_rec_identity(pst_rec *r, const model_cfg *c, const pst_model *m, long long steps);
 void pst_model_cmd_rec_diag(pst_rec *r, const pst_model_diag *d);
+/* Reproducibility (model_repro.c): --reproducible's choices, before they are resolved, and the
+ * header's rounding choices; rank 0's line of them; a diagnosis's state checksums. */
+void pst_model_cmd_reproducible(model_cfg *c);
+void pst_model_cmd_print_choices(const model_cfg *c);
+void pst_model_cmd_rec_checksums(pst_rec *r, const pst_model_diag *d);
 /* Rank 0, before the run: what runs, with which step and algorithms (model_report.c). */
 void pst_model_cmd_print_banner(const model_cfg *c, const model_plan *p);
 

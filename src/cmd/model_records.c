@@ -1,12 +1,13 @@
 /* The records of `pstswm model` (docs/model.md). */
 #include "cmd/records.h"
+#include "cmd/reproducible.h"
 #include "model/skeleton.h"
 #include "run/events.h"
 #include "run/run_schema.h"
 #include "stats/stats_schema.h"
 
 /* The model's header adds its compute mode; its configuration is in every point and diag. */
-const pst_schema pst_schema_model_header = PST_HEADER_SCHEMA("model", &pst_compute_header_fields);
+const pst_schema pst_schema_model_header = PST_HEADER_SCHEMA("model", &pst_compute_header_fields, &pst_reproducible_header_fields);
 
 /* rec_identity: what was run, in the point and in every diag. */
 static const pst_field configuration[] = {
@@ -42,6 +43,13 @@ static const pst_field configuration[] = {
 };
 static const pst_fields configuration_fields = PST_FIELDS("model configuration", configuration);
 
+static const pst_field checksum[] = {
+    {"eta", PST_F_STR, NULL, "absolute vorticity's coefficients", false, NULL},
+    {"div", PST_F_STR, NULL, "divergence's coefficients", false, NULL},
+    {"phi", PST_F_STR, NULL, "geopotential deviation's coefficients", false, NULL},
+};
+static const pst_fields checksum_fields = PST_FIELDS("model state checksums", checksum);
+
 /* rec_diag: the state at the record's time, in the point (the end of the run) and every diag. */
 static const pst_field diagnostics[] = {
     {"t_s", PST_F_NUM, "s", "simulated time reached: step x dt_s (the end of the run in the point)", false, NULL},
@@ -56,6 +64,7 @@ static const pst_field diagnostics[] = {
     {"energy_rel", PST_F_NUM, NULL, "relative change of the total energy I(h*|v|^2/2 + g(h^2 - h_s^2)/2) since t = 0; null for case 1 (a tracer)", false, NULL},
     {"enstrophy_rel", PST_F_NUM, NULL, "relative change of the potential enstrophy I(eta^2 / (2 h*)) since t = 0, eta the absolute vorticity; null for case 1", false, NULL},
     {"max_speed", PST_F_NUM, "m/s", "largest wind speed on the grid, over all levels", false, NULL},
+    {"checksums", PST_F_OBJ, NULL, "the spectral state's digest per field, 16 hexadecimal digits: FNV-1a 64 of the IEEE 754 bytes of its coefficients (least significant byte first, -0 as +0), level by level in (m, n) order, real then imaginary part, whatever the decomposition (src/model/checksum.h); equal bits give equal digests (docs/model.md: Reproducibility); null when the state was not computed (--compute skeleton); absent before pstswm had them", true, &checksum_fields},
     {"courant", PST_F_NUM, NULL, "Courant number of dt at that speed: dt_s x max_speed x M / a (a the Earth's radius); a warning goes to stderr when it reaches 1", false, NULL},
 };
 static const pst_fields diagnostics_fields = PST_FIELDS("model diagnostics", diagnostics);
@@ -103,7 +112,8 @@ static const pst_field point[] = {
     {"error_ref", PST_F_STR, NULL, "what the error norms compare with: analytic (cases 1, 2) or reference (--reference, a --write-fields run); null when there are none", false, NULL},
     {"courant_initial", PST_F_NUM, NULL, "Courant number of dt at the start: dt_s x c_max x M / a, c_max the largest initial wind speed (plus the largest gravity-wave speed sqrt(Phi) with --explicit)", false, NULL},
     {"inertial", PST_F_NUM, NULL, "2 Omega dt: the explicit Coriolis term is unstable from 1", false, NULL},
-    {"memory_estimate_bytes", PST_F_NUM, "bytes", "the largest rank's predicted resident set: what it held before the model allocated (MPI, libraries, the program) plus the model's arrays and the step times; a run exceeding ulimit -v/-d, or on a node min(MemAvailable, cgroup memory.max), is refused with exit 2 before allocating", false, NULL},
+    {"memory_estimate_bytes", PST_F_NUM, "bytes", "the largest rank's predicted resident set: what it held before the model allocated (MPI, libraries, the program: measured, so it varies between launches of the same command) plus the model's arrays and the step times (memory_model_bytes); a run exceeding ulimit -v/-d, or on a node min(MemAvailable, cgroup memory.max), is refused with exit 2 before allocating", false, NULL},
+    {"memory_model_bytes", PST_F_NUM, "bytes", "of memory_estimate_bytes, rank 0's share that follows from the configuration alone: the model's arrays and the step times (the rest, measured, varies between launches with what MPI and the libraries hold); absent before pstswm had it", true, NULL},
     {"max_rss_bytes", PST_F_INT, "bytes", "the largest rank's peak resident set (getrusage) after the run", false, NULL},
     {"rss_bytes_per_rank", PST_F_INTS, "bytes", "every rank's peak resident set, in rank order", false, NULL},
 };

@@ -91,6 +91,7 @@ void pst_model_cmd_rec_diag(pst_rec *r, const pst_model_diag *d)
     pst_rec_num(r, "enstrophy_rel", d->enstrophy_rel);
     pst_rec_num(r, "max_speed", d->max_speed);
     pst_rec_num(r, "courant", d->courant);
+    pst_model_cmd_rec_checksums(r, d);
 }
 
 void pst_model_cmd_print_banner(const model_cfg *c, const model_plan *p)
@@ -184,6 +185,7 @@ void pst_model_cmd_emit_point(void *arg, const void *data, const void *summary)
     pst_rec_num(&r, "courant_initial", p->m.courant);
     pst_rec_num(&r, "inertial", p->m.inertial);
     pst_rec_num(&r, "memory_estimate_bytes", p->memory_estimate_bytes);
+    pst_rec_num(&r, "memory_model_bytes", p->memory_model_bytes);
     pst_rec_int(&r, "max_rss_bytes", (long long)res->max_rss_bytes);
     pst_rec_ints(&r, "rss_bytes_per_rank", res->rss_bytes_per_rank, (size_t)res->nranks);
     pst_rec_emit(&r, &c->ctx);

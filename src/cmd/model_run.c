@@ -94,7 +94,10 @@ static void run_steps(model_cfg *c, model_plan *p, model_result *out)
 {
     pst_model *m = &p->m;
     bool warned = false;
-    if (pst_model_cmd_root) pst_model_cmd_print_banner(c, p);
+    if (pst_model_cmd_root) {
+        pst_model_cmd_print_banner(c, p);
+        pst_model_cmd_print_choices(c);
+    }
     courant_warning(m, m->courant, 0, &warned);
     if (m->inertial >= 1.0 && pst_model_cmd_root)
         fprintf(stderr, "%s: warning: 2*Omega*dt = %.2f >= 1 (dt %g s): the explicit Coriolis term is unstable\n",

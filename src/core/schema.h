@@ -48,7 +48,7 @@ typedef struct pst_fields {
 
 #define PST_FIELDS(group, array) {group, array, sizeof array / sizeof array[0]}
 
-enum { PST_SCHEMA_PARTS = 5, PST_SCHEMA_PART_MAX = 64 };
+enum { PST_SCHEMA_PARTS = 6, PST_SCHEMA_PART_MAX = 64 };
 
 typedef struct pst_schema {
     const char *bench, *type;

@@ -1,5 +1,6 @@
 #include "model/model.h"
 
+#include "model/checksum.h"
 #include "model/constants.h"
 #include "model/skeleton.h"
 #include "model/testcases.h"
@@ -208,6 +209,9 @@ void pst_model_level_grids(pst_model *m, int level)
     grids_from_spec(m, m->spec[0], m->spec[1], m->spec[2], m->phibar, true, m->grid[0], m->grid[1], m->grid[2], m->grid[3]);
 }
 
+/* The state's fields as the checksums name them: absolute vorticity, divergence, geopotential deviation. */
+const char *const pst_model_checksum_names[PST_MODEL_NCHECKSUMS] = {"eta", "div", "phi"};
+
 void pst_model_diagnose(pst_model *m, double t_s, const pst_ref_grids *ref, pst_model_diag *out)
 {
     const pst_model_config *c = &m->cfg;
@@ -227,8 +231,11 @@ void pst_model_diagnose(pst_model *m, double t_s, const pst_ref_grids *ref, pst_
         ref = &analytic;
     }
     pst_norm_acc acc = {0};
+    out->has_checksums = true;
+    for (int f = 0; f < PST_MODEL_NCHECKSUMS; f++) out->checksum[f] = PST_FNV1A64_OFFSET;
     for (int l = 0; l < c->levels; l++) {
         pst_model_level_grids(m, l);
+        for (int f = 0; f < PST_MODEL_NCHECKSUMS; f++) out->checksum[f] = pst_spec_digest(out->checksum[f], c->M, m->spec[f]);
         pst_grid_fields x = {m->grid[0], m->grid[1], m->grid[2]};
         if (ref) pst_norm_add(&acc, m->sht.w, c->nlat, c->nlon, x, (pst_grid_fields){ref->h, ref->u, ref->v});
         pst_invariants_add(&out->inv, m->sht.w, c->nlat, c->nlon, x, m->hs, m->grid[3]);

@@ -8,6 +8,7 @@
 #include "model/transforms.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /* Default time step: the largest divisor of a day (in whole seconds) whose Courant number
  * C = dt · c_max · M / a and inertial number 2Ω dt (the Coriolis term is explicit: leapfrog
@@ -56,6 +57,9 @@ typedef struct pst_model {
     double *grid[6];          /* scratch grids: h, u, v, eta, and two more */
 } pst_model;
 
+enum { PST_MODEL_NCHECKSUMS = 3 };
+extern const char *const pst_model_checksum_names[PST_MODEL_NCHECKSUMS]; /* "eta", "div", "phi" */
+
 typedef struct pst_model_diag {
     double t_s;
     bool has_norms;
@@ -63,6 +67,10 @@ typedef struct pst_model_diag {
     pst_invariants inv;
     double mass_rel, energy_rel, enstrophy_rel;
     double max_speed, courant;
+    /* FNV-1a 64 of each field's coefficients (η, δ, Φ': pst_model_checksum_names), level by level
+     * in (m, n) order (checksum.h); false when the state was not computed (skeleton runs). */
+    bool has_checksums;
+    uint64_t checksum[PST_MODEL_NCHECKSUMS];
 } pst_model_diag;
 
 void pst_model_init(pst_model *m, const pst_model_config *cfg);

@@ -34,7 +34,7 @@ typedef struct pst_ctx {
     struct pst_ctx_header {
         void (*fields)(struct pst_rec *r, const struct pst_ctx *c, void *arg);
         void *arg;
-    } headers[4];
+    } headers[6];
     int nheaders;
 } pst_ctx;
 
