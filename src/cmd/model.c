@@ -126,6 +126,17 @@ static void check_comm_threads(const model_cfg *c)
         pst_usage_error("--comm-threads runs on the two-sided transport mpi, not %s", c->algos.transport);
 }
 
+/* --legendre-isa: auto takes the best path the CPU runs (pst_leg_isa_best, at set-up); a forced
+ * path must be built and run here. */
+static void resolve_legendre_isa(model_cfg *c)
+{
+    const int isa = pst_leg_isa_parse(c->legendre_isa_name);
+    c->legendre_isa_forced = isa >= 0;
+    c->legendre_isa = isa >= 0 ? (pst_leg_isa)isa : pst_leg_isa_best();
+    const char *refusal = isa >= 0 ? pst_leg_isa_refusal((pst_leg_isa)isa) : NULL;
+    if (refusal) pst_usage_error("--legendre-isa: %s: %s (this CPU runs: %s)", c->legendre_isa_name, refusal, pst_leg_isa_names[pst_leg_isa_best()]);
+}
+
 static void validate(model_cfg *c)
 {
     char err[512];
@@ -161,7 +172,10 @@ static void validate(model_cfg *c)
     c->blas = blas.lib;
     c->blas_auto = blas.auto_choose;
     c->legendre_auto = strcmp(c->legendre_kernel, "auto") == 0;
-    c->legendre = strcmp(c->legendre_kernel, "recurrence") == 0 ? PST_LEG_RECURRENCE : PST_LEG_DGEMM;
+    c->legendre = PST_LEG_DGEMM;
+    for (int k = 0; k < PST_NLEG_METHODS; k++)
+        if (!strcmp(c->legendre_kernel, pst_leg_method_names[k])) c->legendre = (pst_leg_method)k;
+    resolve_legendre_isa(c);
     model_algos_resolve(&c->algos, c->ctx.size, &c->grid, &c->par);
     c->ctx.transport = c->algos.transport; /* the header and every record carry it (record.c) */
     resolve_level_pipeline(c);
@@ -208,8 +222,8 @@ static pst_model_config model_config(model_cfg *c)
         .levels = (int)c->levels, .level_block = (int)c->level_block, .dt_s = isnan(c->dt_s) ? 0 : c->dt_s,
         .explicit_scheme = c->explicit_scheme, .robert = c->robert, .hdiff = c->hdiff, .fft = &c->fft,
         .par = is_parallel(c) ? &c->plan.par : NULL, .blas = c->blas, .blas_auto = c->blas_auto,
-        .legendre = c->legendre, .legendre_auto = c->legendre_auto,
-        .pair_chunk = strcmp(c->chunks, "whole") ? 0 : PST_WHOLE_CHUNK, .threads = pst_threads(),
+        .legendre = c->legendre, .legendre_auto = c->legendre_auto, .legendre_isa_forced = c->legendre_isa_forced,
+        .legendre_isa = c->legendre_isa, .pair_chunk = strcmp(c->chunks, "whole") ? 0 : PST_WHOLE_CHUNK, .threads = pst_threads(),
         .comm_threads = c->comm_threads,
     };
 }
@@ -290,9 +304,10 @@ static void prepare(void *c)
 
 static const char *const blas_choices[] = {"auto", "openblas", "blis", "blis-sup", NULL};
 static const char *const chunk_choices[] = {"cache", "whole", NULL};
-static const char *const legendre_kernel_choices[] = {"auto", "dgemm", "recurrence", NULL};
+static const char *const legendre_kernel_choices[] = {"auto", "dgemm", "recurrence", "simd", NULL};
+static const char *const legendre_isa_choices[] = {"auto", "baseline", "avx2", "avx512", NULL};
 static const model_cfg default_cfg = {.test_case = 2, .trunc = 42, .levels = 1, .warmup = 2, .dt_s = NAN, .days = NAN,
-                                      .alpha_spec = "0", .fftw_plan = "measure", .blas_name = "auto", .legendre_kernel = "auto", .compute = "real", .chunks = "cache",
+                                      .alpha_spec = "0", .fftw_plan = "measure", .blas_name = "auto", .legendre_kernel = "auto", .legendre_isa_name = "auto", .compute = "real", .chunks = "cache",
                                       .algos.transport = "mpi"};
 static model_cfg run_cfg;
 static const pst_opt opts[] = {
@@ -316,7 +331,8 @@ static const pst_opt opts[] = {
     {"fftw-plan", PST_OPT_STRING, &run_cfg.fftw_plan, "MODE", "FFTW planner effort", 1, 0, pst_fft_efforts, NULL},
     {"fftw-wisdom", PST_OPT_STRING, &run_cfg.fftw_wisdom, "FILE", "FFTW wisdom: rank 0 loads FILE (if it exists) before planning and saves its wisdom to it after, so a later run on this machine gets the same plans without timing them", 1, 0, NULL, NULL},
     {"blas", PST_OPT_STRING, &run_cfg.blas_name, "LIB", "library of the Legendre dgemms: openblas, blis, blis-sup (BLIS's small-matrix kernels called directly), or auto (time each at set-up, keep the fastest)", 1, 0, blas_choices, NULL},
-    {"legendre-kernel", PST_OPT_STRING, &run_cfg.legendre_kernel, "K", "the Legendre products' P-bar: dgemm (from tables held in memory), recurrence (generated on the fly for each block of latitudes, no tables), or auto (time both at set-up, keep the faster)", 1, 0, legendre_kernel_choices, NULL},
+    {"legendre-kernel", PST_OPT_STRING, &run_cfg.legendre_kernel, "K", "the Legendre products: dgemm (P-bar from tables held in memory, through the BLAS), recurrence (P-bar generated on the fly for each block of latitudes, no tables, through the BLAS), simd (P-bar generated as recurrence, sums in pstswm's own register-blocked kernels for the CPU's instruction set, no BLAS), or auto (time them all at set-up, keep the fastest)", 1, 0, legendre_kernel_choices, NULL},
+    {"legendre-isa", PST_OPT_STRING, &run_cfg.legendre_isa_name, "ISA", "the simd Legendre kernels' instruction-set path: auto (the best this CPU runs), avx512, avx2 (with FMA) or baseline (x86-64 SSE2); a path the CPU lacks is refused", 1, 0, legendre_isa_choices, NULL},
     {"grid", PST_OPT_STRING, &run_cfg.algos.grid, "PXxPY", "processor grid: longitudes over PX, latitude pairs over PY; without it, near-square for the ranks", 1, 0, NULL, NULL},
     {"preset", PST_OPT_STRING, &run_cfg.algos.preset, "NAME", "algorithms and protocols: gen, coll, opt (--tuned), DTH, DR", 1, 0, pst_model_presets, "gen"},
     {"tuned", PST_OPT_STRING, &run_cfg.algos.tuned, "FILE", "the opt preset's per-stage algorithm, protocol and overlap (pstlab tune writes it)", 1, 0, NULL, NULL},

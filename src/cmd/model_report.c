@@ -129,7 +129,7 @@ void *pst_model_cmd_analyse(const void *arg, const void *data)
     s->flops_per_step = fl.total * (double)c->levels;
     s->mflops = s->flops_per_step / s->step.median / 1e6;
     for (int k = 0; k < PST_NSTAGES; k++) s->stage_flops_per_step[k] = pst_flops_of_stage(&fl, (pst_stage)k) * (double)c->levels;
-    s->recurrence_flops_per_step = p->m.dyn.leg.method == PST_LEG_RECURRENCE ? pst_flops_recurrence_per_step(&p->m.dyn.cfg) : 0;
+    s->recurrence_flops_per_step = p->m.dyn.leg.method != PST_LEG_DGEMM ? pst_flops_recurrence_per_step(&p->m.dyn.cfg) : 0;
     return s;
 }
 

@@ -1,23 +1,19 @@
 #include "model/legendre.h"
 #include "core/alloc.h"
+#include "model/legendre_generate.h"
 
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { RESCALE_BITS = 400 };
 /* A generated block stays within a quarter MiB (L2 on the CPUs of the field): T170's 128 pairs whole. */
-enum { BLOCK_DOUBLES = 32768 };
-/* Pairs are padded to groups of LANES (one AVX-512 vector, two AVX2 ones) and generated WIDE at a
- * time where they can be: the recurrence is a chain of dependent steps, so several independent
- * vectors in flight hide its latency (T85L16, AVX-512: the Legendre stage 9.3 ms per step with
- * one group at a time, XX with four). */
-enum { LANES = 8, WIDE = 32 };
+enum { BLOCK_DOUBLES = 32768, RESCALE_BITS = PST_LEG_RESCALE_BITS, LANES = PST_LEG_LANES };
 
-const char *const pst_leg_method_names[PST_NLEG_METHODS] = {"dgemm", "recurrence"};
+const char *const pst_leg_method_names[PST_NLEG_METHODS] = {"dgemm", "recurrence", "simd"};
 
-static double eps(int n, int m) { return sqrt(((double)n * n - (double)m * m) / (4.0 * n * n - 1.0)); }
+static double eps(int n, int m) { return pst_leg_eps(n, m); }
+static size_t padded(size_t pairs) { return pst_leg_padded(pairs); }
 
 /* P̄_m^m(μ) as mant * 2^e. */
 static void sectoral(int m, double s, double *mant, int *e)
@@ -97,9 +93,6 @@ int pst_legendre_block_pairs(int M, int npairs)
     return npairs < fit ? (npairs > 0 ? npairs : 1) : fit;
 }
 
-/* Rows of a generated block are whole groups of LANES pairs (the last group padded). */
-static size_t padded(size_t pairs) { return (pairs + LANES - 1) / LANES * LANES; }
-
 size_t pst_legendre_work_doubles(int M, int npairs)
 {
     return ((size_t)M + 2) * padded((size_t)pst_legendre_block_pairs(M, npairs));
@@ -121,7 +114,7 @@ static size_t at_least_1(size_t n) { return n ? n : 1; }
 size_t pst_legendre_recurrence_doubles(int M, size_t ncoef, int nm, int npairs, int nwork, bool with_h)
 {
     const size_t lanes = padded((size_t)npairs);
-    return 2 * at_least_1(ncoef + (size_t)nm) + 2 * at_least_1((size_t)nm * lanes) + at_least_1(lanes) +
+    return 3 * at_least_1(ncoef + (size_t)nm) + 2 * at_least_1((size_t)nm * lanes) + at_least_1(lanes) +
            (size_t)nwork * work_area_doubles(M, npairs, with_h);
 }
 
@@ -134,10 +127,12 @@ static void init_recurrence(pst_legendre *L, const double *coslat)
     const pst_spec_layout *t = &L->ext;
     L->alpha = pst_malloc((t->ncoef ? t->ncoef : 1) * sizeof *L->alpha);
     L->beta = pst_malloc((t->ncoef ? t->ncoef : 1) * sizeof *L->beta);
+    L->alpha_inv = pst_malloc((t->ncoef ? t->ncoef : 1) * sizeof *L->alpha_inv);
     for (int i = 0; i < t->nm; i++)
         for (int n = t->m[i] + 2; n <= t->M; n++) {
             L->alpha[t->off[i] + n - t->m[i]] = eps(n, t->m[i]);
             L->beta[t->off[i] + n - t->m[i]] = eps(n - 1, t->m[i]);
+            L->alpha_inv[t->off[i] + n - t->m[i]] = 1.0 / eps(n, t->m[i]);
         }
     /* Per wavenumber the pairs padded to whole lane groups (the padding runs a harmless recurrence from 0). */
     const size_t np = padded((size_t)L->npairs), starts = (size_t)t->nm * np;
@@ -166,10 +161,11 @@ static void free_recurrence(pst_legendre *L)
     }
     free(L->alpha);
     free(L->beta);
+    free(L->alpha_inv);
     free(L->start);
     free(L->start_j);
     free(L->mu_lanes);
-    L->alpha = L->beta = L->start = L->start_j = L->mu_lanes = NULL;
+    L->alpha = L->beta = L->alpha_inv = L->start = L->start_j = L->mu_lanes = NULL;
 }
 
 /* What both kinds share: the recurrence's degrees m..M+1, the work areas, the tables or the
@@ -178,11 +174,11 @@ static void init_common(pst_legendre *L, const pst_spec_layout *spec, const doub
                         int npairs, pst_leg_method method, int nwork, bool p_only)
 {
     *L = (pst_legendre){.spec = spec, .p_only = p_only, .npairs = npairs, .blas = PST_BLAS_OPENBLAS, .method = method,
-                        .mu = mu_north, .nwork = nwork > 0 ? nwork : 1};
+                        .isa = pst_leg_isa_best(), .mu = mu_north, .nwork = nwork > 0 ? nwork : 1};
     pst_spec_layout_init(&L->ext, spec->M + 1, spec->m, spec->nm);
     L->work = pst_malloc((size_t)L->nwork * sizeof *L->work);
     for (int k = 0; k < L->nwork; k++) L->work[k] = (pst_leg_work){.i = -1};
-    if (method != PST_LEG_RECURRENCE) fill_tables(L, mu_north, coslat);
+    if (method == PST_LEG_DGEMM || method == PST_NLEG_METHODS) fill_tables(L, mu_north, coslat);
     if (method != PST_LEG_DGEMM) init_recurrence(L, coslat);
     if (method == PST_NLEG_METHODS) L->method = PST_LEG_DGEMM;
     L->rec_a = pst_malloc((spec->ncoef ? spec->ncoef : 1) * sizeof *L->rec_a);
@@ -207,11 +203,21 @@ void pst_legendre_init_p(pst_legendre *L, const pst_spec_layout *spec, const dou
     init_common(L, spec, mu_north, coslat, npairs, method, nwork, true);
 }
 
-void pst_legendre_use(pst_legendre *L, pst_leg_method method) { L->method = method; }
+void pst_legendre_use(pst_legendre *L, pst_leg_method method)
+{
+    L->method = method;
+    for (int k = 0; k < L->nwork; k++) L->work[k].i = -1; /* a block generated by the other method's path */
+}
+
+void pst_legendre_use_isa(pst_legendre *L, pst_leg_isa isa)
+{
+    L->isa = isa;
+    for (int k = 0; k < L->nwork; k++) L->work[k].i = -1;
+}
 
 void pst_legendre_keep(pst_legendre *L)
 {
-    if (L->method == PST_LEG_RECURRENCE) {
+    if (L->method != PST_LEG_DGEMM) {
         free(L->table[PST_LEG_P]);
         free(L->table[PST_LEG_H]);
         L->table[PST_LEG_P] = L->table[PST_LEG_H] = NULL;
@@ -230,40 +236,6 @@ void pst_legendre_free(pst_legendre *L)
     free(L->work);
     pst_spec_layout_free(&L->ext);
     *L = (pst_legendre){0};
-}
-
-/* One group of LANES pairs: their recurrences side by side in registers (the loop over lanes
- * vectorised), each degree's values stored to its row of the block (stride ld). */
-static inline __attribute__((always_inline)) void generate_lanes(int lanes, int m, int M1, const double *alpha,
-                                                                 const double *beta, const double *mu, const double *s,
-                                                                 const double *sj, double *row0, double *row1, size_t ld)
-{
-    double p0[WIDE], p1[WIDE], steps[WIDE], x[WIDE];
-    const double e1 = eps(m + 1, m);
-#pragma omp simd
-    for (int l = 0; l < lanes; l++) {
-        const double scale = sj[l] < 0.5 ? 1.0 : sj[l] < 1.5 ? 0x1p-400 : 0.0;
-        x[l] = mu[l];
-        p0[l] = s[l];
-        p1[l] = x[l] * s[l] / e1;
-        steps[l] = sj[l];
-        row0[l] = p0[l] * scale;
-        if (M1 > m) row1[l] = p1[l] * scale;
-    }
-    for (int n = m + 2; n <= M1; n++) {
-        const double a = alpha[n], b = beta[n];
-        double *out = ((n - m) & 1 ? row1 : row0) + (size_t)((n - m) >> 1) * ld;
-#pragma omp simd
-        for (int l = 0; l < lanes; l++) {
-            const double p2 = (x[l] * p1[l] - b * p0[l]) / a;
-            const bool rescale = fabs(p2) > 0x1p400 && steps[l] > 0.5;
-            const double f = rescale ? 0x1p-400 : 1.0;
-            p0[l] = p1[l] * f;
-            p1[l] = p2 * f;
-            steps[l] -= rescale ? 1.0 : 0.0;
-            out[l] = p1[l] * (steps[l] < 0.5 ? 1.0 : steps[l] < 1.5 ? 0x1p-400 : 0.0);
-        }
-    }
 }
 
 /* H_n = a_n P̄_{n−1} − b_n P̄_{n+1} for degrees m..M from a generated block (rows of ld), parity
@@ -285,27 +257,22 @@ static inline __attribute__((always_inline)) void derive_h(const pst_legendre *L
         }
 }
 
-/* Compiled for AVX-512, AVX2 + FMA and baseline x86-64; the loader picks the best the CPU runs. */
+/* The recurrence method's generation, compiled for AVX-512, AVX2 + FMA and baseline x86-64; the
+ * loader picks the best the CPU runs.  The simd method generates through its forced path. */
 __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+static void generate_cloned(const pst_legendre *L, int i, int pair0, int pairs, double *row0, double *row1)
+{
+    pst_leg_generate_block(L, i, pair0, pairs, row0, row1);
+}
+
 void pst_leg_generate(const pst_legendre *L, pst_leg_work *w, int i, int pair0, int pairs)
 {
     if (w->i == i && w->pair0 == pair0 && w->pairs == pairs) return;
-    const pst_spec_layout *t = &L->ext;
-    const int m = t->m[i];
-    const size_t ld = padded((size_t)pairs), np = padded((size_t)L->npairs);
-    double *row0 = w->pbar, *row1 = w->pbar + (size_t)t->nk[0][i] * ld;
-    for (size_t l0 = 0; l0 < (size_t)pairs;) {
-        const size_t at = (size_t)i * np + (size_t)pair0 + l0;
-        const int lanes = (size_t)pairs - l0 >= WIDE ? WIDE : LANES;
-        if (lanes == WIDE)
-            generate_lanes(WIDE, m, t->M, L->alpha + t->off[i] - m, L->beta + t->off[i] - m, L->mu_lanes + pair0 + l0,
-                           L->start + at, L->start_j + at, row0 + l0, row1 + l0, ld);
-        else
-            generate_lanes(LANES, m, t->M, L->alpha + t->off[i] - m, L->beta + t->off[i] - m, L->mu_lanes + pair0 + l0, L->start + at,
-                           L->start_j + at, row0 + l0, row1 + l0, ld);
-        l0 += (size_t)lanes;
-    }
-    if (!L->p_only) derive_h(L, i, row0, row1, row1 + (size_t)t->nk[1][i] * ld, ld);
+    const size_t ld = padded((size_t)pairs);
+    double *row0 = w->pbar, *row1 = w->pbar + (size_t)L->ext.nk[0][i] * ld;
+    if (L->method == PST_LEG_SIMD) pst_leg_isa_ops_of(L->isa)->generate(L, i, pair0, pairs, row0, row1);
+    else generate_cloned(L, i, pair0, pairs, row0, row1);
+    if (!L->p_only) derive_h(L, i, row0, row1, row1 + (size_t)L->ext.nk[1][i] * ld, ld);
     w->i = i;
     w->pair0 = pair0;
     w->pairs = pairs;
@@ -349,7 +316,12 @@ static void run_products(const pst_legendre *L, pst_leg_work *w, pst_leg_kernel 
         pst_leg_generate(L, w, i, p0, bp);
         for (const leg_product *q = prod; q < prod + nprod; q++) {
             const double *A = generated(L, w, k, i, q->par) + (size_t)q->k0 * ld;
-            if (synthesis)
+            if (L->method == PST_LEG_SIMD) {
+                const pst_leg_isa_ops *ops = pst_leg_isa_ops_of(L->isa);
+                if (synthesis) ops->synth(bp, q->k1, A, (size_t)ld, q->in, q->ldin, q->ncols, q->out + (size_t)p0 * q->ldout, q->ldout);
+                else ops->analysis(q->k1 - q->k0, bp, A, (size_t)ld, q->in + (size_t)p0 * q->ldin, q->ldin, q->ncols, p0 ? 1.0 : q->beta,
+                                   q->out, q->ldout);
+            } else if (synthesis)
                 pst_blas_dgemm(L->blas, true, bp, q->ncols, q->k1, 1.0, A, ld, q->in, q->ldin, 0.0, q->out + (size_t)p0 * q->ldout, q->ldout);
             else
                 pst_blas_dgemm(L->blas, false, q->k1 - q->k0, q->ncols, bp, 1.0, A, ld, q->in + (size_t)p0 * q->ldin, q->ldin,
