@@ -69,6 +69,7 @@ void pst_model_cmd_rec_identity(pst_rec *r, const model_cfg *c, const pst_model 
     pst_rec_int(r, "chain_levels", m->dyn.Bc);
     pst_rec_str(r, "blas", pst_blas_names[m->dyn.leg.blas]);
     pst_rec_str(r, "legendre_kernel", pst_leg_method_names[m->dyn.leg.method]);
+    pst_rec_str(r, "legendre_isa", m->dyn.leg.method == PST_LEG_SIMD ? pst_leg_isa_names[m->dyn.leg.isa] : NULL);
     pst_rec_str(r, "scheme", m->cfg.test_case == 1 ? "advection" : c->explicit_scheme ? "explicit" : "semi-implicit");
     pst_rec_num(r, "dt_s", m->cfg.dt_s);
     pst_rec_int(r, "steps", steps);
@@ -176,6 +177,7 @@ void pst_model_cmd_emit_point(void *arg, const void *data, const void *summary)
     pst_rec_str(&r, "legendre_kernel_choice", c->legendre_auto ? "auto" : "fixed");
     pst_rec_num(&r, "legendre_kernel_dgemm_s", p->m.dyn.legendre_trial_s[PST_LEG_DGEMM]);
     pst_rec_num(&r, "legendre_kernel_recurrence_s", p->m.dyn.legendre_trial_s[PST_LEG_RECURRENCE]);
+    pst_rec_num(&r, "legendre_kernel_simd_s", p->m.dyn.legendre_trial_s[PST_LEG_SIMD]);
     pst_rec_num(&r, "flops_per_step", s->flops_per_step);
     pst_rec_num(&r, "flops_per_step_level", s->flops_per_step_level);
     pst_rec_num(&r, "mflops", s->mflops);
@@ -200,6 +202,7 @@ static void print_blas(const model_cfg *c, const pst_dyn *d)
         if (d->blas_skipped) printf(" (%s)", d->blas_skipped);
     }
     printf("\n  Legendre kernel %s", pst_leg_method_names[d->leg.method]);
+    if (d->leg.method == PST_LEG_SIMD) printf(" (%s path)", pst_leg_isa_names[d->leg.isa]);
     if (c->legendre_auto) {
         printf("; --legendre-kernel auto, best of 3 set-up passes:");
         for (int k = 0; k < PST_NLEG_METHODS; k++) printf(" %s %.3g ms", pst_leg_method_names[k], d->legendre_trial_s[k] * 1e3);

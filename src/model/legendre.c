@@ -114,7 +114,7 @@ static size_t at_least_1(size_t n) { return n ? n : 1; }
 size_t pst_legendre_recurrence_doubles(int M, size_t ncoef, int nm, int npairs, int nwork, bool with_h)
 {
     const size_t lanes = padded((size_t)npairs);
-    return 3 * at_least_1(ncoef + (size_t)nm) + 2 * at_least_1((size_t)nm * lanes) + at_least_1(lanes) +
+    return 2 * at_least_1(ncoef + (size_t)nm) + 2 * at_least_1((size_t)nm * lanes) + at_least_1(lanes) +
            (size_t)nwork * work_area_doubles(M, npairs, with_h);
 }
 
@@ -127,12 +127,10 @@ static void init_recurrence(pst_legendre *L, const double *coslat)
     const pst_spec_layout *t = &L->ext;
     L->alpha = pst_malloc((t->ncoef ? t->ncoef : 1) * sizeof *L->alpha);
     L->beta = pst_malloc((t->ncoef ? t->ncoef : 1) * sizeof *L->beta);
-    L->alpha_inv = pst_malloc((t->ncoef ? t->ncoef : 1) * sizeof *L->alpha_inv);
     for (int i = 0; i < t->nm; i++)
         for (int n = t->m[i] + 2; n <= t->M; n++) {
             L->alpha[t->off[i] + n - t->m[i]] = eps(n, t->m[i]);
             L->beta[t->off[i] + n - t->m[i]] = eps(n - 1, t->m[i]);
-            L->alpha_inv[t->off[i] + n - t->m[i]] = 1.0 / eps(n, t->m[i]);
         }
     /* Per wavenumber the pairs padded to whole lane groups (the padding runs a harmless recurrence from 0). */
     const size_t np = padded((size_t)L->npairs), starts = (size_t)t->nm * np;
@@ -161,11 +159,10 @@ static void free_recurrence(pst_legendre *L)
     }
     free(L->alpha);
     free(L->beta);
-    free(L->alpha_inv);
     free(L->start);
     free(L->start_j);
     free(L->mu_lanes);
-    L->alpha = L->beta = L->alpha_inv = L->start = L->start_j = L->mu_lanes = NULL;
+    L->alpha = L->beta = L->start = L->start_j = L->mu_lanes = NULL;
 }
 
 /* What both kinds share: the recurrence's degrees m..M+1, the work areas, the tables or the

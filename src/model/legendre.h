@@ -65,7 +65,6 @@ typedef struct pst_legendre {
     /* The recurrence's data (P̄-only): */
     const double *mu;   /* [npairs], the caller's */
     double *alpha, *beta;       /* per degree m+2..M+1 of each wavenumber, at ext.off[i] + n − m */
-    double *alpha_inv;          /* 1 / alpha (the simd method's steps without underflow) */
     double *start, *start_j;    /* [nm][npairs rounded up to 8]: P̄_m^m as value and 2^400 underflow steps */
     double *mu_lanes;           /* mu, padded as start */
     int block_pairs;            /* pairs per generated block */

@@ -11,6 +11,7 @@
 #include "model/legendre_generate.h"
 #include "model/legendre_isa_paths.h"
 
+#include <immintrin.h>
 #include <string.h>
 
 #define PST_LEG_CAT2(a, b) a##_##b
@@ -28,10 +29,30 @@ static inline vd vload(const double *p)
 }
 static inline void vstore(double *p, vd v) { memcpy(p, &v, sizeof v); }
 
+/* acc + a b, fused where the path has FMA (the sums' only contraction). */
+static inline vd vfma(vd a, vd b, vd acc)
+{
+#if defined(__AVX512F__) && PST_LEG_VBYTES == 64
+    return _mm512_fmadd_pd(a, b, acc);
+#elif defined(__FMA__) && PST_LEG_VBYTES == 32
+    return _mm256_fmadd_pd(a, b, acc);
+#else
+    return acc + a * b;
+#endif
+}
+static inline double sfma(double a, double b, double acc)
+{
+#ifdef __FMA__
+    return __builtin_fma(a, b, acc);
+#else
+    return acc + a * b;
+#endif
+}
+
 /* One tile of each sum for vectors (T vd, W VL) and for single columns (T double, W 1, the
  * columns past the last whole vector).  R and CV are constants at every call (always_inline in
  * a switch), so acc is registers. */
-#define PST_LEG_TILES(tag, T, W, LOAD, STORE)                                                                                   \
+#define PST_LEG_TILES(tag, T, W, LOAD, STORE, FMA)                                                                                   \
     static inline __attribute__((always_inline)) void synth_tile_##tag(int R, int CV, int nk, const double *P, size_t ldp,      \
                                                                        const double *S, int lds, double *X, int ldx)            \
     {                                                                                                                           \
@@ -44,7 +65,7 @@ static inline void vstore(double *p, vd v) { memcpy(p, &v, sizeof v); }
             for (int c = 0; c < CV; c++) sv[c] = LOAD(s + c * W);                                                               \
             for (int r = 0; r < R; r++) {                                                                                       \
                 const T pr = (T){0} + p[r];                                                                                     \
-                for (int c = 0; c < CV; c++) acc[r][c] += pr * sv[c];                                                           \
+                for (int c = 0; c < CV; c++) acc[r][c] = FMA(pr, sv[c], acc[r][c]);                                                           \
             }                                                                                                                   \
         }                                                                                                                       \
         for (int r = 0; r < R; r++)                                                                                             \
@@ -63,7 +84,7 @@ static inline void vstore(double *p, vd v) { memcpy(p, &v, sizeof v); }
             for (int c = 0; c < CV; c++) fv[c] = LOAD(f + c * W);                                                               \
             for (int r = 0; r < R; r++) {                                                                                       \
                 const T pr = (T){0} + P[(size_t)r * ldp + j];                                                                   \
-                for (int c = 0; c < CV; c++) acc[r][c] += pr * fv[c];                                                           \
+                for (int c = 0; c < CV; c++) acc[r][c] = FMA(pr, fv[c], acc[r][c]);                                                           \
             }                                                                                                                   \
         }                                                                                                                       \
         for (int r = 0; r < R; r++)                                                                                             \
@@ -75,8 +96,8 @@ static inline void vstore(double *p, vd v) { memcpy(p, &v, sizeof v); }
 
 static inline double sload(const double *p) { return *p; }
 static inline void sstore(double *p, double v) { *p = v; }
-PST_LEG_TILES(v, vd, VL, vload, vstore)
-PST_LEG_TILES(s, double, 1, sload, sstore)
+PST_LEG_TILES(v, vd, VL, vload, vstore, vfma)
+PST_LEG_TILES(s, double, 1, sload, sstore, sfma)
 
 /* The row tails (R < TILE_R) and column tails (CV < TILE_CV) as constants: rows 5 and 6 only
  * where the tiles have them. */
@@ -110,14 +131,16 @@ PST_LEG_TILES(s, double, 1, sload, sstore)
 
 _Static_assert(PST_LEG_TILE_R == 4 || PST_LEG_TILE_R == 6, "the dispatch covers tiles of 4 or 6 rows");
 
-/* GROUP vectors of pairs in flight hide the recurrence's latency (a multiply and an FMA per
- * degree); a group is whole groups of PST_LEG_LANES. */
+/* GROUP vectors of pairs in flight hide the recurrence's latency (a division after two products
+ * per degree); a group is whole groups of PST_LEG_LANES. */
 enum { GROUP = 4, GROUP_PAIRS = GROUP * VL };
 _Static_assert(GROUP_PAIRS % PST_LEG_LANES == 0, "a group is whole lane groups");
 
 /* A group none of whose pairs starts below 2^−400 (steps 0) cannot underflow or need the
- * rescale: its recurrence is two products and an FMA per degree, with 1/ε_n as a product. */
-static inline __attribute__((always_inline)) void generate_group(int m, int M1, const double *alpha_inv, const double *beta,
+ * rescale: its recurrence is the tables' own steps, (μ P̄_{n−1} − β_n P̄_{n−2}) / α_n, rounded
+ * as they are (the translation unit does not contract to FMA: with 1/α_n as a product, or an
+ * FMA, T1023's P̄ drifted to 9e-13 and 1.3e-12 of the tables'; as the tables, 4e-21). */
+static inline __attribute__((always_inline)) void generate_group(int m, int M1, const double *alpha, const double *beta,
                                                                  const double *mu, const double *s, double *row0,
                                                                  double *row1, size_t ld)
 {
@@ -131,10 +154,10 @@ static inline __attribute__((always_inline)) void generate_group(int m, int M1, 
         if (M1 > m) vstore(row1 + g * VL, p1[g]);
     }
     for (int n = m + 2; n <= M1; n++) {
-        const double a = alpha_inv[n], b = beta[n];
+        const double a = alpha[n], b = beta[n];
         double *out = ((n - m) & 1 ? row1 : row0) + (size_t)((n - m) >> 1) * ld;
         for (int g = 0; g < GROUP; g++) {
-            const vd p2 = (x[g] * p1[g] - b * p0[g]) * a;
+            const vd p2 = (x[g] * p1[g] - b * p0[g]) / a;
             p0[g] = p1[g];
             p1[g] = p2;
             vstore(out + g * VL, p2);
@@ -147,14 +170,14 @@ void PST_LEG_FN(pst_leg_generate)(const struct pst_legendre *L, int i, int pair0
     const pst_spec_layout *t = &L->ext;
     const int m = t->m[i];
     const size_t ld = pst_leg_padded((size_t)pairs), np = pst_leg_padded((size_t)L->npairs);
-    const double *alpha = L->alpha + t->off[i] - m, *alpha_inv = L->alpha_inv + t->off[i] - m, *beta = L->beta + t->off[i] - m;
+    const double *alpha = L->alpha + t->off[i] - m, *beta = L->beta + t->off[i] - m;
     for (size_t l0 = 0; l0 < (size_t)pairs;) {
         const size_t at = (size_t)i * np + (size_t)pair0 + l0;
         const double *mu = L->mu_lanes + pair0 + l0;
         bool plain = (size_t)pairs - l0 >= GROUP_PAIRS;
         for (int l = 0; plain && l < GROUP_PAIRS; l++) plain = L->start_j[at + l] == 0.0;
         if (plain) {
-            generate_group(m, t->M, alpha_inv, beta, mu, L->start + at, row0 + l0, row1 + l0, ld);
+            generate_group(m, t->M, alpha, beta, mu, L->start + at, row0 + l0, row1 + l0, ld);
             l0 += GROUP_PAIRS;
         } else {
             pst_leg_generate_lanes(PST_LEG_LANES, m, t->M, alpha, beta, mu, L->start + at, L->start_j + at, row0 + l0, row1 + l0, ld);
