@@ -162,10 +162,11 @@ static bool library(const pst_algorithm *a) { return a->collective && !a->coll_f
 /* The step's FFTs planned as the set-up's (FFTW_ESTIMATE): quick, and the same plans every run. */
 static pst_fft_planner estimate = {.effort = "estimate", .flags = FFTW_ESTIMATE};
 
-/* The recurrence's serial run against the tables' (the same model to round-off, TOL as any grid). */
+/* The generated kernels' serial run against the tables' (the same model to round-off, TOL as any grid). */
 static int kernels_agree(int rank, pst_model_config mc, long steps, const spectra *serial)
 {
     if (mc.legendre == PST_LEG_DGEMM) return 0;
+    const pst_leg_method kernel = mc.legendre;
     mc.legendre = PST_LEG_DGEMM;
     spectra tables;
     run(mc, steps, &tables);
@@ -173,7 +174,7 @@ static int kernels_agree(int rank, pst_model_config mc, long steps, const spectr
     double diff = compare(&tables, serial, mc.levels, mc.M, &bitwise);
     spectra_free(&tables);
     if (!rank)
-        printf("serial %s against dgemm: max relative difference %.3e%s: %s\n", pst_leg_method_names[PST_LEG_RECURRENCE],
+        printf("serial %s against dgemm: max relative difference %.3e%s: %s\n", pst_leg_method_names[kernel],
                diff, bitwise ? " (bitwise)" : "", diff <= TOL ? "ok" : "FAIL");
     return !(diff <= TOL);
 }
