@@ -153,7 +153,9 @@ static void validate(void *p)
     cfg->overlaps[1] = cfg->overlap.n == 0 || pst_str_list_has(&cfg->overlap, "on");
 
     cfg->blas = pst_blas_backend_resolve(cfg->blas_name).lib;
-    cfg->legendre_kernel = strcmp(cfg->legendre_kernel_name, "recurrence") == 0 ? PST_LEG_RECURRENCE : PST_LEG_DGEMM;
+    cfg->legendre_kernel = PST_LEG_DGEMM;
+    for (int k = 0; k < PST_NLEG_METHODS; k++)
+        if (!strcmp(cfg->legendre_kernel_name, pst_leg_method_names[k])) cfg->legendre_kernel = (pst_leg_method)k;
     if (!pst_fft_planner_init(&cfg->fft, cfg->fftw_plan)) pst_usage_error("--fftw-plan: unknown '%s'", cfg->fftw_plan);
     /* The problem. */
     if (cfg->granularity) {
@@ -204,7 +206,7 @@ static const char *const stages[] = {"fft", "legendre", NULL};
 static const char *const onoff[] = {"off", "on", NULL};
 static const char *const results[] = {"replicated", "partitioned", NULL};
 static const char *const blas_choices[] = {"openblas", "blis", "blis-sup", NULL}; /* the model's, but auto */
-static const char *const legendre_kernel_choices[] = {"dgemm", "recurrence", NULL}; /* the model's, but auto */
+static const char *const legendre_kernel_choices[] = {"dgemm", "recurrence", "simd", NULL}; /* the model's, but auto */
 
 /* ---- the frame's phases: a set is one stage ---- */
 
@@ -265,7 +267,8 @@ static pst_opt opts[] = {
     {"legendre-kernel", PST_OPT_STRING, &run_cfg.legendre_kernel_name, "K", "the vector sums' Legendre values: dgemm "
      "(synthetic dyadic values, a dgemm per block; sums verified bitwise) or recurrence (the model's P-bar of the column's "
      "coefficients (m,n) at the row's Gaussian latitudes, generated per block as pstswm model --legendre-kernel recurrence; "
-     "sums verified to 1e-12 of the largest)", 1, 0, legendre_kernel_choices, NULL},
+     "sums verified to 1e-12 of the largest) or simd (the same P-bar and sums by pstswm's own register-blocked kernels, no BLAS, "
+     "on the best instruction-set path this CPU runs, as pstswm model --legendre-kernel simd)", 1, 0, legendre_kernel_choices, NULL},
     {"fftw-plan", PST_OPT_STRING, &run_cfg.fftw_plan, "MODE", "FFTW planner effort of the distributed FFT's local transforms, as for the model", 1, 0, pst_fft_efforts, NULL},
     {"grid", PST_OPT_STRING, &run_cfg.grid_spec, "PXxPY|1d",
      "processor grid (PX*PY = ranks), or 1d: FFT stage on P x 1 and Legendre stage on 1 x P", 1, 0, NULL, NULL},

@@ -302,7 +302,7 @@ static void vsum_compute(void *arg, size_t lo, size_t count, double *out)
     else vsum_recurrence(c, row0, rows, out);
 }
 
-/* The recurrence kernel's set-up: the column's wavenumbers as the model lays out their
+/* The generated kernels' set-up (recurrence, simd on the best path this CPU runs): the column's wavenumbers as the model lays out their
  * coefficients, the grid's Gaussian nodes, and P̄-only recurrence data over the row's pairs
  * with a work area per thread (no tables). */
 static void vsum_recurrence_create(kcase *c, const kproblem *k)
@@ -321,7 +321,7 @@ static void vsum_recurrence_create(kcase *c, const kproblem *k)
     double *w = pst_malloc((size_t)k->grid.nlat * sizeof *w);
     pst_gauss_nodes(k->grid.nlat, c->s.mu, c->s.coslat, w);
     free(w);
-    pst_legendre_init_p(&c->s.L, &c->s.spec, c->s.mu + pair0, c->s.coslat + pair0, c->s.pairs, PST_LEG_RECURRENCE,
+    pst_legendre_init_p(&c->s.L, &c->s.spec, c->s.mu + pair0, c->s.coslat + pair0, c->s.pairs, c->s.leg,
                         pst_threads());
     c->s.L.blas = c->blas;
 }
@@ -335,7 +335,7 @@ static void vsum_create(kcase *c, const kproblem *k, bool partitioned, pst_leg_m
     c->s.lats = kp_lats(k, g->py, g->y);
     c->s.partitioned = partitioned;
     c->s.leg = leg;
-    if (leg == PST_LEG_RECURRENCE) {
+    if (leg != PST_LEG_DGEMM) {
         vsum_recurrence_create(c, k);
     } else {
         c->s.legendre = pst_malloc(c->s.ncoef * (size_t)c->s.lats * sizeof(double));
@@ -369,7 +369,7 @@ static void vsum_create(kcase *c, const kproblem *k, bool partitioned, pst_leg_m
  * keeps its last block, which the previous call left there. */
 static void vsum_run(kcase *c, const kplan *pl)
 {
-    for (int t = 0; c->s.leg == PST_LEG_RECURRENCE && t < c->s.L.nwork; t++) c->s.L.work[t].i = -1;
+    for (int t = 0; c->s.leg != PST_LEG_DGEMM && t < c->s.L.nwork; t++) c->s.L.work[t].i = -1;
     pst_vsum_run_compute(pl->v, vsum_compute, c, c->s.out);
 }
 
@@ -464,7 +464,7 @@ void kcase_free(kcase *c)
                     c->t.send2, c->t.a2, c->t.ref, c->d.in, c->d.back, c->d.ref_back, c->d.coef, c->d.ref, c->s.legendre, c->s.fourier,
                     c->s.out, c->s.ref};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) free(bufs[i]);
-    if (c->s.leg == PST_LEG_RECURRENCE) {
+    if (c->s.leg != PST_LEG_DGEMM) {
         pst_legendre_free(&c->s.L);
         pst_spec_layout_free(&c->s.spec);
     }
