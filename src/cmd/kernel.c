@@ -153,9 +153,7 @@ static void validate(void *p)
     cfg->overlaps[1] = cfg->overlap.n == 0 || pst_str_list_has(&cfg->overlap, "on");
 
     cfg->blas = pst_blas_backend_resolve(cfg->blas_name).lib;
-    cfg->legendre_kernel = PST_LEG_DGEMM;
-    for (int k = 0; k < PST_NLEG_METHODS; k++)
-        if (!strcmp(cfg->legendre_kernel_name, pst_leg_method_names[k])) cfg->legendre_kernel = (pst_leg_method)k;
+    cfg->legendre_kernel = pst_leg_method_parse(cfg->legendre_kernel_name);
     if (!pst_fft_planner_init(&cfg->fft, cfg->fftw_plan)) pst_usage_error("--fftw-plan: unknown '%s'", cfg->fftw_plan);
     /* The problem. */
     if (cfg->granularity) {
@@ -206,7 +204,7 @@ static const char *const stages[] = {"fft", "legendre", NULL};
 static const char *const onoff[] = {"off", "on", NULL};
 static const char *const results[] = {"replicated", "partitioned", NULL};
 static const char *const blas_choices[] = {"openblas", "blis", "blis-sup", NULL}; /* the model's, but auto */
-static const char *const legendre_kernel_choices[] = {"dgemm", "recurrence", "simd", NULL}; /* the model's, but auto */
+static const char *legendre_kernel_choices[PST_NLEG_METHODS + 1]; /* the model's methods (legendre.h), but auto */
 
 /* ---- the frame's phases: a set is one stage ---- */
 
@@ -248,6 +246,7 @@ static void prepare(void *p)
         algorithm_choices[pst_nalgorithms + 1] = "all";
     }
     opts[0].choices = algorithm_choices;
+    for (int k = 0; k < PST_NLEG_METHODS; k++) legendre_kernel_choices[k] = pst_leg_method_name(k);
     char names[256];
     snprintf(algorithms_help, sizeof algorithms_help, "%s; coll = both collectives; all = every algorithm",
              pst_algorithm_names(0, names, sizeof names));

@@ -172,9 +172,7 @@ static void validate(model_cfg *c)
     c->blas = blas.lib;
     c->blas_auto = blas.auto_choose;
     c->legendre_auto = strcmp(c->legendre_kernel, "auto") == 0;
-    c->legendre = PST_LEG_DGEMM;
-    for (int k = 0; k < PST_NLEG_METHODS; k++)
-        if (!strcmp(c->legendre_kernel, pst_leg_method_names[k])) c->legendre = (pst_leg_method)k;
+    c->legendre = c->legendre_auto ? PST_LEG_DGEMM : pst_leg_method_parse(c->legendre_kernel); /* auto: dgemm on a tie */
     resolve_legendre_isa(c);
     model_algos_resolve(&c->algos, c->ctx.size, &c->grid, &c->par);
     c->ctx.transport = c->algos.transport; /* the header and every record carry it (record.c) */
@@ -290,8 +288,22 @@ static void release(void *arg)
 
 /* ---- the row ---- */
 
-/* --fft's and --legendre's help: the registry's algorithms of each stage. */
-static char fft_help[256], legendre_help[256];
+/* --fft's and --legendre's help: the registry's algorithms of each stage; --legendre-kernel's
+ * names and help: the Legendre methods' table (model/legendre.h) and auto. */
+static char fft_help[256], legendre_help[256], legendre_kernel_help[768];
+static const char *legendre_kernel_choices[PST_NLEG_METHODS + 2] = {"auto"};
+
+static void prepare_legendre_kernel(void)
+{
+    size_t at = (size_t)snprintf(legendre_kernel_help, sizeof legendre_kernel_help, "the Legendre products:");
+    for (int k = 0; k < PST_NLEG_METHODS && at < sizeof legendre_kernel_help; k++) {
+        legendre_kernel_choices[k + 1] = pst_leg_method_name(k);
+        at += (size_t)snprintf(legendre_kernel_help + at, sizeof legendre_kernel_help - at, " %s (%s),", pst_leg_method_name(k),
+                               pst_leg_method_summary(k));
+    }
+    if (at < sizeof legendre_kernel_help)
+        snprintf(legendre_kernel_help + at, sizeof legendre_kernel_help - at, " or auto (time them all at set-up, keep the fastest)");
+}
 
 static void prepare(void *c)
 {
@@ -300,11 +312,11 @@ static void prepare(void *c)
              pst_algorithm_names(PST_ALG_STAGE_FFT, names, sizeof names));
     snprintf(legendre_help, sizeof legendre_help, "Legendre across PY: %s (coll: the MPI collective)",
              pst_algorithm_names(PST_ALG_STAGE_LEGENDRE, names, sizeof names));
+    prepare_legendre_kernel();
 }
 
 static const char *const blas_choices[] = {"auto", "openblas", "blis", "blis-sup", NULL};
 static const char *const chunk_choices[] = {"cache", "whole", NULL};
-static const char *const legendre_kernel_choices[] = {"auto", "dgemm", "recurrence", "simd", NULL};
 static const char *const legendre_isa_choices[] = {"auto", "baseline", "avx2", "avx512", NULL};
 static const model_cfg default_cfg = {.test_case = 2, .trunc = 42, .levels = 1, .warmup = 2, .dt_s = NAN, .days = NAN,
                                       .alpha_spec = "0", .fftw_plan = "measure", .blas_name = "auto", .legendre_kernel = "auto", .legendre_isa_name = "auto", .compute = "real", .chunks = "cache",
@@ -331,7 +343,7 @@ static const pst_opt opts[] = {
     {"fftw-plan", PST_OPT_STRING, &run_cfg.fftw_plan, "MODE", "FFTW planner effort", 1, 0, pst_fft_efforts, NULL},
     {"fftw-wisdom", PST_OPT_STRING, &run_cfg.fftw_wisdom, "FILE", "FFTW wisdom: rank 0 loads FILE (if it exists) before planning and saves its wisdom to it after, so a later run on this machine gets the same plans without timing them", 1, 0, NULL, NULL},
     {"blas", PST_OPT_STRING, &run_cfg.blas_name, "LIB", "library of the Legendre dgemms: openblas, blis, blis-sup (BLIS's small-matrix kernels called directly), or auto (time each at set-up, keep the fastest)", 1, 0, blas_choices, NULL},
-    {"legendre-kernel", PST_OPT_STRING, &run_cfg.legendre_kernel, "K", "the Legendre products: dgemm (P-bar from tables held in memory, through the BLAS), recurrence (P-bar generated on the fly for each block of latitudes, no tables, through the BLAS), simd (P-bar generated as recurrence, sums in pstswm's own register-blocked kernels for the CPU's instruction set, no BLAS), or auto (time them all at set-up, keep the fastest)", 1, 0, legendre_kernel_choices, NULL},
+    {"legendre-kernel", PST_OPT_STRING, &run_cfg.legendre_kernel, "K", legendre_kernel_help, 1, 0, legendre_kernel_choices, NULL},
     {"legendre-isa", PST_OPT_STRING, &run_cfg.legendre_isa_name, "ISA", "the simd Legendre kernels' instruction-set path: auto (the best this CPU runs), avx512, avx2 (with FMA) or baseline (x86-64 SSE2); a path the CPU lacks is refused", 1, 0, legendre_isa_choices, NULL},
     {"grid", PST_OPT_STRING, &run_cfg.algos.grid, "PXxPY", "processor grid: longitudes over PX, latitude pairs over PY; without it, near-square for the ranks", 1, 0, NULL, NULL},
     {"preset", PST_OPT_STRING, &run_cfg.algos.preset, "NAME", "algorithms and protocols: gen, coll, opt (--tuned), DTH, DR", 1, 0, pst_model_presets, "gen"},

@@ -54,7 +54,8 @@ static void init_legendre(pst_dyn *d, const pst_dyn_config *cfg)
     for (int k = 0; k < PST_NLEG_METHODS; k++) d->legendre_trial_s[k] = NAN;
     if (cfg->blas_auto) d->leg.blas = pst_blas_choose(cfg->blas, legendre_pass_s, d, comm, d->blas_trial_s, &d->blas_skipped);
     if (cfg->legendre_auto) {
-        const bool all[PST_NLEG_METHODS] = {true, true, true};
+        bool all[PST_NLEG_METHODS];
+        for (int k = 0; k < PST_NLEG_METHODS; k++) all[k] = true;
         pst_legendre_use(&d->leg, (pst_leg_method)pst_fastest(PST_NLEG_METHODS, all, cfg->legendre, legendre_kernel_pass_s,
                                                               d, comm, d->legendre_trial_s));
         pst_legendre_keep(&d->leg);

@@ -42,9 +42,17 @@
 
 typedef enum pst_leg_kernel { PST_LEG_P = 0, PST_LEG_H = 1 } pst_leg_kernel;
 
-/* Where the P̄ of a product come from: streamed tables, or generated on the fly. */
+/* Where the P̄ of a product come from and what multiplies them: the methods' table
+ * (legendre_methods.c), one row per method with its name, set-up and product. */
 typedef enum pst_leg_method { PST_LEG_DGEMM, PST_LEG_RECURRENCE, PST_LEG_SIMD, PST_NLEG_METHODS } pst_leg_method;
-extern const char *const pst_leg_method_names[PST_NLEG_METHODS]; /* "dgemm", "recurrence", "simd" */
+/* A method's name ("dgemm", "recurrence", "simd"), whether it generates P̄ per block (the
+ * recurrence's data and work areas, its flops), whether it keeps tables, its one-line summary. */
+const char *pst_leg_method_name(pst_leg_method method);
+bool pst_leg_method_generates(pst_leg_method method);
+bool pst_leg_method_tables(pst_leg_method method);
+const char *pst_leg_method_summary(pst_leg_method method);
+/* The method called name (PST_NLEG_METHODS: none). */
+pst_leg_method pst_leg_method_parse(const char *name);
 
 /* A thread's work area for the recurrence: its generated block and the block's identity. */
 typedef struct pst_leg_work {

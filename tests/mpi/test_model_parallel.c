@@ -174,7 +174,7 @@ static int kernels_agree(int rank, pst_model_config mc, long steps, const spectr
     double diff = compare(&tables, serial, mc.levels, mc.M, &bitwise);
     spectra_free(&tables);
     if (!rank)
-        printf("serial %s against dgemm: max relative difference %.3e%s: %s\n", pst_leg_method_names[kernel],
+        printf("serial %s against dgemm: max relative difference %.3e%s: %s\n", pst_leg_method_name(kernel),
                diff, bitwise ? " (bitwise)" : "", diff <= TOL ? "ok" : "FAIL");
     return !(diff <= TOL);
 }
@@ -283,7 +283,7 @@ int main(int argc, char **argv)
     if (!rank)
         printf("grid %dx%d case %d T%dL%d %ld steps, transport %s, Legendre kernel %s: %d runs (%zu protocols), %d refused by pst_par_check, %d bitwise, "
                "max relative difference %.3e (tolerance %.0e): %s\n",
-               PX, PY, test_case, M, levels, steps, transport, pst_leg_method_names[kernel], ran, nprotos, refused, bitwise_runs, worst, TOL,
+               PX, PY, test_case, M, levels, steps, transport, pst_leg_method_name(kernel), ran, nprotos, refused, bitwise_runs, worst, TOL,
                failures ? "FAIL" : "ok");
     spectra_free(&serial);
     free(protos);
