@@ -132,6 +132,10 @@ int main(int argc, char **argv)
     CHECK(pst_leg_isa_built(PST_LEG_ISA_BASELINE) && pst_leg_isa_cpu_has(PST_LEG_ISA_BASELINE));
     CHECK(pst_leg_isa_refusal(pst_leg_isa_best()) == NULL);
     CHECK(pst_leg_isa_parse("auto") == -1 && pst_leg_isa_parse("avx2") == PST_LEG_ISA_AVX2 && pst_leg_isa_parse("sse") == -2);
+    /* The methods' table: every name parses back to its row, a row generates or keeps tables. */
+    for (int k = 0; k < PST_NLEG_METHODS; k++)
+        CHECK((int)pst_leg_method_parse(pst_leg_method_name(k)) == k && pst_leg_method_generates(k) != pst_leg_method_tables(k));
+    CHECK(pst_leg_method_parse("nonsense") == PST_NLEG_METHODS && pst_leg_method_generates(PST_LEG_SIMD));
     for (int isa = 0; isa < PST_NLEG_ISAS; isa++) test_path((pst_leg_isa)isa);
     CHECK_MAIN_END();
 }
