@@ -9,7 +9,7 @@
 # with their lowest and highest; with several --legendre-kernel values each kernel runs in every
 # round, in a rotating order.  Not a test: numbers depend on the machine and its load.
 #   bench/model-vs-shtns.sh [--mpi openmpi|mpich] [--build DIR] [--rounds R] [--truncations 42,85,170,341]
-#                           [--legendre-kernel auto|dgemm|recurrence[,...]]
+#                           [--legendre-kernel auto|dgemm|recurrence|simd[,...]]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mpi=${PSTRUN_MPI:-openmpi} build= rounds=3 truncations=42,85,170,341 kernels=auto
@@ -31,7 +31,7 @@ for m in "${mlist[@]}"; do
 done
 IFS=, read -ra klist <<<"$kernels"
 for k in "${klist[@]}"; do
-  [[ $k =~ ^(auto|dgemm|recurrence)$ ]] || { echo "bench/model-vs-shtns.sh: --legendre-kernel takes auto, dgemm, recurrence (got '$k')" >&2; exit 2; }
+  [[ $k =~ ^(auto|dgemm|recurrence|simd)$ ]] || { echo "bench/model-vs-shtns.sh: --legendre-kernel takes auto, dgemm, recurrence, simd (got '$k')" >&2; exit 2; }
 done
 build=${build:-build/$mpi}
 [[ -x $build/pstswm ]] || { echo "bench/model-vs-shtns.sh: $build/pstswm not built (scripts/build.sh $mpi)" >&2; exit 2; }

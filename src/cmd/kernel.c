@@ -153,7 +153,7 @@ static void validate(void *p)
     cfg->overlaps[1] = cfg->overlap.n == 0 || pst_str_list_has(&cfg->overlap, "on");
 
     cfg->blas = pst_blas_backend_resolve(cfg->blas_name).lib;
-    cfg->legendre_kernel = strcmp(cfg->legendre_kernel_name, "recurrence") == 0 ? PST_LEG_RECURRENCE : PST_LEG_DGEMM;
+    cfg->legendre_kernel = pst_leg_method_parse(cfg->legendre_kernel_name);
     pst_kernel_reproducible(cfg);
     if (!pst_fft_planner_init(&cfg->fft, cfg->fftw_plan)) pst_usage_error("--fftw-plan: unknown '%s'", cfg->fftw_plan);
     /* The problem. */
@@ -205,7 +205,7 @@ static const char *const stages[] = {"fft", "legendre", NULL};
 static const char *const onoff[] = {"off", "on", NULL};
 static const char *const results[] = {"replicated", "partitioned", NULL};
 static const char *const blas_choices[] = {"openblas", "blis", "blis-sup", NULL}; /* the model's, but auto */
-static const char *const legendre_kernel_choices[] = {"dgemm", "recurrence", NULL}; /* the model's, but auto */
+static const char *legendre_kernel_choices[PST_NLEG_METHODS + 1]; /* the model's methods (legendre.h), but auto */
 
 /* ---- the frame's phases: a set is one stage ---- */
 
@@ -247,6 +247,7 @@ static void prepare(void *p)
         algorithm_choices[pst_nalgorithms + 1] = "all";
     }
     opts[0].choices = algorithm_choices;
+    for (int k = 0; k < PST_NLEG_METHODS; k++) legendre_kernel_choices[k] = pst_leg_method_name(k);
     char names[256];
     snprintf(algorithms_help, sizeof algorithms_help, "%s; coll = both collectives; all = every algorithm",
              pst_algorithm_names(0, names, sizeof names));
@@ -266,7 +267,8 @@ static pst_opt opts[] = {
     {"legendre-kernel", PST_OPT_STRING, &run_cfg.legendre_kernel_name, "K", "the vector sums' Legendre values: dgemm "
      "(synthetic dyadic values, a dgemm per block; sums verified bitwise) or recurrence (the model's P-bar of the column's "
      "coefficients (m,n) at the row's Gaussian latitudes, generated per block as pstswm model --legendre-kernel recurrence; "
-     "sums verified to 1e-12 of the largest)", 1, 0, legendre_kernel_choices, NULL},
+     "sums verified to 1e-12 of the largest) or simd (the same P-bar and sums by pstswm's own register-blocked kernels, no BLAS, "
+     "on the best instruction-set path this CPU runs, as pstswm model --legendre-kernel simd)", 1, 0, legendre_kernel_choices, NULL},
     {"reproducible", PST_OPT_FLAG, &run_cfg.reproducible, NULL, "fix every choice that can change the rounding: the FFTW plans by estimate (another --fftw-plan refused); the run header lists the choices", 1, 0, NULL, NULL},
     {"fftw-plan", PST_OPT_STRING, &run_cfg.fftw_plan, "MODE", "FFTW planner effort of the distributed FFT's local transforms, as for the model", 1, 0, pst_fft_efforts, NULL},
     {"grid", PST_OPT_STRING, &run_cfg.grid_spec, "PXxPY|1d",

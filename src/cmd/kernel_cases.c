@@ -243,7 +243,7 @@ static long long dfft_verify(kcase *c)
 static double vsum_flops(const kcase *c, size_t rows)
 {
     const double r = (double)rows, unit = (double)c->s.unit;
-    if (c->s.leg == PST_LEG_DGEMM) return 2.0 * r * unit * c->s.lats;
+    if (!pst_leg_method_generates(c->s.leg)) return 2.0 * r * unit * c->s.lats;
     const double generated = (double)(c->s.spec.ncoef + (size_t)c->s.spec.nm) * c->s.pairs;
     return 2.0 * r * unit * c->s.pairs + 5.0 * generated * r / (double)c->s.spec.ncoef;
 }
@@ -298,11 +298,11 @@ static void vsum_compute(void *arg, size_t lo, size_t count, double *out)
     size_t row0 = lo / c->s.unit, rows = count / c->s.unit;
     if (rows == 0) return;
     if (pst_skeleton()) pst_skeleton_inject(PST_STAGE_LEGENDRE, vsum_flops(c, rows));
-    else if (c->s.leg == PST_LEG_DGEMM) vsum_dgemm(c, row0, rows, out);
+    else if (!pst_leg_method_generates(c->s.leg)) vsum_dgemm(c, row0, rows, out);
     else vsum_recurrence(c, row0, rows, out);
 }
 
-/* The recurrence kernel's set-up: the column's wavenumbers as the model lays out their
+/* The generated kernels' set-up (recurrence, simd on the best path this CPU runs): the column's wavenumbers as the model lays out their
  * coefficients, the grid's Gaussian nodes, and P̄-only recurrence data over the row's pairs
  * with a work area per thread (no tables). */
 static void vsum_recurrence_create(kcase *c, const kproblem *k)
@@ -321,7 +321,7 @@ static void vsum_recurrence_create(kcase *c, const kproblem *k)
     double *w = pst_malloc((size_t)k->grid.nlat * sizeof *w);
     pst_gauss_nodes(k->grid.nlat, c->s.mu, c->s.coslat, w);
     free(w);
-    pst_legendre_init_p(&c->s.L, &c->s.spec, c->s.mu + pair0, c->s.coslat + pair0, c->s.pairs, PST_LEG_RECURRENCE,
+    pst_legendre_init_p(&c->s.L, &c->s.spec, c->s.mu + pair0, c->s.coslat + pair0, c->s.pairs, c->s.leg,
                         pst_threads());
     c->s.L.blas = c->blas;
 }
@@ -335,7 +335,7 @@ static void vsum_create(kcase *c, const kproblem *k, bool partitioned, pst_leg_m
     c->s.lats = kp_lats(k, g->py, g->y);
     c->s.partitioned = partitioned;
     c->s.leg = leg;
-    if (leg == PST_LEG_RECURRENCE) {
+    if (pst_leg_method_generates(leg)) {
         vsum_recurrence_create(c, k);
     } else {
         c->s.legendre = pst_malloc(c->s.ncoef * (size_t)c->s.lats * sizeof(double));
@@ -369,7 +369,7 @@ static void vsum_create(kcase *c, const kproblem *k, bool partitioned, pst_leg_m
  * keeps its last block, which the previous call left there. */
 static void vsum_run(kcase *c, const kplan *pl)
 {
-    for (int t = 0; c->s.leg == PST_LEG_RECURRENCE && t < c->s.L.nwork; t++) c->s.L.work[t].i = -1;
+    for (int t = 0; pst_leg_method_generates(c->s.leg) && t < c->s.L.nwork; t++) c->s.L.work[t].i = -1;
     pst_vsum_run_compute(pl->v, vsum_compute, c, c->s.out);
 }
 
@@ -382,7 +382,7 @@ static long long vsum_verify(kcase *c)
     const size_t lo = c->s.partitioned ? c->s.lo : 0, n = c->s.partitioned ? c->s.count : c->s.n;
     const double *out = c->s.out + lo, *ref = c->s.ref + lo;
     long long bad = 0;
-    if (c->s.leg == PST_LEG_DGEMM) bad = memcmp(out, ref, n * sizeof(double)) != 0;
+    if (!pst_leg_method_generates(c->s.leg)) bad = memcmp(out, ref, n * sizeof(double)) != 0;
     else
         for (size_t i = 0; i < n; i++) bad += !(fabs(out[i] - ref[i]) <= 1e-12 * c->s.scale);
     memset(c->s.out, 0, c->s.n * sizeof(double));
@@ -464,7 +464,7 @@ void kcase_free(kcase *c)
                     c->t.send2, c->t.a2, c->t.ref, c->d.in, c->d.back, c->d.ref_back, c->d.coef, c->d.ref, c->s.legendre, c->s.fourier,
                     c->s.out, c->s.ref};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) free(bufs[i]);
-    if (c->s.leg == PST_LEG_RECURRENCE) {
+    if (pst_leg_method_generates(c->s.leg)) {
         pst_legendre_free(&c->s.L);
         pst_spec_layout_free(&c->s.spec);
     }

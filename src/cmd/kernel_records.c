@@ -26,7 +26,7 @@ static const pst_field base[] = {
     {"comms", PST_F_INT, NULL, "stage communicators running at once: the grid's PY rows (fft) or PX columns (legendre)", false, NULL},
     {"locality", PST_F_STR, NULL, "the stage's communicators: intra-node (every pair of ranks inside a node), inter-node (every pair across nodes) or mixed (header: locality); absent in records of pstswm before locality", true, NULL},
     {"result", PST_F_STR, NULL, "vector sums only: replicated (MPI_Allreduce) or partitioned (MPI_Reduce_scatter) (--result)", true, NULL},
-    {"legendre_kernel", PST_F_STR, NULL, "vector sums only: how each block of the sums is computed (--legendre-kernel): dgemm (synthetic dyadic Legendre values, sums verified bitwise) or recurrence (the model's P-bar of the column's coefficients at the row's Gaussian latitudes, generated per block; sums verified to 1e-12 of the largest); absent from records of a pstswm before it", true, NULL},
+    {"legendre_kernel", PST_F_STR, NULL, "vector sums only: how each block of the sums is computed (--legendre-kernel): dgemm (synthetic dyadic Legendre values, sums verified bitwise) or recurrence (the model's P-bar of the column's coefficients at the row's Gaussian latitudes, generated per block; sums verified to 1e-12 of the largest) or simd (the same by pstswm's own register-blocked kernels, no BLAS); absent from records of a pstswm before it", true, NULL},
     {"win_model", PST_F_STR, NULL, "memory model (separate or unified) of the one-sided transport's window on the stage communicators; null for mpi and shmem and for the collectives", false, NULL},
 };
 static const pst_fields base_fields = PST_FIELDS("kernel run", base);
@@ -104,7 +104,7 @@ static const pst_field family[] = {
     {"comm_size", PST_F_INT, NULL, "ranks per stage communicator", false, NULL},
     {"locality", PST_F_STR, NULL, "the stage's communicators: intra-node (every pair of ranks inside a node), inter-node (every pair across nodes) or mixed (header: locality); absent in records of pstswm before locality", true, NULL},
     {"result", PST_F_STR, NULL, "vector sums only: replicated or partitioned (--result)", true, NULL},
-    {"legendre_kernel", PST_F_STR, NULL, "vector sums only: dgemm or recurrence (--legendre-kernel), as in the points; absent from records of a pstswm before it", true, NULL},
+    {"legendre_kernel", PST_F_STR, NULL, "vector sums only: dgemm, recurrence or simd (--legendre-kernel), as in the points; absent from records of a pstswm before it", true, NULL},
     {"alternatives", PST_F_STRS, NULL, "each algorithm's fastest alternative in its own run ('srtrans 1,3+ov'), the library alternatives and the stage's collective by name", false, NULL},
     {"alternative_s", PST_F_NUMS, "s", "their medians per call over these rounds, in that order", false, NULL},
 };

@@ -38,7 +38,7 @@ static void base_fields(pst_rec *r, const kernel_cfg *cfg, const pst_algorithm *
     pst_rec_str(r, "locality", cfg->stage_locality[stage]);
     if (a->family == PST_FAMILY_VSUM) {
         pst_rec_str(r, "result", cfg->result);
-        pst_rec_str(r, "legendre_kernel", pst_leg_method_names[cfg->legendre_kernel]);
+        pst_rec_str(r, "legendre_kernel", pst_leg_method_name(cfg->legendre_kernel));
     }
     pst_rec_str(r, "win_model", win_model);
 }
@@ -104,7 +104,7 @@ static void emit_family(kernel_cfg *cfg, const family_outcome *f, const family_v
     pst_rec_str(&r, "locality", cfg->stage_locality[f->stage]);
     if (f->family == PST_FAMILY_VSUM) {
         pst_rec_str(&r, "result", cfg->result);
-        pst_rec_str(&r, "legendre_kernel", pst_leg_method_names[cfg->legendre_kernel]);
+        pst_rec_str(&r, "legendre_kernel", pst_leg_method_name(cfg->legendre_kernel));
     }
     pst_rec_strs(&r, "alternatives", fv->labels, f->nalts);
     pst_rec_nums(&r, "alternative_s", fv->med, f->nalts);

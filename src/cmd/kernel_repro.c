@@ -17,7 +17,9 @@ static void rec_choices(pst_rec *r, const pst_ctx *ctx, void *arg)
                     cfg->fftw_plan);
     pst_choices_add(&ch, "blas", PST_CHOICE_FIXED, "%s", pst_blas_names[cfg->blas]);
     pst_choices_add(&ch, "blas_kernels", PST_CHOICE_CPU, "%s", pst_blas_version(cfg->blas));
-    pst_choices_add(&ch, "legendre_kernel", PST_CHOICE_FIXED, "%s", pst_leg_method_names[cfg->legendre_kernel]);
+    pst_choices_add(&ch, "legendre_kernel", PST_CHOICE_FIXED, "%s", pst_leg_method_name(cfg->legendre_kernel));
+    if (cfg->legendre_kernel == PST_LEG_SIMD)
+        pst_choices_add(&ch, "legendre_isa", PST_CHOICE_CPU, "%s", pst_leg_isa_names[pst_leg_isa_best()]);
     pst_choices_rec(r, &ch);
 }
 

@@ -126,6 +126,17 @@ static void check_comm_threads(const model_cfg *c)
         pst_usage_error("--comm-threads runs on the two-sided transport mpi, not %s", c->algos.transport);
 }
 
+/* --legendre-isa: auto takes the best path the CPU runs (pst_leg_isa_best, at set-up); a forced
+ * path must be built and run here. */
+static void resolve_legendre_isa(model_cfg *c)
+{
+    const int isa = pst_leg_isa_parse(c->legendre_isa_name);
+    c->legendre_isa_forced = isa >= 0;
+    c->legendre_isa = isa >= 0 ? (pst_leg_isa)isa : pst_leg_isa_best();
+    const char *refusal = isa >= 0 ? pst_leg_isa_refusal((pst_leg_isa)isa) : NULL;
+    if (refusal) pst_usage_error("--legendre-isa: %s: %s (this CPU runs: %s)", c->legendre_isa_name, refusal, pst_leg_isa_names[pst_leg_isa_best()]);
+}
+
 static void validate(model_cfg *c)
 {
     char err[512];
@@ -162,7 +173,8 @@ static void validate(model_cfg *c)
     c->blas = blas.lib;
     c->blas_auto = blas.auto_choose;
     c->legendre_auto = strcmp(c->legendre_kernel, "auto") == 0;
-    c->legendre = strcmp(c->legendre_kernel, "recurrence") == 0 ? PST_LEG_RECURRENCE : PST_LEG_DGEMM;
+    c->legendre = c->legendre_auto ? PST_LEG_DGEMM : pst_leg_method_parse(c->legendre_kernel); /* auto: dgemm on a tie */
+    resolve_legendre_isa(c);
     model_algos_resolve(&c->algos, c->ctx.size, &c->grid, &c->par);
     c->ctx.transport = c->algos.transport; /* the header and every record carry it (record.c) */
     resolve_level_pipeline(c);
@@ -209,8 +221,8 @@ static pst_model_config model_config(model_cfg *c)
         .levels = (int)c->levels, .level_block = (int)c->level_block, .dt_s = isnan(c->dt_s) ? 0 : c->dt_s,
         .explicit_scheme = c->explicit_scheme, .robert = c->robert, .hdiff = c->hdiff, .fft = &c->fft,
         .par = is_parallel(c) ? &c->plan.par : NULL, .blas = c->blas, .blas_auto = c->blas_auto,
-        .legendre = c->legendre, .legendre_auto = c->legendre_auto,
-        .pair_chunk = strcmp(c->chunks, "whole") ? 0 : PST_WHOLE_CHUNK, .threads = pst_threads(),
+        .legendre = c->legendre, .legendre_auto = c->legendre_auto, .legendre_isa_forced = c->legendre_isa_forced,
+        .legendre_isa = c->legendre_isa, .pair_chunk = strcmp(c->chunks, "whole") ? 0 : PST_WHOLE_CHUNK, .threads = pst_threads(),
         .comm_threads = c->comm_threads,
     };
 }
@@ -279,8 +291,22 @@ static void release(void *arg)
 
 /* ---- the row ---- */
 
-/* --fft's and --legendre's help: the registry's algorithms of each stage. */
-static char fft_help[256], legendre_help[256];
+/* --fft's and --legendre's help: the registry's algorithms of each stage; --legendre-kernel's
+ * names and help: the Legendre methods' table (model/legendre.h) and auto. */
+static char fft_help[256], legendre_help[256], legendre_kernel_help[768];
+static const char *legendre_kernel_choices[PST_NLEG_METHODS + 2] = {"auto"};
+
+static void prepare_legendre_kernel(void)
+{
+    size_t at = (size_t)snprintf(legendre_kernel_help, sizeof legendre_kernel_help, "the Legendre products:");
+    for (int k = 0; k < PST_NLEG_METHODS && at < sizeof legendre_kernel_help; k++) {
+        legendre_kernel_choices[k + 1] = pst_leg_method_name(k);
+        at += (size_t)snprintf(legendre_kernel_help + at, sizeof legendre_kernel_help - at, " %s (%s),", pst_leg_method_name(k),
+                               pst_leg_method_summary(k));
+    }
+    if (at < sizeof legendre_kernel_help)
+        snprintf(legendre_kernel_help + at, sizeof legendre_kernel_help - at, " or auto (time them all at set-up, keep the fastest)");
+}
 
 static void prepare(void *c)
 {
@@ -289,13 +315,14 @@ static void prepare(void *c)
              pst_algorithm_names(PST_ALG_STAGE_FFT, names, sizeof names));
     snprintf(legendre_help, sizeof legendre_help, "Legendre across PY: %s (coll: the MPI collective)",
              pst_algorithm_names(PST_ALG_STAGE_LEGENDRE, names, sizeof names));
+    prepare_legendre_kernel();
 }
 
 static const char *const blas_choices[] = {"auto", "openblas", "blis", "blis-sup", NULL};
 static const char *const chunk_choices[] = {"cache", "whole", NULL};
-static const char *const legendre_kernel_choices[] = {"auto", "dgemm", "recurrence", NULL};
+static const char *const legendre_isa_choices[] = {"auto", "baseline", "avx2", "avx512", NULL};
 static const model_cfg default_cfg = {.test_case = 2, .trunc = 42, .levels = 1, .warmup = 2, .dt_s = NAN, .days = NAN,
-                                      .alpha_spec = "0", .fftw_plan = "measure", .blas_name = "auto", .legendre_kernel = "auto", .compute = "real", .chunks = "cache",
+                                      .alpha_spec = "0", .fftw_plan = "measure", .blas_name = "auto", .legendre_kernel = "auto", .legendre_isa_name = "auto", .compute = "real", .chunks = "cache",
                                       .algos.transport = "mpi"};
 static model_cfg run_cfg;
 static const pst_opt opts[] = {
@@ -319,7 +346,8 @@ static const pst_opt opts[] = {
     {"fftw-plan", PST_OPT_STRING, &run_cfg.fftw_plan, "MODE", "FFTW planner effort", 1, 0, pst_fft_efforts, NULL},
     {"fftw-wisdom", PST_OPT_STRING, &run_cfg.fftw_wisdom, "FILE", "FFTW wisdom: rank 0 loads FILE (if it exists) before planning and saves its wisdom to it after, so a later run on this machine gets the same plans without timing them", 1, 0, NULL, NULL},
     {"blas", PST_OPT_STRING, &run_cfg.blas_name, "LIB", "library of the Legendre dgemms: openblas, blis, blis-sup (BLIS's small-matrix kernels called directly), or auto (time each at set-up, keep the fastest)", 1, 0, blas_choices, NULL},
-    {"legendre-kernel", PST_OPT_STRING, &run_cfg.legendre_kernel, "K", "the Legendre products' P-bar: dgemm (from tables held in memory), recurrence (generated on the fly for each block of latitudes, no tables), or auto (time both at set-up, keep the faster)", 1, 0, legendre_kernel_choices, NULL},
+    {"legendre-kernel", PST_OPT_STRING, &run_cfg.legendre_kernel, "K", legendre_kernel_help, 1, 0, legendre_kernel_choices, NULL},
+    {"legendre-isa", PST_OPT_STRING, &run_cfg.legendre_isa_name, "ISA", "the simd Legendre kernels' instruction-set path: auto (the best this CPU runs), avx512, avx2 (with FMA) or baseline (x86-64 SSE2); a path the CPU lacks is refused", 1, 0, legendre_isa_choices, NULL},
     {"grid", PST_OPT_STRING, &run_cfg.algos.grid, "PXxPY", "processor grid: longitudes over PX, latitude pairs over PY; without it, near-square for the ranks", 1, 0, NULL, NULL},
     {"preset", PST_OPT_STRING, &run_cfg.algos.preset, "NAME", "algorithms and protocols: gen, coll, opt (--tuned), DTH, DR", 1, 0, pst_model_presets, "gen"},
     {"tuned", PST_OPT_STRING, &run_cfg.algos.tuned, "FILE", "the opt preset's per-stage algorithm, protocol and overlap (pstlab tune writes it)", 1, 0, NULL, NULL},

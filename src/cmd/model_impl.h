@@ -51,7 +51,7 @@ typedef struct model_cfg {
     pst_ctx ctx;
     long long test_case, trunc, nlat, nlon, levels, level_block, steps, diag_every, warmup, threads;
     double dt_s, days, robert, hdiff;
-    const char *alpha_spec, *fftw_plan, *fftw_wisdom, *write_fields, *reference, *blas_name, *compute, *chunks, *legendre_kernel;
+    const char *alpha_spec, *fftw_plan, *fftw_wisdom, *write_fields, *reference, *blas_name, *compute, *chunks, *legendre_kernel, *legendre_isa_name;
     bool explicit_scheme, level_pipeline, comm_threads, reproducible;
     model_algos algos;
     /* derived */
@@ -61,6 +61,8 @@ typedef struct model_cfg {
     bool blas_auto;
     pst_leg_method legendre;  /* --legendre-kernel: the kernel, or with legendre_auto the one kept on a tie */
     bool legendre_auto;
+    bool legendre_isa_forced; /* --legendre-isa: a path (legendre_isa), or auto (legendre_isa: the best here) */
+    pst_leg_isa legendre_isa;
     bool wisdom_loaded;       /* rank 0 read --fftw-wisdom before planning */
     pst_reference ref;
     pst_spectral_grid grid;   /* --trunc, --levels, --nlat, --nlon */

@@ -68,7 +68,8 @@ void pst_model_cmd_rec_identity(pst_rec *r, const model_cfg *c, const pst_model 
     pst_rec_int(r, "pair_chunk", m->dyn.pair_chunk);
     pst_rec_int(r, "chain_levels", m->dyn.Bc);
     pst_rec_str(r, "blas", pst_blas_names[m->dyn.leg.blas]);
-    pst_rec_str(r, "legendre_kernel", pst_leg_method_names[m->dyn.leg.method]);
+    pst_rec_str(r, "legendre_kernel", pst_leg_method_name(m->dyn.leg.method));
+    pst_rec_str(r, "legendre_isa", m->dyn.leg.method == PST_LEG_SIMD ? pst_leg_isa_names[m->dyn.leg.isa] : NULL);
     pst_rec_str(r, "scheme", m->cfg.test_case == 1 ? "advection" : c->explicit_scheme ? "explicit" : "semi-implicit");
     pst_rec_num(r, "dt_s", m->cfg.dt_s);
     pst_rec_int(r, "steps", steps);
@@ -130,7 +131,7 @@ void *pst_model_cmd_analyse(const void *arg, const void *data)
     s->flops_per_step = fl.total * (double)c->levels;
     s->mflops = s->flops_per_step / s->step.median / 1e6;
     for (int k = 0; k < PST_NSTAGES; k++) s->stage_flops_per_step[k] = pst_flops_of_stage(&fl, (pst_stage)k) * (double)c->levels;
-    s->recurrence_flops_per_step = p->m.dyn.leg.method == PST_LEG_RECURRENCE ? pst_flops_recurrence_per_step(&p->m.dyn.cfg) : 0;
+    s->recurrence_flops_per_step = pst_leg_method_generates(p->m.dyn.leg.method) ? pst_flops_recurrence_per_step(&p->m.dyn.cfg) : 0;
     return s;
 }
 
@@ -177,6 +178,7 @@ void pst_model_cmd_emit_point(void *arg, const void *data, const void *summary)
     pst_rec_str(&r, "legendre_kernel_choice", c->legendre_auto ? "auto" : "fixed");
     pst_rec_num(&r, "legendre_kernel_dgemm_s", p->m.dyn.legendre_trial_s[PST_LEG_DGEMM]);
     pst_rec_num(&r, "legendre_kernel_recurrence_s", p->m.dyn.legendre_trial_s[PST_LEG_RECURRENCE]);
+    pst_rec_num(&r, "legendre_kernel_simd_s", p->m.dyn.legendre_trial_s[PST_LEG_SIMD]);
     pst_rec_num(&r, "flops_per_step", s->flops_per_step);
     pst_rec_num(&r, "flops_per_step_level", s->flops_per_step_level);
     pst_rec_num(&r, "mflops", s->mflops);
@@ -201,10 +203,11 @@ static void print_blas(const model_cfg *c, const pst_dyn *d)
             if (!isnan(d->blas_trial_s[k])) printf(" %s %.3g ms", pst_blas_names[k], d->blas_trial_s[k] * 1e3);
         if (d->blas_skipped) printf(" (%s)", d->blas_skipped);
     }
-    printf("\n  Legendre kernel %s", pst_leg_method_names[d->leg.method]);
+    printf("\n  Legendre kernel %s", pst_leg_method_name(d->leg.method));
+    if (d->leg.method == PST_LEG_SIMD) printf(" (%s path)", pst_leg_isa_names[d->leg.isa]);
     if (c->legendre_auto) {
         printf("; --legendre-kernel auto, best of 3 set-up passes:");
-        for (int k = 0; k < PST_NLEG_METHODS; k++) printf(" %s %.3g ms", pst_leg_method_names[k], d->legendre_trial_s[k] * 1e3);
+        for (int k = 0; k < PST_NLEG_METHODS; k++) printf(" %s %.3g ms", pst_leg_method_name(k), d->legendre_trial_s[k] * 1e3);
     }
     printf("\n");
 }

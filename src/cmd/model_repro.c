@@ -24,7 +24,11 @@ static void model_choices(const model_cfg *c, pst_choices *ch)
     pst_choices_add(ch, "blas", c->blas_auto ? PST_CHOICE_TIMED : PST_CHOICE_FIXED, "%s", pst_blas_names[d->leg.blas]);
     pst_choices_add(ch, "blas_kernels", PST_CHOICE_CPU, "%s", pst_blas_version(d->leg.blas));
     pst_choices_add(ch, "legendre_kernel", c->legendre_auto ? PST_CHOICE_TIMED : PST_CHOICE_FIXED, "%s",
-                    pst_leg_method_names[d->leg.method]);
+                    pst_leg_method_name(d->leg.method));
+    /* The simd method's sums round differently on each instruction-set path (FMA or not, vector widths). */
+    if (d->leg.method == PST_LEG_SIMD)
+        pst_choices_add(ch, "legendre_isa", c->legendre_isa_forced ? PST_CHOICE_FIXED : PST_CHOICE_CPU, "%s",
+                        pst_leg_isa_names[d->leg.isa]);
     pst_choices_add(ch, "level_block", PST_CHOICE_CONFIGURED, "%d", d->B);
     pst_choices_add(ch, "pair_chunk", PST_CHOICE_CONFIGURED, "%d", d->pair_chunk);
     pst_choices_add(ch, "chain_levels", PST_CHOICE_CONFIGURED, "%d", d->Bc);

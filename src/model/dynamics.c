@@ -48,13 +48,15 @@ static void init_legendre(pst_dyn *d, const pst_dyn_config *cfg)
     pst_legendre_init_p(&d->leg, &d->spec, d->mu + first, d->coslat + first, d->sum_pairs,
                         cfg->legendre_auto ? PST_NLEG_METHODS : cfg->legendre, nwork);
     d->leg_work = d->leg.work;
+    if (cfg->legendre_isa_forced) pst_legendre_use_isa(&d->leg, cfg->legendre_isa);
     d->leg.blas = cfg->blas;
     for (int k = 0; k < PST_NBLAS; k++) d->blas_trial_s[k] = NAN;
     for (int k = 0; k < PST_NLEG_METHODS; k++) d->legendre_trial_s[k] = NAN;
     if (cfg->blas_auto) d->leg.blas = pst_blas_choose(cfg->blas, legendre_pass_s, d, comm, d->blas_trial_s, &d->blas_skipped);
     if (cfg->legendre_auto) {
-        const bool both[PST_NLEG_METHODS] = {true, true};
-        pst_legendre_use(&d->leg, (pst_leg_method)pst_fastest(PST_NLEG_METHODS, both, cfg->legendre, legendre_kernel_pass_s,
+        bool all[PST_NLEG_METHODS];
+        for (int k = 0; k < PST_NLEG_METHODS; k++) all[k] = true;
+        pst_legendre_use(&d->leg, (pst_leg_method)pst_fastest(PST_NLEG_METHODS, all, cfg->legendre, legendre_kernel_pass_s,
                                                               d, comm, d->legendre_trial_s));
         pst_legendre_keep(&d->leg);
     }

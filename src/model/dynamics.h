@@ -75,7 +75,9 @@ typedef struct pst_dyn_config {
     pst_blas blas;            /* the Legendre dgemms' library (loaded by the caller) ... */
     bool blas_auto;           /* ... or the fastest of the loadable ones, timed at set-up (blas: kept on a tie) */
     pst_leg_method legendre;  /* the Legendre products' P̄: tables or the recurrence (legendre.h) ... */
-    bool legendre_auto;       /* ... or the faster of the two, timed at set-up after the BLAS (legendre: kept on a tie) */
+    bool legendre_auto;       /* ... or the fastest of them, timed at set-up after the BLAS (legendre: kept on a tie) */
+    bool legendre_isa_forced; /* the simd method's instruction-set path: legendre_isa (one the CPU runs), or the best */
+    pst_leg_isa legendre_isa;
 } pst_dyn_config;
 
 enum { PST_DYN_NSPEC = 5, PST_DYN_NFWD = 8, PST_DYN_NINV = 5 };

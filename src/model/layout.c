@@ -128,8 +128,8 @@ static size_t spec_index_bytes(const pst_dyn *d)
  * auto until its choice), or the recurrence's α, β per degree, P̄_m^m and its underflow steps per
  * wavenumber and pair, and a work area per thread (the recurrence, and auto until its choice);
  * a_n and b_n always. */
-static bool tables(const pst_dyn *d) { return d->cfg.legendre_auto || d->cfg.legendre == PST_LEG_DGEMM; }
-static bool recurrence(const pst_dyn *d) { return d->cfg.legendre_auto || d->cfg.legendre == PST_LEG_RECURRENCE; }
+static bool tables(const pst_dyn *d) { return d->cfg.legendre_auto || pst_leg_method_tables(d->cfg.legendre); }
+static bool recurrence(const pst_dyn *d) { return d->cfg.legendre_auto || pst_leg_method_generates(d->cfg.legendre); }
 static size_t at_least_1(size_t n) { return n ? n : 1; }
 static size_t nwork(const pst_dyn *d) { return (size_t)(d->block_threads > 1 ? d->block_threads : d->nthreads); }
 static size_t legendre_table(const pst_dyn *d)

@@ -1,176 +1,15 @@
-#include "model/legendre.h"
-#include "core/alloc.h"
+/* The Legendre transforms' set-up and products (legendre.h); each method's product is in
+ * legendre_methods.c, P̄ from legendre_tables.c or legendre_recurrence.c. */
+#include "model/legendre_impl.h"
 
-#include <math.h>
+#include "core/alloc.h"
+#include "model/legendre_generate.h"
+
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { RESCALE_BITS = 400 };
-/* A generated block stays within a quarter MiB (L2 on the CPUs of the field): T170's 128 pairs whole. */
-enum { BLOCK_DOUBLES = 32768 };
-/* Pairs are padded to groups of LANES (one AVX-512 vector, two AVX2 ones) and generated WIDE at a
- * time where they can be: the recurrence is a chain of dependent steps, so several independent
- * vectors in flight hide its latency (T85L16, AVX-512: the Legendre stage 9.3 ms per step with
- * one group at a time, XX with four). */
-enum { LANES = 8, WIDE = 32 };
-
-const char *const pst_leg_method_names[PST_NLEG_METHODS] = {"dgemm", "recurrence"};
-
-static double eps(int n, int m) { return sqrt(((double)n * n - (double)m * m) / (4.0 * n * n - 1.0)); }
-
-/* P̄_m^m(μ) as mant * 2^e. */
-static void sectoral(int m, double s, double *mant, int *e)
-{
-    double v = sqrt(0.5);
-    int ex = 0;
-    for (int k = 1; k <= m; k++) {
-        int de;
-        v = frexp(v * sqrt((2.0 * k + 1.0) / (2.0 * k)) * s, &de);
-        ex += de;
-    }
-    *mant = v;
-    *e = ex;
-}
-
-void pst_legendre_column(int M, int m, double mu, double coslat, double *p, double *h)
-{
-    /* P̄ for n = m..M+1 (the extra degree feeds H_M). */
-    int len = M - m + 2;
-    double *pv = pst_malloc((size_t)len * sizeof *pv);
-    double v0, v1;
-    int e;
-    sectoral(m, coslat, &v0, &e);
-    pv[0] = ldexp(v0, e);
-    v1 = mu * v0 / eps(m + 1, m);
-    pv[1] = ldexp(v1, e);
-    for (int n = m + 2; n <= M + 1; n++) {
-        double v2 = (mu * v1 - eps(n - 1, m) * v0) / eps(n, m);
-        v0 = v1;
-        v1 = v2;
-        if (fabs(v1) > 0x1p400) {
-            v0 = ldexp(v0, -RESCALE_BITS);
-            v1 = ldexp(v1, -RESCALE_BITS);
-            e += RESCALE_BITS;
-        }
-        pv[n - m] = ldexp(v1, e);
-    }
-    for (int n = m; n <= M; n++) {
-        p[n - m] = pv[n - m];
-        double below = n > m ? (n + 1.0) * eps(n, m) * pv[n - m - 1] : 0.0;
-        h[n - m] = below - n * eps(n + 1, m) * pv[n - m + 1];
-    }
-    free(pv);
-}
-
-/* Tables of the degrees of pst_leg_table_layout(L): P̄ and, unless p_only, H. */
-static void fill_tables(pst_legendre *L, const double *mu_north, const double *coslat)
-{
-    const pst_spec_layout *t = pst_leg_table_layout(L);
-    size_t n = (size_t)L->npairs * t->ncoef;
-    L->table[PST_LEG_P] = pst_malloc((n ? n : 1) * sizeof *L->table[PST_LEG_P]);
-    L->table[PST_LEG_H] = L->p_only ? NULL : pst_malloc((n ? n : 1) * sizeof *L->table[PST_LEG_H]);
-    double *p = pst_malloc((size_t)(t->M + 2) * sizeof *p), *h = pst_malloc((size_t)(t->M + 2) * sizeof *h);
-    for (int i = 0; i < t->nm; i++) {
-        int m = t->m[i];
-        for (int j = 0; j < L->npairs; j++) {
-            pst_legendre_column(t->M, m, mu_north[j], coslat[j], p, h);
-            for (int par = 0; par < 2; par++) {
-                int nk = t->nk[par][i];
-                double *tp = (double *)pst_leg_matrix(L, PST_LEG_P, i, par) + (size_t)j * nk;
-                for (int k = 0; k < nk; k++) tp[k] = p[par + 2 * k];
-                if (L->p_only) continue;
-                double *th = (double *)pst_leg_matrix(L, PST_LEG_H, i, par) + (size_t)j * nk;
-                for (int k = 0; k < nk; k++) th[k] = h[par + 2 * k];
-            }
-        }
-    }
-    free(p);
-    free(h);
-}
-
-
-int pst_legendre_block_pairs(int M, int npairs)
-{
-    int fit = BLOCK_DOUBLES / (M + 2) / LANES * LANES;
-    if (fit < LANES) fit = LANES;
-    return npairs < fit ? (npairs > 0 ? npairs : 1) : fit;
-}
-
-/* Rows of a generated block are whole groups of LANES pairs (the last group padded). */
-static size_t padded(size_t pairs) { return (pairs + LANES - 1) / LANES * LANES; }
-
-size_t pst_legendre_work_doubles(int M, int npairs)
-{
-    return ((size_t)M + 2) * padded((size_t)pst_legendre_block_pairs(M, npairs));
-}
-
-/* With H (pst_legendre_init, the serial transform): one block of all pairs, P̄'s M + 2 rows and
- * H's M + 1 after them.  Its products come one parity and one of P̄ or H at a time, with a few
- * columns each: blocks of pairs would be generated again for every one of them (T341L16's
- * diagnostics spent 3 s so). */
-static int block_pairs(int M, int npairs, bool with_h) { return with_h ? (npairs > 0 ? npairs : 1) : pst_legendre_block_pairs(M, npairs); }
-static size_t work_area_doubles(int M, int npairs, bool with_h)
-{
-    return ((size_t)M + 2 + (with_h ? (size_t)M + 1 : 0)) * padded((size_t)block_pairs(M, npairs, with_h));
-}
-static size_t work_doubles(const pst_legendre *L) { return work_area_doubles(L->spec->M, L->npairs, !L->p_only); }
-
-static size_t at_least_1(size_t n) { return n ? n : 1; }
-
-size_t pst_legendre_recurrence_doubles(int M, size_t ncoef, int nm, int npairs, int nwork, bool with_h)
-{
-    const size_t lanes = padded((size_t)npairs);
-    return 2 * at_least_1(ncoef + (size_t)nm) + 2 * at_least_1((size_t)nm * lanes) + at_least_1(lanes) +
-           (size_t)nwork * work_area_doubles(M, npairs, with_h);
-}
-
-/* α_n = 1/ε_n, β_n = ε_{n−1} per degree (P̄_n = (μ P̄_{n−1} − β_n P̄_{n−2}) α_n, the tables' own
- * steps with the division made a product: the two agree to 2e-15 at T1023 where a fused
- * α μ P̄_{n−1} − (ε_{n−1}/ε_n) P̄_{n−2} drifted to 1.5e-12), and each pair's P̄_m^m as a value in
- * [2^−401, 8] and its count of 2^400 underflow steps. */
-static void init_recurrence(pst_legendre *L, const double *coslat)
-{
-    const pst_spec_layout *t = &L->ext;
-    L->alpha = pst_malloc((t->ncoef ? t->ncoef : 1) * sizeof *L->alpha);
-    L->beta = pst_malloc((t->ncoef ? t->ncoef : 1) * sizeof *L->beta);
-    for (int i = 0; i < t->nm; i++)
-        for (int n = t->m[i] + 2; n <= t->M; n++) {
-            L->alpha[t->off[i] + n - t->m[i]] = eps(n, t->m[i]);
-            L->beta[t->off[i] + n - t->m[i]] = eps(n - 1, t->m[i]);
-        }
-    /* Per wavenumber the pairs padded to whole lane groups (the padding runs a harmless recurrence from 0). */
-    const size_t np = padded((size_t)L->npairs), starts = (size_t)t->nm * np;
-    L->start = pst_calloc(starts ? starts : 1, sizeof *L->start);
-    L->start_j = pst_calloc(starts ? starts : 1, sizeof *L->start_j);
-    L->mu_lanes = pst_calloc(np ? np : 1, sizeof *L->mu_lanes);
-    memcpy(L->mu_lanes, L->mu, (size_t)L->npairs * sizeof *L->mu_lanes);
-    for (int i = 0; i < t->nm; i++)
-        for (int j = 0; j < L->npairs; j++) {
-            double mant;
-            int e, steps = 0;
-            sectoral(t->m[i], coslat[j], &mant, &e);
-            for (; e <= -RESCALE_BITS; e += RESCALE_BITS) steps++;
-            L->start[(size_t)i * np + j] = ldexp(mant, e);
-            L->start_j[(size_t)i * np + j] = steps;
-        }
-    L->block_pairs = block_pairs(L->spec->M, L->npairs, !L->p_only);
-    for (int k = 0; k < L->nwork; k++) L->work[k].pbar = pst_malloc(work_doubles(L) * sizeof(double));
-}
-
-static void free_recurrence(pst_legendre *L)
-{
-    for (int k = 0; k < L->nwork && L->work; k++) {
-        free(L->work[k].pbar);
-        L->work[k] = (pst_leg_work){.i = -1};
-    }
-    free(L->alpha);
-    free(L->beta);
-    free(L->start);
-    free(L->start_j);
-    free(L->mu_lanes);
-    L->alpha = L->beta = L->start = L->start_j = L->mu_lanes = NULL;
-}
+static double eps(int n, int m) { return pst_leg_eps(n, m); }
 
 /* What both kinds share: the recurrence's degrees m..M+1, the work areas, the tables or the
  * recurrence's data (both for auto: PST_NLEG_METHODS), a_n and b_n. */
@@ -178,12 +17,13 @@ static void init_common(pst_legendre *L, const pst_spec_layout *spec, const doub
                         int npairs, pst_leg_method method, int nwork, bool p_only)
 {
     *L = (pst_legendre){.spec = spec, .p_only = p_only, .npairs = npairs, .blas = PST_BLAS_OPENBLAS, .method = method,
-                        .mu = mu_north, .nwork = nwork > 0 ? nwork : 1};
+                        .isa = pst_leg_isa_best(), .mu = mu_north, .nwork = nwork > 0 ? nwork : 1};
     pst_spec_layout_init(&L->ext, spec->M + 1, spec->m, spec->nm);
     L->work = pst_malloc((size_t)L->nwork * sizeof *L->work);
     for (int k = 0; k < L->nwork; k++) L->work[k] = (pst_leg_work){.i = -1};
-    if (method != PST_LEG_RECURRENCE) fill_tables(L, mu_north, coslat);
-    if (method != PST_LEG_DGEMM) init_recurrence(L, coslat);
+    const bool all = method == PST_NLEG_METHODS; /* auto: every method's data until pst_legendre_keep */
+    if (all || pst_leg_methods[method].tables) pst_leg_tables_fill(L, mu_north, coslat);
+    if (all || pst_leg_methods[method].generated) pst_leg_recurrence_init(L, coslat);
     if (method == PST_NLEG_METHODS) L->method = PST_LEG_DGEMM;
     L->rec_a = pst_malloc((spec->ncoef ? spec->ncoef : 1) * sizeof *L->rec_a);
     L->rec_b = pst_malloc((spec->ncoef ? spec->ncoef : 1) * sizeof *L->rec_b);
@@ -207,154 +47,53 @@ void pst_legendre_init_p(pst_legendre *L, const pst_spec_layout *spec, const dou
     init_common(L, spec, mu_north, coslat, npairs, method, nwork, true);
 }
 
-void pst_legendre_use(pst_legendre *L, pst_leg_method method) { L->method = method; }
+void pst_legendre_use(pst_legendre *L, pst_leg_method method)
+{
+    L->method = method;
+    for (int k = 0; k < L->nwork; k++) L->work[k].i = -1; /* a block generated by the other method's path */
+}
+
+void pst_legendre_use_isa(pst_legendre *L, pst_leg_isa isa)
+{
+    L->isa = isa;
+    for (int k = 0; k < L->nwork; k++) L->work[k].i = -1;
+}
 
 void pst_legendre_keep(pst_legendre *L)
 {
-    if (L->method == PST_LEG_RECURRENCE) {
-        free(L->table[PST_LEG_P]);
-        free(L->table[PST_LEG_H]);
-        L->table[PST_LEG_P] = L->table[PST_LEG_H] = NULL;
-    } else {
-        free_recurrence(L);
-    }
+    if (!pst_leg_methods[L->method].tables) pst_leg_tables_free(L);
+    if (!pst_leg_methods[L->method].generated) pst_leg_recurrence_free(L);
 }
 
 void pst_legendre_free(pst_legendre *L)
 {
-    free(L->table[0]);
-    free(L->table[1]);
+    pst_leg_tables_free(L);
     free(L->rec_a);
     free(L->rec_b);
-    free_recurrence(L);
+    pst_leg_recurrence_free(L);
     free(L->work);
     pst_spec_layout_free(&L->ext);
     *L = (pst_legendre){0};
 }
 
-/* One group of LANES pairs: their recurrences side by side in registers (the loop over lanes
- * vectorised), each degree's values stored to its row of the block (stride ld). */
-static inline __attribute__((always_inline)) void generate_lanes(int lanes, int m, int M1, const double *alpha,
-                                                                 const double *beta, const double *mu, const double *s,
-                                                                 const double *sj, double *row0, double *row1, size_t ld)
-{
-    double p0[WIDE], p1[WIDE], steps[WIDE], x[WIDE];
-    const double e1 = eps(m + 1, m);
-#pragma omp simd
-    for (int l = 0; l < lanes; l++) {
-        const double scale = sj[l] < 0.5 ? 1.0 : sj[l] < 1.5 ? 0x1p-400 : 0.0;
-        x[l] = mu[l];
-        p0[l] = s[l];
-        p1[l] = x[l] * s[l] / e1;
-        steps[l] = sj[l];
-        row0[l] = p0[l] * scale;
-        if (M1 > m) row1[l] = p1[l] * scale;
-    }
-    for (int n = m + 2; n <= M1; n++) {
-        const double a = alpha[n], b = beta[n];
-        double *out = ((n - m) & 1 ? row1 : row0) + (size_t)((n - m) >> 1) * ld;
-#pragma omp simd
-        for (int l = 0; l < lanes; l++) {
-            const double p2 = (x[l] * p1[l] - b * p0[l]) / a;
-            const bool rescale = fabs(p2) > 0x1p400 && steps[l] > 0.5;
-            const double f = rescale ? 0x1p-400 : 1.0;
-            p0[l] = p1[l] * f;
-            p1[l] = p2 * f;
-            steps[l] -= rescale ? 1.0 : 0.0;
-            out[l] = p1[l] * (steps[l] < 0.5 ? 1.0 : steps[l] < 1.5 ? 0x1p-400 : 0.0);
-        }
-    }
-}
-
-/* H_n = a_n P̄_{n−1} − b_n P̄_{n+1} for degrees m..M from a generated block (rows of ld), parity
- * by parity into H ([nk(0)][ld] then [nk(1)][ld]): P̄_{n±1} are in the other parity's rows. */
-static inline __attribute__((always_inline)) void derive_h(const pst_legendre *L, int i, const double *row0,
-                                                           const double *row1, double *H, size_t ld)
-{
-    const int m = L->spec->m[i];
-    const double *prow[2] = {row0, row1};
-    for (int par = 0; par < 2; par++)
-        for (int k = 0; k < L->spec->nk[par][i]; k++) {
-            const int n = m + par + 2 * k;
-            const size_t c = pst_spec_block(L->spec, i, par) + (size_t)k;
-            const double a = L->rec_a[c], b = L->rec_b[c], *above = prow[1 - par] + (size_t)((n + 1 - m) >> 1) * ld;
-            const double *below = n > m ? prow[1 - par] + (size_t)((n - 1 - m) >> 1) * ld : above;
-            double *h = H + ((par ? (size_t)L->spec->nk[0][i] : 0) + (size_t)k) * ld;
-#pragma omp simd
-            for (size_t l = 0; l < ld; l++) h[l] = (n > m ? a * below[l] : 0.0) - b * above[l];
-        }
-}
-
-/* Compiled for AVX-512, AVX2 + FMA and baseline x86-64; the loader picks the best the CPU runs. */
-__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-void pst_leg_generate(const pst_legendre *L, pst_leg_work *w, int i, int pair0, int pairs)
-{
-    if (w->i == i && w->pair0 == pair0 && w->pairs == pairs) return;
-    const pst_spec_layout *t = &L->ext;
-    const int m = t->m[i];
-    const size_t ld = padded((size_t)pairs), np = padded((size_t)L->npairs);
-    double *row0 = w->pbar, *row1 = w->pbar + (size_t)t->nk[0][i] * ld;
-    for (size_t l0 = 0; l0 < (size_t)pairs;) {
-        const size_t at = (size_t)i * np + (size_t)pair0 + l0;
-        const int lanes = (size_t)pairs - l0 >= WIDE ? WIDE : LANES;
-        if (lanes == WIDE)
-            generate_lanes(WIDE, m, t->M, L->alpha + t->off[i] - m, L->beta + t->off[i] - m, L->mu_lanes + pair0 + l0,
-                           L->start + at, L->start_j + at, row0 + l0, row1 + l0, ld);
-        else
-            generate_lanes(LANES, m, t->M, L->alpha + t->off[i] - m, L->beta + t->off[i] - m, L->mu_lanes + pair0 + l0, L->start + at,
-                           L->start_j + at, row0 + l0, row1 + l0, ld);
-        l0 += (size_t)lanes;
-    }
-    if (!L->p_only) derive_h(L, i, row0, row1, row1 + (size_t)t->nk[1][i] * ld, ld);
-    w->i = i;
-    w->pair0 = pair0;
-    w->pairs = pairs;
-}
-
-/* The generated block's parity-par matrix of P̄ ([nk_ext(par)][ld]) or H ([nk(par)][ld], after P̄'s). */
-static const double *generated(const pst_legendre *L, const pst_leg_work *w, pst_leg_kernel k, int i, int par)
-{
-    const size_t ld = padded((size_t)w->pairs);
-    if (k == PST_LEG_P) return w->pbar + (par ? (size_t)L->ext.nk[0][i] * ld : 0);
-    return w->pbar + ((size_t)L->ext.nk[0][i] + (size_t)L->ext.nk[1][i] + (par ? (size_t)L->spec->nk[0][i] : 0)) * ld;
-}
-
-/* One parity's product through a table block: a synthesis out = K[:, :k1] · in (k0 = 0), or an
- * analysis out = K[:, k0:k1]ᵀ · in + beta out (out's first row k0's). */
-typedef struct leg_product {
-    int par, k0, k1;
-    const double *in;
-    int ldin, ncols;
-    double beta;
-    double *out;
-    int ldout;
-} leg_product;
-
-/* The products of wavenumber i through kernel k's blocks: from the tables over all pairs, or by
- * the recurrence block by block of pairs, each block generated once for all the products. */
+/* The products of wavenumber i through kernel k's blocks, by the method's product
+ * (pst_leg_methods): from the tables over all pairs, or block by block of pairs, each block
+ * generated once for all the products. */
 static void run_products(const pst_legendre *L, pst_leg_work *w, pst_leg_kernel k, int i, bool synthesis,
-                         const leg_product *prod, int nprod)
+                         const pst_leg_product *prod, int nprod)
 {
-    if (L->method == PST_LEG_DGEMM) {
-        for (const leg_product *q = prod; q < prod + nprod; q++) {
-            const int lda = pst_leg_table_layout(L)->nk[q->par][i];
-            const double *A = pst_leg_matrix(L, k, i, q->par) + q->k0;
-            if (synthesis) pst_blas_dgemm(L->blas, false, L->npairs, q->ncols, q->k1, 1.0, A, lda, q->in, q->ldin, 0.0, q->out, q->ldout);
-            else pst_blas_dgemm(L->blas, true, q->k1 - q->k0, q->ncols, L->npairs, 1.0, A, lda, q->in, q->ldin, q->beta, q->out, q->ldout);
-        }
+    const pst_leg_method_ops *method = &pst_leg_methods[L->method];
+    if (!method->generated) {
+        for (const pst_leg_product *q = prod; q < prod + nprod; q++)
+            method->product(L, pst_leg_matrix(L, k, i, q->par) + q->k0, pst_leg_table_layout(L)->nk[q->par][i], L->npairs, 0,
+                            synthesis, q);
         return;
     }
     for (int p0 = 0; p0 < L->npairs; p0 += L->block_pairs) {
-        const int bp = L->npairs - p0 < L->block_pairs ? L->npairs - p0 : L->block_pairs, ld = (int)padded((size_t)bp);
+        const int bp = L->npairs - p0 < L->block_pairs ? L->npairs - p0 : L->block_pairs, ld = (int)pst_leg_padded((size_t)bp);
         pst_leg_generate(L, w, i, p0, bp);
-        for (const leg_product *q = prod; q < prod + nprod; q++) {
-            const double *A = generated(L, w, k, i, q->par) + (size_t)q->k0 * ld;
-            if (synthesis)
-                pst_blas_dgemm(L->blas, true, bp, q->ncols, q->k1, 1.0, A, ld, q->in, q->ldin, 0.0, q->out + (size_t)p0 * q->ldout, q->ldout);
-            else
-                pst_blas_dgemm(L->blas, false, q->k1 - q->k0, q->ncols, bp, 1.0, A, ld, q->in + (size_t)p0 * q->ldin, q->ldin,
-                               p0 ? 1.0 : q->beta, q->out, q->ldout);
-        }
+        for (const pst_leg_product *q = prod; q < prod + nprod; q++)
+            method->product(L, pst_leg_generated(L, w, k, i, q->par) + (size_t)q->k0 * ld, ld, bp, p0, synthesis, q);
     }
 }
 
@@ -366,7 +105,7 @@ static void synth_degrees(const pst_legendre *L, pst_leg_work *w, pst_leg_kernel
         for (int j = 0; j < L->npairs; j++) memset(X + (size_t)j * ldx, 0, (size_t)ncols * sizeof *X);
         return;
     }
-    run_products(L, w, k, i, true, &(leg_product){par, 0, nk, S, lds, ncols, 0.0, X, ldx}, 1);
+    run_products(L, w, k, i, true, &(pst_leg_product){par, 0, nk, S, lds, ncols, 0.0, X, ldx}, 1);
 }
 
 /* O = K[:, k0:k1]ᵀ · F + beta O over degrees rows k0..k1 of a table block (O's first row is k0's). */
@@ -374,7 +113,7 @@ static void analysis_degrees(const pst_legendre *L, pst_leg_work *w, pst_leg_ker
                              const double *F, int ldf, int ncols, double beta, double *O, int ldo)
 {
     if (k1 <= k0) return;
-    run_products(L, w, k, i, false, &(leg_product){par, k0, k1, F, ldf, ncols, beta, O, ldo}, 1);
+    run_products(L, w, k, i, false, &(pst_leg_product){par, k0, k1, F, ldf, ncols, beta, O, ldo}, 1);
 }
 
 void pst_leg_synth(const pst_legendre *L, pst_leg_work *w, pst_leg_kernel k, int i, int par, const double *S, int lds,
@@ -430,7 +169,7 @@ void pst_leg_synth_ph(const pst_legendre *L, pst_leg_work *w, int i, const doubl
                       int nh, double *B, double *X[2], int ldx)
 {
     const int ldb = np + nh;
-    leg_product prod[2];
+    pst_leg_product prod[2];
     int n = 0;
     for (int par = 0; par < 2; par++) {
         const int next = L->ext.nk[par][i], nk = L->spec->nk[par][i];
@@ -440,7 +179,7 @@ void pst_leg_synth_ph(const pst_legendre *L, pst_leg_work *w, int i, const doubl
             else memset(Bp + (size_t)j * ldb, 0, (size_t)np * sizeof *Bp);
         }
         h_coefficients(L, i, par, S[1 - par], lds, col0, nh, Bp + np, ldb);
-        if (next > 0) prod[n++] = (leg_product){par, 0, next, Bp, ldb, ldb, 0.0, X[par], ldx};
+        if (next > 0) prod[n++] = (pst_leg_product){par, 0, next, Bp, ldb, ldb, 0.0, X[par], ldx};
         else
             for (int j = 0; j < L->npairs; j++) memset(X[par] + (size_t)j * ldx, 0, (size_t)ldb * sizeof *X[par]);
     }
@@ -478,10 +217,10 @@ void pst_leg_analysis_h(const pst_legendre *L, pst_leg_work *w, int i, int par, 
 void pst_leg_analysis_ext(const pst_legendre *L, pst_leg_work *w, int i, const double *F[2], int ldf, int ncols,
                           double *Z[2])
 {
-    leg_product prod[2];
+    pst_leg_product prod[2];
     int n = 0;
     for (int par = 0; par < 2; par++)
-        if (L->ext.nk[par][i] > 0) prod[n++] = (leg_product){par, 0, L->ext.nk[par][i], F[par], ldf, ncols, 0.0, Z[par], ncols};
+        if (L->ext.nk[par][i] > 0) prod[n++] = (pst_leg_product){par, 0, L->ext.nk[par][i], F[par], ldf, ncols, 0.0, Z[par], ncols};
     run_products(L, w, PST_LEG_P, i, false, prod, n);
 }
 

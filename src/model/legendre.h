@@ -35,15 +35,24 @@
 #define PST_MODEL_LEGENDRE_H
 
 #include "model/blas.h"
+#include "model/legendre_isa.h"
 #include "model/spectral.h"
 
 #include <stdbool.h>
 
 typedef enum pst_leg_kernel { PST_LEG_P = 0, PST_LEG_H = 1 } pst_leg_kernel;
 
-/* Where the P̄ of a product come from: streamed tables, or generated on the fly. */
-typedef enum pst_leg_method { PST_LEG_DGEMM, PST_LEG_RECURRENCE, PST_NLEG_METHODS } pst_leg_method;
-extern const char *const pst_leg_method_names[PST_NLEG_METHODS]; /* "dgemm", "recurrence" */
+/* Where the P̄ of a product come from and what multiplies them: the methods' table
+ * (legendre_methods.c), one row per method with its name, set-up and product. */
+typedef enum pst_leg_method { PST_LEG_DGEMM, PST_LEG_RECURRENCE, PST_LEG_SIMD, PST_NLEG_METHODS } pst_leg_method;
+/* A method's name ("dgemm", "recurrence", "simd"), whether it generates P̄ per block (the
+ * recurrence's data and work areas, its flops), whether it keeps tables, its one-line summary. */
+const char *pst_leg_method_name(pst_leg_method method);
+bool pst_leg_method_generates(pst_leg_method method);
+bool pst_leg_method_tables(pst_leg_method method);
+const char *pst_leg_method_summary(pst_leg_method method);
+/* The method called name (PST_NLEG_METHODS: none). */
+pst_leg_method pst_leg_method_parse(const char *name);
 
 /* A thread's work area for the recurrence: its generated block and the block's identity. */
 typedef struct pst_leg_work {
@@ -60,6 +69,7 @@ typedef struct pst_legendre {
     double *rec_a, *rec_b; /* P̄-only: a_n, b_n per coefficient of spec */
     pst_blas blas;      /* the library of the dgemms (OpenBLAS after init; must be loaded) */
     pst_leg_method method;
+    pst_leg_isa isa;    /* the simd method's path: the best the CPU runs, or forced (pst_legendre_use_isa) */
     /* The recurrence's data (P̄-only): */
     const double *mu;   /* [npairs], the caller's */
     double *alpha, *beta;       /* per degree m+2..M+1 of each wavenumber, at ext.off[i] + n − m */
@@ -82,6 +92,8 @@ void pst_legendre_init_p(pst_legendre *L, const pst_spec_layout *spec, const dou
 /* Switch a P̄-only L between its tables and the recurrence (both data are kept until
  * pst_legendre_keep): what --legendre-kernel auto times. */
 void pst_legendre_use(pst_legendre *L, pst_leg_method method);
+/* Force the simd method's instruction-set path (one the CPU runs: pst_leg_isa_refusal). */
+void pst_legendre_use_isa(pst_legendre *L, pst_leg_isa isa);
 /* Free the data of the method not in use. */
 void pst_legendre_keep(pst_legendre *L);
 /* The recurrence's pairs per generated block, the doubles of one P̄-only work area, and all the

@@ -104,7 +104,7 @@ static pst_dyn_config dyn_config(const pst_model_config *cfg)
         .M = cfg->M, .nlat = cfg->nlat, .nlon = cfg->nlon, .levels = cfg->levels, .level_block = cfg->level_block,
         .dt_s = cfg->dt_s, .robert = cfg->robert, .hdiff = cfg->hdiff, .fft = cfg->fft, .par = cfg->par,
         .pair_chunk = cfg->pair_chunk, .blas = cfg->blas, .blas_auto = cfg->blas_auto,
-        .legendre = cfg->legendre, .legendre_auto = cfg->legendre_auto, .threads = cfg->threads,
+        .legendre = cfg->legendre, .legendre_auto = cfg->legendre_auto, .legendre_isa_forced = cfg->legendre_isa_forced, .legendre_isa = cfg->legendre_isa, .threads = cfg->threads,
         .comm_threads = cfg->comm_threads,
         .scheme = cfg->test_case == 1 ? PST_SCHEME_ADVECTION
                   : cfg->explicit_scheme ? PST_SCHEME_EXPLICIT : PST_SCHEME_SEMI_IMPLICIT,

@@ -33,6 +33,8 @@ typedef struct pst_model_config {
     bool blas_auto;           /* time the loadable libraries at set-up and use the faster (pst_blas_choose) */
     pst_leg_method legendre;  /* the Legendre kernel (legendre.h), or with legendre_auto the one kept on a tie */
     bool legendre_auto;
+    bool legendre_isa_forced; /* the simd method's instruction-set path: legendre_isa, or the best the CPU runs */
+    pst_leg_isa legendre_isa;
     int threads;              /* OpenMP threads of the time step's stages (0 or 1: one) ... */
     bool comm_threads;        /* ... or over its level blocks, each thread with its messages (dynamics.h) */
 } pst_model_config;

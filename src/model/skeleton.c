@@ -166,7 +166,7 @@ double pst_skeleton_sums_flops(const pst_dyn *d, int pairs, int i0, int i1)
 {
     const pst_flops f = pst_flops_per_level(&d->cfg);
     const double K = (double)pst_spec_count(d->cfg.M), half_lats = d->cfg.nlat / 2.0;
-    const double generate = d->leg.method == PST_LEG_RECURRENCE ? 5.0 * (coefficients(d, i0, i1) + (i1 - i0)) * pairs : 0;
+    const double generate = pst_leg_method_generates(d->leg.method) ? 5.0 * (coefficients(d, i0, i1) + (i1 - i0)) * pairs : 0;
     return f.legendre / 2 * coefficients(d, i0, i1) / K * pairs / half_lats * d->B + generate;
 }
 

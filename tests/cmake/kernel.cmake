@@ -209,10 +209,17 @@ if(PST_MPI STREQUAL "openmpi")
     ARGS kernel --stages legendre --legendre-kernel recurrence --grid 2x4 --algorithms swtrans,neighbor,alltoallv,exchsum,ringsum,ringpipe,reduce_scatter,allreduce
     --trunc 21 --levels 2 --protocols 0,6 --overlap on --reps 2 --warmup 0 --timeout 200)
 endif()
+# simd: the same P-bar and sums by pstswm's own kernels (no BLAS), verified to 1e-12 of the
+# largest; a sample on 2 ranks with 2 threads (vector sums, each thread its own work area).
+pst_records_test(kernel.np2.simd 2 CHECKS "all(p['verified'] is True for p in points)"
+  "all(p.get('legendre_kernel') == ('simd' if 'result' in p else None) for p in points)" "any('result' in p for p in points)"
+  "header['threads'] == 2"
+  ARGS kernel --stages legendre --legendre-kernel simd --threads 2 --algorithms halfsum,ringpipe,srtrans --trunc 42
+  --levels 2 --protocols 0,6 --overlap on --reps 2 --warmup 0 --timeout 120)
 # The default keeps the synthetic dyadic sums, verified bitwise, and says so.
 pst_records_test(kernel.np2.legendre_kernel_default 2 CHECKS
   "all(p['legendre_kernel'] == 'dgemm' and p['verified'] is True for p in points)"
   ARGS kernel --stages legendre --algorithms ringpipe --trunc 10 --levels 2 --protocols 0,6 --overlap off --reps 1
   --warmup 0 --timeout 120)
-pst_bad_input_test(kernel.bad.legendre_kernel 2 2 "--legendre-kernel: unknown value 'auto' \\(allowed: dgemm, recurrence\\)"
+pst_bad_input_test(kernel.bad.legendre_kernel 2 2 "--legendre-kernel: unknown value 'auto' \\(allowed: dgemm, recurrence, simd\\)"
   kernel --legendre-kernel auto --out ${PST_TEST_OUT})

@@ -64,7 +64,7 @@ static int check(int rank, pst_model_config mc, long steps, int max_threads, con
         if (!same) failures++;
         if (!rank)
             printf("%s fft %s legendre %s kernel %s chunks %s%s%s: %d threads %s one\n", same ? "ok  " : "FAIL", c->fft,
-                   c->legendre, pst_leg_method_names[mc.legendre], c->pair_chunk ? "whole" : "cache", c->level_pipeline ? " level pipeline" : "",
+                   c->legendre, pst_leg_method_name(mc.legendre), c->pair_chunk ? "whole" : "cache", c->level_pipeline ? " level pipeline" : "",
                    c->comm_threads ? " comm-threads" : "", threads,
                    same ? "bit-identical to" : "DIFFER from");
         free(got);
