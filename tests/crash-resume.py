@@ -133,6 +133,9 @@ def main() -> int:
         rng = random.Random(args.seed)
         points = sorted(round(rng.uniform(1.0, args.span), 1) for _ in range(args.random))
     sig = signal.Signals[f"SIG{args.signal}"]
+    # Started in the background (make test &), this process inherits SIGINT ignored and would pass
+    # that on: handled here, it reaches pstlab as at a terminal (the default, which Python handles).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     args.work.mkdir(parents=True, exist_ok=True)
     print("| signal to pstlab's group | at | pstlab's exit | processes of it alive 1 s / "
           f"{args.alive_after:g} s later | first --resume |")

@@ -70,6 +70,14 @@ def owned(directory: Path, echo: Callable[[str], None]):
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
+def abandoned(directory: Path) -> bool:
+    """Whether the lock still names an owner: one that runs, or one that died before releasing it."""
+    try:
+        return _recorded_owner((directory / LOCK).read_text(encoding="utf-8", errors="replace")) is not None
+    except OSError:
+        return False
+
+
 def launch_tags(directory: Path, file: str) -> dict[str, str]:
     """The environment that ties a launch to its results directory (found by stop_orphans)."""
     return {DIR_VAR: str(directory.resolve()), LAUNCH_VAR: file}

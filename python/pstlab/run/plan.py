@@ -6,16 +6,8 @@ from pathlib import Path
 
 from pstlab import __version__
 from pstlab.core.errors import PstlabError
-from pstlab.io.manifest import MANIFEST, now
-from pstlab.io.manifest import read as manifest_of
+from pstlab.io.manifest import now
 from pstlab.run import launch, suites
-
-
-def read_manifest(directory: Path) -> dict:
-    """The manifest of the run to resume."""
-    if (found := manifest_of(directory)) is None:
-        raise PstlabError(f"{directory}: no {MANIFEST} here, so nothing to resume")
-    return found
 
 
 def record_file(name: str, launch_no: int, launches: int) -> str:

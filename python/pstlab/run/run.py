@@ -36,7 +36,7 @@ from pstlab.io.manifest import read as manifest_of
 from pstlab.io.manifest import write as write_manifest
 from pstlab.io.records import load_file
 from pstlab.run import launch, owner, suites
-from pstlab.run.plan import job_key, merge, new_manifest, read_manifest
+from pstlab.run.plan import job_key, merge, new_manifest
 
 PARTIAL = ".partial"
 TUNED = "tuned"
@@ -101,7 +101,7 @@ def results_directory(opts: Options, suite: suites.Suite, mpi: str) -> Path:
         stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
         directory = paths.results_dir() / f"{stamp}-{suite.name}-{mpi}"
     if opts.resume:
-        if not (directory / MANIFEST).is_file():
+        if not (directory / MANIFEST).is_file() and not owner.abandoned(directory):
             raise PstlabError(f"--resume: {directory} has no {MANIFEST}, so it is not a pstlab run to resume")
     elif (directory / MANIFEST).exists():
         raise PstlabError(f"{directory} already holds a suite run: add --resume to finish it, or choose another --out")
@@ -236,10 +236,10 @@ def run_suite(opts: Options, echo=print, finish: Callable[[Path], None] | None =
     if opts.launches < 1:
         raise PstlabError(f"--launches must be at least 1, got {opts.launches}")
     directory = results_directory(opts, suite, run.mpi)
-    available = run.subcommands()
     by_name = {e.name: e for e in suite.experiments}
 
     if opts.dry_run:
+        available = run.subcommands()
         plan = new_manifest(suite, run, opts.launches)["experiments"]
         times = f" × {opts.launches} launches" if opts.launches > 1 else ""
         echo(
@@ -256,8 +256,11 @@ def run_suite(opts: Options, echo=print, finish: Callable[[Path], None] | None =
             echo(f"[{i}/{len(plan)}] {exp.name}: {command}{mark}")
         return directory
 
+    # Owned before the probe that follows, so that a pstlab killed from here on leaves a
+    # directory its --resume takes over.
     directory.mkdir(parents=True, exist_ok=True)
     with owner.owned(directory, echo):
+        available = run.subcommands()
         return _run_locked(opts, suite, run, directory, available, by_name, echo, finish)
 
 
@@ -413,11 +416,11 @@ def _recover(directory: Path, entry: dict) -> bool:
 def _prepare(opts: Options, suite: suites.Suite, run: launch.Launch, directory: Path, echo) -> dict:
     """The manifest to run (the kept one merged with the suite on --resume), written, with an
     empty .partial/ and logs/."""
-    manifest = (
-        merge(read_manifest(directory), suite, run, directory, opts.launches)
-        if opts.resume
-        else new_manifest(suite, run, opts.launches)
-    )
+    kept = manifest_of(directory) if opts.resume else None
+    if opts.resume and kept is None:
+        echo("pstlab: the pstlab that ended here had started no launch: running the suite from the start")
+    fresh = new_manifest(suite, run, opts.launches)
+    manifest = merge(kept, suite, run, directory, opts.launches) if kept is not None else fresh
     for entry in manifest["experiments"]:
         if entry.get("status") == "running" and _recover(directory, entry):
             echo(f"pstlab: {entry['file']}: finished by the pstlab that ended during it; its records are kept")
