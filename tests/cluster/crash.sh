@@ -8,5 +8,5 @@ mpi=$1 pstswm=$2 dir=$3
 rm -rf "$dir"
 need_cluster 2
 "$root/.venv/bin/python" "$root/tests/crash-resume.py" --suite "$root/tests/crash.toml" --pstlab "$root/.venv/bin/pstlab" \
-  --work "$dir" --signal KILL --random 2 --seed 57 --span 10 -- --mpi "$mpi" --pstswm "$pstswm" \
+  --work "$dir" --signal KILL --random 2 --seed 57 --span 8 -- --mpi "$mpi" --pstswm "$pstswm" \
   --launcher 'srun -N 2 -n {n}' || fail "a kill point of pstlab run --launcher srun"
