@@ -14,7 +14,9 @@ them (another process group, another session, a slurmstepd on an emulated node).
 A point passes when the first resume exits 0 with every launch done, every record file whole
 (each line one JSON record, the run header first, one header: no records of two launches in
 one file), no .partial left, nothing of the first run alive --alive-after seconds after the
-signal and, for TERM and INT, the first run exited 130 with a one-line resume hint.  Prints one
+signal and, for TERM and INT, the first run exited 130 with a one-line resume hint.  A pstlab
+killed before it created DIR left nothing to resume: there the resume must refuse in one line
+(exit 2), as for any directory that holds no run.  Prints one
 table row per point (signal, at, pstlab's exit, processes alive 1 s and S s later, first resume)
 and exits 1 when a point failed.
 """
@@ -92,12 +94,17 @@ def one_point(args, k: int, at_s: float, sig: signal.Signals) -> tuple[str, bool
     os.killpg(first.pid, sig)
     signalled = time.monotonic()
     rc = first.wait()
+    started = out.exists()
     exit_shown = 128 - rc if rc < 0 else rc
     resume_log = (args.work / f"{k}.resume.log").open("wb")
     resume = subprocess.Popen([*base, "--resume"], stdout=resume_log, stderr=subprocess.STDOUT)
     alive_1s = alive_at(mark, signalled, 1.0)
     alive_late = alive_at(mark, signalled, args.alive_after)
     resume_rc = resume.wait()
+    resume_text = (args.work / f"{k}.resume.log").read_text(errors="replace")
+    if not started and resume_rc == 2 and "not a pstlab run to resume" in resume_text and not alive_late:
+        # Killed before it created DIR: nothing to resume, and the resume says so in one line.
+        return f"| {sig.name} | {at_s:.1f} s | {exit_shown} | {alive_1s} / 0 | before DIR existed: exit 2, nothing to resume ✓ |", True
     problems = [f"exit {resume_rc}"] if resume_rc else []
     problems += damage(out) if (out / "manifest.json").is_file() else ["no manifest"]
     if alive_late:
