@@ -84,8 +84,9 @@ def one_point(args, k: int, at_s: float, sig: signal.Signals) -> tuple[str, bool
     base = [*shlex.split(args.pstlab), "run", args.suite, "--out", str(out), "--no-report", *args.run_options]
     mark = uuid.uuid4().hex
     log = (args.work / f"{k}.first.log").open("wb")
-    first = subprocess.Popen(base, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                             env={**os.environ, MARK: mark})
+    first = subprocess.Popen(
+        base, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env={**os.environ, MARK: mark}
+    )
     try:
         first.wait(timeout=at_s)
         return f"| {sig.name} | {at_s:.1f} s | finished first ({first.returncode}) | - | - | not needed |", True
@@ -104,7 +105,10 @@ def one_point(args, k: int, at_s: float, sig: signal.Signals) -> tuple[str, bool
     resume_text = (args.work / f"{k}.resume.log").read_text(errors="replace")
     if not started and resume_rc == 2 and "not a pstlab run to resume" in resume_text and not alive_late:
         # Killed before it created DIR: nothing to resume, and the resume says so in one line.
-        return f"| {sig.name} | {at_s:.1f} s | {exit_shown} | {alive_1s} / 0 | before DIR existed: exit 2, nothing to resume ✓ |", True
+        return (
+            f"| {sig.name} | {at_s:.1f} s | {exit_shown} | {alive_1s} / 0 | before DIR existed: exit 2, nothing to resume ✓ |",
+            True,
+        )
     problems = [f"exit {resume_rc}"] if resume_rc else []
     problems += damage(out) if (out / "manifest.json").is_file() else ["no manifest"]
     if alive_late:
@@ -144,8 +148,10 @@ def main() -> int:
     # that on: handled here, it reaches pstlab as at a terminal (the default, which Python handles).
     signal.signal(signal.SIGINT, signal.default_int_handler)
     args.work.mkdir(parents=True, exist_ok=True)
-    print("| signal to pstlab's group | at | pstlab's exit | processes of it alive 1 s / "
-          f"{args.alive_after:g} s later | first --resume |")
+    print(
+        "| signal to pstlab's group | at | pstlab's exit | processes of it alive 1 s / "
+        f"{args.alive_after:g} s later | first --resume |"
+    )
     print("| --- | --- | --- | --- | --- |", flush=True)
     failed = 0
     for k, at_s in enumerate(points, 1):

@@ -45,13 +45,11 @@ def _wait_gone(proc: subprocess.Popen, timeout_s: float) -> bool:
         return False
 
 
-def test_a_stale_lock_is_taken_over_and_what_its_owner_left_running_is_stopped(
-    fake, tmp_path
-):
+def test_a_stale_lock_is_taken_over_and_what_its_owner_left_running_is_stopped(fake, tmp_path):
     s, out = _crashed_run(fake, tmp_path)
     (out / "two.jsonl").unlink()
     orphan = subprocess.Popen(
-        ["sleep", "60"],
+        [sys.executable, "-c", "import time; time.sleep(60)"],
         env={**os.environ, **owner.launch_tags(out, "two.jsonl")},
         start_new_session=True,
     )
@@ -62,39 +60,28 @@ def test_a_stale_lock_is_taken_over_and_what_its_owner_left_running_is_stopped(
         "which ended without releasing it" in lines
     )
     assert any(
-        line.startswith(
-            f"pstlab: stopping 1 process(es) of two.jsonl left running by pstlab pid {DEAD['pid']}"
-        )
+        line.startswith(f"pstlab: stopping 1 process(es) of two.jsonl left running by pstlab pid {DEAD['pid']}")
         and "the launch runs again" in line
         for line in lines
     ), lines
     assert _wait_gone(orphan, 10), "the dead owner's launch still runs"
     assert [e["status"] for e in manifest(out).values()] == ["done", "done"]
-    assert (
-        out / owner.LOCK
-    ).read_text() == ""  # released cleanly: nothing for the next run to take over
+    assert (out / owner.LOCK).read_text() == ""  # released cleanly: nothing for the next run to take over
 
 
 def test_a_launch_that_finished_before_its_pstlab_died_is_kept(fake, tmp_path):
     s, out = _crashed_run(fake, tmp_path)
     attempt = Path(".partial") / "two.1.killed" / "two.jsonl"
     (out / attempt).parent.mkdir(parents=True)
-    (out / "two.jsonl").replace(
-        out / attempt
-    )  # pstswm committed it; pstlab died before moving it
+    (out / "two.jsonl").replace(out / attempt)  # pstswm committed it; pstlab died before moving it
     m = json.loads((out / "manifest.json").read_text())
     m["experiments"][1]["partial"] = str(attempt)
     (out / "manifest.json").write_text(json.dumps(m))
     before = len(fake.calls("swap"))
     lines = []
     run_suite(opts(fake, s, out, resume=True), echo=lines.append)
-    assert (
-        "pstlab: two.jsonl: finished by the pstlab that ended during it; its records are kept"
-        in lines
-    )
-    assert (
-        fake.calls("swap")[before:] == [] and manifest(out)["two"]["status"] == "done"
-    )
+    assert "pstlab: two.jsonl: finished by the pstlab that ended during it; its records are kept" in lines
+    assert fake.calls("swap")[before:] == [] and manifest(out)["two"]["status"] == "done"
 
 
 def test_a_torn_file_of_a_killed_launch_is_not_kept(fake, tmp_path):
@@ -103,9 +90,7 @@ def test_a_torn_file_of_a_killed_launch_is_not_kept(fake, tmp_path):
     (out / "two.jsonl").write_text(text[:-20])  # cut mid-record
     before = len(fake.calls("swap"))
     run_suite(opts(fake, s, out, resume=True), echo=lambda _: None)
-    assert len(fake.calls("swap")[before:]) == 1 and (
-        out / "two.jsonl"
-    ).read_text().endswith("\n")
+    assert len(fake.calls("swap")[before:]) == 1 and (out / "two.jsonl").read_text().endswith("\n")
 
 
 def test_a_launch_dies_with_the_pstlab_that_started_it(tmp_path):
@@ -113,10 +98,12 @@ def test_a_launch_dies_with_the_pstlab_that_started_it(tmp_path):
     tag = uuid.uuid4().hex
     script = textwrap.dedent(
         f"""
+        import sys
         from pathlib import Path
         from pstlab.run import launch
-        launch.run(["sleep", "60"], Path({str(tmp_path / "o")!r}), Path({str(tmp_path / "e")!r}), 120,
-                   {{"CRASH_TEST_TAG": {tag!r}}})
+        sleeper = [sys.executable, "-c", "import time; time.sleep(60)"]
+        out, err = Path({str(tmp_path / "o")!r}), Path({str(tmp_path / "e")!r})
+        launch.run(sleeper, out, err, 120, {{"CRASH_TEST_TAG": {tag!r}}})
         """
     )
     parent = subprocess.Popen([sys.executable, "-c", script])
@@ -147,19 +134,12 @@ def test_a_launch_dies_with_the_pstlab_that_started_it(tmp_path):
     assert not left, f"the launch outlived its pstlab by 10 s: {left}"
 
 
-def test_a_resume_where_the_killed_pstlab_had_started_no_launch_runs_the_suite(
-    fake, tmp_path
-):
+def test_a_resume_where_the_killed_pstlab_had_started_no_launch_runs_the_suite(fake, tmp_path):
     s = suite(tmp_path, exp("one"))
     out = tmp_path / "res"
     out.mkdir()
-    (out / owner.LOCK).write_text(
-        json.dumps(DEAD) + "\n"
-    )  # killed after taking the directory, before its manifest
+    (out / owner.LOCK).write_text(json.dumps(DEAD) + "\n")  # killed after taking the directory, before its manifest
     lines = []
     run_suite(opts(fake, s, out, resume=True), echo=lines.append)
-    assert (
-        "pstlab: the pstlab that ended here had started no launch: running the suite from the start"
-        in lines
-    )
+    assert "pstlab: the pstlab that ended here had started no launch: running the suite from the start" in lines
     assert manifest(out)["one"]["status"] == "done"

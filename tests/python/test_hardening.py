@@ -145,7 +145,8 @@ def test_two_runs_never_write_one_directory(fake, tmp_path):
     holder.start()
     held.wait(10)
     try:
-        with pytest.raises(PstlabError, match=f"{out} is in use by pstlab pid {os.getpid()} on {socket.gethostname()} \\(started "):
+        holder_named = f"{out} is in use by pstlab pid {os.getpid()} on {socket.gethostname()} \\(started "
+        with pytest.raises(PstlabError, match=holder_named):
             run_suite(opts(fake, s, out, resume=True), echo=lambda _: None)
     finally:
         release.set()
