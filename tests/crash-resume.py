@@ -106,7 +106,8 @@ def one_point(args, k: int, at_s: float, sig: signal.Signals) -> tuple[str, bool
     if not started and resume_rc == 2 and "not a pstlab run to resume" in resume_text and not alive_late:
         # Killed before it created DIR: nothing to resume, and the resume says so in one line.
         return (
-            f"| {sig.name} | {at_s:.1f} s | {exit_shown} | {alive_1s} / 0 | before DIR existed: exit 2, nothing to resume ✓ |",
+            f"| {sig.name} | {at_s:.1f} s | {exit_shown} | {alive_1s} / 0 "
+            "| before DIR existed: exit 2, nothing to resume ✓ |",
             True,
         )
     problems = [f"exit {resume_rc}"] if resume_rc else []
@@ -141,7 +142,7 @@ def main() -> int:
     if args.at:
         points = [float(s) for s in args.at.split(",")]
     else:
-        rng = random.Random(args.seed)
+        rng = random.Random(args.seed)  # noqa: S311 (kill points, not secrets)
         points = sorted(round(rng.uniform(1.0, args.span), 1) for _ in range(args.random))
     sig = signal.Signals[f"SIG{args.signal}"]
     # Started in the background (make test &), this process inherits SIGINT ignored and would pass
