@@ -89,7 +89,7 @@ def one_point(args, k: int, at_s: float, sig: signal.Signals) -> tuple[str, bool
     )
     try:
         first.wait(timeout=at_s)
-        return f"| {sig.name} | {at_s:.1f} s | finished first ({first.returncode}) | - | - | not needed |", True
+        return f"| {sig.name} | {at_s:.1f} s | finished first ({first.returncode}) | - | not needed |", True
     except subprocess.TimeoutExpired:
         pass
     os.killpg(first.pid, sig)
