@@ -26,6 +26,7 @@ import json
 import os
 import random
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -81,6 +82,7 @@ def alive_at(mark: str, signalled: float, after_s: float) -> int:
 
 def one_point(args, k: int, at_s: float, sig: signal.Signals) -> tuple[str, bool]:
     out = args.work / f"{k}"
+    shutil.rmtree(out, ignore_errors=True)  # a fresh run each time: a left directory would be refused
     base = [*shlex.split(args.pstlab), "run", args.suite, "--out", str(out), "--no-report", *args.run_options]
     mark = uuid.uuid4().hex
     log = (args.work / f"{k}.first.log").open("wb")
@@ -89,7 +91,8 @@ def one_point(args, k: int, at_s: float, sig: signal.Signals) -> tuple[str, bool
     )
     try:
         first.wait(timeout=at_s)
-        return f"| {sig.name} | {at_s:.1f} s | finished first ({first.returncode}) | - | not needed |", True
+        ok = first.returncode == 0 and not damage(out)
+        return f"| {sig.name} | {at_s:.1f} s | finished first (exit {first.returncode}) | - | not needed |", ok
     except subprocess.TimeoutExpired:
         pass
     os.killpg(first.pid, sig)
