@@ -2,7 +2,8 @@
 """Kill `pstlab run` at chosen points and resume it once: the crash-and-resume check (issue 56).
 
     crash-resume.py --suite SUITE --pstlab PSTLAB --work DIR [--signal KILL|TERM|INT]
-                    (--at S[,S...] | --random N --seed K --span S) [--alive-after S]
+                    (--at S[,S...] | --random N --seed K (--span S | --in-launch L))
+                    [--alive-after S]
                     [-- PSTLAB_RUN_OPTIONS...]
 
 For every point: `pstlab run SUITE --out DIR/<k>` starts in a process group of its own, the
@@ -80,7 +81,22 @@ def alive_at(mark: str, signalled: float, after_s: float) -> int:
     return len(marked(mark))
 
 
-def one_point(args, k: int, at_s: float, sig: signal.Signals) -> tuple[str, bool]:
+def reached(first: subprocess.Popen, log: Path, point: tuple[int | None, float]) -> bool:
+    """Wait for the point: seconds after the start, or after pstlab printed launch i's line (it
+    starts the launch right after).  False when pstlab ended first."""
+    launch, offset_s = point
+    while launch is not None and f"[{launch}/" not in log.read_text(errors="replace"):
+        if first.poll() is not None:
+            return False
+        time.sleep(0.02)
+    try:
+        first.wait(timeout=offset_s)
+        return False
+    except subprocess.TimeoutExpired:
+        return True
+
+
+def one_point(args, k: int, point: tuple[int | None, float], sig: signal.Signals) -> tuple[str, bool]:
     out = args.work / f"{k}"
     shutil.rmtree(out, ignore_errors=True)  # a fresh run each time: a left directory would be refused
     base = [*shlex.split(args.pstlab), "run", args.suite, "--out", str(out), "--no-report", *args.run_options]
@@ -89,12 +105,10 @@ def one_point(args, k: int, at_s: float, sig: signal.Signals) -> tuple[str, bool
     first = subprocess.Popen(
         base, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env={**os.environ, MARK: mark}
     )
-    try:
-        first.wait(timeout=at_s)
+    at = f"{point[1]:.1f} s" if point[0] is None else f"launch {point[0]} + {point[1]:.1f} s"
+    if not reached(first, args.work / f"{k}.first.log", point):
         ok = first.returncode == 0 and not damage(out)
-        return f"| {sig.name} | {at_s:.1f} s | finished first (exit {first.returncode}) | - | not needed |", ok
-    except subprocess.TimeoutExpired:
-        pass
+        return f"| {sig.name} | {at} | finished first (exit {first.returncode}) | - | not needed |", ok
     os.killpg(first.pid, sig)
     signalled = time.monotonic()
     rc = first.wait()
@@ -109,7 +123,7 @@ def one_point(args, k: int, at_s: float, sig: signal.Signals) -> tuple[str, bool
     if not started and resume_rc == 2 and "not a pstlab run to resume" in resume_text and not alive_late:
         # Killed before it created DIR: nothing to resume, and the resume says so in one line.
         return (
-            f"| {sig.name} | {at_s:.1f} s | {exit_shown} | {alive_1s} / 0 "
+            f"| {sig.name} | {at} | {exit_shown} | {alive_1s} / 0 "
             "| before DIR existed: exit 2, nothing to resume ✓ |",
             True,
         )
@@ -125,7 +139,7 @@ def one_point(args, k: int, at_s: float, sig: signal.Signals) -> tuple[str, bool
     if problems:
         tail = (args.work / f"{k}.resume.log").read_text(errors="replace").strip().splitlines()[-3:]
         verdict += " / " + " / ".join(tail)
-    row = f"| {sig.name} | {at_s:.1f} s | {exit_shown} | {alive_1s} / {alive_late} | {verdict} |"
+    row = f"| {sig.name} | {at} | {exit_shown} | {alive_1s} / {alive_late} | {verdict} |"
     return row, not problems
 
 
@@ -139,14 +153,22 @@ def main() -> int:
     p.add_argument("--random", type=int, help="this many points drawn uniformly over --span seconds")
     p.add_argument("--seed", type=int, default=56)
     p.add_argument("--span", type=float, help="seconds: the points of --random fall in [1, span]")
+    p.add_argument(
+        "--in-launch",
+        type=int,
+        metavar="L",
+        help="--random points inside launches: launch 1..L of the suite, 0.2-1.2 s after pstlab starts it",
+    )
     p.add_argument("--alive-after", type=float, default=10.0)
     p.add_argument("run_options", nargs="*", help="after --: pstlab run's options (--mpi, --pstswm, --launcher)")
     args = p.parse_args()
+    rng = random.Random(args.seed)  # noqa: S311 (kill points, not secrets)
     if args.at:
-        points = [float(s) for s in args.at.split(",")]
+        points = [(None, float(s)) for s in args.at.split(",")]
+    elif args.in_launch:
+        points = [(rng.randint(1, args.in_launch), round(rng.uniform(0.2, 1.2), 1)) for _ in range(args.random)]
     else:
-        rng = random.Random(args.seed)  # noqa: S311 (kill points, not secrets)
-        points = sorted(round(rng.uniform(1.0, args.span), 1) for _ in range(args.random))
+        points = sorted((None, round(rng.uniform(1.0, args.span), 1)) for _ in range(args.random))
     sig = signal.Signals[f"SIG{args.signal}"]
     # Started in the background (make test &), this process inherits SIGINT ignored and would pass
     # that on: handled here, it reaches pstlab as at a terminal (the default, which Python handles).
@@ -158,8 +180,8 @@ def main() -> int:
     )
     print("| --- | --- | --- | --- | --- |", flush=True)
     failed = 0
-    for k, at_s in enumerate(points, 1):
-        row, ok = one_point(args, k, at_s, sig)
+    for k, point in enumerate(points, 1):
+        row, ok = one_point(args, k, point, sig)
         print(row, flush=True)
         failed += not ok
     print(f"{len(points) - failed} of {len(points)} points passed", flush=True)
