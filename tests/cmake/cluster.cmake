@@ -34,7 +34,9 @@ add_test(NAME cluster.link-down COMMAND ${CLUSTER}/link-down.sh ${cluster_args} 
 add_test(NAME cluster.slurmd-killed COMMAND ${CLUSTER}/slurmd-killed.sh ${cluster_args} ${CLUSTER_OUT}/slurmd-killed)
 # Ranks per node x threads takes both CPUs of each node: after the time-limit job has gone.
 add_test(NAME cluster.hybrid COMMAND ${CLUSTER}/hybrid.sh ${cluster_args} ${CLUSTER_OUT}/hybrid)
-list(APPEND cluster_whole cluster.link-down cluster.slurmd-killed cluster.hybrid)
+# pstlab killed during srun launches and resumed (tests/crash-resume.py).
+add_test(NAME cluster.crash COMMAND ${CLUSTER}/crash.sh ${cluster_args} ${CLUSTER_OUT}/crash)
+list(APPEND cluster_whole cluster.link-down cluster.slurmd-killed cluster.hybrid cluster.crash)
 set_tests_properties(${cluster_whole} PROPERTIES DEPENDS "${cluster_shared};cluster.time-limit.resume" RESOURCE_LOCK cluster-whole)
 
 set_tests_properties(${cluster_shared} cluster.time-limit.resume ${cluster_whole} PROPERTIES

@@ -4,10 +4,14 @@ installed beside pstswm, else the checkout's scripts/pstrun (paths.pstrun).
 Commands are argv lists, never shell strings: an argument with a space or a quote reaches pstswm
 as it is.  Every launch is its own process group with a token in its environment, so a timeout or
 Ctrl-C ends the launcher and all its ranks (also ranks outside that group), and nothing else.
+A launch is also tied to the pstlab that started it: the kernel sends the launcher SIGTERM when
+that pstlab dies, even by SIGKILL (PR_SET_PDEATHSIG), and mpiexec or srun then take their
+ranks down, so no orphan goes on writing into the results.
 """
 
 import argparse
 import contextlib
+import ctypes
 import itertools
 import os
 import re
@@ -15,6 +19,7 @@ import signal
 import subprocess
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +32,7 @@ GRACE_S = 5.0
 # Every launch's environment carries a token of its own, so that after a timeout the ranks can be
 # found and ended even where the launcher moved them out of its process group.
 TOKEN_VAR = "PSTLAB_RUN_TOKEN"  # noqa: S105 (a process tag, not a secret)
+PR_SET_PDEATHSIG = 1  # <sys/prctl.h>
 
 
 def check_mpi(mpi: str) -> str:
@@ -61,8 +67,7 @@ def add_options(p: argparse.ArgumentParser) -> None:
     """The command-line options that choose the pstswm and how it is launched (pstlab run, tune)."""
     p.add_argument(
         "--mpi",
-        help=f"which MPI build to use: {', '.join(paths.MPIS)} (default: an installed pstswm's own, "
-        "else openmpi)",
+        help=f"which MPI build to use: {', '.join(paths.MPIS)} (default: an installed pstswm's own, " "else openmpi)",
     )
     p.add_argument(
         "--launcher",
@@ -209,14 +214,33 @@ def _stop(proc: subprocess.Popen) -> None:
             continue
 
 
-def run(argv: list[str], stdout: Path, stderr: Path, timeout_s: float) -> Outcome:
-    """Run argv with output to files; stop it after timeout_s.  Ctrl-C stops it too, then propagates."""
+def _dies_with(parent_pid: int) -> Callable[[], None]:
+    """A preexec_fn: the child gets SIGTERM when the process (thread) that forked it dies."""
+    prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up before the fork, not in the child
+
+    def tie() -> None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        if os.getppid() != parent_pid:  # the parent died before the tie was made
+            os._exit(128 + signal.SIGTERM)
+
+    return tie
+
+
+def run(argv: list[str], stdout: Path, stderr: Path, timeout_s: float, tags: dict[str, str] | None = None) -> Outcome:
+    """Run argv with output to files, tags added to its environment; stop it after timeout_s.
+    Ctrl-C stops it too, then propagates; it gets SIGTERM when this pstlab dies."""
     start = time.monotonic()
     token = uuid.uuid4().hex
-    env = {**os.environ, TOKEN_VAR: token}
+    env = {**os.environ, **(tags or {}), TOKEN_VAR: token}
     with stdout.open("wb") as out, stderr.open("wb") as err:
         proc = subprocess.Popen(
-            argv, stdout=out, stderr=err, stdin=subprocess.DEVNULL, start_new_session=True, env=env
+            argv,
+            stdout=out,
+            stderr=err,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+            env=env,
+            preexec_fn=_dies_with(os.getpid()),  # noqa: PLW1509 (pstlab forks from its one thread)
         )
         try:
             rc = proc.wait(timeout=timeout_s)

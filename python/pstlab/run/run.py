@@ -17,31 +17,28 @@ line checked out, so an interrupted or failed experiment never mixes partial rec
 --resume re-runs exactly the experiments that are not done.
 """
 
-import contextlib
 import datetime
-import fcntl
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pstlab import __version__
 from pstlab.core import paths
 from pstlab.core.errors import PstlabError, RunFailed
 from pstlab.io.manifest import MANIFEST, now
 from pstlab.io.manifest import read as manifest_of
 from pstlab.io.manifest import write as write_manifest
 from pstlab.io.records import load_file
-from pstlab.run import launch, suites
+from pstlab.run import launch, owner, suites
+from pstlab.run.plan import job_key, merge, new_manifest
 
 PARTIAL = ".partial"
-LOCK = ".lock"
 TUNED = "tuned"
 
 
@@ -70,88 +67,6 @@ class Options:
     launches: int = 1
     platform: Path | None = None  # simulate (mpi smpi) on this platform: pstlab predict
     host_mflops: dict[str, float] | None = None  # this host's rate per problem, for the platform's
-
-
-# ---------------------------------------------------------------- the manifest
-
-
-def read_manifest(directory: Path) -> dict:
-    """The manifest of the run to resume."""
-    if (found := manifest_of(directory)) is None:
-        raise PstlabError(f"{directory}: no {MANIFEST} here, so nothing to resume")
-    return found
-
-
-def record_file(name: str, launch_no: int, launches: int) -> str:
-    return f"{name}.jsonl" if launches == 1 else f"{name}-L{launch_no}.jsonl"
-
-
-def new_manifest(suite: suites.Suite, run: launch.Launch, launches: int = 1) -> dict:
-    """Every launch of every experiment, interleaved: launch 1 of each, then launch 2 of each that has one, ..."""
-    total = {e.name: launches * e.launches for e in suite.experiments}
-    return {
-        "suite": suite.name,
-        "suite_file": str(suite.path),
-        "description": suite.description,
-        "mpi": run.mpi,
-        "launcher": run.launcher,
-        "pstswm": str(run.pstswm),
-        "pstlab_version": __version__,
-        "host": socket.gethostname(),
-        "created": now(),
-        "launches": launches,
-        "experiments": [
-            {
-                "name": e.name,
-                "launch": k,
-                "file": record_file(e.name, k, total[e.name]),
-                "subcommand": e.subcommand,
-                "ranks": e.ranks,
-                "args": e.launch_args(k),
-                "digest": e.digest,
-                "status": "pending",
-                **({"tuned_from": e.tuned_from} if e.tuned_from else {}),
-            }
-            for k in range(1, max(total.values()) + 1)
-            for e in suite.experiments
-            if k <= total[e.name]
-        ],
-    }
-
-
-def _job(entry: dict) -> tuple[str, int]:
-    return entry["name"], entry.get("launch", 1)
-
-
-def _merge(manifest: dict, suite: suites.Suite, run: launch.Launch, directory: Path, launches: int) -> dict:
-    """Resume: the old entries of experiments still defined alike, fresh entries for the rest."""
-    if manifest.get("suite") != suite.name:
-        raise PstlabError(f"{directory} holds suite '{manifest.get('suite')}', not '{suite.name}'")
-    if manifest.get("mpi") != run.mpi:
-        raise PstlabError(
-            f"{directory} was run with --mpi {manifest.get('mpi')}; resuming with --mpi {run.mpi} "
-            "would mix two MPIs in one result set"
-        )
-    names = {e.name for e in suite.experiments}
-    if stale := [e["name"] for e in manifest.get("experiments", []) if e["name"] not in names]:
-        raise PstlabError(
-            f"{directory}: experiment(s) {', '.join(stale)} are no longer in suite '{suite.name}'; "
-            "start a new results directory"
-        )
-    if manifest.get("launches", 1) != launches:
-        raise PstlabError(
-            f"{directory} was run with --launches {manifest.get('launches', 1)}; resume it with the same number"
-        )
-    old = {_job(e): e for e in manifest.get("experiments", [])}
-    fresh = new_manifest(suite, run, launches)
-    fresh["created"] = manifest.get("created", fresh["created"])
-    fresh["experiments"] = [
-        {"launch": 1, "file": e["file"], **old[_job(e)]}
-        if _job(e) in old and old[_job(e)].get("digest") == e["digest"]
-        else e
-        for e in fresh["experiments"]
-    ]
-    return fresh
 
 
 # ---------------------------------------------------------------- choosing the directory
@@ -186,7 +101,7 @@ def results_directory(opts: Options, suite: suites.Suite, mpi: str) -> Path:
         stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
         directory = paths.results_dir() / f"{stamp}-{suite.name}-{mpi}"
     if opts.resume:
-        if not (directory / MANIFEST).is_file():
+        if not (directory / MANIFEST).is_file() and not owner.abandoned(directory):
             raise PstlabError(f"--resume: {directory} has no {MANIFEST}, so it is not a pstlab run to resume")
     elif (directory / MANIFEST).exists():
         raise PstlabError(f"{directory} already holds a suite run: add --resume to finish it, or choose another --out")
@@ -236,6 +151,7 @@ def _finish(
     """Judge one finished launch; move its records into place only if they are whole and valid."""
     entry["elapsed_s"] = round(outcome.elapsed_s, 3)
     entry["returncode"] = outcome.returncode
+    entry.pop("partial", None)
     reason = None
     if outcome.timed_out:
         reason = f"timed out after {exp.timeout_s:g} s and was stopped"
@@ -320,10 +236,10 @@ def run_suite(opts: Options, echo=print, finish: Callable[[Path], None] | None =
     if opts.launches < 1:
         raise PstlabError(f"--launches must be at least 1, got {opts.launches}")
     directory = results_directory(opts, suite, run.mpi)
-    available = run.subcommands()
     by_name = {e.name: e for e in suite.experiments}
 
     if opts.dry_run:
+        available = run.subcommands()
         plan = new_manifest(suite, run, opts.launches)["experiments"]
         times = f" × {opts.launches} launches" if opts.launches > 1 else ""
         echo(
@@ -340,29 +256,12 @@ def run_suite(opts: Options, echo=print, finish: Callable[[Path], None] | None =
             echo(f"[{i}/{len(plan)}] {exp.name}: {command}{mark}")
         return directory
 
+    # Owned before the probe that follows, so that a pstlab killed from here on leaves a
+    # directory its --resume takes over.
     directory.mkdir(parents=True, exist_ok=True)
-    with _locked(directory):
+    with owner.owned(directory, echo):
+        available = run.subcommands()
         return _run_locked(opts, suite, run, directory, available, by_name, echo, finish)
-
-
-@contextlib.contextmanager
-def _locked(directory: Path):
-    """Hold an exclusive lock on the results directory: two runs never write one directory."""
-    with (directory / LOCK).open("a+") as f:
-        try:
-            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            f.seek(0)
-            holder = f.read().strip() or "unknown"
-            raise PstlabError(f"{directory} is in use by another pstlab run (pid {holder})") from None
-        f.seek(0)
-        f.truncate()
-        f.write(f"{os.getpid()}\n")
-        f.flush()
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 @dataclass
@@ -449,7 +348,7 @@ class _Session:
         """pstswm's arguments for the opt preset tuned from exp.tuned_from's records; None when
         there is none to run with (the entry is then failed or skipped)."""
         try:
-            preset, skip = _tune(exp, entry, self.directory, {_job(e): e for e in self.jobs})
+            preset, skip = _tune(exp, entry, self.directory, {job_key(e): e for e in self.jobs})
         except PstlabError as e:
             entry.update(status="failed", reason=f"tuning the opt preset from '{exp.tuned_from}' failed: {e}")
             entry["finished"] = now()
@@ -466,17 +365,24 @@ class _Session:
     def execute(self, entry: dict, exp: suites.Experiment, extra: list[str], prefix: str) -> None:
         """Launch exp into .partial/, keep its records if they are whole, note how it went; on an
         interruption, leave it pending and say how to resume."""
-        partial = self.directory / PARTIAL / entry["file"]
+        # A directory of this attempt's own: a launch left running by a killed pstlab never
+        # renames or removes the partial file of the launch that runs it again.
+        attempt = Path(PARTIAL) / f"{Path(entry['file']).stem}.{os.getpid()}.{uuid.uuid4().hex[:8]}"
+        (self.directory / attempt).mkdir(parents=True)
+        partial = self.directory / attempt / entry["file"]
         args = exp.launch_args(entry.get("launch", 1))
         argv = self.run.command(exp.ranks, exp.subcommand, [*args, *extra, "--out", str(partial.resolve())])
         shown = [*args, *_tune_args(exp, tuned_path(entry)), "--out", entry["file"]]
-        entry.update(status="running", command=self.run.command(exp.ranks, exp.subcommand, shown), started=now())
+        command = self.run.command(exp.ranks, exp.subcommand, shown)
+        entry.update(status="running", command=command, started=now(), partial=str(attempt / entry["file"]))
         self.save()
         log = self.directory / "logs" / Path(entry["file"]).stem
         try:
-            outcome = launch.run(argv, log.with_suffix(".out"), log.with_suffix(".err"), exp.timeout_s)
+            tags = owner.launch_tags(self.directory, entry["file"])
+            outcome = launch.run(argv, log.with_suffix(".out"), log.with_suffix(".err"), exp.timeout_s, tags)
         except KeyboardInterrupt:
             partial.unlink(missing_ok=True)
+            entry.pop("partial", None)
             entry.update(status="pending", reason="interrupted")
             self.save()
             raise Interrupted(
@@ -492,14 +398,32 @@ class _Session:
             self.echo(f"{' ' * len(prefix)}  FAILED: {entry['reason']} (logs/{log.name}.err)")
 
 
-def _prepare(opts: Options, suite: suites.Suite, run: launch.Launch, directory: Path) -> dict:
+def _recover(directory: Path, entry: dict) -> bool:
+    """A launch a killed pstlab left 'running': keep its records if its pstswm finished them
+    (committed into its attempt's directory, or already moved into place) and they are whole."""
+    final = directory / entry["file"]
+    partial = directory / entry.pop("partial") if entry.get("partial") else None
+    for records in (final, partial):
+        if records is not None and records.is_file() and _damage(records) is None:
+            records.replace(final)
+            entry.update(status="done", reason="", finished=now())
+            return True
+    final.unlink(missing_ok=True)
+    entry.update(status="pending", reason="its pstlab ended during the launch")
+    return False
+
+
+def _prepare(opts: Options, suite: suites.Suite, run: launch.Launch, directory: Path, echo) -> dict:
     """The manifest to run (the kept one merged with the suite on --resume), written, with an
     empty .partial/ and logs/."""
-    manifest = (
-        _merge(read_manifest(directory), suite, run, directory, opts.launches)
-        if opts.resume
-        else new_manifest(suite, run, opts.launches)
-    )
+    kept = manifest_of(directory) if opts.resume else None
+    if opts.resume and kept is None:
+        echo("pstlab: the pstlab that ended here had started no launch: running the suite from the start")
+    fresh = new_manifest(suite, run, opts.launches)
+    manifest = merge(kept, suite, run, directory, opts.launches) if kept is not None else fresh
+    for entry in manifest["experiments"]:
+        if entry.get("status") == "running" and _recover(directory, entry):
+            echo(f"pstlab: {entry['file']}: finished by the pstlab that ended during it; its records are kept")
     for sub in ("logs", PARTIAL):
         (directory / sub).mkdir(parents=True, exist_ok=True)
     shutil.rmtree(directory / PARTIAL)  # leftovers of an interrupted experiment: never kept
@@ -526,7 +450,7 @@ def _conclude(session: _Session, suite: suites.Suite, finish: Callable[[Path], N
 
 
 def _run_locked(opts, suite, run, directory: Path, available, by_name, echo, finish) -> Path:
-    manifest = _prepare(opts, suite, run, directory)
+    manifest = _prepare(opts, suite, run, directory, echo)
     times = f" × {opts.launches} launches" if opts.launches > 1 else ""
     echo(
         f"pstlab: suite {suite.name} ({len(suite.experiments)} experiments{times}) with {run.mpi} via "
