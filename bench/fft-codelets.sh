@@ -10,15 +10,16 @@
 # header of each names the codelet sets (math_libraries.fftw_simd) and the CPU's level.
 # Not a test: numbers depend on the machine and its load.
 #   bench/fft-codelets.sh [--mpi openmpi|mpich] [--pairs N] [--truncations 42,85,170] [--levels L]
-#                         [--steps N] (--fftw PREFIX | --fftw-source fftw-3.3.x.tar.gz)
+#                         [--steps N] (--fftw PREFIX | --fftw-source fftw-3.3.x.tar.gz [--simd "SETS"])
 # --fftw-source: an FFTW release tarball (Debian: apt-get source --download-only fftw3, with a
 # deb-src line for your mirror, gives fftw3_3.3.10.orig.tar.gz); it is configured with
-# --enable-sse2 --enable-avx --enable-avx2 --enable-avx512 --enable-fma into
-# results/fft-codelets/fftw (built once).  Records go to results/fft-codelets/<date>/.
+# --enable-<set> for each of --simd (default: the sets this CPU runs of sse2 avx avx2 avx512,
+# with --enable-fma where it has FMA; avx512's codelets alone take longer to compile than the rest
+# of FFTW) into results/fft-codelets/fftw (built once).  Records go to results/fft-codelets/<date>/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/mpi-env.sh
-mpi=${PSTRUN_MPI:-openmpi} pairs=5 truncations=42,85,170 levels=16 steps=20 prefix= source=
+mpi=${PSTRUN_MPI:-openmpi} pairs=5 truncations=42,85,170 levels=16 steps=20 prefix= source= simd=
 while (($#)); do
   case "$1" in
     --mpi) mpi=$2; shift 2 ;;
@@ -28,7 +29,8 @@ while (($#)); do
     --steps) steps=$2; shift 2 ;;
     --fftw) prefix=$2; shift 2 ;;
     --fftw-source) source=$2; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --simd) simd=$2; shift 2 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench/fft-codelets.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
@@ -43,12 +45,19 @@ mkdir -p "$work"
 if [[ -z $prefix ]]; then
   [[ -f $source ]] || die "--fftw-source: no such file '$source'"
   prefix=$PWD/$work/fftw
+  flags=" $(grep -m1 '^flags' /proc/cpuinfo | cut -d: -f2) "
+  if [[ -z $simd ]]; then
+    for name in sse2 avx avx2 avx512; do [[ $flags == *" ${name/avx512/avx512f} "* ]] && simd+=" $name"; done
+  fi
+  enable=()
+  for name in $simd; do enable+=(--enable-"$name"); done
+  [[ $flags == *" fma "* ]] && enable+=(--enable-fma)
   if [[ ! -f $prefix/lib/libfftw3.so ]]; then
-    echo "# building FFTW from $source into $prefix (sse2 avx avx2 avx512 fma)"
+    echo "# building FFTW from $source into $prefix (${enable[*]})"
     rm -rf "$work/fftw-src" && mkdir -p "$work/fftw-src"
     tar xzf "$source" -C "$work/fftw-src" --strip-components=1
     (cd "$work/fftw-src" && ./configure --prefix="$prefix" --enable-shared --disable-static --disable-fortran \
-      --enable-sse2 --enable-avx --enable-avx2 --enable-avx512 --enable-fma >configure.log &&
+      "${enable[@]}" >configure.log &&
       make -j "$(nproc)" >make.log && make install >install.log) || die "the FFTW build failed (see $work/fftw-src/*.log)"
   fi
 fi
