@@ -10,13 +10,19 @@
 # 95 % interval over launches (paired by launch; "best" marks the fastest, "tie" an interval that
 # holds 1).  With --grids all, each split's ranks run on every processor grid PXxPY = R (rows
 # R x T@PXxPY), so a split is compared with the best grid of its ranks, not only the default one.
+# Beside the efficiency, the node's ceiling measured in the same run (bench/node-ceiling.sh, one
+# round per launch, interleaved with the model's): the concurrent-DGEMM per-core rate over one
+# core's, of one process's threads for 1xT and of one process per core otherwise, and the split's
+# efficiency over that ceiling, so 0.80 reads as the node's limit (near 1) or the model's (well
+# below 1).  --ceiling 0 leaves it out.
 # Not a test: numbers depend on the machine and its load.
 #   bench/model-hybrid.sh [--mpi openmpi|mpich] [--build DIR] [--launches N] [--problems T42L16,T85L16]
-#                         [--steps N] [--grids default|all]
-# Records go to results/bench-model-hybrid-<date>/<problem>-<R>x<T>[@<grid>]-L<k>.jsonl.
+#                         [--steps N] [--grids default|all] [--ceiling 1|0]
+# Records go to results/bench-model-hybrid-<date>/<problem>-<R>x<T>[@<grid>]-L<k>.jsonl, the
+# ceiling's samples to node-ceiling.samples beside them (pstlab's report reads both).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mpi=${PSTRUN_MPI:-openmpi} build= launches=3 problems=T42L16,T85L16 steps=20 grids=default
+mpi=${PSTRUN_MPI:-openmpi} build= launches=3 problems=T42L16,T85L16 steps=20 grids=default ceiling=1
 while (($#)); do
   case "$1" in
     --mpi) mpi=$2; shift 2 ;;
@@ -25,13 +31,15 @@ while (($#)); do
     --problems) problems=$2; shift 2 ;;
     --steps) steps=$2; shift 2 ;;
     --grids) grids=$2; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --ceiling) ceiling=$2; shift 2 ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench/model-hybrid.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
 [[ $launches =~ ^[1-9][0-9]*$ ]] || { echo "bench/model-hybrid.sh: --launches needs a positive count (got '$launches')" >&2; exit 2; }
 [[ $steps =~ ^[1-9][0-9]*$ ]] || { echo "bench/model-hybrid.sh: --steps needs a positive count (got '$steps')" >&2; exit 2; }
 [[ $grids == default || $grids == all ]] || { echo "bench/model-hybrid.sh: --grids takes default or all (got '$grids')" >&2; exit 2; }
+[[ $ceiling == 0 || $ceiling == 1 ]] || { echo "bench/model-hybrid.sh: --ceiling takes 1 or 0 (got '$ceiling')" >&2; exit 2; }
 IFS=, read -ra plist <<<"$problems"
 for p in "${plist[@]}"; do
   [[ $p =~ ^T[0-9]+L[0-9]+$ ]] || { echo "bench/model-hybrid.sh: --problems takes TnnLmm names (got '$p')" >&2; exit 2; }
@@ -66,6 +74,10 @@ for ((k = 1; k <= launches; k++)); do
       done
     done
   done
+  if ((ceiling)) && ((cores > 1)); then
+    bench/node-ceiling.sh --build "$build" --rounds 1 --out "$out" >"$out/node-ceiling-L$k.out" 2>&1 ||
+      { echo "bench/model-hybrid.sh: the node ceiling failed ($out/node-ceiling-L$k.out)" >&2; exit 1; }
+  fi
   echo "# launch $k of $launches done"
 done
 
@@ -73,6 +85,7 @@ python=.venv/bin/python
 [[ -x $python ]] || python=python3
 PYTHONPATH=python "$python" - "$out" "$cores" <<'EOF'
 import json, math, pathlib, re, statistics, sys
+from pstlab.benches import ceiling
 from pstlab.stats.stats import paired_ratio
 
 out, cores = pathlib.Path(sys.argv[1]), int(sys.argv[2])
@@ -87,7 +100,9 @@ for f in sorted(out.glob("*.jsonl")):
     point = next(r for r in recs if r.get("type") == "point" and "step_s" in r)
     runs.setdefault((problem, split), []).append((point, header.get("oversubscribed")))
 ms = lambda x: f"{x * 1e3:.3g}"
-cols = ["split", "problem", "step ms", "low-high", *(s for s, _, _ in STAGES), "comm", "efficiency", "vs best [95 %]", ""]
+node = ceiling.ceilings(ceiling.load(out))
+cols = ["split", "problem", "step ms", "low-high", *(s for s, _, _ in STAGES), "comm", "efficiency", "ceiling",
+        "eff/ceil", "vs best [95 %]", ""]
 steps = lambda key: [p["step_s"] for p, _ in runs[key]]
 best = {pr: min((k for k in runs if k[0] == pr), key=lambda k: statistics.median(steps(k))) for pr, _ in runs}
 
@@ -109,11 +124,20 @@ for problem, split in sorted(runs, key=by_rank):
     med = lambda field, minus=None: statistics.median(p.get(field, 0) - (p.get(minus, 0) if minus else 0) for p in pts)
     step = med("step_s")
     base = statistics.median(steps((problem, "1x1"))) if (problem, "1x1") in runs else None
-    eff = f"{base / (cores * step):.0%}" if base and split != "1x1" else "–"
+    eff = base / (cores * step) if base and split != "1x1" else None
+    ranks, threads = (int(x) for x in split.split("@")[0].split("x"))
+    ceil = ceiling.for_split(node, ranks, threads)
     over = "oversubscribed" if any(o for _, o in runs[(problem, split)]) else ""
     row = [split, problem, ms(step), f"{ms(min(p['step_s'] for p in pts))}-{ms(max(p['step_s'] for p in pts))}",
-           *(ms(med(f, m)) for _, f, m in STAGES), ms(med("comm_s")), eff, vs_best((problem, split)), over]
+           *(ms(med(f, m)) for _, f, m in STAGES), ms(med("comm_s")), f"{eff:.2f}" if eff else "–",
+           ceiling.fmt_ratio(ceil), f"{eff / ceil.ratio:.2f}" if eff and ceil else "–", vs_best((problem, split)), over]
     print("  ".join(f"{c:>10}" for c in row))
 print(f"# step: median over launches of each run's median step; stages: compute less communication; "
-      f"efficiency: T(1x1) / ({cores} x T(split)); records in {out}")
+      f"efficiency: T(1x1) / ({cores} x T(split)); ceiling: the node's concurrent-DGEMM per-core rate over "
+      f"one core's in the same launches, median [lowest, highest] (threads for 1xT, processes otherwise); "
+      f"eff/ceil: efficiency over its median; records in {out}")
+if node:
+    print("# the node's ceiling (bench/node-ceiling.sh, one round per launch):")
+    for line in ceiling.lines(node):
+        print("#", line)
 EOF

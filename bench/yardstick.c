@@ -1,7 +1,10 @@
 /* Yardsticks for the model's compute stages, measured by the libraries alone on one core:
  *
- *   pst_yardstick dgemm [--n N] [--reps R]
- *       single-threaded OpenBLAS DGEMM of N x N matrices (C = A B), GFlop/s = 2 N³ / time;
+ *   pst_yardstick dgemm [--n N] [--reps R] [--threads T]
+ *       single-threaded OpenBLAS DGEMM of N x N matrices (C = A B), GFlop/s = 2 N³ / time; with T
+ *       threads, T copies at once, one per OpenMP thread on matrices of its own, every repetition
+ *       started together (a barrier) and timed by its slowest copy: the rate each core keeps
+ *       while every core works (bench/node-ceiling.sh);
  *   pst_yardstick legendre --trunc M [--columns 10,20,40,80,160] [--blas openblas,blis,blis-sup]
  *                          [--operands cache,buffer,memory] [--reps R]
  *       the model's Legendre dgemm shapes at truncation M: per wavenumber m and parity, the
@@ -14,8 +17,8 @@
  *       the model, every block has its own piece of a wavenumber-major buffer (which the
  *       last-level cache may hold, if it has room); "memory": the same, with the caches flushed
  *       before each pass, so tables, spectral blocks and buffer all come from memory;
- *   pst_yardstick stream [--mb MB] [--reps R]
- *       memory bandwidth: the STREAM triad a = b + s c over three arrays of MB MiB each (far larger
+ *   pst_yardstick stream [--mb MB] [--reps R] [--threads T]
+ *       memory bandwidth (per copy; T copies at once as for dgemm): the STREAM triad a = b + s c over three arrays of MB MiB each (far larger
  *       than the caches), GB/s counting 3 x 8 bytes per element; the memory-bound stages (the
  *       Fourier-space combinations, the previous level, the tables at large M) move with it when
  *       a neighbour on a shared host takes the memory bus, while DGEMM does not;
@@ -25,13 +28,14 @@
  *       batch size; the fastest batch is the yardstick of the model's FFT stage.
  *
  * Each prints one JSON object per line (type "yardstick"): the median and minimum of R timed
- * repetitions after one untimed one.  Not MPI: a concurrent yardstick is two of these started
- * together (bench/model.sh). */
+ * repetitions after one untimed one.  Not MPI: a concurrent yardstick across ranks is several of
+ * these started together (bench/model.sh, bench/node-ceiling.sh). */
 #include "model/blas.h"
 
 #include <cblas.h>
 #include <fftw3.h>
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,18 +87,27 @@ static long parse_long(const char *opt, const char *s, long lo, long hi)
     return v;
 }
 
-static int run_dgemm(long n, int reps)
+/* One copy of a yardstick on the calling thread: reps + 1 passes (the first untimed), each
+ * started at a barrier with the other copies, its times into t[0..reps); non-zero when its
+ * result is wrong. */
+typedef int copy_fn(long size, int reps, double *t);
+
+static double begin_pass(void)
 {
-    openblas_set_num_threads(1);
+#pragma omp barrier
+    return now_s();
+}
+
+static int dgemm_copy(long n, int reps, double *t)
+{
     size_t nn = (size_t)n * (size_t)n;
     double *a = xmalloc(nn * sizeof *a), *b = xmalloc(nn * sizeof *b), *c = xmalloc(nn * sizeof *c);
     for (size_t i = 0; i < nn; i++) {
         a[i] = (double)(i % 7) - 3.0;
         b[i] = (double)(i % 5) - 2.0;
     }
-    double *t = xmalloc((size_t)reps * sizeof *t);
     for (int r = -1; r < reps; r++) {
-        double t0 = now_s();
+        double t0 = begin_pass();
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)n, (int)n, 1.0, a, (int)n, b, (int)n, 0.0, c,
                     (int)n);
         if (r >= 0) t[r] = now_s() - t0;
@@ -102,19 +115,58 @@ static int run_dgemm(long n, int reps)
     /* A known entry keeps the product honest: c[0] = Σ_k a[k] b[k n]. */
     double want = 0.0;
     for (long k = 0; k < n; k++) want += a[k] * b[(size_t)k * n];
-    if (c[0] != want) {
-        fprintf(stderr, "pst_yardstick: dgemm result wrong (c[0] = %g, expected %g)\n", c[0], want);
-        return 3;
-    }
-    double med, min, flop = 2.0 * (double)n * n * n;
-    summarise(t, reps, &med, &min);
-    printf("{\"type\":\"yardstick\",\"what\":\"dgemm\",\"n\":%ld,\"threads\":1,\"reps\":%d,\"t_med\":%.6e,\"t_min\":%.6e,"
-           "\"gflops_med\":%.3f,\"gflops_max\":%.3f}\n",
-           n, reps, med, min, flop / med * 1e-9, flop / min * 1e-9);
+    int wrong = c[0] != want;
+    if (wrong) fprintf(stderr, "pst_yardstick: dgemm result wrong (c[0] = %g, expected %g)\n", c[0], want);
     fftw_free(a);
     fftw_free(b);
     fftw_free(c);
+    return wrong;
+}
+
+static int stream_copy(long mb, int reps, double *t)
+{
+    size_t n = (size_t)mb * 1024 * 1024 / sizeof(double);
+    double *a = xmalloc(n * sizeof *a), *b = xmalloc(n * sizeof *b), *c = xmalloc(n * sizeof *c);
+    for (size_t i = 0; i < n; i++) {
+        b[i] = 1.0;
+        c[i] = 2.0;
+    }
+    for (int r = -1; r < reps; r++) {
+        double t0 = begin_pass();
+        for (size_t i = 0; i < n; i++) a[i] = b[i] + 3.0 * c[i];
+        if (r >= 0) t[r] = now_s() - t0;
+    }
+    int wrong = a[n / 2] != 7.0;
+    if (wrong) fprintf(stderr, "pst_yardstick: stream result wrong (%g, expected 7)\n", a[n / 2]);
+    fftw_free(a);
+    fftw_free(b);
+    fftw_free(c);
+    return wrong;
+}
+
+/* threads copies at once (each OpenBLAS call single-threaded); a repetition takes as long as its
+ * slowest copy.  Median and minimum of those into med, min; non-zero when a copy was wrong. */
+static int run_copies(copy_fn *copy, long size, int reps, int threads, double *med, double *min)
+{
+    openblas_set_num_threads(1);
+    double *t = xmalloc((size_t)reps * (size_t)threads * sizeof *t);
+    int wrong = 0;
+#pragma omp parallel num_threads(threads) reduction(| : wrong)
+    wrong |= copy(size, reps, t + (size_t)reps * (size_t)omp_get_thread_num());
+    for (int r = 0; r < reps; r++)
+        for (int k = 1; k < threads; k++) t[r] = fmax(t[r], t[(size_t)k * reps + r]);
+    summarise(t, reps, med, min);
     fftw_free(t);
+    return wrong ? 3 : 0;
+}
+
+static int run_dgemm(long n, int reps, int threads)
+{
+    double med, min, flop = 2.0 * (double)n * n * n;
+    if (run_copies(dgemm_copy, n, reps, threads, &med, &min)) return 3;
+    printf("{\"type\":\"yardstick\",\"what\":\"dgemm\",\"n\":%ld,\"threads\":%d,\"reps\":%d,\"t_med\":%.6e,\"t_min\":%.6e,"
+           "\"gflops_med\":%.3f,\"gflops_max\":%.3f}\n",
+           n, threads, reps, med, min, flop / med * 1e-9, flop / min * 1e-9);
     return 0;
 }
 
@@ -269,33 +321,13 @@ static int run_legendre(int M, const char *columns, const char *libraries, const
     return 0;
 }
 
-static int run_stream(long mb, int reps)
+static int run_stream(long mb, int reps, int threads)
 {
-    size_t n = (size_t)mb * 1024 * 1024 / sizeof(double);
-    double *a = xmalloc(n * sizeof *a), *b = xmalloc(n * sizeof *b), *c = xmalloc(n * sizeof *c);
-    for (size_t i = 0; i < n; i++) {
-        b[i] = 1.0;
-        c[i] = 2.0;
-    }
-    double *t = xmalloc((size_t)reps * sizeof *t);
-    for (int r = -1; r < reps; r++) {
-        double t0 = now_s();
-        for (size_t i = 0; i < n; i++) a[i] = b[i] + 3.0 * c[i];
-        if (r >= 0) t[r] = now_s() - t0;
-    }
-    if (a[n / 2] != 7.0) {
-        fprintf(stderr, "pst_yardstick: stream result wrong (%g, expected 7)\n", a[n / 2]);
-        return 3;
-    }
-    double med, min, bytes = 3.0 * (double)n * sizeof(double);
-    summarise(t, reps, &med, &min);
-    printf("{\"type\":\"yardstick\",\"what\":\"stream_triad\",\"mib_per_array\":%ld,\"reps\":%d,\"t_med\":%.6e,"
-           "\"t_min\":%.6e,\"gbs_med\":%.3f,\"gbs_max\":%.3f}\n",
-           mb, reps, med, min, bytes / med * 1e-9, bytes / min * 1e-9);
-    fftw_free(a);
-    fftw_free(b);
-    fftw_free(c);
-    fftw_free(t);
+    double med, min, bytes = 3.0 * (double)((size_t)mb * 1024 * 1024 / sizeof(double)) * sizeof(double);
+    if (run_copies(stream_copy, mb, reps, threads, &med, &min)) return 3;
+    printf("{\"type\":\"yardstick\",\"what\":\"stream_triad\",\"mib_per_array\":%ld,\"threads\":%d,\"reps\":%d,"
+           "\"t_med\":%.6e,\"t_min\":%.6e,\"gbs_med\":%.3f,\"gbs_max\":%.3f}\n",
+           mb, threads, reps, med, min, bytes / med * 1e-9, bytes / min * 1e-9);
     return 0;
 }
 
@@ -376,10 +408,10 @@ static int run_fft(int nlon, long r2c, long c2r, const char *batches, int reps, 
 
 static void usage(FILE *to)
 {
-    fputs("usage: pst_yardstick dgemm [--n N] [--reps R]\n"
+    fputs("usage: pst_yardstick dgemm [--n N] [--reps R] [--threads T]\n"
           "       pst_yardstick legendre --trunc M [--columns 10,20,40,80,160] [--blas openblas,blis,blis-sup]\n"
           "                              [--operands cache,buffer,memory] [--reps R]\n"
-          "       pst_yardstick stream [--mb MB] [--reps R]\n"
+          "       pst_yardstick stream [--mb MB] [--reps R] [--threads T]\n"
           "       pst_yardstick fft --nlon N --r2c A --c2r B [--batches 8,16,32,64,128] [--reps R] "
           "[--plan estimate|measure|patient]\n",
           to);
@@ -394,7 +426,7 @@ int main(int argc, char **argv)
     const char *what = argv[1], *batches = "8,16,32,64,128,256", *columns = "10,20,40,80,160", *libraries = "openblas",
                *operands = "cache";
     long n = 1000, nlon = 0, r2c = -1, c2r = -1, trunc = 0, mb = 128;
-    int reps = 10;
+    int reps = 10, threads = 1;
     unsigned flags = FFTW_MEASURE;
     for (int i = 2; i < argc; i++) {
         const char *opt = argv[i];
@@ -405,6 +437,7 @@ int main(int argc, char **argv)
         const char *val = argv[++i];
         if (!strcmp(opt, "--n")) n = parse_long(opt, val, 1, 20000);
         else if (!strcmp(opt, "--reps")) reps = (int)parse_long(opt, val, 1, 100000);
+        else if (!strcmp(opt, "--threads")) threads = (int)parse_long(opt, val, 1, 4096);
         else if (!strcmp(opt, "--nlon")) nlon = parse_long(opt, val, 2, 1 << 20);
         else if (!strcmp(opt, "--r2c")) r2c = parse_long(opt, val, 0, 1L << 30);
         else if (!strcmp(opt, "--c2r")) c2r = parse_long(opt, val, 0, 1L << 30);
@@ -428,8 +461,8 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (!strcmp(what, "dgemm")) return run_dgemm(n, reps);
-    if (!strcmp(what, "stream")) return run_stream(mb, reps);
+    if (!strcmp(what, "dgemm")) return run_dgemm(n, reps, threads);
+    if (!strcmp(what, "stream")) return run_stream(mb, reps, threads);
     if (!strcmp(what, "legendre")) {
         if (trunc == 0) {
             fprintf(stderr, "pst_yardstick: legendre wants --trunc\n");

@@ -3,6 +3,7 @@
 
 #include "core/record.h"
 #include "model/blas.h"
+#include "model/kernel_isa.h"
 #include "run/context.h"
 
 #include <cblas.h>
@@ -35,6 +36,23 @@ int pst_fftw_simd(const char *sets[], size_t max)
     return named && !checked ? -1 : (int)n;
 }
 
+/* The levels of the kernels each library runs against the CPU's, and the BLAS libraries whose
+ * kernels lag it (kernel_isa.h). */
+static void rec_kernel_isa(pst_rec *r, const char *const fftw_sets[], int fftw_n)
+{
+    pst_isa cpu = pst_cpu_isa();
+    pst_isa openblas = pst_isa_of_openblas_core(openblas_get_corename()), blis = pst_isa_of_blis_arch(pst_blis_arch());
+    pst_rec_str(r, "cpu_isa", pst_isa_name(cpu));
+    pst_rec_str(r, "openblas_isa", pst_isa_name(openblas));
+    pst_rec_str(r, "blis_isa", pst_isa_name(blis));
+    pst_rec_str(r, "fftw_isa", fftw_n < 0 ? NULL : pst_isa_name(pst_isa_of_fftw_simd(fftw_sets, (size_t)fftw_n)));
+    const char *behind[2];
+    size_t n = 0;
+    if (pst_isa_behind(openblas, cpu)) behind[n++] = "openblas";
+    if (pst_isa_behind(blis, cpu)) behind[n++] = "blis";
+    pst_rec_strs(r, "blas_behind_cpu", behind, n);
+}
+
 static void rec_math_libraries(pst_rec *r, const pst_ctx *c, void *arg)
 {
     (void)c;
@@ -49,7 +67,13 @@ static void rec_math_libraries(pst_rec *r, const pst_ctx *c, void *arg)
     int n = pst_fftw_simd(sets, sizeof sets / sizeof *sets);
     if (n < 0) pst_rec_null(r, "fftw_simd");
     else pst_rec_strs(r, "fftw_simd", sets, (size_t)n);
+    rec_kernel_isa(r, sets, n);
     pst_rec_obj_end(r);
+}
+
+bool pst_math_libraries_behind(char *line, size_t size)
+{
+    return pst_kernels_behind_line(line, size, openblas_get_corename(), pst_blis_arch(), pst_cpu_isa());
 }
 
 void pst_math_libraries_setup(pst_ctx *ctx) { pst_ctx_add_header(ctx, rec_math_libraries, NULL); }

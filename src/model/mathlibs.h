@@ -5,12 +5,17 @@
 #ifndef PST_MODEL_MATHLIBS_H
 #define PST_MODEL_MATHLIBS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct pst_ctx;
 
 /* Before pst_ctx_start: the run header gets its math_libraries field (run_schema.c). */
 void pst_math_libraries_setup(struct pst_ctx *ctx);
+
+/* The line the model's summary prints when OpenBLAS or BLIS runs older kernels than this CPU
+ * has (kernel_isa.h: pst_kernels_behind_line); false and "" when none does. */
+bool pst_math_libraries_behind(char *line, size_t size);
 
 /* The SIMD sets of fftw_version's suffixes that this CPU runs, by FFTW's own check
  * (fftw_have_simd_<set>), as static strings into sets; returns how many, or -1 when FFTW names

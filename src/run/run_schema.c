@@ -79,6 +79,11 @@ static const pst_field math_library[] = {
     {"blis_arch", PST_F_STR, NULL, "the configuration BLIS runs on this CPU (bli_arch_string of bli_arch_query_id: zen3, haswell, skx, ..., generic when the build has none for it; BLIS_ARCH_TYPE overrides): --blas blis-sup needs one with small-matrix kernels, generic has none; null when BLIS does not load", false, NULL},
     {"fftw_version", PST_F_STR, NULL, "FFTW's version text, its suffixes the SIMD codelet sets it was built with (fftw-3.3.10-sse2-avx)", false, NULL},
     {"fftw_simd", PST_F_STRS, NULL, "of those sets, the ones this CPU runs (FFTW's own check, fftw_have_simd_*): the codelets its planner chooses among; empty: scalar codelets only; null: FFTW names sets but exports no check", false, NULL},
+    {"cpu_isa", PST_F_STR, NULL, "the widest vector level of rank 0's CPU for these libraries (__builtin_cpu_supports; oldest first: generic, sse2, sse3, avx, avx2 = AVX2 with FMA, avx512 = AVX-512F); null off x86; absent from records written before the check", true, NULL},
+    {"openblas_isa", PST_F_STR, NULL, "the level openblas_core's kernels use (Prescott, Nehalem sse3; Sandybridge avx; Haswell, Zen avx2; SkylakeX, Cooperlake avx512); null: a core the table does not hold; absent before the check", true, NULL},
+    {"blis_isa", PST_F_STR, NULL, "the level blis_arch's kernels use (generic: none; haswell, zen3 avx2; skx, zen4 avx512); null: BLIS not loaded or an arch the table does not hold; absent before the check", true, NULL},
+    {"fftw_isa", PST_F_STR, NULL, "the widest level among fftw_simd (generic: scalar codelets only); null when fftw_simd is; absent before the check", true, NULL},
+    {"blas_behind_cpu", PST_F_STRS, NULL, "openblas, blis: the BLAS libraries whose kernels use an older level than cpu_isa (OpenBLAS Prescott or BLIS generic on an AVX2 CPU): the model's summary and pstlab's scope and machine lines say so with what to do (docs/install.md: check a node's libraries); empty: none; absent before the check", true, NULL},
 };
 static const pst_fields math_library_fields = PST_FIELDS("math libraries", math_library);
 

@@ -4,7 +4,9 @@ At most MAX_BULLETS actions of at most MAX_WIDTH characters, built only from pai
 pstswm's family verdicts (which algorithm, all candidates in one set of rounds) and the kernel and
 swap verdicts recomputed from their rounds (which protocol; a hand-written algorithm against the
 MPI collective it replaces), each with its interval and, where launches disagree, in how many it
-holds.  Then the scope (host, MPI, ranks, nodes) and one Trust line with its reason.
+holds.  Then the scope (host, MPI, ranks, nodes), a Kernels line when a run's BLAS ran older kernels
+than its CPU has (the times of its compute stages are then the library's limit, not the CPU's), and
+one Trust line with its reason.
 """
 
 import math
@@ -14,7 +16,7 @@ from pstlab.analysis import family, guardrails
 from pstlab.benches import hybrid, kernel, swap
 from pstlab.core import tiesets
 from pstlab.io import algorithms, placement
-from pstlab.io.headers import short_library
+from pstlab.io.headers import blas_behind_short, short_library
 from pstlab.io.records import RecordSet
 from pstlab.stats import stats, verdicts
 
@@ -42,13 +44,18 @@ class Box:
     scope: str
     trust: str  # high | medium | low
     reason: str
+    kernels: str | None = None  # "Kernels behind the avx512 CPU: OpenBLAS Prescott (sse3); use ..." or None
+
+    def scope_lines(self) -> list[str]:
+        return [self.scope] + ([self.kernels] if self.kernels else [])
 
     def lines(self) -> list[str]:
-        return [f"- {b.text}" for b in self.bullets] + [self.scope, f"Trust: {self.trust} — {self.reason}"]
+        return [f"- {b.text}" for b in self.bullets] + self.scope_lines() + [f"Trust: {self.trust} — {self.reason}"]
 
     def to_json(self) -> dict:
         return {
             "scope": self.scope,
+            "kernels": self.kernels,
             "trust": {"level": self.trust, "reason": self.reason},
             "verdicts": [{"kind": b.kind, "text": b.text, **b.facts} for b in self.bullets],
         }
@@ -330,6 +337,14 @@ def scope(rs: RecordSet) -> str:
     return text[:MAX_WIDTH]
 
 
+def kernels(rs: RecordSet) -> str | None:
+    """'Kernels behind the avx512 CPU: OpenBLAS Prescott (sse3); use ...' when a run's header says its BLAS
+    lags its CPU (math_libraries.blas_behind_cpu), else None: the compute stages' times are then the
+    library's limit, not the CPU's."""
+    lines = list(dict.fromkeys(b for h in rs.headers() if (b := blas_behind_short(h.get("math_libraries"), MAX_WIDTH))))
+    return "; ".join(lines) or None
+
+
 def plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else many or one + 's'}"
 
@@ -366,4 +381,4 @@ def build(rs: RecordSet) -> Box:
     splits = hybrid_bullets(rs)[:MAX_BULLETS]
     bullets = bullets[: MAX_BULLETS - len(splits)] + splits
     level, reason = trust(g, bullets)
-    return Box(bullets, scope(rs), level, reason)
+    return Box(bullets, scope(rs), level, reason, kernels(rs))

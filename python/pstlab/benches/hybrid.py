@@ -8,6 +8,7 @@ one split pairs with launch k of the others, and the verdict is pstlab's verdict
 at pstswm's default confidence and margin.  One launch gives no interval: every split ties.
 """
 
+import statistics
 from dataclasses import dataclass, field
 
 from pstlab.benches import model
@@ -79,6 +80,14 @@ def cases(rs: RecordSet) -> list[Case]:
     # Each configuration's launches are its own, and each split ran its own launch: two draws per log-ratio.
     launch_floor.apply(out, [c.key for c in out], draws=2)
     return out
+
+
+def one_core_step(rs: RecordSet, case: Case) -> float | None:
+    """The median step time of the case's problem on 1x1 (per node), when the records hold such runs:
+    the base of a split's efficiency T(1x1) / (cores x T(split))."""
+    problem, nodes, _ = case.key
+    runs = [r["1x1"]["step_s"] for r in _runs(rs).get((problem, nodes, 1), {}).values() if "1x1" in r]
+    return statistics.median(runs) if runs else None
 
 
 def what(case: Case) -> str:

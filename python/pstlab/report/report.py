@@ -21,10 +21,11 @@ BOX_TITLE = "Verdicts"
 def box_section(b: box.Box) -> doc.Section:
     sec = doc.Section(BOX_TITLE)
     bullets = "\n".join(f"- {t.text}" for t in b.bullets) or "- no paired verdicts in these records"
-    # a backslash ends a line inside one paragraph: scope, trust and the key read as three lines
+    # a backslash ends a line inside one paragraph: scope (and kernels), trust and the key read as lines
+    scope = "\\\n".join(b.scope_lines())
     sec.add(
         doc.Text(
-            f"{bullets}\n\n{b.scope}\\\n**Trust: {b.trust}** — {b.reason}\\\n_Built from the paired verdicts only "
+            f"{bullets}\n\n{scope}\\\n**Trust: {b.trust}** — {b.reason}\\\n_Built from the paired verdicts only "
             f"(verdicts.json beside this report); {guardrails.MARK}: from an oversubscribed or noisy run._"
         )
     )

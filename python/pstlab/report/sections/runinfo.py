@@ -2,7 +2,7 @@
 
 from pstlab.analysis import guardrails
 from pstlab.core.units import fmt_num
-from pstlab.io.headers import command_options, math_libraries, short_command, short_library, vector_width
+from pstlab.io.headers import blas_behind, command_options, math_libraries, short_command, short_library, vector_width
 from pstlab.io.records import RecordSet
 from pstlab.report.doc import Section, Table, Text
 from pstlab.report.sections.common import MAX_LINE
@@ -98,10 +98,12 @@ def machine_lines(rs: RecordSet) -> Text:
         hosts, cpu, cpus, compiler, version, commit, library = key
         width = next((w for h in headers if (w := vector_width(h.get("cpu_vector_extensions")))), None)
         libs = list(dict.fromkeys(m for h in headers if (m := math_libraries(h.get("math_libraries")))))
+        behind = list(dict.fromkeys(b for h in headers if (b := blas_behind(h.get("math_libraries")))))
         lines.append(
             f"- hosts {hosts.strip('[]').replace(chr(39), '')}: {cpu}{f' ({width})' if width else ''}, {cpus} CPUs; "
             f"{compiler}; pstswm {version} ({commit}); {short_library(library)}"
             + "".join(f"; {m}" for m in libs)
+            + "".join(f"; **kernels behind the CPU**: {b}" for b in behind)
         )
     return Text("**Machine and software**\n" + "\n".join(lines))
 
