@@ -77,6 +77,9 @@ class PstswmCheck(rfm.RunOnlyRegressionTest):
     nodes = parameter(_counts("PSTSWM_RFM_NODES", "1"))
     pstswm = variable(str, value=os.environ.get("PSTSWM", "pstswm"))
     reference_table = variable(str, value=os.environ.get("PSTSWM_REFERENCES", ""))
+    # A planted slowdown (pstswm's PSTSWM_FAULT_DELAY_US, docs/hardening.md): every send phase of
+    # the protocol layer waits this long, so a site can see its pipeline report a regression.
+    fault_delay_us = variable(int, value=0)
     valid_systems = ["*"]
     valid_prog_environs = ["*"]
     tags = {"pstswm"}
@@ -93,6 +96,8 @@ class PstswmCheck(rfm.RunOnlyRegressionTest):
         # The launcher's exit status, for the sanity check: schedulers that only poll (squeue)
         # do not report a job's exit code.
         self.postrun_cmds = [f'echo "{EXIT_LINE} $?"']
+        if self.fault_delay_us:
+            self.env_vars["PSTSWM_FAULT_DELAY_US"] = str(self.fault_delay_us)
 
     def records(self) -> list[dict]:
         path = Path(self.stagedir) / RECORDS
@@ -134,9 +139,11 @@ class PstswmCheck(rfm.RunOnlyRegressionTest):
         entries = table.get("references", {}).get(key)
         if entries is None:
             raise ReframeError(f"{self.reference_table}: no references for {key}")
-        missing = sorted(names - set(entries))
-        if missing:
-            raise ReframeError(f"{self.reference_table}: {key} has no reference for {', '.join(missing)}")
+        unreferenced, unmeasured = sorted(names - set(entries)), sorted(set(entries) - names)
+        if unreferenced:
+            raise ReframeError(f"{self.reference_table}: {key} has no reference for {', '.join(unreferenced)}")
+        if unmeasured:  # a figure the run lost is a regression too
+            raise ReframeError(f"{key}: the run has no {', '.join(unmeasured)}, which {self.reference_table} has")
         return {system: {name: tuple(entries[name]["reference"]) for name in names}}
 
 
