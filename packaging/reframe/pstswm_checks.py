@@ -18,6 +18,13 @@ from pathlib import Path
 
 import reframe as rfm
 import reframe.utility.sanity as sn
+from reframe.core.builtins import (
+    parameter,
+    run_after,
+    run_before,
+    sanity_function,
+    variable,
+)
 from reframe.core.exceptions import ReframeError
 
 if sys.version_info >= (3, 11):
@@ -111,9 +118,17 @@ class PstswmCheck(rfm.RunOnlyRegressionTest):
     def check_run(self):
         return sn.all(
             [
-                sn.assert_found(rf"^{EXIT_LINE} 0$", self.stdout, msg="pstswm did not exit 0"),
-                sn.assert_true(sn.path_isfile(sn.defer(str(Path(self.stagedir) / RECORDS))), msg=f"no {RECORDS}"),
-                sn.assert_true(self.points_verified(), msg="a point of pstswm's records is not verified"),
+                sn.assert_found(
+                    rf"^{EXIT_LINE} 0$", self.stdout, msg="pstswm did not exit 0"
+                ),
+                sn.assert_true(
+                    sn.path_isfile(sn.defer(str(Path(self.stagedir) / RECORDS))),
+                    msg=f"no {RECORDS}",
+                ),
+                sn.assert_true(
+                    self.points_verified(),
+                    msg="a point of pstswm's records is not verified",
+                ),
             ]
         )
 
@@ -125,7 +140,10 @@ class PstswmCheck(rfm.RunOnlyRegressionTest):
     @run_before("performance")
     def set_figures(self):
         values = figures(self.records())
-        self.perf_variables = {name: sn.make_performance_function(sn.defer(v), "us") for name, v in values.items()}
+        self.perf_variables = {
+            name: sn.make_performance_function(sn.defer(v), "us")
+            for name, v in values.items()
+        }
         if self.reference_table:
             self.reference = self.table_references(set(values))
 
@@ -135,15 +153,24 @@ class PstswmCheck(rfm.RunOnlyRegressionTest):
         key = reference_key(self.experiment, self.ranks, self.nodes)
         system = self.current_partition.fullname
         if table.get("system") not in (system, self.current_system.name):
-            raise ReframeError(f"{self.reference_table} is for {table.get('system')!r}, not {system}")
+            raise ReframeError(
+                f"{self.reference_table} is for {table.get('system')!r}, not {system}"
+            )
         entries = table.get("references", {}).get(key)
         if entries is None:
             raise ReframeError(f"{self.reference_table}: no references for {key}")
-        unreferenced, unmeasured = sorted(names - set(entries)), sorted(set(entries) - names)
+        unreferenced, unmeasured = (
+            sorted(names - set(entries)),
+            sorted(set(entries) - names),
+        )
         if unreferenced:
-            raise ReframeError(f"{self.reference_table}: {key} has no reference for {', '.join(unreferenced)}")
+            raise ReframeError(
+                f"{self.reference_table}: {key} has no reference for {', '.join(unreferenced)}"
+            )
         if unmeasured:  # a figure the run lost is a regression too
-            raise ReframeError(f"{key}: the run has no {', '.join(unmeasured)}, which {self.reference_table} has")
+            raise ReframeError(
+                f"{key}: the run has no {', '.join(unmeasured)}, which {self.reference_table} has"
+            )
         return {system: {name: tuple(entries[name]["reference"]) for name in names}}
 
 
@@ -177,5 +204,8 @@ class PstswmModel(PstswmCheck):
 
     def verified(self, rec: dict) -> bool:
         error = rec.get("h_l2")
-        return rec.get("error_ref") == "analytic" and isinstance(error, int | float) and error < self.max_error
-
+        return (
+            rec.get("error_ref") == "analytic"
+            and isinstance(error, int | float)
+            and error < self.max_error
+        )
