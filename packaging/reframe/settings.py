@@ -16,9 +16,12 @@ from reframe.core.launchers import JobLauncher
 
 
 def _pstrun() -> str:
-    """$PSTSWM_PSTRUN, an installed pstrun, or the checkout's scripts/pstrun."""
-    checkout = Path(__file__).resolve().parents[2] / "scripts" / "pstrun"
-    return os.environ.get("PSTSWM_PSTRUN") or shutil.which("pstrun") or str(checkout)
+    """$PSTSWM_PSTRUN; else the pstrun beside this file: the checkout's scripts/pstrun, or P/bin/pstrun
+    of an install into P (this file being P/share/pstswm/reframe/settings.py); else pstrun on PATH."""
+    here = Path(__file__).resolve()
+    beside = [here.parents[2] / "scripts" / "pstrun", here.parents[3] / "bin" / "pstrun"]
+    found = next((str(p) for p in beside if p.is_file()), None)
+    return os.environ.get("PSTSWM_PSTRUN") or found or shutil.which("pstrun") or "pstrun"
 
 
 @register_launcher("pstrun")

@@ -24,17 +24,22 @@ if [[ $where == cluster ]]; then
   export SLURM_MPI_TYPE=$([[ $mpi == openmpi ]] && echo pmix || echo pmi2)
 fi
 
+start=$SECONDS
 "$root/.venv/bin/pstlab" run "$library/pstswm.toml" --mpi "$mpi" --pstswm "$pstswm" --launcher "$launcher" \
   --no-report --out "$dir/results" >"$dir/run.out" 2>&1 || { cat "$dir/run.out"; fail "pstlab run of the library's suite"; }
 "$root/.venv/bin/pstlab" reframe "$dir/results" --system "$system" --tolerance 29 --out "$dir/references.json" ||
   fail "pstlab reframe"
+echo "references: the library's suite run and its table in $((SECONDS - start)) s"
 export PSTSWM_REFERENCES=$dir/references.json
 
 reframe() {
-  local name=$1
+  local name=$1 start=$SECONDS
   shift
   "$root/.venv/bin/reframe" -C "$library/settings.py" --system "$system" -c "$library/pstswm_checks.py" \
     --prefix "$dir/$name" --nocolor "$@" -r >"$dir/$name.out" 2>&1
+  local rc=$?
+  echo "ReFrame run '$name': exit $rc after $((SECONDS - start)) s"
+  return $rc
 }
 
 reframe pass
@@ -43,6 +48,13 @@ cat "$dir/pass.out"
 ((rc == 0)) || fail "ReFrame exited $rc on the run that must pass"
 grep -q "PASSED .* Ran 5/5 test case(s) from 5 check(s) (0 failure(s)" "$dir/pass.out" || fail "not 5 of 5 passed"
 grep -q "nodes=${PSTSWM_RFM_NODES} " "$dir/pass.out" || fail "the tests did not run on ${PSTSWM_RFM_NODES} node(s)"
+
+# A table for another system is refused by name, not taken as no references at all.
+"$root/.venv/bin/pstlab" reframe "$dir/results" --system elsewhere:part --out "$dir/elsewhere.json" || fail "pstlab reframe"
+PSTSWM_REFERENCES=$dir/elsewhere.json reframe elsewhere -n PstswmMatch
+rc=$?
+((rc != 0)) && grep -q "elsewhere.json is for 'elsewhere:part', not $system" "$dir/elsewhere.out" ||
+  { cat "$dir/elsewhere.out"; fail "ReFrame took a table of another system (exit $rc)"; }
 
 reframe planted -n PstswmSwap -S fault_delay_us=10000
 rc=$?
