@@ -43,4 +43,4 @@ set_tests_properties(${cluster_whole} PROPERTIES DEPENDS "${cluster_shared};clus
 set_tests_properties(${cluster_shared} cluster.time-limit.resume ${cluster_whole} PROPERTIES
   FIXTURES_REQUIRED cluster SKIP_RETURN_CODE 77 TIMEOUT 300 PROCESSORS 1)
 set_tests_properties(cluster.up cluster.down PROPERTIES SKIP_RETURN_CODE 77)
-set_tests_properties(cluster.reframe PROPERTIES PROCESSORS 2)
+set_tests_properties(cluster.reframe PROPERTIES PROCESSORS 2 TIMEOUT 600)

@@ -3,4 +3,4 @@
 # scheduler, scripts/pstrun). The same on the emulated Slurm cluster is in cluster.cmake.
 add_test(NAME reframe.local COMMAND ${CMAKE_SOURCE_DIR}/tests/reframe/library.sh local ${PST_MPI} $<TARGET_FILE:pstswm>
   ${CMAKE_CURRENT_BINARY_DIR}/reframe/local)
-set_tests_properties(reframe.local PROPERTIES TIMEOUT 300 PROCESSORS 2)
+set_tests_properties(reframe.local PROPERTIES TIMEOUT 600 PROCESSORS 2)
