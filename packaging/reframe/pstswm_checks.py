@@ -87,6 +87,8 @@ class PstswmCheck(rfm.RunOnlyRegressionTest):
     # A planted slowdown (pstswm's PSTSWM_FAULT_DELAY_US, docs/hardening.md): every send phase of
     # the protocol layer waits this long, so a site can see its pipeline report a regression.
     fault_delay_us = variable(int, value=0)
+    # A program the launcher starts pstswm through (placing the ranks by hand, a profiler), or none.
+    launch_wrapper = variable(str, value=os.environ.get("PSTSWM_RFM_WRAPPER", ""))
     valid_systems = ["*"]
     valid_prog_environs = ["*"]
     tags = {"pstswm"}
@@ -105,6 +107,11 @@ class PstswmCheck(rfm.RunOnlyRegressionTest):
         self.postrun_cmds = [f'echo "{EXIT_LINE} $?"']
         if self.fault_delay_us:
             self.env_vars["PSTSWM_FAULT_DELAY_US"] = str(self.fault_delay_us)
+
+    @run_before("run")
+    def wrap_launch(self):
+        if self.launch_wrapper:
+            self.job.launcher.options += [self.launch_wrapper]
 
     def records(self) -> list[dict]:
         path = Path(self.stagedir) / RECORDS

@@ -26,7 +26,9 @@ export PSTRUN_MPI=$mpi PSTSWM=$pstswm PSTSWM_RFM_RANKS=2 PSTSWM_RFM_NODES=1
 if [[ $where == cluster ]]; then
   source "$root/tests/cluster/lib.sh"
   need_cluster 2
-  launcher='srun -N 2 -n {n}' system=cluster:emulated PSTSWM_RFM_NODES=2
+  # Each rank on a CPU of its own, in the reference run and in ReFrame's jobs alike (own-cpu.sh).
+  export PSTSWM_RFM_WRAPPER=$root/tests/reframe/own-cpu.sh
+  launcher="srun -N 2 -n {n} $PSTSWM_RFM_WRAPPER" system=cluster:emulated PSTSWM_RFM_NODES=2
   export SLURM_MPI_TYPE=$([[ $mpi == openmpi ]] && echo pmix || echo pmi2)
 fi
 
