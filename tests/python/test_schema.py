@@ -91,6 +91,7 @@ NOT_RECORD_FIELDS = {
     "benches", "best_sets", "c", "code", "color", "compute_s", "config", "efficiency", "fresh", "inconsistent", "iot",
     "key", "median_set_share", "mpi", "operation", "p90_set_share", "problem", "rot", "runs", "share",
     "skipped_oversubscribed", "targets_met", "untested", "verdicts", "warm", "set",
+    "references",  # pstlab reframe's table of the ReFrame library's references
     "comm_share", "seconds",  # validate_t3e's cells: a predicted step's communication share, 5 days in s
     # pstlab calibrate: the platform's [validation] keys, and the subcommands it simulates
     "pingpong_max_error", "swap_max_error", "node_swap_max_error", "stage_max_error", "kernel", "pingpong", "swap",
