@@ -63,5 +63,5 @@ site_configuration = {
             ],
         },
     ],
-    "environments": [{"name": "builtin"}],
+    # "builtin", the environment the partitions name, is ReFrame's own: pstswm needs no modules.
 }
