@@ -52,7 +52,10 @@ reframe() {
   shift
   "$root/.venv/bin/reframe" -C "$library/settings.py" --system "$system" -c "$library/pstswm_checks.py" \
     --prefix "$dir/$name" --nocolor "$@" -r >"$dir/$name.out" 2>&1
-  local rc=$?
+  local rc=$? log
+  # ReFrame's own log goes to a temporary file: keep it with the run, not in /tmp.
+  log=$(sed -n "s/^Log file(s) saved in '\(.*\)'$/\1/p" "$dir/$name.out" | tail -1)
+  [[ -f $log ]] && mv "$log" "$dir/$name.log"
   echo "ReFrame run '$name': exit $rc after $((SECONDS - start)) s"
   return $rc
 }
