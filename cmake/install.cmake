@@ -3,6 +3,7 @@
 #   P/libexec/pstswm/mpi-env.sh           what pstrun sources (per-MPI command names)
 #   P/share/pstswm/{suites,platforms}/    pstlab's suites and the simulated platforms (*.toml)
 #   P/share/pstswm/schema.json            the record schema
+#   P/share/pstswm/reframe/               the ReFrame library: checks, their suite, a configuration
 #   P/share/doc/pstswm/                   README.md and docs/
 #   P/share/man/man1/pstswm.1             from --help and --version by help2man (else the --help
 #                                         text as P/share/doc/pstswm/pstswm-help.txt)
@@ -61,6 +62,9 @@ install(FILES ${CMAKE_SOURCE_DIR}/scripts/mpi-env.sh DESTINATION ${PST_INSTALL_L
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/suites ${CMAKE_SOURCE_DIR}/platforms DESTINATION ${PST_INSTALL_DATADIR}
   FILES_MATCHING PATTERN "*.toml")
 install(FILES ${CMAKE_SOURCE_DIR}/python/pstlab/io/schema.json DESTINATION ${PST_INSTALL_DATADIR})
+# The ReFrame library (docs/howto-reframe.md): its tests, their suite and an example configuration.
+install(FILES ${CMAKE_SOURCE_DIR}/packaging/reframe/pstswm_checks.py ${CMAKE_SOURCE_DIR}/packaging/reframe/pstswm.toml
+  ${CMAKE_SOURCE_DIR}/packaging/reframe/settings.py DESTINATION ${PST_INSTALL_DATADIR}/reframe)
 install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs DESTINATION ${CMAKE_INSTALL_DOCDIR})
 

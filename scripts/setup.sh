@@ -74,12 +74,13 @@ if ((${#absent[@]})); then
   exit 2
 fi
 
-# Python venv for pstlab, pinned.
+# Python venv for pstlab, pinned; with ReFrame for the ReFrame library's tests (tests/reframe).
 py=${PYTHON:-python3}
-if ! [[ -x .venv/bin/python ]] || ! cmp -s python/requirements.txt .venv/.requirements.stamp; then
-  echo "setup: creating .venv from python/requirements.txt"
+requirements=(python/requirements.txt python/requirements-reframe.txt)
+if ! [[ -x .venv/bin/python ]] || ! cat "${requirements[@]}" | cmp -s - .venv/.requirements.stamp; then
+  echo "setup: creating .venv from ${requirements[*]}"
   "$py" -m venv .venv
-  .venv/bin/pip install -q --disable-pip-version-check -r python/requirements.txt
+  .venv/bin/pip install -q --disable-pip-version-check "${requirements[@]/#/-r}"
   .venv/bin/pip install -q --disable-pip-version-check --no-deps -e python
-  cp python/requirements.txt .venv/.requirements.stamp
+  cat "${requirements[@]}" >.venv/.requirements.stamp
 fi

@@ -28,6 +28,7 @@ EPILOG = """examples:
   pstlab tune --trunc 42 --levels 16 --grid 2x1 --out opt.toml
   pstlab repro results/q1 results/q2 results/q3        # do the verdicts of three runs agree?
   pstlab summary results/q1
+  pstlab reframe results/r1 --system local:default --out refs.json   # references for the ReFrame library
   pstlab summary --json results/q1                     # the verdict box's paired verdicts as JSON
   pstlab calibrate results/q1                          # platforms/this-machine.toml, for simulation (docs/predict.md)
   pstlab predict --platform platforms/t3e-900.toml --out results/t3e   # the predict suite, simulated
@@ -43,6 +44,10 @@ COMMANDS = {
     "tune": ("pstlab.run.tune", "run the kernel benchmark for a configuration and write the opt preset"),
     "repro": ("pstlab.analysis.repro", "do the kernel and swap verdicts of several runs agree?"),
     "checksums": ("pstlab.analysis.checksums", "did model runs of the same problem compute the same bits?"),
+    "reframe": (
+        "pstlab.analysis.reframe_refs",
+        "write the reference table of pstswm's ReFrame library for a system from results of its suite",
+    ),
     "summary": (
         "pstlab.report.summary",
         "print the headline figures and the verdict box of a results directory",

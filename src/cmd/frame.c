@@ -2,6 +2,7 @@
 #include "cmd/frame.h"
 
 #include "core/errors.h"
+#include "run/fault.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -40,6 +41,7 @@ int pst_subcommand_run(const pst_subcommand *b, int argc, char **argv)
         pst_exit_trap_point(PST_EXIT_OK, b->name); /* like --help: the fuzzer's stop */
         return PST_EXIT_OK;
     }
+    pst_fault_check();
     pst_ctx_validated(b->ctx);
     if (b->plan) b->plan(b->cfg);
     pst_ctx_start(b->ctx);

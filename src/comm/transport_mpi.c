@@ -5,6 +5,7 @@
 #include "comm/protocol.h"
 #include "core/alloc.h"
 #include "core/errors.h"
+#include "run/fault.h"
 #include "run/idle.h"
 
 #include <stdint.h>
@@ -288,7 +289,11 @@ static void mpi_unprepare(pst_xfer *x)
 }
 
 static void mpi_post(pst_xfer *x) { run_phase(x, PH_POST); }
-static void mpi_send(pst_xfer *x) { run_phase(x, PH_SEND); }
+static void mpi_send(pst_xfer *x)
+{
+    pst_fault_delay(); /* a planted slowdown, when asked for (run/fault.h) */
+    run_phase(x, PH_SEND);
+}
 static void mpi_wait(pst_xfer *x) { run_phase(x, PH_WAIT); }
 
 static void *bsend_buffer;

@@ -52,7 +52,7 @@ const char *pst_cpu_list(const int *cpus, size_t n, char *buf, size_t len)
 bool pst_env_recorded(const char *nv)
 {
     static const char *const prefixes[] = {"OMPI_", "PMIX_", "MPICH_", "MPIR_CVAR_", "UCX_", "FI_", "I_MPI_", "PSM2_",
-                                           "OMP_", "OPENBLAS_", "BLIS_", "SLURM_", "MALLOC_", "GLIBC_TUNABLES=", NULL};
+                                           "OMP_", "OPENBLAS_", "BLIS_", "SLURM_", "MALLOC_", "GLIBC_TUNABLES=", "PSTSWM_FAULT_", NULL};
     for (const char *const *p = prefixes; *p; p++)
         if (!strncmp(nv, *p, strlen(*p))) return true;
     return false;

@@ -111,7 +111,7 @@ static const pst_field header[] = {
     {"thread_level", PST_F_STR, NULL, "MPI thread level asked for (--thread-level)", false, NULL},
     {"thread_level_provided", PST_F_STR, NULL, "thread level the library provided", false, NULL},
     {"date", PST_F_STR, NULL, "start of the run, UTC, ISO 8601", false, NULL},
-    {"env", PST_F_MAP, NULL, "every OMPI_, PMIX_, MPICH_, MPIR_CVAR_, UCX_, FI_, I_MPI_, PSM2_, OMP_, OPENBLAS_, BLIS_, SLURM_, MALLOC_ variable and GLIBC_TUNABLES", false, NULL},
+    {"env", PST_F_MAP, NULL, "every OMPI_, PMIX_, MPICH_, MPIR_CVAR_, UCX_, FI_, I_MPI_, PSM2_, OMP_, OPENBLAS_, BLIS_, SLURM_, MALLOC_, PSTSWM_FAULT_ variable and GLIBC_TUNABLES", false, NULL},
     {"binding", PST_F_OBJS, NULL, "per rank: where it may run", false, &binding_fields},
     {"oversubscribed", PST_F_BOOL, NULL, "some machine runs more threads (ranks times threads per rank) than the CPUs allowed to them (emulated nodes on one machine count together): timings are not verdicts", false, NULL},
     {"threads", PST_F_INT, NULL, "OpenMP threads per rank (--threads; model, kernel, pingpong, swap); absent before threads per rank", true, NULL},

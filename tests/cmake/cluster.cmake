@@ -36,9 +36,13 @@ add_test(NAME cluster.slurmd-killed COMMAND ${CLUSTER}/slurmd-killed.sh ${cluste
 add_test(NAME cluster.hybrid COMMAND ${CLUSTER}/hybrid.sh ${cluster_args} ${CLUSTER_OUT}/hybrid)
 # pstlab killed during srun launches and resumed (tests/crash-resume.py).
 add_test(NAME cluster.crash COMMAND ${CLUSTER}/crash.sh ${cluster_args} ${CLUSTER_OUT}/crash)
-list(APPEND cluster_whole cluster.link-down cluster.slurmd-killed cluster.hybrid cluster.crash)
+# pstswm's ReFrame library on the cluster (tests/reframe/library.sh): ReFrame's squeue scheduler and
+# srun launcher, 2 nodes; timed, so it takes the cluster alone.
+add_test(NAME cluster.reframe COMMAND ${CMAKE_SOURCE_DIR}/tests/reframe/library.sh cluster ${cluster_args} ${CLUSTER_OUT}/reframe)
+list(APPEND cluster_whole cluster.link-down cluster.slurmd-killed cluster.hybrid cluster.crash cluster.reframe)
 set_tests_properties(${cluster_whole} PROPERTIES DEPENDS "${cluster_shared};cluster.time-limit.resume" RESOURCE_LOCK cluster-whole)
 
 set_tests_properties(${cluster_shared} cluster.time-limit.resume ${cluster_whole} PROPERTIES
   FIXTURES_REQUIRED cluster SKIP_RETURN_CODE 77 TIMEOUT 300 PROCESSORS 1)
 set_tests_properties(cluster.up cluster.down PROPERTIES SKIP_RETURN_CODE 77)
+set_tests_properties(cluster.reframe PROPERTIES PROCESSORS 2 TIMEOUT 600)

@@ -47,7 +47,8 @@ check_layout() {
   local prefix=$1 f
   [[ $(ls "$prefix/bin" | paste -sd' ') == "pstrun pstswm" ]] || fail "bin/ holds: $(ls "$prefix/bin")"
   for f in libexec/pstswm/mpi-env.sh share/pstswm/suites/quick.toml share/pstswm/platforms/t3e-900.toml \
-           share/pstswm/schema.json share/doc/pstswm/README.md share/doc/pstswm/docs/running.md; do
+           share/pstswm/schema.json share/pstswm/reframe/pstswm_checks.py share/pstswm/reframe/pstswm.toml \
+           share/doc/pstswm/README.md share/doc/pstswm/docs/running.md; do
     [[ -s $prefix/$f ]] || fail "not installed: $f"
   done
   if command -v help2man >/dev/null; then
