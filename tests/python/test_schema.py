@@ -95,6 +95,7 @@ NOT_RECORD_FIELDS = {
     "choices", "classes", "differs_in", "distinct", "kind", "match", "record", "source", "timed_choices",
     "without_checksums",
     "references",  # pstlab reframe's table of the ReFrame library's references
+    "round", "what",  # bench/node-ceiling.sh's samples (benches.ceiling): a round and its kernel
     "comm_share", "seconds",  # validate_t3e's cells: a predicted step's communication share, 5 days in s
     # pstlab calibrate: the platform's [validation] keys, and the subcommands it simulates
     "pingpong_max_error", "swap_max_error", "node_swap_max_error", "stage_max_error", "kernel", "pingpong", "swap",
