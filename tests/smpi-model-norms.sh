@@ -9,9 +9,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 n=$(( ${grid%x*} * ${grid#*x} ))
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-# One BLAS library for both: --blas auto picks by timing at set-up, and a loaded host may pick
-# another for one of the runs, with other round-off.
-args=(model --case 2 --trunc 21 --levels 4 --steps 6 --grid "$grid" --fftw-plan estimate --blas openblas --noise-probe 0)
+# One BLAS library and one Legendre method for both: --blas and --legendre-kernel auto pick by
+# timing at set-up, and a loaded host may pick another for one of the runs, with other round-off
+# (the simd method sums in another order than the dgemms).
+args=(model --case 2 --trunc 21 --levels 4 --steps 6 --grid "$grid" --fftw-plan estimate --blas openblas
+      --legendre-kernel dgemm --noise-probe 0)
 "$here/../scripts/pstrun" --mpi openmpi -n "$n" "$reference" "${args[@]}" --out "$dir/openmpi.jsonl" >/dev/null
 "$here/../scripts/pstrun" --mpi smpi --platform "$platform" -n "$n" "$simulated" "${args[@]}" --out "$dir/smpi.jsonl" >/dev/null
 python3 - "$dir/openmpi.jsonl" "$dir/smpi.jsonl" "$grid" <<'PY'

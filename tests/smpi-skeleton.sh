@@ -17,7 +17,9 @@ n=$(( ${grid%x*} * ${grid#*x} ))
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 run() { "$here/../scripts/pstrun" --mpi smpi --platform "$platform" "$@" >/dev/null; }
-args=(model --case 2 --trunc 42 --levels 16 --steps 4 --warmup 2 --fftw-plan estimate --blas openblas --noise-probe 0)
+# One Legendre method for every run: auto's choice by timing would change the flops counted.
+args=(model --case 2 --trunc 42 --levels 16 --steps 4 --warmup 2 --fftw-plan estimate --blas openblas
+      --legendre-kernel dgemm --noise-probe 0)
 # This host's rate: one rank at neutral speed, where simulated time is host time.
 run -n 1 "$pstswm" "${args[@]}" --out "$dir/host.jsonl"
 host_mflops=$(python3 -c 'import json, sys; print(next(r for r in map(json.loads, open(sys.argv[1])) if r["type"] == "point")["mflops"])' "$dir/host.jsonl")
