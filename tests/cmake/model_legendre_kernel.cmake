@@ -82,39 +82,32 @@ pst_records_test(model.legendre_kernel.auto.np2 2 CHECKS ${LK_AUTO} "points[0]['
 # oversubscribed 4x2 (Open MPI) every FFT x Legendre pair; oversubscribed MPICH on 2x2 each
 # algorithm once (9 s; the subset took 30 s there).  Mostly case 5, whose mountain fills every
 # wavenumber (case 6 fills multiples of 4).
-foreach(run "1x1;5;all" "1x2;5;all" "2x1;6;all" "2x2;5;all" "4x2;6;all")
-  list(GET run 0 grid)
-  list(GET run 1 case)
-  list(GET run 2 mode)
-  string(REPLACE "x" ";" dims ${grid})
-  list(GET dims 0 px)
-  list(GET dims 1 py)
-  math(EXPR n "${px} * ${py}")
-  if(n GREATER 2 AND NOT PST_MPI STREQUAL "openmpi")
-    if(n GREATER 4)
-      continue()
+# One test per run "GRID:CASE:MODE" of test_model_parallel with METHOD.  Oversubscribed MPICH
+# busy-polls: beyond 2 ranks it runs each algorithm once, and not beyond 4 ranks.
+function(pst_legendre_parallel_tests method prefix)
+  foreach(spec ${ARGN})
+    string(REPLACE ":" ";" run ${spec})
+    list(GET run 0 grid)
+    list(GET run 1 case)
+    list(GET run 2 mode)
+    string(REPLACE "x" ";" dims ${grid})
+    list(GET dims 0 px)
+    list(GET dims 1 py)
+    math(EXPR n "${px} * ${py}")
+    if(n GREATER 2 AND NOT PST_MPI STREQUAL "openmpi")
+      if(n GREATER 4)
+        continue()
+      endif()
+      set(mode once)
     endif()
-    set(mode once)
-  endif()
-  pst_output_test(model.legendre_kernel.parallel.${grid}.case${case} ${n} "Legendre kernel recurrence: .*: ok$"
-    $<TARGET_FILE:test_model_parallel> ${grid} ${case} 10 2 3 ${mode} mpi recurrence)
-endforeach()
+    pst_output_test(${prefix}.${grid}.case${case} ${n} "Legendre kernel ${method}: .*: ok$"
+      $<TARGET_FILE:test_model_parallel> ${grid} ${case} 10 2 3 ${mode} mpi ${method})
+  endforeach()
+endfunction()
+pst_legendre_parallel_tests(recurrence model.legendre_kernel.parallel 1x1:5:all 1x2:5:all 2x1:6:all 2x2:5:all 4x2:6:all)
 # The same with simd (the best path this CPU runs), sampled: each algorithm once on 1, 2, 4 and
 # the oversubscribed 8 ranks (Open MPI; MPICH to 4), every one of them on the column.
-foreach(run "1x1;5;once" "1x2;5;all" "2x2;6;once" "4x2;5;once")
-  list(GET run 0 grid)
-  list(GET run 1 case)
-  list(GET run 2 mode)
-  string(REPLACE "x" ";" dims ${grid})
-  list(GET dims 0 px)
-  list(GET dims 1 py)
-  math(EXPR n "${px} * ${py}")
-  if(n GREATER 4 AND NOT PST_MPI STREQUAL "openmpi")
-    continue()
-  endif()
-  pst_output_test(model.legendre_kernel.simd.parallel.${grid}.case${case} ${n} "Legendre kernel simd: .*: ok$"
-    $<TARGET_FILE:test_model_parallel> ${grid} ${case} 10 2 3 ${mode} mpi simd)
-endforeach()
+pst_legendre_parallel_tests(simd model.legendre_kernel.simd.parallel 1x1:5:once 1x2:5:all 2x2:6:once 4x2:5:once)
 
 # Threads change no bit with the recurrence either (each thread generates into its own work area):
 # tests/mpi/test_model_threads.c's configurations, --comm-threads included, 2 and 3 threads
