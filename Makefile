@@ -25,33 +25,33 @@ help:
 	@echo "make clean                             remove build/ and .venv/"
 
 setup:
-	@scripts/setup.sh $(TEST_MPIS)
+	@scripts/dev/setup.sh $(TEST_MPIS)
 
 build:
-	@scripts/setup.sh $(RUN_MPI)
-	@scripts/build.sh $(RUN_MPI) $(BUILD_TYPE) $(JOBS)
+	@scripts/dev/setup.sh $(RUN_MPI)
+	@scripts/dev/build.sh $(RUN_MPI) $(BUILD_TYPE) $(JOBS)
 
 run:
-	@scripts/setup.sh $(RUN_MPI)
-	@scripts/build.sh $(RUN_MPI) $(BUILD_TYPE) $(JOBS)
+	@scripts/dev/setup.sh $(RUN_MPI)
+	@scripts/dev/build.sh $(RUN_MPI) $(BUILD_TYPE) $(JOBS)
 ifeq ($(RUN_MPI),smpi)
 	@echo "== the model, T42L16 on a 4x4 grid of the simulated $(SMPI_PLATFORM) (compute: this host's time) =="
 	@scripts/pstrun --mpi smpi --platform $(SMPI_PLATFORM) -n 16 build/smpi/pstswm model --case 2 --trunc 42 \
 	  --levels 16 --grid 4x4 --steps 12 --fftw-plan estimate
 else
-	@scripts/run-quick.sh $(RUN_MPI)
+	@scripts/dev/run-quick.sh $(RUN_MPI)
 endif
 
 test:
-	@scripts/setup.sh $(TEST_MPIS) cluster $(if $(TEST_SMPI),smpi openmpi)
+	@scripts/dev/setup.sh $(TEST_MPIS) cluster $(if $(TEST_SMPI),smpi openmpi)
 	@set -e; for m in $(TEST_MPIS); do \
-	  scripts/build.sh $$m $(BUILD_TYPE) $(JOBS); \
-	  scripts/test.sh $$m; \
-	  scripts/test-sanitize.sh $$m; \
+	  scripts/dev/build.sh $$m $(BUILD_TYPE) $(JOBS); \
+	  scripts/dev/test.sh $$m; \
+	  scripts/dev/test-sanitize.sh $$m; \
 	done
 ifneq ($(TEST_SMPI),)
-	@scripts/build.sh openmpi $(BUILD_TYPE) $(JOBS)
-	@scripts/build.sh smpi $(BUILD_TYPE) $(JOBS)
+	@scripts/dev/build.sh openmpi $(BUILD_TYPE) $(JOBS)
+	@scripts/dev/build.sh smpi $(BUILD_TYPE) $(JOBS)
 	@echo "== tests with smpi =="
 	@ctest --test-dir build/smpi --output-on-failure -j 2 --timeout 300
 	@PSTSWM_BUILD=build/smpi PSTSWM_MPI=smpi .venv/bin/python -m pytest -q tests/python/test_platform.py tests/python/test_platform_node.py tests/python/test_calibrate.py \
@@ -60,12 +60,12 @@ endif
 
 install:
 	@[ -n "$(PREFIX)" ] || { echo "make install: name the prefix: make install PREFIX=DIR" >&2; exit 2; }
-	@scripts/setup.sh $(RUN_MPI)
-	@scripts/build.sh $(RUN_MPI) $(BUILD_TYPE) $(JOBS)
+	@scripts/dev/setup.sh $(RUN_MPI)
+	@scripts/dev/build.sh $(RUN_MPI) $(BUILD_TYPE) $(JOBS)
 	@scripts/install.sh build/$(RUN_MPI) "$(PREFIX)"
 
 dist:
-	@scripts/dist.sh dist
+	@scripts/dev/dist.sh dist
 
 clean:
 	rm -rf build .venv

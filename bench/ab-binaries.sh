@@ -7,7 +7,7 @@
 # ratios.  "no measurable change" when the interval holds 1.
 #   bench/ab-binaries.sh [--mpi openmpi|mpich] [--launches N] BEFORE_PSTSWM AFTER_PSTSWM
 # Build the "before" binary from another commit in its own worktree, e.g.
-#   git worktree add /tmp/before REV && (cd /tmp/before && scripts/build.sh openmpi)
+#   git worktree add /tmp/before REV && (cd /tmp/before && scripts/dev/build.sh openmpi)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 mpi=openmpi launches=10

@@ -15,8 +15,8 @@ case $mpi in
   *) echo "cluster-peers: MPI must be openmpi or mpich (got '$mpi')" >&2; exit 2 ;;
 esac
 pstswm=$root/build/$mpi/pstswm
-[[ -x $pstswm ]] || { echo "cluster-peers: $pstswm missing; build it with scripts/build.sh $mpi" >&2; exit 2; }
-command -v "$np" >/dev/null || { echo "cluster-peers: $np missing (scripts/setup.sh $mpi)" >&2; exit 2; }
+[[ -x $pstswm ]] || { echo "cluster-peers: $pstswm missing; build it with scripts/dev/build.sh $mpi" >&2; exit 2; }
+command -v "$np" >/dev/null || { echo "cluster-peers: $np missing (scripts/dev/setup.sh $mpi)" >&2; exit 2; }
 "$root/scripts/cluster" up >/dev/null
 eval "$("$root/scripts/cluster" env)"
 

@@ -8,7 +8,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 mpi=${1:?usage: bench/cluster-verdicts.sh openmpi|mpich [REPS]} reps=${2:-}
 pstswm=$root/build/$mpi/pstswm
-[[ -x $pstswm ]] || { echo "cluster-verdicts: $pstswm missing; build it with scripts/build.sh $mpi" >&2; exit 2; }
+[[ -x $pstswm ]] || { echo "cluster-verdicts: $pstswm missing; build it with scripts/dev/build.sh $mpi" >&2; exit 2; }
 "$root/scripts/cluster" up >/dev/null
 eval "$("$root/scripts/cluster" env)"
 

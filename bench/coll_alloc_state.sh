@@ -11,7 +11,7 @@ cd "$root"
 mpi=${1:?usage: bench/coll_alloc_state.sh openmpi|mpich [LAUNCHES] [OPS] [SIZES]} launches=${2:-5}
 ops=${3:-allreduce,reduce,alltoallv} sizes=${4:-64K,1M}
 pstswm=$root/build/$mpi/pstswm
-[[ -x $pstswm ]] || { echo "coll_alloc_state: $pstswm missing; build it with scripts/build.sh $mpi" >&2; exit 2; }
+[[ -x $pstswm ]] || { echo "coll_alloc_state: $pstswm missing; build it with scripts/dev/build.sh $mpi" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 variants=(default warm fresh mmap128K)

@@ -18,7 +18,7 @@
 # of FFTW) into results/fft-codelets/fftw (built once).  Records go to results/fft-codelets/<date>/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/mpi-env.sh
+source scripts/lib/mpi-env.sh
 mpi=${PSTRUN_MPI:-openmpi} pairs=5 truncations=42,85,170 levels=16 steps=20 prefix= source= simd=
 while (($#)); do
   case "$1" in
@@ -38,7 +38,7 @@ die() { echo "bench/fft-codelets.sh: $*" >&2; exit 2; }
 for v in pairs levels steps; do [[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "--$v needs a positive count (got '${!v}')"; done
 [[ -n $prefix || -n $source ]] || die "give --fftw PREFIX (an FFTW with more SIMD sets) or --fftw-source TARBALL"
 distro=build/$mpi/pstswm
-[[ -x $distro ]] || die "$distro not built (scripts/build.sh $mpi)"
+[[ -x $distro ]] || die "$distro not built (scripts/dev/build.sh $mpi)"
 work=results/fft-codelets
 mkdir -p "$work"
 

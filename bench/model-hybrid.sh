@@ -45,7 +45,7 @@ for p in "${plist[@]}"; do
   [[ $p =~ ^T[0-9]+L[0-9]+$ ]] || { echo "bench/model-hybrid.sh: --problems takes TnnLmm names (got '$p')" >&2; exit 2; }
 done
 build=${build:-build/$mpi}
-[[ -x $build/pstswm ]] || { echo "bench/model-hybrid.sh: $build/pstswm not built (scripts/build.sh $mpi)" >&2; exit 2; }
+[[ -x $build/pstswm ]] || { echo "bench/model-hybrid.sh: $build/pstswm not built (scripts/dev/build.sh $mpi)" >&2; exit 2; }
 
 cores=$(nproc)
 splits=("1x1")

@@ -36,7 +36,7 @@ while (($#)); do
 done
 build=${build:-build/$mpi}
 ((confirm >= 1 && candidates >= 1)) || { echo "bench/model-parallel.sh: --confirm and --candidates must be at least 1" >&2; exit 2; }
-[[ -x $build/pstswm ]] || { echo "bench/model-parallel.sh: $build/pstswm not built (scripts/build.sh $mpi)" >&2; exit 2; }
+[[ -x $build/pstswm ]] || { echo "bench/model-parallel.sh: $build/pstswm not built (scripts/dev/build.sh $mpi)" >&2; exit 2; }
 python=.venv/bin/python
 [[ -x $python ]] || python=python3
 export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}

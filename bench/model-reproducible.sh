@@ -24,7 +24,7 @@ while (($#)); do
   esac
 done
 build=${build:-build/$mpi}
-[[ -x $build/pstswm ]] || { echo "bench/model-reproducible.sh: $build/pstswm not built (scripts/build.sh $mpi)" >&2; exit 2; }
+[[ -x $build/pstswm ]] || { echo "bench/model-reproducible.sh: $build/pstswm not built (scripts/dev/build.sh $mpi)" >&2; exit 2; }
 out=results/bench-model-reproducible-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
 variants=("default" "reproducible" "reproducible-$blas")

@@ -36,7 +36,7 @@ if [[ -n $records ]]; then
   [[ -r $records ]] || { echo "bench/model-scaling.sh: cannot read --records $records" >&2; exit 2; }
   rounds=0
 else
-  [[ -x $build/pstswm ]] || { echo "bench/model-scaling.sh: $build/pstswm not built (scripts/build.sh $mpi)" >&2; exit 2; }
+  [[ -x $build/pstswm ]] || { echo "bench/model-scaling.sh: $build/pstswm not built (scripts/dev/build.sh $mpi)" >&2; exit 2; }
   : >"$out"
 fi
 # truncation levels steps: about a second of stepping each on a current core.

@@ -34,7 +34,7 @@ for k in "${klist[@]}"; do
   [[ $k =~ ^(auto|dgemm|recurrence|simd)$ ]] || { echo "bench/model-vs-shtns.sh: --legendre-kernel takes auto, dgemm, recurrence, simd (got '$k')" >&2; exit 2; }
 done
 build=${build:-build/$mpi}
-[[ -x $build/pstswm ]] || { echo "bench/model-vs-shtns.sh: $build/pstswm not built (scripts/build.sh $mpi)" >&2; exit 2; }
+[[ -x $build/pstswm ]] || { echo "bench/model-vs-shtns.sh: $build/pstswm not built (scripts/dev/build.sh $mpi)" >&2; exit 2; }
 venv=results/shtns-venv
 if [[ ! -x $venv/bin/python ]] || ! "$venv/bin/python" -c 'import shtns' 2>/dev/null; then
   echo "# installing SHTns from PyPI into $venv (bench only)"

@@ -43,7 +43,7 @@ while (($#)); do
 done
 build=${build:-build/$mpi}
 for exe in pstswm pst_yardstick; do
-  [[ -x $build/$exe ]] || { echo "bench/model.sh: $build/$exe not built (scripts/build.sh $mpi)" >&2; exit 2; }
+  [[ -x $build/$exe ]] || { echo "bench/model.sh: $build/$exe not built (scripts/dev/build.sh $mpi)" >&2; exit 2; }
 done
 mkdir -p results
 out=results/bench-model-$(date +%Y%m%d-%H%M%S).jsonl

@@ -11,7 +11,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 mpi=${1:?usage: bench/model_alloc_state.sh openmpi|mpich [LAUNCHES]} launches=${2:-5}
 pstswm=$root/build/$mpi/pstswm
-[[ -x $pstswm ]] || { echo "model_alloc_state: $pstswm missing; build it with scripts/build.sh $mpi" >&2; exit 2; }
+[[ -x $pstswm ]] || { echo "model_alloc_state: $pstswm missing; build it with scripts/dev/build.sh $mpi" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for ((i = 1; i <= launches; i++)); do

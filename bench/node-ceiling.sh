@@ -28,7 +28,7 @@ done
 for v in rounds reps n mb; do
   [[ ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "bench/node-ceiling.sh: --$v needs a positive count (got '${!v}')" >&2; exit 2; }
 done
-[[ -x $build/pst_yardstick ]] || { echo "bench/node-ceiling.sh: $build/pst_yardstick not built (scripts/build.sh)" >&2; exit 2; }
+[[ -x $build/pst_yardstick ]] || { echo "bench/node-ceiling.sh: $build/pst_yardstick not built (scripts/dev/build.sh)" >&2; exit 2; }
 command -v taskset >/dev/null || { echo "bench/node-ceiling.sh: taskset not found (util-linux)" >&2; exit 2; }
 out=${out:-results/node-ceiling-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out"

@@ -28,7 +28,7 @@ done
 [[ $threads =~ ^[0-9]+$ && $threads -ge 2 && $threads -le 1024 ]] || { echo "pingpong-threads: --threads '$threads' is not a count from 2 to 1024" >&2; exit 2; }
 [[ $launches =~ ^[0-9]+$ && $launches -ge 6 ]] || { echo "pingpong-threads: --launches '$launches' is not a count of 6 or more (a 95 % interval needs 6)" >&2; exit 2; }
 pstswm=$root/build/$mpi/pstswm
-[[ -x $pstswm ]] || { echo "pingpong-threads: $pstswm missing; build it with scripts/build.sh $mpi" >&2; exit 2; }
+[[ -x $pstswm ]] || { echo "pingpong-threads: $pstswm missing; build it with scripts/dev/build.sh $mpi" >&2; exit 2; }
 [[ -x $root/.venv/bin/python || $(python3 -c 'import numpy' 2>&1) == "" ]] || { echo "pingpong-threads: needs numpy (pstlab): make the .venv (docs/pstlab.md)" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

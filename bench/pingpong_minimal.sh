@@ -9,10 +9,10 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-source scripts/mpi-env.sh
+source scripts/lib/mpi-env.sh
 mpi=${1:?usage: bench/pingpong_minimal.sh openmpi|mpich [LAUNCHES] [LEVEL]} launches=${2:-10} level=${3:-funneled}
 pstswm=$root/build/$mpi/pstswm
-[[ -x $pstswm ]] || { echo "pingpong_minimal: $pstswm missing; build it with scripts/build.sh $mpi" >&2; exit 2; }
+[[ -x $pstswm ]] || { echo "pingpong_minimal: $pstswm missing; build it with scripts/dev/build.sh $mpi" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$(mpi_cc "$mpi")" -O2 -o "$work/minimal" bench/minimal/pingpong_minimal.c

@@ -19,7 +19,7 @@ case $mpi in
   *) echo "pingpong_vs_netpipe: MPI must be openmpi or mpich (got '$mpi')" >&2; exit 2 ;;
 esac
 pstswm=$root/build/$mpi/pstswm
-[[ -x $pstswm ]] || { echo "pingpong_vs_netpipe: $pstswm missing; build it with scripts/build.sh $mpi" >&2; exit 2; }
+[[ -x $pstswm ]] || { echo "pingpong_vs_netpipe: $pstswm missing; build it with scripts/dev/build.sh $mpi" >&2; exit 2; }
 command -v "$np" >/dev/null || { echo "pingpong_vs_netpipe: $np missing (apt-get install netpipe-${mpi/mpich/mpich2})" >&2; exit 2; }
 
 work=$(mktemp -d)

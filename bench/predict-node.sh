@@ -9,8 +9,8 @@
 # (median of its launches) and spread, the prediction and its error, the FFT and Legendre
 # communication times beside their predictions, the speed-ups, and the median absolute step
 # error (target 15 %); OUT/speedup.png draws measured against predicted speed-up.
-# OUT: default results/predict-node-DATE.  Needs build/smpi (scripts/build.sh smpi) and the
-# .venv of scripts/setup.sh.  Simulation is deterministic: the same records give the same table.
+# OUT: default results/predict-node-DATE.  Needs build/smpi (scripts/dev/build.sh smpi) and the
+# .venv of scripts/dev/setup.sh.  Simulation is deterministic: the same records give the same table.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 (($#)) || { echo "usage: bench/predict-node.sh RECORDS [OUT]" >&2; exit 2; }
@@ -18,6 +18,6 @@ records=$1
 out=${2:-$root/results/predict-node-$(date +%Y%m%d-%H%M%S)}
 [[ -d $records ]] || { echo "predict-node: $records is not a directory of records" >&2; exit 2; }
 [[ ! -e $out ]] || { echo "predict-node: $out exists: give another OUT" >&2; exit 2; }
-[[ -f $root/build/smpi/pstswm ]] || { echo "predict-node: build/smpi/pstswm not built (scripts/build.sh smpi)" >&2; exit 2; }
+[[ -f $root/build/smpi/pstswm ]] || { echo "predict-node: build/smpi/pstswm not built (scripts/dev/build.sh smpi)" >&2; exit 2; }
 mkdir -p "$out"
 PYTHONPATH=$root/python "$root/.venv/bin/python" "$root/bench/predict_node.py" "$records" "$out" | tee "$out/table.txt"

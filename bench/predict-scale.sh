@@ -12,7 +12,7 @@
 #                          [--max-pss-gb G] [--max-wall-s S] [--simgrid PREFIX | --simgrid-version V]
 #                          [--keep DIR]
 # --simgrid runs PREFIX's SimGrid (PREFIX/bin first on PATH) with its own pstswm build,
-# build/smpi-<version> (scripts/build.sh smpi builds or updates it first); --simgrid-version
+# build/smpi-<version> (scripts/dev/build.sh smpi builds or updates it first); --simgrid-version
 # installs that version first (scripts/install-simgrid.sh, into its default prefix).  The header
 # line names the smpirun used; a run whose record reports another SimGrid is marked failed.
 # --keep DIR keeps each run's records and log there (PROBLEM-GRID.jsonl, .log), for the full digits.
@@ -24,7 +24,7 @@
 # reported as missed: it would not fit the machine's share.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/mpi-env.sh
+source scripts/lib/mpi-env.sh
 build= steps=2 runs="T85L16:16x16 T85L16:32x32 T170L16:16x16 T170L16:32x32 T170L16:64x64" max_pss_gb=8 max_wall_s=900 simgrid= simgrid_version= keep=
 while (($#)); do
   case "$1" in
@@ -45,10 +45,10 @@ done
 if [[ -n $simgrid ]]; then
   [[ -x $simgrid/bin/smpirun ]] || { echo "bench/predict-scale.sh: --simgrid: no $simgrid/bin/smpirun" >&2; exit 2; }
   PATH=$(cd "$simgrid/bin" && pwd):$PATH
-  [[ -n $build ]] || scripts/build.sh smpi Release 2 >&2
+  [[ -n $build ]] || scripts/dev/build.sh smpi Release 2 >&2
 fi
 build=${build:-$(build_dir smpi)}
-[[ -x $build/pstswm ]] || { echo "bench/predict-scale.sh: $build/pstswm not built (scripts/build.sh smpi)" >&2; exit 2; }
+[[ -x $build/pstswm ]] || { echo "bench/predict-scale.sh: $build/pstswm not built (scripts/dev/build.sh smpi)" >&2; exit 2; }
 platform=platforms/t3e-900.toml
 # The largest process below pid (by resident set) and its proportional set size in KB.
 descendant_pss() {

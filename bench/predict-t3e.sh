@@ -16,7 +16,7 @@
 # (the default) injects each stage's analytic flops at the platform's rate and charges the host's
 # own work nothing; real runs the arithmetic and scales this host's time of everything between
 # two MPI calls (packing included) by the flop-rate ratio (docs/predict.md, Skeleton mode).  --out DIR (default results/bench-predict-t3e-DATE)
-# resumes: cells whose records exist are not run again.  Needs build/smpi (scripts/build.sh smpi).
+# resumes: cells whose records exist are not run again.  Needs build/smpi (scripts/dev/build.sh smpi).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out= jobs=2 search=4x4 reps=10 compute=skeleton
@@ -34,7 +34,7 @@ done
 [[ $compute == real || $compute == skeleton ]] || { echo "bench/predict-t3e.sh: --compute real or skeleton (got '$compute')" >&2; exit 2; }
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "bench/predict-t3e.sh: --jobs needs a positive count (got '$jobs')" >&2; exit 2; }
 pstswm=build/smpi/pstswm
-[[ -f $pstswm ]] || { echo "bench/predict-t3e.sh: $pstswm not built (scripts/build.sh smpi Release 2)" >&2; exit 2; }
+[[ -f $pstswm ]] || { echo "bench/predict-t3e.sh: $pstswm not built (scripts/dev/build.sh smpi Release 2)" >&2; exit 2; }
 python=.venv/bin/python
 [[ -x $python ]] || python=python3
 export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}

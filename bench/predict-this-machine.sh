@@ -16,7 +16,7 @@
 # OUT: default results/predict-this-machine-DATE.
 # Environment: LAUNCHES (default 5), STEPS (model steps per launch, default 20), ROUNDS (rounds
 # of the serial calibration runs, default 3).  Needs
-# build/openmpi and build/smpi (scripts/build.sh openmpi|smpi) and the .venv of scripts/setup.sh.
+# build/openmpi and build/smpi (scripts/dev/build.sh openmpi|smpi) and the .venv of scripts/dev/setup.sh.
 # On a shared host the measured side carries the host's noise: read the spread beside the error.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

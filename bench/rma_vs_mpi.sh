@@ -29,7 +29,7 @@ mkdir -p "$out"
 
 for mpi in $mpis; do
   exe=$root/build/$mpi/pstswm
-  [[ -x $exe ]] || { echo "rma_vs_mpi.sh: $exe not built (scripts/build.sh or cmake --build build/$mpi)" >&2; exit 2; }
+  [[ -x $exe ]] || { echo "rma_vs_mpi.sh: $exe not built (scripts/dev/build.sh or cmake --build build/$mpi)" >&2; exit 2; }
   # The transports this build has, from the error message listing them.
   list=$("$root/scripts/pstrun" --mpi "$mpi" -n 2 "$exe" swap --transport '?' 2>&1 | sed -n 's/.*(allowed: \(.*\)).*/\1/p' || true)
   [[ -n $list ]] || { echo "rma_vs_mpi.sh: cannot list the transports of $exe" >&2; exit 3; }

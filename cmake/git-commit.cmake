@@ -7,7 +7,7 @@
 execute_process(COMMAND git -C ${SRC} rev-parse --short=12 HEAD
   OUTPUT_VARIABLE commit OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0 OR NOT commit)
-  # A source tarball (scripts/dist.sh) names its commit in COMMIT.
+  # A source tarball (scripts/dev/dist.sh) names its commit in COMMIT.
   if(EXISTS ${SRC}/COMMIT)
     file(STRINGS ${SRC}/COMMIT commit LIMIT_COUNT 1)
   else()

@@ -6,7 +6,7 @@
 # simulated ranks (cmake/smpi_probe.c, a fraction of a second each), and counts as absent unless
 # it works, so the alternatives that need it are refused by name (src/run/mpi_features.c).
 if(NOT CMAKE_C_COMPILER MATCHES "smpicc$")
-  message(FATAL_ERROR "PST_MPI=smpi needs -DCMAKE_C_COMPILER=smpicc (scripts/build.sh smpi does that)")
+  message(FATAL_ERROR "PST_MPI=smpi needs -DCMAKE_C_COMPILER=smpicc (scripts/dev/build.sh smpi does that)")
 endif()
 find_program(PST_SMPIRUN smpirun REQUIRED)
 execute_process(COMMAND ${PST_SMPIRUN} -version OUTPUT_VARIABLE pst_simgrid_version OUTPUT_STRIP_TRAILING_WHITESPACE)

@@ -44,7 +44,7 @@ for problem in $problems; do
     { echo "calibrate-node: --problems takes TRUNC:LEVELS items, e.g. '85:16 42:16' (got '$problem')" >&2; exit 2; }
 done
 pstswm=${build:-$root/build/$mpi}/pstswm
-[[ -x $pstswm ]] || { echo "calibrate-node: $pstswm not built (scripts/build.sh $mpi)" >&2; exit 2; }
+[[ -x $pstswm ]] || { echo "calibrate-node: $pstswm not built (scripts/dev/build.sh $mpi)" >&2; exit 2; }
 python=$root/.venv/bin/python
 [[ -x $python ]] || python=python3
 cores=$(nproc)

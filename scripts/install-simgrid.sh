@@ -7,11 +7,11 @@
 # pip; the install goes to DIR (default ${XDG_CACHE_HOME:-$HOME/.cache}/pstswm/simgrid-VERSION),
 # the build log beside it (DIR.build.log).  A DIR whose bin/smpirun is already that version is
 # reused as it is.  Prints DIR on standard output (everything else goes to standard error), so
-#   PATH=$(scripts/install-simgrid.sh 4.1)/bin:$PATH scripts/build.sh smpi Release 2
+#   PATH=$(scripts/install-simgrid.sh 4.1)/bin:$PATH scripts/dev/build.sh smpi Release 2
 # builds pstswm against it (in build/smpi-4.1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/packages.sh
+source scripts/lib/packages.sh
 
 # The sdists' SHA-256 as PyPI lists them: a download that differs is refused.
 declare -A sdist_sha256=(
@@ -46,7 +46,7 @@ fi
 # Build dependencies (Debian names): Boost's headers are required since SimGrid 4.0.
 ensure_debian_packages install-simgrid cmake ninja-build g++ libboost-dev || true  # the build says what it lacks
 
-# The project's venv when scripts/setup.sh has made it, else the interpreter's own pip.
+# The project's venv when scripts/dev/setup.sh has made it, else the interpreter's own pip.
 if [[ -x .venv/bin/pip ]]; then pip=(.venv/bin/pip); else pip=(python3 -m pip); fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

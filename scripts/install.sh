@@ -8,7 +8,7 @@ set -euo pipefail
 (($# == 2)) || { echo "install: usage: scripts/install.sh BUILD_DIR PREFIX" >&2; exit 2; }
 build=$1 prefix=$2
 [[ -f $build/cmake_install.cmake ]] ||
-  { echo "install: '$build' is not a configured pstswm build (build it first: scripts/build.sh MPI)" >&2; exit 2; }
+  { echo "install: '$build' is not a configured pstswm build (build it first: scripts/dev/build.sh MPI)" >&2; exit 2; }
 [[ -n $prefix ]] || { echo "install: the prefix is empty" >&2; exit 2; }
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

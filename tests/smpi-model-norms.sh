@@ -5,7 +5,7 @@
 set -euo pipefail
 grid=$1 reference=$2 simulated=$3 platform=$4
 here=$(cd "$(dirname "$0")" && pwd)
-[[ -x $reference ]] || { echo "FAIL: no Open MPI build at $reference (make test builds it first; scripts/build.sh openmpi)"; exit 1; }
+[[ -x $reference ]] || { echo "FAIL: no Open MPI build at $reference (make test builds it first; scripts/dev/build.sh openmpi)"; exit 1; }
 n=$(( ${grid%x*} * ${grid#*x} ))
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT

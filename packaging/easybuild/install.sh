@@ -3,7 +3,7 @@
 #   packaging/easybuild/install.sh [--prefix DIR] [--tarball FILE] [--system-deps] [-- EB_OPTION...]
 # --prefix DIR     EasyBuild's prefix: software/, modules/all/, sources/ (default $EASYBUILD_PREFIX,
 #                  else EasyBuild's own default ~/.local/easybuild)
-# --tarball FILE   the source tarball pstswm-<version>.tar.gz; default: scripts/dist.sh makes it from
+# --tarball FILE   the source tarball pstswm-<version>.tar.gz; default: scripts/dev/dist.sh makes it from
 #                  this checkout.  It is copied to DIR/sources/p/pstswm/, where eb looks for it.
 # --system-deps    the MPI, FFTW, BLAS, NetCDF, CMake and Python stack on PATH (the operating system's)
 #                  instead of modules: eb --try-toolchain=SYSTEM with every dependency filtered out.
@@ -59,7 +59,7 @@ prefix=$(cd "$prefix" && pwd)
 sources=$prefix/sources/p/pstswm
 mkdir -p "$sources"
 if [[ -z $tarball ]]; then
-  tarball=$("$here/../../scripts/dist.sh" "$sources") || exit 2
+  tarball=$("$here/../../scripts/dev/dist.sh" "$sources") || exit 2
 elif ! [[ $tarball -ef $sources/pstswm-$version.tar.gz ]]; then
   cp "$tarball" "$sources/"
 fi

@@ -86,7 +86,7 @@ static void select_mode(const char *name)
     if (copy_rate) copy_bytes_per_s = parse_copy_rate(copy_rate);
     pst_copy_charge_set_rate(copy_bytes_per_s);
 #else
-    pst_usage_error("--compute skeleton: only the SMPI build has it (scripts/build.sh smpi; docs/predict.md): it skips "
+    pst_usage_error("--compute skeleton: only the SMPI build has it (scripts/dev/build.sh smpi; docs/predict.md): it skips "
                     "the arithmetic and injects its time into a simulated platform; this is the %s build",
                     PST_MPI_FLAVOUR);
 #endif

@@ -1,4 +1,4 @@
-# The SMPI build (scripts/build.sh smpi; docs/predict.md): pstswm on a simulated platform under
+# The SMPI build (scripts/dev/build.sh smpi; docs/predict.md): pstswm on a simulated platform under
 # smpirun.  Included only by that build (tests/CMakeLists.txt): its programs are shared objects
 # only smpirun starts.  Ranks are simulated one at a time in one process, so 16 ranks cost one core.
 set(PSTRUN ${CMAKE_SOURCE_DIR}/scripts/pstrun --mpi smpi --platform ${CMAKE_SOURCE_DIR}/platforms/t3e-900.toml)
@@ -154,7 +154,7 @@ pst_records_test(smpi.skeleton.kernel 4 CHECKS
 pst_bad_input_test(smpi.bad.skeleton_diag 2 2 "--compute skeleton computes no state: --diag-every, --write-fields and --reference need --compute real"
   model --grid 1x2 --trunc 10 --levels 2 --compute skeleton --diag-every 1 --out ${PST_TEST_OUT})
 add_test(NAME smpi.bad.skeleton_openmpi COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-fail.sh 2
-  "--compute skeleton: only the SMPI build has it \\(scripts/build.sh smpi; docs/predict.md\\).*this is the openmpi build" ${PST_TEST_OUT}
+  "--compute skeleton: only the SMPI build has it \\(scripts/dev/build.sh smpi; docs/predict.md\\).*this is the openmpi build" ${PST_TEST_OUT}
   -- ${CMAKE_SOURCE_DIR}/scripts/pstrun --mpi openmpi -n 2 ${PST_SMPI_REFERENCE} model --grid 1x2 --trunc 10 --levels 2 --compute skeleton --out ${PST_TEST_OUT})
 set_tests_properties(smpi.bad.skeleton_openmpi PROPERTIES TIMEOUT 60)
 # SMPI simulates ranks, not threads: --threads above 1 is refused by name (pstrun leaves it to pstswm).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The EasyBuild path of docs/install.md, the way a site's user takes it, in a scratch prefix:
 # EasyBuild 5 from PyPI into a venv of the user's, Lmod from Debian, the source tarball
-# (scripts/dist.sh), packaging/easybuild/install.sh with the system's MPI, FFTW, BLAS and NetCDF
+# (scripts/dev/dist.sh), packaging/easybuild/install.sh with the system's MPI, FFTW, BLAS and NetCDF
 # (--system-deps: EasyBuild's --try-toolchain=SYSTEM and --filter-deps), then in a new shell
 # `module load pstswm` and, from an empty directory, `pstswm --version` and
 # `pstlab run quick --max-ranks 2`.  Also: the easyconfig's dependencies resolve against EasyBuild's
@@ -131,14 +131,14 @@ fi
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 if [[ $(id -u) == 0 ]]; then
-  source "$root/scripts/packages.sh"
+  source "$root/scripts/lib/packages.sh"
   ensure_debian_packages easybuild-test lmod python3-venv || fail "cannot install lmod and python3-venv"
 elif ! [[ -f /usr/share/lmod/lmod/init/bash ]]; then
   skip "Lmod is not installed (/usr/share/lmod/lmod/init/bash) and only root may apt-get install lmod"
 fi
 phase_start "source tarball"
 work=$(mktemp -d /tmp/pstswm-easybuild.XXXXXX)
-"$root/scripts/dist.sh" "$work" >/dev/null || fail "scripts/dist.sh $work"
+"$root/scripts/dev/dist.sh" "$work" >/dev/null || fail "scripts/dev/dist.sh $work"
 phase_end
 rc=0
 hand_over "$work" "$0" || rc=$?

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What an ordinary user (tests/install/as-user.sh) sees when something is missing, with fake
 # apt-get, apt and sudo first on PATH that record any call (none may happen):
-#  - `make MPI=system build` and `scripts/setup.sh system` with no MPI on PATH: exit 2 and the
+#  - `make MPI=system build` and `scripts/dev/setup.sh system` with no MPI on PATH: exit 2 and the
 #    list of the missing commands (mpicc, mpiexec) with their Debian and RHEL/Rocky packages and
 #    the variables that point CMake at the libraries; nothing that is present is listed;
 #  - a configure where FFTW cannot be found (FFTW_ROOT an empty directory, the system's headers
@@ -25,11 +25,12 @@ as_user() {
     [[ -e $work/nompi/${t##*/} ]] || ln -s "$t" "$work/nompi/${t##*/}"
   done
   # The files `make build` runs before CMake, copied so nothing can write into the checkout.
-  mkdir "$work/tree/scripts"
+  mkdir -p "$work/tree/scripts/dev" "$work/tree/scripts/lib"
   cp "$root/Makefile" "$work/tree/"
-  cp "$root"/scripts/{setup.sh,mpi-env.sh,packages.sh,build.sh} "$work/tree/scripts/"
+  cp "$root"/scripts/dev/{setup.sh,build.sh} "$work/tree/scripts/dev/"
+  cp "$root"/scripts/lib/{mpi-env.sh,packages.sh} "$work/tree/scripts/lib/"
 
-  for cmd in "make -s -C $work/tree MPI=system build" "$work/tree/scripts/setup.sh system"; do
+  for cmd in "make -s -C $work/tree MPI=system build" "$work/tree/scripts/dev/setup.sh system"; do
     rc=0
     out=$(PATH=$work/admin:$work/nompi $cmd 2>&1) || rc=$?
     [[ $rc == 2 ]] || fail "$cmd without an MPI on PATH: exit $rc, said: $out"

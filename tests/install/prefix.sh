@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The prefix install of docs/install.md as a site's user takes it, with the site's libraries:
-# from the source tarball (scripts/dist.sh), with FFTW and NetCDF unpacked from Debian's packages
+# from the source tarball (scripts/dev/dist.sh), with FFTW and NetCDF unpacked from Debian's packages
 # (dpkg -x) into a prefix of the user's and found through CMAKE_PREFIX_PATH, the MPI through
 # its compiler wrapper first on PATH (as `module load` puts it; MPI=system), configure, build,
 # `cmake --install` into a scratch prefix; then, with the build tree and the sources deleted and
@@ -138,7 +138,7 @@ mpi=${1:-}
 [[ $mpi == openmpi || $mpi == mpich ]] || { echo "usage: tests/install/prefix.sh openmpi|mpich" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-git -C "$root" rev-parse --git-dir >/dev/null 2>&1 || skip "$root is not a git checkout (scripts/dist.sh needs one)"
+git -C "$root" rev-parse --git-dir >/dev/null 2>&1 || skip "$root is not a git checkout (scripts/dev/dist.sh needs one)"
 
 phase_start "Debian packages of the site's FFTW and NetCDF"
 if [[ $(id -u) == 0 ]]; then cache=/var/cache/pstswm-tests/debs; else cache=${XDG_CACHE_HOME:-$HOME/.cache}/pstswm-tests/debs; fi
@@ -156,7 +156,7 @@ phase_end
 
 phase_start "source tarball"
 work=$(mktemp -d /tmp/pstswm-prefix.XXXXXX)
-"$root/scripts/dist.sh" "$work" >/dev/null || fail "scripts/dist.sh $work"
+"$root/scripts/dev/dist.sh" "$work" >/dev/null || fail "scripts/dev/dist.sh $work"
 mkdir "$work/debs"
 for p in "${debs[@]}"; do cp "$cache/${p}"_*.deb "$work/debs/"; done
 phase_end

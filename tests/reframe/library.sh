@@ -19,7 +19,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 library=$root/packaging/reframe
 rm -rf "$dir" && mkdir -p "$dir"
 fail() { echo "FAIL: $*"; exit 1; }
-[[ -x $root/.venv/bin/reframe ]] || fail "no ReFrame in .venv (scripts/setup.sh installs python/requirements-reframe.txt)"
+[[ -x $root/.venv/bin/reframe ]] || fail "no ReFrame in .venv (scripts/dev/setup.sh installs python/requirements-reframe.txt)"
 
 launcher=mpiexec system=local:default
 export PSTRUN_MPI=$mpi PSTSWM=$pstswm PSTSWM_RFM_RANKS=2 PSTSWM_RFM_NODES=1

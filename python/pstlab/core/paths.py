@@ -34,7 +34,7 @@ def repo_root() -> Path | None:
 
 def default_build(mpi: str) -> str:
     """build/<mpi>, and for smpi with an smpicc on PATH other than Debian's (a SimGrid from
-    scripts/install-simgrid.sh) build/smpi-<its version>, as scripts/build.sh names it: a binary
+    scripts/install-simgrid.sh) build/smpi-<its version>, as scripts/dev/build.sh names it: a binary
     only runs under the smpirun of the SimGrid it was built with."""
     smpicc = shutil.which("smpicc") if mpi == "smpi" else None
     if smpicc and Path(smpicc).resolve() != Path("/usr/bin/smpicc").resolve():

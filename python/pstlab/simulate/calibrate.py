@@ -539,7 +539,7 @@ def calibrate(results_dir: str, out: str | None, build: str | None) -> int:
     out_path = Path(out) if out else default_out()
     pstswm, how = paths.find_pstswm("smpi", build)
     if pstswm is None or not os.access(pstswm, os.X_OK):
-        raise PstlabError(f"{pstswm or how}: no SMPI build to check the platform with (scripts/build.sh smpi)")
+        raise PstlabError(f"{pstswm or how}: no SMPI build to check the platform with (scripts/dev/build.sh smpi)")
     out_path.parent.mkdir(parents=True, exist_ok=True)
     source = Path(results_dir)
     write(out_path, f, source)
@@ -582,7 +582,7 @@ def add_parser(sub, name: str, summary: str) -> None:
     p.add_argument(
         "--build",
         metavar="DIR",
-        help="the SMPI build that checks it (default: as scripts/build.sh names it for the smpicc on PATH)",
+        help="the SMPI build that checks it (default: as scripts/dev/build.sh names it for the smpicc on PATH)",
     )
 
 

@@ -117,7 +117,7 @@ def _checked(opts: Options) -> tuple[platform.Platform, suites.Suite, Path]:
     pstswm, how = paths.find_pstswm("smpi", opts.build)
     suite = suites.load(opts.suite, pstswm)
     if pstswm is None or not pstswm.is_file():
-        raise PstlabError(f"{pstswm or how}: no SMPI build to predict with (scripts/build.sh smpi)")
+        raise PstlabError(f"{pstswm or how}: no SMPI build to predict with (scripts/dev/build.sh smpi)")
     if too_big := [e.name for e in suite.experiments if e.ranks > p.ranks]:
         raise PstlabError(f"{p.path} holds {p.ranks} ranks; experiment(s) {', '.join(too_big)} need more")
     return p, suite, pstswm

@@ -8,9 +8,9 @@
 # `ulimit -v`).  Leak checking is off: the MPI libraries leak at MPI_Finalize and pstswm keeps
 # its configuration until exit; every access and every operation is still checked.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 mpi=$1
-scripts/build.sh "$mpi" Sanitize "$(nproc 2>/dev/null || echo 2)"
+scripts/dev/build.sh "$mpi" Sanitize "$(nproc 2>/dev/null || echo 2)"
 export ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1:max_allocation_size_mb=8192:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 subset='^unit\.|\.bad\.|^errors\.|^outfile\.|watchdog|^fuzz\.'

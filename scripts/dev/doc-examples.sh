@@ -6,12 +6,12 @@
 # guides themselves carry none: tests/check-docs.py refuses dates and commit ids outside
 # docs/notes/).  The lines pstswm prints with a leading '# ' (version and commit, the library's
 # build string, the run id, the noise probe's figures) are left out for the same reason.
-# Usage: scripts/doc-examples.sh [MPI]   (openmpi, the default, or mpich; the build must exist)
+# Usage: scripts/dev/doc-examples.sh [MPI]   (openmpi, the default, or mpich; the build must exist)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 mpi=${1:-openmpi}
 pstswm=build/$mpi/pstswm
-[[ -x $pstswm ]] || { echo "doc-examples: $pstswm is not built (scripts/build.sh $mpi)" >&2; exit 2; }
+[[ -x $pstswm ]] || { echo "doc-examples: $pstswm is not built (scripts/dev/build.sh $mpi)" >&2; exit 2; }
 run() { scripts/pstrun --mpi "$mpi" -n "$@"; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -83,7 +83,7 @@ cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)
   echo "# Worked examples: when and where they were regenerated"
   echo
   echo "*The record of the last regeneration of the guides' worked examples by"
-  echo "\`scripts/doc-examples.sh\`. The guides carry no dates or commit ids; this page does.*"
+  echo "\`scripts/dev/doc-examples.sh\`. The guides carry no dates or commit ids; this page does.*"
   echo
   echo "| | |"
   echo "| --- | --- |"

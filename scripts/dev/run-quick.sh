@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # What `make run` ends with: the quick suite through pstlab, its report, and the terminal summary.
-# Usage: scripts/run-quick.sh MPI   (openmpi | mpich | system)
+# Usage: scripts/dev/run-quick.sh MPI   (openmpi | mpich | system)
 set -uo pipefail
-cd "$(dirname "$0")/.."
-mpi=${1:?usage: scripts/run-quick.sh openmpi|mpich|system}
+cd "$(dirname "$0")/../.."
+mpi=${1:?usage: scripts/dev/run-quick.sh openmpi|mpich|system}
 out=results/$(date +%Y%m%d-%H%M%S)-quick-$mpi
 # The report is written below (its failure fails `make run`), not by pstlab run as well.
 .venv/bin/pstlab run quick --mpi "$mpi" --out "$out" --no-report

@@ -5,10 +5,10 @@
 # (CMAKE_PREFIX_PATH, FFTW_ROOT, OpenBLAS_ROOT, NetCDF_ROOT, as module files set them).
 # TYPE Sanitize builds with AddressSanitizer + UndefinedBehaviorSanitizer in build/<mpi>-sanitize.
 # smpi with an smpicc on PATH other than Debian's builds in build/smpi-<SimGrid version>, e.g.
-#   PATH=$(scripts/install-simgrid.sh 4.1)/bin:$PATH scripts/build.sh smpi Release 2   # build/smpi-4.1
+#   PATH=$(scripts/install-simgrid.sh 4.1)/bin:$PATH scripts/dev/build.sh smpi Release 2   # build/smpi-4.1
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source scripts/mpi-env.sh
+cd "$(dirname "$0")/../.."
+source scripts/lib/mpi-env.sh
 mpi=$1 type=${2:-Release} jobs=${3:-2}
 dir=$(build_dir "$mpi") sanitize=OFF
 if [[ $type == Sanitize ]]; then

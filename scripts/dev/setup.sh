@@ -4,14 +4,14 @@
 # (a site's modules put them there) and make the Python venv.  Never calls apt or sudo as an
 # ordinary user.  A missing command stops it with exit 2 and a list: each command, what it is
 # for, its Debian and RHEL/Rocky packages.  The libraries (FFTW, OpenBLAS, NetCDF) are checked
-# when CMake configures (scripts/build.sh; cmake/dependencies.cmake lists what it cannot find).
-# Usage: scripts/setup.sh WHAT...   (WHAT: openmpi | mpich | system | smpi | cluster)
+# when CMake configures (scripts/dev/build.sh; cmake/dependencies.cmake lists what it cannot find).
+# Usage: scripts/dev/setup.sh WHAT...   (WHAT: openmpi | mpich | system | smpi | cluster)
 # system: the MPI on PATH (mpicc, mpiexec), e.g. a cluster's module; no Debian MPI is asked for.
 # cluster: Slurm and munge for the emulated cluster the tests launch on (scripts/cluster).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source scripts/mpi-env.sh
-source scripts/packages.sh
+cd "$(dirname "$0")/../.."
+source scripts/lib/mpi-env.sh
+source scripts/lib/packages.sh
 
 # libblis-pthread-dev: BLIS, which the model may load for its Legendre dgemms (--blas), and the
 # blis.h through which --blas blis-sup finds its small-matrix kernels.  help2man: the man page.

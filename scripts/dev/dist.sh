@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The source tarball a site builds from (EasyBuild, Spack, a plain prefix install):
-#   scripts/dist.sh [OUTDIR]   ->  OUTDIR/pstswm-<version>.tar.gz   (default OUTDIR: dist/)
+#   scripts/dev/dist.sh [OUTDIR]   ->  OUTDIR/pstswm-<version>.tar.gz   (default OUTDIR: dist/)
 # It holds the files git knows plus the new ones it does not ignore (so a tree with work not yet
 # committed can be tried the way a site would), under pstswm-<version>/, and a COMMIT file naming
 # the commit (cmake/git-commit.cmake reads it where there is no .git).  Prints the tarball's path.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 out=${1:-dist}
 version=$(sed -n 's/^project(pstswm VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 [[ -n $version ]] || { echo "dist: no 'project(pstswm VERSION ...)' in CMakeLists.txt" >&2; exit 2; }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run every test (C unit + MPI via CTest, Python via pytest) against one MPI build.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 mpi=$1
 echo "== tests with $mpi =="
 ctest --test-dir "build/$mpi" --output-on-failure -j 2 --timeout 300
