@@ -1,4 +1,5 @@
-# pstswm — the two commands a new user needs: `make run` and `make test`.
+# pstswm — the two commands a new user needs: `make run` and `make test`; a developer's after a
+# change: `make check` (CONTRIBUTING.md).
 # MPI=openmpi (default for run) | mpich | system (the MPI already on PATH, e.g. a cluster module)
 #   | smpi (SimGrid's SMPI: pstswm on a simulated platform, docs/predict.md).
 # `make test` without MPI= tests Open MPI, MPICH and the SMPI build.
@@ -12,13 +13,18 @@ TEST_SMPI := $(if $(MPI),$(filter smpi,$(MPI)),smpi)
 SMPI_PLATFORM ?= platforms/t3e-900.toml
 PREFIX ?=
 
-.PHONY: all setup build run test install dist clean help
+AREA ?=
+
+.PHONY: all setup build run check test install dist clean help
 
 help:
 	@echo "make run   [MPI=openmpi|mpich|system]  install what is missing, build, run the quick suite"
 	@echo "           MPI=smpi                      the model on the simulated T3E-900 (SMPI_PLATFORM=FILE for another)"
 	@echo "make test  [MPI=openmpi|mpich|system|smpi] install what is missing, build, run every test (all three by default),"
 	@echo "                                        then the sanitizer build's unit, fuzz, bad-input and 1-2 rank tests"
+	@echo "make check [MPI=openmpi|mpich] [AREA=A] after a change (minutes): unit and tree tests, a 2-rank smoke of"
+	@echo "                                        each subcommand, pstlab's tests without MPI; AREA=model (a CTest"
+	@echo "                                        area or pstlab layer) narrows it"
 	@echo "make build [MPI=...]                   configure and build only"
 	@echo "make install PREFIX=DIR [MPI=...]      build, then install pstswm, pstrun, suites, docs into DIR"
 	@echo "make dist                              the source tarball dist/pstswm-<version>.tar.gz (docs/install.md)"
@@ -41,6 +47,9 @@ ifeq ($(RUN_MPI),smpi)
 else
 	@scripts/dev/run-quick.sh $(RUN_MPI)
 endif
+
+check:
+	@scripts/dev/check.sh $(RUN_MPI) $(AREA)
 
 test:
 	@scripts/dev/setup.sh $(TEST_MPIS) cluster $(if $(TEST_SMPI),smpi openmpi)

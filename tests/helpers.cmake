@@ -8,6 +8,75 @@
 #   file ${PST_TEST_OUT} (pass it as --out where relevant) is not created.
 # pst_output_test(NAME RANKS REGEX PROGRAM ARGS...)
 #   run PROGRAM ARGS... on RANKS ranks; passes on exit 0 and an output line matching REGEX (ERE).
+# Lanes (CONTRIBUTING.md): every test carries one kind label, an area label and maybe marks.
+#   kinds  unit (C unit tests, 1 rank), tree (checks over the source tree), mpi (runs of pstswm
+#          and the MPI test programs), model-matrix (the parallel model over every grid, algorithm
+#          and protocol), install (prefix, tarball, EasyBuild, pstlab installs), cluster (the
+#          emulated Slurm cluster, ReFrame), smpi (the SMPI build), fuzz (fuzzers, random input)
+#   area   area:<module>: the tests/cmake/<module>.cmake file's name up to its first '_'
+#          (model_grid.cmake -> area:model), so `ctest -L area:model` narrows to one area
+#   marks  smoke (make check's 2-rank smoke of each subcommand), sanitize (the sanitizer build's
+#          subset, scripts/dev/test-sanitize.sh), slow (over 60 s on a loaded 2-core host)
+# pst_kind(KIND): the tests a module registers from here on are KIND (each module starts with one).
+# pst_mark(MARK NAME...): add a mark to tests already registered (a name not registered is an error
+# where the test exists in both MPIs' builds: pass OPTIONAL to allow a test only one MPI has).
+# tests/CMakeLists.txt calls pst_kind_end() after each module; tree.lanes checks the result.
+set(PST_TEST_KINDS unit tree mpi model-matrix install cluster smpi fuzz)
+set(PST_TEST_MARKS smoke sanitize slow)
+
+function(pst_label_new_tests)
+  get_property(tests DIRECTORY PROPERTY TESTS)
+  foreach(t ${tests})
+    get_test_property(${t} LABELS labels)
+    set(has_kind FALSE)
+    set(has_area FALSE)
+    foreach(label ${labels})
+      if(label IN_LIST PST_TEST_KINDS OR label STREQUAL "kind-missing")
+        set(has_kind TRUE)
+      elseif(label MATCHES "^area:")
+        set(has_area TRUE)
+      endif()
+    endforeach()
+    if(NOT has_kind AND PST_KIND)
+      set_property(TEST ${t} APPEND PROPERTY LABELS ${PST_KIND})
+    elseif(NOT has_kind)
+      # Registered before any pst_kind() of its module: tree.lanes names it.
+      set_property(TEST ${t} APPEND PROPERTY LABELS kind-missing)
+    endif()
+    if(NOT has_area AND PST_AREA)
+      set_property(TEST ${t} APPEND PROPERTY LABELS area:${PST_AREA})
+    endif()
+  endforeach()
+endfunction()
+
+macro(pst_kind kind)
+  if(NOT "${kind}" IN_LIST PST_TEST_KINDS)
+    message(FATAL_ERROR "pst_kind(${kind}): not a kind of tests/helpers.cmake (${PST_TEST_KINDS})")
+  endif()
+  pst_label_new_tests()
+  set(PST_KIND ${kind})
+endmacro()
+
+macro(pst_kind_end)
+  pst_label_new_tests()
+  unset(PST_KIND)
+endmacro()
+
+function(pst_mark mark)
+  cmake_parse_arguments(PARSE_ARGV 1 MK "OPTIONAL" "" "")
+  if(NOT mark IN_LIST PST_TEST_MARKS)
+    message(FATAL_ERROR "pst_mark(${mark}): not a mark of tests/helpers.cmake (${PST_TEST_MARKS})")
+  endif()
+  get_property(tests DIRECTORY PROPERTY TESTS)
+  foreach(t ${MK_UNPARSED_ARGUMENTS})
+    if(t IN_LIST tests)
+      set_property(TEST ${t} APPEND PROPERTY LABELS ${mark})
+    elseif(NOT MK_OPTIONAL)
+      message(FATAL_ERROR "pst_mark(${mark}): no test ${t}")
+    endif()
+  endforeach()
+endfunction()
+
 set(PST_TEST_OUT ${CMAKE_CURRENT_BINARY_DIR}/bad-input-should-not-exist.jsonl)
 
 function(pst_mpi_test name ranks)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The sanitizer pass of `make test` for one MPI: build with AddressSanitizer and
 # UndefinedBehaviorSanitizer (build/<mpi>-sanitize), then run every unit test and fuzzer, every
-# bad-input test (each parser and file reader) and a 1-2 rank subset of the runs.
+# bad-input test (each parser and file reader) and a 1-2 rank subset of the runs: the tests
+# marked sanitize (tests/marks.cmake).
 #   test-sanitize.sh MPI
 # Options (docs/hardening.md): allocations past max_allocation_size_mb return NULL, which
 # pstswm's allocator turns into exit 3, as under a real memory limit (ASan cannot run under
@@ -13,14 +14,5 @@ mpi=$1
 scripts/dev/build.sh "$mpi" Sanitize "$(nproc 2>/dev/null || echo 2)"
 export ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1:max_allocation_size_mb=8192:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-subset='^unit\.|\.bad\.|^errors\.|^outfile\.|watchdog|^fuzz\.'
-subset+='|^algo\.[a-z]+\.np[12]$|^comm\.(protocols|rma)\.np2$|^swap\.np2\.(all_protocols|verdict|volume_caches)$'
-subset+='|^pingpong\.(modes|fit)\.2$|^coll\.all-ops\.2$|^kernel\.np2\.all_protocols$|^match\.all-modes$'
-subset+='|^model\.(case5\.t21|reference\.(write|use)|grid\.1x2\.(ringpipe|tuned_string)|grid\.2x1\.dfft_ringpipe)$'
-# (CMake's regular expressions take at most 9 groups: these alternatives have none.)
-subset+='|^model\.threads\.bitwise\.1x[12]$|^model\.threads\.bitwise\.2x1$|^model\.threads\.comm_threads_2x1$'
-subset+='|^kernel\.threads\.sums$|^threads\.pingpong\.multiple\.2$|^threads\.swap\.multiple\.2$'
-subset+='|^model\.parallel\.(1x1|1x2|2x1)\.case6$|^model\.blas\.(blis|blis_sup|auto|auto_without_blis)$|^header\.np1\.machine$'
-subset+='|^model\.legendre_kernel\.recurrence\.np[12]$'
 echo "== sanitizer tests with $mpi =="
-ctest --test-dir "build/$mpi-sanitize" --output-on-failure --no-tests=error -j 2 --timeout 300 -R "$subset"
+ctest --test-dir "build/$mpi-sanitize" --output-on-failure --no-tests=error -j 2 --timeout 300 -L "^sanitize$"

@@ -2,6 +2,7 @@
 # to: every algorithm x every protocol x overlap off/on at 1, 2, 3, 4 and 8 ranks.  MPICH above 2
 # oversubscribed ranks (~10 ms per message step) runs the representative protocol subset of
 # tests/mpi/algo_test.h; Open MPI runs every protocol there.
+pst_kind(mpi)
 foreach(prog transpose vsum dfft)
   add_executable(test_algo_${prog} ${CMAKE_SOURCE_DIR}/tests/mpi/test_algo_${prog}.c)
   target_link_libraries(test_algo_${prog} PRIVATE pst_algo)

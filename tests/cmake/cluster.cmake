@@ -8,6 +8,7 @@
 # Order: the time-limit job is submitted first and waits out its minute while the launch tests
 # and locality tests, one after the other, share the nodes with it (each takes one CPU per node, as
 # does the job); the tests that take the cluster down come after it, one at a time.
+pst_kind(cluster)
 set(CLUSTER ${CMAKE_SOURCE_DIR}/tests/cluster)
 set(CLUSTER_OUT ${CMAKE_CURRENT_BINARY_DIR}/cluster)
 add_test(NAME cluster.up COMMAND ${CLUSTER}/fixture.sh up)

@@ -1,6 +1,7 @@
 # pstswm coll: every operation with result checks, sub-communicators, fixed and rotating roots,
 # at 2, 4 and 8 ranks; record contents; bad input.  Small sizes and iteration counts: MPICH
 # busy-polls when oversubscribed (an 8 B allreduce takes ms at 8 ranks).
+pst_kind(mpi)
 set(CO coll --reps 2 --iters 3 --warmup 1)
 
 pst_records_test(coll.all-ops.2 2 CHECKS

@@ -1,4 +1,5 @@
 # Communication layer: every protocol as SWAP and SENDRECV, verified, at 2/3/4/8 ranks.
+pst_kind(mpi)
 add_executable(test_mpi_comm ${CMAKE_SOURCE_DIR}/tests/mpi/test_comm.c)
 target_link_libraries(test_mpi_comm PRIVATE pst_comm)
 foreach(n 2 3 4 8)

@@ -3,6 +3,7 @@
 # whole records, and nothing of the killed run may be alive 10 s after the kill.  SIGTERM and
 # SIGINT (exit 130, one-line resume hint, the resume finishes) are tests/python/test_run.py's;
 # on the emulated cluster: tests/cluster/crash.sh.
+pst_kind(mpi)
 add_test(NAME crash.kill COMMAND ${CMAKE_SOURCE_DIR}/.venv/bin/python ${CMAKE_SOURCE_DIR}/tests/crash-resume.py
   --suite ${CMAKE_SOURCE_DIR}/tests/crash.toml --pstlab ${CMAKE_SOURCE_DIR}/.venv/bin/pstlab
   --work ${CMAKE_CURRENT_BINARY_DIR}/crash-kill --signal KILL --random 2 --seed 54 --in-launch 3

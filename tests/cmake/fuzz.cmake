@@ -1,6 +1,7 @@
 # Fuzzers (tests/fuzz): seeded, the seed printed for replay.  In process: thousands of command
 # lines through every option table and validator.  End to end: a few dozen launches per MPI,
 # capped sizes, exit code, message, files and hangs checked.
+pst_kind(fuzz)
 add_executable(fuzz_cli ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_cli.c)
 target_link_libraries(fuzz_cli PRIVATE pst_cmd)
 add_test(NAME fuzz.cli COMMAND ${PSTRUN} -n 1 $<TARGET_FILE:fuzz_cli> 20000)

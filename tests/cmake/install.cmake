@@ -9,6 +9,7 @@
 #  - install.bad_prefix: an unwritable prefix is refused with exit 2 and one line, nothing written;
 #  - install.missing: with no MPI on PATH or FFTW hidden, setup and configure list what is
 #    missing with its packages and variables, and never call apt or sudo.
+pst_kind(install)
 set(INSTALL_TESTS ${CMAKE_SOURCE_DIR}/tests/install)
 add_test(NAME install.tree COMMAND ${INSTALL_TESTS}/tree.sh ${CMAKE_BINARY_DIR} ${PST_MPI})
 set_tests_properties(install.tree PROPERTIES LABELS install TIMEOUT 120 PROCESSORS 2)

@@ -4,6 +4,7 @@
 # `pstswm --version` and `pstlab run quick --max-ranks 2` from an empty directory
 # (tests/install/easybuild.sh).  The Open MPI build's tests only: one full build is enough.  Skips
 # (77) where Lmod cannot be installed or no package index answers, except under CI=true.
+pst_kind(install)
 if(PST_MPI STREQUAL "openmpi")
   add_test(NAME install.easybuild COMMAND ${CMAKE_SOURCE_DIR}/tests/install/easybuild.sh)
   set_tests_properties(install.easybuild PROPERTIES LABELS install TIMEOUT 1200 PROCESSORS 2 SKIP_RETURN_CODE 77)

@@ -3,6 +3,7 @@
 # from an empty directory, `pstlab --version` and `pstlab run quick --max-ranks 2 --pstswm
 # P/bin/pstswm` writing its report.  The Open MPI build only (the quick suite takes minutes);
 # skips (77) with one line where no package index is reachable, except under CI=true.
+pst_kind(install)
 if(PST_MPI STREQUAL "openmpi")
   add_test(NAME install.pstlab COMMAND ${CMAKE_SOURCE_DIR}/tests/install/end-to-end.sh ${CMAKE_BINARY_DIR})
   set_tests_properties(install.pstlab PROPERTIES LABELS install TIMEOUT 900 PROCESSORS 2 SKIP_RETURN_CODE 77)

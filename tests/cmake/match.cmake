@@ -1,5 +1,6 @@
 # pstswm match: MPI runs on both MPIs (records checked), deep queues, rendezvous-size messages,
 # idle ranks, and bad input with exact exit codes and messages.
+pst_kind(mpi)
 set(MATCH_FAST --reps 2 --iters 2 --warmup 1)
 
 # Every queue mode x wildcard x algorithm x order at 2 ranks: 2*3*3*2 lengths*3 counts*2 orders points.

@@ -1,5 +1,6 @@
 # pstswm model: end-to-end runs, the record, --write-fields/--reference, bad input.
 # The numerics are tested by tests/unit/test_model_*.c (case 2 at T42 and T85 over 5 days, etc.).
+pst_kind(mpi)
 set(MODEL_FAST --fftw-plan estimate)
 
 # Case 2 is a steady state with an analytic solution: its error norms are round-off (measured

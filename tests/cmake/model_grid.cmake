@@ -2,6 +2,7 @@
 # records (grid, algorithms, protocols, per-stage communication time, errors of case 2 at
 # round-off), and bad input.  That every grid and algorithm reproduces the serial model is
 # tests/cmake/model_parallel.cmake.
+pst_kind(mpi)
 set(GRID_FAST --trunc 21 --levels 2 --steps 6 --warmup 1 --fftw-plan estimate)
 set(GRID_CHECKS
   "all(r['bench'] == 'model' for r in recs)"

@@ -5,6 +5,7 @@
 # case 2's accuracy with each, the recurrence against the tables' fields, every decomposition and
 # Legendre algorithm against the serial run, threads bit for bit, the records, bad input.
 # MODEL_CASE2_ACCURATE and MODEL_FAST are model.cmake's (included first: its name sorts first).
+pst_kind(mpi)
 if(NOT DEFINED MODEL_CASE2_ACCURATE)
   message(FATAL_ERROR "model_legendre_kernel.cmake needs MODEL_CASE2_ACCURATE from model.cmake")
 endif()
@@ -104,11 +105,12 @@ function(pst_legendre_parallel_tests method prefix)
       $<TARGET_FILE:test_model_parallel> ${grid} ${case} 10 2 3 ${mode} mpi ${method})
   endforeach()
 endfunction()
+pst_kind(model-matrix)
 pst_legendre_parallel_tests(recurrence model.legendre_kernel.parallel 1x1:5:all 1x2:5:all 2x1:6:all 2x2:5:all 4x2:6:all)
 # The same with simd (the best path this CPU runs), sampled: each algorithm once on 1, 2, 4 and
 # the oversubscribed 8 ranks (Open MPI; MPICH to 4), every one of them on the column.
 pst_legendre_parallel_tests(simd model.legendre_kernel.simd.parallel 1x1:5:once 1x2:5:all 2x2:6:once 4x2:5:once)
-
+pst_kind(mpi)
 # Threads change no bit with the recurrence either (each thread generates into its own work area):
 # tests/mpi/test_model_threads.c's configurations, --comm-threads included, 2 and 3 threads
 # against one (oversubscribed MPICH on 2x2: 2 threads, 25 s), in case 5: a thread that used

@@ -9,6 +9,7 @@
 # only up to 4 ranks: its oversubscribed 6- and 8-rank grids took 66-129 s each even so (a third of
 # the CI budget's margin); Open MPI runs them, and comm.rma.np8 keeps MPICH's one-sided transport
 # tested at 8 ranks.
+pst_kind(model-matrix)
 add_executable(test_model_parallel ${CMAKE_SOURCE_DIR}/tests/mpi/test_model_parallel.c)
 target_link_libraries(test_model_parallel PRIVATE pst_model)
 set(one_sided rma)
@@ -44,6 +45,7 @@ foreach(grid 1x1 2x1 1x2 2x2 4x2 2x4 3x2)
   endforeach()
 endforeach()
 
+pst_kind(mpi)
 # Every rank runs rank 0's FFTW plans (model/fft.h: pst_fft_init_agreed), also with a rank that has
 # no lines and one whose shape rank 0 did not plan.
 add_executable(test_fft_agreed ${CMAKE_SOURCE_DIR}/tests/mpi/test_fft_agreed.c)
@@ -52,6 +54,7 @@ foreach(n 1 2 3 4)
   pst_output_test(model.fft_agreed.np${n} ${n} "fft_agreed: ok$" $<TARGET_FILE:test_fft_agreed>)
 endforeach()
 
+pst_kind(model-matrix)
 # ringpipe's just-in-time blocks smaller than a wavenumber (step_forward_legendre.c): T10 on a
 # column of 8 gives each rank 5 or 6 wavenumbers and 8 blocks of 3 to 5 coefficients, cut inside
 # the wavenumbers' parity blocks, as T85 on 16x16 does (16 ranks: Open MPI, as pst_mpi_test).
@@ -63,6 +66,7 @@ endif()
 # over longitudes and latitudes.
 pst_output_test(model.parallel.2x2.case5 4 ": ok$" $<TARGET_FILE:test_model_parallel> 2x2 5 10 2 3 subset)
 
+pst_kind(mpi)
 # Threads change no bit of the model (tests/mpi/test_model_threads.c, pst_threads_bitwise_test in
 # model.cmake): 1, 2 and 3 threads per rank on every small grid.
 add_executable(test_model_threads ${CMAKE_SOURCE_DIR}/tests/mpi/test_model_threads.c)

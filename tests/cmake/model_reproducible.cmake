@@ -1,6 +1,7 @@
 # --reproducible and the state checksums (docs/model.md: Reproducibility): five launches of the
 # same command, at 1, 2, 3, 1 and 2 threads, must give identical checksums in every point and diag
 # record (tests/reproducible-launches.sh); auto choices given explicitly are refused.
+pst_kind(mpi)
 set(REPRO_ARGS model --case 6 --levels 4 --steps 6 --diag-every 2 --reproducible)
 add_test(NAME model.reproducible.launches_1rank COMMAND ${CMAKE_SOURCE_DIR}/tests/reproducible-launches.sh
   ${CMAKE_CURRENT_BINARY_DIR}/repro-1rank 1 -- ${PSTRUN} -n 1 $<TARGET_FILE:pstswm> ${REPRO_ARGS} --trunc 42)

@@ -2,6 +2,7 @@
 # where they came from and where they ran; threads on a row and a column keep case 2 at round-off;
 # oversubscription is counted in threads; bad thread counts and levels are refused.  That threads
 # change no bit of the model is model.threads.bitwise.* (model_parallel.cmake).
+pst_kind(mpi)
 set(THREAD_FAST --trunc 21 --levels 4 --steps 4 --warmup 1 --fftw-plan estimate --blas openblas)
 pst_records_test(model.threads.records 1 CHECKS
   "header['threads'] == 2 and header['threads_source'] == '--threads'"

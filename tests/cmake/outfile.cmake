@@ -1,5 +1,6 @@
 # Atomic --out: FILE.partial renamed on success, an existing FILE untouched by a failed run, exit 3
 # on a failed write, devices, pipes and symlinks handled (tests/outfile-test.sh).
+pst_kind(mpi)
 add_test(NAME outfile.atomic COMMAND ${CMAKE_SOURCE_DIR}/tests/outfile-test.sh ${CMAKE_CURRENT_BINARY_DIR}/outfile
   -- ${PSTRUN} -n 2 $<TARGET_FILE:pstswm>)
 set_tests_properties(outfile.atomic PROPERTIES TIMEOUT 120 PROCESSORS 2)

@@ -1,6 +1,7 @@
 # pstswm pingpong: every mode (send modes and ordered protocols), both directions, one pair and all
 # pairs, at 2, 4 and 8 ranks with payload verification; record contents; bad input.
 # Small sizes and fixed iteration counts: MPICH busy-polls when oversubscribed.
+pst_kind(mpi)
 set(PP pingpong --reps 2 --iters 4 --warmup 1)
 
 pst_records_test(pingpong.modes.2 2 CHECKS

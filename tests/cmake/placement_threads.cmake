@@ -2,6 +2,7 @@
 # gives each rank T cores of its own and the OMP_ settings, recorded in the run header; ranks x T
 # above the host's cores binds nothing and is flagged.  The record checks need a host of two or
 # more cores; the --print tests check the commands pstrun builds for every launcher.
+pst_kind(mpi)
 include(ProcessorCount)
 ProcessorCount(PLACEMENT_CORES)
 set(PLACEMENT_ARGS model --case 2 --trunc 21 --levels 2 --steps 2)

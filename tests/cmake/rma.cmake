@@ -2,6 +2,7 @@
 # (MPICH oversubscribed with the quick shift set 1, 2, P-1: it busy-polls, so each blocking
 # step can cost a time slice), the rma catalogue and self-transfers
 # (tests/unit/test_comm_rma.c), and pstswm swap, pingpong and kernel --transport rma.
+pst_kind(mpi)
 foreach(n 2 3 4 8)
   set(mode full)
   if(n GREATER 2 AND NOT PST_MPI STREQUAL "openmpi")

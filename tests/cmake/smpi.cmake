@@ -1,6 +1,7 @@
 # The SMPI build (scripts/dev/build.sh smpi; docs/predict.md): pstswm on a simulated platform under
 # smpirun.  Included only by that build (tests/CMakeLists.txt): its programs are shared objects
 # only smpirun starts.  Ranks are simulated one at a time in one process, so 16 ranks cost one core.
+pst_kind(smpi)
 set(PSTRUN ${CMAKE_SOURCE_DIR}/scripts/pstrun --mpi smpi --platform ${CMAKE_SOURCE_DIR}/platforms/t3e-900.toml)
 set(PST_SMPI_REFERENCE ${CMAKE_BINARY_DIR}/../openmpi/pstswm)
 

@@ -2,6 +2,7 @@
 # pairings, split volume, cache states, and bad input.
 # "all" (PST_NPROTOCOLS, tests/helpers.cmake) x 2 sizes points; a summary per protocol and 2
 # sensitivity rows.
+pst_kind(mpi)
 pst_records_test(swap.np2.all_protocols 2 CHECKS
   "all(r['bench'] == 'swap' for r in recs)"
   "len(points) == 2 * ${PST_NPROTOCOLS}"

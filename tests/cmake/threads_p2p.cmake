@@ -3,6 +3,7 @@
 # (--thread-level funneled: the master drives every stream).  Every stream's payload is checked
 # against its own seeds, so a message taken by another stream fails the run.  T = 4 oversubscribes
 # this 2-core host on purpose; the sizes and loops stay small for MPICH's busy-polling.
+pst_kind(mpi)
 foreach(mode multiple funneled)
   if(mode STREQUAL "funneled")
     set(level --thread-level funneled)

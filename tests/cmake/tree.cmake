@@ -1,5 +1,6 @@
 # Checks over the whole tracked tree.  Works are cited by author, title and year
 # (docs/references.md), never by the internal names of the project's source documents.
+pst_kind(tree)
 add_test(NAME tree.references COMMAND ${CMAKE_SOURCE_DIR}/tests/check-references.py ${CMAKE_SOURCE_DIR})
 set_tests_properties(tree.references PROPERTIES TIMEOUT 60)
 # The layers of src/ (core < stats < run < comm < algo < model < cmd < main.c): no include runs upward.
@@ -26,3 +27,7 @@ set_tests_properties(tree.schema PROPERTIES TIMEOUT 60)
 add_test(NAME tree.docs COMMAND ${CMAKE_SOURCE_DIR}/tests/check-docs.py ${CMAKE_SOURCE_DIR}
   --pstrun ${PSTRUN} --pstswm $<TARGET_FILE:pstswm> --mpi ${PST_MPI})
 set_tests_properties(tree.docs PROPERTIES TIMEOUT 120 PROCESSORS 2)
+# The lanes: every test has one kind label and one area label (tests/helpers.cmake: pst_kind).
+add_test(NAME tree.lanes COMMAND ${CMAKE_SOURCE_DIR}/tests/check-lanes.py ${CMAKE_SOURCE_DIR}/tests/helpers.cmake
+  ${CMAKE_BINARY_DIR})
+set_tests_properties(tree.lanes PROPERTIES TIMEOUT 60)

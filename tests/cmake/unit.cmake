@@ -1,5 +1,6 @@
 # C unit tests: one executable per tests/unit/test_*.c, each linked against the highest layer its
 # includes name (PST_LAYERS runs upward): the lowest layer that holds what it tests.
+pst_kind(unit)
 file(GLOB unit_sources CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/unit/test_*.c)
 foreach(src ${unit_sources})
   get_filename_component(name ${src} NAME_WE)
@@ -19,5 +20,7 @@ foreach(src ${unit_sources})
       "LINKER:--wrap=fftw_alloc_real,--wrap=fftw_alloc_complex,--wrap=fftw_malloc,--wrap=fftw_free")
   endif()
   add_test(NAME unit.${name} COMMAND ${PSTRUN} -n 1 $<TARGET_FILE:${name}>)
-  set_tests_properties(unit.${name} PROPERTIES TIMEOUT 120)
+  # Its area is the word after test_ (test_model_cases: area:model), for `make check AREA=model`.
+  string(REGEX REPLACE "^test_([a-z]+).*" "\\1" unit_area ${name})
+  set_tests_properties(unit.${name} PROPERTIES TIMEOUT 120 LABELS area:${unit_area})
 endforeach()

@@ -1,5 +1,6 @@
 # The yardsticks of bench/model.sh: each one runs small and checks its own result (a wrong DGEMM
 # entry or triad value is exit 3); bad input is exit 2 with the reason.
+pst_kind(mpi)
 set(pst_ys $<TARGET_FILE:pst_yardstick>)
 add_test(NAME yardstick.dgemm COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-output.sh
   "\"what\":\"dgemm\",\"n\":64,.*\"gflops_med\":[0-9]" -- ${pst_ys} dgemm --n 64 --reps 3)

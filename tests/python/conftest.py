@@ -1,7 +1,9 @@
 """Shared fixtures: the committed record fixtures, the fake pstswm, running the CLI in-process."""
 
+import ast
 import os
 import shutil
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,29 @@ FIXTURES = HERE / "fixtures"
 FAKE = HERE / "fake_pstswm.py"
 # A launcher template that starts the fake directly: pstrun substitutes {n}, no MPI involved.
 FAKE_LAUNCHER = "env FAKE_RANKS={n}"
+
+
+# pstlab's layers, lowest first (python/pyproject.toml's import-linter contract); report and run
+# share a rank.  Each test file is marked with the highest layer it imports, so `pytest -m stats`
+# runs the tests of one layer (markers are registered in pytest.ini, which makes them strict).
+LAYERS = ("core", "io", "stats", "benches", "analysis", "report", "run", "simulate", "cli")
+
+
+@cache
+def layer_of(path: Path) -> str:
+    """The highest pstlab layer a test file imports (core when it imports none)."""
+    imported = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        imported |= {n.split(".")[1] for n in names if n.startswith("pstlab.") and n.count(".") >= 1}
+    return max((layer for layer in imported if layer in LAYERS), key=LAYERS.index, default="core")
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        item.add_marker(getattr(pytest.mark, layer_of(Path(item.fspath))))
 
 
 @pytest.fixture(autouse=True)

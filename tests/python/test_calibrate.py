@@ -104,6 +104,7 @@ def test_results_without_swaps_exit_2_and_write_nothing(tmp_path, capsys):
     assert not (tmp_path / "p.toml").exists()
 
 
+@pytest.mark.mpi
 @pytest.mark.skipif(
     os.environ.get("PSTSWM_MPI") != "smpi",
     reason="needs the SMPI build (make test's smpi step)",
@@ -144,6 +145,7 @@ def test_calibrate_simulates_its_platform_and_stores_what_it_printed(tmp_path, c
     assert rc == (3 if missed else 0) and ("MISSED" in printed) == missed
 
 
+@pytest.mark.mpi
 @pytest.mark.skipif(
     os.environ.get("PSTSWM_MPI") != "smpi",
     reason="needs the SMPI build (make test's smpi step)",

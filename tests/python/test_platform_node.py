@@ -133,6 +133,7 @@ def test_bad_node_or_share_table_exits_2_with_file_and_line(tmp_path, old, new, 
     assert f"{bad}:{line}: " in done.stderr and message in done.stderr, done.stderr
 
 
+@pytest.mark.mpi
 @pytest.mark.skipif(os.environ.get("PSTSWM_MPI") != "smpi", reason="needs the SMPI build (make test's smpi step)")
 def test_concurrent_swaps_on_a_node_divide_its_shared_bandwidth(node_file, tmp_path):
     """Core links of 1 GB/s that a core's send and receive divide, a node backbone of 1 GB/s: a

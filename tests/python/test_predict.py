@@ -255,6 +255,7 @@ def test_without_another_smpicc_the_smpi_build_is_build_smpi(tmp_path, monkeypat
     assert paths.default_build("smpi") == "smpi"
 
 
+@pytest.mark.mpi
 @pytest.mark.skipif(os.environ.get("PSTSWM_MPI") != "smpi", reason="needs the SMPI build (make test's smpi step)")
 def test_a_dry_run_lists_the_suite_without_an_internal_error(tmp_path):
     """The results directory of a prediction is named for the SMPI build (a call without the MPI

@@ -99,6 +99,7 @@ def options() -> dict[str, set[str]]:
     return out
 
 
+@pytest.mark.mpi
 @pytest.mark.skipif(real_pstswm() is None, reason="no pstswm: set PSTSWM_BUILD=build/<mpi> and PSTSWM_MPI=<mpi>")
 @pytest.mark.parametrize("name", ["quick", "paper", "full"])
 def test_shipped_suites_use_options_the_built_pstswm_accepts(name, options):
