@@ -179,6 +179,62 @@ static int kernels_agree(int rank, pst_model_config mc, long steps, const spectr
     return !(diff <= TOL);
 }
 
+/* The protocols a run rotates through: the selected two-sided ones (or every one-sided one of
+ * TRANSPORT), or only $PST_TEST_PROTOCOL when set (debugging one protocol). */
+static const pst_protocol **selected_protocols(const char *transport, bool two_sided, size_t *nprotos)
+{
+    const pst_protocol **protos = NULL;
+    for (size_t i = 0; i < pst_protocol_count(transport); i++) {
+        const pst_protocol *p = pst_protocol_at(transport, i);
+        const char *only = getenv("PST_TEST_PROTOCOL");
+        if ((two_sided && !protocol_selected(p)) || (only && strcmp(only, p->code))) continue;
+        protos = realloc(protos, (*nprotos + 1) * sizeof *protos);
+        protos[(*nprotos)++] = p;
+    }
+    return protos;
+}
+
+/* The hand-written algorithms and the stages' collectives, in the stages they serve. */
+typedef struct {
+    const pst_algorithm *ffts[32], *legs[32], *lib_ffts[32], *lib_legs[32];
+    int nfft, nleg, nlib_fft, nlib_leg;
+} stage_algorithms;
+
+static void split_algorithms(stage_algorithms *sa)
+{
+    *sa = (stage_algorithms){0};
+    for (size_t a = 0; a < pst_nalgorithms && sa->nfft < 32 && sa->nleg < 32; a++) {
+        const pst_algorithm *alg = &pst_algorithms[a];
+        if (pst_algorithm_unavailable(alg)) continue;
+        if (alg->stages & PST_ALG_STAGE_FFT) {
+            if (library(alg)) sa->lib_ffts[sa->nlib_fft++] = alg;
+            else sa->ffts[sa->nfft++] = alg;
+        }
+        if (alg->stages & PST_ALG_STAGE_LEGENDRE) {
+            if (library(alg)) sa->lib_legs[sa->nlib_leg++] = alg;
+            else sa->legs[sa->nleg++] = alg;
+        }
+    }
+}
+
+/* Two-sided runs beyond the pairs (not once: oversubscribed MPICH grids cost 2-10 s a run). The
+ * library alternatives take no protocol: each runs once, paired in turn with those of the other
+ * stage.  The level pipeline: each vector sum with a nonblocking twin, one level per block, every
+ * level block's sum in flight while the next is computed (on a column). */
+static void check_library_and_pipeline(const grid_run *g, const stage_algorithms *sa, const pst_protocol *proto, tally *t)
+{
+    if (sa->nlib_fft && sa->nlib_leg) {
+        int nlib = sa->nlib_fft > sa->nlib_leg ? sa->nlib_fft : sa->nlib_leg;
+        for (int i = 0; i < nlib; i++)
+            check_config(g, sa->lib_ffts[i % sa->nlib_fft], sa->lib_legs[i % sa->nlib_leg], proto, false, i % 2, false, t);
+    }
+    if (g->PY > 1 && g->levels > 1)
+        for (int li = 0; li < sa->nleg + sa->nlib_leg; li++) {
+            const pst_algorithm *leg = li < sa->nleg ? sa->legs[li] : sa->lib_legs[li - sa->nleg];
+            if (pst_pleg_sum_splits(leg)) check_config(g, sa->ffts[li % sa->nfft], leg, proto, false, 0, true, t);
+        }
+}
+
 int main(int argc, char **argv)
 {
     char *as_option[] = {argv[0], "--transport", argc > 7 ? argv[7] : "mpi"};
@@ -207,33 +263,14 @@ int main(int argc, char **argv)
     run(mc, steps, &serial);
     int kernel_failures = kernels_agree(rank, mc, steps, &serial);
 
-    const pst_protocol **protos = NULL;
     size_t nprotos = 0;
     const char *transport = argc > 7 ? argv[7] : "mpi";
     bool two_sided = !strcmp(transport, "mpi");
-    for (size_t i = 0; i < pst_protocol_count(transport); i++) {
-        const pst_protocol *p = pst_protocol_at(transport, i);
-        const char *only = getenv("PST_TEST_PROTOCOL"); /* debugging one protocol */
-        if ((two_sided && !protocol_selected(p)) || (only && strcmp(only, p->code))) continue;
-        protos = realloc(protos, (nprotos + 1) * sizeof *protos);
-        protos[nprotos++] = p;
-    }
-    /* The hand-written algorithms and the stages' collectives, in the stages they serve: every
-     * pair, protocols rotating. */
-    const pst_algorithm *ffts[32], *legs[32], *lib_ffts[32], *lib_legs[32];
-    int nfft = 0, nleg = 0, nlib_fft = 0, nlib_leg = 0;
-    for (size_t a = 0; a < pst_nalgorithms && nfft < 32 && nleg < 32; a++) {
-        const pst_algorithm *alg = &pst_algorithms[a];
-        if (pst_algorithm_unavailable(alg)) continue;
-        if (alg->stages & PST_ALG_STAGE_FFT) {
-            if (library(alg)) lib_ffts[nlib_fft++] = alg;
-            else ffts[nfft++] = alg;
-        }
-        if (alg->stages & PST_ALG_STAGE_LEGENDRE) {
-            if (library(alg)) lib_legs[nlib_leg++] = alg;
-            else legs[nleg++] = alg;
-        }
-    }
+    const pst_protocol **protos = selected_protocols(transport, two_sided, &nprotos);
+    stage_algorithms sa;
+    split_algorithms(&sa);
+    const pst_algorithm **ffts = sa.ffts, **legs = sa.legs;
+    const int nfft = sa.nfft, nleg = sa.nleg;
     grid_run g = {.rank = rank, .PX = PX, .PY = PY, .M = M, .nlat = nlat, .nlon = nlon, .levels = levels, .steps = steps,
                   .mc = mc, .serial = &serial};
     tally t = {0};
@@ -254,21 +291,7 @@ int main(int argc, char **argv)
         static const int chunkings[] = {0, 1, PST_WHOLE_CHUNK};
         check_config(&g, ffts[fi], legs[li], protos[r % (long)nprotos], overlap, chunkings[r % 3], false, &t);
     }
-    /* The library alternatives take no protocol: each runs once, paired in turn with those of the
-     * other stage (two-sided runs, not once). */
-    if (two_sided && !once && nlib_fft && nlib_leg) {
-        int nlib = nlib_fft > nlib_leg ? nlib_fft : nlib_leg;
-        for (int i = 0; i < nlib; i++)
-            check_config(&g, lib_ffts[i % nlib_fft], lib_legs[i % nlib_leg], protos[0], false, i % 2, false, &t);
-    }
-    /* The level pipeline: each vector sum with a nonblocking twin, one level per block, every
-     * level block's sum in flight while the next is computed (two-sided runs on a column, not
-     * once: oversubscribed MPICH grids cost 2-10 s a run). */
-    if (two_sided && !once && PY > 1 && g.levels > 1)
-        for (int li = 0; li < nleg + nlib_leg; li++) {
-            const pst_algorithm *leg = li < nleg ? legs[li] : lib_legs[li - nleg];
-            if (pst_pleg_sum_splits(leg)) check_config(&g, ffts[li % nfft], leg, protos[0], false, 0, true, &t);
-        }
+    if (two_sided && !once) check_library_and_pipeline(&g, &sa, protos[0], &t);
     int failures = t.failures + kernel_failures, refused = t.refused, ran = t.ran, bitwise_runs = t.bitwise_runs;
     double worst = t.worst;
     if (ran == 0) {
