@@ -19,7 +19,7 @@
 # core by scripts/pstrun.  --build DIR: the pstswm build (default build/<mpi>).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-mpi=openmpi problems="85:16" rounds=3 steps=8 kernel=dgemm build= out=
+mpi=openmpi problems="85:16" rounds=3 steps=8 kernel=dgemm build="" out=""
 while (($#)); do
   case "$1" in
     --mpi) mpi=$2; shift 2 ;;

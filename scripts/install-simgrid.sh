@@ -20,7 +20,7 @@ declare -A sdist_sha256=(
 usage() { sed -n '5,11p' "$0" | sed 's/^# \{0,1\}//'; }
 die_usage() { echo "install-simgrid: $1" >&2; usage >&2; exit 2; }
 
-prefix= jobs=$(nproc) version=
+prefix="" jobs=$(nproc) version=""
 while (($#)); do
   case "$1" in
     --prefix) (($# >= 2)) || die_usage "--prefix needs a directory"; prefix=$2; shift 2 ;;

@@ -2,7 +2,7 @@
 # What `make run` ends with: the quick suite through pstlab, its report, and the terminal summary.
 # Usage: scripts/dev/run-quick.sh MPI   (openmpi | mpich | system)
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 mpi=${1:?usage: scripts/dev/run-quick.sh openmpi|mpich|system}
 out=results/$(date +%Y%m%d-%H%M%S)-quick-$mpi
 # The report is written below (its failure fails `make run`), not by pstlab run as well.

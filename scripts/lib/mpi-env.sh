@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Per-MPI commands on Debian (both MPIs side by side), the MPI on PATH ("system") or SimGrid's
 # SMPI ("smpi": the program runs on a simulated platform, docs/predict.md).
 mpi_cc() {

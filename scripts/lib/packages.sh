@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Debian packages a script needs, installed when they are missing (sourced; bash).
 #   ensure_debian_packages WHO PACKAGE...
 # As root with apt: installs the missing ones.  Otherwise says which are missing (prefixed

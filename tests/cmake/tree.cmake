@@ -31,3 +31,6 @@ set_tests_properties(tree.docs PROPERTIES TIMEOUT 120 PROCESSORS 2)
 add_test(NAME tree.lanes COMMAND ${CMAKE_SOURCE_DIR}/tests/check-lanes.py ${CMAKE_SOURCE_DIR}/tests/helpers.cmake
   ${CMAKE_BINARY_DIR})
 set_tests_properties(tree.lanes PROPERTIES TIMEOUT 60)
+# shellcheck over scripts/ (skipped, and said so, where shellcheck is not installed).
+add_test(NAME tree.shellcheck COMMAND ${CMAKE_SOURCE_DIR}/tests/shellcheck.sh ${CMAKE_SOURCE_DIR})
+set_tests_properties(tree.shellcheck PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77)
