@@ -56,7 +56,8 @@ test:
 	@set -e; for m in $(TEST_MPIS); do \
 	  scripts/dev/build.sh $$m $(BUILD_TYPE) $(JOBS); \
 	  scripts/dev/test.sh $$m; \
-	  scripts/dev/test-sanitize.sh $$m; \
+	  paths=; [ "$$m" = openmpi ] && [ -n "$(filter mpich,$(TEST_MPIS))" ] && paths=--mpi-paths-only; \
+	  scripts/dev/test-sanitize.sh $$m $$paths; \
 	done
 ifneq ($(TEST_SMPI),)
 	@scripts/dev/build.sh openmpi $(BUILD_TYPE) $(JOBS)

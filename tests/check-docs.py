@@ -3,7 +3,7 @@
 
     check-docs.py REPO_DIR [--pstrun PSTRUN --pstswm PSTSWM --mpi MPI]
 
-Over README.md and docs/**/*.md:
+Over README.md, CONTRIBUTING.md and docs/**/*.md:
   - every relative Markdown link names a file that exists, and every #anchor a heading of it;
   - code fences are balanced (an unclosed fence renders the rest of a page as code);
   - README.md is at most 150 lines;
@@ -60,7 +60,7 @@ COUNT_CLAIMS = [
 
 
 def docs_files(repo: Path) -> list[Path]:
-    return [repo / "README.md", *sorted((repo / "docs").rglob("*.md"))]
+    return [repo / "README.md", repo / "CONTRIBUTING.md", *sorted((repo / "docs").rglob("*.md"))]
 
 
 def anchor(heading: str) -> str:
