@@ -55,7 +55,8 @@ test:
 	@scripts/dev/setup.sh $(TEST_MPIS) cluster $(if $(TEST_SMPI),smpi openmpi)
 	@set -e; for m in $(TEST_MPIS); do \
 	  scripts/dev/build.sh $$m $(BUILD_TYPE) $(JOBS); \
-	  scripts/dev/test.sh $$m; \
+	  once=; [ "$$m" = mpich ] && [ -n "$(filter openmpi,$(TEST_MPIS))" ] && once=--mpi-runs-only; \
+	  scripts/dev/test.sh $$m $$once; \
 	  paths=; [ "$$m" = openmpi ] && [ -n "$(filter mpich,$(TEST_MPIS))" ] && paths=--mpi-paths-only; \
 	  scripts/dev/test-sanitize.sh $$m $$paths; \
 	done
