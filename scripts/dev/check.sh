@@ -26,7 +26,10 @@ else
   fi
 fi
 echo "== check with $mpi${area:+, area $area} =="
-ctest --test-dir "build/$mpi" --output-on-failure -j 2 --timeout 300 "${ctest_select[@]}" --no-tests=ignore
+# Both halves run even when the first fails, so one check shows every failure.
+rc=0
+ctest --test-dir "build/$mpi" --output-on-failure -j 2 --timeout 300 "${ctest_select[@]}" --no-tests=ignore || rc=1
 if [[ -n $pytest_select ]]; then
-  .venv/bin/python -m pytest -q tests/python -m "$pytest_select"
+  .venv/bin/python -m pytest -q tests/python -m "$pytest_select" || rc=1
 fi
+exit $rc
