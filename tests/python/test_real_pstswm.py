@@ -19,7 +19,10 @@ else:
     import tomli as tomllib
 
 REAL = real_pstswm()
-pytestmark = [pytest.mark.mpi, pytest.mark.skipif(REAL is None, reason="no pstswm: set PSTSWM_BUILD=build/<mpi> and PSTSWM_MPI=<mpi>")]
+pytestmark = [
+    pytest.mark.mpi,
+    pytest.mark.skipif(REAL is None, reason="no pstswm: set PSTSWM_BUILD=build/<mpi> and PSTSWM_MPI=<mpi>"),
+]
 
 
 def test_small_suite_runs_and_reports(tmp_path):

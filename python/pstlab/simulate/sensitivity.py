@@ -252,7 +252,9 @@ def add_parser(sub, name: str, summary: str) -> None:
         help="a platform by name (share/pstswm/platforms or the checkout's platforms/, e.g. t3e-900) or a file",
     )
     p.add_argument(
-        "--build", metavar="DIR", help="the SMPI build (default: as scripts/dev/build.sh names it for the smpicc on PATH)"
+        "--build",
+        metavar="DIR",
+        help="the SMPI build (default: as scripts/dev/build.sh names it for the smpicc on PATH)",
     )
     p.add_argument("--out", metavar="DIR", help="results directory (default results/<timestamp>-SUITE-PLATFORM)")
     p.add_argument("--resume", action="store_true", help="finish an interrupted prediction")
