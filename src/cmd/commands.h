@@ -2,7 +2,7 @@
 #ifndef PST_COMMANDS_H
 #define PST_COMMANDS_H
 
-#include "cmd/frame.h"
+#include "cmd/common/frame.h"
 
 #include <stddef.h>
 
