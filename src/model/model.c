@@ -1,9 +1,9 @@
 #include "model/model.h"
 
 #include "model/checksum.h"
-#include "model/constants.h"
-#include "model/skeleton.h"
-#include "model/testcases.h"
+#include "model/setup/constants.h"
+#include "model/stages/skeleton.h"
+#include "model/setup/testcases.h"
 #include "core/alloc.h"
 
 #include <math.h>

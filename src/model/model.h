@@ -4,8 +4,8 @@
 #define PST_MODEL_MODEL_H
 
 #include "model/diagnostics.h"
-#include "model/dynamics.h"
-#include "model/transforms.h"
+#include "model/stages/dynamics.h"
+#include "model/transforms/transforms.h"
 
 #include <stdbool.h>
 #include <stdint.h>

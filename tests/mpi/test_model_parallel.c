@@ -23,7 +23,7 @@
 #include "algo_test.h"
 #include "core/errors.h"
 #include "model/model.h"
-#include "model/parallel.h"
+#include "model/setup/parallel.h"
 #include "model_test.h"
 
 #include <cblas.h>

@@ -15,7 +15,7 @@
  * the row and a vector sum or a transpose on the column. */
 #include "core/errors.h"
 #include "model/model.h"
-#include "model/parallel.h"
+#include "model/setup/parallel.h"
 #include "model_test.h"
 
 #include <cblas.h>

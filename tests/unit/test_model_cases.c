@@ -2,8 +2,8 @@
  * case 6 bounded with its wavenumber-4 pattern and converging to a T85 reference as dt falls,
  * case 5 for 15 days, case 1 advection, and the flop count against Worley 1998. */
 #include "check.h"
-#include "model/constants.h"
-#include "model/flops.h"
+#include "model/setup/constants.h"
+#include "model/stages/flops.h"
 #include "model/model.h"
 
 #include <cblas.h>

@@ -2,7 +2,7 @@
  * the comparison on planted (kernels, CPU) pairs, and the warning line, so the path that warns
  * is tested on any host without changing OPENBLAS_CORETYPE. */
 #include "check.h"
-#include "model/kernel_isa.h"
+#include "model/libs/library_isa.h"
 
 #include <string.h>
 

@@ -8,7 +8,7 @@
  * fails it), and pst_dyn_free must return all of them.  Also the --trunc limit drawn from the
  * estimate (pst_dyn_max_trunc). */
 #include "check.h"
-#include "model/dynamics.h"
+#include "model/stages/dynamics.h"
 #include "model/model.h"
 
 #include <cblas.h>

@@ -8,8 +8,8 @@
 #include "algo/vsum.h"
 #include "core/alloc.h"
 #include "core/errors.h"
-#include "model/gauss.h"
-#include "model/skeleton.h"
+#include "model/transforms/gauss.h"
+#include "model/stages/skeleton.h"
 
 #include <fftw3.h>
 #include <math.h>

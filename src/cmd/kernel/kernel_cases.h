@@ -18,8 +18,8 @@
 #include "algo/fft_planner.h"
 #include "cmd/kernel/kernel_problem.h"
 #include "comm/protocol.h"
-#include "model/blas.h"
-#include "model/legendre.h"
+#include "model/libs/blas.h"
+#include "model/transforms/legendre.h"
 
 #include <mpi.h>
 #include <stdbool.h>

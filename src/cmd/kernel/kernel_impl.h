@@ -10,8 +10,8 @@
 #include "cmd/kernel/kernel_problem.h"
 #include "comm/protocol.h"
 #include "core/cli.h"
-#include "model/blas.h"
-#include "model/legendre.h"
+#include "model/libs/blas.h"
+#include "model/transforms/legendre.h"
 #include "run/compare.h"
 #include "run/context.h"
 

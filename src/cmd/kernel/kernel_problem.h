@@ -13,7 +13,7 @@
 #ifndef PST_KERNEL_PROBLEM_H
 #define PST_KERNEL_PROBLEM_H
 
-#include "model/spectral_grid.h"
+#include "model/setup/spectral_grid.h"
 
 #include <stdbool.h>
 #include <stddef.h>

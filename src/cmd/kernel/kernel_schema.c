@@ -2,7 +2,7 @@
 #include "algo/algorithm.h"
 #include "cmd/common/records.h"
 #include "cmd/common/reproducible.h"
-#include "model/skeleton.h"
+#include "model/stages/skeleton.h"
 #include "run/run_schema.h"
 #include "stats/stats_schema.h"
 

@@ -14,16 +14,16 @@
 #include "cmd/common/records.h"
 #include "core/cli.h"
 #include "core/errors.h"
-#include "model/constants.h"
+#include "model/setup/constants.h"
 #include "model/fields_io.h"
 #include "run/context.h"
 #include "run/run_schema.h"
 #include "run/timer.h"
-#include "model/mathlibs.h"
+#include "model/libs/mathlibs.h"
 #include "model/model.h"
-#include "model/skeleton.h"
-#include "model/spectral_grid.h"
-#include "model/testcases.h"
+#include "model/stages/skeleton.h"
+#include "model/setup/spectral_grid.h"
+#include "model/setup/testcases.h"
 
 #include <libgen.h>
 #include <math.h>

@@ -13,7 +13,7 @@
 #ifndef PST_MODEL_ALGOS_H
 #define PST_MODEL_ALGOS_H
 
-#include "model/parallel.h"
+#include "model/setup/parallel.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -6,10 +6,10 @@
 
 #include "cmd/common/records.h"
 #include "core/alloc.h"
-#include "model/constants.h"
-#include "model/flops.h"
-#include "model/mathlibs.h"
-#include "model/skeleton.h"
+#include "model/setup/constants.h"
+#include "model/stages/flops.h"
+#include "model/libs/mathlibs.h"
+#include "model/stages/skeleton.h"
 #include "run/emit.h"
 #include "run/threads.h"
 

@@ -1,7 +1,7 @@
 /* The records of `pstswm model` (docs/model.md). */
 #include "cmd/common/records.h"
 #include "cmd/common/reproducible.h"
-#include "model/skeleton.h"
+#include "model/stages/skeleton.h"
 #include "run/events.h"
 #include "run/run_schema.h"
 #include "stats/stats_schema.h"
