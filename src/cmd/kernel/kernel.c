@@ -33,8 +33,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const pst_kernel_stage_names[2] = {"fft", "legendre"};
-
 static const kernel_cfg default_cfg = {.protocols_spec = "all", .grid_spec = "1d", .transport = "mpi", .result = "replicated",
                                        .trunc = 42, .levels = 16, .fields = 3, .reps = 10, .warmup = 1,
                                        .compare = PST_COMPARE_DEFAULTS, .blas_name = "openblas", .fftw_plan = "measure",
@@ -154,7 +152,7 @@ static void validate(void *p)
 
     cfg->blas = pst_blas_backend_resolve(cfg->blas_name).lib;
     cfg->legendre_kernel = pst_leg_method_parse(cfg->legendre_kernel_name);
-    pst_kernel_reproducible(cfg);
+    pst_kernel_reproducible(cfg, &default_cfg);
     if (!pst_fft_planner_init(&cfg->fft, cfg->fftw_plan)) pst_usage_error("--fftw-plan: unknown '%s'", cfg->fftw_plan);
     /* The problem. */
     if (cfg->granularity) {

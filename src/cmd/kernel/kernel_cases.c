@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const pst_kernel_stage_names[2] = {"fft", "legendre"};
+
 struct kcase {
     pst_alg_family fam;
     pst_blas blas;   /* the vector sums' dgemms */

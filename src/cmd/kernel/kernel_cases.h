@@ -25,6 +25,7 @@
 #include <stdbool.h>
 
 typedef enum kstage { KS_FFT, KS_LEGENDRE } kstage;
+extern const char *const pst_kernel_stage_names[2]; /* by kstage: "fft", "legendre" (--stages) */
 
 /* Where this rank sits: the stage communicator and its grid coordinates. */
 typedef struct kgeom {

@@ -20,7 +20,6 @@
 #include <stddef.h>
 
 /* The algorithms are the registry's rows (algo/algorithm.h); stage s is PST_ALG_STAGE_* bit s. */
-extern const char *const pst_kernel_stage_names[2];
 
 static inline bool serves(const pst_algorithm *a, int stage) { return (a->stages & (1u << stage)) != 0; }
 
@@ -105,6 +104,6 @@ void pst_kernel_summarise(void *cfg);
 void pst_kernel_emit_point(kernel_cfg *cfg, const outcome *o, size_t i);
 
 /* --reproducible and the run header's rounding choices (kernel_repro.c), before --fftw-plan is read. */
-void pst_kernel_reproducible(kernel_cfg *cfg);
+void pst_kernel_reproducible(kernel_cfg *cfg, const kernel_cfg *defaults);
 
 #endif

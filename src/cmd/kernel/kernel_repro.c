@@ -6,8 +6,6 @@
 
 #include <string.h>
 
-extern const pst_subcommand pst_subcommand_kernel;
-
 static void rec_choices(pst_rec *r, const pst_ctx *ctx, void *arg)
 {
     (void)ctx;
@@ -23,9 +21,8 @@ static void rec_choices(pst_rec *r, const pst_ctx *ctx, void *arg)
     pst_choices_rec(r, &ch);
 }
 
-void pst_kernel_reproducible(kernel_cfg *cfg)
+void pst_kernel_reproducible(kernel_cfg *cfg, const kernel_cfg *defaults)
 {
-    const kernel_cfg *defaults = pst_subcommand_kernel.defaults;
     pst_ctx_add_header(&cfg->ctx, rec_choices, cfg);
     if (cfg->reproducible) cfg->fftw_plan = pst_reproducible_fftw_plan(cfg->fftw_plan, defaults->fftw_plan, NULL);
 }

@@ -137,6 +137,9 @@ static void resolve_legendre_isa(model_cfg *c)
     if (refusal) pst_usage_error("--legendre-isa: %s: %s (this CPU runs: %s)", c->legendre_isa_name, refusal, pst_leg_isa_names[pst_leg_isa_best()]);
 }
 
+/* This subcommand's row, at the end of the file: --reproducible reads its defaults and options. */
+extern const pst_subcommand pst_subcommand_model;
+
 static void validate(model_cfg *c)
 {
     char err[512];
@@ -167,7 +170,7 @@ static void validate(model_cfg *c)
     /* A skeleton run computes no state: what would read it is refused rather than fed garbage. */
     if (pst_skeleton() && (c->diag_every || c->write_fields || c->reference))
         pst_usage_error("--compute skeleton computes no state: --diag-every, --write-fields and --reference need --compute real");
-    pst_model_cmd_reproducible(c);
+    pst_model_cmd_reproducible(c, &pst_subcommand_model);
     if (!pst_fft_planner_init(&c->fft, c->fftw_plan)) pst_usage_error("--fftw-plan: unknown '%s'", c->fftw_plan);
     pst_blas_backend blas = pst_blas_backend_resolve(c->blas_name);
     c->blas = blas.lib;
@@ -211,8 +214,6 @@ static long long resolve_steps(const model_cfg *c, double dt_s)
 
 /* The frame's phases, each its own function: options -> validate -> plan -> measure -> analyse
  * -> print and emit -> finish (--write-fields). */
-
-bool pst_model_cmd_root;  /* rank 0 prints */
 
 static pst_model_config model_config(model_cfg *c)
 {

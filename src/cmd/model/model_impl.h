@@ -5,6 +5,7 @@
 #define PST_MODEL_CMD_IMPL_H
 
 #include "algo/fft_planner.h"
+#include "cmd/common/frame.h"
 #include "cmd/model/model_algos.h"
 #include "core/record.h"
 #include "model/libs/blas.h"
@@ -81,7 +82,7 @@ void pst_model_cmd_rec_identity(pst_rec *r, const model_cfg *c, const pst_model 
 void pst_model_cmd_rec_diag(pst_rec *r, const pst_model_diag *d);
 /* Reproducibility (model_repro.c): --reproducible's choices, before they are resolved, and the
  * header's rounding choices; rank 0's line of them; a diagnosis's state checksums. */
-void pst_model_cmd_reproducible(model_cfg *c);
+void pst_model_cmd_reproducible(model_cfg *c, const pst_subcommand *row);
 void pst_model_cmd_print_choices(const model_cfg *c);
 void pst_model_cmd_rec_checksums(pst_rec *r, const pst_model_diag *d);
 /* Rank 0, before the run: what runs, with which step and algorithms (model_report.c). */

@@ -8,8 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-extern const pst_subcommand pst_subcommand_model;
-
 /* The run's choices that can change the rounding, each with how it was made: a row per choice,
  * after set-up (the timed ones are made then). */
 static void model_choices(const model_cfg *c, pst_choices *ch)
@@ -42,10 +40,10 @@ static void rec_choices(pst_rec *r, const pst_ctx *ctx, void *arg)
     pst_choices_rec(r, &ch);
 }
 
-void pst_model_cmd_reproducible(model_cfg *c)
+void pst_model_cmd_reproducible(model_cfg *c, const pst_subcommand *row)
 {
-    const model_cfg *defaults = pst_subcommand_model.defaults;
-    const pst_opt *opts = pst_subcommand_model.command->opts;
+    const model_cfg *defaults = row->defaults;
+    const pst_opt *opts = row->command->opts;
     pst_ctx_add_header(&c->ctx, rec_choices, c);
     if (!c->reproducible) return;
     c->blas_name = pst_reproducible_named(opts, "blas", c->blas_name, defaults->blas_name);

@@ -20,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+bool pst_model_cmd_root; /* rank 0 prints (set by model.c) */
+
 static void print_diag_header(void)
 {
     if (pst_model_cmd_root) printf("  %6s %7s %10s %10s %10s %10s %11s %11s %11s %7s\n", "step", "day", "h_l1", "h_l2", "h_linf", "v_l2",

@@ -12,8 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const pst_stage_names[PST_NSTAGES] = {"fft", "legendre", "fourier", "grid", "spectral"};
-
 /* One inverse and one forward Legendre pass of a level block with library b, on the buffers the
  * step uses (the zeroed buffers of a new layout): what --blas auto times (pst_blas_choose). */
 static double legendre_pass_s(void *arg, pst_blas b)
@@ -76,19 +74,6 @@ static void init_fft(pst_dyn *d)
         pst_dyn_row_stage(d);
     }
     d->fft_plan_s = pst_event_end(&d->events, plan_event, &since_s);
-}
-
-void pst_dyn_row_stage(pst_dyn *d)
-{
-    const int lines = d->pair_chunk * 2 * d->Bc;
-    d->pfft_inv = pst_pfft_create(d->par, lines * PST_DYN_NINV, d->nthreads, d->cfg.fft, &d->events);
-    d->pfft_fwd = pst_pfft_create(d->par, lines * PST_DYN_NFWD, d->nthreads, d->cfg.fft, &d->events);
-}
-
-void pst_dyn_column_stage(pst_dyn *d)
-{
-    const size_t unit = (size_t)OUT_N * d->B * 2;
-    d->pleg = pst_pleg_create(d->par, leg_width(d), d->spec.ncoef * unit, unit, &d->events);
 }
 
 void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)

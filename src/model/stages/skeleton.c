@@ -21,6 +21,10 @@
 #include <xbt/config.h>
 #endif
 
+/* The stages' names (dynamics.h), defined here, below every file that reads them (the step's
+ * timer events, the stage fields of records, the stage list of the skeleton's rates). */
+const char *const pst_stage_names[PST_NSTAGES] = {"fft", "legendre", "fourier", "grid", "spectral"};
+
 const char *const pst_compute_names[] = {"real", "skeleton", NULL};
 
 static bool skeleton;

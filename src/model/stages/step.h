@@ -88,7 +88,7 @@ PST_STEP_CHAIN(PST_STEP_DECLARE)
  * one block of a pipelined vector sum, its coefficients alone (pst_vsum_compute_fn, arg: the pst_dyn). */
 void pst_step_forward_sums(pst_dyn *d, const double *lb, int pairs, double *O_all);
 void pst_step_forward_sums_block(void *arg, size_t lo, size_t count, double *dst);
-/* The parallel stages of d on d->par's communicators, timed in d->events (dynamics.c): the row's
+/* The parallel stages of d on d->par's communicators, timed in d->events (step_comm.c): the row's
  * FFT stage (PX > 1) and the column's Legendre stage (PY > 1). */
 void pst_dyn_row_stage(pst_dyn *d);
 void pst_dyn_column_stage(pst_dyn *d);
