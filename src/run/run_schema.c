@@ -71,7 +71,7 @@ static const pst_field locality[] = {
 };
 static const pst_fields locality_fields = PST_FIELDS("locality", locality);
 
-/* Filled by the model layer (model/mathlibs.h), which calls the libraries. */
+/* Filled by the model layer (model/libs/mathlibs.h), which calls the libraries. */
 static const pst_field math_library[] = {
     {"openblas_core", PST_F_STR, NULL, "the kernel set OpenBLAS chose for this CPU (openblas_get_corename; a DYNAMIC_ARCH build picks it at load time, OPENBLAS_CORETYPE overrides)", false, NULL},
     {"openblas_config", PST_F_STR, NULL, "openblas_get_config: version and build options", false, NULL},

@@ -1,4 +1,4 @@
-/* The kernels-against-CPU check (model/kernel_isa.h): the tables against known library names,
+/* The kernels-against-CPU check (model/libs/library_isa.h): the tables against known library names,
  * the comparison on planted (kernels, CPU) pairs, and the warning line, so the path that warns
  * is tested on any host without changing OPENBLAS_CORETYPE. */
 #include "check.h"

@@ -1,4 +1,4 @@
-/* The time step's memory estimate against what its set-up allocates (src/model/layout.c).
+/* The time step's memory estimate against what its set-up allocates (src/model/stages/layout.c).
  *
  * This test is linked with the project's calls to malloc, calloc, realloc, free and FFTW's
  * allocator wrapped (tests/cmake/unit.cmake), so it sees every byte the project's code holds,

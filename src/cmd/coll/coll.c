@@ -9,7 +9,7 @@
  *    min/median/max over its calls show who waits (root vs leaves, imbalance).
  * Inputs are written before and results checked after every loop and every single call (a reduce
  * really sums, every alltoallv block lands where it belongs), never inside the timed region.
- * Bandwidths follow nccl-tests (cmd/busbw.h). */
+ * Bandwidths follow nccl-tests (cmd/coll/busbw.h). */
 #include "cmd/coll/busbw.h"
 #include "cmd/coll/coll_impl.h"
 #include "cmd/common/frame.h"

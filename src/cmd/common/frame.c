@@ -1,4 +1,4 @@
-/* pst_subcommand_run: the one driver every subcommand's row runs through (cmd/frame.h). */
+/* pst_subcommand_run: the one driver every subcommand's row runs through (cmd/common/frame.h). */
 #include "cmd/common/frame.h"
 
 #include "core/errors.h"

@@ -1,6 +1,6 @@
 /* The record schemas of every subcommand (core/schema.h): what each record it writes carries.
- * Each bench's schemas live in <bench>_records.c beside its driver; its registry row lists them
- * (cmd/frame.h), and `pstswm schema` prints them all for docs/records.md and pstlab. */
+ * Each bench's schemas live in <bench>/<bench>_schema.c beside its driver; its registry row lists them
+ * (cmd/common/frame.h), and `pstswm schema` prints them all for docs/records.md and pstlab. */
 #ifndef PST_CMD_RECORDS_H
 #define PST_CMD_RECORDS_H
 

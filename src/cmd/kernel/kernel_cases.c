@@ -240,7 +240,7 @@ static long long dfft_verify(kcase *c)
 /* The flops of coefficient rows [row0, row0 + rows), a multiply-add counting 2 (--compute
  * skeleton).  The recurrence's dgemms run over pairs (a parity's symmetric or antisymmetric
  * part), not latitudes, and it adds generating P̄ for degrees m..M+1 of every wavenumber, 5 flops
- * per value as the model counts them (model/flops.h: the step's multiply, multiply-add and
+ * per value as the model counts them (model/stages/flops.h: the step's multiply, multiply-add and
  * division, and the underflow scale), each block charged its rows' share. */
 static double vsum_flops(const kcase *c, size_t rows)
 {

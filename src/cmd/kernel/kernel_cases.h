@@ -10,7 +10,7 @@
  *               compute callback) and summed over the column; by the dgemm kernel a dgemm of
  *               synthetic dyadic Legendre values and Fourier data, by the recurrence kernel the
  *               model's P̄ sums of the coefficients (m, n) over the rank's Gaussian latitude
- *               pairs, P̄ generated per block (model/legendre.h). */
+ *               pairs, P̄ generated per block (model/transforms/legendre.h). */
 #ifndef PST_KERNEL_CASES_H
 #define PST_KERNEL_CASES_H
 

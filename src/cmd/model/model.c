@@ -293,7 +293,7 @@ static void release(void *arg)
 /* ---- the row ---- */
 
 /* --fft's and --legendre's help: the registry's algorithms of each stage; --legendre-kernel's
- * names and help: the Legendre methods' table (model/legendre.h) and auto. */
+ * names and help: the Legendre methods' table (model/transforms/legendre.h) and auto. */
 static char fft_help[256], legendre_help[256], legendre_kernel_help[768];
 static const char *legendre_kernel_choices[PST_NLEG_METHODS + 2] = {"auto"};
 

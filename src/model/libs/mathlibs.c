@@ -37,7 +37,7 @@ int pst_fftw_simd(const char *sets[], size_t max)
 }
 
 /* The levels of the kernels each library runs against the CPU's, and the BLAS libraries whose
- * kernels lag it (kernel_isa.h). */
+ * kernels lag it (library_isa.h). */
 static void rec_kernel_isa(pst_rec *r, const char *const fftw_sets[], int fftw_n)
 {
     pst_isa cpu = pst_cpu_isa();

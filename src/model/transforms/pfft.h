@@ -1,7 +1,7 @@
 /* The model's FFT stage across a processor row: `lines` real longitude lines whose points are
  * split over the row (each rank [lines][nlon_local], pst_par's longitude block) to and from
  * their Fourier coefficients split by wavenumber (each rank [lines][nmx], the column's
- * wavenumbers pst_par.mx, m <= M; conventions of model/fft.h: forward unnormalised, inverse the
+ * wavenumbers pst_par.mx, m <= M; conventions of model/transforms/fft.h: forward unnormalised, inverse the
  * plain sum over m).
  *
  *   transposes (srtrans, swtrans, logtrans, coll) — the double transpose: the first transpose
