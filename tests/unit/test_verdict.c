@@ -1,7 +1,7 @@
 /* Verdict statistics (stats/verdict.c) against known answers, calibration of the best set by
  * seeded simulation, and the comparison schedule (run/compare.c) with a scripted turn. */
 #include "check.h"
-#include "run/compare.h"
+#include "run/rounds.h"
 #include "stats/verdict.h"
 
 #include <math.h>

@@ -18,7 +18,7 @@
 #include "core/cli.h"
 #include "core/errors.h"
 #include "run/alloc_state.h"
-#include "run/compare.h"
+#include "run/rounds.h"
 #include "run/context.h"
 #include "run/mpi_features.h"
 #include "run/run_schema.h"

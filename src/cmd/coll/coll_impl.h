@@ -6,7 +6,7 @@
 
 #include "cmd/coll/busbw.h"
 #include "core/cli.h"
-#include "run/compare.h"
+#include "run/rounds.h"
 #include "run/context.h"
 #include "stats/verdict.h"
 

@@ -5,7 +5,7 @@
 
 #include "core/alloc.h"
 #include "core/errors.h"
-#include "run/idle.h"
+#include "run/wait.h"
 #include "run/timer.h"
 #include "run/watchdog.h"
 #include "stats/stats.h"

@@ -24,7 +24,7 @@
 #include "model/libs/mathlibs.h"
 #include "model/stages/skeleton.h"
 #include "run/threads.h"
-#include "run/compare.h"
+#include "run/rounds.h"
 #include "run/context.h"
 #include "run/run_schema.h"
 

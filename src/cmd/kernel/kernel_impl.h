@@ -12,7 +12,7 @@
 #include "core/cli.h"
 #include "model/libs/blas.h"
 #include "model/transforms/legendre.h"
-#include "run/compare.h"
+#include "run/rounds.h"
 #include "run/context.h"
 
 #include <mpi.h>

@@ -23,7 +23,7 @@
 #include "core/cli.h"
 #include "core/errors.h"
 #include "run/context.h"
-#include "run/idle.h"
+#include "run/wait.h"
 #include "run/mpi_features.h"
 #include "run/payload.h"
 #include "run/run_schema.h"

@@ -4,7 +4,7 @@
 #include "core/alloc.h"
 #include "core/errors.h"
 #include "run/emit.h"
-#include "run/idle.h"
+#include "run/wait.h"
 #include "run/payload.h"
 #include "run/timer.h"
 #include "stats/fit.h"

@@ -8,7 +8,7 @@
 #include "cmd/common/streams.h"
 #include "comm/protocol.h"
 #include "core/cli.h"
-#include "run/compare.h"
+#include "run/rounds.h"
 #include "run/context.h"
 #include "stats/stats.h"
 

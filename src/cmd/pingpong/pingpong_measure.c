@@ -6,7 +6,7 @@
 #include "cmd/pingpong/loggp.h"
 #include "core/alloc.h"
 #include "core/errors.h"
-#include "run/idle.h"
+#include "run/wait.h"
 #include "run/payload.h"
 #include "run/timer.h"
 #include "run/watchdog.h"

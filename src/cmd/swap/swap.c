@@ -15,7 +15,7 @@
 #include "core/alloc.h"
 #include "core/cli.h"
 #include "core/errors.h"
-#include "run/compare.h"
+#include "run/rounds.h"
 #include "run/context.h"
 #include "run/run_schema.h"
 #include "run/threads.h"

@@ -6,7 +6,7 @@
 
 #include "comm/protocol.h"
 #include "core/cli.h"
-#include "run/compare.h"
+#include "run/rounds.h"
 #include "run/context.h"
 
 #include <mpi.h>

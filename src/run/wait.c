@@ -1,4 +1,4 @@
-#include "run/idle.h"
+#include "run/wait.h"
 
 #include <time.h>
 

@@ -1,8 +1,8 @@
-#include "run/compare.h"
+#include "run/rounds.h"
 
 #include "core/alloc.h"
 #include "core/errors.h"
-#include "run/idle.h"
+#include "run/wait.h"
 #include "run/timer.h"
 
 #include <math.h>
