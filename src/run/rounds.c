@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const pst_compare_schedules[] = {"rounds", "sequential", NULL};
+const char *const pst_round_schedules[] = {"rounds", "sequential", NULL};
 
 static void header_fields(pst_rec *r, const pst_ctx *c, void *arg)
 {
-    const pst_compare_opts *o = arg;
+    const pst_rounds_opts *o = arg;
     pst_rec_str(r, "schedule", o->schedule);
     pst_rec_int(r, "seed", o->seed);
     pst_rec_num(r, "margin", o->margin);
@@ -25,7 +25,7 @@ static void header_fields(pst_rec *r, const pst_ctx *c, void *arg)
     pst_rec_num(r, "budget_s", o->budget_s);
 }
 
-void pst_compare_setup(pst_compare_opts *o, pst_ctx *ctx, long long reps, size_t comparisons)
+void pst_rounds_setup(pst_rounds_opts *o, pst_ctx *ctx, long long reps, size_t comparisons)
 {
     bool rounds = !strcmp(o->schedule, "rounds");
     if (o->adaptive && !rounds) pst_usage_error("--adaptive needs --schedule rounds (adaptive rounds are interleaved)");
@@ -58,7 +58,7 @@ static void shuffled(size_t *order, size_t k, unsigned long long key)
     }
 }
 
-void pst_round_order(const pst_compare_opts *o, unsigned long long stream, size_t round, size_t *order, size_t k)
+void pst_round_order(const pst_rounds_opts *o, unsigned long long stream, size_t round, size_t *order, size_t k)
 {
     if (!strcmp(o->schedule, "sequential")) {
         for (size_t i = 0; i < k; i++) order[i] = i;
@@ -90,7 +90,7 @@ static void combine(pst_rounds *R, double *local, size_t from, size_t to)
 }
 
 /* The first k alternatives' medians are all known to --precision. */
-static bool precise(const pst_rounds *R, size_t k, const pst_compare_opts *o)
+static bool precise(const pst_rounds *R, size_t k, const pst_rounds_opts *o)
 {
     for (size_t i = 0; i < k; i++) {
         double lo, hi, med = pst_median_ci(R->t[i], R->n, o->confidence, &lo, &hi);
@@ -99,7 +99,7 @@ static bool precise(const pst_rounds *R, size_t k, const pst_compare_opts *o)
     return true;
 }
 
-void pst_rounds_run(pst_rounds *R, pst_compare_opts *o, size_t k, long long reps, pst_turn_fn turn, void *arg)
+void pst_rounds_run(pst_rounds *R, pst_rounds_opts *o, size_t k, long long reps, pst_turn_fn turn, void *arg)
 {
     *R = (pst_rounds){.k = k, .t = pst_calloc(k, sizeof *R->t)};
     size_t nreps = (size_t)reps;
@@ -149,7 +149,7 @@ void pst_rounds_free(pst_rounds *R)
     *R = (pst_rounds){0};
 }
 
-pst_summary pst_rec_rounds(pst_rec *r, const pst_rounds *R, size_t alt, const pst_compare_opts *o)
+pst_summary pst_rec_rounds(pst_rec *r, const pst_rounds *R, size_t alt, const pst_rounds_opts *o)
 {
     pst_summary s = pst_summarize(R->t[alt], R->n);
     double lo, hi;
@@ -164,7 +164,7 @@ pst_summary pst_rec_rounds(pst_rec *r, const pst_rounds *R, size_t alt, const ps
     return s;
 }
 
-pst_verdict pst_rounds_verdict(const pst_rounds *R, size_t k, const pst_compare_opts *o, bool *in_set, double *median)
+pst_verdict pst_rounds_verdict(const pst_rounds *R, size_t k, const pst_rounds_opts *o, bool *in_set, double *median)
 {
     size_t n = R->n;
     double *t = pst_malloc((k * n + 1) * sizeof *t);
@@ -175,7 +175,7 @@ pst_verdict pst_rounds_verdict(const pst_rounds *R, size_t k, const pst_compare_
 }
 
 void pst_rec_verdict(pst_rec *r, const pst_verdict *v, const bool *in_set, const char *const *labels,
-                     const pst_rounds *R, const pst_compare_opts *o, const pst_ctx *c)
+                     const pst_rounds *R, const pst_rounds_opts *o, const pst_ctx *c)
 {
     const char *set[v->nbest ? v->nbest : 1];
     size_t ns = 0;

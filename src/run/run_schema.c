@@ -154,4 +154,4 @@ static const pst_field compare_header[] = {
     {"precision", PST_F_NUM, NULL, "adaptive target: the median's CI half-width relative to it", false, NULL},
     {"budget_s", PST_F_NUM, "s", "adaptive budget of the run; 0: 10x --reps rounds", false, NULL},
 };
-const pst_fields pst_fields_compare_header = PST_FIELDS("comparison settings", compare_header);
+const pst_fields pst_fields_rounds_header = PST_FIELDS("comparison settings", compare_header);

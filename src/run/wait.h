@@ -5,8 +5,8 @@
  * sub-communicator, the ranks not in the measured pair) wait here instead of in a blocking MPI
  * call: MPI libraries busy-poll, and on shared or oversubscribed cores a polling rank steals
  * time from the ranks being measured. */
-#ifndef PST_IDLE_H
-#define PST_IDLE_H
+#ifndef PST_WAIT_H
+#define PST_WAIT_H
 
 #include <mpi.h>
 

@@ -3,7 +3,7 @@
 #include "run/run_schema.h"
 #include "stats/stats_schema.h"
 
-const pst_schema pst_schema_coll_header = PST_HEADER_SCHEMA("coll", &pst_fields_compare_header);
+const pst_schema pst_schema_coll_header = PST_HEADER_SCHEMA("coll", &pst_fields_rounds_header);
 
 static const pst_field point[] = {
     {"op", PST_F_STR, NULL, "the collective: barrier, bcast, reduce, allreduce, allgather, alltoall or alltoallv", false, NULL},

@@ -114,7 +114,7 @@ static void emit_family(kernel_cfg *cfg, const family_outcome *f, const family_v
 
 static void print_family(const kernel_cfg *cfg, const family_outcome *f, const family_verdict *fv)
 {
-    const pst_compare_opts *co = &cfg->compare;
+    const pst_rounds_opts *co = &cfg->compare;
     char grid[32], ties[2048];
     stage_grid(cfg, f->stage, grid, sizeof grid);
     printf("\n== which %s to use, %s stage (%s, grid %s): each algorithm's fastest alternative in one set of rounds;\n"
@@ -156,7 +156,7 @@ typedef struct analysis {
     pst_ratio gen_q, coll_q;
 } analysis;
 
-static pst_ratio ratio_to_best(const outcome *o, size_t i, size_t best, const pst_compare_opts *co)
+static pst_ratio ratio_to_best(const outcome *o, size_t i, size_t best, const pst_rounds_opts *co)
 {
     if (i == SIZE_MAX) return (pst_ratio){NAN, NAN, NAN, false};
     return pst_paired_ratio(o->R.t[i], o->R.t[best], o->R.n, co->confidence, co->margin);
@@ -164,7 +164,7 @@ static pst_ratio ratio_to_best(const outcome *o, size_t i, size_t best, const ps
 
 static analysis *analyse(const kernel_cfg *cfg, const outcome *out, size_t n, size_t *nout)
 {
-    const pst_compare_opts *co = &cfg->compare;
+    const pst_rounds_opts *co = &cfg->compare;
     analysis *an = pst_calloc(n ? n : 1, sizeof *an);
     *nout = 0;
     for (size_t i = 0; i < n; i++) {
@@ -263,7 +263,7 @@ static const char *ratio_text(const pst_ratio *q, bool ran, char *text, size_t l
 
 static void print_summaries(const kernel_cfg *cfg, const analysis *an, size_t n)
 {
-    const pst_compare_opts *co = &cfg->compare;
+    const pst_rounds_opts *co = &cfg->compare;
     printf("\n== protocol sensitivity per algorithm (Worley & Foster): protocols x overlap, each its median over rounds;\n"
            "   best set: not slower than the best beyond %.0f %% at %.0f %% confidence ==\n", co->margin * 100, co->confidence * 100);
     printf("  %-10s %-8s %-14s %4s %10s %7s %7s  %-12s %s\n", "algorithm", "stage", "size", "n", "best ms", "median", "max",

@@ -6,7 +6,7 @@
 #include "run/run_schema.h"
 #include "stats/stats_schema.h"
 
-const pst_schema pst_schema_kernel_header = PST_HEADER_SCHEMA("kernel", &pst_fields_compare_header, &pst_algorithm_header_fields, &pst_compute_header_fields, &pst_reproducible_header_fields);
+const pst_schema pst_schema_kernel_header = PST_HEADER_SCHEMA("kernel", &pst_fields_rounds_header, &pst_algorithm_header_fields, &pst_compute_header_fields, &pst_reproducible_header_fields);
 
 /* base_fields: what was run, in every point and summary. */
 static const pst_field base[] = {

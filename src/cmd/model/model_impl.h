@@ -1,5 +1,5 @@
 /* What the parts of `pstswm model` share (model.c: options, validation, the plan, the row;
- * model_run.c: the run with its diagnostics, every rank; model_report.c: the records and the
+ * model_measure.c: the run with its diagnostics, every rank; model_report.c: the records and the
  * summary, rank 0).  Not for other commands. */
 #ifndef PST_MODEL_CMD_IMPL_H
 #define PST_MODEL_CMD_IMPL_H
@@ -33,7 +33,7 @@ typedef struct model_plan {
 
 /* What one run measured, reduced over steps and ranks. */
 typedef struct model_result {
-    pst_model_run_result run;
+    pst_model_integration run;
     pst_model_diag final;
     double diag_s;            /* diagnostics during the run, outside the step times */
     double max_rss_bytes;
@@ -89,7 +89,7 @@ void pst_model_cmd_rec_checksums(pst_rec *r, const pst_model_diag *d);
 void pst_model_cmd_print_banner(const model_cfg *c, const model_plan *p);
 
 /* The frame's phases of the one set: the run on every rank and, after the report, --write-fields
- * (model_run.c); the summary and its record on rank 0 (model_report.c). */
+ * (model_measure.c); the summary and its record on rank 0 (model_report.c). */
 void *pst_model_cmd_measure(void *cfg, size_t set);
 void pst_model_cmd_free_result(void *cfg, void *result);
 void pst_model_cmd_write_fields(void *cfg);

@@ -113,10 +113,10 @@ static void run_steps(model_cfg *c, model_plan *p, model_result *out)
     fflush(stdout);
 
     diag_ctx during = {.c = c, .steps = p->steps, .warned = &warned};
-    pst_model_run_opts run = {.steps = p->steps, .warmup = p->warmup, .keep_going = c->ctx.no_verify,
+    pst_model_integrate_opts run = {.steps = p->steps, .warmup = p->warmup, .keep_going = c->ctx.no_verify,
                               .diag_every = c->diag_every, .on_diag = diagnose_during, .arg = &during};
     pst_watchdog_phase("model case %lld T%lldL%lld time stepping (%lld steps)", c->test_case, c->trunc, c->levels, p->steps);
-    pst_model_run(m, &run, &out->run);
+    pst_model_integrate(m, &run, &out->run);
     if (out->run.blowup_step && !c->ctx.no_verify)
         pst_collective_exit(PST_EXIT_FAILED,
                             "numerical blow-up at step %lld (day %.3f): non-finite spectral coefficients; "

@@ -3,7 +3,7 @@
 #include "run/run_schema.h"
 #include "stats/stats_schema.h"
 
-const pst_schema pst_schema_pingpong_header = PST_HEADER_SCHEMA("pingpong", &pst_fields_compare_header);
+const pst_schema pst_schema_pingpong_header = PST_HEADER_SCHEMA("pingpong", &pst_fields_rounds_header);
 
 #define MODE_FIELDS                                                                                                     \
     {"mode", PST_F_STR, NULL, "send mode (send, ssend, isend, bsend) or ordered protocol code", false, NULL},          \

@@ -102,7 +102,7 @@ static bool is_core_group(const pst_fields *g)
 {
     static const pst_fields *const core[] = {
         &pst_fields_common, &pst_fields_header, &pst_fields_footer, &pst_fields_times, &pst_fields_rounds,
-        &pst_fields_verdict, &pst_fields_sensitivity, &pst_fields_segfit, &pst_fields_compare_header,
+        &pst_fields_verdict, &pst_fields_sensitivity, &pst_fields_segfit, &pst_fields_rounds_header,
     };
     for (size_t i = 0; i < sizeof core / sizeof core[0]; i++)
         if (core[i] == g) return true;

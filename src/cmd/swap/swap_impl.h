@@ -34,7 +34,7 @@ typedef struct swap_cfg {
     long long volume, reps, warmup, threads;
     pst_str_list cache;
     bool samples;
-    pst_compare_opts compare;
+    pst_rounds_opts compare;
     /* derived */
     const pst_protocol **protocols;
     size_t nprotocols;

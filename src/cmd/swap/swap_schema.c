@@ -3,7 +3,7 @@
 #include "run/run_schema.h"
 #include "stats/stats_schema.h"
 
-const pst_schema pst_schema_swap_header = PST_HEADER_SCHEMA("swap", &pst_fields_compare_header);
+const pst_schema pst_schema_swap_header = PST_HEADER_SCHEMA("swap", &pst_fields_rounds_header);
 
 static const pst_field point[] = {
     PST_FIELD_PROTOCOL,

@@ -93,7 +93,7 @@ pst_isa pst_cpu_isa(void)
 
 bool pst_isa_behind(pst_isa kernels, pst_isa cpu) { return kernels != PST_ISA_UNKNOWN && cpu != PST_ISA_UNKNOWN && kernels < cpu; }
 
-bool pst_kernels_behind_line(char *line, size_t size, const char *openblas_core, const char *blis_arch, pst_isa cpu)
+bool pst_blas_behind_line(char *line, size_t size, const char *openblas_core, const char *blis_arch, pst_isa cpu)
 {
     pst_isa openblas = pst_isa_of_openblas_core(openblas_core), blis = pst_isa_of_blis_arch(blis_arch);
     bool lag_openblas = pst_isa_behind(openblas, cpu), lag_blis = pst_isa_behind(blis, cpu);

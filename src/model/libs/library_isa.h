@@ -34,6 +34,6 @@ bool pst_isa_behind(pst_isa kernels, pst_isa cpu);
 /* The libraries whose kernels lag the CPU, in one line with what to do: "OpenBLAS core Prescott
  * (sse3), BLIS generic (generic): older kernels than this avx2 CPU runs; use ...".  openblas_core, blis_arch may be NULL (not loaded).
  * Writes "" and returns false when none lags. */
-bool pst_kernels_behind_line(char *line, size_t size, const char *openblas_core, const char *blis_arch, pst_isa cpu);
+bool pst_blas_behind_line(char *line, size_t size, const char *openblas_core, const char *blis_arch, pst_isa cpu);
 
 #endif

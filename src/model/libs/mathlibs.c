@@ -38,7 +38,7 @@ int pst_fftw_simd(const char *sets[], size_t max)
 
 /* The levels of the kernels each library runs against the CPU's, and the BLAS libraries whose
  * kernels lag it (library_isa.h). */
-static void rec_kernel_isa(pst_rec *r, const char *const fftw_sets[], int fftw_n)
+static void rec_library_isa(pst_rec *r, const char *const fftw_sets[], int fftw_n)
 {
     pst_isa cpu = pst_cpu_isa();
     pst_isa openblas = pst_isa_of_openblas_core(openblas_get_corename()), blis = pst_isa_of_blis_arch(pst_blis_arch());
@@ -67,13 +67,13 @@ static void rec_math_libraries(pst_rec *r, const pst_ctx *c, void *arg)
     int n = pst_fftw_simd(sets, sizeof sets / sizeof *sets);
     if (n < 0) pst_rec_null(r, "fftw_simd");
     else pst_rec_strs(r, "fftw_simd", sets, (size_t)n);
-    rec_kernel_isa(r, sets, n);
+    rec_library_isa(r, sets, n);
     pst_rec_obj_end(r);
 }
 
 bool pst_math_libraries_behind(char *line, size_t size)
 {
-    return pst_kernels_behind_line(line, size, openblas_get_corename(), pst_blis_arch(), pst_cpu_isa());
+    return pst_blas_behind_line(line, size, openblas_get_corename(), pst_blis_arch(), pst_cpu_isa());
 }
 
 void pst_math_libraries_setup(pst_ctx *ctx) { pst_ctx_add_header(ctx, rec_math_libraries, NULL); }

@@ -14,7 +14,7 @@ struct pst_ctx;
 void pst_math_libraries_setup(struct pst_ctx *ctx);
 
 /* The line the model's summary prints when OpenBLAS or BLIS runs older kernels than this CPU
- * has (library_isa.h: pst_kernels_behind_line); false and "" when none does. */
+ * has (library_isa.h: pst_blas_behind_line); false and "" when none does. */
 bool pst_math_libraries_behind(char *line, size_t size);
 
 /* The SIMD sets of fftw_version's suffixes that this CPU runs, by FFTW's own check

@@ -45,14 +45,14 @@ static void check_comparison(void)
 static void check_line(void)
 {
     char line[512];
-    CHECK(pst_kernels_behind_line(line, sizeof line, "Prescott", "haswell", PST_ISA_AVX512));
+    CHECK(pst_blas_behind_line(line, sizeof line, "Prescott", "haswell", PST_ISA_AVX512));
     CHECK(strstr(line, "OpenBLAS core Prescott (sse3), BLIS haswell (avx2): older kernels than this avx512 CPU runs") == line);
     CHECK(strstr(line, "OpenBLAS or BLIS") && strstr(line, "OPENBLAS_CORETYPE") && strstr(line, "docs/install.md"));
-    CHECK(pst_kernels_behind_line(line, sizeof line, "Zen", "generic", PST_ISA_AVX2));
+    CHECK(pst_blas_behind_line(line, sizeof line, "Zen", "generic", PST_ISA_AVX2));
     CHECK(strstr(line, "BLIS generic (generic): older kernels than this avx2 CPU runs") == line && !strstr(line, "OpenBLAS"));
-    CHECK(!pst_kernels_behind_line(line, sizeof line, "Haswell", NULL, PST_ISA_AVX2) && !*line);
-    CHECK(!pst_kernels_behind_line(line, sizeof line, "SkylakeX", "skx", PST_ISA_AVX512));
-    CHECK(!pst_kernels_behind_line(line, sizeof line, "Prescott", "generic", PST_ISA_UNKNOWN)); /* off x86 */
+    CHECK(!pst_blas_behind_line(line, sizeof line, "Haswell", NULL, PST_ISA_AVX2) && !*line);
+    CHECK(!pst_blas_behind_line(line, sizeof line, "SkylakeX", "skx", PST_ISA_AVX512));
+    CHECK(!pst_blas_behind_line(line, sizeof line, "Prescott", "generic", PST_ISA_UNKNOWN)); /* off x86 */
 }
 
 int main(int argc, char **argv)
