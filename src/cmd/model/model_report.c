@@ -213,7 +213,7 @@ static void print_blas(const model_cfg *c, const pst_dyn *d)
     printf("\n");
 }
 
-/* One line when OpenBLAS or BLIS runs older kernels than the CPU has (library_isa.h). */
+/* One line when OpenBLAS or BLIS runs older kernels than the CPU has (kernel_isa.h). */
 static void print_kernels_behind(void)
 {
     char line[512];
