@@ -20,24 +20,26 @@ def source_of(obj: str, src_name: str) -> str:
     return str(PurePath(*parts[start:]))[: -len(".o")]
 
 
-def symbols(obj: str) -> tuple:
-    """(defined, undefined) global project symbols of one object file, from nm."""
-    out = subprocess.run(["nm", "--format=posix", obj], check=True, capture_output=True, text=True).stdout
-    defined, undefined = set(), set()
+def symbols(objects: list) -> dict:
+    """object -> (defined, undefined) global project symbols, from one run of nm over them all."""
+    out = subprocess.run(["nm", "-A", "--format=posix", *objects], check=True, capture_output=True, text=True).stdout
+    tables = {o: (set(), set()) for o in objects}
     for line in out.splitlines():
-        parts = line.split()
-        if len(parts) < 2 or not parts[0].startswith("pst_"):
+        obj, _, rest = line.rpartition(": ")
+        parts = rest.split()
+        if obj not in tables or len(parts) < 2 or not parts[0].startswith("pst_"):
             continue
+        defined, undefined = tables[obj]
         if parts[1] == "U":
             undefined.add(parts[0])
         elif parts[1].isupper():
             defined.add(parts[0])
-    return defined, undefined
+    return tables
 
 
 def room_graph(objects: list, src_name: str) -> dict:
     """file -> {file in the same folder it calls: one symbol it uses there}."""
-    tables = {source_of(o, src_name): symbols(o) for o in objects}
+    tables = {source_of(o, src_name): t for o, t in symbols(objects).items()}
     owner = {name: f for f, (defined, _) in tables.items() for name in defined}
     calls = defaultdict(dict)
     for f, (_, undefined) in tables.items():
