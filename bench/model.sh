@@ -16,7 +16,7 @@
 # by a third within minutes): each run's rates are against the mean of its two brackets, and
 # every figure is the median over rounds of per-run figures.  Rates use the flop counts of Worley (1998)
 # for the whole step (4,129,859 per level-step at T42, 24,235,477 at T85) and the
-# project's own count (src/model/flops.h) for the Legendre stage.  Not a test: numbers depend on
+# project's own count (src/model/stages/flops.h) for the Legendre stage.  Not a test: numbers depend on
 # the machine and its load.
 #   bench/model.sh [--mpi openmpi|mpich] [--build DIR] [--rounds R] [--steps-t42 N] [--steps-t85 N]
 #                  [--level-block B] [--variant "MODEL OPTIONS"]...

@@ -30,7 +30,7 @@
  * Each prints one JSON object per line (type "yardstick"): the median and minimum of R timed
  * repetitions after one untimed one.  Not MPI: a concurrent yardstick across ranks is several of
  * these started together (bench/model.sh, bench/node-ceiling.sh). */
-#include "model/blas.h"
+#include "model/libs/blas.h"
 
 #include <cblas.h>
 #include <fftw3.h>

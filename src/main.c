@@ -1,6 +1,6 @@
 /* pstswm: one MPI program, one subcommand per benchmark. */
 #include "cmd/commands.h"
-#include "cmd/version.h"
+#include "cmd/common/version.h"
 #include "comm/protocol.h"
 #include "core/errors.h"
 #include "run/context.h"

@@ -56,10 +56,8 @@ COMMANDS = {
         "pstlab.simulate.calibrate",
         "describe the node RESULTS was measured on as a platform file for simulation, fitted and checked",
     ),
-    # sensitivity.py holds predict's handler: its --sensitivity mode predicts again and again
-    # through predict.py, which therefore cannot import it back.
     "predict": (
-        "pstlab.simulate.sensitivity",
+        "pstlab.simulate.predict_command",
         "run a suite on a simulated platform: predicted records, reported apart from measured ones",
     ),
     "platform": (

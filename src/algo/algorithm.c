@@ -119,12 +119,6 @@ const char *pst_algorithm_check(const pst_algorithm *alg, int nranks, int n, int
     return alg->check && nranks > 1 ? alg->check(nranks, n, mmax) : NULL;
 }
 
-const char *pst_algorithm_unavailable(const pst_algorithm *alg)
-{
-    static char why[512];
-    return pst_mpi_feature_missing(alg->requires, why, sizeof why);
-}
-
 /* The members pst_algorithm_rec writes, one registry row each. */
 static const pst_field algorithm_row[] = {
     {"name", PST_F_STR, NULL, "the algorithm's name, as given to --algorithms (kernel) or --fft / --legendre (model)", false, NULL},

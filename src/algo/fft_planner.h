@@ -1,8 +1,8 @@
 /* The one owner of FFTW planning in a run: the planner effort (--fftw-plan, the same word for
  * `pstswm model` and `pstswm kernel`), the wisdom file (--fftw-wisdom), plans agreed over ranks,
  * and the count of the plans made.  Every FFTW plan of the program is made here: the model's
- * batched FFTs (model/fft.c, model/pfft.c), its set-up transforms (model/transforms.c), the
- * distributed FFT's local transforms (algo/dfft.c) and the kernel's reference (cmd/kernel_cases.c).
+ * batched FFTs (model/transforms/fft.c, model/transforms/pfft.c), its set-up transforms (model/transforms/transforms.c), the
+ * distributed FFT's local transforms (algo/dfft.c) and the kernel's reference (cmd/kernel/kernel_cases.c).
  *
  * FFTW's planner and its wisdom are the process's; the planner object holds what a run asked of
  * them.  It lives in algo, the lowest layer that calls FFTW. */

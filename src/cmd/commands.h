@@ -1,8 +1,8 @@
-/* The registry: every subcommand's row (cmd/frame.h), in the order `pstswm --help` lists them. */
+/* The registry: every subcommand's row (cmd/common/frame.h), in the order `pstswm --help` lists them. */
 #ifndef PST_COMMANDS_H
 #define PST_COMMANDS_H
 
-#include "cmd/frame.h"
+#include "cmd/common/frame.h"
 
 #include <stddef.h>
 

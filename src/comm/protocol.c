@@ -154,12 +154,6 @@ const pst_protocol *pst_protocol_find(const char *transport, const char *spec)
     return NULL;
 }
 
-const char *pst_protocol_unavailable(const pst_protocol *p)
-{
-    static char why[512];
-    return p->requires == PST_FEAT_NONE ? NULL : pst_mpi_feature_missing(p->requires, why, sizeof why);
-}
-
 static const char *const groups[] = {"all", "unordered", "ordered", "overlap", "no-overlap", "persistent"};
 
 static bool in_group(const pst_protocol *p, const char *group)

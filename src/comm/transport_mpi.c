@@ -6,7 +6,7 @@
 #include "core/alloc.h"
 #include "core/errors.h"
 #include "run/fault.h"
-#include "run/idle.h"
+#include "run/wait.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* The record schema: every field a record may carry, with its JSON type, unit and meaning.
  * Records are checked against it as they are written (record.c: an unknown field, a field of the
  * wrong type, one written twice or a required one missing ends the run with exit 3), `pstswm
- * schema` prints it (cmd/schema_print.h), docs/records.md is generated from it and pstlab reads a
+ * schema` prints it (cmd/schema/schema_print.h), docs/records.md is generated from it and pstlab reads a
  * copy of it.
  *
  * A record's schema is a few field groups ("parts"): the fields every record has, the groups a

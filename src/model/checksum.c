@@ -1,6 +1,6 @@
 #include "model/checksum.h"
 
-#include "model/spectral.h"
+#include "model/transforms/spectral.h"
 
 #include <string.h>
 

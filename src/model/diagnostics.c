@@ -1,6 +1,6 @@
 #include "model/diagnostics.h"
 
-#include "model/constants.h"
+#include "model/setup/constants.h"
 
 #include <math.h>
 #include <stddef.h>

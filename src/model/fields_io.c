@@ -1,7 +1,7 @@
 #include "model/fields_io.h"
 
-#include "model/constants.h"
-#include "model/spectral_grid.h"
+#include "model/setup/constants.h"
+#include "model/setup/spectral_grid.h"
 #include "core/alloc.h"
 
 #include <errno.h>

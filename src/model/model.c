@@ -1,9 +1,9 @@
 #include "model/model.h"
 
 #include "model/checksum.h"
-#include "model/constants.h"
-#include "model/skeleton.h"
-#include "model/testcases.h"
+#include "model/setup/constants.h"
+#include "model/stages/skeleton.h"
+#include "model/setup/testcases.h"
 #include "core/alloc.h"
 
 #include <math.h>
@@ -292,12 +292,12 @@ static double event_s(const pst_event_table *t, const pst_event_stats *stats, lo
     return e >= 0 && timed > 0 ? stats[e].slowest_s : 0;
 }
 
-void pst_model_run(pst_model *m, const pst_model_run_opts *o, pst_model_run_result *r)
+void pst_model_integrate(pst_model *m, const pst_model_integrate_opts *o, pst_model_integration *r)
 {
     const pst_par *par = m->cfg.par;
     MPI_Comm comm = par && par->cfg.PX * par->cfg.PY > 1 ? par->cfg.comm : MPI_COMM_NULL;
     long long warmup = o->warmup < o->steps ? o->warmup : 0;
-    *r = (pst_model_run_result){.step_s = pst_calloc((size_t)(o->steps ? o->steps : 1), sizeof *r->step_s)};
+    *r = (pst_model_integration){.step_s = pst_calloc((size_t)(o->steps ? o->steps : 1), sizeof *r->step_s)};
     const int step_event = pst_event_register(&m->dyn.events, "step");
     pst_event_table base = m->dyn.events; /* the timed steps' start */
     if (comm != MPI_COMM_NULL) MPI_Barrier(comm);

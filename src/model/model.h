@@ -4,8 +4,8 @@
 #define PST_MODEL_MODEL_H
 
 #include "model/diagnostics.h"
-#include "model/dynamics.h"
-#include "model/transforms.h"
+#include "model/stages/dynamics.h"
+#include "model/transforms/transforms.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -92,16 +92,16 @@ void pst_model_level_grids(pst_model *m, int level);
 void pst_model_diagnose(pst_model *m, double t_s, const pst_ref_grids *ref, pst_model_diag *out);
 
 /* The time loop (collective over the decomposition's communicator when parallel). */
-typedef struct pst_model_run_opts {
+typedef struct pst_model_integrate_opts {
     long long steps;
     long long warmup;         /* steps left out of stage_s and comm_s */
     bool keep_going;          /* step on past a non-finite state (the driver's --no-verify) */
     long long diag_every;     /* call on_diag after every diag_every-th step but the last (0: never) */
     void (*on_diag)(void *arg, pst_model *m, long long step); /* outside the step timing */
     void *arg;
-} pst_model_run_opts;
+} pst_model_integrate_opts;
 
-typedef struct pst_model_run_result {
+typedef struct pst_model_integration {
     double *step_s;           /* [steps]: each step's time, the slowest rank's (caller frees) */
     long long steps_run;
     double stage_s[PST_NSTAGES]; /* mean per timed step, the largest over ranks (the stage events' slowest_s) */
@@ -110,12 +110,12 @@ typedef struct pst_model_run_result {
     pst_event_stats events[PST_EVENTS_MAX]; /* the stages' timer events over the timed steps and the ranks */
     int nevents;
     long long blowup_step;    /* the first step leaving a non-finite state on some rank (0: none) */
-} pst_model_run_result;
+} pst_model_integration;
 
 /* Runs o->steps steps from the current state (a barrier first when parallel: set-up ends
  * unevenly); every rank agrees after each step, outside its timing, whether the state is still
  * finite, and the run stops at the first step that is not unless o->keep_going. */
-void pst_model_run(pst_model *m, const pst_model_run_opts *o, pst_model_run_result *r);
+void pst_model_integrate(pst_model *m, const pst_model_integrate_opts *o, pst_model_integration *r);
 
 /* Reference grids on this model's grid from spectral coefficients (ζ, δ, Φ' at truncation
  * M_ref ≥ 1, any M_ref: truncated or zero-padded to M) and Φ̄. */

@@ -5,14 +5,14 @@
  *
  * Timing is one clock read per boundary: pst_event_end adds the time since *since_s to the event
  * and moves *since_s on to now, so a run of stages back to back reads the clock once between
- * each two (the model's step, src/model/step.c).
+ * each two (the model's step, src/model/stages/step.c).
  *
  * Events time the stages of a run: the model's step and its stages, the parallel algorithms'
- * share of the FFT and Legendre stages (model/pfft.c, model/pleg.c), FFT planning.  The raw
+ * share of the FFT and Legendre stages (model/transforms/pfft.c, model/transforms/pleg.c), FFT planning.  The raw
  * timer (run/timer.h) stays where a loop measures one operation again and again to compare it
  * with another: the micro-benchmarks' turns (pingpong, swap, coll, match, loggp), the interleaved
- * rounds of run/compare.c (which time `pstswm kernel`'s cases) and --blas auto's trial Legendre
- * passes (model/dynamics.c, for pst_blas_choose): there a repetition is the measurement, not a
+ * rounds of run/rounds.c (which time `pstswm kernel`'s cases) and --blas auto's trial Legendre
+ * passes (model/stages/dynamics.c, for pst_blas_choose): there a repetition is the measurement, not a
  * stage of it. */
 #ifndef PST_CORE_EVENTS_H
 #define PST_CORE_EVENTS_H

@@ -71,7 +71,7 @@ static const pst_field locality[] = {
 };
 static const pst_fields locality_fields = PST_FIELDS("locality", locality);
 
-/* Filled by the model layer (model/mathlibs.h), which calls the libraries. */
+/* Filled by the model layer (model/libs/mathlibs.h), which calls the libraries. */
 static const pst_field math_library[] = {
     {"openblas_core", PST_F_STR, NULL, "the kernel set OpenBLAS chose for this CPU (openblas_get_corename; a DYNAMIC_ARCH build picks it at load time, OPENBLAS_CORETYPE overrides)", false, NULL},
     {"openblas_config", PST_F_STR, NULL, "openblas_get_config: version and build options", false, NULL},
@@ -154,4 +154,4 @@ static const pst_field compare_header[] = {
     {"precision", PST_F_NUM, NULL, "adaptive target: the median's CI half-width relative to it", false, NULL},
     {"budget_s", PST_F_NUM, "s", "adaptive budget of the run; 0: 10x --reps rounds", false, NULL},
 };
-const pst_fields pst_fields_compare_header = PST_FIELDS("comparison settings", compare_header);
+const pst_fields pst_fields_rounds_header = PST_FIELDS("comparison settings", compare_header);

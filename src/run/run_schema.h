@@ -1,6 +1,6 @@
 /* The field groups the run's machinery writes: the fields every record has (pst_rec_begin), the
  * run header and footer (the context, noise probe, binding, allocator, locality), the settings of
- * a comparison and its rounds (compare.h). */
+ * a comparison and its rounds (rounds.h). */
 #ifndef PST_RUN_SCHEMA_H
 #define PST_RUN_SCHEMA_H
 
@@ -10,7 +10,7 @@ extern const pst_fields pst_fields_common;    /* every record: bench, type, run_
 extern const pst_fields pst_fields_header;    /* every run header */
 extern const pst_fields pst_fields_footer;    /* every footer */
 extern const pst_fields pst_fields_rounds;    /* pst_rec_rounds: times and the median's interval over rounds */
-extern const pst_fields pst_fields_compare_header; /* pst_compare_setup's header fields */
+extern const pst_fields pst_fields_rounds_header; /* pst_rounds_setup's header fields */
 
 /* Every run's header carries common + run header + the bench's own groups; every footer is the same. */
 #define PST_HEADER_SCHEMA(bench_name, ...)                                                          \

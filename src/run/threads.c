@@ -54,7 +54,7 @@ int pst_threads_resolve(int option, bool honour_env, bool multiple, const char *
         pst_usage_error("%s %d needs MPI_THREAD_FUNNELED or more; asked for %s (--thread-level), the MPI library granted %s", given,
                         threads, pst_thread_level_requested(), pst_thread_level_provided());
     }
-    /* One level of threads: BLAS and FFTW run single-threaded inside each (model/blas.c). */
+    /* One level of threads: BLAS and FFTW run single-threaded inside each (model/libs/blas.c). */
     omp_set_dynamic(0);
     omp_set_max_active_levels(1);
     omp_set_num_threads(threads);

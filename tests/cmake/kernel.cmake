@@ -1,4 +1,4 @@
-# Problem sizing (src/cmd/kernel_problem.c, reached through the pst_cmd library).
+# Problem sizing (src/cmd/kernel/kernel_problem.c, reached through the pst_cmd library).
 pst_kind(mpi)
 add_executable(test_kernel_problem ${CMAKE_SOURCE_DIR}/tests/mpi/test_kernel_problem.c)
 target_link_libraries(test_kernel_problem PRIVATE pst_cmd)

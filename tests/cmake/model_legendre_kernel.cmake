@@ -1,4 +1,4 @@
-# pstswm model --legendre-kernel (model/legendre.h): the Legendre products' P-bar streamed from
+# pstswm model --legendre-kernel (model/transforms/legendre.h): the Legendre products' P-bar streamed from
 # tables (dgemm) or generated per wavenumber and block of latitude pairs (recurrence: through the
 # BLAS; simd: pstswm's own register-blocked sums on an instruction-set path, --legendre-isa), or
 # the fastest timed at set-up (auto, the default).  All kernels are the same model to round-off:
@@ -63,7 +63,7 @@ pst_records_test(model.legendre_kernel.recurrence.np2 2 CHECKS
 set_tests_properties(model.legendre_kernel.recurrence.np2 PROPERTIES FIXTURES_REQUIRED legendre_kernel_ref)
 
 # auto (the default, and named) times every kernel at set-up and keeps the fastest only when it
-# was at least 5 % faster than dgemm (model/fastest.h: the slowest rank's best times, so every
+# was at least 5 % faster than dgemm (model/libs/fastest.h: the slowest rank's best times, so every
 # rank chooses alike); the record gives the choice and every time, and the run stays at round-off.
 set(LK_AUTO "len(points) == 1 and points[0]['legendre_kernel_choice'] == 'auto'"
   "points[0]['legendre_kernel_dgemm_s'] > 0 and points[0]['legendre_kernel_recurrence_s'] > 0 and points[0]['legendre_kernel_simd_s'] > 0"

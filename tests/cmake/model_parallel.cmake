@@ -46,7 +46,7 @@ foreach(grid 1x1 2x1 1x2 2x2 4x2 2x4 3x2)
 endforeach()
 
 pst_kind(mpi)
-# Every rank runs rank 0's FFTW plans (model/fft.h: pst_fft_init_agreed), also with a rank that has
+# Every rank runs rank 0's FFTW plans (model/transforms/fft.h: pst_fft_init_agreed), also with a rank that has
 # no lines and one whose shape rank 0 did not plan.
 add_executable(test_fft_agreed ${CMAKE_SOURCE_DIR}/tests/mpi/test_fft_agreed.c)
 target_link_libraries(test_fft_agreed PRIVATE pst_model)

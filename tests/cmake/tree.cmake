@@ -6,6 +6,15 @@ set_tests_properties(tree.references PROPERTIES TIMEOUT 60)
 # The layers of src/ (core < stats < run < comm < algo < model < cmd < main.c): no include runs upward.
 add_test(NAME tree.layers COMMAND ${CMAKE_SOURCE_DIR}/tests/check-layers.py ${CMAKE_SOURCE_DIR}/src)
 set_tests_properties(tree.layers PROPERTIES TIMEOUT 60)
+# No circle of files inside a folder of src/ (a calls b, b calls a back): such files are one
+# module cut in two.  Read from the objects' symbols, as the link sees them.
+set(layer_objects "")
+foreach(layer ${PST_LAYERS})
+  list(APPEND layer_objects $<TARGET_OBJECTS:pst_${layer}>)
+endforeach()
+add_test(NAME tree.file_cycles COMMAND ${CMAKE_SOURCE_DIR}/tests/check-file-cycles.py ${CMAKE_SOURCE_DIR}/src
+  ${layer_objects})
+set_tests_properties(tree.file_cycles PROPERTIES TIMEOUT 60)
 # The same at link time: a layer's library calls only what its layer and those below define.
 set(layer_libraries "")
 foreach(layer ${PST_LAYERS})

@@ -7,7 +7,7 @@
  * the estimate plans are made first, without wisdom, and at least one shape must differ (checked:
  * a test that cannot fail is a failure).  Also: a rank with no lines takes part without planning,
  * and a rank whose problem rank 0 did not plan makes its own plan.  Prints "fft_agreed: ok". */
-#include "model/fft.h"
+#include "model/transforms/fft.h"
 
 #include <mpi.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * latitude pairs, granularity scaling, grid checks, and the vector-sum partition. */
 #include "algo/partition.h"
 #include "algo/vsum.h"
-#include "cmd/kernel_problem.h"
+#include "cmd/kernel/kernel_problem.h"
 #include "../unit/check.h"
 
 #include <string.h>

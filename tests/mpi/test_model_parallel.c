@@ -23,7 +23,7 @@
 #include "algo_test.h"
 #include "core/errors.h"
 #include "model/model.h"
-#include "model/parallel.h"
+#include "model/setup/parallel.h"
 #include "model_test.h"
 
 #include <cblas.h>
@@ -56,9 +56,9 @@ static void run(pst_model_config mc, long steps, spectra *out)
 {
     pst_model m;
     pst_model_init(&m, &mc);
-    pst_model_run_opts o = {.steps = steps};
-    pst_model_run_result r;
-    pst_model_run(&m, &o, &r); /* the driver's loop; the comparison with the serial run finds a blow-up */
+    pst_model_integrate_opts o = {.steps = steps};
+    pst_model_integration r;
+    pst_model_integrate(&m, &o, &r); /* the driver's loop; the comparison with the serial run finds a blow-up */
     free(r.step_s);
     require_leg_method(&m);
     snapshot(&m, mc.levels, out);

@@ -15,7 +15,7 @@
  * the row and a vector sum or a transpose on the column. */
 #include "core/errors.h"
 #include "model/model.h"
-#include "model/parallel.h"
+#include "model/setup/parallel.h"
 #include "model_test.h"
 
 #include <cblas.h>
@@ -35,9 +35,9 @@ static double *run(pst_model_config mc, long steps)
 {
     pst_model m;
     pst_model_init(&m, &mc);
-    pst_model_run_opts o = {.steps = steps};
-    pst_model_run_result r;
-    pst_model_run(&m, &o, &r);
+    pst_model_integrate_opts o = {.steps = steps};
+    pst_model_integration r;
+    pst_model_integrate(&m, &o, &r);
     free(r.step_s);
     require_leg_method(&m);
     size_t n = 2 * pst_spec_count(mc.M), per_field = (size_t)mc.levels * n;

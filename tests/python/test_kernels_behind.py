@@ -44,7 +44,7 @@ def records(libs: dict) -> RecordSet:
 
 
 def test_the_line_names_each_lagging_library_and_what_to_do():
-    # the model summary's line (src/model/kernel_isa.c writes the same words)
+    # the model summary's line (src/model/libs/library_isa.c writes the same words)
     assert blas_behind(STALE) == (
         "OpenBLAS core Prescott (sse3), BLIS haswell (avx2): older kernels than this avx512 CPU runs; use a site "
         "OpenBLAS or BLIS that knows the CPU or set OPENBLAS_CORETYPE (docs/install.md: check a node's libraries)"

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from conftest import ROOT
-from pstlab.simulate import platform, sensitivity
+from pstlab.simulate import platform, platform_dump, sensitivity
 
 NODE_PLATFORM = """\
 [platform]
@@ -95,7 +95,7 @@ def test_stage_rates_are_taken_at_the_share_one_rank_holds(node_file, ranks, fft
 def test_dumps_keeps_the_node_and_the_rates_by_share(node_file, tmp_path):
     p = platform.load(node_file)
     again = tmp_path / "again.toml"
-    again.write_text(platform.dumps(p, "round trip"))
+    again.write_text(platform_dump.dumps(p, "round trip"))
     q = platform.load(again)
     assert q.node == p.node and q.shares == p.shares and q.compute == p.compute
 

@@ -19,7 +19,7 @@ from pstlab.io import records
 from pstlab.io.records import RecordSet
 from pstlab.report.sections import prediction
 from pstlab.run import launch
-from pstlab.simulate import platform, predict, sensitivity
+from pstlab.simulate import platform, platform_dump, predict, sensitivity
 from pstlab.stats import verdicts
 
 T3E = ROOT / "platforms" / "t3e-900.toml"
@@ -215,7 +215,7 @@ def test_each_input_variant_moves_that_input_alone_and_survives_its_file(tmp_pat
     moved = [f.name for f in dataclasses.fields(base) if getattr(base, f.name) != getattr(varied, f.name)]
     assert len(moved) == 1, moved
     path = tmp_path / "v.toml"
-    path.write_text(platform.dumps(varied, "a variant"))
+    path.write_text(platform_dump.dumps(varied, "a variant"))
     assert dataclasses.replace(platform.load(path), path=base.path) == varied
 
 

@@ -2,7 +2,7 @@
  * mutation of a valid T2 reference must be refused with a message, never read out of bounds. */
 #include "check.h"
 #include "model/fields_io.h"
-#include "model/spectral.h"
+#include "model/transforms/spectral.h"
 
 #include <netcdf.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /* Numeric helpers of pingpong and coll: the Frese & Knipp (1998) latency/bandwidth fit with residuals and
  * peak, nccl-tests' bus-bandwidth factors, auto iteration counts, size-list steps with units. */
 #include "check.h"
-#include "cmd/busbw.h"
-#include "cmd/latbw.h"
+#include "cmd/coll/busbw.h"
+#include "cmd/pingpong/latbw.h"
 #include "core/cli.h"
 #include "run/timer.h"
 

@@ -2,7 +2,7 @@
  * inside its 95 % interval with noise, with about 95 % coverage over many trials, and despite
  * curvature shared by both orders when the n²·Q term is fitted), and the queue verdict must
  * follow its stated rules. */
-#include "cmd/match_model.h"
+#include "cmd/match/match_model.h"
 #include "check.h"
 
 #include <stdint.h>

@@ -2,8 +2,8 @@
  * case 6 bounded with its wavenumber-4 pattern and converging to a T85 reference as dt falls,
  * case 5 for 15 days, case 1 advection, and the flop count against Worley 1998. */
 #include "check.h"
-#include "model/constants.h"
-#include "model/flops.h"
+#include "model/setup/constants.h"
+#include "model/stages/flops.h"
 #include "model/model.h"
 
 #include <cblas.h>
@@ -24,9 +24,9 @@ static pst_model_config config(int test_case, double alpha, int M, int levels, i
 /* Runs for `days` with the driver's loop; false on blow-up. */
 static bool run(pst_model *m, double days)
 {
-    pst_model_run_opts o = {.steps = lround(days * PST_DAY_S / m->cfg.dt_s)};
-    pst_model_run_result r;
-    pst_model_run(m, &o, &r);
+    pst_model_integrate_opts o = {.steps = lround(days * PST_DAY_S / m->cfg.dt_s)};
+    pst_model_integration r;
+    pst_model_integrate(m, &o, &r);
     free(r.step_s);
     return r.blowup_step == 0 && r.steps_run == o.steps;
 }
@@ -160,9 +160,9 @@ static void test_blowup(void)
     for (int keep_going = 0; keep_going < 2; keep_going++) {
         pst_model m;
         pst_model_init(&m, &c);
-        pst_model_run_opts o = {.steps = 400, .keep_going = keep_going};
-        pst_model_run_result r;
-        pst_model_run(&m, &o, &r);
+        pst_model_integrate_opts o = {.steps = 400, .keep_going = keep_going};
+        pst_model_integration r;
+        pst_model_integrate(&m, &o, &r);
         CHECK(r.blowup_step > 1 && r.blowup_step < 400);
         CHECK(r.steps_run == (keep_going ? 400 : r.blowup_step));
         free(r.step_s);
@@ -184,9 +184,9 @@ static void test_run_loop(void)
     pst_model m;
     pst_model_init(&m, &c);
     long long seen[8] = {0};
-    pst_model_run_opts o = {.steps = 6, .warmup = 2, .diag_every = 3, .on_diag = count_diag, .arg = seen};
-    pst_model_run_result r;
-    pst_model_run(&m, &o, &r);
+    pst_model_integrate_opts o = {.steps = 6, .warmup = 2, .diag_every = 3, .on_diag = count_diag, .arg = seen};
+    pst_model_integration r;
+    pst_model_integrate(&m, &o, &r);
     CHECK(r.steps_run == 6 && r.blowup_step == 0);
     CHECK(seen[0] == 1 && seen[1] == 3); /* step 6 is the last: the caller's final diagnostics */
     for (int s = 0; s < 6; s++) CHECK(r.step_s[s] > 0);

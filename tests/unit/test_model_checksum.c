@@ -2,7 +2,7 @@
  * (m, n) order (a state's digest is the hash of its coefficients listed m by m, n by n, whatever
  * the full layout's parity split), -0.0 hashed as +0.0, and one changed bit changing the digest. */
 #include "model/checksum.h"
-#include "model/spectral.h"
+#include "model/transforms/spectral.h"
 #include "check.h"
 
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* The time step's memory estimate against what its set-up allocates (src/model/layout.c).
+/* The time step's memory estimate against what its set-up allocates (src/model/stages/layout.c).
  *
  * This test is linked with the project's calls to malloc, calloc, realloc, free and FFTW's
  * allocator wrapped (tests/cmake/unit.cmake), so it sees every byte the project's code holds,
@@ -8,7 +8,7 @@
  * fails it), and pst_dyn_free must return all of them.  Also the --trunc limit drawn from the
  * estimate (pst_dyn_max_trunc). */
 #include "check.h"
-#include "model/dynamics.h"
+#include "model/stages/dynamics.h"
 #include "model/model.h"
 
 #include <cblas.h>

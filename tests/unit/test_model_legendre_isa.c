@@ -2,8 +2,8 @@
  * against the tables' column and its sums against the tables' dgemms at T42-T1023.  A path the
  * CPU lacks (or the build left out) is reported as skipped, by name. */
 #include "check.h"
-#include "model/gauss.h"
-#include "model/legendre.h"
+#include "model/transforms/gauss.h"
+#include "model/transforms/legendre.h"
 
 #include <cblas.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * grid that does not fit its truncation, the wavenumbers every column owns (each m once, cyclic,
  * bit-reversed on a power-of-two row), their coefficient counts, the two wordings of a
  * processor grid that does not fit, and the truncation bound where the grid's points pass an int. */
-#include "model/spectral_grid.h"
+#include "model/setup/spectral_grid.h"
 #include "check.h"
 
 #include <limits.h>

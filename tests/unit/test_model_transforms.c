@@ -1,11 +1,11 @@
 /* Known answers for the model's building blocks: Gaussian quadrature, orthonormal Legendre
  * functions, FFT and spherical harmonic round trips, vector transform identities. */
 #include "check.h"
-#include "model/constants.h"
-#include "model/fft.h"
-#include "model/gauss.h"
-#include "model/legendre.h"
-#include "model/transforms.h"
+#include "model/setup/constants.h"
+#include "model/transforms/fft.h"
+#include "model/transforms/gauss.h"
+#include "model/transforms/legendre.h"
+#include "model/transforms/transforms.h"
 
 #include <cblas.h>
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 /* Verdict statistics (stats/verdict.c) against known answers, calibration of the best set by
- * seeded simulation, and the comparison schedule (run/compare.c) with a scripted turn. */
+ * seeded simulation, and the comparison schedule (run/rounds.c) with a scripted turn. */
 #include "check.h"
-#include "run/compare.h"
+#include "run/rounds.h"
 #include "stats/verdict.h"
 
 #include <math.h>
@@ -171,8 +171,8 @@ static void schedule(void)
 {
     pst_ctx ctx = {0};
     static script s;
-    pst_compare_opts o = PST_COMPARE_DEFAULTS;
-    pst_compare_setup(&o, &ctx, 10, 3);
+    pst_rounds_opts o = PST_ROUNDS_DEFAULTS;
+    pst_rounds_setup(&o, &ctx, 10, 3);
     pst_rounds R;
     pst_rounds_run(&R, &o, 5, 10, scripted_turn, &s);
     CHECK(R.n == 10 && s.ncalls == 50);
@@ -191,9 +191,9 @@ static void schedule(void)
     size_t orders[3][50];
     for (int run = 0; run < 3; run++) {
         s.ncalls = 0;
-        pst_compare_opts o2 = PST_COMPARE_DEFAULTS;
+        pst_rounds_opts o2 = PST_ROUNDS_DEFAULTS;
         o2.seed = run == 2 ? 2 : 1;
-        pst_compare_setup(&o2, &ctx, 10, 3);
+        pst_rounds_setup(&o2, &ctx, 10, 3);
         pst_rounds_run(&R, &o2, 5, 10, scripted_turn, &s);
         for (size_t c = 0; c < 50; c++) orders[run][c] = s.calls[c][0];
         pst_rounds_free(&R);
@@ -203,9 +203,9 @@ static void schedule(void)
 
     /* Sequential: alternative-major. */
     s.ncalls = 0;
-    pst_compare_opts o2 = PST_COMPARE_DEFAULTS;
+    pst_rounds_opts o2 = PST_ROUNDS_DEFAULTS;
     o2.schedule = "sequential";
-    pst_compare_setup(&o2, &ctx, 10, 1);
+    pst_rounds_setup(&o2, &ctx, 10, 1);
     pst_rounds_run(&R, &o2, 3, 10, scripted_turn, &s);
     ok = s.ncalls == 30;
     for (size_t c = 0; c < s.ncalls; c++) ok &= s.calls[c][0] == c / 10 && s.calls[c][1] == c % 10;
@@ -216,15 +216,15 @@ static void schedule(void)
      * exact turns reach it at once and stop at reps. */
     s.ncalls = 0;
     s.noise = 0.05;
-    o2 = (pst_compare_opts)PST_COMPARE_DEFAULTS;
+    o2 = (pst_rounds_opts)PST_ROUNDS_DEFAULTS;
     o2.adaptive = true;
     o2.precision = 0.001;
-    pst_compare_setup(&o2, &ctx, 10, 1);
+    pst_rounds_setup(&o2, &ctx, 10, 1);
     pst_rounds_run(&R, &o2, 2, 10, scripted_turn, &s);
     CHECK(R.n == 100 && !R.precision_reached);
     pst_rounds_free(&R);
     s.noise = 0;
-    pst_compare_setup(&o2, &ctx, 10, 1);
+    pst_rounds_setup(&o2, &ctx, 10, 1);
     pst_rounds_run(&R, &o2, 2, 10, scripted_turn, &s);
     CHECK(R.n == 10 && R.precision_reached);
     pst_rounds_free(&R);
@@ -243,7 +243,7 @@ static void precision_of_the_verdict(void)
     }
     double *t[3] = {exact0, exact1, noisy};
     pst_rounds R = {.k = 3, .n = N, .t = t};
-    pst_compare_opts o = PST_COMPARE_DEFAULTS;
+    pst_rounds_opts o = PST_ROUNDS_DEFAULTS;
     pst_ctx ctx = {0};
     const char *labels[] = {"a", "b", "c"};
     for (size_t k = 2; k <= 3; k++) {

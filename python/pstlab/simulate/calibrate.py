@@ -41,7 +41,7 @@ from pathlib import Path
 from pstlab.core import paths
 from pstlab.core.errors import PstlabError, RunFailed
 from pstlab.io import records
-from pstlab.simulate import platform
+from pstlab.simulate import platform, platform_dump
 
 FITTED_TARGET = 0.05
 HELD_OUT_TARGET = 0.15
@@ -350,7 +350,7 @@ def toml_text(p: platform.Platform, f: Fit, source: Path) -> str:
         "simulating pstswm (measured by simulating the fit); the [validation] figures are the\n"
         "simulated platform's errors against the records."
     )
-    return platform.dumps(p, header, _notes(f, p))
+    return platform_dump.dumps(p, header, _notes(f, p))
 
 
 def write(path: Path, f: Fit, source: Path, validation: dict[str, float] | None = None) -> None:

@@ -27,7 +27,7 @@ from pstlab.analysis import prediction
 from pstlab.core import paths
 from pstlab.core.errors import PstlabError
 from pstlab.io import records
-from pstlab.simulate import platform, predict
+from pstlab.simulate import platform, platform_dump, predict
 
 DEFAULT_SUITE = "predict-sensitivity"
 SHIFTS = (-0.2, 0.2)
@@ -163,7 +163,7 @@ def analyse(p: platform.Platform, out: Path, runner: Runner, echo=print) -> dict
 
     def predict_on(name: str, variant: platform.Platform, why: str) -> Outcome:
         path = files / f"{name}.toml"
-        path.write_text(platform.dumps(variant, f"{why}\n(pstlab predict --sensitivity, from {p.path})"), "utf-8")
+        path.write_text(platform_dump.dumps(variant, f"{why}\n(pstlab predict --sensitivity, from {p.path})"), "utf-8")
         echo(f"pstlab predict --sensitivity: {name}")
         return runner(path, out / name)
 
@@ -229,68 +229,3 @@ def sensitivity(opts: predict.Options, echo=print, runner: Runner | None = None)
     (out / FIGURES).write_text(json.dumps(_figures(changes), indent=1) + "\n", "utf-8")
     echo(text + f"\nwritten: {out / REPORT}")
     return out
-
-
-# ---- the `pstlab predict` command: here, since --sensitivity runs predict.py's predictions
-
-
-def add_parser(sub, name: str, summary: str) -> None:
-    p = sub.add_parser(
-        name,
-        help=summary,
-        description="Run every experiment of SUITE (default: predict) with the SMPI build on the platform FILE "
-        "(docs/predict.md).  Records say they are simulated and never enter a verdict; the band around a "
-        "prediction is the platform's [validation] error.",
-    )
-    p.add_argument(
-        "suite", nargs="?", help="a suite name or .toml file (default predict; predict-sensitivity with --sensitivity)"
-    )
-    p.add_argument(
-        "--platform",
-        required=True,
-        metavar="NAME|FILE",
-        help="a platform by name (share/pstswm/platforms or the checkout's platforms/, e.g. t3e-900) or a file",
-    )
-    p.add_argument(
-        "--build",
-        metavar="DIR",
-        help="the SMPI build (default: as scripts/dev/build.sh names it for the smpicc on PATH)",
-    )
-    p.add_argument("--out", metavar="DIR", help="results directory (default results/<timestamp>-SUITE-PLATFORM)")
-    p.add_argument("--resume", action="store_true", help="finish an interrupted prediction")
-    p.add_argument("--max-ranks", type=int, metavar="N", help="skip experiments needing more than N ranks")
-    p.add_argument("--dry-run", action="store_true", help="print the commands without running them")
-    p.add_argument(
-        "--mapping",
-        default="block",
-        help="ranks to the platform's nodes: block fills a node's cores first (default), cyclic one per node in turn",
-    )
-    p.add_argument(
-        "--sensitivity",
-        action="store_true",
-        help="predict again with each platform input at -20 %% and +20 %% and report which inputs the answer "
-        "(the fastest algorithm set at each rank count) depends on",
-    )
-
-
-def command(args) -> int:
-    smpi_build, _ = paths.find_pstswm("smpi", args.build)
-    opts = predict.Options(
-        str(paths.locate("platforms", args.platform, smpi_build)),
-        args.suite or (DEFAULT_SUITE if args.sensitivity else predict.DEFAULT_SUITE),
-        args.build,
-        args.out,
-        args.resume,
-        args.max_ranks,
-        args.dry_run,
-        args.mapping,
-    )
-
-    def echo(text: str) -> None:
-        print(text, flush=True)
-
-    if args.sensitivity:
-        sensitivity(opts, echo)
-    else:
-        predict.predict(opts, echo)
-    return 0

@@ -1,0 +1,109 @@
+/* Stage 6 of the time step (step.h): the spectral update of a level block, per coefficient of
+ * degree n (L = n(n+1)/a²), by the time scheme's row of an ops table:
+ *   semi-implicit: δ_new = (δ* + τ L Φ*) / (1 + τ² L Φ̄),  Φ_new = Φ* − τ Φ̄ δ_new
+ *   explicit:      δ_new = δ* + 2τ L Φ_cur,              Φ_new = Φ* − 2τ Φ̄ δ_cur
+ *   advection:     η, δ unchanged,                        Φ_new = Φ*
+ * with δ* = out_δ (κ folded in by the forward sums), Φ* = out_Φ, η_new = out_η; then ∇⁴
+ * diffusion and ψ', χ', the same for every scheme. */
+#include "model/stages/step.h"
+#include "model/stages/skeleton.h"
+#include "model/transforms/wind.h"
+
+#include <math.h>
+
+/* The per-coefficient constants a scheme reads. */
+typedef struct scheme_coef {
+    double tau, L, phibar, solve;
+} scheme_coef;
+
+/* η, δ, Φ' at one level and part (re or im) of a coefficient. */
+typedef struct scheme_point {
+    double eta, div, phi;
+} scheme_point;
+
+/* A scheme: the new level (before diffusion) from the forward sums and the current level. */
+typedef scheme_point scheme_fn(const scheme_coef *c, scheme_point star, scheme_point cur);
+
+static inline scheme_point semi_implicit(const scheme_coef *c, scheme_point star, scheme_point cur)
+{
+    const double dn = (star.div + c->tau * c->L * star.phi) * c->solve;
+    return (scheme_point){star.eta, dn, star.phi - c->tau * c->phibar * dn};
+}
+
+static inline scheme_point explicit_leapfrog(const scheme_coef *c, scheme_point star, scheme_point cur)
+{
+    return (scheme_point){star.eta, star.div + 2.0 * c->tau * c->L * cur.phi, star.phi - 2.0 * c->tau * c->phibar * cur.div};
+}
+
+static inline scheme_point advection(const scheme_coef *c, scheme_point star, scheme_point cur)
+{
+    return (scheme_point){cur.eta, cur.div, star.phi};
+}
+
+/* The update loop around one scheme; inlined into each row's function with the scheme known,
+ * so the scheme's arithmetic is inlined into the loop too. */
+static inline __attribute__((always_inline)) bool update_with(pst_dyn *d, double *st, const double *out,
+                                                               const pst_substep *s, scheme_fn *scheme)
+{
+    const int B = d->B, co = OUT_N * B * 2, cs = PST_DYN_NSPEC * B * 2;
+    const double tau = s->tau, a = PST_EARTH_RADIUS_M, K = d->cfg.hdiff;
+    double acc = 0.0; /* only its finiteness matters: the order of the sum may follow the threads */
+#pragma omp parallel for schedule(dynamic) reduction(+ : acc) num_threads(d->nthreads) if (d->nthreads > 1)
+    for (int i = 0; i < d->spec.nm; i++)
+        for (int par = 0; par < 2; par++) {
+            const size_t base = pst_spec_block(&d->spec, i, par);
+            for (int k = 0; k < d->spec.nk[par][i]; k++) {
+                const int n = d->spec.m[i] + par + 2 * k;
+                const double L = minus_laplacian(n), ia = pst_inv_laplace_a(n, a);
+                const scheme_coef c = {tau, L, d->cfg.phibar, 1.0 / (1.0 + tau * tau * L * d->cfg.phibar)};
+                const double dz = K > 0 ? 1.0 / (1.0 + 2.0 * tau * K * (L * L - 4.0 / (a * a * a * a))) : 1.0;
+                const double dp = K > 0 ? 1.0 / (1.0 + 2.0 * tau * K * L * L) : 1.0;
+                const double *o = out + (size_t)co * (base + k), *f = d->coriolis + 2 * (base + k);
+                double *x = st + (size_t)cs * (base + k);
+                for (int l = 0; l < B; l++)
+                    for (int r = 0; r < 2; r++) {
+                        const int j = l * 2 + r;
+                        double *eta = x + S_ETA * B * 2 + j, *div = x + S_DIV * B * 2 + j, *phi = x + S_PHI * B * 2 + j;
+                        const scheme_point star = {o[O_ETA * B * 2 + j], o[O_DIV * B * 2 + j], o[O_PHI * B * 2 + j]};
+                        const scheme_point next = scheme(&c, star, (scheme_point){*eta, *div, *phi});
+                        *eta = next.eta * dz;
+                        *div = next.div * dz;
+                        *phi = next.phi * dp;
+                        x[S_PSI * B * 2 + j] = ia * (*eta - f[r]);
+                        x[S_CHI * B * 2 + j] = ia * *div;
+                        acc += *eta + *div + *phi;
+                    }
+            }
+        }
+    return isfinite(acc);
+}
+
+typedef bool update_fn(pst_dyn *d, double *st, const double *out, const pst_substep *s);
+static bool update_semi_implicit(pst_dyn *d, double *st, const double *out, const pst_substep *s)
+{
+    return update_with(d, st, out, s, semi_implicit);
+}
+static bool update_explicit(pst_dyn *d, double *st, const double *out, const pst_substep *s)
+{
+    return update_with(d, st, out, s, explicit_leapfrog);
+}
+static bool update_advection(pst_dyn *d, double *st, const double *out, const pst_substep *s)
+{
+    return update_with(d, st, out, s, advection);
+}
+
+/* One row per pst_scheme. */
+static update_fn *const scheme_updates[] = {
+    [PST_SCHEME_SEMI_IMPLICIT] = update_semi_implicit,
+    [PST_SCHEME_EXPLICIT] = update_explicit,
+    [PST_SCHEME_ADVECTION] = update_advection,
+};
+
+bool pst_step_update(pst_dyn *d, double *st, const double *out, const pst_substep *s)
+{
+    if (pst_skeleton()) {
+        pst_skeleton_inject(PST_STAGE_SPECTRAL, pst_skeleton_update_flops(d));
+        return true;
+    }
+    return scheme_updates[d->cfg.scheme](d, st, out, s);
+}
