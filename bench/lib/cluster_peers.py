@@ -1,0 +1,36 @@
+import glob, json, os, sys
+
+work, mpi, launches = sys.argv[1], sys.argv[2], int(sys.argv[3])
+best = {}  # (tool, placement, bytes) -> min half round trip, s
+
+def keep(key, t):
+    best[key] = min(t, best.get(key, float("inf")))
+
+for f in glob.glob(os.path.join(work, "pingpong.*.jsonl")):
+    placement = f.split(".")[-3]
+    recs = [json.loads(line) for line in open(f)]
+    assert recs[0]["locality"]["path"]["shared_memory"] in (False, None), f"{f}: shared memory between nodes"
+    for r in recs:
+        if r["type"] == "point" and r["bytes"] > 0:
+            keep(("pstswm", placement, r["bytes"]), r["t_min"])
+for f in glob.glob(os.path.join(work, "np.*.out")):
+    placement = f.split(".")[-3]
+    for line in open(f):
+        nbytes, mbps, _ = line.split()
+        if int(nbytes) in (8, 1048576):  # the rate column is finer than the time column
+            keep(("NetPIPE", placement, int(nbytes)), int(nbytes) * 8 / (float(mbps) * 1e6))
+
+print(f"{mpi}, 2 ranks, half round trip (min over {launches} launches), emulated nodes on one machine")
+print(f"{'':10} {'':8} {'8 B us':>9} {'1 MiB us':>10} {'1 MiB MB/s':>11}")
+for tool in ("pstswm", "NetPIPE"):
+    for placement in ("across", "inside"):
+        t8, t1m = best[tool, placement, 8], best[tool, placement, 1048576]
+        print(f"{tool:10} {placement:8} {t8 * 1e6:9.2f} {t1m * 1e6:10.1f} {1048576 / t1m / 1e6:11.0f}")
+for placement in ("across", "inside"):
+    r8 = best["pstswm", placement, 8] / best["NetPIPE", placement, 8]
+    r1 = best["pstswm", placement, 1048576] / best["NetPIPE", placement, 1048576]
+    print(f"pstswm / NetPIPE {placement}: {r8:.2f} at 8 B, {r1:.2f} at 1 MiB")
+for tool in ("pstswm", "NetPIPE"):
+    r8 = best[tool, "across", 8] / best[tool, "inside", 8]
+    r1 = best[tool, "across", 1048576] / best[tool, "inside", 1048576]
+    print(f"{tool} across / inside a node: {r8:.2f} at 8 B, {r1:.2f} at 1 MiB")
