@@ -49,8 +49,7 @@ for ((r = 1; r <= rounds; r++)); do
   for cfg in "${configs[@]}"; do run search "$cfg"; done
 done
 # The candidates: the parallel configurations with the lowest medians over the search rounds.
-mapfile -t best < <(bench_py model_parallel_candidates "$out" "$candidates"
-)
+mapfile -t best < <(bench_py model_parallel candidates "$out" "$candidates")
 order=("1x1" "${best[@]}")
 for ((r = 1; r <= confirm; r++)); do
   # Rotate the order each round, so no configuration always follows the same one.
@@ -64,6 +63,6 @@ for ((r = 1; r <= confirm; r++)); do
   done
 done
 rm -f "$out.part"
-bench_py model_parallel "$out"
+bench_py model_parallel report "$out"
 noise_summary
 echo "# records: $out"

@@ -66,7 +66,7 @@ for run in $runs; do
   [[ $problem =~ ^T([0-9]+)L([0-9]+)$ ]] || bench_die "--runs: '$problem' is not TmLk"
   trunc=${BASH_REMATCH[1]} levels=${BASH_REMATCH[2]}
   copy=$work/t3e-900-$ranks.toml
-  bench_py t3e_platform_copy "$platform" "$copy" "$ranks" "$problem"
+  bench_py predict_scale platform "$platform" "$copy" "$ranks" "$problem"
   out=$work/$problem-$grid.jsonl log=$work/$problem-$grid.log
   # SMPI's mpich selection runs SMP-aware bcast, reduce and allreduce, which build their node and
   # leader communicators with two ring allgathers over all ranks, P^2 messages to simulate (a
@@ -90,5 +90,5 @@ for run in $runs; do
   done
   wait "$pid" || [[ $status != ok ]] || status="failed: $(tail -1 "$log")"
   [[ -z $keep ]] || cp "$out" "$log" "$keep/" 2>/dev/null || true
-  bench_py predict_scale_row "$work/time" "$out" "$problem" "$grid" "$ranks" "$status" "$peak_pss_kb" "$simgrid_used" "$work/first-$problem"
+  bench_py predict_scale row "$work/time" "$out" "$problem" "$grid" "$ranks" "$status" "$peak_pss_kb" "$simgrid_used" "$work/first-$problem"
 done
