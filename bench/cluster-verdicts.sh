@@ -7,7 +7,7 @@
 set -euo pipefail
 # shellcheck source=lib/harness.sh
 source "$(dirname "$0")/lib/harness.sh"
-root=$bench_root mpi=openmpi reps=
+root=$bench_root mpi=openmpi reps=''
 bench_parse "mpi reps" "$@"
 bench_choice mpi openmpi mpich
 [[ -z $reps ]] || bench_positive reps

@@ -22,7 +22,7 @@ source "$(dirname "$0")/lib/harness.sh"
 cd "$bench_root"
 # shellcheck source=scripts/mpi-env.sh
 source scripts/mpi-env.sh
-mpi=${PSTRUN_MPI:-openmpi} pairs=5 truncations=42,85,170 levels=16 steps=20 fftw= fftw_source= simd=
+mpi=${PSTRUN_MPI:-openmpi} pairs=5 truncations=42,85,170 levels=16 steps=20 fftw='' fftw_source='' simd=''
 bench_parse "mpi pairs truncations levels steps fftw fftw-source simd" "$@"
 bench_positive pairs levels steps
 [[ -n $fftw || -n $fftw_source ]] || bench_die "give --fftw PREFIX (an FFTW with more SIMD sets) or --fftw-source TARBALL"

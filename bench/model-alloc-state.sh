@@ -22,7 +22,7 @@ trap 'rm -rf "$work"' EXIT
 for ((i = 1; i <= launches; i++)); do
   for v in $(printf '%s\n' default 131072 33554432 | shuf); do
     env=()
-    [[ $v != default ]] && env=(env MALLOC_MMAP_THRESHOLD_=$v)
+    [[ $v != default ]] && env=(env "MALLOC_MMAP_THRESHOLD_=$v")
     "${env[@]}" "$root/scripts/pstrun" --mpi "$mpi" -n 2 "$pstswm" model --case 2 --trunc 85 --levels 8 --steps 20 \
       --grid 1x2 --preset coll --noise-probe 0 --out "$work/model.$v.$i.jsonl" >/dev/null
     "${env[@]}" "$root/scripts/pstrun" --mpi "$mpi" -n 2 "$pstswm" kernel --trunc 85 --levels 8 --algorithms coll \

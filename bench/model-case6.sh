@@ -7,7 +7,7 @@ set -euo pipefail
 # shellcheck source=lib/harness.sh
 source "$(dirname "$0")/lib/harness.sh"
 cd "$bench_root"
-mpi=${PSTRUN_MPI:-openmpi} build= days=5
+mpi=${PSTRUN_MPI:-openmpi} build='' days=5
 bench_parse "mpi build days" "$@"
 build=${build:-build/$mpi}
 bench_need_build "$build" pstswm

@@ -24,7 +24,7 @@ set -euo pipefail
 # shellcheck source=lib/harness.sh
 source "$(dirname "$0")/lib/harness.sh"
 cd "$bench_root"
-mpi=${PSTRUN_MPI:-openmpi} build= launches=3 problems=T42L16,T85L16 steps=20 grids=default ceiling=1
+mpi=${PSTRUN_MPI:-openmpi} build='' launches=3 problems=T42L16,T85L16 steps=20 grids=default ceiling=1
 bench_parse "mpi build launches problems steps grids ceiling" "$@"
 [[ $launches =~ ^[1-9][0-9]*$ ]] || bench_die "--launches needs a positive count (got '$launches')"
 [[ $steps =~ ^[1-9][0-9]*$ ]] || bench_die "--steps needs a positive count (got '$steps')"

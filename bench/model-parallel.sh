@@ -19,7 +19,7 @@ set -euo pipefail
 # shellcheck source=lib/harness.sh
 source "$(dirname "$0")/lib/harness.sh"
 cd "$bench_root"
-mpi=${PSTRUN_MPI:-openmpi} build= trunc=85 levels=16 steps=12 rounds=3 confirm=6 candidates=3
+mpi=${PSTRUN_MPI:-openmpi} build='' trunc=85 levels=16 steps=12 rounds=3 confirm=6 candidates=3
 bench_parse "mpi build trunc levels steps rounds confirm candidates" "$@"
 build=${build:-build/$mpi}
 ((confirm >= 1 && candidates >= 1)) || bench_die "--confirm and --candidates must be at least 1"
@@ -56,7 +56,7 @@ for ((r = 1; r <= confirm; r++)); do
   for ((i = 0; i < ${#order[@]}; i++)); do run confirm "${order[(i + r) % ${#order[@]}]}"; done
   for kernel in dgemm stream; do
     OPENBLAS_NUM_THREADS=1 "$build/pst_yardstick" "$kernel" --reps 5 >>"$out"
-    for copy in 1 2; do
+    for _ in 1 2; do
       OPENBLAS_NUM_THREADS=1 "$build/pst_yardstick" "$kernel" --reps 5 | sed 's/"what":"\([a-z_]*\)"/"what":"\1_concurrent"/' >>"$out" &
     done
     wait

@@ -13,7 +13,7 @@ set -euo pipefail
 # shellcheck source=lib/harness.sh
 source "$(dirname "$0")/lib/harness.sh"
 cd "$bench_root"
-mpi=${PSTRUN_MPI:-openmpi} build= rounds=7 steps=40 blas=blis-sup
+mpi=${PSTRUN_MPI:-openmpi} build='' rounds=7 steps=40 blas=blis-sup
 bench_parse "mpi build rounds steps blas" "$@"
 build=${build:-build/$mpi}
 bench_need_build "$build" pstswm

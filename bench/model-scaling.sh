@@ -13,7 +13,7 @@ set -euo pipefail
 # shellcheck source=lib/harness.sh
 source "$(dirname "$0")/lib/harness.sh"
 cd "$bench_root"
-mpi=${PSTRUN_MPI:-openmpi} build= rounds=3 plot= records=
+mpi=${PSTRUN_MPI:-openmpi} build='' rounds=3 plot='' records=''
 bench_parse "mpi build rounds plot records" "$@"
 build=${build:-build/$mpi}
 mkdir -p results

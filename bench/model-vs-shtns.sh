@@ -14,7 +14,7 @@ set -euo pipefail
 # shellcheck source=lib/harness.sh
 source "$(dirname "$0")/lib/harness.sh"
 cd "$bench_root"
-mpi=${PSTRUN_MPI:-openmpi} build= rounds=3 truncations=42,85,170,341 legendre_kernel=auto
+mpi=${PSTRUN_MPI:-openmpi} build='' rounds=3 truncations=42,85,170,341 legendre_kernel=auto
 bench_parse "mpi build rounds truncations legendre-kernel" "$@"
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || bench_die "--rounds needs a positive count (got '$rounds')"
 IFS=, read -ra mlist <<<"$truncations"
@@ -30,7 +30,7 @@ bench_need_build "$build" pstswm
 venv=results/shtns-venv
 if [[ ! -x $venv/bin/python ]] || ! "$venv/bin/python" -c 'import shtns' 2>/dev/null; then
   echo "# installing SHTns from PyPI into $venv (bench only)"
-  "$bench_python" -m venv "$venv" && "$venv/bin/pip" install -q numpy shtns ||
+  { "$bench_python" -m venv "$venv" && "$venv/bin/pip" install -q numpy shtns; } ||
     bench_die "could not install SHTns into $venv (pip install shtns needs FFTW's headers: libfftw3-dev)"
 fi
 out=results/bench-model-vs-shtns-$(date +%Y%m%d-%H%M%S)

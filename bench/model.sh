@@ -27,7 +27,7 @@ set -euo pipefail
 # shellcheck source=lib/harness.sh
 source "$(dirname "$0")/lib/harness.sh"
 cd "$bench_root"
-mpi=${PSTRUN_MPI:-openmpi} build= steps_t42=100 steps_t85=40 level_block= rounds=3 variant=("")
+mpi=${PSTRUN_MPI:-openmpi} build='' steps_t42=100 steps_t85=40 level_block='' rounds=3 variant=("")
 bench_parse "mpi build rounds steps-t42 steps-t85 level-block variant+" "$@"
 build=${build:-build/$mpi}
 for exe in pstswm pst_yardstick; do
@@ -61,11 +61,12 @@ for ((r = 1; r <= rounds; r++)); do
   "$build/pst_yardstick" dgemm --reps 5 | sed 's/"what":"dgemm"/"what":"dgemm_concurrent"/' | tag >>"$out" &
   "$build/pst_yardstick" dgemm --reps 5 | sed 's/"what":"dgemm"/"what":"dgemm_concurrent"/' | tag >>"$out"
   wait
-  "$build/pst_yardstick" stream --reps 5 | tag >>"$out"
-  fft_yardstick 128 64 | tag >>"$out"
-  fft_yardstick 256 128 | tag >>"$out"
-  "$build/pst_yardstick" legendre --trunc 85 --columns 40 --blas "$legendre_libs" --operands cache,buffer,memory --reps 5 |
-    tag >>"$out"
+  {
+    "$build/pst_yardstick" stream --reps 5
+    fft_yardstick 128 64
+    fft_yardstick 256 128
+    "$build/pst_yardstick" legendre --trunc 85 --columns 40 --blas "$legendre_libs" --operands cache,buffer,memory --reps 5
+  } | tag >>"$out"
   for cfg in "42 $steps_t42" "85 $steps_t85"; do
     read -r M steps <<<"$cfg"
     for run_options in "${variant[@]}"; do

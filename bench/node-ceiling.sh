@@ -14,7 +14,7 @@ set -euo pipefail
 # shellcheck source=lib/harness.sh
 source "$(dirname "$0")/lib/harness.sh"
 cd "$bench_root"
-build=build/${PSTRUN_MPI:-openmpi} rounds=3 reps=5 n=1000 mb=128 out=
+build=build/${PSTRUN_MPI:-openmpi} rounds=3 reps=5 n=1000 mb=128 out=''
 bench_parse "build rounds reps n mb out" "$@"
 for v in rounds reps n mb; do
   [[ ${!v} =~ ^[1-9][0-9]*$ ]] || bench_die "--$v needs a positive count (got '${!v}')"

@@ -14,7 +14,7 @@
 set -euo pipefail
 # shellcheck source=lib/harness.sh
 source "$(dirname "$0")/lib/harness.sh"
-root=$bench_root records= out=
+root=$bench_root records='' out=''
 bench_parse "records out" "$@"
 [[ -n $records ]] || bench_die "give --records DIR (bench/predict-node.sh --help)"
 out=${out:-$root/results/predict-node-$(date +%Y%m%d-%H%M%S)}

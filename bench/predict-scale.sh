@@ -28,7 +28,7 @@ source "$(dirname "$0")/lib/harness.sh"
 cd "$bench_root"
 # shellcheck source=scripts/mpi-env.sh
 source scripts/mpi-env.sh
-build= steps=2 runs="T85L16:16x16 T85L16:32x32 T170L16:16x16 T170L16:32x32 T170L16:64x64" max_pss_gb=8 max_wall_s=900 simgrid= simgrid_version= keep=
+build='' steps=2 runs="T85L16:16x16 T85L16:32x32 T170L16:16x16 T170L16:32x32 T170L16:64x64" max_pss_gb=8 max_wall_s=900 simgrid='' simgrid_version='' keep=''
 bench_parse "build steps runs max-pss-gb max-wall-s simgrid simgrid-version keep" "$@"
 [[ -z $simgrid || -z $simgrid_version ]] || bench_die "--simgrid or --simgrid-version, not both"
 [[ -z $simgrid_version ]] || simgrid=$(scripts/install-simgrid.sh "$simgrid_version")

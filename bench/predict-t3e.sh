@@ -21,7 +21,7 @@ set -euo pipefail
 # shellcheck source=lib/harness.sh
 source "$(dirname "$0")/lib/harness.sh"
 cd "$bench_root"
-out= jobs=2 search=4x4 reps=10 compute=skeleton
+out='' jobs=2 search=4x4 reps=10 compute=skeleton
 bench_parse "out jobs search reps compute" "$@"
 [[ $compute == real || $compute == skeleton ]] || bench_die "--compute real or skeleton (got '$compute')"
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || bench_die "--jobs needs a positive count (got '$jobs')"
@@ -127,6 +127,7 @@ bench_pstlab validate-t3e cells --search "$search" | sort -k6,6nr |
   export -f run_cell
   export out pstswm
   export model_fixed_str="${model_fixed[*]}"
+  # shellcheck disable=SC2016 # the inner bash expands them
   xargs -P "$jobs" -L 1 bash -c 'read -ra model_fixed <<<"$model_fixed_str"; run_cell "$@"' _
 }
 echo "cells done after $((SECONDS - start)) s"

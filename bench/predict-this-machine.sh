@@ -21,7 +21,7 @@
 set -euo pipefail
 # shellcheck source=lib/harness.sh
 source "$(dirname "$0")/lib/harness.sh"
-root=$bench_root out= launches=5 steps=20 rounds=3
+root=$bench_root out='' launches=5 steps=20 rounds=3
 bench_parse "out launches steps rounds" "$@"
 bench_positive launches steps rounds
 out=${out:-$root/results/predict-this-machine-$(date +%Y%m%d-%H%M%S)}

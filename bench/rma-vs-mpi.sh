@@ -13,18 +13,19 @@
 set -euo pipefail
 # shellcheck source=lib/harness.sh
 source "$(dirname "$0")/lib/harness.sh"
-root=$bench_root mpis="openmpi mpich" launches=3 reps=20 out=
+root=$bench_root mpis="openmpi mpich" launches=3 reps=20 out=''
 bench_parse "mpis launches reps out" "$@"
+read -ra mpi_list <<<"$mpis"
 bench_positive launches reps
 out=${out:-$(mktemp -d /tmp/rma-vs-mpi.XXXXXX)}
 mkdir -p "$out"
-for mpi in $mpis; do
+for mpi in "${mpi_list[@]}"; do
   bench_choice mpi openmpi mpich
   bench_need_build "$root/build/$mpi" pstswm
 done
-bench_context "$root/build/${mpis%% *}/pstswm" "$out/bench-context.json"
+bench_context "$root/build/${mpi_list[0]}/pstswm" "$out/bench-context.json"
 
-for mpi in $mpis; do
+for mpi in "${mpi_list[@]}"; do
   exe=$root/build/$mpi/pstswm
   # The transports this build has, from the error message listing them.
   list=$("$root/scripts/pstrun" --mpi "$mpi" -n 2 "$exe" swap --transport '?' 2>&1 | sed -n 's/.*(allowed: \(.*\)).*/\1/p' || true)
@@ -39,4 +40,4 @@ for mpi in $mpis; do
   done
 done
 
-bench_py rma_vs_mpi "$out" $mpis
+bench_py rma_vs_mpi "$out" "${mpi_list[@]}"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The harness every bench script sources first (bench/NAME.sh: source "$(dirname "$0")/lib/harness.sh").
 # It gives each script the same command line, usage, errors and context line, so a script holds
 # only what it measures:
