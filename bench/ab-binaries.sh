@@ -20,8 +20,8 @@ before=${bench_args[0]} after=${bench_args[1]}
 for b in "$before" "$after"; do [[ -x $b ]] || bench_die "'$b' is not an executable"; done
 root=$bench_root
 bench_context "$after"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+bench_scratch
+work=$bench_work
 
 # name|ranks|arguments
 workloads=(

@@ -11,24 +11,20 @@ set -euo pipefail
 source "$(dirname "$0")/lib/harness.sh"
 root=$bench_root mpi=openmpi launches=3
 bench_parse "mpi launches" "$@"
-bench_choice mpi openmpi mpich
 bench_positive launches
 np=NPopenmpi
 [[ $mpi == openmpi ]] || np=NPmpich2
-pstswm=$root/build/$mpi/pstswm
-bench_need_build "$root/build/$mpi" pstswm
 bench_need_command "$np" "scripts/setup.sh $mpi"
-bench_context "$pstswm"
+bench_pstswm "$mpi"
 "$root/scripts/cluster" up >/dev/null
 eval "$("$root/scripts/cluster" env)"
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-run() { # run PLACEMENT NODES PROGRAM ARGS...
+bench_scratch
+work=$bench_work
+run() { # run PLACEMENT NODES PROGRAM ARGS...: in the scratch folder, where NetPIPE writes its table
   local nodes=$2
   shift 2
-  (cd "$work" && "$root/scripts/pstrun" --mpi "$mpi" --launcher "srun -N $nodes -n {n}" -n 2 "$@" >/dev/null 2>"$work/stderr") \
-    || { cat "$work/stderr" >&2; exit 1; }
+  (cd "$work" && bench_quiet "$root/scripts/pstrun" --mpi "$mpi" --launcher "srun -N $nodes -n {n}" -n 2 "$@")
 }
 for ((i = 1; i <= launches; i++)); do
   for placement in across:2 inside:1; do

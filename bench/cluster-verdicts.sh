@@ -9,24 +9,21 @@ set -euo pipefail
 source "$(dirname "$0")/lib/harness.sh"
 root=$bench_root mpi=openmpi reps=''
 bench_parse "mpi reps" "$@"
-bench_choice mpi openmpi mpich
 [[ -z $reps ]] || bench_positive reps
-pstswm=$root/build/$mpi/pstswm
-bench_need_build "$root/build/$mpi" pstswm
-bench_context "$pstswm"
+bench_pstswm "$mpi"
 "$root/scripts/cluster" up >/dev/null
 eval "$("$root/scripts/cluster" env)"
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+bench_scratch
+work=$bench_work
 # The arguments of the quick suite's 2-rank kernel and swap-protocols experiments.
 mapfile -t experiments < <(bench_py quick_suite_args "$root/suites/quick.toml" "$reps")
 for line in "${experiments[@]}"; do
   read -ra words <<<"$line"
   for placement in across:2 inside:1; do
     name=${placement%:*} nodes=${placement#*:}
-    "$root/scripts/pstrun" --mpi "$mpi" --launcher "srun -N $nodes -n {n}" -n 2 "$pstswm" "${words[@]:1}" --noise-probe 0 \
-      --out "$work/${words[0]}.$name.jsonl" >/dev/null 2>"$work/stderr" || { cat "$work/stderr" >&2; exit 1; }
+    bench_quiet "$root/scripts/pstrun" --mpi "$mpi" --launcher "srun -N $nodes -n {n}" -n 2 "$pstswm" "${words[@]:1}" \
+      --noise-probe 0 --out "$work/${words[0]}.$name.jsonl"
   done
 done
 

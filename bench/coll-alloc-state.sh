@@ -10,14 +10,11 @@ set -euo pipefail
 source "$(dirname "$0")/lib/harness.sh"
 root=$bench_root mpi=openmpi launches=5 ops=allreduce,reduce,alltoallv sizes=64K,1M
 bench_parse "mpi launches ops sizes" "$@"
-bench_choice mpi openmpi mpich
 bench_positive launches
 cd "$root"
-pstswm=$root/build/$mpi/pstswm
-bench_need_build "$root/build/$mpi" pstswm
-bench_context "$pstswm"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+bench_pstswm "$mpi"
+bench_scratch
+work=$bench_work
 variants=(default warm fresh mmap128K)
 for ((i = 1; i <= launches; i++)); do
   for v in $(printf '%s\n' "${variants[@]}" | shuf); do

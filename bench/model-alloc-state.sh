@@ -11,14 +11,11 @@ set -euo pipefail
 source "$(dirname "$0")/lib/harness.sh"
 root=$bench_root mpi=openmpi launches=5
 bench_parse "mpi launches" "$@"
-bench_choice mpi openmpi mpich
 bench_positive launches
 cd "$root"
-pstswm=$root/build/$mpi/pstswm
-bench_need_build "$root/build/$mpi" pstswm
-bench_context "$pstswm"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+bench_pstswm "$mpi"
+bench_scratch
+work=$bench_work
 for ((i = 1; i <= launches; i++)); do
   for v in $(printf '%s\n' default 131072 33554432 | shuf); do
     env=()

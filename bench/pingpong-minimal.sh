@@ -11,16 +11,13 @@ set -euo pipefail
 source "$(dirname "$0")/lib/harness.sh"
 root=$bench_root mpi=openmpi launches=10 level=funneled
 bench_parse "mpi launches level" "$@"
-bench_choice mpi openmpi mpich
 bench_choice level single funneled serialized multiple
 bench_positive launches
 cd "$root"
 source scripts/mpi-env.sh
-pstswm=$root/build/$mpi/pstswm
-bench_need_build "$root/build/$mpi" pstswm
-bench_context "$pstswm"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+bench_pstswm "$mpi"
+bench_scratch
+work=$bench_work
 "$(mpi_cc "$mpi")" -O2 -o "$work/minimal" bench/minimal/pingpong_minimal.c
 run() { "$root/scripts/pstrun" --mpi "$mpi" -n 2 "$@" 2>"$work/stderr" || { cat "$work/stderr" >&2; exit 1; }; }
 

@@ -16,20 +16,17 @@ set -euo pipefail
 source "$(dirname "$0")/lib/harness.sh"
 root=$bench_root mpi=openmpi threads=2 launches=10
 bench_parse "mpi threads launches" "$@"
-bench_choice mpi openmpi mpich
 [[ $threads =~ ^[0-9]+$ && $threads -ge 2 && $threads -le 1024 ]] || bench_die "--threads '$threads' is not a count from 2 to 1024"
 [[ $launches =~ ^[0-9]+$ && $launches -ge 6 ]] || bench_die "--launches '$launches' is not a count of 6 or more (a 95 % interval needs 6)"
 cd "$root"
-pstswm=$root/build/$mpi/pstswm
-bench_need_build "$root/build/$mpi" pstswm
-bench_context "$pstswm"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+bench_pstswm "$mpi"
+bench_scratch
+work=$bench_work
 sizes=8,1K,8K,64K
 run() { # name, pstswm options
   local name=$1; shift
-  "$root/scripts/pstrun" --mpi "$mpi" -n 2 "$pstswm" pingpong --modes send --sizes $sizes --reps 10 "$@" \
-    --out "$work/$name.$i.jsonl" >/dev/null 2>"$work/stderr" || { cat "$work/stderr" >&2; exit 1; }
+  bench_quiet "$root/scripts/pstrun" --mpi "$mpi" -n 2 "$pstswm" pingpong --modes send --sizes "$sizes" --reps 10 "$@" \
+    --out "$work/$name.$i.jsonl"
 }
 for ((i = 1; i <= launches; i++)); do
   order=(single funneled multiple level)

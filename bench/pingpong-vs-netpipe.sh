@@ -14,18 +14,15 @@ set -euo pipefail
 source "$(dirname "$0")/lib/harness.sh"
 root=$bench_root mpi=openmpi launches=3
 bench_parse "mpi launches" "$@"
-bench_choice mpi openmpi mpich
 bench_positive launches
 cd "$root"
 np=NPopenmpi
 [[ $mpi == openmpi ]] || np=NPmpich2
-pstswm=$root/build/$mpi/pstswm
-bench_need_build "$root/build/$mpi" pstswm
 bench_need_command "$np" "apt-get install netpipe-${mpi/mpich/mpich2}"
-bench_context "$pstswm"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-run() { "$root/scripts/pstrun" --mpi "$mpi" -n 2 "$@" >/dev/null 2>"$work/stderr" || { cat "$work/stderr" >&2; exit 1; }; }
+bench_pstswm "$mpi"
+bench_scratch
+work=$bench_work
+run() { bench_quiet "$root/scripts/pstrun" --mpi "$mpi" -n 2 "$@"; }
 
 for ((i = 1; i <= launches; i++)); do
   run "$pstswm" swap --protocols 1,0 --sizes 8,1M --cache 1,10 --reps 50 --out "$work/swap.$i.jsonl"

@@ -12,6 +12,11 @@
 #   bench_choice VAR WORD...  the variable one of the words, else bench_die
 #   bench_need_build DIR PROGRAM...   DIR/PROGRAM built, else bench_die with the build command
 #   bench_need_command CMD HINT       CMD on PATH, else bench_die with HINT
+#   bench_pstswm MPI          MPI openmpi or mpich and build/MPI/pstswm built, else bench_die; sets
+#                             pstswm to it and prints the context line
+#   bench_scratch             a scratch folder in bench_work, removed when the script exits
+#   bench_quiet CMD...        run CMD (after bench_scratch), its output dropped and its stderr
+#                             held: on failure the stderr is shown and the script exits 1
 #   bench_py MODULE ARGS...   run bench/lib/MODULE.py with the project's venv (pstlab importable)
 #   bench_pstlab ARGS...      run pstlab (python -m pstlab) with the same interpreter
 #   bench_context [PSTSWM] [FILE]     print "# bench/NAME.sh on HOST; CPU ...; libraries ...; load ..."
@@ -100,6 +105,25 @@ bench_need_command() {
   command -v "$1" >/dev/null || bench_die "$1 not found ($2)"
 }
 
+bench_pstswm() {
+  case $1 in
+    openmpi | mpich) ;;
+    *) bench_die "--mpi takes openmpi or mpich (got '$1')" ;;
+  esac
+  bench_need_build "$bench_root/build/$1" pstswm
+  pstswm=$bench_root/build/$1/pstswm
+  bench_context "$pstswm"
+}
+
+bench_scratch() {
+  bench_work=$(mktemp -d)
+  trap 'rm -rf "$bench_work"' EXIT
+}
+
+bench_quiet() {
+  "$@" >/dev/null 2>"$bench_work/stderr" || { cat "$bench_work/stderr" >&2; exit 1; }
+}
+
 bench_py() {
   [[ -x $bench_python ]] || bench_die "$bench_python missing: create the venv with scripts/setup.sh"
   local module=$1
@@ -117,8 +141,8 @@ bench_context() {
   local pstswm=${1:-} file=${2:-} cpu libs="" load
   cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')
   [[ -n $pstswm && -x $pstswm ]] &&
-    libs=$(timeout 20 "$pstswm" --version 2>/dev/null | sed -n 's/^\(MPI library\|FFTW\|OpenBLAS\|BLIS\): \(.*\)/\1 \2/p' |
-      cut -d, -f1 | paste -sd ';' | sed 's/;/; /g')
+    libs=$(timeout 20 "$pstswm" --version 2>/dev/null | sed -n -e 's/^MPI library: \([^,]*\).*/\1/p' -e 's/^FFTW: //p' \
+      -e 's/^OpenBLAS: \(OpenBLAS [^ ]*\).*/\1/p' -e 's/^BLIS: \([^ ]*\).*/BLIS \1/p' | paste -sd, | sed 's/,/, /g')
   load=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "# bench/$bench_name.sh on $(hostname); CPU $cpu ($(nproc) cores);${libs:+ $libs;} load $load"
   if [[ -n $file ]]; then
