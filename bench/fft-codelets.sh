@@ -67,7 +67,7 @@ distro_fftw=$("$distro" --version | sed -n 's/^FFTW: //p') site_fftw=$("$site" -
 
 out=$work/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
-bench_context "$distro" "$out/bench-context.json"
+bench_context "$distro" "$out/$bench_name.context.json"
 echo "# FFT stage: distribution $distro_fftw vs site $site_fftw; $pairs pairs; T$truncations L$levels, $steps steps"
 IFS=, read -ra tlist <<<"$truncations"
 # yardstick DIR RECORDS: the model run's FFTs alone (its grid from its records, as bench/model.sh

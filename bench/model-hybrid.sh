@@ -45,7 +45,7 @@ done
 [[ ${splits[1]} == 1x1 ]] && splits=("1x1")  # one core: 1x1 is the only split
 out=results/bench-model-hybrid-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
-bench_context "$build/pstswm" "$out/bench-context.json"
+bench_context "$build/pstswm" "$out/$bench_name.context.json"
 echo "# pstswm model, case 2, preset gen, $steps steps; splits of $cores cores: ${splits[*]}; $launches launches; $mpi"
 for ((k = 1; k <= launches; k++)); do
   for p in "${plist[@]}"; do

@@ -21,7 +21,7 @@ out=results/bench-model-reproducible-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
 variants=("default" "reproducible" "reproducible-$blas")
 options=("" "--reproducible" "--reproducible --blas $blas")
-bench_context "$build/pstswm" "$out/bench-context.json"
+bench_context "$build/pstswm" "$out/$bench_name.context.json"
 echo "# pstswm model T85L16 case 2, $steps steps, 1 rank, $rounds rounds, $mpi"
 for ((r = 0; r < rounds; r++)); do
   for v in 0 1 2; do

@@ -35,7 +35,7 @@ if [[ ! -x $venv/bin/python ]] || ! "$venv/bin/python" -c 'import shtns' 2>/dev/
 fi
 out=results/bench-model-vs-shtns-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
-bench_context "$build/pstswm" "$out/bench-context.json"
+bench_context "$build/pstswm" "$out/$bench_name.context.json"
 echo "# $(OMP_NUM_THREADS=1 "$venv/bin/python" -c 'import shtns' 2>&1 | head -1); pstswm $build; $rounds rounds"
 for ((r = 1; r <= rounds; r++)); do
   for m in "${mlist[@]}"; do

@@ -49,7 +49,7 @@ one_case() {
   esac
 }
 
-bench_context "$build/pstswm" "$out/bench-context.json"
+bench_context "$build/pstswm" "$out/$bench_name.context.json"
 echo "# node ceiling: $ncores cores (${cores[*]}), DGEMM n=$n, STREAM triad $mb MiB/array, $reps reps, $rounds rounds"
 for ((k = 1; k <= rounds; k++)); do
   # rotate the order of the modes so none always runs first after the previous round's last

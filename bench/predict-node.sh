@@ -22,5 +22,5 @@ out=${out:-$root/results/predict-node-$(date +%Y%m%d-%H%M%S)}
 [[ ! -e $out ]] || bench_die "$out exists: give another --out"
 [[ -f $root/build/smpi/pstswm ]] || bench_die "build/smpi/pstswm not built (scripts/build.sh smpi)"
 mkdir -p "$out"
-bench_context "" "$out/bench-context.json"
+bench_context "" "$out/$bench_name.context.json"
 bench_py predict_node "$records" "$out" | tee "$out/table.txt"

@@ -53,7 +53,7 @@ scripts/pstrun --mpi smpi --platform "${platform[MPI]}" -n 1 "$pstswm" model --c
 model_fixed=(--case 2 --fftw-plan estimate --blas "$blas" "${chunking[@]}" "${fixed[@]}")
 start=$SECONDS
 
-bench_context "" "$out/bench-context.json"
+bench_context "" "$out/$bench_name.context.json"
 echo "# Worley 1998 Table 5 (T3E) predicted with $(smpirun -version 2>/dev/null | head -1 || echo SMPI)"
 if [[ $blas == blis-sup ]]; then
   echo "dgemms: --blas blis-sup ($(grep -m1 -o 'BLIS [^)]*small-matrix kernels' "$probe" || echo BLIS))"

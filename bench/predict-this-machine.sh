@@ -30,7 +30,7 @@ problems=("42 16" "85 16")
 bench_need_build "$root/build/openmpi" pstswm
 bench_need_build "$root/build/smpi" pstswm
 mkdir -p "$out"
-bench_context "$root/build/openmpi/pstswm" "$out/bench-context.json"
+bench_context "$root/build/openmpi/pstswm" "$out/$bench_name.context.json"
 
 echo "== 1. calibrate a platform of this host"
 # Exit 3 means a calibration target was missed (docs/predict.md): the validation still says how

@@ -23,7 +23,7 @@ for mpi in "${mpi_list[@]}"; do
   bench_choice mpi openmpi mpich
   bench_need_build "$root/build/$mpi" pstswm
 done
-bench_context "$root/build/${mpi_list[0]}/pstswm" "$out/bench-context.json"
+bench_context "$root/build/${mpi_list[0]}/pstswm" "$out/$bench_name.context.json"
 
 for mpi in "${mpi_list[@]}"; do
   exe=$root/build/$mpi/pstswm
