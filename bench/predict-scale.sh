@@ -51,7 +51,7 @@ descendant_pss() {
 }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-bench_context "$build/pstswm"
+bench_context
 echo "# skeleton mode at scale: $platform (sha256 $(sha256sum "$platform" | cut -c1-12)), $steps steps (the last timed)," \
      "$(smpirun -version 2>/dev/null | head -1) ($(command -v smpirun))," \
      "$build/pstswm"

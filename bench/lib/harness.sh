@@ -140,9 +140,11 @@ bench_pstlab() {
 bench_context() {
   local pstswm=${1:-} file=${2:-} cpu libs="" load
   cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')
-  [[ -n $pstswm && -x $pstswm ]] &&
+  # The versions are a courtesy: a binary that cannot say them (an SMPI build run outside smpirun) gives none.
+  if [[ -n $pstswm && -x $pstswm ]]; then
     libs=$(timeout 20 "$pstswm" --version 2>/dev/null | sed -n -e 's/^MPI library: \([^,]*\).*/\1/p' -e 's/^FFTW: //p' \
-      -e 's/^OpenBLAS: \(OpenBLAS [^ ]*\).*/\1/p' -e 's/^BLIS: \([^ ]*\).*/BLIS \1/p' | paste -sd, | sed 's/,/, /g')
+      -e 's/^OpenBLAS: \(OpenBLAS [^ ]*\).*/\1/p' -e 's/^BLIS: \([^ ]*\).*/BLIS \1/p' | paste -sd, | sed 's/,/, /g') || libs=""
+  fi
   load=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "# bench/$bench_name.sh on $(hostname); CPU $cpu ($(nproc) cores);${libs:+ $libs;} load $load"
   if [[ -n $file ]]; then
