@@ -26,8 +26,8 @@ mpi=${PSTRUN_MPI:-openmpi} pairs=5 truncations=42,85,170 levels=16 steps=20 fftw
 bench_parse "mpi pairs truncations levels steps fftw fftw-source simd" "$@"
 bench_positive pairs levels steps
 [[ -n $fftw || -n $fftw_source ]] || bench_die "give --fftw PREFIX (an FFTW with more SIMD sets) or --fftw-source TARBALL"
+bench_need_build "build/$mpi" pstswm
 distro=build/$mpi/pstswm
-[[ -x $distro ]] || bench_die "$distro not built (scripts/build.sh $mpi)"
 work=results/fft-codelets
 mkdir -p "$work"
 

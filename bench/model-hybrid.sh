@@ -26,10 +26,9 @@ source "$(dirname "$0")/lib/harness.sh"
 cd "$bench_root"
 mpi=${PSTRUN_MPI:-openmpi} build='' launches=3 problems=T42L16,T85L16 steps=20 grids=default ceiling=1
 bench_parse "mpi build launches problems steps grids ceiling" "$@"
-[[ $launches =~ ^[1-9][0-9]*$ ]] || bench_die "--launches needs a positive count (got '$launches')"
-[[ $steps =~ ^[1-9][0-9]*$ ]] || bench_die "--steps needs a positive count (got '$steps')"
-[[ $grids == default || $grids == all ]] || bench_die "--grids takes default or all (got '$grids')"
-[[ $ceiling == 0 || $ceiling == 1 ]] || bench_die "--ceiling takes 1 or 0 (got '$ceiling')"
+bench_positive launches steps
+bench_choice grids default all
+bench_choice ceiling 1 0
 IFS=, read -ra plist <<<"$problems"
 for p in "${plist[@]}"; do
   [[ $p =~ ^T[0-9]+L[0-9]+$ ]] || bench_die "--problems takes TnnLmm names (got '$p')"

@@ -16,7 +16,7 @@ source "$(dirname "$0")/lib/harness.sh"
 cd "$bench_root"
 mpi=${PSTRUN_MPI:-openmpi} build='' rounds=3 truncations=42,85,170,341 legendre_kernel=auto
 bench_parse "mpi build rounds truncations legendre-kernel" "$@"
-[[ $rounds =~ ^[1-9][0-9]*$ ]] || bench_die "--rounds needs a positive count (got '$rounds')"
+bench_positive rounds
 IFS=, read -ra mlist <<<"$truncations"
 for m in "${mlist[@]}"; do
   [[ $m =~ ^[1-9][0-9]*$ ]] || bench_die "--truncations takes numbers like 42,85 (got '$m')"

@@ -16,9 +16,7 @@ source "$(dirname "$0")/lib/harness.sh"
 cd "$bench_root"
 build=build/${PSTRUN_MPI:-openmpi} rounds=3 reps=5 n=1000 mb=128 out=''
 bench_parse "build rounds reps n mb out" "$@"
-for v in rounds reps n mb; do
-  [[ ${!v} =~ ^[1-9][0-9]*$ ]] || bench_die "--$v needs a positive count (got '${!v}')"
-done
+bench_positive rounds reps n mb
 bench_need_build "$build" pst_yardstick
 command -v taskset >/dev/null || bench_die "taskset not found (util-linux)"
 out=${out:-results/node-ceiling-$(date +%Y%m%d-%H%M%S)}

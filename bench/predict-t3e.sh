@@ -23,8 +23,8 @@ source "$(dirname "$0")/lib/harness.sh"
 cd "$bench_root"
 out='' jobs=2 search=4x4 reps=10 compute=skeleton
 bench_parse "out jobs search reps compute" "$@"
-[[ $compute == real || $compute == skeleton ]] || bench_die "--compute real or skeleton (got '$compute')"
-[[ $jobs =~ ^[1-9][0-9]*$ ]] || bench_die "--jobs needs a positive count (got '$jobs')"
+bench_choice compute real skeleton
+bench_positive jobs
 pstswm=build/smpi/pstswm
 [[ -f $pstswm ]] || bench_die "$pstswm not built (scripts/build.sh smpi Release 2)"
 out=${out:-results/bench-predict-t3e-$(date +%Y%m%d-%H%M%S)}

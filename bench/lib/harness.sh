@@ -89,8 +89,9 @@ bench_choice() {
   local var=$1 word
   shift
   for word in "$@"; do [[ ${!var} == "$word" ]] && return 0; done
-  local IFS=,
-  bench_die "--${var//_/-} takes one of $* (got '${!var}')"
+  local words
+  words=$(printf '%s, ' "$@")
+  bench_die "--${var//_/-} takes one of ${words%, } (got '${!var}')"
 }
 
 bench_need_build() {
