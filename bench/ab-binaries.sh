@@ -9,21 +9,19 @@
 # Build the "before" binary from another commit in its own worktree, e.g.
 #   git worktree add /tmp/before REV && (cd /tmp/before && scripts/dev/build.sh openmpi)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=lib/harness.sh
+source "$(dirname "$0")/lib/harness.sh"
 mpi=openmpi launches=10
-while (($#)); do
-  case "$1" in
-    --mpi) mpi=$2; shift 2 ;;
-    --launches) launches=$2; shift 2 ;;
-    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) break ;;
-  esac
-done
-(($# == 2)) || { echo "usage: bench/ab-binaries.sh [--mpi M] [--launches N] BEFORE_PSTSWM AFTER_PSTSWM" >&2; exit 2; }
-before=$1 after=$2
-for b in "$before" "$after"; do [[ -x $b ]] || { echo "ab-binaries: '$b' is not an executable" >&2; exit 2; }; done
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+bench_parse "mpi launches @" "$@"
+bench_choice mpi openmpi mpich
+bench_positive launches
+((${#bench_args[@]} == 2)) || bench_die "give two binaries: BEFORE_PSTSWM AFTER_PSTSWM (bench/ab-binaries.sh --help)"
+before=${bench_args[0]} after=${bench_args[1]}
+for b in "$before" "$after"; do [[ -x $b ]] || bench_die "'$b' is not an executable"; done
+root=$bench_root
+bench_context "$after"
+bench_scratch
+work=$bench_work
 
 # name|ranks|arguments
 workloads=(
@@ -46,38 +44,4 @@ for ((i = 1; i <= launches; i++)); do
     done
   done
 done
-python3 - "$work" "$mpi" "$launches" <<'PY'
-import glob, json, os, random, statistics, sys
-work, mpi, launches = sys.argv[1], sys.argv[2], int(sys.argv[3])
-
-def launch_time(path):
-    for rec in map(json.loads, open(path)):
-        if rec.get("type") != "point":
-            continue
-        if rec.get("bench") == "model":
-            return rec["step_s"]
-        if rec.get("bench") == "pingpong" and rec["bytes"] == 8:
-            return rec["t_med"]
-        if rec.get("bench") == "swap":
-            return rec["t_med"]
-    raise SystemExit(f"ab-binaries: no timed point in {path}")
-
-names = sorted({os.path.basename(p).split(".")[0] for p in glob.glob(os.path.join(work, "*.jsonl"))})
-rng = random.Random(1)
-print(f"{mpi}, {launches} interleaved launch pairs; per launch its own median; ratio = after/before")
-print(f"{'workload':18} {'before':>11} {'after':>11} {'ratio':>7} {'95% interval':>17} {'pair ratios':>15}  verdict")
-for name in names:
-    b = [launch_time(os.path.join(work, f"{name}.before.{i}.jsonl")) for i in range(1, launches + 1)]
-    a = [launch_time(os.path.join(work, f"{name}.after.{i}.jsonl")) for i in range(1, launches + 1)]
-    ratio = statistics.median(a) / statistics.median(b)
-    boot = []
-    for _ in range(2000):
-        idx = [rng.randrange(launches) for _ in range(launches)]
-        boot.append(statistics.median(a[i] for i in idx) / statistics.median(b[i] for i in idx))
-    boot.sort()
-    lo, hi = boot[int(0.025 * len(boot))], boot[int(0.975 * len(boot)) - 1]
-    pairs = [x / y for x, y in zip(a, b)]
-    verdict = "no measurable change" if lo <= 1 <= hi else ("faster" if hi < 1 else "slower")
-    print(f"{name:18} {statistics.median(b) * 1e6:9.2f}us {statistics.median(a) * 1e6:9.2f}us {ratio:7.3f} "
-          f"[{lo:6.3f}, {hi:6.3f}] {min(pairs):6.2f}-{max(pairs):<6.2f}  {verdict}")
-PY
+bench_py ab_binaries "$work" "$mpi" "$launches"

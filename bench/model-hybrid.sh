@@ -21,31 +21,20 @@
 # Records go to results/bench-model-hybrid-<date>/<problem>-<R>x<T>[@<grid>]-L<k>.jsonl, the
 # ceiling's samples to node-ceiling.samples beside them (pstlab's report reads both).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-mpi=${PSTRUN_MPI:-openmpi} build= launches=3 problems=T42L16,T85L16 steps=20 grids=default ceiling=1
-while (($#)); do
-  case "$1" in
-    --mpi) mpi=$2; shift 2 ;;
-    --build) build=$2; shift 2 ;;
-    --launches) launches=$2; shift 2 ;;
-    --problems) problems=$2; shift 2 ;;
-    --steps) steps=$2; shift 2 ;;
-    --grids) grids=$2; shift 2 ;;
-    --ceiling) ceiling=$2; shift 2 ;;
-    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "bench/model-hybrid.sh: unknown option '$1'" >&2; exit 2 ;;
-  esac
-done
-[[ $launches =~ ^[1-9][0-9]*$ ]] || { echo "bench/model-hybrid.sh: --launches needs a positive count (got '$launches')" >&2; exit 2; }
-[[ $steps =~ ^[1-9][0-9]*$ ]] || { echo "bench/model-hybrid.sh: --steps needs a positive count (got '$steps')" >&2; exit 2; }
-[[ $grids == default || $grids == all ]] || { echo "bench/model-hybrid.sh: --grids takes default or all (got '$grids')" >&2; exit 2; }
-[[ $ceiling == 0 || $ceiling == 1 ]] || { echo "bench/model-hybrid.sh: --ceiling takes 1 or 0 (got '$ceiling')" >&2; exit 2; }
+# shellcheck source=lib/harness.sh
+source "$(dirname "$0")/lib/harness.sh"
+cd "$bench_root"
+mpi=${PSTRUN_MPI:-openmpi} build='' launches=3 problems=T42L16,T85L16 steps=20 grids=default ceiling=1
+bench_parse "mpi build launches problems steps grids ceiling" "$@"
+bench_positive launches steps
+bench_choice grids default all
+bench_choice ceiling 1 0
 IFS=, read -ra plist <<<"$problems"
 for p in "${plist[@]}"; do
-  [[ $p =~ ^T[0-9]+L[0-9]+$ ]] || { echo "bench/model-hybrid.sh: --problems takes TnnLmm names (got '$p')" >&2; exit 2; }
+  [[ $p =~ ^T[0-9]+L[0-9]+$ ]] || bench_die "--problems takes TnnLmm names (got '$p')"
 done
 build=${build:-build/$mpi}
-[[ -x $build/pstswm ]] || { echo "bench/model-hybrid.sh: $build/pstswm not built (scripts/dev/build.sh $mpi)" >&2; exit 2; }
+bench_need_build "$build" pstswm
 
 cores=$(nproc)
 splits=("1x1")
@@ -55,7 +44,8 @@ done
 [[ ${splits[1]} == 1x1 ]] && splits=("1x1")  # one core: 1x1 is the only split
 out=results/bench-model-hybrid-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
-echo "# pstswm model, case 2, preset gen, $steps steps; splits of $cores cores: ${splits[*]}; $launches launches; $mpi; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_context "$build/pstswm" "$out/$bench_name.context.json"
+echo "# pstswm model, case 2, preset gen, $steps steps; splits of $cores cores: ${splits[*]}; $launches launches; $mpi"
 for ((k = 1; k <= launches; k++)); do
   for p in "${plist[@]}"; do
     trunc=${p#T} trunc=${trunc%L*} levels=${p#*L}
@@ -70,74 +60,15 @@ for ((k = 1; k <= launches; k++)); do
         file=$out/$p-$s${g:+@$g}-L$k.jsonl
         scripts/pstrun --mpi "$mpi" -n "$ranks" "$build/pstswm" model --case 2 --trunc "$trunc" --levels "$levels" \
           --steps "$steps" --preset gen --threads "$threads" ${g:+--grid "$g"} --out "$file" >"${file%.jsonl}.out" 2>&1 ||
-          { echo "bench/model-hybrid.sh: $p on $s${g:+ grid $g} failed (${file%.jsonl}.out)" >&2; exit 1; }
+          bench_fail "$p on $s${g:+ grid $g} failed (${file%.jsonl}.out)"
       done
     done
   done
   if ((ceiling)) && ((cores > 1)); then
     bench/node-ceiling.sh --build "$build" --rounds 1 --out "$out" >"$out/node-ceiling-L$k.out" 2>&1 ||
-      { echo "bench/model-hybrid.sh: the node ceiling failed ($out/node-ceiling-L$k.out)" >&2; exit 1; }
+      bench_fail "the node ceiling failed ($out/node-ceiling-L$k.out)"
   fi
   echo "# launch $k of $launches done"
 done
 
-python=.venv/bin/python
-[[ -x $python ]] || python=python3
-PYTHONPATH=python "$python" - "$out" "$cores" <<'EOF'
-import json, math, pathlib, re, statistics, sys
-from pstlab.benches import ceiling
-from pstlab.stats.stats import paired_ratio
-
-out, cores = pathlib.Path(sys.argv[1]), int(sys.argv[2])
-# stage: (field, its communication to take off); comm: fft_comm_s + legendre_comm_s (comm_s)
-STAGES = (("fft", "fft_s", "fft_comm_s"), ("legendre", "legendre_s", "legendre_comm_s"), ("fourier", "fourier_s", None),
-          ("grid", "grid_s", None), ("spectral", "spectral_s", None))
-runs = {}
-for f in sorted(out.glob("*.jsonl")):
-    problem, split, _ = re.match(r"(T\d+L\d+)-(\d+x\d+(?:@\d+x\d+)?)-L(\d+)\.jsonl", f.name).groups()
-    recs = [json.loads(line) for line in f.read_text().splitlines()]
-    header = recs[0]
-    point = next(r for r in recs if r.get("type") == "point" and "step_s" in r)
-    runs.setdefault((problem, split), []).append((point, header.get("oversubscribed")))
-ms = lambda x: f"{x * 1e3:.3g}"
-node = ceiling.ceilings(ceiling.load(out))
-cols = ["split", "problem", "step ms", "low-high", *(s for s, _, _ in STAGES), "comm", "efficiency", "ceiling",
-        "eff/ceil", "vs best [95 %]", ""]
-steps = lambda key: [p["step_s"] for p, _ in runs[key]]
-best = {pr: min((k for k in runs if k[0] == pr), key=lambda k: statistics.median(steps(k))) for pr, _ in runs}
-
-def vs_best(key):
-    """The row's step over the fastest row's of its problem, paired by launch."""
-    if key == best[key[0]]:
-        return "best"
-    a, b = steps(key), steps(best[key[0]])
-    n = min(len(a), len(b))
-    pr = paired_ratio(a[:n], b[:n], 0.95)
-    if not math.isfinite(pr.lo):
-        return f"{pr.ratio:.2f} (few launches)"
-    return f"{pr.ratio:.2f} [{pr.lo:.2f}, {pr.hi:.2f}]{' tie' if pr.lo <= 1 <= pr.hi else ''}"
-
-print("  ".join(f"{c:>10}" for c in cols))
-by_rank = lambda key: (key[0], -int(key[1].split("x")[0]) if key[1] != "1x1" else -10**9, key[1])
-for problem, split in sorted(runs, key=by_rank):
-    pts = [p for p, _ in runs[(problem, split)]]
-    med = lambda field, minus=None: statistics.median(p.get(field, 0) - (p.get(minus, 0) if minus else 0) for p in pts)
-    step = med("step_s")
-    base = statistics.median(steps((problem, "1x1"))) if (problem, "1x1") in runs else None
-    eff = base / (cores * step) if base and split != "1x1" else None
-    ranks, threads = (int(x) for x in split.split("@")[0].split("x"))
-    ceil = ceiling.for_split(node, ranks, threads)
-    over = "oversubscribed" if any(o for _, o in runs[(problem, split)]) else ""
-    row = [split, problem, ms(step), f"{ms(min(p['step_s'] for p in pts))}-{ms(max(p['step_s'] for p in pts))}",
-           *(ms(med(f, m)) for _, f, m in STAGES), ms(med("comm_s")), f"{eff:.2f}" if eff else "–",
-           ceiling.fmt_ratio(ceil), f"{eff / ceil.ratio:.2f}" if eff and ceil else "–", vs_best((problem, split)), over]
-    print("  ".join(f"{c:>10}" for c in row))
-print(f"# step: median over launches of each run's median step; stages: compute less communication; "
-      f"efficiency: T(1x1) / ({cores} x T(split)); ceiling: the node's concurrent-DGEMM per-core rate over "
-      f"one core's in the same launches, median [lowest, highest] (threads for 1xT, processes otherwise); "
-      f"eff/ceil: efficiency over its median; records in {out}")
-if node:
-    print("# the node's ceiling (bench/node-ceiling.sh, one round per launch):")
-    for line in ceiling.lines(node):
-        print("#", line)
-EOF
+bench_py model_hybrid "$out" "$cores"

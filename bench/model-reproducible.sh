@@ -10,26 +10,19 @@
 #   bench/model-reproducible.sh [--mpi openmpi|mpich] [--build DIR] [--rounds R] [--steps N] [--blas B]
 # Records go to results/bench-model-reproducible-<date>/.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-mpi=${PSTRUN_MPI:-openmpi} build= rounds=7 steps=40 blas=blis-sup
-while (($#)); do
-  case "$1" in
-    --mpi) mpi=$2; shift 2 ;;
-    --build) build=$2; shift 2 ;;
-    --rounds) rounds=$2; shift 2 ;;
-    --steps) steps=$2; shift 2 ;;
-    --blas) blas=$2; shift 2 ;;
-    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "bench/model-reproducible.sh: unknown option '$1'" >&2; exit 2 ;;
-  esac
-done
+# shellcheck source=lib/harness.sh
+source "$(dirname "$0")/lib/harness.sh"
+cd "$bench_root"
+mpi=${PSTRUN_MPI:-openmpi} build='' rounds=7 steps=40 blas=blis-sup
+bench_parse "mpi build rounds steps blas" "$@"
 build=${build:-build/$mpi}
-[[ -x $build/pstswm ]] || { echo "bench/model-reproducible.sh: $build/pstswm not built (scripts/dev/build.sh $mpi)" >&2; exit 2; }
+bench_need_build "$build" pstswm
 out=results/bench-model-reproducible-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
 variants=("default" "reproducible" "reproducible-$blas")
 options=("" "--reproducible" "--reproducible --blas $blas")
-echo "# pstswm model T85L16 case 2, $steps steps, 1 rank, $rounds rounds, $mpi, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), load: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_context "$build/pstswm" "$out/$bench_name.context.json"
+echo "# pstswm model T85L16 case 2, $steps steps, 1 rank, $rounds rounds, $mpi"
 for ((r = 0; r < rounds; r++)); do
   for v in 0 1 2; do
     # shellcheck disable=SC2086 # the variant's options are words
@@ -37,19 +30,5 @@ for ((r = 0; r < rounds; r++)); do
       --noise-probe 0 ${options[$v]} --out "$out/${variants[$v]}-$r.jsonl" >/dev/null
   done
 done
-python3 - "$out" "$rounds" "${variants[@]}" <<'PY'
-import json, pathlib, statistics, sys
-out, rounds, variants = pathlib.Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
-def point(v, r):
-    recs = [json.loads(l) for l in (out / f"{v}-{r}.jsonl").open()]
-    return next(x for x in recs if x["type"] == "point")
-for v in variants:
-    p = [point(v, r) for r in range(rounds)]
-    step = [x["step_s"] / point(variants[0], r)["step_s"] for r, x in enumerate(p)]
-    setup = [x["setup_s"] / point(variants[0], r)["setup_s"] for r, x in enumerate(p)]
-    libs = sorted({f"{x['blas']}/{x['legendre_kernel']}" for x in p})
-    print(f"{v:>24}: step {statistics.median(x['step_s'] for x in p) * 1e3:6.2f} ms, step ratio to default median "
-          f"{statistics.median(step):.3f} (range {min(step):.3f}-{max(step):.3f}), set-up ratio "
-          f"{statistics.median(setup):.2f} ({min(setup):.2f}-{max(setup):.2f}); ran {', '.join(libs)}")
-PY
+bench_py model_reproducible "$out" "$rounds" "${variants[@]}"
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg); records in $out"

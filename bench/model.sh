@@ -24,32 +24,21 @@
 # "--level-block 16 --blas blis"), interleaved with the default run, as rows of their own.
 # Records (model points and yardsticks) go to results/bench-model-<date>.jsonl.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-# shellcheck source=bench/noise.sh
-source bench/noise.sh
-mpi=${PSTRUN_MPI:-openmpi} build= steps42=100 steps85=40 block= rounds=3 variants=("")
-while (($#)); do
-  case "$1" in
-    --mpi) mpi=$2; shift 2 ;;
-    --build) build=$2; shift 2 ;;
-    --rounds) rounds=$2; shift 2 ;;
-    --steps-t42) steps42=$2; shift 2 ;;
-    --steps-t85) steps85=$2; shift 2 ;;
-    --level-block) block=$2; shift 2 ;;
-    --variant) variants+=("$2"); shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "bench/model.sh: unknown option '$1'" >&2; exit 2 ;;
-  esac
-done
+# shellcheck source=lib/harness.sh
+source "$(dirname "$0")/lib/harness.sh"
+cd "$bench_root"
+mpi=${PSTRUN_MPI:-openmpi} build='' steps_t42=100 steps_t85=40 level_block='' rounds=3 variant=("")
+bench_parse "mpi build rounds steps-t42 steps-t85 level-block variant+" "$@"
 build=${build:-build/$mpi}
 for exe in pstswm pst_yardstick; do
-  [[ -x $build/$exe ]] || { echo "bench/model.sh: $build/$exe not built (scripts/dev/build.sh $mpi)" >&2; exit 2; }
+  bench_need_build "$build" "$exe"
 done
 mkdir -p results
 out=results/bench-model-$(date +%Y%m%d-%H%M%S).jsonl
 : >"$out"
 export OPENBLAS_NUM_THREADS=1
-echo "# pstswm model, case 2, 1 rank, $rounds rounds, $(nproc) cores, $mpi, load: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_context "$build/pstswm" "${out%.jsonl}.context.json"
+echo "# pstswm model, case 2, 1 rank, $rounds rounds, $mpi"
 # The Legendre yardstick puts BLIS's small-matrix kernels beside OpenBLAS where BLIS has them for
 # this CPU; elsewhere (its generic configuration, or no BLIS) OpenBLAS alone, and it says why.
 legendre_libs=openblas,blis-sup
@@ -61,10 +50,10 @@ fi
 fft_yardstick() { "$build/pst_yardstick" fft --nlon "$1" --r2c $(($2 * 8 * 16)) --c2r $(($2 * 5 * 16)) --reps 5 | grep fft_best; }
 # tag: every record of round r carries "round": r, so each target can be judged round by round.
 tag() { sed "s/^{/{\"round\":$r,/"; }
-# bracket: a short DGEMM beside the model run of truncation $M and options $variant.
+# bracket: a short DGEMM beside the model run of truncation $M and options $run_options.
 bracket() {
   "$build/pst_yardstick" dgemm --reps 3 |
-    sed "s/\"what\":\"dgemm\"/\"what\":\"dgemm_bracket\",\"trunc\":$M,\"variant\":\"$variant\"/" | tag >>"$out"
+    sed "s/\"what\":\"dgemm\"/\"what\":\"dgemm_bracket\",\"trunc\":$M,\"variant\":\"$run_options\"/" | tag >>"$out"
 }
 for ((r = 1; r <= rounds; r++)); do
   "$build/pst_yardstick" dgemm --reps 5 | tag >>"$out"
@@ -72,113 +61,27 @@ for ((r = 1; r <= rounds; r++)); do
   "$build/pst_yardstick" dgemm --reps 5 | sed 's/"what":"dgemm"/"what":"dgemm_concurrent"/' | tag >>"$out" &
   "$build/pst_yardstick" dgemm --reps 5 | sed 's/"what":"dgemm"/"what":"dgemm_concurrent"/' | tag >>"$out"
   wait
-  "$build/pst_yardstick" stream --reps 5 | tag >>"$out"
-  fft_yardstick 128 64 | tag >>"$out"
-  fft_yardstick 256 128 | tag >>"$out"
-  "$build/pst_yardstick" legendre --trunc 85 --columns 40 --blas "$legendre_libs" --operands cache,buffer,memory --reps 5 |
-    tag >>"$out"
-  for cfg in "42 $steps42" "85 $steps85"; do
+  {
+    "$build/pst_yardstick" stream --reps 5
+    fft_yardstick 128 64
+    fft_yardstick 256 128
+    "$build/pst_yardstick" legendre --trunc 85 --columns 40 --blas "$legendre_libs" --operands cache,buffer,memory --reps 5
+  } | tag >>"$out"
+  for cfg in "42 $steps_t42" "85 $steps_t85"; do
     read -r M steps <<<"$cfg"
-    for variant in "${variants[@]}"; do
+    for run_options in "${variant[@]}"; do
       tmp=$(mktemp)
       bracket
       # shellcheck disable=SC2086 # a variant is a list of options
-      noise_counted scripts/pstrun --mpi "$mpi" -n 1 "$build/pstswm" model --case 2 --trunc "$M" --levels 16 ${block:+--level-block "$block"} \
-        --steps "$steps" --warmup 3 --fftw-plan measure $variant --out "$tmp" >/dev/null
+      noise_counted scripts/pstrun --mpi "$mpi" -n 1 "$build/pstswm" model --case 2 --trunc "$M" --levels 16 ${level_block:+--level-block "$level_block"} \
+        --steps "$steps" --warmup 3 --fftw-plan measure $run_options --out "$tmp" >/dev/null
       bracket
-      grep '"type":"point"' "$tmp" | sed "s/^{/{\"variant\":\"$variant\",/" | tag >>"$out"
+      grep '"type":"point"' "$tmp" | sed "s/^{/{\"variant\":\"$run_options\",/" | tag >>"$out"
       rm -f "$tmp"
     done
   done
 done
-python3 - "$out" <<'PY'
-import json, statistics, sys
-recs = [json.loads(l) for l in open(sys.argv[1])]
-med = statistics.median
-def ys(what, key="t_med", **match):
-    return med([r[key] for r in recs if r.get("what") == what and all(r.get(k) == v for k, v in match.items())])
-dgemm, dgemm2 = ys("dgemm", "gflops_med"), ys("dgemm_concurrent", "gflops_med")
-worley = {42: 4129859, 85: 24235477}
-stream = ys("stream_triad", "gbs_med")
-brackets = [r["gflops_med"] for r in recs if r.get("what") == "dgemm_bracket"]
-print(f"yardsticks: DGEMM n=1000 {dgemm:.1f} GFlop/s on one core, {dgemm2:.1f} per copy with two at once "
-      f"({dgemm2 / dgemm:.2f}); beside the model runs {med(brackets):.1f} [{min(brackets):.1f}, {max(brackets):.1f}]; "
-      f"memory (STREAM triad) {stream:.1f} GB/s")
-print(f"{'config':8} {'step ms':>8} {'fft ms':>7} {'leg ms':>7} {'four ms':>7} {'grid ms':>8} {'spec ms':>8} "
-      f"{'plan s':>7} {'FFTW ms':>8} {'batch':>5} {'fft/FFTW':>8} {'leg/DGEMM':>9} {'leg+four':>8} {'step/DGEMM':>10}  blas, variant")
-def rates(pts, dgemm_gflops, yard):
-    """The target metrics of model points against yardsticks (medians of what is given)."""
-    g = lambda k: med([p[k] for p in pts])
-    M, J, L = pts[0]["trunc"], pts[0]["nlat"], pts[0]["levels"]
-    # The Legendre stage's flops (flops.h): 56 K J/2 + 4 K per level, K = (M+1)(M+2)/2, J = nlat.
-    K = (M + 1) * (M + 2) / 2
-    leg_flops = (56 * K * J / 2 + 4 * K) * L
-    return dict(leg_rate=leg_flops / g("legendre_s") / 1e9 / dgemm_gflops,
-                legfour_rate=leg_flops / (g("legendre_s") + g("fourier_s")) / 1e9 / dgemm_gflops,
-                step_rate=worley[M] * L / g("t_med") / 1e9 / dgemm_gflops,
-                fft_ratio=g("fft_s") / yard)
-rows, per_round = {}, {}
-variants = list(dict.fromkeys(r["variant"] for r in recs if r.get("type") == "point"))
-rounds = sorted({r["round"] for r in recs})
-for (M, nlon), variant in ((c, v) for c in ((42, 128), (85, 256)) for v in variants):
-    pts = [r for r in recs if r.get("type") == "point" and r.get("trunc") == M and r["variant"] == variant]
-    if not pts:
-        continue
-    g = lambda k: med([p[k] for p in pts])
-    fft_best = [r for r in recs if r.get("what") == "fft_best" and r["nlon"] == nlon]
-    yard = med([r["t_med"] for r in fft_best])
-    batch = statistics.mode([r["batch"] for r in fft_best])
-    L = pts[0]["levels"]
-    # Each run against its own DGEMM brackets and its round's FFTW yardstick; a target's figure is
-    # the median over the rounds, its spread their range.
-    per_round[(M, variant)] = [rates([p for p in pts if p["round"] == k],
-                                     ys("dgemm_bracket", "gflops_med", round=k, trunc=M, variant=variant),
-                                     ys("fft_best", nlon=nlon, round=k)) for k in rounds]
-    figures = {key: med([x[key] for x in per_round[(M, variant)]]) for key in per_round[(M, variant)][0]}
-    rows[(M, variant)] = dict(step=g("t_med"), blas=statistics.mode([p["blas"] for p in pts]), fft=g("fft_s"), leg=g("legendre_s"),
-                              four=g("fourier_s"), grid=g("grid_s"), spec=g("spectral_s"), plan=g("fft_plan_s"), yard=yard,
-                              batch=batch, **figures)
-    r = rows[(M, variant)]
-    print(f"T{M}L{L:<4} {r['step']*1e3:8.2f} {r['fft']*1e3:7.2f} {r['leg']*1e3:7.2f} {r['four']*1e3:7.2f} "
-          f"{r['grid']*1e3:8.2f} {r['spec']*1e3:8.2f} {r['plan']:7.3f} {yard*1e3:8.2f} {batch:5d} {r['fft_ratio']:8.2f} "
-          f"{r['leg_rate']:9.2f} {r['legfour_rate']:8.2f} {r['step_rate']:10.2f}  {r['blas']} {variant}")
-# The Legendre shapes alone, through the library the default run chose, per round against that
-# round's DGEMM: synthesis and analysis together, for each place of the operands.
-if (85, "") in rows:
-    blas = rows[(85, "")]["blas"]
-    def shapes(operands, k):
-        t = sum(ys(f"legendre_{w}", blas=blas, operands=operands, round=k) for w in ("synthesis", "analysis"))
-        y = next(r for r in recs if r.get("what") == "legendre_synthesis")
-        K = (y["trunc"] + 1) * (y["trunc"] + 2) // 2
-        flop = 2 * 2 * y["pairs"] * K * y["columns"]  # both passes, 2 flops per coefficient, pair and column
-        return flop / t / 1e9 / ys("dgemm", "gflops_med", round=k)
-    if any(r.get("what") == "legendre_synthesis" and r.get("blas") == blas for r in recs):
-        spread = lambda x: f"{med(x):.2f} [{min(x):.2f}, {max(x):.2f}]"
-        at = {o: [shapes(o, k) for k in rounds] for o in ("cache", "buffer", "memory")}
-        print(f"T85 Legendre shapes ({blas}, 40 columns) / DGEMM: Fourier operand in L2 {spread(at['cache'])}, "
-              f"in the model's buffer {spread(at['buffer'])}, from memory {spread(at['memory'])}; "
-              f"the model's T85L16 Legendre stage {spread([x['leg_rate'] for x in per_round[(85, '')]])}")
-# (text, truncation, metric, bound, at least?)
-targets = [("T85L16 Legendre stage (dgemms) >= 0.60 of DGEMM", 85, "leg_rate", 0.60, True),
-           ("T85L16 Legendre stage with its Fourier-space combinations >= 0.60 of DGEMM", 85, "legfour_rate", 0.60, True),
-           ("T42L16 FFT stage <= 1.2 x FFTW yardstick", 42, "fft_ratio", 1.2, False),
-           ("T85L16 FFT stage <= 1.2 x FFTW yardstick", 85, "fft_ratio", 1.2, False),
-           ("T85L16 whole step >= 0.45 of DGEMM", 85, "step_rate", 0.45, True),
-           ("T42L16 whole step >= 0.35 of DGEMM (aim)", 42, "step_rate", 0.35, True)]
-# A verdict holds when every round agrees; otherwise the run cannot decide it.
-print("targets (median over the rounds, their range, rounds meeting it):")
-for variant in variants:
-    for text, M, key, bound, at_least in targets:
-        if (M, variant) not in rows:
-            continue
-        meets = lambda x: x >= bound if at_least else x <= bound
-        each = [r[key] for r in per_round[(M, variant)]]
-        k = sum(meets(x) for x in each)
-        ok = meets(rows[(M, variant)][key])
-        verdict = ("met   " if ok else "MISSED") if k in (0, len(each)) and ok == (k > 0) else "undecided"
-        print(f"  {verdict:9} {text}{' with ' + variant if variant else ''}: {rows[(M, variant)][key]:.2f} "
-              f"[{min(each):.2f}, {max(each):.2f}], {k} of {len(each)} rounds")
-PY
+bench_py model "$out"
 echo "# step: median step time after 3 warm-up steps; stages: mean per step (four: the Fourier-space combinations);"
 echo "# leg/DGEMM: Legendre flops (flops.h) / dgemm stage time / DGEMM rate (the mean of the run's two brackets),"
 echo "# median over the rounds; leg+four: the same over both stages; step/DGEMM, fft/FFTW likewise per round;"

@@ -11,25 +11,14 @@
 #   bench/node-ceiling.sh [--build DIR] [--rounds N] [--reps R] [--n N] [--mb MB] [--out DIR]
 # Samples go to DIR/node-ceiling.samples (default results/node-ceiling-<date>/), appended to.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-build=build/${PSTRUN_MPI:-openmpi} rounds=3 reps=5 n=1000 mb=128 out=
-while (($#)); do
-  case "$1" in
-    --build) build=$2; shift 2 ;;
-    --rounds) rounds=$2; shift 2 ;;
-    --reps) reps=$2; shift 2 ;;
-    --n) n=$2; shift 2 ;;
-    --mb) mb=$2; shift 2 ;;
-    --out) out=$2; shift 2 ;;
-    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "bench/node-ceiling.sh: unknown option '$1'" >&2; exit 2 ;;
-  esac
-done
-for v in rounds reps n mb; do
-  [[ ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "bench/node-ceiling.sh: --$v needs a positive count (got '${!v}')" >&2; exit 2; }
-done
-[[ -x $build/pst_yardstick ]] || { echo "bench/node-ceiling.sh: $build/pst_yardstick not built (scripts/dev/build.sh)" >&2; exit 2; }
-command -v taskset >/dev/null || { echo "bench/node-ceiling.sh: taskset not found (util-linux)" >&2; exit 2; }
+# shellcheck source=lib/harness.sh
+source "$(dirname "$0")/lib/harness.sh"
+cd "$bench_root"
+build=build/${PSTRUN_MPI:-openmpi} rounds=3 reps=5 n=1000 mb=128 out=''
+bench_parse "build rounds reps n mb out" "$@"
+bench_positive rounds reps n mb
+bench_need_build "$build" pst_yardstick
+command -v taskset >/dev/null || bench_die "taskset not found (util-linux)"
 out=${out:-results/node-ceiling-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out"
 samples=$out/node-ceiling.samples
@@ -58,9 +47,8 @@ one_case() {
   esac
 }
 
-echo "# node ceiling: $ncores cores (${cores[*]}), DGEMM n=$n, STREAM triad $mb MiB/array, $reps reps, $rounds rounds;" \
-  "$("$build/pstswm" --version 2>/dev/null | grep '^OpenBLAS:' || true);" \
-  "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'); load: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_context "$build/pstswm" "$out/$bench_name.context.json"
+echo "# node ceiling: $ncores cores (${cores[*]}), DGEMM n=$n, STREAM triad $mb MiB/array, $reps reps, $rounds rounds"
 for ((k = 1; k <= rounds; k++)); do
   # rotate the order of the modes so none always runs first after the previous round's last
   modes=(one threads ranks)
@@ -70,15 +58,4 @@ for ((k = 1; k <= rounds; k++)); do
   done
 done
 
-python=.venv/bin/python
-[[ -x $python ]] || python=python3
-PYTHONPATH=python "$python" - "$out" <<'PY'
-import sys
-from pathlib import Path
-from pstlab.benches import ceiling
-
-for line in ceiling.lines(ceiling.ceilings(ceiling.load(Path(sys.argv[1])))):
-    print(line)
-print(f"# ceiling: per-core rate with every core busy over one core's in the same round (median [lowest, highest]); "
-      f"samples in {sys.argv[1]}/{ceiling.SAMPLES}")
-PY
+bench_py node_ceiling "$out"

@@ -12,31 +12,21 @@
 # library's: the script says so; the second needs only 2 cores.
 #   bench/pingpong-threads.sh [--mpi openmpi|mpich] [--threads T] [--launches N]
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=lib/harness.sh
+source "$(dirname "$0")/lib/harness.sh"
+root=$bench_root mpi=openmpi threads=2 launches=10
+bench_parse "mpi threads launches" "$@"
+[[ $threads =~ ^[0-9]+$ && $threads -ge 2 && $threads -le 1024 ]] || bench_die "--threads '$threads' is not a count from 2 to 1024"
+[[ $launches =~ ^[0-9]+$ && $launches -ge 6 ]] || bench_die "--launches '$launches' is not a count of 6 or more (a 95 % interval needs 6)"
 cd "$root"
-usage="usage: bench/pingpong-threads.sh [--mpi openmpi|mpich] [--threads T] [--launches N]"
-mpi=openmpi threads=2 launches=10
-while (($#)); do
-  case $1 in
-    --mpi) mpi=${2:?$usage}; shift 2 ;;
-    --threads) threads=${2:?$usage}; shift 2 ;;
-    --launches) launches=${2:?$usage}; shift 2 ;;
-    *) echo "pingpong-threads: unknown argument '$1' ($usage)" >&2; exit 2 ;;
-  esac
-done
-[[ $mpi == openmpi || $mpi == mpich ]] || { echo "pingpong-threads: --mpi '$mpi' is not openmpi or mpich" >&2; exit 2; }
-[[ $threads =~ ^[0-9]+$ && $threads -ge 2 && $threads -le 1024 ]] || { echo "pingpong-threads: --threads '$threads' is not a count from 2 to 1024" >&2; exit 2; }
-[[ $launches =~ ^[0-9]+$ && $launches -ge 6 ]] || { echo "pingpong-threads: --launches '$launches' is not a count of 6 or more (a 95 % interval needs 6)" >&2; exit 2; }
-pstswm=$root/build/$mpi/pstswm
-[[ -x $pstswm ]] || { echo "pingpong-threads: $pstswm missing; build it with scripts/dev/build.sh $mpi" >&2; exit 2; }
-[[ -x $root/.venv/bin/python || $(python3 -c 'import numpy' 2>&1) == "" ]] || { echo "pingpong-threads: needs numpy (pstlab): make the .venv (docs/pstlab.md)" >&2; exit 2; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+bench_pstswm "$mpi"
+bench_scratch
+work=$bench_work
 sizes=8,1K,8K,64K
 run() { # name, pstswm options
   local name=$1; shift
-  "$root/scripts/pstrun" --mpi "$mpi" -n 2 "$pstswm" pingpong --modes send --sizes $sizes --reps 10 "$@" \
-    --out "$work/$name.$i.jsonl" >/dev/null 2>"$work/stderr" || { cat "$work/stderr" >&2; exit 1; }
+  bench_quiet "$root/scripts/pstrun" --mpi "$mpi" -n 2 "$pstswm" pingpong --modes send --sizes "$sizes" --reps 10 "$@" \
+    --out "$work/$name.$i.jsonl"
 }
 for ((i = 1; i <= launches; i++)); do
   order=(single funneled multiple level)
@@ -50,28 +40,4 @@ for ((i = 1; i <= launches; i++)); do
   done
 done
 
-python=$root/.venv/bin/python
-[[ -x $python ]] || python=python3
-PYTHONPATH=$root/python "$python" - "$work" "$launches" "$threads" "$mpi" "$(nproc)" <<'PY'
-import json, math, statistics, sys
-from pstlab.stats.stats import paired_ratio
-work, launches, threads, mpi, cores = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
-def t_med(mode, i):
-    recs = [json.loads(l) for l in open(f"{work}/{mode}.{i}.jsonl")]
-    return {r["bytes"]: r["t_med"] for r in recs if r.get("type") == "point" and r["bytes"] > 0}
-runs = {m: [t_med(m, i) for i in range(1, launches + 1)] for m in ("single", "funneled", "multiple", "level")}
-def ratio(nbytes, a, b, slower):
-    pr = paired_ratio([r[nbytes] for r in runs[a]], [r[nbytes] for r in runs[b]], 0.95)
-    if not math.isfinite(pr.lo):
-        return f"{pr.ratio:.3f} undetermined (too few launches)"
-    verdict = "tie" if pr.lo <= 1 <= pr.hi else (slower if pr.lo > 1 else "faster")
-    return f"{pr.ratio:.3f} [{pr.lo:.3f}, {pr.hi:.3f}] {verdict}"
-print(f"pingpong --threads {threads}, {mpi}, {launches} launches: time per message (us), median over launches")
-if 2 * threads > cores:
-    print(f"(2 ranks x {threads} threads > {cores} cores: the streams take turns on the cores; multiple/funneled is the scheduler's, not a verdict)")
-print(f"{'bytes':>8} {'single':>10} {'level MT':>10} {'funneled':>10} {'multiple':>10}  level MT/single [95 %]  multiple/funneled [95 %]")
-for nbytes in sorted(runs["single"][0]):
-    med = {m: statistics.median(r[nbytes] for r in runs[m]) for m in runs}
-    print(f"{nbytes:>8} {med['single']*1e6:>10.3f} {med['level']*1e6:>10.3f} {med['funneled']*1e6:>10.3f} {med['multiple']*1e6:>10.3f}"
-          f"  {ratio(nbytes, 'level', 'single', 'MULTIPLE costs')}  {ratio(nbytes, 'multiple', 'funneled', 'slower')}")
-PY
+bench_py pingpong_threads "$work" "$launches" "$threads" "$mpi" "$(nproc)"

@@ -18,26 +18,15 @@
 # two MPI calls (packing included) by the flop-rate ratio (docs/predict.md, Skeleton mode).  --out DIR (default results/bench-predict-t3e-DATE)
 # resumes: cells whose records exist are not run again.  Needs build/smpi (scripts/dev/build.sh smpi).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-out= jobs=2 search=4x4 reps=10 compute=skeleton
-while (($#)); do
-  case "$1" in
-    --out) out=$2; shift 2 ;;
-    --jobs) jobs=$2; shift 2 ;;
-    --search) search=$2; shift 2 ;;
-    --reps) reps=$2; shift 2 ;;
-    --compute) compute=$2; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "bench/predict-t3e.sh: unknown option '$1'" >&2; exit 2 ;;
-  esac
-done
-[[ $compute == real || $compute == skeleton ]] || { echo "bench/predict-t3e.sh: --compute real or skeleton (got '$compute')" >&2; exit 2; }
-[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "bench/predict-t3e.sh: --jobs needs a positive count (got '$jobs')" >&2; exit 2; }
+# shellcheck source=lib/harness.sh
+source "$(dirname "$0")/lib/harness.sh"
+cd "$bench_root"
+out='' jobs=2 search=4x4 reps=10 compute=skeleton
+bench_parse "out jobs search reps compute" "$@"
+bench_choice compute real skeleton
+bench_positive jobs
 pstswm=build/smpi/pstswm
-[[ -f $pstswm ]] || { echo "bench/predict-t3e.sh: $pstswm not built (scripts/dev/build.sh smpi Release 2)" >&2; exit 2; }
-python=.venv/bin/python
-[[ -x $python ]] || python=python3
-export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
+[[ -f $pstswm ]] || bench_die "$pstswm not built (scripts/dev/build.sh smpi Release 2)"
 out=${out:-results/bench-predict-t3e-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out/cells" "$out/search" "$out/logs"
 declare -A platform=([MPI]=platforms/t3e-900.toml [SHMEM]=platforms/t3e-900-shmem.toml)
@@ -58,13 +47,14 @@ blas=blis-sup probe=$out/logs/blas-probe.out
 scripts/pstrun --mpi smpi --platform "${platform[MPI]}" -n 1 "$pstswm" model --case 2 --trunc 5 --steps 1 \
   --fftw-plan estimate --blas blis-sup "${fixed[@]}" >"$probe" 2>&1 || {
   rc=$? why=$(grep -m1 -o -- '--blas blis-sup: .*' "$probe") ||
-    { echo "bench/predict-t3e.sh: the model's probe run failed (exit $rc, not a refusal of --blas blis-sup): $probe" >&2; exit 1; }
+    bench_fail "the model's probe run failed (exit $rc, not a refusal of --blas blis-sup): $probe"
   blas=openblas
 }
 model_fixed=(--case 2 --fftw-plan estimate --blas "$blas" "${chunking[@]}" "${fixed[@]}")
 start=$SECONDS
 
-echo "# Worley 1998 Table 5 (T3E) predicted with $(smpirun -version 2>/dev/null | head -1 || echo SMPI) on $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_context "" "$out/$bench_name.context.json"
+echo "# Worley 1998 Table 5 (T3E) predicted with $(smpirun -version 2>/dev/null | head -1 || echo SMPI)"
 if [[ $blas == blis-sup ]]; then
   echo "dgemms: --blas blis-sup ($(grep -m1 -o 'BLIS [^)]*small-matrix kernels' "$probe" || echo BLIS))"
 else
@@ -81,13 +71,13 @@ for problem in T42L16 T85L16; do
   rec=$out/search/serial-$problem.jsonl
   [[ -s $rec ]] || scripts/pstrun --mpi smpi --platform "${platform[MPI]}" -n 1 "$pstswm" model "${model_fixed[@]}" \
     --trunc "$trunc" --levels "$levels" --steps 6 --warmup 2 --out "$rec" >"$out/logs/serial-$problem.out" 2>&1
-  rate[$problem]=$("$python" -m pstlab validate-t3e rate "$rec")
+  rate[$problem]=$(bench_pstlab validate-t3e rate "$rec")
   echo "host rate $problem: ${rate[$problem]} MFlop/s (serial, 4 timed steps)"
 done
 
 # The search: pstswm kernel on the simulated platform, the FFT stage's candidates and the
 # Legendre stage's, over the Table 4 protocols; then one preset per family.
-protocols=$("$python" -c 'from pstlab.simulate.validate_t3e import TABLE4_PROTOCOLS as p; print(",".join(p))')
+protocols=$(PYTHONPATH=python "$bench_python" -c 'from pstlab.simulate.validate_t3e import TABLE4_PROTOCOLS as p; print(",".join(p))')
 echo "## search: grids $search, protocols $protocols, $reps rounds"
 for grid in ${search//,/ }; do
   n=$(( ${grid%x*} * ${grid#*x} ))
@@ -104,9 +94,9 @@ for grid in ${search//,/ }; do
         done
         cat "$rec.fft" "$rec.legendre" >"$rec" && rm -f "$rec.fft" "$rec.legendre"
       fi
-      echo "$tag: $("$python" -m pstlab validate-t3e size "$rec") alternatives timed"
+      echo "$tag: $(bench_pstlab validate-t3e size "$rec") alternatives timed"
       for family in DTH DR; do
-        "$python" -m pstlab validate-t3e preset "$rec" "$family" "$out/search/opt-$family-$tag.toml" | sed "s/^/  $tag /"
+        bench_pstlab validate-t3e preset "$rec" "$family" "$out/search/opt-$family-$tag.toml" | sed "s/^/  $tag /"
       done
     done
   done
@@ -129,7 +119,7 @@ run_cell() {
   fi
 }
 echo "## cells ($jobs at a time; opt of a mesh from the searched grid nearest in rank count)"
-"$python" -m pstlab validate-t3e cells --search "$search" | sort -k6,6nr |
+bench_pstlab validate-t3e cells --search "$search" | sort -k6,6nr |
   while read -r problem family library column mesh _ranks grid; do
     echo "$problem $family $library $column $mesh $grid ${platform[$library]} ${rate[$problem]}"
   done | {
@@ -137,8 +127,9 @@ echo "## cells ($jobs at a time; opt of a mesh from the searched grid nearest in
   export -f run_cell
   export out pstswm
   export model_fixed_str="${model_fixed[*]}"
+  # shellcheck disable=SC2016 # the inner bash expands them
   xargs -P "$jobs" -L 1 bash -c 'read -ra model_fixed <<<"$model_fixed_str"; run_cell "$@"' _
 }
 echo "cells done after $((SECONDS - start)) s"
 echo
-"$python" -m pstlab validate-t3e report "$out"
+bench_pstlab validate-t3e report "$out"

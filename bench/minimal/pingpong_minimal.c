@@ -1,6 +1,6 @@
 /* The smallest honest ping-pong: MPI_Send / MPI_Recv between ranks 0 and 1, SAMPLES timed
  * loops of ITERS round trips after a warm-up, printing the best half round trip in seconds.
- * The yardstick bench/pingpong_minimal.sh holds `pstswm pingpong` against: nothing but the MPI
+ * The yardstick bench/pingpong-minimal.sh holds `pstswm pingpong` against: nothing but the MPI
  * calls, plain MPI_Init (or MPI_Init_thread at the level named by argv[3]).
  *   pingpong_minimal BYTES ITERS [single|funneled|serialized|multiple] */
 #include <mpi.h>

@@ -1,4 +1,4 @@
-"""ruff is part of the contract: the package and its tests are lint-clean."""
+"""ruff is part of the contract: the package, its tests and the bench scripts' Python are lint-clean."""
 
 import shutil
 import subprocess
@@ -16,7 +16,7 @@ RUFF = Path(sys.executable).with_name("ruff")
 def test_ruff_clean():
     ruff = str(RUFF) if RUFF.exists() else shutil.which("ruff")
     done = subprocess.run(
-        [ruff, "check", "--config", "python/pyproject.toml", "python", "tests/python"],
+        [ruff, "check", "--config", "python/pyproject.toml", "python", "tests/python", "bench"],
         cwd=ROOT,
         capture_output=True,
         text=True,

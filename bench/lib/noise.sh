@@ -1,5 +1,6 @@
-# Sourced by the bench scripts.  pstswm warns on stderr of every launch whose noise probe saw the
-# host stall; on a noisy host that is nearly every launch, so the benches count those warnings
+# shellcheck shell=bash
+# Sourced by bench/lib/harness.sh.  pstswm warns on stderr of every launch whose noise probe saw
+# the host stall; on a noisy host that is nearly every launch, so the benches count those warnings
 # and print one summary line, passing every other stderr line (and a failing launch's whole
 # stderr) on.
 #   noise_counted CMD...   run CMD (stdout as it is), count it and whether it warned

@@ -3,7 +3,7 @@ vector synthesis, 3 scalar analyses + 1 vector analysis, orthonormal, on pstswm'
 (NLAT x NLON), SHTns's default phi-contiguous layout, one thread.  Prints the best and the median
 time of the set in seconds over REPS repetitions, as JSON.  A yardstick for bench/model-vs-shtns.sh,
 run in its own venv: SHTns is never a dependency of pstswm.
-    python shtns_set.py M NLAT NLON REPS"""
+    shtns_set.py M NLAT NLON REPS"""
 import json
 import statistics
 import sys
@@ -36,9 +36,10 @@ def one_set():
 
 original = [y.copy() for y in ylm]
 one_set()  # first touch; a synthesis and analysis round trip must give the coefficients back
-roundtrip = max(float(np.max(np.abs(y - o))) / float(np.max(np.abs(o))) for y, o in zip(ylm, original))
+roundtrip = max(float(np.max(np.abs(y - o))) / float(np.max(np.abs(o))) for y, o in zip(ylm, original, strict=True))
 if not roundtrip < 1e-10:
-    sys.exit(f"shtns_set.py: the round trip lost the coefficients ({roundtrip:.1e}): SHTns is not transforming what it should")
+    sys.exit(f"bench/model-vs-shtns: error: the round trip lost the coefficients ({roundtrip:.1e}): "
+             "SHTns is not transforming what it should")
 times = []
 for _ in range(reps):
     t0 = time.perf_counter()

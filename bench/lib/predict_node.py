@@ -22,7 +22,7 @@ from pathlib import Path
 
 from pstlab.io import records
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # bench/lib/ -> the checkout
 TARGET = 0.15
 # Settings of every prediction: no probe of this host's noise, FFTW plans by estimate and one
 # dgemm library (in skeleton mode they change no simulated time, only the simulation's cost).

@@ -1,0 +1,110 @@
+"""bench/model-hybrid.sh's table: per split of the cores into ranks x threads and problem the step,
+each stage, the efficiency against 1x1, the node's ceiling and the time over the problem's fastest.
+
+    model_hybrid.py OUT CORES"""
+
+import math
+import re
+import statistics
+import sys
+from pathlib import Path
+
+from bench_io import files, records
+
+from pstlab.benches import ceiling
+from pstlab.stats.stats import paired_ratio
+
+# stage: (field, its communication to take off); comm: fft_comm_s + legendre_comm_s (comm_s)
+STAGES = (
+    ("fft", "fft_s", "fft_comm_s"),
+    ("legendre", "legendre_s", "legendre_comm_s"),
+    ("fourier", "fourier_s", None),
+    ("grid", "grid_s", None),
+    ("spectral", "spectral_s", None),
+)
+COLUMNS = ["split", "problem", "step ms", "low-high", *(s for s, _, _ in STAGES), "comm", "efficiency", "ceiling",
+           "eff/ceil", "vs best [95 %]", ""]
+
+
+def ms(x: float) -> str:
+    return f"{x * 1e3:.3g}"
+
+
+def load_runs(out: Path) -> dict[tuple[str, str], list[tuple[dict, bool]]]:
+    """(problem, split) -> each launch's model point and whether it ran oversubscribed."""
+    runs: dict[tuple[str, str], list[tuple[dict, bool]]] = {}
+    for f in files(out, "*.jsonl"):
+        problem, split, _ = re.match(r"(T\d+L\d+)-(\d+x\d+(?:@\d+x\d+)?)-L(\d+)\.jsonl", f.name).groups()
+        recs = records(f)
+        point = next(r for r in recs if r.get("type") == "point" and "step_s" in r)
+        runs.setdefault((problem, split), []).append((point, recs[0].get("oversubscribed")))
+    return runs
+
+
+class Table:
+    """The rows of one run: its launches, the fastest row of each problem and the node's ceiling."""
+
+    def __init__(self, runs: dict, cores: int, node: dict):
+        self.runs, self.cores, self.node = runs, cores, node
+        problems = {pr for pr, _ in runs}
+        self.best = {pr: min((k for k in runs if k[0] == pr), key=lambda k: statistics.median(self.steps(k)))
+                     for pr in problems}
+
+    def steps(self, key: tuple[str, str]) -> list[float]:
+        return [p["step_s"] for p, _ in self.runs[key]]
+
+    def vs_best(self, key: tuple[str, str]) -> str:
+        """The row's step over the fastest row's of its problem, paired by launch."""
+        if key == self.best[key[0]]:
+            return "best"
+        a, b = self.steps(key), self.steps(self.best[key[0]])
+        n = min(len(a), len(b))
+        pr = paired_ratio(a[:n], b[:n], 0.95)
+        if not math.isfinite(pr.lo):
+            return f"{pr.ratio:.2f} (few launches)"
+        return f"{pr.ratio:.2f} [{pr.lo:.2f}, {pr.hi:.2f}]{' tie' if pr.lo <= 1 <= pr.hi else ''}"
+
+    def row(self, problem: str, split: str) -> list[str]:
+        pts = [p for p, _ in self.runs[(problem, split)]]
+
+        def med(field: str, minus: str | None = None) -> float:
+            return statistics.median(p.get(field, 0) - (p.get(minus, 0) if minus else 0) for p in pts)
+
+        step = med("step_s")
+        base = statistics.median(self.steps((problem, "1x1"))) if (problem, "1x1") in self.runs else None
+        eff = base / (self.cores * step) if base and split != "1x1" else None
+        ranks, threads = (int(x) for x in split.split("@")[0].split("x"))
+        ceil = ceiling.for_split(self.node, ranks, threads)
+        over = "oversubscribed" if any(o for _, o in self.runs[(problem, split)]) else ""
+        low_high = f"{ms(min(p['step_s'] for p in pts))}-{ms(max(p['step_s'] for p in pts))}"
+        over_ceiling = f"{eff / ceil.ratio:.2f}" if eff and ceil else "–"
+        return [split, problem, ms(step), low_high, *(ms(med(f, m)) for _, f, m in STAGES), ms(med("comm_s")),
+                f"{eff:.2f}" if eff else "–", ceiling.fmt_ratio(ceil), over_ceiling, self.vs_best((problem, split)),
+                over]
+
+
+def by_rank(key: tuple[str, str]) -> tuple:
+    return key[0], -int(key[1].split("x")[0]) if key[1] != "1x1" else -(10**9), key[1]
+
+
+def main() -> None:
+    out, cores = Path(sys.argv[1]), int(sys.argv[2])
+    node = ceiling.ceilings(ceiling.load(out))
+    table = Table(load_runs(out), cores, node)
+    print("  ".join(f"{c:>10}" for c in COLUMNS))
+    for problem, split in sorted(table.runs, key=by_rank):
+        print("  ".join(f"{c:>10}" for c in table.row(problem, split)))
+    print(
+        f"# step: median over launches of each run's median step; stages: compute less communication; "
+        f"efficiency: T(1x1) / ({cores} x T(split)); ceiling: the node's concurrent-DGEMM per-core rate over "
+        f"one core's in the same launches, median [lowest, highest] (threads for 1xT, processes otherwise); "
+        f"eff/ceil: efficiency over its median; records in {out}"
+    )
+    if node:
+        print("# the node's ceiling (bench/node-ceiling.sh, one round per launch):")
+        for line in ceiling.lines(node):
+            print("#", line)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,43 @@
+"""bench/model-vs-shtns.sh's table: per truncation, grid and Legendre kernel pstswm's FFT, Legendre
+and Fourier stages per level-step, their sum and SHTns's set, and the ratio over the rounds.
+
+    model_vs_shtns.py OUT"""
+
+import json
+import re
+import statistics
+import sys
+from pathlib import Path
+
+from bench_io import files, points
+
+FIGURES = ("fft", "legendre", "fourier", "set", "shtns")
+
+
+def main() -> None:
+    out = Path(sys.argv[1])
+    rows: dict[tuple[int, str, str], list[dict]] = {}
+    for f in files(out, "T*-R*-*.jsonl"):
+        m, r, kernel = re.match(r"T(\d+)-R(\d+)-(\w+)", f.name).groups()
+        p = points(f)[0]
+        s = json.loads((out / f"shtns-T{m}-R{r}.json").read_text(encoding="utf-8").splitlines()[-1])
+        per = {k: p[k + "_s"] / p["levels"] for k in ("fft", "legendre", "fourier")}
+        per["set"] = sum(per.values())
+        per["shtns"] = s["median_s"]
+        rows.setdefault((int(m), f"{p['nlat']}x{p['nlon']}", kernel), []).append(per)
+    print(
+        f"{'trunc':>6} {'grid':>9} {'kernel':>10} {'fft':>8} {'legendre':>9} {'fourier':>8} {'pstswm':>8} "
+        f"{'SHTns':>8}  pstswm/SHTns (lowest-highest)"
+    )
+    for (m, grid, kernel), rs in sorted(rows.items()):
+        med = {k: statistics.median(r[k] for r in rs) for k in rs[0]}
+        ratios = [r["set"] / r["shtns"] for r in rs]
+        print(
+            f"{f'T{m}':>6} {grid:>9} {kernel:>10} " + " ".join(f"{med[k] * 1e3:>8.3f}" for k in FIGURES)
+            + f"  {statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})"
+        )
+    print(f"# ms per level-step, median over rounds; records in {out}")
+
+
+if __name__ == "__main__":
+    main()
