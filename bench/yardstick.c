@@ -215,6 +215,46 @@ static int parse_names(const char *opt, const char *list, const char *const *nam
     return count;
 }
 
+/* Known entries keep each library honest: the last row of every analysis block,
+ * spec[off + nk - 1][N - 1] = Σ_p P[p][nk - 1] four_in[p][N - 1], and the synthesis of the last
+ * block (m = M, one degree), four_last[p][0] = P[p][0] spec_in[.][0]. Returns the worst relative error. */
+static double legendre_worst_error(int M, int np, int N, const double *table, const double *spec, const double *four_last,
+                                   const double *spec_in, const double *four_in)
+{
+    size_t off = 0;
+    double worst = 0;
+    for (int m = 0; m <= M; m++)
+        for (int par = 0; par < 2; par++) {
+            int nk = (M - m + 2 - par) / 2;
+            if (nk == 0) continue;
+            const double *P = table + (size_t)np * off;
+            double want = 0;
+            for (int p = 0; p < np; p++) want += P[(size_t)p * nk + nk - 1] * four_in[(size_t)p * N + N - 1];
+            worst = fmax(worst, fabs(spec[(off + nk - 1) * N + N - 1] - want) / (1.0 + fabs(want)));
+            if (m == M)
+                for (int p = 0; p < np; p++) worst = fmax(worst, fabs(four_last[(size_t)p * N] - P[p] * spec_in[off * N]));
+            off += (size_t)nk;
+        }
+    return worst;
+}
+
+/* One record per operand placement, library and direction: median and minimum over reps (sorts t). */
+static void print_legendre_records(double *t, int reps, const int *libs, int nlibs, const int *where, int nops, int M,
+                                   int np, int N, double flop)
+{
+    for (int o = 0; o < nops; o++)
+        for (int l = 0; l < nlibs; l++)
+            for (int trans = 0; trans < 2; trans++) {
+                double med, min;
+                summarise(t + (((size_t)o * nlibs + l) * 2 + trans) * reps, reps, &med, &min);
+                printf("{\"type\":\"yardstick\",\"what\":\"legendre_%s\",\"blas\":\"%s\",\"operands\":\"%s\",\"trunc\":%d,"
+                       "\"pairs\":%d,\"columns\":%d,\"reps\":%d,\"t_med\":%.6e,\"t_min\":%.6e,\"gflops_med\":%.3f,"
+                       "\"gflops_max\":%.3f}\n",
+                       trans ? "analysis" : "synthesis", pst_blas_names[libs[l]], operand_names[where[o]], M, np,
+                       N, reps, med, min, flop / med * 1e-9, flop / min * 1e-9);
+            }
+}
+
 static int run_legendre(int M, const char *columns, const char *libraries, const char *operands, int reps)
 {
     openblas_set_num_threads(1);
@@ -274,42 +314,15 @@ static int run_legendre(int M, const char *columns, const char *libraries, const
                             }
                         if (r >= 0) t[(((size_t)o * nlibs + l) * 2 + trans) * reps + r] = now_s() - t0;
                     }
-                    /* Known entries keep each library honest: the last row of every analysis block,
-                     * spec[off + nk - 1][N - 1] = Σ_p P[p][nk - 1] four_in[p][N - 1], and the
-                     * synthesis of the last block (m = M, one degree), four[p][0] = P[p][0] spec_in[.][0]. */
-                    const double *four_last = four + (nblocks - 1) * stride;
-                    size_t off = 0;
-                    double worst = 0;
-                    for (int m = 0; m <= M; m++)
-                        for (int par = 0; par < 2; par++) {
-                            int nk = (M - m + 2 - par) / 2;
-                            if (nk == 0) continue;
-                            const double *P = table + (size_t)np * off;
-                            double want = 0;
-                            for (int p = 0; p < np; p++) want += P[(size_t)p * nk + nk - 1] * four_in[(size_t)p * N + N - 1];
-                            worst = fmax(worst, fabs(spec[(off + nk - 1) * N + N - 1] - want) / (1.0 + fabs(want)));
-                            if (m == M)
-                                for (int p = 0; p < np; p++)
-                                    worst = fmax(worst, fabs(four_last[(size_t)p * N] - P[p] * spec_in[off * N]));
-                            off += (size_t)nk;
-                        }
+                    double worst = legendre_worst_error(M, np, N, table, spec, four + (nblocks - 1) * stride, spec_in,
+                                                        four_in);
                     if (!(worst <= 1e-12)) {
                         fprintf(stderr, "pst_yardstick: legendre result wrong with %s, operands in %s (relative error %g)\n",
                                 pst_blas_names[libs[l]], operand_names[where[o]], worst);
                         return 3;
                     }
                 }
-        for (int o = 0; o < nops; o++)
-            for (int l = 0; l < nlibs; l++)
-                for (int trans = 0; trans < 2; trans++) {
-                    double med, min;
-                    summarise(t + (((size_t)o * nlibs + l) * 2 + trans) * reps, reps, &med, &min);
-                    printf("{\"type\":\"yardstick\",\"what\":\"legendre_%s\",\"blas\":\"%s\",\"operands\":\"%s\",\"trunc\":%d,"
-                           "\"pairs\":%d,\"columns\":%d,\"reps\":%d,\"t_med\":%.6e,\"t_min\":%.6e,\"gflops_med\":%.3f,"
-                           "\"gflops_max\":%.3f}\n",
-                           trans ? "analysis" : "synthesis", pst_blas_names[libs[l]], operand_names[where[o]], M, np,
-                           N, reps, med, min, flop / med * 1e-9, flop / min * 1e-9);
-                }
+        print_legendre_records(t, reps, libs, nlibs, where, nops, M, np, N, flop);
         fftw_free(t);
         fftw_free(spec);
         fftw_free(four);
