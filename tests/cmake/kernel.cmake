@@ -161,6 +161,16 @@ add_test(NAME kernel.np2.blas COMMAND ${CMAKE_SOURCE_DIR}/tests/blas-value.sh bl
   -- "len(points) == 2 and all(p['blas'] == 'blis-sup' and p['verified'] is True for p in points)"
   "header['math_libraries']['blis_arch'] not in (None, 'generic')")
 set_tests_properties(kernel.np2.blas PROPERTIES TIMEOUT 300 PROCESSORS 2)
+# BLIS's generic configuration forced (blas-value.sh --blis-arch): kernel's output says in the
+# model summary's line that BLIS runs older kernels than this CPU, and its header lists BLIS.
+add_test(NAME kernel.np2.blas_behind COMMAND ${CMAKE_SOURCE_DIR}/tests/blas-value.sh blis --blis-arch generic --must-run
+  --stdout "! kernels +BLIS generic \\(generic\\): older kernels than this [a-z0-9]+ CPU runs; use a site BLIS.*docs/install.md"
+  --out ${CMAKE_CURRENT_BINARY_DIR}/kernel.np2.blas_behind.jsonl
+  -- ${PSTRUN} -n 2 $<TARGET_FILE:pstswm> kernel --stages legendre --algorithms halfsum --trunc 21 --levels 2
+  --protocols 0,6 --overlap off --reps 1 --warmup 0 --timeout 120
+  -- "len(points) == 1 and points[0]['blas'] == 'blis' and points[0]['verified'] is True"
+  "'blis' in header['math_libraries']['blas_behind_cpu'] and header['math_libraries']['blis_isa'] == 'generic'")
+set_tests_properties(kernel.np2.blas_behind PROPERTIES TIMEOUT 300 PROCESSORS 2 SKIP_RETURN_CODE 77)
 pst_bad_input_test(kernel.bad.blas 1 2 "--blas: unknown value 'mkl' \\(allowed: openblas, blis, blis-sup\\)"
   kernel --blas mkl --out ${PST_TEST_OUT})
 # --fftw-plan means what it means for the model: the distributed FFT's local transforms take it.

@@ -6,6 +6,7 @@
 
 #include "core/alloc.h"
 #include "core/errors.h"
+#include "model/mathlibs.h"
 #include "run/locality.h"
 #include "run/timer.h"
 #include "run/watchdog.h"
@@ -179,9 +180,11 @@ void *pst_kernel_measure_stage(void *p, size_t set)
     stage_run *run = pst_calloc(1, sizeof *run);
     /* Whether the stages' communicators stay inside a node: known once the run has started. */
     for (int s = 0; stage == 0 && s < 2; s++) cfg->stage_locality[s] = pst_locality_of_comms(cfg->geom[s].comm);
-    if (stage == 0 && cfg->ctx.rank == 0)
+    if (stage == 0 && cfg->ctx.rank == 0) {
         printf("kernel %s (%d x %d grid, %d levels, %d fields), grid %s, transport %s, %zu protocols\n", cfg->prob.label,
                cfg->prob.nlat, cfg->prob.nlon, cfg->prob.levels, cfg->prob.fields, cfg->grid_spec, cfg->transport, cfg->nprotocols);
+        pst_math_libraries_print_behind(); /* the stages' dgemms and FFTs run on these libraries' kernels */
+    }
     if (!cfg->run_stage[stage]) return run;
     if (csize == 1) {
         if (cfg->ctx.rank == 0) printf("note: %s stage skipped: its communicators have 1 rank (grid %dx%d)\n", pst_kernel_stage_names[stage], g->px, g->py);

@@ -213,14 +213,6 @@ static void print_blas(const model_cfg *c, const pst_dyn *d)
     printf("\n");
 }
 
-/* One line when OpenBLAS or BLIS runs older kernels than the CPU has (kernel_isa.h). */
-static void print_kernels_behind(void)
-{
-    char line[512];
-    if (pst_math_libraries_behind(line, sizeof line))
-        printf("  ! kernels       %s\n", line);
-}
-
 void pst_model_cmd_print_summary(const void *arg, const void *data, const void *summary)
 {
     const model_cfg *c = arg;
@@ -249,7 +241,7 @@ void pst_model_cmd_print_summary(const void *arg, const void *data, const void *
         printf("  FFTW wisdom     %s: %s; %d of rank 0's %d plans from wisdom\n", c->fftw_wisdom,
                c->wisdom_loaded ? "loaded, then saved" : "none yet, saved", c->fft.plans_from_wisdom, c->fft.plans);
     print_blas(c, &p->m.dyn);
-    print_kernels_behind();
+    pst_math_libraries_print_behind(); /* one line when OpenBLAS or BLIS is behind the CPU */
     if (d->has_norms)
         printf("  errors (%s)  h: l1 %.3e  l2 %.3e  linf %.3e | v: l1 %.3e  l2 %.3e  linf %.3e\n",
                c->reference ? "vs reference" : "vs analytic", d->norms.h_l1, d->norms.h_l2, d->norms.h_linf, d->norms.v_l1,

@@ -76,4 +76,10 @@ bool pst_math_libraries_behind(char *line, size_t size)
     return pst_blas_behind_line(line, size, openblas_get_corename(), pst_blis_arch(), pst_cpu_isa());
 }
 
+void pst_math_libraries_print_behind(void)
+{
+    char line[512];
+    if (pst_math_libraries_behind(line, sizeof line)) printf("  ! kernels       %s\n", line);
+}
+
 void pst_math_libraries_setup(pst_ctx *ctx) { pst_ctx_add_header(ctx, rec_math_libraries, NULL); }

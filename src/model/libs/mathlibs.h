@@ -17,6 +17,10 @@ void pst_math_libraries_setup(struct pst_ctx *ctx);
  * has (library_isa.h: pst_blas_behind_line); false and "" when none does. */
 bool pst_math_libraries_behind(char *line, size_t size);
 
+/* Prints that line as the summaries of model and kernel show it ("  ! kernels ..."), or nothing
+ * when no library is behind the CPU. */
+void pst_math_libraries_print_behind(void);
+
 /* The SIMD sets of fftw_version's suffixes that this CPU runs, by FFTW's own check
  * (fftw_have_simd_<set>), as static strings into sets; returns how many, or -1 when FFTW names
  * sets but checks none (a build that does not export its checks). */
