@@ -6,7 +6,7 @@
 
 #include "core/alloc.h"
 #include "core/errors.h"
-#include "model/mathlibs.h"
+#include "model/libs/mathlibs.h"
 #include "run/locality.h"
 #include "run/timer.h"
 #include "run/watchdog.h"

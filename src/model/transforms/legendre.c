@@ -79,7 +79,7 @@ void pst_legendre_free(pst_legendre *L)
 /* The products of wavenumber i through kernel k's blocks, by the method's product
  * (pst_leg_methods): from the tables over all pairs, or block by block of pairs, each block
  * generated once for all the products. */
-static void run_products(const pst_legendre *L, pst_leg_work *w, pst_leg_kernel k, int i, bool synthesis,
+static void run_products(const pst_legendre *L, pst_leg_work *w, pst_leg_function k, int i, bool synthesis,
                          const pst_leg_product *prod, int nprod)
 {
     const pst_leg_method_ops *method = &pst_leg_methods[L->method];
@@ -98,7 +98,7 @@ static void run_products(const pst_legendre *L, pst_leg_work *w, pst_leg_kernel 
 }
 
 /* X = K[:, :nk] · S over the first nk degrees of a table block (zero for none). */
-static void synth_degrees(const pst_legendre *L, pst_leg_work *w, pst_leg_kernel k, int i, int par, int nk,
+static void synth_degrees(const pst_legendre *L, pst_leg_work *w, pst_leg_function k, int i, int par, int nk,
                           const double *S, int lds, int ncols, double *X, int ldx)
 {
     if (nk == 0) {
@@ -109,26 +109,26 @@ static void synth_degrees(const pst_legendre *L, pst_leg_work *w, pst_leg_kernel
 }
 
 /* O = K[:, k0:k1]ᵀ · F + beta O over degrees rows k0..k1 of a table block (O's first row is k0's). */
-static void analysis_degrees(const pst_legendre *L, pst_leg_work *w, pst_leg_kernel k, int i, int par, int k0, int k1,
+static void analysis_degrees(const pst_legendre *L, pst_leg_work *w, pst_leg_function k, int i, int par, int k0, int k1,
                              const double *F, int ldf, int ncols, double beta, double *O, int ldo)
 {
     if (k1 <= k0) return;
     run_products(L, w, k, i, false, &(pst_leg_product){par, k0, k1, F, ldf, ncols, beta, O, ldo}, 1);
 }
 
-void pst_leg_synth(const pst_legendre *L, pst_leg_work *w, pst_leg_kernel k, int i, int par, const double *S, int lds,
+void pst_leg_synth(const pst_legendre *L, pst_leg_work *w, pst_leg_function k, int i, int par, const double *S, int lds,
                    int ncols, double *X, int ldx)
 {
     synth_degrees(L, w, k, i, par, L->spec->nk[par][i], S, lds, ncols, X, ldx);
 }
 
-void pst_leg_analysis(const pst_legendre *L, pst_leg_work *w, pst_leg_kernel k, int i, int par, const double *F,
+void pst_leg_analysis(const pst_legendre *L, pst_leg_work *w, pst_leg_function k, int i, int par, const double *F,
                       int ldf, int ncols, double beta, double *O, int ldo)
 {
     analysis_degrees(L, w, k, i, par, 0, L->spec->nk[par][i], F, ldf, ncols, beta, O, ldo);
 }
 
-void pst_leg_analysis_rows(const pst_legendre *L, pst_leg_work *w, pst_leg_kernel k, int i, int par, int k0, int k1,
+void pst_leg_analysis_rows(const pst_legendre *L, pst_leg_work *w, pst_leg_function k, int i, int par, int k0, int k1,
                            const double *F, int ldf, int ncols, double beta, double *O, int ldo)
 {
     analysis_degrees(L, w, k, i, par, k0, k1, F, ldf, ncols, beta, O, ldo);

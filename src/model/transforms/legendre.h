@@ -40,7 +40,8 @@
 
 #include <stdbool.h>
 
-typedef enum pst_leg_kernel { PST_LEG_P = 0, PST_LEG_H = 1 } pst_leg_kernel;
+/* Which function a table or sum uses: P̄_n^m or H_n^m = (1 − μ²) dP̄_n^m/dμ (not the kernel subcommand). */
+typedef enum pst_leg_function { PST_LEG_P = 0, PST_LEG_H = 1 } pst_leg_function;
 
 /* Where the P̄ of a product come from and what multiplies them: the methods' table
  * (legendre_methods.c), one row per method with its name, set-up and product. */
@@ -106,7 +107,7 @@ void pst_legendre_free(pst_legendre *L);
 /* The layout of the tables: spec, or ext for P̄-only tables. */
 static inline const pst_spec_layout *pst_leg_table_layout(const pst_legendre *L) { return L->p_only ? &L->ext : L->spec; }
 
-static inline const double *pst_leg_matrix(const pst_legendre *L, pst_leg_kernel k, int i, int par)
+static inline const double *pst_leg_matrix(const pst_legendre *L, pst_leg_function k, int i, int par)
 {
     return L->table[k] + (size_t)L->npairs * pst_spec_block(pst_leg_table_layout(L), i, par);
 }
@@ -115,15 +116,15 @@ static inline const double *pst_leg_matrix(const pst_legendre *L, pst_leg_kernel
 
 /* Synthesis (spectral → Fourier) of one parity: X[npairs][ncols] = K · S[nk][ncols]
  * (leading dimensions lds, ldx).  X is zeroed when the block is empty. */
-void pst_leg_synth(const pst_legendre *L, pst_leg_work *w, pst_leg_kernel k, int i, int par, const double *S, int lds, int ncols,
+void pst_leg_synth(const pst_legendre *L, pst_leg_work *w, pst_leg_function k, int i, int par, const double *S, int lds, int ncols,
                    double *X, int ldx);
 
 /* Analysis (Fourier → spectral) of one parity: O[nk][ncols] = Kᵀ · F[npairs][ncols] + beta · O. */
-void pst_leg_analysis(const pst_legendre *L, pst_leg_work *w, pst_leg_kernel k, int i, int par, const double *F, int ldf, int ncols,
+void pst_leg_analysis(const pst_legendre *L, pst_leg_work *w, pst_leg_function k, int i, int par, const double *F, int ldf, int ncols,
                       double beta, double *O, int ldo);
 /* The same for the block's degree rows [k0, k1) alone: O[k1 − k0][ncols] (a block of a pipelined
  * vector sum computes only its own coefficients). */
-void pst_leg_analysis_rows(const pst_legendre *L, pst_leg_work *w, pst_leg_kernel k, int i, int par, int k0, int k1, const double *F,
+void pst_leg_analysis_rows(const pst_legendre *L, pst_leg_work *w, pst_leg_function k, int i, int par, int k0, int k1, const double *F,
                            int ldf, int ncols, double beta, double *O, int ldo);
 
 /* P̄-only tables.  Synthesis of the H sums of the parity 1 − par coefficients (columns

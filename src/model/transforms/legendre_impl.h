@@ -17,7 +17,7 @@ void pst_leg_recurrence_init(pst_legendre *L, const double *coslat);
 void pst_leg_recurrence_free(pst_legendre *L);
 size_t pst_leg_work_area_doubles(int M, int npairs, bool with_h);
 /* The generated block's parity-par matrix of P̄ ([nk_ext(par)][ld]) or H ([nk(par)][ld], after P̄'s). */
-const double *pst_leg_generated(const pst_legendre *L, const pst_leg_work *w, pst_leg_kernel k, int i, int par);
+const double *pst_leg_generated(const pst_legendre *L, const pst_leg_work *w, pst_leg_function k, int i, int par);
 
 /* One parity's product through a table block: a synthesis out = K[:, :k1] · in (k0 = 0), or an
  * analysis out = K[:, k0:k1]ᵀ · in + beta out (out's first row k0's). */

@@ -134,7 +134,7 @@ void pst_leg_generate(const pst_legendre *L, pst_leg_work *w, int i, int pair0, 
 }
 
 /* The generated block's parity-par matrix of P̄ ([nk_ext(par)][ld]) or H ([nk(par)][ld], after P̄'s). */
-const double *pst_leg_generated(const pst_legendre *L, const pst_leg_work *w, pst_leg_kernel k, int i, int par)
+const double *pst_leg_generated(const pst_legendre *L, const pst_leg_work *w, pst_leg_function k, int i, int par)
 {
     const size_t ld = padded((size_t)w->pairs);
     if (k == PST_LEG_P) return w->pbar + (par ? (size_t)L->ext.nk[0][i] * ld : 0);
