@@ -12,7 +12,7 @@ one Trust line with its reason.
 import math
 from dataclasses import dataclass, field
 
-from pstlab.analysis import family, guardrails
+from pstlab.analysis import family, guardrails, trust
 from pstlab.benches import hybrid, kernel, swap
 from pstlab.core import tiesets
 from pstlab.io import algorithms, placement
@@ -349,7 +349,10 @@ def plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else many or one + 's'}"
 
 
-def trust(g: guardrails.Guardrails, bullets: list[Bullet]) -> tuple[str, str]:
+def trust_line(g: guardrails.Guardrails, bullets: list[Bullet], agreement: trust.Agreement) -> tuple[str, str]:
+    """The level measured by held-out launches (analysis/trust.py), the guardrails as its reasons.
+    Without launches to leave out, the guardrails decide as before: low when the box states verdicts
+    of a noisy or oversubscribed run or most verdicts are imprecise."""
     reasons = []
     if g.noisy:
         reasons.append(f"noise lost in {len(g.noisy)} of {g.runs} runs")
@@ -359,11 +362,12 @@ def trust(g: guardrails.Guardrails, bullets: list[Bullet]) -> tuple[str, str]:
         reasons.append(f"precision not reached in {g.imprecise_verdicts} of {g.verdicts} verdicts")
     if g.failing_fits:
         reasons.append(f"{len(g.failing_fits)} of {g.fits} fits failing")
-    marked = any(b.text.startswith(guardrails.MARK) for b in bullets)
-    # low: the box itself states verdicts from a noisy or oversubscribed run, or most verdicts are imprecise
-    low = marked or g.imprecise_verdicts * 2 > max(g.verdicts, 1)
-    level = "low" if low else "medium" if reasons else "high"
-    reason = "; ".join(reasons) or "a quiet host, a CPU per rank, precise verdicts, fits ok"
+    level = trust.level_of(agreement)
+    if level is None:
+        marked = any(b.text.startswith(guardrails.MARK) for b in bullets)
+        low = marked or g.imprecise_verdicts * 2 > max(g.verdicts, 1)
+        level = "low" if low else "medium" if reasons else "high"
+    reason = "; ".join([trust.statement(agreement), *reasons])
     width = MAX_WIDTH - len(f"Trust: {level} — ")
     while len(reason) > width and "; " in reason:
         reason = reason.rsplit("; ", 1)[0]
@@ -380,5 +384,5 @@ def build(rs: RecordSet) -> Box:
     # the ranks x threads lines keep their place however many others there are
     splits = hybrid_bullets(rs)[:MAX_BULLETS]
     bullets = bullets[: MAX_BULLETS - len(splits)] + splits
-    level, reason = trust(g, bullets)
+    level, reason = trust_line(g, bullets, trust.agreement(kernel_cases + swap_cases))
     return Box(bullets, scope(rs), level, reason, kernels(rs))
