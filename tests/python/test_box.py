@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+import html_page
 from conftest import FIXTURES
 from pstlab.analysis import box, family, guardrails, trust
 from pstlab.benches import kernel, swap
@@ -294,3 +295,20 @@ def test_verdicts_are_split_by_locality(tmp_path):
     md, _ = report.write(tmp_path, tmp_path / "report")
     text = md.read_text()
     assert "pair 0,1, across nodes" in text and "pair 0,1, inside a node" in text
+
+
+def test_the_page_shows_the_box_as_a_list_and_no_markdown_markers(quick):
+    """report.html as a browser parses it: every bullet of the box an <li> of its section, no '**',
+    '_x_' or '- ' left in the text, every figure an embedded image."""
+    results, rs, md, out = quick
+    page = html_page.Page((out / "report.html").read_text())
+    assert html_page.problems(page, [b.text for b in box.build(rs).bullets], report.BOX_TITLE) == []
+    assert len(page.images) == md.count("](plots/") and all(s.startswith("data:image/png") for s in page.images)
+
+
+def test_the_page_check_fails_on_a_hand_rendered_list():
+    """The check above can fail: the pre-issue renderer's paragraph of '- ' lines and literal underscores."""
+    old = "<h2>Verdicts</h2><p>- ⚠ FFT transposes: use 0,6\n- Point-to-point: 0,6</p><p><em>a</em> _key_</p>"
+    found = html_page.problems(html_page.Page(old), ["⚠ FFT transposes: use 0,6"], "Verdicts")
+    assert "not a list item: ⚠ FFT transposes: use 0,6" in found
+    assert any("- P" in p for p in found) and any("_key_" in p for p in found)
