@@ -7,8 +7,9 @@ import re
 import shutil
 import subprocess
 
-import html_page
 import pytest
+
+import html_page
 from conftest import FIXTURES
 from pstlab.report import report
 
@@ -25,10 +26,19 @@ def browser_view(page: str, tmp_path) -> dict:
         pytest.fail("no chromium on PATH: scripts/setup.sh installs Debian's chromium package")
     probed = tmp_path / "probed.html"
     probed.write_text(page.replace("</body>", PROBE + "</body>"), encoding="utf-8")
-    argv = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=" + str(tmp_path / "profile")]
+    argv = [
+        chromium,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--user-data-dir=" + str(tmp_path / "profile"),
+    ]
     dom = subprocess.run(
         [*argv, "--virtual-time-budget=5000", "--dump-dom", probed.as_uri()],
-        capture_output=True, text=True, timeout=120, check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
     ).stdout
     found = re.search(r'data-check="([^"]*)"', dom)
     assert found, "the page did not finish loading in the browser"

@@ -11,13 +11,19 @@ ROUNDS = 20
 def _case(launch_factors: list[dict[str, float]], jitter: float = 0.01, seed: int = 1) -> verdicts.Case:
     """A verdict over launches: in launch k alternative a takes launch_factors[k][a] (x 1 ms), with
     a small round-to-round jitter, as verdicts.build assembles one."""
-    rng = random.Random(seed)
+    rng = random.Random(seed)  # noqa: S311 (reproducible test data)
     per_launch = [
         {a: [1e-3 * f * (1 + rng.uniform(-jitter, jitter)) for _ in range(ROUNDS)] for a, f in factors.items()}
         for factors in launch_factors
     ]
     labels = list(launch_factors[0])
-    case = verdicts.Case(("k",), {a: [t for r in per_launch for t in r[a]] for a in labels}, len(per_launch), [], ROUNDS)
+    case = verdicts.Case(
+        ("k",),
+        {a: [t for r in per_launch for t in r[a]] for a in labels},
+        len(per_launch),
+        [],
+        ROUNDS,
+    )
     case.launch_verdicts = [stats.verdict(r) for r in per_launch]
     case.verdict = stats.launch_verdict(per_launch) if len(per_launch) > 1 else case.launch_verdicts[0]
     return case

@@ -12,7 +12,7 @@ one Trust line with its reason.
 import math
 from dataclasses import dataclass, field
 
-from pstlab.analysis import family, guardrails, trust
+from pstlab.analysis import family, guardrails, narrowing, trust
 from pstlab.benches import hybrid, kernel, swap
 from pstlab.core import tiesets
 from pstlab.io import algorithms, placement
@@ -45,9 +45,10 @@ class Box:
     trust: str  # high | medium | low
     reason: str
     kernels: str | None = None  # "Kernels behind the avx512 CPU: OpenBLAS Prescott (sse3); use ..." or None
+    wide: list[str] = field(default_factory=list)  # per bench, what would narrow its wide ties
 
     def scope_lines(self) -> list[str]:
-        return [self.scope] + ([self.kernels] if self.kernels else [])
+        return [self.scope] + ([self.kernels] if self.kernels else []) + self.wide
 
     def lines(self) -> list[str]:
         return [f"- {b.text}" for b in self.bullets] + self.scope_lines() + [f"Trust: {self.trust} — {self.reason}"]
@@ -56,6 +57,7 @@ class Box:
         return {
             "scope": self.scope,
             "kernels": self.kernels,
+            "wide_ties": self.wide,
             "trust": {"level": self.trust, "reason": self.reason},
             "verdicts": [{"kind": b.kind, "text": b.text, **b.facts} for b in self.bullets],
         }
@@ -385,4 +387,8 @@ def build(rs: RecordSet) -> Box:
     splits = hybrid_bullets(rs)[:MAX_BULLETS]
     bullets = bullets[: MAX_BULLETS - len(splits)] + splits
     level, reason = trust_line(g, bullets, trust.agreement(kernel_cases + swap_cases))
-    return Box(bullets, scope(rs), level, reason, kernels(rs))
+    wide = [
+        narrowing.line(bench, cases, narrowing.launch_seconds(rs, bench))
+        for bench, cases in (("kernel", kernel_cases), ("swap", swap_cases))
+    ]
+    return Box(bullets, scope(rs), level, reason, kernels(rs), [w for w in wide if w])
