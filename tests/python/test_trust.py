@@ -66,3 +66,9 @@ def test_oversubscribed_and_short_cases_are_not_counted():
     a = trust.agreement([over, two])
     assert a.pairs == 0 and trust.level_of(a) is None
     assert trust.statement(a).startswith("reproduction not measured")
+
+
+def test_two_launches_of_many_alternatives_give_an_open_interval_not_an_overflow():
+    """Left-out verdicts over two launches reach t quantiles in the millions; the upper end is then inf."""
+    q = stats.t_ratio([0.0, 5.0], 1e-9, 0.02)
+    assert q.hi == float("inf") and not q.significant

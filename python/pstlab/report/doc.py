@@ -39,10 +39,14 @@ class Text:
 
 @dataclass
 class Details:
-    """Blocks folded under a one-line summary (<details>): full lists that back a short name."""
+    """Blocks folded under a one-line summary (<details>): full lists that back a short name.
+
+    html_only: the blocks are detail a reader of report.md can do without (it keeps the answers and
+    the tables they need, in at most 300 lines); there they are one line naming what report.html holds."""
 
     summary: str
     blocks: list[Table | Figure | Text]
+    html_only: bool = False
 
 
 @dataclass
@@ -80,6 +84,8 @@ def _block_md(b: Table | Figure | Text | Details, plot_dir: str) -> str:
         return table_md(b)
     if isinstance(b, Figure):
         return f"![{b.caption}]({plot_dir}/{b.name}.png)"
+    if isinstance(b, Details) and b.html_only:
+        return f"_{b.summary}: folded in report.html._"
     if isinstance(b, Details):
         inner = "\n\n".join(_block_md(x, plot_dir) for x in b.blocks)
         return f"<details><summary>{html.escape(b.summary)}</summary>\n\n{inner}\n\n</details>"

@@ -7,6 +7,7 @@ second-level figures the papers tabulate across protocols, sizes and configurati
 import functools
 import math
 import statistics
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -329,7 +330,9 @@ def t_ratio(d: list[float], tail_alpha: float, margin: float, floor: Floor | Non
     half = _t_half_width(d, tail_alpha, floor)
     band = math.log1p(margin)
     significant = mean - half > band or mean + half < -band
-    return PairedRatio(math.exp(mean), math.exp(mean - half), math.exp(mean + half), len(d), significant)
+    # two launches and many alternatives give t quantiles in the thousands: an unbounded end, not an overflow
+    hi = math.exp(mean + half) if mean + half < math.log(sys.float_info.max) else math.inf
+    return PairedRatio(math.exp(mean), math.exp(mean - half), hi, len(d), significant)
 
 
 def launches_to_exclude(d: list[float], tail_alpha: float, margin: float, floor: Floor | None = None) -> int | None:

@@ -127,6 +127,17 @@ def protocol_table(rs: RecordSet) -> list[Table]:
     return tables
 
 
+def _folded_models(tables: list[Table]) -> Details | None:
+    """The per-protocol model matrices, folded into report.html: α and β per code are detail; the
+    classes' bandwidth and latency (table3) and the verdicts are the answers."""
+    if not tables:
+        return None
+    cells = [c for t in tables for row in t.rows for c in row[1:] if c]
+    failing = sum("FIT NOT OK" in c for c in cells)
+    what = f"{len(tables)} sweep{'s' if len(tables) > 1 else ''}, {failing} of {len(cells)} fits failing"
+    return Details(f"Per-protocol bandwidth and latency model (Worley 2000), {what}", tables, html_only=True)
+
+
 def verdict_tables(rs: RecordSet) -> list[Table | Details]:
     """Per sweep (transport, cache, pair): the tie set over protocols at each size, with confidence; every
     member of the sets named in short in a folded section after them."""
@@ -266,7 +277,7 @@ def section(rs: RecordSet) -> Section:
             "is per exchange (all messages both ways), the max over the participating ranks of each repetition."
         ),
         table3(rs),
-        *protocol_table(rs),
+        _folded_models(protocol_table(rs)),
     )
     points = size_points(rs)
     if points:
