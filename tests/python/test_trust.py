@@ -2,7 +2,7 @@
 
 import random
 
-from pstlab.analysis import trust
+from pstlab.analysis import trust, trust_calibration
 from pstlab.stats import stats, verdicts
 
 ROUNDS = 20
@@ -72,3 +72,9 @@ def test_two_launches_of_many_alternatives_give_an_open_interval_not_an_overflow
     """Left-out verdicts over two launches reach t quantiles in the millions; the upper end is then inf."""
     q = stats.t_ratio([0.0, 5.0], 1e-9, 0.02)
     assert q.hi == float("inf") and not q.significant
+
+
+def test_the_calibration_interval_is_wilsons():
+    lo, hi = trust_calibration.wilson(8, 10)
+    assert (round(lo, 4), round(hi, 4)) == (0.4902, 0.9433)
+    assert trust_calibration.wilson(0, 0)[0] != trust_calibration.wilson(0, 0)[0]  # nan: no verdicts, no rate
