@@ -24,7 +24,16 @@ from pstlab.io import placement
 from pstlab.io.records import RecordSet, number
 from pstlab.report.doc import Details, Section, Table, Text
 from pstlab.report.plots import Panel, Series, figure, time_vs_size_panel
-from pstlab.report.sections.common import best_first, full_lists, level_text, tie_cell, with_mark
+from pstlab.report.sections.common import (
+    SEPARATES,
+    SEPARATES_NOTE,
+    best_first,
+    full_lists,
+    level_text,
+    separates_cell,
+    tie_cell,
+    with_mark,
+)
 from pstlab.stats import stats
 
 TITLE = "Point-to-point SWAP (Worley 1998 and 2000)"
@@ -162,6 +171,7 @@ def verdict_tables(rs: RecordSet) -> list[Table | Details]:
                     f"{v.median_rel:.3f} [{lo:.3f}, {hi:.3f}]",
                     level_text(v),
                     ", ".join(c.caveats) or "ok",
+                    separates_cell(c),
                 ]
             )
             config = f"transport {transport}, cache {cache}, pair {pair}{where}"
@@ -180,13 +190,14 @@ def verdict_tables(rs: RecordSet) -> list[Table | Details]:
                     "spread [CI]",
                     "sensitivity",
                     "caveats",
+                    SEPARATES,
                 ],
                 rows,
                 "The protocols of one size ran in interleaved rounds and are compared paired by round; the tie set "
                 "holds every protocol not shown slower than the best beyond the margin (default 2 %) at 95 % "
                 "confidence, in order of their medians. Spread: the median over protocols of their paired ratio to "
                 "the best, minus 1, with its interval; sensitivity (low ≤ 5 %, high ≥ 15 %) is 'undetermined' when "
-                "the interval's ends fall in different classes (docs/statistics.md).",
+                "the interval's ends fall in different classes (docs/statistics.md). " + SEPARATES_NOTE,
             )
         )
     return [*tables, *filter(None, [full_lists("protocol tie sets", full)])]
