@@ -65,10 +65,10 @@ def verdicts_of(rs: RecordSet) -> tuple[dict, list]:
     return out, cases
 
 
-def score(a: RecordSet, b: RecordSet) -> tuple[str, int, int, list[float]]:
-    """a's Trust level, how many of its verdicts b also has, how many of those meet b's, a's set shares."""
-    va, cases = verdicts_of(a)
-    vb, _ = verdicts_of(b)
+def score(a: tuple[dict, list], b: tuple[dict, list]) -> tuple[str, int, int, list[float]]:
+    """a's Trust level, how many of its verdicts b also has, how many of those meet b's, a's set shares
+    (a, b: verdicts_of of two suites)."""
+    (va, cases), (vb, _) = a, b
     common = [k for k in va if k in vb]
     level = trust.level_of(trust.agreement(cases)) or "unmeasured"
     met = sum(bool(va[k][0] & vb[k][0]) for k in common)
@@ -104,13 +104,13 @@ def calibrate(conditions: dict[str, list[Path]], launches: int, draws: int, seed
     """{(condition, method, level): Tally}."""
     rng, table = random.Random(seed), {}  # noqa: S311 (reproducible draws, not a secret)
     for cond, dirs in conditions.items():
-        sets = [load(d) for d in dirs]
+        sets = [verdicts_of(load(d)) for d in dirs]
         for a, b in zip(sets[0::2], sets[1::2], strict=False):
             for x, y in ((a, b), (b, a)):
                 level, met, n, shares = score(x, y)
                 table.setdefault((cond, "pairs", level), Tally()).add(met, n, shares)
         for a, b in pseudo_suites(dirs, launches, draws, rng):
-            level, met, n, shares = score(a, b)
+            level, met, n, shares = score(verdicts_of(a), verdicts_of(b))
             table.setdefault((cond, "resampled", level), Tally()).add(met, n, shares)
     return table
 
