@@ -9,13 +9,13 @@ ARGS it understands (others are ignored):
     --copy PATH          write PATH's records instead of made-up ones
     --relaunch JITTER    (with --copy) as a launch of its own: a run_id from --seed, and every
                          alternative's round_s scaled by 1 + JITTER x a fixed draw in [-1, 1] of
-                         (seed, record), as launches of a noisy host differ
+                         (launch, record), as launches of a noisy host differ
     --fail               write one record, then exit 3 (a run that dies half way)
     --fail-once MARKER   like --fail when MARKER does not exist yet (and create it); else succeed
     --bad-record         write a malformed line and exit 0
     --sleep S            sleep S seconds before writing (to be interrupted or timed out),
                          unless $FAKE_PSTSWM_NO_SLEEP is set
-    --sleep-past-seed K  sleep 20 s when --seed is above K (a launch that --until added), unless
+    --sleep-past-launch K  sleep 20 s when the launch number (its --seed) is above K (one --until added), unless
                          $FAKE_PSTSWM_NO_SLEEP is set
     --no-out             exit 0 without writing the --out file
     --tuned FILE         (model --preset opt) FILE must be an opt preset with [fft] and [legendre]
@@ -72,7 +72,7 @@ def main(argv):
             return 2
     if (sleep := option(args, "--sleep")) and not os.environ.get("FAKE_PSTSWM_NO_SLEEP"):
         time.sleep(float(sleep))
-    past = option(args, "--sleep-past-seed")
+    past = option(args, "--sleep-past-launch")
     if past and int(option(args, "--seed") or 0) > int(past) and not os.environ.get("FAKE_PSTSWM_NO_SLEEP"):
         time.sleep(20)
     out = option(args, "--out")
@@ -96,10 +96,10 @@ def main(argv):
     return rc
 
 
-def relaunched(rec: dict, seed: str, jitter: float) -> dict:
-    rec["run_id"] = f"fake-launch-{seed}"
+def relaunched(rec: dict, launch: str, jitter: float) -> dict:
+    rec["run_id"] = f"fake-launch-{launch}"
     if isinstance(rec.get("round_s"), list):
-        draw = random.Random(f"{seed}/{rec.get('protocol')}/{rec.get('bytes')}/{rec.get('nmsg')}").uniform(-1, 1)  # noqa: S311 (a fixed draw, not a secret)
+        draw = random.Random(f"{launch}/{rec.get('protocol')}/{rec.get('bytes')}/{rec.get('nmsg')}").uniform(-1, 1)  # noqa: S311 (a fixed draw, not a secret)
         rec["round_s"] = [t * (1 + jitter * draw) for t in rec["round_s"]]
     return rec
 

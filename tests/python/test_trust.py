@@ -8,10 +8,10 @@ from pstlab.stats import stats, verdicts
 ROUNDS = 20
 
 
-def _case(launch_factors: list[dict[str, float]], jitter: float = 0.01, seed: int = 1) -> verdicts.Case:
+def _case(launch_factors: list[dict[str, float]], jitter: float = 0.01, draw_key: int = 1) -> verdicts.Case:
     """A verdict over launches: in launch k alternative a takes launch_factors[k][a] (x 1 ms), with
     a small round-to-round jitter, as verdicts.build assembles one."""
-    rng = random.Random(seed)  # noqa: S311 (reproducible test data)
+    rng = random.Random(draw_key)  # noqa: S311 (reproducible test data)
     per_launch = [
         {a: [1e-3 * f * (1 + rng.uniform(-jitter, jitter)) for _ in range(ROUNDS)] for a, f in factors.items()}
         for factors in launch_factors

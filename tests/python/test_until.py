@@ -89,7 +89,7 @@ def test_noisy_launches_get_more_launches_while_the_budget_lasts(fake, tmp_path)
 
 
 def test_an_interrupted_budgeted_run_resumes_without_losing_a_launch(fake, tmp_path):
-    s = repeated(tmp_path, 0.05, "--sleep-past-seed", "3")
+    s = repeated(tmp_path, 0.05, "--sleep-past-launch", "3")
     out = tmp_path / "r"
     cmd = [
         sys.executable,

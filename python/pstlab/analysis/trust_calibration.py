@@ -100,9 +100,9 @@ def pseudo_suites(dirs: list[Path], launches: int, draws: int, rng: random.Rando
         yield halves
 
 
-def calibrate(conditions: dict[str, list[Path]], launches: int, draws: int, seed: int = 1) -> dict:
+def calibrate(conditions: dict[str, list[Path]], launches: int, draws: int, draw_key: int = 1) -> dict:
     """{(condition, method, level): Tally}."""
-    rng, table = random.Random(seed), {}  # noqa: S311 (reproducible draws, not a secret)
+    rng, table = random.Random(draw_key), {}  # noqa: S311 (reproducible draws, not a secret)
     for cond, dirs in conditions.items():
         sets = [verdicts_of(load(d)) for d in dirs]
         for a, b in zip(sets[0::2], sets[1::2], strict=False):
