@@ -7,11 +7,16 @@
 
 ARGS it understands (others are ignored):
     --copy PATH          write PATH's records instead of made-up ones
+    --relaunch JITTER    (with --copy) as a launch of its own: a run_id from --seed, and every
+                         alternative's round_s scaled by 1 + JITTER x a fixed draw in [-1, 1] of
+                         (launch, record), as launches of a noisy host differ
     --fail               write one record, then exit 3 (a run that dies half way)
     --fail-once MARKER   like --fail when MARKER does not exist yet (and create it); else succeed
     --bad-record         write a malformed line and exit 0
     --sleep S            sleep S seconds before writing (to be interrupted or timed out),
                          unless $FAKE_PSTSWM_NO_SLEEP is set
+    --sleep-past-launch K  sleep 20 s when the launch number (its --seed) is above K (one --until added), unless
+                         $FAKE_PSTSWM_NO_SLEEP is set
     --no-out             exit 0 without writing the --out file
     --tuned FILE         (model --preset opt) FILE must be an opt preset with [fft] and [legendre]
                          tables naming an algorithm, else exit 2 as pstswm would
@@ -20,6 +25,7 @@ Every invocation appends its argv as one JSON line to $FAKE_PSTSWM_LOG if set.
 
 import json
 import os
+import random
 import sys
 import time
 from pathlib import Path
@@ -59,10 +65,16 @@ def main(argv):
             stages = [stage for stage in ("fft", "legendre") if stage in preset]
             assert stages and all(isinstance(preset[stage]["algorithm"], str) for stage in stages)
         except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError, AssertionError):
-            print(f"pstswm: --tuned {tuned}: not an opt preset with [fft] or [legendre]", file=sys.stderr)
+            print(
+                f"pstswm: --tuned {tuned}: not an opt preset with [fft] or [legendre]",
+                file=sys.stderr,
+            )
             return 2
     if (sleep := option(args, "--sleep")) and not os.environ.get("FAKE_PSTSWM_NO_SLEEP"):
         time.sleep(float(sleep))
+    past = option(args, "--sleep-past-launch")
+    if past and int(option(args, "--seed") or 0) > int(past) and not os.environ.get("FAKE_PSTSWM_NO_SLEEP"):
+        time.sleep(20)
     out = option(args, "--out")
     if "--no-out" in args or out is None:
         return 0
@@ -84,9 +96,22 @@ def main(argv):
     return rc
 
 
+def relaunched(rec: dict, launch: str, jitter: float) -> dict:
+    rec["run_id"] = f"fake-launch-{launch}"
+    if isinstance(rec.get("round_s"), list):
+        draw = random.Random(f"{launch}/{rec.get('protocol')}/{rec.get('bytes')}/{rec.get('nmsg')}").uniform(-1, 1)  # noqa: S311 (a fixed draw, not a secret)
+        rec["round_s"] = [t * (1 + jitter * draw) for t in rec["round_s"]]
+    return rec
+
+
 def write_records(path: Path, header: dict, args: list) -> int:
     with path.open("w") as f:
-        if copy := option(args, "--copy"):
+        if (copy := option(args, "--copy")) and (jitter := option(args, "--relaunch")):
+            f.writelines(
+                json.dumps(relaunched(json.loads(line), option(args, "--seed"), float(jitter))) + "\n"
+                for line in Path(copy).read_text().splitlines()
+            )
+        elif copy:
             f.write(Path(copy).read_text())
         else:
             f.write(json.dumps(header) + "\n")

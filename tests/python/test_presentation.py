@@ -82,6 +82,25 @@ def _coll_point(**fields) -> dict:
     return base | fields
 
 
+def test_oversubscribed_marks_the_cells_of_larger_communicators_only():
+    """A 4-rank run on 2 CPUs measured its 2-rank communicator on a CPU each: only the 3- and 4-rank
+    cells (and the bandwidth at 4) carry the mark."""
+    header = {"bench": "coll", "type": "header", "run_id": "c", "ranks": 4, "cpus_online": 2, "oversubscribed": True}
+    pts = [_coll_point(comm_size=n, op="allreduce", _file="c.jsonl", t_med=n * 1e-6, algbw=1.0) for n in (2, 3, 4)]
+    rs = RecordSet(path=__import__("pathlib").Path("mem"), records=[dict(header, _file="c.jsonl"), *pts])
+    (row,) = coll.time_table(pts, coll.concerned(rs)).rows
+    assert row[2:5] == ["2.00", "3.00 ⚠", "4.00 ⚠"] and row[5].endswith("⚠")
+
+
+def test_a_panel_of_one_communicator_size_is_left_to_the_table():
+    """The allocator-state runs measured one communicator size: no plot of two crosses at x = 2."""
+    pts = [_coll_point(comm_size=2, alloc_state=s, _file=f"{s}.jsonl") for s in ("warm", "fresh")]
+    rs = RecordSet(path=__import__("pathlib").Path("mem"), records=pts)
+    assert coll._panels([("", rs)]) == []
+    swept = [_coll_point(comm_size=n, op="bcast", _file="s.jsonl") for n in (2, 4)]
+    assert [p.title for p in coll._panels([("", RecordSet(rs.path, pts + swept))])] == ["bcast"]
+
+
 def test_warm_and_fresh_heap_rows_are_labelled_and_one_rank_is_singular():
     pts = [
         _coll_point(comm_size=2, alloc_state="warm", _file="w.jsonl"),
@@ -89,8 +108,8 @@ def test_warm_and_fresh_heap_rows_are_labelled_and_one_rank_is_singular():
     ]
     labels = [label for label, _ in ops(pts)]
     assert labels == ["alltoallv fresh heap", "alltoallv warm heap"]
-    table = coll.time_table(pts, {"f.jsonl": "⚠ noisy"})
-    assert [r[0] for r in table.rows] == labels and table.rows[0][-1] == "⚠ noisy"
+    table = coll.time_table(pts, lambda p: p["_file"] == "f.jsonl")
+    assert [r[0] for r in table.rows] == labels and table.rows[0][2] == "8.00 ⚠" and table.rows[1][2] == "7.00"
     rs = RecordSet(path=__import__("pathlib").Path("mem"), records=[_coll_point(comm_size=1, op="barrier")])
     assert coll.headline(rs) == ["coll barrier on 1 rank: 64K B 7.00 µs"]
 

@@ -139,7 +139,7 @@ def test_pingpong_prefers_pstswms_own_fit_and_splits_directions():
 def test_coll_pivot_and_bandwidth(ompi_dir):
     rs = records.load(ompi_dir)
     pts = coll_facts.measured_points(rs)
-    table = coll.time_table(pts, {})
+    table = coll.time_table(pts, lambda _: False)
     p = next(p for p in pts if p["op"] == "allreduce" and p["bytes"] == 1024 and p["comm_size"] == 3)
     assert cell(table, {"operation": "allreduce", "bytes": "1K"}, "3 ranks") == f"{p['t_med'] * 1e6:.3g}"
     assert cell(table, {"operation": "barrier"}, "busbw GB/s") == "–"  # no bandwidth for a barrier

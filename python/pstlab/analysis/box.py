@@ -12,7 +12,7 @@ one Trust line with its reason.
 import math
 from dataclasses import dataclass, field
 
-from pstlab.analysis import family, guardrails
+from pstlab.analysis import family, guardrails, narrowing, trust
 from pstlab.benches import hybrid, kernel, swap
 from pstlab.core import tiesets
 from pstlab.io import algorithms, placement
@@ -45,9 +45,10 @@ class Box:
     trust: str  # high | medium | low
     reason: str
     kernels: str | None = None  # "Kernels behind the avx512 CPU: OpenBLAS Prescott (sse3); use ..." or None
+    wide: list[str] = field(default_factory=list)  # per bench, what would narrow its wide ties
 
     def scope_lines(self) -> list[str]:
-        return [self.scope] + ([self.kernels] if self.kernels else [])
+        return [self.scope] + ([self.kernels] if self.kernels else []) + self.wide
 
     def lines(self) -> list[str]:
         return [f"- {b.text}" for b in self.bullets] + self.scope_lines() + [f"Trust: {self.trust} — {self.reason}"]
@@ -56,6 +57,7 @@ class Box:
         return {
             "scope": self.scope,
             "kernels": self.kernels,
+            "wide_ties": self.wide,
             "trust": {"level": self.trust, "reason": self.reason},
             "verdicts": [{"kind": b.kind, "text": b.text, **b.facts} for b in self.bullets],
         }
@@ -349,7 +351,10 @@ def plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else many or one + 's'}"
 
 
-def trust(g: guardrails.Guardrails, bullets: list[Bullet]) -> tuple[str, str]:
+def trust_line(g: guardrails.Guardrails, bullets: list[Bullet], agreement: trust.Agreement) -> tuple[str, str]:
+    """The level measured by held-out launches (analysis/trust.py), the guardrails as its reasons.
+    Without launches to leave out, the guardrails decide as before: low when the box states verdicts
+    of a noisy or oversubscribed run or most verdicts are imprecise."""
     reasons = []
     if g.noisy:
         reasons.append(f"noise lost in {len(g.noisy)} of {g.runs} runs")
@@ -359,11 +364,12 @@ def trust(g: guardrails.Guardrails, bullets: list[Bullet]) -> tuple[str, str]:
         reasons.append(f"precision not reached in {g.imprecise_verdicts} of {g.verdicts} verdicts")
     if g.failing_fits:
         reasons.append(f"{len(g.failing_fits)} of {g.fits} fits failing")
-    marked = any(b.text.startswith(guardrails.MARK) for b in bullets)
-    # low: the box itself states verdicts from a noisy or oversubscribed run, or most verdicts are imprecise
-    low = marked or g.imprecise_verdicts * 2 > max(g.verdicts, 1)
-    level = "low" if low else "medium" if reasons else "high"
-    reason = "; ".join(reasons) or "a quiet host, a CPU per rank, precise verdicts, fits ok"
+    level = trust.level_of(agreement)
+    if level is None:
+        marked = any(b.text.startswith(guardrails.MARK) for b in bullets)
+        low = marked or g.imprecise_verdicts * 2 > max(g.verdicts, 1)
+        level = "low" if low else "medium" if reasons else "high"
+    reason = "; ".join([trust.statement(agreement), *reasons])
     width = MAX_WIDTH - len(f"Trust: {level} — ")
     while len(reason) > width and "; " in reason:
         reason = reason.rsplit("; ", 1)[0]
@@ -380,5 +386,9 @@ def build(rs: RecordSet) -> Box:
     # the ranks x threads lines keep their place however many others there are
     splits = hybrid_bullets(rs)[:MAX_BULLETS]
     bullets = bullets[: MAX_BULLETS - len(splits)] + splits
-    level, reason = trust(g, bullets)
-    return Box(bullets, scope(rs), level, reason, kernels(rs))
+    level, reason = trust_line(g, bullets, trust.agreement(kernel_cases + swap_cases))
+    wide = [
+        narrowing.line(bench, cases, narrowing.launch_seconds(rs, bench))
+        for bench, cases in (("kernel", kernel_cases), ("swap", swap_cases))
+    ]
+    return Box(bullets, scope(rs), level, reason, kernels(rs), [w for w in wide if w])

@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from markdown_it import MarkdownIt
+
 from pstlab.core import paths
 
 # ---------------------------------------------------------------- report structure
@@ -32,15 +34,19 @@ class Figure:
 
 @dataclass
 class Text:
-    markdown: str  # plain prose; **bold** and `code` are the only markup used
+    markdown: str  # CommonMark: paragraphs, "- " lists, **bold**, _emphasis_, `code`, "\\" line breaks
 
 
 @dataclass
 class Details:
-    """Blocks folded under a one-line summary (<details>): full lists that back a short name."""
+    """Blocks folded under a one-line summary (<details>): full lists that back a short name.
+
+    html_only: the blocks are detail a reader of report.md can do without (it keeps the answers and
+    the tables they need, in at most 300 lines); there they are one line naming what report.html holds."""
 
     summary: str
     blocks: list[Table | Figure | Text]
+    html_only: bool = False
 
 
 @dataclass
@@ -78,6 +84,8 @@ def _block_md(b: Table | Figure | Text | Details, plot_dir: str) -> str:
         return table_md(b)
     if isinstance(b, Figure):
         return f"![{b.caption}]({plot_dir}/{b.name}.png)"
+    if isinstance(b, Details) and b.html_only:
+        return f"_{b.summary}: folded in report.html._"
     if isinstance(b, Details):
         inner = "\n\n".join(_block_md(x, plot_dir) for x in b.blocks)
         return f"<details><summary>{html.escape(b.summary)}</summary>\n\n{inner}\n\n</details>"
@@ -126,11 +134,18 @@ figcaption { font-size: 0.85rem; color: #555; } code { background: #f3f3f3; padd
 """
 
 
+# CommonMark as GitHub shows report.md, tables on; raw HTML in the text is escaped, not passed through.
+_MARKDOWN = MarkdownIt("commonmark", {"html": False, "xhtmlOut": False}).enable("table")
+
+
 def _inline(text: str) -> str:
-    text = html.escape(text)
-    text = text.replace("\\\n", "<br>\n")  # Markdown's hard line break
-    text = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", text)
-    return re.sub(r"`(.+?)`", r"<code>\1</code>", text)
+    """One line of Markdown (a caption, a title, a note) as HTML, without an enclosing <p>."""
+    return _MARKDOWN.renderInline(text)
+
+
+def _markdown_html(text: str) -> str:
+    """Markdown blocks (paragraphs, lists) as HTML."""
+    return _MARKDOWN.render(text).strip()
 
 
 # Numbers, percentages and sizes (1,234  -0.5  +12%  2.1e-05  128K) are right-aligned.
@@ -165,7 +180,7 @@ def _block_html(b: Table | Figure | Text | Details) -> list[str]:
     if isinstance(b, Details):
         inner = [part for x in b.blocks for part in _block_html(x)]
         return [f"<details><summary>{html.escape(b.summary)}</summary>", *inner, "</details>"]
-    return [f"<p>{_inline(p)}</p>" for p in b.markdown.split("\n\n") if p.strip()]
+    return [_markdown_html(b.markdown)]
 
 
 def to_html(title: str, intro: str, sections: list[Section], contents: bool = False) -> str:
@@ -175,7 +190,7 @@ def to_html(title: str, intro: str, sections: list[Section], contents: bool = Fa
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
         f"<h1>{html.escape(title)}</h1>",
-        *(f"<p>{_inline(p)}</p>" for p in intro.split("\n\n") if p.strip()),
+        _markdown_html(intro),
     ]
     if contents:
         links = " · ".join(f'<a href="#{anchor(s.title)}">{html.escape(s.title.split(" (")[0])}</a>' for s in sections)

@@ -79,4 +79,12 @@ def merge(manifest: dict, suite: suites.Suite, run: launch.Launch, directory: Pa
         else e
         for e in fresh["experiments"]
     ]
+    # launches that --until added beyond the suite's own: kept while their experiment is defined alike
+    digests = {e.name: e.digest for e in suite.experiments}
+    fresh["experiments"] += [
+        e for e in manifest.get("experiments", []) if e.get("added") and e.get("digest") == digests.get(e["name"])
+    ]
+    for key in ("until_s",):
+        if key in manifest:
+            fresh[key] = manifest[key]
     return fresh

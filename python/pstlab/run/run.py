@@ -35,7 +35,7 @@ from pstlab.io.manifest import MANIFEST, now
 from pstlab.io.manifest import read as manifest_of
 from pstlab.io.manifest import write as write_manifest
 from pstlab.io.records import load_file
-from pstlab.run import launch, owner, suites
+from pstlab.run import launch, owner, suites, until
 from pstlab.run.plan import job_key, merge, new_manifest
 
 PARTIAL = ".partial"
@@ -67,6 +67,7 @@ class Options:
     launches: int = 1
     platform: Path | None = None  # simulate (mpi smpi) on this platform: pstlab predict
     host_mflops: dict[str, float] | None = None  # this host's rate per problem, for the platform's
+    until_s: float | None = None  # --until: a wall-clock budget for launches that narrow wide ties
 
 
 # ---------------------------------------------------------------- choosing the directory
@@ -220,7 +221,9 @@ def _resume_args(opts: Options, directory: Path) -> list[str]:
     """The `pstlab run` arguments that finish this run: its suite, pstswm and MPI, --resume."""
     named = [("--mpi", opts.mpi), ("--build", opts.build), ("--pstswm", opts.pstswm), ("--out", str(directory))]
     launches = ["--launches", str(opts.launches)] if opts.launches > 1 else []
-    return [opts.suite, *(x for option, value in named if value for x in (option, value)), "--resume", *launches]
+    budget = ["--until", f"{opts.until_s:g}s"] if opts.until_s else []
+    named_args = [x for option, value in named if value for x in (option, value)]
+    return [opts.suite, *named_args, "--resume", *launches, *budget]
 
 
 def run_suite(opts: Options, echo=print, finish: Callable[[Path], None] | None = None) -> Path:
@@ -235,6 +238,8 @@ def run_suite(opts: Options, echo=print, finish: Callable[[Path], None] | None =
         raise PstlabError(f"--max-ranks must be at least 1, got {opts.max_ranks}")
     if opts.launches < 1:
         raise PstlabError(f"--launches must be at least 1, got {opts.launches}")
+    if opts.until_s is not None:
+        until.adaptive(suite)  # refused before anything runs when there is nothing to add launches to
     directory = results_directory(opts, suite, run.mpi)
     by_name = {e.name: e for e in suite.experiments}
 
@@ -459,6 +464,8 @@ def _run_locked(opts, suite, run, directory: Path, available, by_name, echo, fin
     session = _Session(opts, run, directory, manifest, by_name, available, echo)
     for i, entry in enumerate(session.jobs, 1):
         session.step(i, entry)
+    if opts.until_s is not None:
+        until.spend(session, suite, opts.until_s)
     _conclude(session, suite, finish)
     return directory
 
@@ -495,6 +502,13 @@ def add_parser(sub, name: str, summary: str) -> None:
         metavar="N",
         help="run every experiment N times, interleaved across experiments (<name>-L<k>.jsonl); the statistics "
         "then count the variation between launches (compare --fail-above needs 3)",
+    )
+    p.add_argument(
+        "--until",
+        metavar="DURATION",
+        help="a wall-clock budget (300, 90s, 5m, 1h30m) counted over every launch: after the suite, add launches "
+        "one by one to the repeated kernel or swap experiment with the widest ties more launches can narrow; "
+        "stops early when none can (resumable with --resume --until)",
     )
     p.add_argument("--dry-run", action="store_true", help="print each experiment's command line and run nothing")
     p.add_argument(
@@ -533,6 +547,7 @@ def command(args) -> int:
         args.max_ranks,
         args.dry_run,
         args.launches,
+        until_s=until.parse_duration(args.until) if args.until is not None else None,
     )
     run_suite(opts, echo=lambda text: print(text, flush=True), finish=None if args.no_report else write_report)
     return 0

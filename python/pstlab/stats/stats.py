@@ -7,6 +7,7 @@ second-level figures the papers tabulate across protocols, sizes and configurati
 import functools
 import math
 import statistics
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -329,7 +330,9 @@ def t_ratio(d: list[float], tail_alpha: float, margin: float, floor: Floor | Non
     half = _t_half_width(d, tail_alpha, floor)
     band = math.log1p(margin)
     significant = mean - half > band or mean + half < -band
-    return PairedRatio(math.exp(mean), math.exp(mean - half), math.exp(mean + half), len(d), significant)
+    # two launches and many alternatives give t quantiles in the thousands: an unbounded end, not an overflow
+    hi = math.exp(mean + half) if mean + half < math.log(sys.float_info.max) else math.inf
+    return PairedRatio(math.exp(mean), math.exp(mean - half), hi, len(d), significant)
 
 
 def launches_to_exclude(d: list[float], tail_alpha: float, margin: float, floor: Floor | None = None) -> int | None:
@@ -347,6 +350,31 @@ def launches_to_exclude(d: list[float], tail_alpha: float, margin: float, floor:
     if not clears(MAX_LAUNCHES):
         return None
     lo, hi = 2, MAX_LAUNCHES  # clears(n) only grows with n: t's quantile and sd/sqrt(n) both fall
+    while lo < hi:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if clears(mid) else (mid + 1, hi)
+    return lo
+
+
+def launches_to_separate(
+    sd: float, tail_alpha: float, margin: float, difference: float = 0.05, floor: Floor | None = None
+) -> int | None:
+    """The fewest launches at which a real `difference` (0.05: one alternative 5 % slower) would
+    have its interval's lower end clear the margin, at a launch-to-launch spread sd of the log-ratio
+    (and under the launch floor); None when no number up to MAX_LAUNCHES would, or the difference
+    is within the margin.  The floor's degrees of freedom grow with the launches as its experiments
+    add theirs, as they would in a longer run."""
+    gap = math.log1p(difference) - math.log1p(margin)
+    if gap <= 0 or not math.isfinite(sd):
+        return None
+
+    def clears(n: int) -> bool:
+        at_n = None if floor is None else Floor(floor.variance, floor.experiments * (n - 1), floor.experiments)
+        return max(t_quantile(tail_alpha, n - 1) * sd, _floor_width(tail_alpha, at_n)) / math.sqrt(n) < gap
+
+    if not clears(MAX_LAUNCHES):
+        return None
+    lo, hi = 2, MAX_LAUNCHES
     while lo < hi:
         mid = (lo + hi) // 2
         lo, hi = (lo, mid) if clears(mid) else (mid + 1, hi)

@@ -15,6 +15,7 @@ and mixed with measured rounds it would pair a prediction with a measurement.
 """
 
 import math
+import statistics
 from dataclasses import dataclass, field
 
 from pstlab.core.grouping import group_by, sort_key
@@ -102,6 +103,19 @@ class Case:
             return None
         tail = stats.launch_tail_alpha(self.verdict.confidence, len(self.rounds))
         return stats.launches_to_exclude(d, tail, self.verdict.margin, self.floor)
+
+
+    def launches_to_separate(self, difference: float = 0.05) -> int | None:
+        """Launches at which a real `difference` between the best and any other member of its best
+        set would be separated, at the median launch-to-launch spread of the set (None: one
+        launch, a decided verdict, or beyond stats.MAX_LAUNCHES)."""
+        if self.unit == "rounds" or self.verdict.decided:
+            return None
+        spreads = [statistics.stdev(d) for a in self.verdict.best_set[1:] if len(d := self._launch_log_ratios(a)) > 1]
+        if not spreads:
+            return None
+        tail = stats.launch_tail_alpha(self.verdict.confidence, len(self.rounds))
+        return stats.launches_to_separate(statistics.median(spreads), tail, self.verdict.margin, difference, self.floor)
 
 
 def round_times(rec: dict) -> list[float] | None:

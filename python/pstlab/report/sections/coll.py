@@ -1,6 +1,8 @@
 """`pstswm coll` in the report: collective time vs message size and communicator size (Frese & Knipp 1998 §5.2;
 the facts: pstlab.benches.coll)."""
 
+from collections.abc import Callable
+
 from pstlab.analysis import guardrails
 from pstlab.benches.coll import BENCH, STAT, heap, measured_points, op_key, ops
 from pstlab.core.grouping import group_by, sort_key
@@ -17,34 +19,60 @@ def _row_mark(pts: list[dict], marks: dict[str, str]) -> str:
     return next((marks[p["_file"]] for p in pts if p.get("_file") in marks), "")
 
 
-def time_table(points: list[dict], marks: dict[str, str]) -> Table:
-    """One row per operation and size: the time per communicator size, and the bandwidth at the largest."""
+def sweep_points(rs: RecordSet) -> list[dict]:
+    """The size sweeps: the allocator-state runs (coll --alloc-state) have their own table among the answers."""
+    return [p for p in measured_points(rs) if not heap(p.get("alloc_state"))] or measured_points(rs)
+
+
+def concerned(rs: RecordSet) -> Callable[[dict], bool]:
+    """Whether a point is from a noisy run or from a communicator with more ranks than its host's CPUs:
+    a run launched on more ranks than CPUs still measured its smaller communicators on a CPU each."""
+    headers = {h.get("_file"): h for h in rs.headers()}
+    noisy = {f for f, why in guardrails.marks(rs).items() if "noisy" in why}
+
+    def marked(p: dict) -> bool:
+        h = headers.get(p.get("_file")) or {}
+        cpus = h.get("cpus_online")
+        over = bool(h.get("oversubscribed")) and (not isinstance(cpus, int) or p.get("comm_size", 0) > cpus)
+        return over or p.get("_file") in noisy
+
+    return marked
+
+
+def time_table(points: list[dict], marked: Callable[[dict], bool]) -> Table:
+    """One row per operation and size: the time per communicator size, and the bandwidth at the largest;
+    MARK on the cells it concerns, not on the row or the table."""
     sizes = sorted({p["comm_size"] for p in points})
     rows = []
     for op, pts in ops(points):
         for (nbytes,), group in sorted(group_by(pts, "bytes").items(), key=lambda kv: sort_key(kv[0][0])):
             by_size = {p["comm_size"]: p for p in group}
-            cells = [fmt_us(number(by_size[c], STAT)) if c in by_size else "–" for c in sizes]
+            cells = [_cell(by_size[c], marked) if c in by_size else "–" for c in sizes]
             largest = by_size[max(by_size)]
-            bandwidth = [fmt_num(number(largest, k)) for k in ("algbw", "busbw")]
-            rows.append([op, fmt_bytes(nbytes), *cells, *bandwidth, _row_mark(group, marks)])
+            mark = f" {guardrails.MARK}" if marked(largest) else ""
+            bandwidth = [fmt_num(number(largest, k)) + mark for k in ("algbw", "busbw")]
+            rows.append([op, fmt_bytes(nbytes), *cells, *bandwidth])
     return Table(
         "Time per call (µs, median over iterations) by communicator size",
-        ["operation", "bytes", *(f"{c} ranks" for c in sizes), "algbw GB/s", "busbw GB/s", "run"],
+        ["operation", "bytes", *(f"{c} ranks" for c in sizes), "algbw GB/s", "busbw GB/s"],
         rows,
         "Communicator sizes are sub-communicators of the run's ranks (Frese & Knipp 1998 sweeps 2…P); bytes per rank "
         "as pstswm defines them for each operation. algbw = bytes / time and busbw = algbw × the operation's bus "
         "factor at the largest communicator measured, as nccl-tests defines them (allreduce 2(n−1)/n, alltoall and "
         "allgather (n−1)/n, bcast and reduce 1). 'warm heap' / 'fresh heap': coll --alloc-state runs. "
-        f"{guardrails.MARK}: from an oversubscribed or noisy run.",
+        f"{guardrails.MARK} on a cell: its communicator had more ranks than the host has CPUs, or its run was noisy.",
     )
+
+
+def _cell(p: dict, marked: Callable[[dict], bool]) -> str:
+    return fmt_us(number(p, STAT)) + (f" {guardrails.MARK}" if marked(p) else "")
 
 
 def _panels(sets: list[tuple[str, RecordSet]]) -> list[Panel]:
     panels: dict[str, Panel] = {}
     for (label, rs), style in zip(sets, ("-", "--"), strict=False):
         marks = guardrails.marks(rs)
-        for op, pts in ops(measured_points(rs)):
+        for op, pts in ops(sweep_points(rs)):
             panel = panels.setdefault(
                 op,
                 Panel(
@@ -69,7 +97,8 @@ def _panels(sets: list[tuple[str, RecordSet]]) -> list[Panel]:
                         marked=[p.get("_file") in marks for p in group],
                     )
                 )
-    return list(panels.values())
+    # a panel of one communicator size (the allocator-state runs) is two crosses: the table says it better
+    return [p for p in panels.values() if len({x for series in p.series for x in series.x}) > 1]
 
 
 def busbw_panel(points: list[dict], marks: dict[str, str]) -> Panel | None:
@@ -170,8 +199,7 @@ def persistent_table(rs: RecordSet) -> Table | None:
 
 
 def section(rs: RecordSet) -> Section:
-    # the allocator-state runs (coll --alloc-state) have their own table among the answers: one row per thing
-    points = [p for p in measured_points(rs) if not heap(p.get("alloc_state"))] or measured_points(rs)
+    points = sweep_points(rs)
     marks = guardrails.marks(rs)
     sec = Section(TITLE)
     sec.add(
@@ -180,7 +208,7 @@ def section(rs: RecordSet) -> Section:
             "iterations of the time across ranks (Frese & Knipp 1998's barrier/loop/max-of-end-times method as pstswm "
             "records it)."
         ),
-        time_table(points, marks),
+        time_table(points, concerned(rs)),
         overlap_table(rs),
         persistent_table(rs),
     )

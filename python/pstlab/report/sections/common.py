@@ -1,8 +1,9 @@
 """What every bench section shares: line limits, tie-set cells and the folded lists behind them."""
 
+from pstlab.analysis import narrowing
 from pstlab.core import tiesets
 from pstlab.report.doc import Details, Text
-from pstlab.stats import stats
+from pstlab.stats import stats, verdicts
 
 MAX_LINE = 120  # characters of a terminal summary line or a report table cell
 
@@ -49,3 +50,22 @@ def level_text(v: stats.Verdict) -> str:
     if v.level == "undetermined" and "n/a" not in (lo, hi):
         return f"{lo} to {hi}"
     return v.level
+
+
+SEPARATES = f"{narrowing.DIFFERENCE:.0%} separates at"
+SEPARATES_NOTE = (
+    f"{SEPARATES}: for a tie over launches, the launches at which a real {narrowing.DIFFERENCE:.0%} difference "
+    "would leave it at the spread seen, and how many more; 'equal within the margin' when they are already run "
+    "(docs/statistics.md)."
+)
+
+
+def separates_cell(c: verdicts.Case) -> str:
+    """What it would take to narrow c's tie: '~12 launches (9 more)', 'equal within the margin', or '–'."""
+    if c.launches < 2 or c.verdict.decided:
+        return "–"
+    needed = c.launches_to_separate(narrowing.DIFFERENCE)
+    if needed is None:
+        return "beyond any run"
+    more = needed - c.launches
+    return f"~{needed} launches ({more} more)" if more > 0 else "equal within the margin"

@@ -36,7 +36,17 @@ from pstlab.io import algorithms
 from pstlab.io.algorithms import Registry
 from pstlab.io.records import RecordSet, launch_of
 from pstlab.report.doc import Details, Section, Table, Text
-from pstlab.report.sections.common import best_first, full_lists, joined, level_text, tie_cell, with_mark
+from pstlab.report.sections.common import (
+    SEPARATES,
+    SEPARATES_NOTE,
+    best_first,
+    full_lists,
+    joined,
+    level_text,
+    separates_cell,
+    tie_cell,
+    with_mark,
+)
 from pstlab.stats import stats, verdicts
 
 TITLE = "Parallel algorithm kernels: protocol sensitivity (Worley 1998 Table 4; Worley 1999)"
@@ -161,6 +171,7 @@ def verdict_table(cases: list[verdicts.Case], reg: Registry, ordered: dict[str, 
                 reg.collective_of(str(c.key[1])) or "–",
                 fmt_ratio_ci(c.ratio(COLL_PROTOCOL)),
                 ", ".join(c.caveats) or "ok",
+                separates_cell(c),
             ]
         )
         full.append((f"{c.key[0]} {c.key[2]} {c.key[3]}", str(c.key[1]), best_first(v)))
@@ -179,6 +190,7 @@ def verdict_table(cases: list[verdicts.Case], reg: Registry, ordered: dict[str, 
             "collective",
             "collective / best [CI]",
             "caveats",
+            SEPARATES,
         ],
         rows,
         "Alternatives are protocol × overlap ('+ov': overlap on for a 0,x or 1,x protocol), run in interleaved "
@@ -189,7 +201,7 @@ def verdict_table(cases: list[verdicts.Case], reg: Registry, ordered: dict[str, 
         f"sensitivity classes (low ≤ 5 %, high ≥ 15 %). {GENERIC_PROTOCOL} (MPI_Sendrecv without overlap, the "
         "'gen' preset's choice) and the collective (MPI_Alltoallv for a transpose, MPI_Allreduce for a vector "
         "sum; none does dfft's work): their time over the best's, paired by round, with 95 % intervals; 'n.s.': "
-        "no significant difference beyond the margin; below 1: faster than the best protocol.",
+        "no significant difference beyond the margin; below 1: faster than the best protocol. " + SEPARATES_NOTE,
     )
     return [table, *filter(None, [full_lists("protocol tie sets", full)])]
 

@@ -24,7 +24,16 @@ from pstlab.io import placement
 from pstlab.io.records import RecordSet, number
 from pstlab.report.doc import Details, Section, Table, Text
 from pstlab.report.plots import Panel, Series, figure, time_vs_size_panel
-from pstlab.report.sections.common import best_first, full_lists, level_text, tie_cell, with_mark
+from pstlab.report.sections.common import (
+    SEPARATES,
+    SEPARATES_NOTE,
+    best_first,
+    full_lists,
+    level_text,
+    separates_cell,
+    tie_cell,
+    with_mark,
+)
 from pstlab.stats import stats
 
 TITLE = "Point-to-point SWAP (Worley 1998 and 2000)"
@@ -127,6 +136,17 @@ def protocol_table(rs: RecordSet) -> list[Table]:
     return tables
 
 
+def _folded_models(tables: list[Table]) -> Details | None:
+    """The per-protocol model matrices, folded into report.html: α and β per code are detail; the
+    classes' bandwidth and latency (table3) and the verdicts are the answers."""
+    if not tables:
+        return None
+    cells = [c for t in tables for row in t.rows for c in row[1:] if c]
+    failing = sum("FIT NOT OK" in c for c in cells)
+    what = f"{len(tables)} sweep{'s' if len(tables) > 1 else ''}, {failing} of {len(cells)} fits failing"
+    return Details(f"Per-protocol bandwidth and latency model (Worley 2000), {what}", tables, html_only=True)
+
+
 def verdict_tables(rs: RecordSet) -> list[Table | Details]:
     """Per sweep (transport, cache, pair): the tie set over protocols at each size, with confidence; every
     member of the sets named in short in a folded section after them."""
@@ -151,6 +171,7 @@ def verdict_tables(rs: RecordSet) -> list[Table | Details]:
                     f"{v.median_rel:.3f} [{lo:.3f}, {hi:.3f}]",
                     level_text(v),
                     ", ".join(c.caveats) or "ok",
+                    separates_cell(c),
                 ]
             )
             config = f"transport {transport}, cache {cache}, pair {pair}{where}"
@@ -169,13 +190,14 @@ def verdict_tables(rs: RecordSet) -> list[Table | Details]:
                     "spread [CI]",
                     "sensitivity",
                     "caveats",
+                    SEPARATES,
                 ],
                 rows,
                 "The protocols of one size ran in interleaved rounds and are compared paired by round; the tie set "
                 "holds every protocol not shown slower than the best beyond the margin (default 2 %) at 95 % "
                 "confidence, in order of their medians. Spread: the median over protocols of their paired ratio to "
                 "the best, minus 1, with its interval; sensitivity (low ≤ 5 %, high ≥ 15 %) is 'undetermined' when "
-                "the interval's ends fall in different classes (docs/statistics.md).",
+                "the interval's ends fall in different classes (docs/statistics.md). " + SEPARATES_NOTE,
             )
         )
     return [*tables, *filter(None, [full_lists("protocol tie sets", full)])]
@@ -266,7 +288,7 @@ def section(rs: RecordSet) -> Section:
             "is per exchange (all messages both ways), the max over the participating ranks of each repetition."
         ),
         table3(rs),
-        *protocol_table(rs),
+        _folded_models(protocol_table(rs)),
     )
     points = size_points(rs)
     if points:
