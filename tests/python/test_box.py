@@ -219,6 +219,11 @@ def test_the_box_states_the_paired_verdicts(quick):
             assert f"{q.ratio:.2f}× [{q.lo:.2f}, {q.hi:.2f}]" in bullet.text
     kinds = [x.kind for x in b.bullets]
     assert kinds.count("family") == len({(v.stage, v.family) for v in family.verdicts(rs)})
+
+
+def test_the_box_trust_is_the_held_out_agreement(quick):
+    _, rs, _, _ = quick
+    b = box.build(rs)
     # the quick fixture ran on a busy, oversubscribed VM: the level is what its held-out launches show,
     # the noise and the oversubscription are its reasons
     agreed = trust.agreement(kernel.verdict_cases(rs) + swap.verdict_cases(rs))
