@@ -83,7 +83,7 @@ def test_records_check_types_from_the_schema(tmp_path):
 NOT_RECORD_FIELDS = {
     # manifest.json and run state (pstlab run)
     "args", "created", "digest", "experiment", "experiments", "file", "finished", "launch", "launches", "reason",
-    "returncode", "status", "subcommand", "tuned", "updated", "description", "estimate_s", "timeout_s",
+    "returncode", "status", "subcommand", "tuned", "updated", "description", "estimate_s", "timeout_s", "until_s",
     "predicted",  # the manifest's entry of a `pstlab predict` run: the platform, its hash and band
     # the record file a record came from, and the schema document itself
     "_file", "RecordSet", "doc", "groups", "members", "optional", "records", "unit",
