@@ -10,8 +10,8 @@
 #   tests/install/easybuild.sh
 # As root: installs lmod (apt), makes the tarball, runs the rest as the user of tests/install/as-user.sh.
 # Reused across runs in that user's ~/.cache/pstswm-test: the EasyBuild venv and the venv that
-# stands in for the site's Python, SciPy-bundle and matplotlib modules (numpy, scipy, matplotlib
-# at python/requirements.txt's pins, from PyPI).  Each phase's time goes to stdout.
+# stands in for the site's Python, SciPy-bundle, matplotlib and Python-bundle-PyPI modules (numpy,
+# scipy, matplotlib, markdown-it-py at python/requirements.txt's pins, from PyPI).  Each phase's time goes to stdout.
 # Exit: 0 passed; 77 skipped with one line (lmod missing and not root, or no package index), except
 # under CI=true, where those fail; 1 failed (the scratch directory is kept and named).
 set -euo pipefail
@@ -46,12 +46,14 @@ as_user() {
   fi
   phase_end
 
-  # The site's Python stack: at a site the Python, SciPy-bundle and matplotlib modules; here a venv
-  # from PyPI at the project's pins, first on PATH for eb and for the module's users alike.
+  # The site's Python stack: at a site the Python, SciPy-bundle, matplotlib and Python-bundle-PyPI
+  # modules; here a venv from PyPI at the project's pins, first on PATH for eb and for the module's
+  # users alike.
   phase_start "Python stack venv"
   local pins stack
   # setuptools: the build backend pstlab's pyproject.toml names, new enough to build wheels alone.
-  pins="$(grep -E '^(numpy|scipy|matplotlib)==' "$src/python/requirements.txt" | sort | paste -sd' ') setuptools>=70.1"
+  pins="$(grep -E '^(numpy|scipy|matplotlib|markdown-it-py|mdurl)==' "$src/python/requirements.txt" | sort |
+    paste -sd' ') setuptools>=70.1"
   stack=$cache/python-stack-$(sha256sum <<<"$pins" | cut -c1-12)
   if ! [[ -f $stack/.complete ]]; then
     rm -rf "$cache"/python-stack-*
@@ -81,7 +83,8 @@ as_user() {
   local m
   for m in foss/2025a OpenMPI/5.0.7-GCC-14.2.0 FFTW/3.3.10-GCC-14.2.0 OpenBLAS/0.3.29-GCC-14.2.0 BLIS/1.1-GCC-14.2.0 \
            netCDF/4.9.3-gompi-2025a Python/3.13.1-GCCcore-14.2.0 SciPy-bundle/2025.06-gfbf-2025a \
-           matplotlib/3.10.3-gfbf-2025a CMake/3.31.3-GCCcore-14.2.0 pstswm/0.1.0-foss-2025a; do
+           matplotlib/3.10.3-gfbf-2025a Python-bundle-PyPI/2025.04-GCCcore-14.2.0 CMake/3.31.3-GCCcore-14.2.0 \
+           pstswm/0.1.0-foss-2025a; do
     grep -qF "(module: $m)" <<<"$out" || fail "eb --dry-run --robot does not resolve $m"
   done
   phase_end
