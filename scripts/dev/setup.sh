@@ -16,7 +16,7 @@ source scripts/lib/packages.sh
 # libblis-pthread-dev: BLIS, which the model may load for its Legendre dgemms (--blas), and the
 # blis.h through which --blas blis-sup finds its small-matrix kernels.  help2man: the man page.
 # chromium: the test that loads report.html in a real (headless) browser (tests/python/test_browser.py).
-# shellcheck: tree.shellcheck and tree.bench_shellcheck, which skip rather than pass without it.
+# The shellcheck package: tree.shellcheck and tree.bench_shellcheck skip rather than pass without it.
 common_pkgs=(cmake ninja-build gcc make pkg-config libfftw3-dev libopenblas-dev libblis-pthread-dev libnetcdf-dev
              python3-venv help2man chromium shellcheck)
 declare -A mpi_pkgs=(
