@@ -3,8 +3,8 @@
 #include "cmd/common/version.h"
 #include "comm/protocol.h"
 #include "core/errors.h"
-#include "run/context.h"
-#include "run/thread_level.h"
+#include "runtime/context.h"
+#include "runtime/thread_level.h"
 
 #include <mpi.h>
 #include <stdio.h>

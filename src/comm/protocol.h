@@ -27,7 +27,7 @@
 #ifndef PST_PROTOCOL_H
 #define PST_PROTOCOL_H
 
-#include "run/mpi_features.h"
+#include "runtime/mpi_features.h"
 
 #include <mpi.h>
 #include <stdbool.h>

@@ -5,8 +5,8 @@
 #include "comm/protocol.h"
 #include "core/alloc.h"
 #include "core/errors.h"
-#include "run/fault.h"
-#include "run/wait.h"
+#include "runtime/fault.h"
+#include "runtime/wait.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -291,7 +291,7 @@ static void mpi_unprepare(pst_xfer *x)
 static void mpi_post(pst_xfer *x) { run_phase(x, PH_POST); }
 static void mpi_send(pst_xfer *x)
 {
-    pst_fault_delay(); /* a planted slowdown, when asked for (run/fault.h) */
+    pst_fault_delay(); /* a planted slowdown, when asked for (runtime/fault.h) */
     run_phase(x, PH_SEND);
 }
 static void mpi_wait(pst_xfer *x) { run_phase(x, PH_WAIT); }

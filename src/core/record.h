@@ -32,7 +32,7 @@ typedef struct pst_rec {
     uint64_t seen[PST_SCHEMA_PARTS];       /* top-level fields written, a bit per field of each part */
 } pst_rec;
 
-/* Start a record of schema s (a run's records start with run/emit.h's pst_rec_begin).  Every
+/* Start a record of schema s (a run's records start with runtime/emit.h's pst_rec_begin).  Every
  * field written after it must be one of s's, of its type, written once; pst_rec_write checks that
  * the required ones were. */
 void pst_rec_open_schema(pst_rec *r, const pst_schema *s);

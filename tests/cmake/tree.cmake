@@ -3,7 +3,7 @@
 pst_kind(tree)
 add_test(NAME tree.references COMMAND ${CMAKE_SOURCE_DIR}/tests/check-references.py ${CMAKE_SOURCE_DIR})
 set_tests_properties(tree.references PROPERTIES TIMEOUT 60)
-# The layers of src/ (core < stats < run < comm < algo < model < cmd < main.c): no include runs upward.
+# The layers of src/ (core < stats < runtime < comm < algo < model < cmd < main.c): no include runs upward.
 add_test(NAME tree.layers COMMAND ${CMAKE_SOURCE_DIR}/tests/check-layers.py ${CMAKE_SOURCE_DIR}/src)
 set_tests_properties(tree.layers PROPERTIES TIMEOUT 60)
 # No circle of files inside a folder of src/ (a calls b, b calls a back): such files are one

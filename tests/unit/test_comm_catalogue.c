@@ -3,8 +3,8 @@
 #include "check.h"
 #include "comm/protocol.h"
 #include "core/record.h"
-#include "run/mpi_features.h"
-#include "run/payload.h"
+#include "runtime/mpi_features.h"
+#include "runtime/payload.h"
 
 #include <stdlib.h>
 #include <string.h>

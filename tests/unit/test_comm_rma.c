@@ -3,7 +3,7 @@
  * set-ups that grow, re-cut and shrink, with enough transfers to wrap the slot rings. */
 #include "check.h"
 #include "comm/protocol.h"
-#include "run/payload.h"
+#include "runtime/payload.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,9 +4,9 @@
 #include "check.h"
 #include "core/errors.h"
 #include "core/schema.h"
-#include "run/context.h"
-#include "run/emit.h"
-#include "run/run_schema.h"
+#include "runtime/context.h"
+#include "runtime/emit.h"
+#include "runtime/run_schema.h"
 #include "stats/stats.h"
 #include "stats/stats_schema.h"
 

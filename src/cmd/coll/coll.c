@@ -17,11 +17,11 @@
 #include "core/alloc.h"
 #include "core/cli.h"
 #include "core/errors.h"
-#include "run/alloc_state.h"
-#include "run/rounds.h"
-#include "run/context.h"
-#include "run/mpi_features.h"
-#include "run/run_schema.h"
+#include "runtime/alloc_state.h"
+#include "runtime/rounds.h"
+#include "runtime/context.h"
+#include "runtime/mpi_features.h"
+#include "runtime/run_schema.h"
 
 #include <mpi.h>
 #include <stdlib.h>

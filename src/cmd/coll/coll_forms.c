@@ -4,8 +4,8 @@
 
 #include "cmd/common/records.h"
 #include "core/alloc.h"
-#include "run/emit.h"
-#include "run/timer.h"
+#include "runtime/emit.h"
+#include "runtime/timer.h"
 #include "stats/stats.h"
 
 #include <math.h>
@@ -42,7 +42,7 @@ enum { NB_PURE, NB_CPU, NB_OVRL, NB_OVRL_TEST, NB_MODES };
 static const char *const nb_mode_names[NB_MODES] = {"pure", "cpu", "ovrl", "ovrl_test"};
 static const char *const p_mode_names[2] = {"blocking", "persistent"};
 
-/* The forms' rounds run their loops in the order of every comparison's rounds (run/rounds.h),
+/* The forms' rounds run their loops in the order of every comparison's rounds (runtime/rounds.h),
  * so a drift of host load does not always land on the same loop: each form its own stream of
  * orders, numbered past the comparisons pst_rounds_run makes (the op's comparison has just run,
  * on every rank alike). */

@@ -6,8 +6,8 @@
 
 #include "cmd/coll/busbw.h"
 #include "core/cli.h"
-#include "run/rounds.h"
-#include "run/context.h"
+#include "runtime/rounds.h"
+#include "runtime/context.h"
 #include "stats/verdict.h"
 
 #include <mpi.h>

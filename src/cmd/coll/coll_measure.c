@@ -5,9 +5,9 @@
 
 #include "core/alloc.h"
 #include "core/errors.h"
-#include "run/wait.h"
-#include "run/timer.h"
-#include "run/watchdog.h"
+#include "runtime/wait.h"
+#include "runtime/timer.h"
+#include "runtime/watchdog.h"
 #include "stats/stats.h"
 
 #include <mpi.h>

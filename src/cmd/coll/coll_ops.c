@@ -4,8 +4,8 @@
 
 #include "cmd/common/buffer.h"
 #include "core/alloc.h"
-#include "run/mpi_features.h"
-#include "run/payload.h"
+#include "runtime/mpi_features.h"
+#include "runtime/payload.h"
 
 #include <math.h>
 #include <mpi.h>

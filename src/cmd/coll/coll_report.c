@@ -4,7 +4,7 @@
 
 #include "cmd/common/records.h"
 #include "core/alloc.h"
-#include "run/emit.h"
+#include "runtime/emit.h"
 #include "stats/stats.h"
 
 #include <math.h>

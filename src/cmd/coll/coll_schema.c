@@ -1,6 +1,6 @@
 /* The records of `pstswm coll` (docs/pingpong-coll.md). */
 #include "cmd/common/records.h"
-#include "run/run_schema.h"
+#include "runtime/run_schema.h"
 #include "stats/stats_schema.h"
 
 const pst_schema pst_schema_coll_header = PST_HEADER_SCHEMA("coll", &pst_fields_rounds_header);

@@ -17,7 +17,7 @@
 
 #include "core/cli.h"
 #include "core/schema.h"
-#include "run/context.h"
+#include "runtime/context.h"
 
 #include <stddef.h>
 

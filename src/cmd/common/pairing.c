@@ -3,7 +3,7 @@
 #include "comm/protocol.h"
 #include "core/alloc.h"
 #include "core/cli.h"
-#include "run/locality.h"
+#include "runtime/locality.h"
 
 #include <mpi.h>
 #include <stdio.h>

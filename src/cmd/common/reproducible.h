@@ -12,7 +12,7 @@
 #include "core/cli.h"
 #include "core/record.h"
 #include "core/schema.h"
-#include "run/context.h"
+#include "runtime/context.h"
 
 #include <stdbool.h>
 

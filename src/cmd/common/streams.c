@@ -2,10 +2,10 @@
 
 #include "cmd/common/buffer.h"
 #include "core/alloc.h"
-#include "run/payload.h"
-#include "run/thread_level.h"
-#include "run/threads.h"
-#include "run/timer.h"
+#include "runtime/payload.h"
+#include "runtime/thread_level.h"
+#include "runtime/threads.h"
+#include "runtime/timer.h"
 
 #include <math.h>
 #include <omp.h>

@@ -7,7 +7,7 @@
 #ifndef PST_STREAMS_H
 #define PST_STREAMS_H
 
-#include "run/wait.h"
+#include "runtime/wait.h"
 
 #include <mpi.h>
 #include <stdbool.h>

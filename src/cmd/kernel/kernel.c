@@ -23,10 +23,10 @@
 #include "model/stages/dynamics.h"
 #include "model/libs/mathlibs.h"
 #include "model/stages/skeleton.h"
-#include "run/threads.h"
-#include "run/rounds.h"
-#include "run/context.h"
-#include "run/run_schema.h"
+#include "runtime/threads.h"
+#include "runtime/rounds.h"
+#include "runtime/context.h"
+#include "runtime/run_schema.h"
 
 #include <mpi.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 #include "cmd/kernel/kernel_cases.h"
 
-#include "run/threads.h"
+#include "runtime/threads.h"
 
 #include "algo/dfft.h"
 #include "algo/partition.h"

@@ -12,8 +12,8 @@
 #include "core/cli.h"
 #include "model/libs/blas.h"
 #include "model/transforms/legendre.h"
-#include "run/rounds.h"
-#include "run/context.h"
+#include "runtime/rounds.h"
+#include "runtime/context.h"
 
 #include <mpi.h>
 #include <stdbool.h>

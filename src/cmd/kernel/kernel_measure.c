@@ -7,9 +7,9 @@
 #include "core/alloc.h"
 #include "core/errors.h"
 #include "model/libs/mathlibs.h"
-#include "run/locality.h"
-#include "run/timer.h"
-#include "run/watchdog.h"
+#include "runtime/locality.h"
+#include "runtime/timer.h"
+#include "runtime/watchdog.h"
 #include "stats/stats.h"
 #include "stats/verdict.h"
 

@@ -5,7 +5,7 @@
 
 #include "cmd/common/records.h"
 #include "core/alloc.h"
-#include "run/emit.h"
+#include "runtime/emit.h"
 #include "stats/sensitivity.h"
 #include "stats/stats.h"
 #include "stats/verdict.h"

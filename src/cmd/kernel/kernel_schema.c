@@ -3,7 +3,7 @@
 #include "cmd/common/records.h"
 #include "cmd/common/reproducible.h"
 #include "model/stages/skeleton.h"
-#include "run/run_schema.h"
+#include "runtime/run_schema.h"
 #include "stats/stats_schema.h"
 
 const pst_schema pst_schema_kernel_header = PST_HEADER_SCHEMA("kernel", &pst_fields_rounds_header, &pst_algorithm_header_fields, &pst_compute_header_fields, &pst_reproducible_header_fields);

@@ -4,8 +4,8 @@
 #include "cmd/match/match_impl.h"
 #include "cmd/common/records.h"
 #include "core/alloc.h"
-#include "run/emit.h"
-#include "run/locality.h"
+#include "runtime/emit.h"
+#include "runtime/locality.h"
 
 #include <math.h>
 #include <stdio.h>

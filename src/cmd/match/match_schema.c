@@ -1,6 +1,6 @@
 /* The records of `pstswm match` (docs/match.md). */
 #include "cmd/common/records.h"
-#include "run/run_schema.h"
+#include "runtime/run_schema.h"
 #include "stats/stats_schema.h"
 
 const pst_schema pst_schema_match_header = PST_HEADER_SCHEMA("match", NULL);

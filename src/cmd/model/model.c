@@ -7,8 +7,8 @@
  * the MFlop/s it implies, error norms (analytic solution or --reference run) and conservation
  * of mass, energy and potential enstrophy. */
 #include "cmd/common/frame.h"
-#include "run/threads.h"
-#include "run/memory.h"
+#include "runtime/threads.h"
+#include "runtime/memory.h"
 #include "cmd/model/model_algos.h"
 #include "cmd/model/model_impl.h"
 #include "cmd/common/records.h"
@@ -16,9 +16,9 @@
 #include "core/errors.h"
 #include "model/setup/constants.h"
 #include "model/fields_io.h"
-#include "run/context.h"
-#include "run/run_schema.h"
-#include "run/timer.h"
+#include "runtime/context.h"
+#include "runtime/run_schema.h"
+#include "runtime/timer.h"
 #include "model/libs/mathlibs.h"
 #include "model/model.h"
 #include "model/stages/skeleton.h"

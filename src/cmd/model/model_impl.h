@@ -15,7 +15,7 @@
 #include "model/setup/parallel.h"
 #include "model/setup/spectral_grid.h"
 #include "model/setup/testcases.h"
-#include "run/context.h"
+#include "runtime/context.h"
 #include "stats/stats.h"
 
 #include <stdbool.h>

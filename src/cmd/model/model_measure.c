@@ -9,11 +9,11 @@
 #include "model/setup/constants.h"
 #include "model/fields_io.h"
 #include "model/stages/skeleton.h"
-#include "run/emit.h"
-#include "run/locality.h"
-#include "run/memory.h"
-#include "run/timer.h"
-#include "run/watchdog.h"
+#include "runtime/emit.h"
+#include "runtime/locality.h"
+#include "runtime/memory.h"
+#include "runtime/timer.h"
+#include "runtime/watchdog.h"
 
 #include <math.h>
 #include <mpi.h>

@@ -10,8 +10,8 @@
 #include "model/stages/flops.h"
 #include "model/libs/mathlibs.h"
 #include "model/stages/skeleton.h"
-#include "run/emit.h"
-#include "run/threads.h"
+#include "runtime/emit.h"
+#include "runtime/threads.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,8 +2,8 @@
 #include "cmd/common/records.h"
 #include "cmd/common/reproducible.h"
 #include "model/stages/skeleton.h"
-#include "run/events.h"
-#include "run/run_schema.h"
+#include "runtime/events.h"
+#include "runtime/run_schema.h"
 #include "stats/stats_schema.h"
 
 /* The model's header adds its compute mode; its configuration is in every point and diag. */

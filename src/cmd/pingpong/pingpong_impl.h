@@ -8,8 +8,8 @@
 #include "cmd/common/streams.h"
 #include "comm/protocol.h"
 #include "core/cli.h"
-#include "run/rounds.h"
-#include "run/context.h"
+#include "runtime/rounds.h"
+#include "runtime/context.h"
 #include "stats/stats.h"
 
 #include <mpi.h>

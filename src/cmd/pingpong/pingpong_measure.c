@@ -6,10 +6,10 @@
 #include "cmd/pingpong/loggp.h"
 #include "core/alloc.h"
 #include "core/errors.h"
-#include "run/wait.h"
-#include "run/payload.h"
-#include "run/timer.h"
-#include "run/watchdog.h"
+#include "runtime/wait.h"
+#include "runtime/payload.h"
+#include "runtime/timer.h"
+#include "runtime/watchdog.h"
 #include "stats/verdict.h"
 
 #include <math.h>

@@ -6,7 +6,7 @@
 #include "cmd/pingpong/latbw.h"
 #include "cmd/common/records.h"
 #include "core/alloc.h"
-#include "run/emit.h"
+#include "runtime/emit.h"
 #include "stats/segfit.h"
 #include "stats/verdict.h"
 

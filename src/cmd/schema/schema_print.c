@@ -2,7 +2,7 @@
 #include "cmd/schema/schema_print.h"
 
 #include "core/record.h"
-#include "run/run_schema.h"
+#include "runtime/run_schema.h"
 #include "stats/stats_schema.h"
 
 #include <string.h>

@@ -15,10 +15,10 @@
 #include "core/alloc.h"
 #include "core/cli.h"
 #include "core/errors.h"
-#include "run/rounds.h"
-#include "run/context.h"
-#include "run/run_schema.h"
-#include "run/threads.h"
+#include "runtime/rounds.h"
+#include "runtime/context.h"
+#include "runtime/run_schema.h"
+#include "runtime/threads.h"
 
 #include <mpi.h>
 #include <stdlib.h>

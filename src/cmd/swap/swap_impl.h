@@ -6,8 +6,8 @@
 
 #include "comm/protocol.h"
 #include "core/cli.h"
-#include "run/rounds.h"
-#include "run/context.h"
+#include "runtime/rounds.h"
+#include "runtime/context.h"
 
 #include <mpi.h>
 #include <stdbool.h>

@@ -10,10 +10,10 @@
 #include "cmd/common/streams.h"
 #include "core/alloc.h"
 #include "core/errors.h"
-#include "run/emit.h"
-#include "run/payload.h"
-#include "run/timer.h"
-#include "run/watchdog.h"
+#include "runtime/emit.h"
+#include "runtime/payload.h"
+#include "runtime/timer.h"
+#include "runtime/watchdog.h"
 #include "stats/stats.h"
 
 #include <mpi.h>

@@ -6,7 +6,7 @@
 #include "cmd/common/pairing.h"
 #include "cmd/common/records.h"
 #include "core/alloc.h"
-#include "run/emit.h"
+#include "runtime/emit.h"
 #include "stats/segfit.h"
 #include "stats/sensitivity.h"
 #include "stats/verdict.h"

@@ -6,7 +6,7 @@
 #include "model/stages/layout.h"
 #include "model/stages/step.h"
 #include "model/transforms/wind.h"
-#include "run/timer.h"
+#include "runtime/timer.h"
 
 #include <math.h>
 #include <stdlib.h>

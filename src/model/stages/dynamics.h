@@ -36,7 +36,7 @@
 #include "model/transforms/pfft.h"
 #include "model/transforms/pleg.h"
 #include "model/transforms/spectral.h"
-#include "run/events.h"
+#include "runtime/events.h"
 
 #include <stdbool.h>
 

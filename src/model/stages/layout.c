@@ -1,6 +1,6 @@
 #include "model/stages/layout.h"
 
-#include "run/memory.h"
+#include "runtime/memory.h"
 #include "core/alloc.h"
 #include "model/stages/skeleton.h"
 

@@ -7,8 +7,8 @@
 #include "core/schema.h"
 #include "model/stages/flops.h"
 #include "model/transforms/spectral.h"
-#include "run/context.h"
-#include "run/simulation.h"
+#include "runtime/context.h"
+#include "runtime/simulation.h"
 
 #include <stdio.h>
 #include <string.h>

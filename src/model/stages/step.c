@@ -4,7 +4,7 @@
  * per stage (stage_done), and nowhere else. */
 #include "model/stages/step.h"
 
-#include "run/events.h"
+#include "runtime/events.h"
 
 #include <omp.h>
 

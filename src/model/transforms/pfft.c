@@ -9,7 +9,7 @@
 #include "core/alloc.h"
 #include "core/errors.h"
 #include "model/transforms/fft.h"
-#include "run/timer.h"
+#include "runtime/timer.h"
 
 #include <stdlib.h>
 #include <string.h>

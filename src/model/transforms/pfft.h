@@ -18,7 +18,7 @@
 
 #include "algo/fft_planner.h"
 #include "model/setup/parallel.h"
-#include "run/events.h"
+#include "runtime/events.h"
 
 #include <fftw3.h>
 

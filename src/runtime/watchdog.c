@@ -1,8 +1,8 @@
-#include "run/watchdog.h"
+#include "runtime/watchdog.h"
 
 #include "core/errors.h"
 #include "core/outfile.h"
-#include "run/simulation.h"
+#include "runtime/simulation.h"
 
 #include <mpi.h>
 #include <signal.h>

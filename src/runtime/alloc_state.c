@@ -1,7 +1,7 @@
 /* dlsym(RTLD_DEFAULT) is a GNU extension. */
 #define _GNU_SOURCE
 #include "core/alloc.h"
-#include "run/alloc_state.h"
+#include "runtime/alloc_state.h"
 
 #include <dlfcn.h>
 #include <gnu/libc-version.h>

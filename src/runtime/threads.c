@@ -1,12 +1,12 @@
 /* sched_getcpu is a GNU extension. */
 #define _GNU_SOURCE
-#include "run/threads.h"
+#include "runtime/threads.h"
 
 #include "core/cli.h"
 #include "core/errors.h"
 #include "core/record.h"
-#include "run/simulation.h"
-#include "run/thread_level.h"
+#include "runtime/simulation.h"
+#include "runtime/thread_level.h"
 
 #include <omp.h>
 #include <sched.h>

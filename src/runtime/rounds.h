@@ -12,7 +12,7 @@
 #define PST_ROUNDS_H
 
 #include "core/record.h"
-#include "run/context.h"
+#include "runtime/context.h"
 #include "stats/stats.h"
 #include "stats/verdict.h"
 

@@ -1,8 +1,8 @@
-#include "run/locality.h"
+#include "runtime/locality.h"
 
 #include "core/alloc.h"
 #include "core/errors.h"
-#include "run/simulation.h"
+#include "runtime/simulation.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 #ifndef PST_CONTEXT_H
 #define PST_CONTEXT_H
 
-#include "run/thread_level.h"
+#include "runtime/thread_level.h"
 
 #include <stdbool.h>
 #include <stdio.h>

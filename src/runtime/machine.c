@@ -1,8 +1,8 @@
 /* sched_getaffinity and the CPU_* macros are GNU extensions. */
 #define _GNU_SOURCE
 #include "core/alloc.h"
-#include "run/machine.h"
-#include "run/threads.h"
+#include "runtime/machine.h"
+#include "runtime/threads.h"
 
 #include <ctype.h>
 #include <mpi.h>

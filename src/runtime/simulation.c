@@ -1,5 +1,5 @@
 /* The run header's simulation fields (see simulation.h). */
-#include "run/simulation.h"
+#include "runtime/simulation.h"
 
 #include "core/alloc.h"
 #include "core/record.h"

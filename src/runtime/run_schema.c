@@ -1,7 +1,7 @@
-#include "run/run_schema.h"
+#include "runtime/run_schema.h"
 
-#include "run/mpi_features.h"
-#include "run/simulation.h"
+#include "runtime/mpi_features.h"
+#include "runtime/simulation.h"
 
 static const pst_field common[] = {
     {"bench", PST_F_STR, NULL, "the subcommand that wrote the record", false, NULL},

@@ -1,9 +1,9 @@
-#include "run/rounds.h"
+#include "runtime/rounds.h"
 
 #include "core/alloc.h"
 #include "core/errors.h"
-#include "run/wait.h"
-#include "run/timer.h"
+#include "runtime/wait.h"
+#include "runtime/timer.h"
 
 #include <math.h>
 #include <mpi.h>

@@ -1,4 +1,4 @@
-#include "run/memory.h"
+#include "runtime/memory.h"
 
 #include "core/errors.h"
 

@@ -1,4 +1,4 @@
-#include "run/events.h"
+#include "runtime/events.h"
 
 #include "core/errors.h"
 #include "core/record.h"

@@ -1,5 +1,5 @@
 /* The MPI feature table (see mpi_features.h). */
-#include "run/mpi_features.h"
+#include "runtime/mpi_features.h"
 
 #include "core/record.h"
 #include "core/schema.h"
