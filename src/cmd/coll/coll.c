@@ -103,7 +103,7 @@ static void validate(void *arg)
     cfg->ctx.alloc_probe_bytes = (size_t)largest;
     const char *why = pst_alloc_state_set(cfg->alloc_state, (size_t)largest);
     if (why) pst_usage_error("--alloc-state %s: %s (largest --sizes: %lld bytes)", cfg->alloc_state, why, largest);
-    pst_rounds_setup(&cfg->compare, c, cfg->reps, cfg->comm_sizes.n * cfg->sizes.n);
+    pst_rounds_setup(&cfg->rounds, c, cfg->reps, cfg->comm_sizes.n * cfg->sizes.n);
 }
 
 static void plan(void *p)
@@ -143,7 +143,7 @@ static void prepare(void *p)
 }
 
 static const coll_cfg default_cfg = {.root_spec = "0", .alloc_state = "default", .reps = 10, .warmup = 5, .test_every = 10,
-                                     .compare = PST_ROUNDS_DEFAULTS};
+                                     .rounds = PST_ROUNDS_DEFAULTS};
 static coll_cfg run_cfg;
 static const pst_opt opts[] = {
     {"ops", PST_OPT_STRINGS, &run_cfg.ops, "LIST", "operations", 1, 0, op_names, "barrier,bcast,reduce,allreduce,alltoall,alltoallv,allgather"},
@@ -172,7 +172,7 @@ static const pst_opt opts[] = {
     {"alloc-state", PST_OPT_STRING, &run_cfg.alloc_state, "STATE",
      "glibc allocator state for the library's temporary buffers: default (untouched), warm (large blocks from a warm "
      "heap, as in a long-running application) or fresh (mapped afresh each call, as in a cold micro-benchmark)", 1, 0, pst_alloc_states, NULL},
-    PST_ROUNDS_SCHEDULE_OPTS(&run_cfg.compare),
+    PST_ROUNDS_SCHEDULE_OPTS(&run_cfg.rounds),
     PST_COMMON_OPTS(&run_cfg.ctx),
     {0},
 };

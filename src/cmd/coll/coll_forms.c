@@ -48,14 +48,14 @@ static const char *const p_mode_names[2] = {"blocking", "persistent"};
  * on every rank alike). */
 static unsigned long long form_stream(const coll_cfg *cfg, unsigned long long form)
 {
-    return (1ull << 31) + 2 * (cfg->compare.sets_run - 1) + form;
+    return (1ull << 31) + 2 * (cfg->rounds.sets_run - 1) + form;
 }
 
 /* Round k's order of the form's k_modes loops, kept in *orders ([round][mode]) for the record. */
 static const size_t *round_order(const coll_cfg *cfg, unsigned long long form, size_t k, size_t k_modes, size_t **orders)
 {
     *orders = pst_realloc(*orders, (k + 1) * k_modes * sizeof **orders);
-    pst_round_order(&cfg->compare, form_stream(cfg, form), k, *orders + k * k_modes, k_modes);
+    pst_round_order(&cfg->rounds, form_stream(cfg, form), k, *orders + k * k_modes, k_modes);
     return *orders + k * k_modes;
 }
 
@@ -154,7 +154,7 @@ long long pst_coll_persistent_form(const coll_cfg *cfg, const coll_op *op, coll_
     MPI_Request_free(&req);
     f->blocking_s = pst_summarize(t, R).median;
     f->persistent_s = pst_summarize(t + R, R).median;
-    f->persistent_ratio = pst_paired_ratio(t + R, t, R, cfg->compare.confidence, cfg->compare.margin);
+    f->persistent_ratio = pst_paired_ratio(t + R, t, R, cfg->rounds.confidence, cfg->rounds.margin);
     free(t);
     return corrupted;
 }

@@ -58,7 +58,7 @@ typedef struct coll_cfg {
     const char *root_spec, *alloc_state;
     long long reps, iters, warmup, test_every;
     bool samples, nonblocking, persistent;
-    pst_rounds_opts compare;
+    pst_rounds_opts rounds;
     /* derived */
     bool rotate;
     int root;

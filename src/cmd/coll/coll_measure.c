@@ -107,7 +107,7 @@ static coll_set plan_set(const coll_cfg *cfg, MPI_Comm comm, int n, long long by
  * An op's buffers go once its single calls are done.  Collective over MPI_COMM_WORLD. */
 static void measure(coll_cfg *cfg, coll_set *S, size_t nops, pst_rounds *R, coll_point *pts)
 {
-    pst_rounds_run(R, &cfg->compare, nops, cfg->reps, coll_turn, S);
+    pst_rounds_run(R, &cfg->rounds, nops, cfg->reps, coll_turn, S);
     for (size_t oi = 0; oi < nops; oi++) {
         coll_run *r = &S->runs[oi];
         if (r->comm != MPI_COMM_NULL) {

@@ -62,7 +62,7 @@ static void analysis_free(coll_analysis *an)
 static void print_header(const coll_cfg *cfg, int n)
 {
     printf("\n== coll, comm size %d (ranks 0...%d), root %s, %lld+ rounds per size, ops interleaved (%s) ==\n", n, n - 1,
-           cfg->rotate ? "rotating" : cfg->root_spec, cfg->reps, cfg->compare.schedule);
+           cfg->rotate ? "rotating" : cfg->root_spec, cfg->reps, cfg->rounds.schedule);
     printf("  %-10s %10s %6s %10s %10s %9s %9s | %32s %5s %7s\n", "", "", "", "Frese & Knipp 1998 loop", "", "", "",
            "single call: rank median us", "", "");
     printf("  %-10s %10s %6s %10s %10s %9s %9s | %10s %10s %10s %5s %7s\n", "op", "bytes", "iters", "t_min us", "t_med us",
@@ -93,7 +93,7 @@ static void print_legend(const coll_cfg *cfg)
     if (cfg->persistent)
         printf("  persistent (MPI-4.0 6.13): set-up once (max over ranks), then MPI_Start + MPI_Wait per call against the\n"
                "  blocking call in paired rounds; ratio persistent / blocking [%.0f %% CI], n.s. = within the %.0f %% margin.\n",
-               cfg->compare.confidence * 100, cfg->compare.margin * 100);
+               cfg->rounds.confidence * 100, cfg->rounds.margin * 100);
 }
 
 static void emit_point(coll_cfg *cfg, const coll_point *pt, const coll_analysis *an)
@@ -111,7 +111,7 @@ static void emit_point(coll_cfg *cfg, const coll_point *pt, const coll_analysis 
     pst_rec_bool(&r, "root_rotate", op->rooted && cfg->rotate);
     pst_rec_str(&r, "method", "frese-knipp-loop");
     pst_rec_str(&r, "alloc_state", cfg->alloc_state);
-    pst_rec_rounds(&r, pt->R, pt->alt, &cfg->compare);
+    pst_rec_rounds(&r, pt->R, pt->alt, &cfg->rounds);
     pst_rec_int(&r, "iters", pt->iters);
     pst_rec_int(&r, "warmup", cfg->warmup);
     pst_rec_num(&r, "algbw", an->algbw_gbytes_per_s);

@@ -35,7 +35,7 @@
 
 static const kernel_cfg default_cfg = {.protocols_spec = "all", .grid_spec = "1d", .transport = "mpi", .result = "replicated",
                                        .trunc = 42, .levels = 16, .fields = 3, .reps = 10, .warmup = 1,
-                                       .compare = PST_ROUNDS_DEFAULTS, .blas_name = "openblas", .fftw_plan = "measure",
+                                       .rounds = PST_ROUNDS_DEFAULTS, .blas_name = "openblas", .fftw_plan = "measure",
                                        .compute = "real", .legendre_kernel_name = "dgemm"};
 
 /* --list: the registry as a table, or with --json as one JSON object (rank 0). */
@@ -195,7 +195,7 @@ static void validate(void *p)
     }
     make_stage_comms(cfg, gx, gy);
     pst_ctx_add_header(c, header_algorithms, NULL);
-    pst_rounds_setup(&cfg->compare, c, cfg->reps, comparisons(cfg));
+    pst_rounds_setup(&cfg->rounds, c, cfg->reps, comparisons(cfg));
 }
 
 
@@ -280,7 +280,7 @@ static pst_opt opts[] = {
      "(MPI_Reduce_scatter)", 1, 0, results, NULL},
     PST_ROUNDS_OPTS(&run_cfg.reps, 1e6, &run_cfg.warmup, "calls", "an alternative"),
     PST_TRANSPORT_OPT(&run_cfg.transport, "; --protocols are that transport's"),
-    PST_ROUNDS_SCHEDULE_OPTS(&run_cfg.compare),
+    PST_ROUNDS_SCHEDULE_OPTS(&run_cfg.rounds),
     PST_THREADS_OPT(&run_cfg.threads, ": the stages' computation (packing, FFTs, dgemms) runs on them as in the model, MPI on the master thread"),
     PST_COMPUTE_OPT(&run_cfg.compute),
     PST_COMMON_OPTS(&run_cfg.ctx),

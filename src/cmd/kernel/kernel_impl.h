@@ -41,7 +41,7 @@ typedef struct kernel_cfg {
     int px, py;
     kgeom geom[2];            /* per stage */
     const char *stage_locality[2]; /* per stage: do its communicators stay inside a node? */
-    pst_rounds_opts compare;
+    pst_rounds_opts rounds;
     int comms[2];             /* concurrent communicators per stage */
     struct outcome *out;      /* every (algorithm, stage) measured, for the summaries */
     size_t nout;

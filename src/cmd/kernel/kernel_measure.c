@@ -81,7 +81,7 @@ static void run_algorithm(kernel_cfg *cfg, const pst_algorithm *a, int stage, ou
     if (cfg->ctx.rank == 0) {
         printf("\n== %s, %s stage: %d communicator%s of %d ranks, %lld bytes on rank 0, %lld+ rounds (%s); times in ms ==\n",
                a->name, pst_kernel_stage_names[stage], cfg->comms[stage], cfg->comms[stage] == 1 ? "" : "s",
-               stage == 0 ? g->px : g->py, bytes, cfg->reps, cfg->compare.schedule);
+               stage == 0 ? g->px : g->py, bytes, cfg->reps, cfg->rounds.schedule);
         printf("  %-14s %-36s %-7s %10s %10s %21s %6s\n", "alt", "protocol", "overlap", "min", "median", "median CI", "rounds");
     }
     /* Plans for every alternative (a one-sided transport sets up its area on the stage
@@ -90,7 +90,7 @@ static void run_algorithm(kernel_cfg *cfg, const pst_algorithm *a, int stage, ou
     for (size_t i = 0; i < o->nalts; i++) T.plans[i] = kcase_plan(kc, o->alts[i].alg, o->alts[i].p, o->alts[i].overlap);
     o->win_model = pst_transport_memory_model(cfg->transport, g->comm);
     pst_watchdog_phase("kernel %s (%s stage): %zu alternatives in rounds", a->name, pst_kernel_stage_names[stage], o->nalts);
-    pst_rounds_run(&o->R, &cfg->compare, o->nalts, cfg->reps, kernel_turn, &T);
+    pst_rounds_run(&o->R, &cfg->rounds, o->nalts, cfg->reps, kernel_turn, &T);
     for (size_t i = 0; i < o->nalts; i++) kplan_free(T.plans[i]);
     pst_transport_release(cfg->transport, g->comm);
     MPI_Allreduce(MPI_IN_PLACE, T.bad, (int)o->nalts, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
@@ -107,7 +107,7 @@ static void run_algorithm(kernel_cfg *cfg, const pst_algorithm *a, int stage, ou
         const alt *al = &o->alts[i];
         /* The comparator's point belongs to the collective's own algorithm run. */
         if (i < o->nprotocol_alts) pst_kernel_emit_point(cfg, o, i);
-        double lo, hi, med = pst_median_ci(o->R.t[i], o->R.n, cfg->compare.confidence, &lo, &hi);
+        double lo, hi, med = pst_median_ci(o->R.t[i], o->R.n, cfg->rounds.confidence, &lo, &hi);
         pst_summary sm = pst_summarize(o->R.t[i], o->R.n);
         char ci[32];
         snprintf(ci, sizeof ci, "[%.4f, %.4f]", lo * 1e3, hi * 1e3);
@@ -157,7 +157,7 @@ static bool run_family(kernel_cfg *cfg, int stage, pst_alg_family family, const 
     kturn T = {cfg, kc, pst_malloc(f->nalts * sizeof *T.plans), pst_calloc(f->nalts, sizeof *T.bad)};
     for (size_t i = 0; i < f->nalts; i++) T.plans[i] = kcase_plan(kc, f->alts[i].alg, f->alts[i].p, f->alts[i].overlap);
     pst_watchdog_phase("kernel %s stage: %zu %s algorithms in rounds", pst_kernel_stage_names[stage], f->nalts, pst_alg_family_name(family));
-    pst_rounds_run(&f->R, &cfg->compare, f->nalts, cfg->reps, kernel_turn, &T);
+    pst_rounds_run(&f->R, &cfg->rounds, f->nalts, cfg->reps, kernel_turn, &T);
     for (size_t i = 0; i < f->nalts; i++) kplan_free(T.plans[i]);
     pst_transport_release(cfg->transport, g->comm);
     MPI_Allreduce(MPI_IN_PLACE, T.bad, (int)f->nalts, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);

@@ -53,7 +53,7 @@ void pst_kernel_emit_point(kernel_cfg *cfg, const outcome *o, size_t i)
     pst_rec_str(&r, "slug", al->p ? al->p->slug : "mpi-collective");
     pst_rec_bool(&r, "overlap", al->overlap);
     pst_rec_int(&r, "bytes", o->bytes_max);
-    pst_rec_rounds(&r, &o->R, i, &cfg->compare);
+    pst_rec_rounds(&r, &o->R, i, &cfg->rounds);
     pst_rec_int(&r, "warmup", cfg->warmup);
     pst_rec_bool(&r, "verified", !cfg->ctx.no_verify);
     pst_rec_emit(&r, &cfg->ctx);
@@ -73,7 +73,7 @@ static family_verdict judge_family(const kernel_cfg *cfg, const family_outcome *
     family_verdict fv = {.in_set = pst_malloc(k * sizeof *fv.in_set), .med = pst_malloc(k * sizeof *fv.med),
                          .labels = pst_malloc(k * sizeof *fv.labels)};
     for (size_t i = 0; i < k; i++) fv.labels[i] = f->labels[i];
-    fv.v = pst_rounds_verdict(&f->R, k, &cfg->compare, fv.in_set, fv.med);
+    fv.v = pst_rounds_verdict(&f->R, k, &cfg->rounds, fv.in_set, fv.med);
     return fv;
 }
 
@@ -108,13 +108,13 @@ static void emit_family(kernel_cfg *cfg, const family_outcome *f, const family_v
     }
     pst_rec_strs(&r, "alternatives", fv->labels, f->nalts);
     pst_rec_nums(&r, "alternative_s", fv->med, f->nalts);
-    pst_rec_verdict(&r, &fv->v, fv->in_set, fv->labels, &f->R, &cfg->compare, &cfg->ctx);
+    pst_rec_verdict(&r, &fv->v, fv->in_set, fv->labels, &f->R, &cfg->rounds, &cfg->ctx);
     pst_rec_emit(&r, &cfg->ctx);
 }
 
 static void print_family(const kernel_cfg *cfg, const family_outcome *f, const family_verdict *fv)
 {
-    const pst_rounds_opts *co = &cfg->compare;
+    const pst_rounds_opts *co = &cfg->rounds;
     char grid[32], ties[2048];
     stage_grid(cfg, f->stage, grid, sizeof grid);
     printf("\n== which %s to use, %s stage (%s, grid %s): each algorithm's fastest alternative in one set of rounds;\n"
@@ -164,7 +164,7 @@ static pst_ratio ratio_to_best(const outcome *o, size_t i, size_t best, const ps
 
 static analysis *analyse(const kernel_cfg *cfg, const outcome *out, size_t n, size_t *nout)
 {
-    const pst_rounds_opts *co = &cfg->compare;
+    const pst_rounds_opts *co = &cfg->rounds;
     analysis *an = pst_calloc(n ? n : 1, sizeof *an);
     *nout = 0;
     for (size_t i = 0; i < n; i++) {
@@ -220,7 +220,7 @@ static void emit_summaries(kernel_cfg *cfg, const analysis *an, size_t n)
         pst_rec r;
         pst_rec_begin(&r, &cfg->ctx, &pst_schema_kernel_sensitivity);
         base_fields(&r, cfg, o->a, o->stage, o->win_model);
-        pst_rec_verdict(&r, &a->v, a->in_set, a->labels, &o->R, &cfg->compare, &cfg->ctx);
+        pst_rec_verdict(&r, &a->v, a->in_set, a->labels, &o->R, &cfg->rounds, &cfg->ctx);
         pst_rec_str(&r, "best_protocol", b->p->code);
         pst_rec_bool(&r, "best_overlap", b->overlap);
         pst_rec_num(&r, "best_s", a->s.min);
@@ -263,7 +263,7 @@ static const char *ratio_text(const pst_ratio *q, bool ran, char *text, size_t l
 
 static void print_summaries(const kernel_cfg *cfg, const analysis *an, size_t n)
 {
-    const pst_rounds_opts *co = &cfg->compare;
+    const pst_rounds_opts *co = &cfg->rounds;
     printf("\n== protocol sensitivity per algorithm (Worley & Foster): protocols x overlap, each its median over rounds;\n"
            "   best set: not slower than the best beyond %.0f %% at %.0f %% confidence ==\n", co->margin * 100, co->confidence * 100);
     printf("  %-10s %-8s %-14s %4s %10s %7s %7s  %-12s %s\n", "algorithm", "stage", "size", "n", "best ms", "median", "max",

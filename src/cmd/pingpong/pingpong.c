@@ -201,7 +201,7 @@ static void validate(void *p)
     int color = cfg->pairing.partner >= 0 ? 0 : MPI_UNDEFINED;
     MPI_Comm_split(MPI_COMM_WORLD, color, c->rank, &cfg->active);
     MPI_Comm_dup(MPI_COMM_WORLD, &cfg->comm);
-    pst_rounds_setup(&cfg->compare, c, cfg->reps, cfg->directions.n * cfg->sizes.n);
+    pst_rounds_setup(&cfg->rounds, c, cfg->reps, cfg->directions.n * cfg->sizes.n);
 }
 
 /* The transport's area and buffers for the largest size, and buffered-send space when a bsend
@@ -281,7 +281,7 @@ static void release(void *p)
 
 static const char *const directions_allowed[] = {"uni", "bi", NULL};
 static const pp_cfg default_cfg = {.pairs_spec = "0,1", .transport = "mpi", .reps = 20, .warmup = 10,
-                                   .fit_from = 1 << 20, .fit_to = 2 << 20, .loggp_n = 16, .compare = PST_ROUNDS_DEFAULTS};
+                                   .fit_from = 1 << 20, .fit_to = 2 << 20, .loggp_n = 16, .rounds = PST_ROUNDS_DEFAULTS};
 static pp_cfg run_cfg;
 static const pst_opt opts[] = {
     {"modes", PST_OPT_STRING, &run_cfg.modes_spec, "LIST",
@@ -305,7 +305,7 @@ static const pst_opt opts[] = {
     {"loggp", PST_OPT_FLAG, &run_cfg.loggp, NULL,
      "also measure the LogGP parameters L, o_s, o_r, g, G over the sizes (PRTT method, MPI_Send/MPI_Recv)", 1, 0, NULL, NULL},
     {"loggp-n", PST_OPT_INT, &run_cfg.loggp_n, "N", "messages per parametrised round trip of --loggp", 2, 1e6, NULL, NULL},
-    PST_ROUNDS_SCHEDULE_OPTS(&run_cfg.compare),
+    PST_ROUNDS_SCHEDULE_OPTS(&run_cfg.rounds),
     PST_THREADS_OPT(&run_cfg.threads, ": each its own stream (tag = thread) between the pair, modes send, ssend, isend; "
                     "every thread calls MPI (MPI_THREAD_MULTIPLE), or with --thread-level funneled the master drives "
                     "all streams; OMP_NUM_THREADS is not read"),

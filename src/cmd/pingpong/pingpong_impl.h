@@ -36,7 +36,7 @@ typedef struct pp_cfg {
     pst_str_list directions;
     long long reps, warmup, iters, fit_from, fit_to, loggp_n, threads;
     bool samples, loggp;
-    pst_rounds_opts compare;
+    pst_rounds_opts rounds;
     /* derived */
     pp_mode *modes;
     size_t nmodes;

@@ -170,7 +170,7 @@ static void measure_set(pp_cfg *cfg, bool bidir, long long bytes, long long poin
             pst_xfer_prepare(&S.x[mi]); /* persistent protocols: outside every timing */
         }
     }
-    pst_rounds_run(R, &cfg->compare, nm, cfg->reps, pp_turn, &S);
+    pst_rounds_run(R, &cfg->rounds, nm, cfg->reps, pp_turn, &S);
     MPI_Allreduce(MPI_IN_PLACE, S.corrupted, (int)nm, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
     for (size_t mi = 0; mi < nm; mi++)
         if (S.corrupted[mi])
@@ -184,10 +184,10 @@ static void measure_set(pp_cfg *cfg, bool bidir, long long bytes, long long poin
         memcpy(pt->samples, R->t[mi], R->n * sizeof *pt->samples);
         pt->nsamples = R->n;
         pt->t = pst_summarize(pt->samples, R->n);
-        double lo, hi, med = pst_median_ci(pt->samples, R->n, cfg->compare.confidence, &lo, &hi);
+        double lo, hi, med = pst_median_ci(pt->samples, R->n, cfg->rounds.confidence, &lo, &hi);
         pt->ci[0] = lo;
         pt->ci[1] = hi;
-        pt->precise = isfinite(lo) && (hi - lo) / 2 <= cfg->compare.precision * med;
+        pt->precise = isfinite(lo) && (hi - lo) / 2 <= cfg->rounds.precision * med;
         free(S.local[mi]);
     }
     for (size_t mi = 0; mi < nm; mi++)
@@ -228,6 +228,6 @@ void pst_pingpong_measure_loggp(void *p)
     pst_watchdog_phase("pingpong --loggp (PRTT round trips)");
     pst_loggp_run run = {.comm = cfg->active, .partner = cfg->pairing.partner, .side = cfg->pairing.side, .n = cfg->loggp_n,
                          .reps = cfg->reps, .sizes = cfg->sizes.v + 1, .nsizes = nsizes - 1, .sbuf = cfg->sbuf,
-                         .rbuf = cfg->rbuf, .confidence = cfg->compare.confidence};
+                         .rbuf = cfg->rbuf, .confidence = cfg->rounds.confidence};
     if (run.nsizes) pst_loggp(&cfg->ctx, &run);
 }

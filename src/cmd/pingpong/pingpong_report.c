@@ -25,7 +25,7 @@ static pp_modes_verdict modes_verdict(const pp_cfg *cfg, const pst_rounds *R)
 {
     size_t k = cfg->nmodes;
     pp_modes_verdict mv = {.in_set = pst_malloc(k * sizeof *mv.in_set), .med_s = pst_malloc(k * sizeof *mv.med_s)};
-    mv.v = pst_rounds_verdict(R, k, &cfg->compare, mv.in_set, mv.med_s);
+    mv.v = pst_rounds_verdict(R, k, &cfg->rounds, mv.in_set, mv.med_s);
     return mv;
 }
 
@@ -38,7 +38,7 @@ static void emit_modes_verdict(pp_cfg *cfg, bool bidir, long long bytes, const p
     pst_rec_int(&r, "bytes", bytes);
     pst_rec_str(&r, "pair", cfg->pairs_spec);
     pst_rec_str(&r, "locality", pst_pairing_locality(cfg->pairs_spec));
-    pst_rec_verdict(&r, &mv->v, mv->in_set, labels, R, &cfg->compare, &cfg->ctx);
+    pst_rec_verdict(&r, &mv->v, mv->in_set, labels, R, &cfg->rounds, &cfg->ctx);
     pst_rec_num(&r, "median_rel", mv->v.median_rel);
     pst_rec_emit(&r, &cfg->ctx);
 }
@@ -130,7 +130,7 @@ static pp_analysis analyse(const pp_cfg *cfg, size_t nsizes, const long long *by
         X[2 * i + 1] = (double)bytes[i];
         tmed[i] = pts[i].t.median;
     }
-    an.pw = pst_segfit_run(nsizes, X, tmed, bytes, cfg->compare.confidence);
+    an.pw = pst_segfit_run(nsizes, X, tmed, bytes, cfg->rounds.confidence);
     free(X);
     free(tmed);
     return an;
@@ -257,8 +257,8 @@ void pst_pingpong_print_direction(const void *p, const void *data, const void *a
         print_mode(cfg, &cfg->modes[mi], d->bidir, cfg->sizes.n, cfg->sizes.v, d->pts[mi], &an->modes[mi]);
     if (!an->verdicts) return;
     printf("\n== fastest mode per size (%s): medians over rounds; best set = modes not slower than the best beyond "
-           "%.0f %% at %.0f %% confidence ==\n", d->bidir ? "bi" : "uni", cfg->compare.margin * 100,
-           cfg->compare.confidence * 100);
+           "%.0f %% at %.0f %% confidence ==\n", d->bidir ? "bi" : "uni", cfg->rounds.margin * 100,
+           cfg->rounds.confidence * 100);
     printf("  %10s %-4s %12s  %-12s %s\n", "bytes", "dir", "best t us", "level", "best set");
     for (size_t s = 0; s < cfg->sizes.n; s++) print_modes_verdict(d->bidir, cfg->sizes.v[s], &an->verdicts[s], an->labels);
     fflush(stdout);

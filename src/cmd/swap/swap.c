@@ -114,7 +114,7 @@ static void validate(void *p)
     c->alloc_probe_bytes = (size_t)largest;
     int color = cfg->partner >= 0 ? 0 : MPI_UNDEFINED;
     MPI_Comm_split(MPI_COMM_WORLD, color, c->rank, &cfg->active);
-    pst_rounds_setup(&cfg->compare, c, cfg->reps, cfg->cache.n * cfg->sizes.n);
+    pst_rounds_setup(&cfg->rounds, c, cfg->reps, cfg->cache.n * cfg->sizes.n);
 }
 
 /* Messages per exchange at each size: volume / bytes with --volume, else 1. */
@@ -158,7 +158,7 @@ static size_t cache_states(const void *p) { return ((const swap_cfg *)p)->cache.
 
 static const char *const caches[] = {"cold", "1", "10", NULL};
 static const swap_cfg default_cfg = {.protocols_spec = "all", .pairs_spec = "0,1", .transport = "mpi", .reps = 20, .warmup = 2,
-                                     .compare = PST_ROUNDS_DEFAULTS};
+                                     .rounds = PST_ROUNDS_DEFAULTS};
 static swap_cfg run_cfg;
 static const pst_opt opts[] = {
     {"protocols", PST_OPT_STRING, &run_cfg.protocols_spec, "LIST",
@@ -172,7 +172,7 @@ static const pst_opt opts[] = {
     PST_ROUNDS_OPTS(&run_cfg.reps, 1e7, &run_cfg.warmup, "exchanges", "a protocol"),
     PST_TRANSPORT_OPT(&run_cfg.transport, ""),
     PST_SAMPLES_OPT(&run_cfg.samples, "repetition"),
-    PST_ROUNDS_SCHEDULE_OPTS(&run_cfg.compare),
+    PST_ROUNDS_SCHEDULE_OPTS(&run_cfg.rounds),
     PST_THREADS_OPT(&run_cfg.threads, ": each its own stream (tag = thread) of the exchanges between the pair; every "
                     "thread calls MPI (MPI_THREAD_MULTIPLE), or with --thread-level funneled the master runs all streams "
                     "as one batch; OMP_NUM_THREADS is not read"),

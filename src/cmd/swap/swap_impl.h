@@ -34,7 +34,7 @@ typedef struct swap_cfg {
     long long volume, reps, warmup, threads;
     pst_str_list cache;
     bool samples;
-    pst_rounds_opts compare;
+    pst_rounds_opts rounds;
     /* derived */
     const pst_protocol **protocols;
     size_t nprotocols;
