@@ -1,5 +1,5 @@
-/* JSON Lines records (the record format: docs/running.md, Output format).  A record is built in memory and written by rank 0 with a
- * single write + flush, so a line in the file is either complete or absent. */
+/* JSON Lines records (the record format: docs/running.md, Output format).  A record is built in memory and written by
+ * rank 0 with a single write + flush, so a line in the file is either complete or absent. */
 #ifndef PST_RECORD_H
 #define PST_RECORD_H
 

@@ -52,7 +52,8 @@ static unsigned long long form_stream(const coll_cfg *cfg, unsigned long long fo
 }
 
 /* Round k's order of the form's k_modes loops, kept in *orders ([round][mode]) for the record. */
-static const size_t *round_order(const coll_cfg *cfg, unsigned long long form, size_t k, size_t k_modes, size_t **orders)
+static const size_t *round_order(const coll_cfg *cfg, unsigned long long form, size_t k, size_t k_modes,
+                                 size_t **orders)
 {
     *orders = pst_realloc(*orders, (k + 1) * k_modes * sizeof **orders);
     pst_round_order(&cfg->rounds, form_stream(cfg, form), k, *orders + k * k_modes, k_modes);
@@ -163,11 +164,13 @@ void pst_coll_print_forms(const coll_cfg *cfg, const coll_point *pt)
 {
     const coll_forms *f = pt->forms;
     if (cfg->nonblocking)
-        printf("  %-10s %10s nonblocking: t_pure %.3f us, t_cpu %.3f, t_ovrl %.3f (with MPI_Test %.3f): overlap %.0f %% (%.0f %%)\n",
+        printf("  %-10s %10s nonblocking: t_pure %.3f us, t_cpu %.3f, t_ovrl %.3f (with MPI_Test %.3f): overlap %.0f "
+               "%% (%.0f %%)\n",
                "", "", f->pure_s * 1e6, f->cpu_s * 1e6, f->ovrl_s * 1e6, f->ovrl_test_s * 1e6, f->overlap_pct,
                f->overlap_test_pct);
     if (cfg->persistent)
-        printf("  %-10s %10s persistent: set-up %.3f us; per call %.3f us against blocking %.3f: ratio %.3f [%.3f, %.3f]%s\n",
+        printf("  %-10s %10s persistent: set-up %.3f us; per call %.3f us against blocking %.3f: ratio %.3f [%.3f, "
+               "%.3f]%s\n",
                "", "", f->init_s * 1e6, f->persistent_s * 1e6, f->blocking_s * 1e6, f->persistent_ratio.ratio,
                f->persistent_ratio.lo, f->persistent_ratio.hi, f->persistent_ratio.significant ? "" : " n.s.");
 }

@@ -25,7 +25,8 @@ static inline bool serves(const pst_algorithm *a, int stage) { return (a->stages
 
 typedef struct kernel_cfg {
     pst_ctx ctx;
-    const char *protocols_spec, *grid_spec, *granularity, *transport, *result, *blas_name, *fftw_plan, *compute, *legendre_kernel_name;
+    const char *protocols_spec, *grid_spec, *granularity, *transport, *result, *blas_name, *fftw_plan, *compute,
+        *legendre_kernel_name;
     bool list, json, reproducible;
     pst_str_list algorithms, stages, overlap;
     long long trunc, levels, fields, reps, warmup, threads;

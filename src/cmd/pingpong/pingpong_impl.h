@@ -19,7 +19,13 @@
 /* Bsend needs room for two messages in flight: 2·(MAX_BYTES + overhead) must fit in an int. */
 enum { MAX_BYTES = 1 << 29, TAG = 7 };
 
-typedef enum send_kind { K_SEND = PST_KIND_SEND, K_SSEND = PST_KIND_SSEND, K_ISEND = PST_KIND_ISEND, K_BSEND = PST_KIND_BSEND, K_PROTOCOL } send_kind;
+typedef enum send_kind {
+    K_SEND = PST_KIND_SEND,
+    K_SSEND = PST_KIND_SSEND,
+    K_ISEND = PST_KIND_ISEND,
+    K_BSEND = PST_KIND_BSEND,
+    K_PROTOCOL
+} send_kind;
 
 typedef struct pp_mode {
     char name[48];             /* record field `mode`: send, ssend, isend, bsend or a protocol code */

@@ -116,7 +116,8 @@ static void measure_set(swap_cfg *cfg, long long bytes, long long nmsg, const ca
             S.x[pi] = pst_malloc(all * sizeof **S.x);
             for (size_t i = 0; i < all; i++) {
                 pst_xfer_init(&S.x[pi][i], cfg->protocols[pi], MPI_COMM_WORLD, cfg->partner, cfg->partner, cfg->side,
-                              message(&S, S.sendbuf, i), message(&S, S.recvbuf, i), (size_t)bytes, (int)(i / (size_t)nmsg));
+                              message(&S, S.sendbuf, i), message(&S, S.recvbuf, i), (size_t)bytes,
+                              (int)(i / (size_t)nmsg));
                 pst_xfer_prepare(&S.x[pi][i]); /* persistent protocols: their _init calls, outside every timing */
             }
             pst_xfer_reserve(&S.x[pi][0], all);

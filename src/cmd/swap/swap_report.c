@@ -63,7 +63,8 @@ static swap_protocol_fit fit_protocol(const swap_cfg *cfg, const swap_analysis *
     pf.fit = pst_segfit_run(nsizes, X, med_s, an->key_bytes, cfg->rounds.confidence);
     const pst_segfit *f = &pf.fit;
     pf.alpha_s = f->nseg ? f->seg[0].fit.coef[0] : NAN;
-    pf.beta_mbytes_per_s = f->nseg && f->seg[f->nseg - 1].fit.coef[1] > 0 ? 1e-6 / f->seg[f->nseg - 1].fit.coef[1] : NAN;
+    pf.beta_mbytes_per_s =
+        f->nseg && f->seg[f->nseg - 1].fit.coef[1] > 0 ? 1e-6 / f->seg[f->nseg - 1].fit.coef[1] : NAN;
     free(X);
     free(med_s);
     return pf;
@@ -82,8 +83,12 @@ static swap_size_verdict size_verdict(const swap_cfg *cfg, const swap_analysis *
 static swap_analysis analyse(const swap_cfg *cfg, const long long *nmsg, const pst_rounds *R)
 {
     size_t nsizes = cfg->sizes.n, k = cfg->nprotocols;
-    swap_analysis an = {.bytes = cfg->sizes.v, .nmsg = nmsg, .R = R, .key_bytes = pst_malloc(nsizes * sizeof *an.key_bytes),
-                        .fits = pst_malloc(k * sizeof *an.fits), .labels = pst_malloc(k * sizeof *an.labels)};
+    swap_analysis an = {.bytes = cfg->sizes.v,
+                        .nmsg = nmsg,
+                        .R = R,
+                        .key_bytes = pst_malloc(nsizes * sizeof *an.key_bytes),
+                        .fits = pst_malloc(k * sizeof *an.fits),
+                        .labels = pst_malloc(k * sizeof *an.labels)};
     for (size_t pi = 0; pi < k; pi++) an.labels[pi] = cfg->protocols[pi]->code;
     /* segfit wants the points in ascending size order. */
     size_t *order = pst_malloc(nsizes * sizeof *order);
@@ -121,15 +126,16 @@ static void print_cache(const swap_cfg *cfg, const cache_mode *cm, const swap_an
            cfg->transport, cm->name, cm->description, cfg->pairs_spec, cfg->npairs, cfg->npairs == 1 ? "" : "s",
            (size_t)cfg->reps, cfg->rounds.schedule);
     if (cfg->streams > 1)
-        printf("  %d streams per pair (tags 0-%d), %s: times = the streams' wall time / %d\n", cfg->streams, cfg->streams - 1,
-               cfg->multiple ? "multiple: every thread calls MPI" : "funneled: the master runs all", cfg->streams);
+        printf("  %d streams per pair (tags 0-%d), %s: times = the streams' wall time / %d\n", cfg->streams,
+               cfg->streams - 1, cfg->multiple ? "multiple: every thread calls MPI" : "funneled: the master runs all",
+               cfg->streams);
     printf("  %-5s %-32s %10s %9s %8s %10s %10s  (piecewise by regime)\n", "code", "protocol", "peak MB/s", "at bytes",
            "alpha us", "beta MB/s", "max err");
     for (size_t pi = 0; pi < cfg->nprotocols; pi++) {
         const swap_protocol_fit *pf = &an->fits[pi];
         char fit[160];
-        printf("  %-5s %-32s %10.1f %9lld %s\n", cfg->protocols[pi]->code, cfg->protocols[pi]->slug, pf->peak_mbytes_per_s,
-               pf->peak_bytes, pst_segfit_text(&pf->fit, an->key_bytes, fit, sizeof fit));
+        printf("  %-5s %-32s %10.1f %9lld %s\n", cfg->protocols[pi]->code, cfg->protocols[pi]->slug,
+               pf->peak_mbytes_per_s, pf->peak_bytes, pst_segfit_text(&pf->fit, an->key_bytes, fit, sizeof fit));
     }
     if (an->verdicts) {
         printf("\n  protocol sensitivity summary (cache %s; each protocol's time = its median over rounds;\n"
@@ -140,13 +146,14 @@ static void print_cache(const swap_cfg *cfg, const cache_mode *cm, const swap_an
         for (size_t s = 0; s < cfg->sizes.n; s++) {
             const swap_size_verdict *sv = &an->verdicts[s];
             char ties[512];
-            printf("  %9lld %6lld %11.4e %9.1f %6.2f %6.2f %6.2f  %-12s %3zu %3zu %3zu  %s\n", an->bytes[s], an->nmsg[s],
-                   sv->s.min, sv->max_mbytes_per_s, sv->s.mean_rel, sv->v.median_rel, sv->s.max_rel, sv->v.level,
-                   sv->s.within[0], sv->s.within[1], sv->s.within[2],
+            printf("  %9lld %6lld %11.4e %9.1f %6.2f %6.2f %6.2f  %-12s %3zu %3zu %3zu  %s\n", an->bytes[s],
+                   an->nmsg[s], sv->s.min, sv->max_mbytes_per_s, sv->s.mean_rel, sv->v.median_rel, sv->s.max_rel,
+                   sv->v.level, sv->s.within[0], sv->s.within[1], sv->s.within[2],
                    pst_tie_set(&sv->v, sv->in_set, an->labels, sv->med_s, ties, sizeof ties));
         }
-        printf("  (mean, max: (x-best)/best over protocols' medians; median: paired; 1%%/5%%/25%%: protocols within that "
-               "of the best)\n");
+        printf(
+            "  (mean, max: (x-best)/best over protocols' medians; median: paired; 1%%/5%%/25%%: protocols within that "
+            "of the best)\n");
     }
     fflush(stdout);
 }
