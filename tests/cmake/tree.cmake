@@ -25,6 +25,9 @@ set_tests_properties(tree.layer_links PROPERTIES TIMEOUT 60)
 # The size rules everywhere: C functions <= 80 lines, Python functions <= 60, C/Python/shell files <= 600.
 add_test(NAME tree.function_length COMMAND ${CMAKE_SOURCE_DIR}/tests/check-function-length.py ${CMAKE_SOURCE_DIR})
 set_tests_properties(tree.function_length PROPERTIES TIMEOUT 60)
+# No C line of src/ or tests/unit/ over 120 characters (scripts/dev/rewrap.sh rewraps them).
+add_test(NAME tree.line_length COMMAND ${CMAKE_SOURCE_DIR}/tests/check-line-length.py ${CMAKE_SOURCE_DIR})
+set_tests_properties(tree.line_length PROPERTIES TIMEOUT 60)
 # The algorithm registry: pstlab's fallback and the docs' table agree with the binary's list.
 add_test(NAME tree.registry COMMAND ${CMAKE_SOURCE_DIR}/tests/check-registry.py ${CMAKE_SOURCE_DIR} $<TARGET_FILE:pstswm>)
 set_tests_properties(tree.registry PROPERTIES TIMEOUT 60)
