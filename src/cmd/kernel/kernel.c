@@ -284,14 +284,11 @@ static pst_opt opts[] = {
     {"blas", PST_OPT_STRING, &run_cfg.blas_name, "LIB",
      "library of the vector sums' dgemms: openblas, blis, blis-sup, as for the model", 1, 0, blas_choices, NULL},
     {"legendre-kernel", PST_OPT_STRING, &run_cfg.legendre_kernel_name, "K",
-     "the vector sums' Legendre values: dgemm "
-     "(synthetic dyadic values, a dgemm per block; sums verified bitwise) or recurrence (the model's P-bar of the "
-     "column's "
-     "coefficients (m,n) at the row's Gaussian latitudes, generated per block as pstswm model --legendre-kernel "
-     "recurrence; "
-     "sums verified to 1e-12 of the largest) or simd (the same P-bar and sums by pstswm's own register-blocked "
-     "kernels, no BLAS, "
-     "on the best instruction-set path this CPU runs, as pstswm model --legendre-kernel simd)",
+     "the vector sums' Legendre values: dgemm (synthetic dyadic values, a dgemm per block; sums verified bitwise) or "
+     "recurrence (the model's P-bar of the column's coefficients (m,n) at the row's Gaussian latitudes, generated per "
+     "block as pstswm model --legendre-kernel recurrence; sums verified to 1e-12 of the largest) or simd (the same "
+     "P-bar and sums by pstswm's own register-blocked kernels, no BLAS, on the best instruction-set path this CPU "
+     "runs, as pstswm model --legendre-kernel simd)",
      1, 0, legendre_kernel_choices, NULL},
     {"reproducible", PST_OPT_FLAG, &run_cfg.reproducible, NULL,
      "fix every choice that can change the rounding: the FFTW plans by estimate (another --fftw-plan refused); the run "

@@ -88,10 +88,8 @@ const pst_schema pst_schema_kernel_point = {
     "point",
     NULL,
     "One algorithm, stage, protocol and overlap setting; times are seconds per call (transposes: forward + inverse; "
-    "dfft: r2c + "
-    "c2r; sums: the forward Legendre sum, its dgemms included), each round's the max over all ranks. The stage's "
-    "collective, "
-    "run beside an algorithm as its comparator, has points only in its own algorithm's run.",
+    "dfft: r2c + c2r; sums: the forward Legendre sum, its dgemms included), each round's the max over all ranks. The "
+    "stage's collective, run beside an algorithm as its comparator, has points only in its own algorithm's run.",
     {&pst_fields_common, &base_fields, &point_fields, &pst_fields_times, &pst_fields_rounds},
 };
 
@@ -108,8 +106,8 @@ const pst_schema pst_schema_kernel_sensitivity = {
     "summary",
     "sensitivity",
     "Per algorithm and stage (not the collectives): the verdict over its protocol x overlap alternatives, labelled by "
-    "code "
-    "with +ov for overlap on (1,3+ov), from their medians paired by round; and its protocol sensitivity (Worley 1999).",
+    "code with +ov for overlap on (1,3+ov), from their medians paired by round; and its protocol sensitivity (Worley "
+    "1999).",
     {&pst_fields_common, &base_fields, &pst_fields_verdict, &best_fields, &pst_fields_sensitivity},
 };
 
@@ -160,8 +158,7 @@ const pst_schema pst_schema_kernel_generic = {
     "summary",
     "generic",
     "Per algorithm and stage (not the collectives): what the generic protocol 0,6 and the stage's MPI collective cost "
-    "against "
-    "the best protocol alternative, as paired ratios over rounds (Worley 1998 Table 4).",
+    "against the best protocol alternative, as paired ratios over rounds (Worley 1998 Table 4).",
     {&pst_fields_common, &base_fields, &generic_verdict_fields, &best_fields, &generic_fields},
 };
 
@@ -193,8 +190,7 @@ const pst_schema pst_schema_kernel_family = {
     "summary",
     "family",
     "Per stage and family: which algorithm to use. Each algorithm's fastest alternative (from its own run), the MPI "
-    "library "
-    "alternatives and the stage's collective, run again together in one set of interleaved rounds; the verdict over "
-    "them.",
+    "library alternatives and the stage's collective, run again together in one set of interleaved rounds; the "
+    "verdict over them.",
     {&pst_fields_common, &family_fields, &pst_fields_verdict},
 };

@@ -70,8 +70,7 @@ const pst_schema pst_schema_match_point = {
     "point",
     NULL,
     "One algorithm, order, queue mode, wildcard, batch size n and length; times are per round trip (n messages each "
-    "way), "
-    "timed on rank 0 over reps repetitions, each after a barrier of the pair and the mean of iters round trips.",
+    "way), timed on rank 0 over reps repetitions, each after a barrier of the pair and the mean of iters round trips.",
     {&pst_fields_common, &point_fields, &pst_fields_times},
 };
 
@@ -126,10 +125,10 @@ static const pst_field queues[] = {
     LENGTH_FIELD,
     ASSERTS_FIELD,
     {"verdict", PST_F_STR, NULL,
-     "per-communicator (tag M's 95 % interval excludes 0; |comm M / tag M| < 0.2 and comm M's interval within "
-     "+-50 % of tag M), shared (comm M's interval excludes 0 on tag M's side and comm M >= 50 % of tag M; without a "
-     "tag reference: "
-     "comm M's interval excludes 0) or inconclusive (anything else, e.g. a tag M not significantly different from 0)",
+     "per-communicator (tag M's 95 % interval excludes 0; |comm M / tag M| < 0.2 and comm M's interval within +-50 % "
+     "of tag M), shared (comm M's interval excludes 0 on tag M's side and comm M >= 50 % of tag M; without a tag "
+     "reference: comm M's interval excludes 0) or inconclusive (anything else, e.g. a tag M not significantly "
+     "different from 0)",
      false, NULL},
     {"m_comm_ns", PST_F_NUM, "ns", "the comm algorithm's M (its fit's m_ns)", false, NULL},
     {"m_comm_ns_ci95", PST_F_NUMS, "ns", "its 95 % interval", false, NULL},
@@ -147,8 +146,7 @@ const pst_schema pst_schema_match_queues = {
     "summary",
     "queues",
     "Per queue mode, wildcard and length, when the comm algorithm was fitted: does the library keep one match queue "
-    "per "
-    "communicator? The comm algorithm's M against the tag algorithm's.",
+    "per communicator? The comm algorithm's M against the tag algorithm's.",
     {&pst_fields_common, &queues_fields},
 };
 

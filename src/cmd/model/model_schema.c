@@ -320,9 +320,8 @@ const pst_schema pst_schema_model_point = {
     "point",
     NULL,
     "One model run: the configuration, the time per step (t_min ... t_max over the steps after warm-up, reps of them, "
-    "each the "
-    "slowest rank's step), the stage split (the categories of the flop count), the analytic MFlop/s, memory, and the "
-    "error norms and conservation at the end.",
+    "each the slowest rank's step), the stage split (the categories of the flop count), the analytic MFlop/s, memory, "
+    "and the error norms and conservation at the end.",
     {&pst_fields_common, &configuration_fields, &point_fields, &pst_fields_times, &diagnostics_fields},
 };
 
@@ -337,7 +336,6 @@ const pst_schema pst_schema_model_diag = {
     "diag",
     NULL,
     "The state every --diag-every steps during the run, computed outside the step timing; error norms against the "
-    "analytic "
-    "solution only (cases 1, 2), even with --reference.",
+    "analytic solution only (cases 1, 2), even with --reference.",
     {&pst_fields_common, &configuration_fields, &diag_fields, &diagnostics_fields},
 };

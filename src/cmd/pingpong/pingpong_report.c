@@ -212,8 +212,7 @@ static void print_mode(const pp_cfg *cfg, const pp_mode *m, bool bidir, size_t n
                a->peak_bytes_per_s / 1e6, bytes[a->peak], an->tmin[a->peak] * 1e6);
     if (a->fitted)
         printf("  fit T(N) = t_l + N*t_s over %lld ... %lld bytes (%zu sizes, t_min): %st_l = %.3f us [95%% CI %.3f, "
-               "%.3f], "
-               "1/t_s = %.1f MB/s, r2 = %.6f, max |residual| = %.3f us (%.2f%%)\n",
+               "%.3f], 1/t_s = %.1f MB/s, r2 = %.6f, max |residual| = %.3f us (%.2f%%)\n",
                cfg->fit_from, cfg->fit_to, a->npoints, an->window_ok ? "" : "FIT NOT OK: ", a->fit.coef[0] * 1e6,
                a->t_l_ci95[0] * 1e6, a->t_l_ci95[1] * 1e6, an->bw_fit / 1e6, a->fit.r2, a->max_abs_resid_s * 1e6,
                a->max_rel_resid * 100);
