@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Rewrap the C lines longer than 120 characters (the rule of CONTRIBUTING.md, checked by
 # tests/check-line-length.py) with clang-format and the project's .clang-format, touching only
-# those lines: the rest of each file keeps its layout.  Without FILE, every C file the rule covers.
+# the statements those lines are part of (clang-format lays out whole statements): the rest of
+# each file keeps its layout.  Without FILE, every C file the rule covers.
 # Usage: scripts/dev/rewrap.sh [FILE...]
 # Exits 1 when a line is still too long afterwards (listed: rewrap it by hand), 2 without clang-format.
 set -euo pipefail
