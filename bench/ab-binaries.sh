@@ -6,6 +6,7 @@
 # of those medians with a 95 % bootstrap interval over the pairs, and the range of the per-pair
 # ratios.  "no measurable change" when the interval holds 1.
 #   bench/ab-binaries.sh [--mpi openmpi|mpich] [--launches N] BEFORE_PSTSWM AFTER_PSTSWM
+# --launches: the pairs, 10 by default, at least 6.
 # Build the "before" binary from another commit in its own worktree, e.g.
 #   git worktree add /tmp/before REV && (cd /tmp/before && scripts/dev/build.sh openmpi)
 set -euo pipefail
@@ -15,6 +16,10 @@ mpi=openmpi launches=10
 bench_parse "mpi launches @" "$@"
 bench_choice mpi openmpi mpich
 bench_positive launches
+# Whatever the timings' distribution, n pairs show a direction with at most 1 - 2/2^n confidence
+# (the sign test, every pair agreeing): under 95 % for fewer than 6, so no verdict could be reached.
+((launches >= 6)) ||
+  bench_die "--launches $launches: a verdict needs at least 6 interleaved pairs (fewer cannot reach 95 % confidence)"
 ((${#bench_args[@]} == 2)) || bench_die "give two binaries: BEFORE_PSTSWM AFTER_PSTSWM (bench/ab-binaries.sh --help)"
 before=${bench_args[0]} after=${bench_args[1]}
 for b in "$before" "$after"; do [[ -x $b ]] || bench_die "'$b' is not an executable"; done

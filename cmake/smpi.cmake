@@ -4,7 +4,7 @@
 # SMPI declares calls it does not implement: they compile and link, then abort the run or print
 # "Not yet implemented" and return.  A feature that only compiled is therefore run here, on two
 # simulated ranks (cmake/smpi_probe.c, a fraction of a second each), and counts as absent unless
-# it works, so the alternatives that need it are refused by name (src/run/mpi_features.c).
+# it works, so the alternatives that need it are refused by name (src/runtime/mpi_features.c).
 if(NOT CMAKE_C_COMPILER MATCHES "smpicc$")
   message(FATAL_ERROR "PST_MPI=smpi needs -DCMAKE_C_COMPILER=smpicc (scripts/dev/build.sh smpi does that)")
 endif()

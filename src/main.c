@@ -3,8 +3,8 @@
 #include "cmd/common/version.h"
 #include "comm/protocol.h"
 #include "core/errors.h"
-#include "run/context.h"
-#include "run/thread_level.h"
+#include "runtime/context.h"
+#include "runtime/thread_level.h"
 
 #include <mpi.h>
 #include <stdio.h>
@@ -13,7 +13,8 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: pstswm SUBCOMMAND [options]   (run under mpiexec/srun; 'pstswm SUBCOMMAND --help')\n\n");
-    for (size_t i = 0; i < pst_nsubcommands; i++) fprintf(f, "  %-10s %s\n", pst_subcommands[i]->name, pst_subcommands[i]->summary);
+    for (size_t i = 0; i < pst_nsubcommands; i++)
+        fprintf(f, "  %-10s %s\n", pst_subcommands[i]->name, pst_subcommands[i]->summary);
 }
 
 #ifdef PST_SIMULATED

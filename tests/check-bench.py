@@ -5,8 +5,8 @@
 
 For each bench/*.sh: its name is hyphenated, it sources the harness, docs/design.md lists it,
 `--help` prints its header and exits 0, and an unknown option exits 2 with one line on stderr,
-"bench/NAME: error: ...".  docs/design.md lists no bench script that does not exist.  Lists each
-offence and exits 1."""
+"bench/NAME: error: ..." (so does the other bad input of REFUSALS).  docs/design.md lists no bench
+script that does not exist.  Lists each offence and exits 1."""
 
 import re
 import subprocess
@@ -15,6 +15,8 @@ from pathlib import Path
 
 SOURCE_LINE = 'source "$(dirname "$0")/lib/harness.sh"'
 LISTED = re.compile(r"^- `bench/([a-z0-9-]+)\.sh`", re.M)
+# Bad input a script refuses besides an unknown option: its arguments, and words its one line holds.
+REFUSALS = {"ab-binaries": (["--launches", "5", "before", "after"], "at least 6 interleaved pairs")}
 
 
 def run(script: Path, *args: str) -> subprocess.CompletedProcess:
@@ -37,6 +39,12 @@ def offences(script: Path, listed: set[str]) -> list[str]:
     lines = done.stderr.splitlines()
     if done.returncode != 2 or len(lines) != 1 or not lines[0].startswith(f"bench/{name}: error: ") or done.stdout:
         found.append(f"--no-such-option: exit {done.returncode}, stderr {done.stderr!r}, stdout {done.stdout[:80]!r}")
+    if name in REFUSALS:
+        args, words = REFUSALS[name]
+        done = run(script, *args)
+        lines = done.stderr.splitlines()
+        if done.returncode != 2 or len(lines) != 1 or words not in lines[0]:
+            found.append(f"{' '.join(args)}: exit {done.returncode}, stderr {done.stderr!r} (want exit 2, {words!r})")
     return found
 
 

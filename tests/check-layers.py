@@ -2,7 +2,7 @@
 """The layers of src/ and the direction of their includes: a file may include headers of its own
 layer and of the layers below it, never above.
 
-    core < stats < run < comm < algo < model < cmd < main.c
+    core < stats < runtime < comm < algo < model < cmd < main.c
 
 Inside a layer, its folders (rooms) follow the same rule: the model's run
     setup < libs < transforms < stages < the files at the top of src/model
@@ -16,7 +16,7 @@ import re
 import sys
 from pathlib import Path
 
-LAYERS = ["core", "stats", "run", "comm", "algo", "model", "cmd"]
+LAYERS = ["core", "stats", "runtime", "comm", "algo", "model", "cmd"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/([^"]+)"')
 MODEL_ROOMS = ["setup", "libs", "transforms", "stages", ""]  # "": the top of src/model
 

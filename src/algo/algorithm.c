@@ -9,8 +9,8 @@
 #include <string.h>
 
 /* Each algorithm's operations, defined in its own file. */
-extern const struct pst_trans_ops pst_srtrans_ops, pst_swtrans_ops, pst_logtrans_ops, pst_alltoallv_ops, pst_ialltoallv_ops,
-    pst_neighbor_ops, pst_alltoallv_init_ops;
+extern const struct pst_trans_ops pst_srtrans_ops, pst_swtrans_ops, pst_logtrans_ops, pst_alltoallv_ops,
+    pst_ialltoallv_ops, pst_neighbor_ops, pst_alltoallv_init_ops;
 extern const struct pst_vsum_ops pst_exchsum_ops, pst_halfsum_ops, pst_ringsum_ops, pst_ringpipe_ops, pst_allreduce_ops,
     pst_iallreduce_ops, pst_reduce_scatter_ops, pst_allreduce_init_ops;
 
@@ -42,9 +42,11 @@ const pst_algorithm pst_algorithms[] = {
     {"dfft", PST_FAMILY_DFFT, PST_ALG_STAGE_FFT, 0, false, false, pst_dfft_check, "a power-of-two row",
      "serial FFTW of the whole line", "log2 P SWAP (+1 for real data)",
      "binary exchange: stage t swaps the whole local block with p XOR 2^(k-1-t) and does the cross-rank butterflies; "
-     "the rest is a local FFTW transform", .trans = NULL},
+     "the rest is a local FFTW transform",
+     .trans = NULL},
     {"exchsum", PST_FAMILY_VSUM, PST_ALG_STAGE_LEGENDRE, 0, false, false, NULL, NULL, "MPI_Allreduce",
-     "log2 Q SWAP of V", "recursive doubling, highest bit first; excess ranks folded in and out", .vsum = &pst_exchsum_ops},
+     "log2 Q SWAP of V", "recursive doubling, highest bit first; excess ranks folded in and out",
+     .vsum = &pst_exchsum_ops},
     {"halfsum", PST_FAMILY_VSUM, PST_ALG_STAGE_LEGENDRE, 0, false, false, NULL, NULL,
      "MPI_Reduce_scatter (+ gather: MPI_Allreduce)", "log2 Q SWAP of V/2, V/4, ...",
      "recursive halving; a replicated result adds the recursive-doubling gather", .vsum = &pst_halfsum_ops},
@@ -86,7 +88,8 @@ const pst_algorithm *pst_algorithm_find(const char *name, unsigned stage)
 {
     for (size_t i = 0; i < pst_nalgorithms; i++) {
         const pst_algorithm *a = &pst_algorithms[i];
-        if (!strcmp(name, "coll") ? (a->coll_for & stage) != 0 : !strcmp(name, a->name) && (!stage || (a->stages & stage)))
+        if (!strcmp(name, "coll") ? (a->coll_for & stage) != 0
+                                  : !strcmp(name, a->name) && (!stage || (a->stages & stage)))
             return a;
     }
     return NULL;
@@ -121,24 +124,46 @@ const char *pst_algorithm_check(const pst_algorithm *alg, int nranks, int n, int
 
 /* The members pst_algorithm_rec writes, one registry row each. */
 static const pst_field algorithm_row[] = {
-    {"name", PST_F_STR, NULL, "the algorithm's name, as given to --algorithms (kernel) or --fft / --legendre (model)", false, NULL},
-    {"family", PST_F_STR, NULL, "the interface it implements: transpose (functionally MPI_Alltoallv), vsum (a distributed vector sum) or dfft (distributed FFT)", false, NULL},
-    {"stages", PST_F_STRS, NULL, "the stages it can serve: fft (across a processor row), legendre (down a column)", false, NULL},
-    {"coll_for", PST_F_STRS, NULL, "the stages in which the alias coll means this algorithm (empty for all but the collectives)", false, NULL},
-    {"collective", PST_F_BOOL, NULL, "an MPI library collective (blocking, nonblocking, neighbourhood or persistent): no protocol; any overlap is its own", false, NULL},
-    {"pipelined", PST_F_BOOL, NULL, "takes its contribution block by block from the caller's compute function, so one block's transfer overlaps the next one's computation", false, NULL},
-    {"needs", PST_F_STR, NULL, "the constraint on the communicator in words, e.g. a power-of-two row; null: none", false, NULL},
+    {"name", PST_F_STR, NULL, "the algorithm's name, as given to --algorithms (kernel) or --fft / --legendre (model)",
+     false, NULL},
+    {"family", PST_F_STR, NULL,
+     "the interface it implements: transpose (functionally MPI_Alltoallv), vsum (a distributed vector sum) or dfft "
+     "(distributed FFT)",
+     false, NULL},
+    {"stages", PST_F_STRS, NULL, "the stages it can serve: fft (across a processor row), legendre (down a column)",
+     false, NULL},
+    {"coll_for", PST_F_STRS, NULL,
+     "the stages in which the alias coll means this algorithm (empty for all but the collectives)", false, NULL},
+    {"collective", PST_F_BOOL, NULL,
+     "an MPI library collective (blocking, nonblocking, neighbourhood or persistent): no protocol; any overlap is its "
+     "own",
+     false, NULL},
+    {"pipelined", PST_F_BOOL, NULL,
+     "takes its contribution block by block from the caller's compute function, so one block's transfer overlaps the "
+     "next one's computation",
+     false, NULL},
+    {"needs", PST_F_STR, NULL, "the constraint on the communicator in words, e.g. a power-of-two row; null: none",
+     false, NULL},
     {"equivalent", PST_F_STR, NULL, "what its result equals: the reference it is verified against", false, NULL},
-    {"messages", PST_F_STR, NULL, "messages per rank and call, in Worley 1998's SWAP / SENDRECV terms (P, Q: ranks in the communicator; V: the vector); - for the collectives", false, NULL},
+    {"messages", PST_F_STR, NULL,
+     "messages per rank and call, in Worley 1998's SWAP / SENDRECV terms (P, Q: ranks in the communicator; V: the "
+     "vector); - for the collectives",
+     false, NULL},
     {"summary", PST_F_STR, NULL, "how it works, in one sentence", false, NULL},
-    {"requires", PST_F_STR, NULL, "the MPI feature it needs beyond MPI-3.0's blocking calls (a name of the header's mpi_features); null: none", false, NULL},
-    {"available", PST_F_BOOL, NULL, "this build's MPI library has what it needs (false: refused with exit 2 by name, skipped under all)", false, NULL},
-    {"standard", PST_F_STR, NULL, "the MPI standard section of the library calls it makes; null for the hand-written algorithms", false, NULL},
+    {"requires", PST_F_STR, NULL,
+     "the MPI feature it needs beyond MPI-3.0's blocking calls (a name of the header's mpi_features); null: none",
+     false, NULL},
+    {"available", PST_F_BOOL, NULL,
+     "this build's MPI library has what it needs (false: refused with exit 2 by name, skipped under all)", false, NULL},
+    {"standard", PST_F_STR, NULL,
+     "the MPI standard section of the library calls it makes; null for the hand-written algorithms", false, NULL},
 };
 static const pst_fields algorithm_row_fields = PST_FIELDS("algorithm", algorithm_row);
 
 static const pst_field algorithm_header[] = {
-    {"algorithms", PST_F_OBJS, NULL, "the algorithm registry, one object per algorithm (as `pstswm kernel --list --json` prints it)", false, &algorithm_row_fields},
+    {"algorithms", PST_F_OBJS, NULL,
+     "the algorithm registry, one object per algorithm (as `pstswm kernel --list --json` prints it)", false,
+     &algorithm_row_fields},
 };
 const pst_fields pst_algorithm_header_fields = PST_FIELDS("algorithm registry", algorithm_header);
 

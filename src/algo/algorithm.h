@@ -9,7 +9,7 @@
 #ifndef PST_ALGORITHM_H
 #define PST_ALGORITHM_H
 
-#include "run/mpi_features.h"
+#include "runtime/mpi_features.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -40,7 +40,8 @@ const char *pst_dfft_check(int nranks, int n, int mmax)
 {
     static char msg[160];
     if (!pst_is_pow2(nranks)) snprintf(msg, sizeof msg, "dfft needs a power-of-two number of ranks (got %d)", nranks);
-    else if (n < nranks || n % nranks) snprintf(msg, sizeof msg, "dfft: line length %d is not a multiple of %d ranks", n, nranks);
+    else if (n < nranks || n % nranks)
+        snprintf(msg, sizeof msg, "dfft: line length %d is not a multiple of %d ranks", n, nranks);
     else if (mmax >= n / 2) snprintf(msg, sizeof msg, "dfft: mmax %d must be below N/2 = %d", mmax, n / 2);
     else return NULL;
     return msg;
@@ -66,7 +67,8 @@ static fftw_plan make_local(void *arg, unsigned flags)
     const local_plan *l = arg;
     int len[1] = {l->f->nl};
     fftw_complex *buf = (fftw_complex *)l->f->work;
-    return fftw_plan_many_dft(1, len, l->count, buf, NULL, 1, l->f->nl, buf, NULL, 1, l->f->nl, l->sign, flags | FFTW_UNALIGNED);
+    return fftw_plan_many_dft(1, len, l->count, buf, NULL, 1, l->f->nl, buf, NULL, 1, l->f->nl, l->sign,
+                              flags | FFTW_UNALIGNED);
 }
 
 typedef struct local_plans {
@@ -89,7 +91,8 @@ static void plan_local(void *arg)
         }
 }
 
-pst_dfft *pst_dfft_create(const pst_protocol *p, bool overlap, MPI_Comm comm, int n, int lines, int mmax, pst_fft_planner *planner)
+pst_dfft *pst_dfft_create(const pst_protocol *p, bool overlap, MPI_Comm comm, int n, int lines, int mmax,
+                          pst_fft_planner *planner)
 {
     pst_dfft *f = pst_calloc(1, sizeof *f);
     f->xfers = pst_xfer_set_new();
@@ -158,8 +161,8 @@ static void stage(pst_dfft *f, double complex *data, int count, int t, int dir)
     size_t bytes = (size_t)count * (size_t)f->nl * sizeof(double complex);
     stage_run s = {.f = f, .data = data, .tw = f->tw[t], .upper = f->rank > partner, .dir = dir};
     pst_exchange_ops ops = {.arrived = butterflies, .arg = &s};
-    pst_exchange(f->xfers, f->p, f->overlapped, f->comm, partner, partner, f->rank < partner ? PST_SIDE_A : PST_SIDE_B, data, bytes,
-                 f->recv, bytes, t * PST_MAX_CHUNKS, pst_exchange_chunks(f->overlapped, bytes), &ops);
+    pst_exchange(f->xfers, f->p, f->overlapped, f->comm, partner, partner, f->rank < partner ? PST_SIDE_A : PST_SIDE_B,
+                 data, bytes, f->recv, bytes, t * PST_MAX_CHUNKS, pst_exchange_chunks(f->overlapped, bytes), &ops);
 }
 
 static void forward(pst_dfft *f, double complex *data, int count, fftw_plan plan)
@@ -197,8 +200,9 @@ static const double complex *conj_exchange(pst_dfft *f, const double complex *mi
     if (f->conj_rank == f->rank) return mine;
     pst_exchange_ops ops = {0};
     size_t big = bytes_out > bytes_in ? bytes_out : bytes_in;
-    pst_exchange(f->xfers, f->p, f->overlapped, f->comm, f->conj_rank, f->conj_rank, f->rank < f->conj_rank ? PST_SIDE_A : PST_SIDE_B,
-                 mine, bytes_out, theirs, bytes_in, (f->k + 1) * PST_MAX_CHUNKS, pst_exchange_chunks(f->overlapped, big), &ops);
+    pst_exchange(f->xfers, f->p, f->overlapped, f->comm, f->conj_rank, f->conj_rank,
+                 f->rank < f->conj_rank ? PST_SIDE_A : PST_SIDE_B, mine, bytes_out, theirs, bytes_in,
+                 (f->k + 1) * PST_MAX_CHUNKS, pst_exchange_chunks(f->overlapped, big), &ops);
     return theirs;
 }
 
@@ -221,7 +225,8 @@ void pst_dfft_r2c(pst_dfft *f, const double *in, double complex *out)
         int their_rev = (f->size - f->rev) % f->size, their_nm = owned_count(f, their_rev);
         double complex *give = f->spec;
         for (int q = 0; q < pairs; q++)
-            for (int i = 0; i < their_nm; i++) give[(size_t)q * their_nm + i] = z[(size_t)q * nl + conj_index(f, their_rev, i)];
+            for (int i = 0; i < their_nm; i++)
+                give[(size_t)q * their_nm + i] = z[(size_t)q * nl + conj_index(f, their_rev, i)];
         zc = conj_exchange(f, give, (size_t)pairs * their_nm * sizeof(double complex), f->recv,
                            (size_t)pairs * f->nm * sizeof(double complex));
         zc_stride = (size_t)f->nm;
@@ -243,7 +248,8 @@ void pst_dfft_c2r(pst_dfft *f, const double complex *in, double *out)
     double complex *mine = f->spec, *give = f->spec + (size_t)pairs * nm, *z = f->work;
     for (int q = 0; q < pairs; q++)
         for (int i = 0; i < nm; i++) {
-            double complex x = in[(size_t)(2 * q) * nm + i], y = 2 * q + 1 < f->lines ? in[(size_t)(2 * q + 1) * nm + i] : 0.0;
+            double complex x = in[(size_t)(2 * q) * nm + i],
+                           y = 2 * q + 1 < f->lines ? in[(size_t)(2 * q + 1) * nm + i] : 0.0;
             if (pst_dfft_m(f, i) == 0) { x = creal(x); y = creal(y); }
             mine[(size_t)q * nm + i] = x + I * y;
             give[(size_t)q * nm + i] = conj(x) + I * conj(y);

@@ -51,12 +51,13 @@ static void exchange_partitioned(pst_xfer_set *xfers, const pst_protocol *p, MPI
     pst_xfer_wait(&x);
 }
 
-void pst_exchange(pst_xfer_set *xfers, const pst_protocol *p, bool overlapped, MPI_Comm comm, int dest, int src, int side,
-                  const void *sendbuf, size_t send_bytes, void *recvbuf, size_t recv_bytes, int tag,
+void pst_exchange(pst_xfer_set *xfers, const pst_protocol *p, bool overlapped, MPI_Comm comm, int dest, int src,
+                  int side, const void *sendbuf, size_t send_bytes, void *recvbuf, size_t recv_bytes, int tag,
                   int nchunks, const pst_exchange_ops *ops)
 {
     if (p->partitioned) {
-        exchange_partitioned(xfers, p, comm, dest, src, side, sendbuf, send_bytes, recvbuf, recv_bytes, tag, nchunks, ops);
+        exchange_partitioned(xfers, p, comm, dest, src, side, sendbuf, send_bytes, recvbuf, recv_bytes, tag, nchunks,
+                             ops);
         return;
     }
     pst_xfer x[PST_MAX_CHUNKS];

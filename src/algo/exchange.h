@@ -44,8 +44,8 @@ void pst_chunk_range(size_t bytes, int n, int c, size_t *off, size_t *len);
 
 /* tag: 0 <= tag, tag + nchunks <= PST_TAG_LIMIT.  xfers: the plan's persistent transfers
  * (pst_xfer_set), prepared the first time an exchange is run with given buffers. */
-void pst_exchange(pst_xfer_set *xfers, const pst_protocol *p, bool overlapped, MPI_Comm comm, int dest, int src, int side,
-                  const void *sendbuf, size_t send_bytes, void *recvbuf, size_t recv_bytes, int tag,
+void pst_exchange(pst_xfer_set *xfers, const pst_protocol *p, bool overlapped, MPI_Comm comm, int dest, int src,
+                  int side, const void *sendbuf, size_t send_bytes, void *recvbuf, size_t recv_bytes, int tag,
                   int nchunks, const pst_exchange_ops *ops);
 
 /* Room for `n` transfers of up to `bytes` in flight at once: the one-sided transports grow

@@ -1,8 +1,9 @@
 /* The one owner of FFTW planning in a run: the planner effort (--fftw-plan, the same word for
  * `pstswm model` and `pstswm kernel`), the wisdom file (--fftw-wisdom), plans agreed over ranks,
  * and the count of the plans made.  Every FFTW plan of the program is made here: the model's
- * batched FFTs (model/transforms/fft.c, model/transforms/pfft.c), its set-up transforms (model/transforms/transforms.c), the
- * distributed FFT's local transforms (algo/dfft.c) and the kernel's reference (cmd/kernel/kernel_cases.c).
+ * batched FFTs (model/transforms/fft.c, model/transforms/pfft.c), its set-up transforms
+ * (model/transforms/transforms.c), the distributed FFT's local transforms (algo/dfft.c) and the kernel's reference
+ * (cmd/kernel/kernel_cases.c).
  *
  * FFTW's planner and its wisdom are the process's; the planner object holds what a run asked of
  * them.  It lives in algo, the lowest layer that calls FFTW. */
@@ -41,12 +42,11 @@ typedef fftw_plan pst_fft_make_fn(void *arg, unsigned flags);
  * Exit 3 naming `what` when FFTW cannot plan it. */
 fftw_plan pst_fft_plan(pst_fft_planner *p, pst_fft_use use, pst_fft_make_fn *make, void *arg, const char *what);
 
-/* plan_all(arg) on every rank of comm (collective; it plans through pst_fft_plan), with the same plans wherever the problem is
- * the same: rank 0 plans, and its wisdom goes to the others, which then make the same plans
- * without timing candidates.  Planned apart, each rank times FFTW's candidates under its own load
- * and may keep another plan (T85L16 on 1x2 with `measure`: the two ranks' plans differed in every
- * launch), so ranks doing equal transforms would do them at different speeds.  comm
- * MPI_COMM_NULL, or one rank: plan_all alone. */
+/* plan_all(arg) on every rank of comm (collective; it plans through pst_fft_plan), with the same plans wherever the
+ * problem is the same: rank 0 plans, and its wisdom goes to the others, which then make the same plans without timing
+ * candidates.  Planned apart, each rank times FFTW's candidates under its own load and may keep another plan (T85L16 on
+ * 1x2 with `measure`: the two ranks' plans differed in every launch), so ranks doing equal transforms would do them at
+ * different speeds.  comm MPI_COMM_NULL, or one rank: plan_all alone. */
 void pst_fft_plan_agreed(MPI_Comm comm, void (*plan_all)(void *arg), void *arg);
 
 /* A wisdom file (--fftw-wisdom): load before planning, so the plans of an earlier run on this

@@ -67,12 +67,14 @@ static void check_counts(const pst_trans *t)
     int *expect = pst_malloc((size_t)P * sizeof *expect);
     MPI_Alltoall(t->sendcounts, 1, MPI_INT, expect, 1, MPI_INT, t->comm);
     for (int q = 0; q < P; q++)
-        if (expect[q] != t->recvcounts[q] || t->sendcounts[q] < 0 || t->sdispls[q] < 0 || t->rdispls[q] < 0) bad = q + 1;
+        if (expect[q] != t->recvcounts[q] || t->sendcounts[q] < 0 || t->sdispls[q] < 0 || t->rdispls[q] < 0)
+            bad = q + 1;
     int any = 0;
     MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, t->comm);
     if (any) {
-        if (bad) pst_fatal(PST_EXIT_FAILED, "transpose plan: rank %d expects %d bytes from rank %d, which sends %d", t->rank,
-                           t->recvcounts[bad - 1], bad - 1, expect[bad - 1]);
+        if (bad)
+            pst_fatal(PST_EXIT_FAILED, "transpose plan: rank %d expects %d bytes from rank %d, which sends %d", t->rank,
+                      t->recvcounts[bad - 1], bad - 1, expect[bad - 1]);
         pst_fatal(PST_EXIT_FAILED, "transpose plan: inconsistent counts on another rank");
     }
     free(expect);
@@ -83,7 +85,8 @@ pst_trans *pst_trans_create(const pst_algorithm *alg, const pst_protocol *p, boo
 {
     if (alg->family != PST_FAMILY_TRANSPOSE) pst_fatal(PST_EXIT_FAILED, "%s is not a transpose", alg->name);
     if (!alg->collective && !p) pst_fatal(PST_EXIT_FAILED, "transpose %s needs a protocol", alg->name);
-    if (pst_algorithm_unavailable(alg)) pst_fatal(PST_EXIT_FAILED, "transpose %s %s", alg->name, pst_algorithm_unavailable(alg));
+    if (pst_algorithm_unavailable(alg))
+        pst_fatal(PST_EXIT_FAILED, "transpose %s %s", alg->name, pst_algorithm_unavailable(alg));
     pst_trans *t = pst_calloc(1, sizeof *t);
     t->alg = alg;
     t->p = p;
@@ -106,7 +109,8 @@ pst_trans *pst_trans_create(const pst_algorithm *alg, const pst_protocol *p, boo
 
 pst_trans *pst_trans_create_inverse(const pst_trans *t)
 {
-    return pst_trans_create(t->alg, t->p, t->overlap_flag, t->comm, t->recvcounts, t->rdispls, t->sendcounts, t->sdispls);
+    return pst_trans_create(t->alg, t->p, t->overlap_flag, t->comm, t->recvcounts, t->rdispls, t->sendcounts,
+                            t->sdispls);
 }
 
 void pst_trans_run(pst_trans *t, const void *sendbuf, void *recvbuf, const pst_trans_hooks *hooks)

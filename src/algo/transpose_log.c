@@ -165,8 +165,15 @@ static void plan_logtrans(pst_trans *t)
     int P = t->size, r = t->rank, d, Q = pst_pow2_floor(P, &d);
     int *C = pst_malloc((size_t)P * (size_t)P * sizeof *C);
     MPI_Allgather(t->sendcounts, P, MPI_INT, C, P, MPI_INT, t->comm);
-    logbuild b = {.t = t, .L = L, .C = C, .P = P, .Q = Q, .d = d, .node = r < Q ? r : r - Q,
-                  .at = pst_malloc((size_t)P * (size_t)P * sizeof *b.at), .next = pst_malloc((size_t)P * (size_t)P * sizeof *b.next)};
+    logbuild b = {.t = t,
+                  .L = L,
+                  .C = C,
+                  .P = P,
+                  .Q = Q,
+                  .d = d,
+                  .node = r < Q ? r : r - Q,
+                  .at = pst_malloc((size_t)P * (size_t)P * sizeof *b.at),
+                  .next = pst_malloc((size_t)P * (size_t)P * sizeof *b.next)};
     L->stages = pst_calloc((size_t)d + 2, sizeof *L->stages);
     if (r >= Q) {
         plan_excess(&b);
@@ -237,8 +244,9 @@ static void run_logtrans(pst_trans *t, const char *sendbuf, char *recvbuf, const
         run.next = L->work[1 - ci];
         char *target = (st->flip ? run.next : run.cur) + st->recv_at;
         size_t big = st->send_bytes > st->recv_bytes ? st->send_bytes : st->recv_bytes;
-        pst_exchange(t->xfers, t->p, t->overlapped, t->comm, st->partner, st->partner, st->side, L->stream, st->send_bytes,
-                     target, st->recv_bytes, PST_MAX_CHUNKS * st->tag, pst_exchange_chunks(t->overlapped, big), &ops);
+        pst_exchange(t->xfers, t->p, t->overlapped, t->comm, st->partner, st->partner, st->side, L->stream,
+                     st->send_bytes, target, st->recv_bytes, PST_MAX_CHUNKS * st->tag,
+                     pst_exchange_chunks(t->overlapped, big), &ops);
         if (st->flip) ci = 1 - ci;
     }
     run.cur = L->work[ci];

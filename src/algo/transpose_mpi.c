@@ -60,8 +60,8 @@ static void run_ialltoallv(pst_trans *t, const char *sendbuf, char *recvbuf, con
             pst_trans_pack_peer(t, h, mod(r + k, P));
             drive(s, g);
         }
-        MPI_Ialltoallv(sendbuf, s->sc + g * P, t->sdispls, MPI_BYTE, recvbuf, s->rc + g * P, t->rdispls, MPI_BYTE, t->comm,
-                       &s->req[g]);
+        MPI_Ialltoallv(sendbuf, s->sc + g * P, t->sdispls, MPI_BYTE, recvbuf, s->rc + g * P, t->rdispls, MPI_BYTE,
+                       t->comm, &s->req[g]);
         if (g == 0) pst_trans_run_self(t, sendbuf, recvbuf, h);
         if (g > 0) {
             MPI_Wait(&s->req[g - 1], MPI_STATUS_IGNORE);
@@ -133,16 +133,16 @@ static void plan_neighbor(pst_trans *t)
     /* Open MPI's MPI_UNWEIGHTED is a zero-length array: gcc reads the prototype as a read of it. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstringop-overread"
-    MPI_Dist_graph_create_adjacent(t->comm, s->nsrc, s->src, MPI_UNWEIGHTED, s->ndst, s->dst, MPI_UNWEIGHTED, MPI_INFO_NULL,
-                                   0, &s->graph);
+    MPI_Dist_graph_create_adjacent(t->comm, s->nsrc, s->src, MPI_UNWEIGHTED, s->ndst, s->dst, MPI_UNWEIGHTED,
+                                   MPI_INFO_NULL, 0, &s->graph);
 #pragma GCC diagnostic pop
     /* The neighbour order of the graph is the order given (MPI-3.1 §7.6); check it, since the
      * counts above rely on it. */
     int indeg, outdeg, weighted;
     MPI_Dist_graph_neighbors_count(s->graph, &indeg, &outdeg, &weighted);
     if (indeg != s->nsrc || outdeg != s->ndst)
-        pst_fatal(PST_EXIT_FAILED, "neighbor transpose: the graph has %d in / %d out edges, %d / %d were given", indeg, outdeg,
-                  s->nsrc, s->ndst);
+        pst_fatal(PST_EXIT_FAILED, "neighbor transpose: the graph has %d in / %d out edges, %d / %d were given", indeg,
+                  outdeg, s->nsrc, s->ndst);
     t->state = s;
 }
 
@@ -198,8 +198,8 @@ static void run_alltoallv_init(pst_trans *t, const char *sendbuf, char *recvbuf,
     pi_state *s = t->state;
     if (!s->made || s->sendbuf != sendbuf || s->recvbuf != recvbuf) {
         if (s->made) MPI_Request_free(&s->req);
-        pst_alltoallv_init(sendbuf, t->sendcounts, t->sdispls, MPI_BYTE, recvbuf, t->recvcounts, t->rdispls, MPI_BYTE, t->comm,
-                           MPI_INFO_NULL, &s->req);
+        pst_alltoallv_init(sendbuf, t->sendcounts, t->sdispls, MPI_BYTE, recvbuf, t->recvcounts, t->rdispls, MPI_BYTE,
+                           t->comm, MPI_INFO_NULL, &s->req);
         s->made = true;
         s->sendbuf = sendbuf;
         s->recvbuf = recvbuf;

@@ -68,9 +68,9 @@ static void run_steps(pst_trans *t, const char *sendbuf, char *recvbuf, const ps
     steps *s = t->state;
     for (int k = 0; k < s->n; k++) {
         const step *st = &s->v[k];
-        pst_xfer_set_init(t->xfers, &s->x[k], t->p, t->comm, st->dest, st->src, st->side, sendbuf + t->sdispls[st->dest],
-                          (size_t)t->sendcounts[st->dest], recvbuf + t->rdispls[st->src], (size_t)t->recvcounts[st->src],
-                          st->tag);
+        pst_xfer_set_init(t->xfers, &s->x[k], t->p, t->comm, st->dest, st->src, st->side,
+                          sendbuf + t->sdispls[st->dest], (size_t)t->sendcounts[st->dest],
+                          recvbuf + t->rdispls[st->src], (size_t)t->recvcounts[st->src], st->tag);
     }
     if (!t->overlapped) {
         pst_trans_run_self(t, sendbuf, recvbuf, h);

@@ -33,7 +33,8 @@ void pst_rangeset_add(pst_rangeset *rs, size_t lo, size_t n)
 
 /* Bytes [off, off + bytes) of the concatenation of rs's ranges of vec <-> stream (element
  * offsets: every chunk boundary is a multiple of 8 bytes). */
-static void stream_apply(const pst_rangeset *rs, double *vec, double *stream, size_t off, size_t bytes, enum pst_stream_op op)
+static void stream_apply(const pst_rangeset *rs, double *vec, double *stream, size_t off, size_t bytes,
+                         enum pst_stream_op op)
 {
     pst_copy_charge(bytes); /* a gather, scatter or sum of received partial sums: memory-bound, a copy's cost */
     size_t first = off / 8, last = (off + bytes) / 8, base = 0;
@@ -70,13 +71,14 @@ static void xs_arrived(void *arg, size_t off, size_t bytes)
 }
 
 /* The transfers of one exchange, the callbacks above working on the vector meanwhile. */
-void pst_vsum_exchange(pst_vsum *v, int dest, int src, int side, int tag, int nchunks, pst_vsum_xs *s, const void *direct,
-                       size_t send_bytes, void *into, size_t recv_bytes)
-                       {
-                       pst_exchange_ops ops = {.fill = xs_fill, .middle = xs_middle, .arrived = xs_arrived, .arg = s};
+void pst_vsum_exchange(pst_vsum *v, int dest, int src, int side, int tag, int nchunks, pst_vsum_xs *s,
+                       const void *direct, size_t send_bytes, void *into, size_t recv_bytes)
+{
+    pst_exchange_ops ops = {.fill = xs_fill, .middle = xs_middle, .arrived = xs_arrived, .arg = s};
     const void *sendbuf = s->send_set ? (const void *)s->stream : direct;
     void *recvbuf = s->recv_set ? (void *)s->recv : into;
-    pst_exchange(v->xfers, v->p, v->overlapped, v->comm, dest, src, side, sendbuf, send_bytes, recvbuf, recv_bytes, tag, nchunks, &ops);
+    pst_exchange(v->xfers, v->p, v->overlapped, v->comm, dest, src, side, sendbuf, send_bytes, recvbuf, recv_bytes, tag,
+                 nchunks, &ops);
 }
 
 int pst_vsum_swap_chunks(const pst_vsum *v, size_t a_bytes, size_t b_bytes)
@@ -121,12 +123,20 @@ pst_vsum *pst_vsum_create(const pst_algorithm *alg, const pst_protocol *p, bool 
 {
     if (alg->family != PST_FAMILY_VSUM) pst_fatal(PST_EXIT_FAILED, "%s is not a vector sum", alg->name);
     if (unit == 0 || n % unit) pst_fatal(PST_EXIT_FAILED, "vector sum: unit %zu does not divide n = %zu", unit, n);
-    if (n > INT_MAX / sizeof(double)) pst_fatal(PST_EXIT_FAILED, "vector sum: n = %zu doubles exceeds the int byte limit", n);
+    if (n > INT_MAX / sizeof(double))
+        pst_fatal(PST_EXIT_FAILED, "vector sum: n = %zu doubles exceeds the int byte limit", n);
     if (!alg->collective && !p) pst_fatal(PST_EXIT_FAILED, "vector sum %s needs a protocol", alg->name);
-    if (pst_algorithm_unavailable(alg)) pst_fatal(PST_EXIT_FAILED, "vector sum %s %s", alg->name, pst_algorithm_unavailable(alg));
+    if (pst_algorithm_unavailable(alg))
+        pst_fatal(PST_EXIT_FAILED, "vector sum %s %s", alg->name, pst_algorithm_unavailable(alg));
     pst_vsum *v = pst_calloc(1, sizeof *v);
-    *v = (pst_vsum){.alg = alg, .p = p, .overlapped = pst_overlapped(p, overlap), .replicated = result == PST_VSUM_REPLICATED,
-                    .comm = comm, .n = n, .unit = unit, .xfers = pst_xfer_set_new()};
+    *v = (pst_vsum){.alg = alg,
+                    .p = p,
+                    .overlapped = pst_overlapped(p, overlap),
+                    .replicated = result == PST_VSUM_REPLICATED,
+                    .comm = comm,
+                    .n = n,
+                    .unit = unit,
+                    .xfers = pst_xfer_set_new()};
     MPI_Comm_rank(comm, &v->rank);
     MPI_Comm_size(comm, &v->size);
     if (v->size > MAX_RANKS)

@@ -47,8 +47,8 @@ typedef struct pst_vsum pst_vsum;
 
 /* Collective over comm.  alg is a registry row of the vector-sum family.  unit >= 1 divides n;
  * n * 8 <= INT_MAX; p may be NULL for the collective. */
-pst_vsum *pst_vsum_create(const pst_algorithm *alg, const pst_protocol *p, bool overlap, MPI_Comm comm, size_t n, size_t unit,
-                          pst_vsum_result result);
+pst_vsum *pst_vsum_create(const pst_algorithm *alg, const pst_protocol *p, bool overlap, MPI_Comm comm, size_t n,
+                          size_t unit, pst_vsum_result result);
 /* Collective.  out has n elements.  On return out holds the sum: all of it (replicated) or this
  * rank's block (partitioned; the rest of out is scratch).  in == out is allowed. */
 void pst_vsum_run(pst_vsum *v, const double *in, double *out);

@@ -50,7 +50,9 @@ static void unfold(pst_vsum *v, double *out, int q2)
     size_t lo = v->replicated ? 0 : v->lo[e], bytes = (v->replicated ? v->n : v->count[e]) * sizeof(double);
     pst_vsum_xs s = {0};
     int nchunks = pst_vsum_swap_chunks(v, bytes, 0);
-    if (r >= q2) pst_vsum_exchange(v, r - q2, r - q2, PST_SIDE_B, TAG_UNFOLD * PST_MAX_CHUNKS, nchunks, &s, NULL, 0, out + lo, bytes);
+    if (r >= q2)
+        pst_vsum_exchange(v, r - q2, r - q2, PST_SIDE_B, TAG_UNFOLD * PST_MAX_CHUNKS, nchunks, &s, NULL, 0, out + lo,
+                          bytes);
     else pst_vsum_exchange(v, e, e, PST_SIDE_A, TAG_UNFOLD * PST_MAX_CHUNKS, nchunks, &s, out + lo, bytes, NULL, 0);
 }
 

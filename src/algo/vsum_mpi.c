@@ -35,7 +35,8 @@ static void run_iallreduce(pst_vsum *v, pst_vsum_compute_fn compute, void *arg, 
         if (v->replicated)
             MPI_Iallreduce(MPI_IN_PLACE, block, n, MPI_DOUBLE, MPI_SUM, v->comm, &req[q]);
         else
-            MPI_Ireduce(q == v->rank ? MPI_IN_PLACE : (const void *)block, block, n, MPI_DOUBLE, MPI_SUM, q, v->comm, &req[q]);
+            MPI_Ireduce(q == v->rank ? MPI_IN_PLACE : (const void *)block, block, n, MPI_DOUBLE, MPI_SUM, q, v->comm,
+                        &req[q]);
         /* Progress for the sums in flight before the next block's computation (one MPI_Test
          * each: gcc takes MPICH's MPI_STATUSES_IGNORE for an empty array). */
         for (int k = 0; k <= q; k++) {
@@ -70,7 +71,8 @@ static void run_reduce_scatter(pst_vsum *v, pst_vsum_compute_fn compute, void *a
     MPI_Reduce_scatter(out, v->scratch, s->counts, MPI_DOUBLE, MPI_SUM, v->comm);
     memcpy(out + v->lo[v->rank], v->scratch, v->count[v->rank] * sizeof(double));
     pst_copy_charge(v->count[v->rank] * sizeof(double));
-    if (v->replicated) MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, out, s->counts, s->displs, MPI_DOUBLE, v->comm);
+    if (v->replicated)
+        MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, out, s->counts, s->displs, MPI_DOUBLE, v->comm);
 }
 
 static void free_reduce_scatter(void *state)

@@ -11,8 +11,9 @@ static void ring_allgather(pst_vsum *v, double *out)
     for (int k = 0; k < Q - 1; k++) {
         int sb = mod(r - k, Q), rb = mod(r - k - 1, Q);
         pst_vsum_xs s = {0};
-        pst_vsum_exchange(v, mod(r + 1, Q), mod(r - 1, Q), side, (Q + k) * PST_MAX_CHUNKS % PST_TAG_LIMIT, v->ring_chunks, &s,
-                          out + v->lo[sb], v->count[sb] * sizeof(double), out + v->lo[rb], v->count[rb] * sizeof(double));
+        pst_vsum_exchange(v, mod(r + 1, Q), mod(r - 1, Q), side, (Q + k) * PST_MAX_CHUNKS % PST_TAG_LIMIT,
+                          v->ring_chunks, &s, out + v->lo[sb], v->count[sb] * sizeof(double), out + v->lo[rb],
+                          v->count[rb] * sizeof(double));
     }
 }
 

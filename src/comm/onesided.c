@@ -109,8 +109,10 @@ static pst_os_state *state_of(const pst_os_backend *b, const pst_xfer *x)
 {
     pst_os_state **s = find_state(b, x->comm);
     if (!s)
-        pst_fatal(PST_EXIT_FAILED, "transport %s: not set up on this communicator; call pst_transport_setup(\"%s\", comm, "
-                     "max_bytes, max_inflight) on every rank of it first", b->name, b->name);
+        pst_fatal(PST_EXIT_FAILED,
+                  "transport %s: not set up on this communicator; call pst_transport_setup(\"%s\", comm, "
+                  "max_bytes, max_inflight) on every rank of it first",
+                  b->name, b->name);
     return *s;
 }
 
@@ -125,7 +127,8 @@ static void free_area(pst_os_state *s)
 static void alloc_area(pst_os_state *s, size_t depth, size_t slot)
 {
     size_t P = (size_t)s->size, word = sizeof(uint64_t);
-    if (depth >= (size_t)1 << slot_bits) pst_fatal(PST_EXIT_FAILED, "transport %s: %zu transfers in flight is too many", s->backend->name, depth);
+    if (depth >= (size_t)1 << slot_bits)
+        pst_fatal(PST_EXIT_FAILED, "transport %s: %zu transfers in flight is too many", s->backend->name, depth);
     s->depth = depth;
     s->grant_at = 0;
     s->ready_at = P * depth * word;
@@ -158,7 +161,8 @@ void pst_os_setup(const pst_os_backend *b, MPI_Comm comm, size_t max_bytes, size
     if (sp) {
         s = *sp;
         if (s->nfree != s->nslots)
-            pst_fatal(PST_EXIT_FAILED, "transport %s: set-up while %zu transfers are in flight", b->name, s->nslots - s->nfree);
+            pst_fatal(PST_EXIT_FAILED, "transport %s: set-up while %zu transfers are in flight", b->name,
+                      s->nslots - s->nfree);
         /* Keep the area when it can be re-cut into n slots of the new size. */
         if (s->depth < n || s->data_bytes / slot < n) free_area(s), alloc_area(s, n, slot);
     } else {
@@ -206,9 +210,11 @@ const char *pst_os_memory_model(const pst_os_backend *b, MPI_Comm comm)
 static int take_slot(pst_os_state *s, const pst_xfer *x)
 {
     if ((size_t)x->bytes > s->slot_bytes)
-        pst_fatal(PST_EXIT_FAILED, "transport %s: a %d-byte message exceeds the %zu-byte slots set up", s->backend->name, x->bytes,
-                  s->slot_bytes);
-    if (s->nfree == 0) pst_fatal(PST_EXIT_FAILED, "transport %s: more than the %zu transfers set up are in flight", s->backend->name, s->nslots);
+        pst_fatal(PST_EXIT_FAILED, "transport %s: a %d-byte message exceeds the %zu-byte slots set up",
+                  s->backend->name, x->bytes, s->slot_bytes);
+    if (s->nfree == 0)
+        pst_fatal(PST_EXIT_FAILED, "transport %s: more than the %zu transfers set up are in flight", s->backend->name,
+                  s->nslots);
     return s->free_slots[--s->nfree];
 }
 
@@ -216,7 +222,10 @@ static void give_slot(pst_os_state *s, int slot) { s->free_slots[s->nfree++] = s
 
 static uint64_t ticket(uint64_t k, int slot) { return (k + 1) << slot_bits | (uint64_t)slot; }
 static int ticket_slot(uint64_t t) { return (int)(t & (((uint64_t)1 << slot_bits) - 1)); }
-static size_t word_at(size_t region, size_t row, size_t col, size_t depth) { return region + (row * depth + col) * sizeof(uint64_t); }
+static size_t word_at(size_t region, size_t row, size_t col, size_t depth)
+{
+    return region + (row * depth + col) * sizeof(uint64_t);
+}
 static size_t slot_at(const pst_os_state *s, int slot) { return s->data_at + (size_t)slot * s->slot_bytes; }
 
 void pst_os_phase(const pst_os_backend *b, pst_xfer *x, int phase)

@@ -158,9 +158,9 @@ static const char *const groups[] = {"all", "unordered", "ordered", "overlap", "
 
 static bool in_group(const pst_protocol *p, const char *group)
 {
-    return !strcmp(group, "all") || (!strcmp(group, "unordered") && !p->ordered) || (!strcmp(group, "ordered") && p->ordered) ||
-           (!strcmp(group, "overlap") && p->overlap) || (!strcmp(group, "no-overlap") && !p->overlap) ||
-           (!strcmp(group, "persistent") && p->persistent);
+    return !strcmp(group, "all") || (!strcmp(group, "unordered") && !p->ordered) ||
+           (!strcmp(group, "ordered") && p->ordered) || (!strcmp(group, "overlap") && p->overlap) ||
+           (!strcmp(group, "no-overlap") && !p->overlap) || (!strcmp(group, "persistent") && p->persistent);
 }
 
 static bool is_group(const char *spec)
@@ -205,7 +205,8 @@ int pst_protocol_parse_list(const char *transport, const char *list, const pst_p
         }
         if (is_group(spec)) {
             for (size_t i = 0; i < c->n; i++)
-                if (in_group(&c->p[i], spec) && !pst_protocol_unavailable(&c->p[i])) push_unique(&res, &count, &c->p[i]);
+                if (in_group(&c->p[i], spec) && !pst_protocol_unavailable(&c->p[i]))
+                    push_unique(&res, &count, &c->p[i]);
             continue;
         }
         const pst_protocol *p = pst_protocol_find(transport, spec);
@@ -235,7 +236,8 @@ int pst_protocol_parse_list(const char *transport, const char *list, const pst_p
 /* MPI counts are ints: a larger transfer is a failure to report, never one to shorten. */
 static int count_of(size_t bytes)
 {
-    if (bytes > INT_MAX) pst_fatal(PST_EXIT_FAILED, "a transfer of %zu bytes exceeds MPI's int count (%d)", bytes, INT_MAX);
+    if (bytes > INT_MAX)
+        pst_fatal(PST_EXIT_FAILED, "a transfer of %zu bytes exceeds MPI's int count (%d)", bytes, INT_MAX);
     return (int)bytes;
 }
 
@@ -301,7 +303,8 @@ pst_xfer_set *pst_xfer_set_new(void) { return pst_calloc(1, sizeof(pst_xfer_set)
  * ints carry the spread, slot_is tells communicators apart. */
 static size_t slot_hash(int dest, int src, int side, int tag)
 {
-    size_t h = (size_t)tag * 0x9E3779B97F4A7C15ull ^ (size_t)dest * 0xC2B2AE3D27D4EB4Full ^ (size_t)src * 0x165667B19E3779F9ull ^ (size_t)side;
+    size_t h = (size_t)tag * 0x9E3779B97F4A7C15ull ^ (size_t)dest * 0xC2B2AE3D27D4EB4Full ^
+               (size_t)src * 0x165667B19E3779F9ull ^ (size_t)side;
     return h ^ (h >> 29);
 }
 
@@ -341,15 +344,15 @@ void pst_xfer_set_init(pst_xfer_set *s, pst_xfer *x, const pst_protocol *p, MPI_
     pst_xfer_set_init_parts(s, x, p, comm, dest, src, side, sendbuf, send_bytes, 1, recvbuf, recv_bytes, 1, tag);
 }
 
-void pst_xfer_set_init_parts(pst_xfer_set *s, pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest, int src, int side,
-                             const void *sendbuf, size_t send_bytes, int send_parts, void *recvbuf, size_t recv_bytes,
-                             int recv_parts, int tag)
+void pst_xfer_set_init_parts(pst_xfer_set *s, pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest, int src,
+                             int side, const void *sendbuf, size_t send_bytes, int send_parts, void *recvbuf,
+                             size_t recv_bytes, int recv_parts, int tag)
 {
     pst_xfer_init_v(x, p, comm, dest, src, side, sendbuf, send_bytes, recvbuf, recv_bytes, tag);
     if (send_parts < 1 || recv_parts < 1 || send_bytes % (size_t)send_parts || recv_bytes % (size_t)recv_parts ||
         ((send_parts > 1 || recv_parts > 1) && !p->partitioned))
-        pst_fatal(PST_EXIT_FAILED, "protocol %s: %zu / %zu bytes cannot go as %d / %d equal partitions", p->code, send_bytes,
-                  recv_bytes, send_parts, recv_parts);
+        pst_fatal(PST_EXIT_FAILED, "protocol %s: %zu / %zu bytes cannot go as %d / %d equal partitions", p->code,
+                  send_bytes, recv_bytes, send_parts, recv_parts);
     x->send_parts = send_parts;
     x->recv_parts = recv_parts;
     if (!prepares(p)) return;

@@ -27,7 +27,7 @@
 #ifndef PST_PROTOCOL_H
 #define PST_PROTOCOL_H
 
-#include "run/mpi_features.h"
+#include "runtime/mpi_features.h"
 
 #include <mpi.h>
 #include <stdbool.h>
@@ -198,9 +198,9 @@ void pst_xfer_set_free(pst_xfer_set *s);
  * receive partition, then pst_xfer_wait.  pst_xfer_wait_part returns with that partition in and
  * the whole send complete (MPI completes partitioned sends only as a whole), so the caller may
  * then write the send buffer, as after pst_xfer_wait. */
-void pst_xfer_set_init_parts(pst_xfer_set *s, pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest, int src, int side,
-                             const void *sendbuf, size_t send_bytes, int send_parts, void *recvbuf, size_t recv_bytes,
-                             int recv_parts, int tag);
+void pst_xfer_set_init_parts(pst_xfer_set *s, pst_xfer *x, const pst_protocol *p, MPI_Comm comm, int dest, int src,
+                             int side, const void *sendbuf, size_t send_bytes, int send_parts, void *recvbuf,
+                             size_t recv_bytes, int recv_parts, int tag);
 void pst_xfer_send_part(pst_xfer *x, int part);
 void pst_xfer_wait_part(pst_xfer *x, int part);
 /* Buffered-send space for n messages like x outstanding at once (0,0 of "mpi"); local.
@@ -220,9 +220,9 @@ void pst_xfer_wait(pst_xfer *x);
  * phase that can block until its partner reaches the partner's wait phase must not run ahead of
  * this rank's own waits, or ranks can wait on each other in a cycle.  That is side B of an
  * ordered protocol whose side A receives (mpi: 1,1 and 1,7) or announces its data (rma, shmem:
- * 1,1, put-nb) only in its wait phase, and their overlap codes.  Batches therefore run: post all; send every transfer whose send is early; then, in
- * order, each remaining send followed by its wait.  For a single partner this is the plain
- * post-all/send-all/wait-all order (side B's wait phase is empty). */
+ * 1,1, put-nb) only in its wait phase, and their overlap codes.  Batches therefore run: post all; send every transfer
+ * whose send is early; then, in order, each remaining send followed by its wait.  For a single partner this is the
+ * plain post-all/send-all/wait-all order (side B's wait phase is empty). */
 bool pst_xfer_send_early(const pst_xfer *x);
 /* Run n set-up transfers to completion: overlap protocols run them as a batch (above); the
  * others complete each transfer before starting the next. */

@@ -5,8 +5,8 @@
 #include "comm/protocol.h"
 #include "core/alloc.h"
 #include "core/errors.h"
-#include "run/fault.h"
-#include "run/wait.h"
+#include "runtime/fault.h"
+#include "runtime/wait.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -123,13 +123,17 @@ typedef int (*send_fn)(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_
 
 /* The nonblocking send call of an op, and its persistent twin. */
 static send_fn isend_call(enum op op) { return op == ISSEND ? MPI_Issend : op == IRSEND ? MPI_Irsend : MPI_Isend; }
-static send_fn send_init_call(enum op op) { return op == ISSEND ? MPI_Ssend_init : op == IRSEND ? MPI_Rsend_init : MPI_Send_init; }
+static send_fn send_init_call(enum op op)
+{
+    return op == ISSEND ? MPI_Ssend_init : op == IRSEND ? MPI_Rsend_init : MPI_Send_init;
+}
 
 /* Start the prepared request in slot k of a persistent transfer. */
 static void start(pst_xfer *x, int k)
 {
     if (x->req[k] == MPI_REQUEST_NULL)
-        pst_fatal(PST_EXIT_FAILED, "protocol %s: transfer run without being prepared (pst_xfer_prepare or a pst_xfer_set)",
+        pst_fatal(PST_EXIT_FAILED,
+                  "protocol %s: transfer run without being prepared (pst_xfer_prepare or a pst_xfer_set)",
                   x->proto->code);
     PST_MPI_CHECK(MPI_Start(&x->req[k]));
 }
@@ -137,8 +141,8 @@ static void start(pst_xfer *x, int k)
 static void isendrecv(pst_xfer *x)
 {
 #if defined(PST_HAVE_MPI_ISENDRECV)
-    PST_MPI_CHECK(MPI_Isendrecv(x->sendbuf, x->bytes, MPI_BYTE, x->dest, data_tag(x), x->recvbuf, x->recv_bytes, MPI_BYTE,
-                                x->src, data_tag(x), x->comm, &x->req[S_DATA]));
+    PST_MPI_CHECK(MPI_Isendrecv(x->sendbuf, x->bytes, MPI_BYTE, x->dest, data_tag(x), x->recvbuf, x->recv_bytes,
+                                MPI_BYTE, x->src, data_tag(x), x->comm, &x->req[S_DATA]));
 #else
     /* Lists leave it out or refuse it (pst_protocol_parse_list); this guards a caller taking it from the catalogue. */
     pst_fatal(PST_EXIT_FAILED, "protocol %s %s", x->proto->code, pst_protocol_unavailable(x->proto));
@@ -175,10 +179,10 @@ static void mpi_wait_part(pst_xfer *x, int part)
 static void partitioned_init(pst_xfer *x)
 {
 #if defined(PST_HAVE_MPI_PARTITIONED)
-    PST_MPI_CHECK(MPI_Precv_init(x->recvbuf, x->recv_parts, x->recv_bytes / x->recv_parts, MPI_BYTE, x->src, data_tag(x), x->comm,
-                                 MPI_INFO_NULL, &x->req[R_DATA]));
-    PST_MPI_CHECK(MPI_Psend_init(x->sendbuf, x->send_parts, x->bytes / x->send_parts, MPI_BYTE, x->dest, data_tag(x), x->comm,
-                                 MPI_INFO_NULL, &x->req[S_DATA]));
+    PST_MPI_CHECK(MPI_Precv_init(x->recvbuf, x->recv_parts, x->recv_bytes / x->recv_parts, MPI_BYTE, x->src,
+                                 data_tag(x), x->comm, MPI_INFO_NULL, &x->req[R_DATA]));
+    PST_MPI_CHECK(MPI_Psend_init(x->sendbuf, x->send_parts, x->bytes / x->send_parts, MPI_BYTE, x->dest, data_tag(x),
+                                 x->comm, MPI_INFO_NULL, &x->req[S_DATA]));
 #else
     pst_fatal(PST_EXIT_FAILED, "protocol %s %s", x->proto->code, pst_protocol_unavailable(x->proto));
 #endif
@@ -263,12 +267,14 @@ static void mpi_prepare(pst_xfer *x)
         for (int i = 0; i < MAXOPS && ops[i] != END; i++) {
             switch (ops[i]) {
             case IRECV:
-                PST_MPI_CHECK(MPI_Recv_init(x->recvbuf, x->recv_bytes, MPI_BYTE, x->src, data_tag(x), x->comm, &x->req[R_DATA]));
+                PST_MPI_CHECK(
+                    MPI_Recv_init(x->recvbuf, x->recv_bytes, MPI_BYTE, x->src, data_tag(x), x->comm, &x->req[R_DATA]));
                 break;
             case ISEND:
             case ISSEND:
             case IRSEND:
-                PST_MPI_CHECK(send_init_call(ops[i])(x->sendbuf, x->bytes, MPI_BYTE, x->dest, data_tag(x), x->comm, &x->req[S_DATA]));
+                PST_MPI_CHECK(send_init_call(ops[i])(x->sendbuf, x->bytes, MPI_BYTE, x->dest, data_tag(x), x->comm,
+                                                     &x->req[S_DATA]));
                 break;
             case HS_POST:
                 if (x->waits_handshake)
@@ -291,7 +297,7 @@ static void mpi_unprepare(pst_xfer *x)
 static void mpi_post(pst_xfer *x) { run_phase(x, PH_POST); }
 static void mpi_send(pst_xfer *x)
 {
-    pst_fault_delay(); /* a planted slowdown, when asked for (run/fault.h) */
+    pst_fault_delay(); /* a planted slowdown, when asked for (runtime/fault.h) */
     run_phase(x, PH_SEND);
 }
 static void mpi_wait(pst_xfer *x) { run_phase(x, PH_WAIT); }
@@ -350,6 +356,14 @@ const pst_transport pst_transport_mpi = {
     .name = "mpi",
     .variants = {unordered_variants, ordered_variants},
     .nvariants = {9, 11},
-    .post = mpi_post, .send = mpi_send, .wait = mpi_wait, .send_early = mpi_send_early, .reserve = mpi_reserve, .hold = mpi_hold,
-    .prepare = mpi_prepare, .unprepare = mpi_unprepare, .send_part = mpi_send_part, .wait_part = mpi_wait_part,
+    .post = mpi_post,
+    .send = mpi_send,
+    .wait = mpi_wait,
+    .send_early = mpi_send_early,
+    .reserve = mpi_reserve,
+    .hold = mpi_hold,
+    .prepare = mpi_prepare,
+    .unprepare = mpi_unprepare,
+    .send_part = mpi_send_part,
+    .wait_part = mpi_wait_part,
 };

@@ -30,7 +30,8 @@ static MPI_Win win_of(const pst_os_state *s) { return ((const rma_impl *)s->impl
 static unsigned char *rma_alloc(pst_os_state *s, size_t bytes)
 {
     rma_impl *w = pst_malloc(sizeof *w);
-    if (bytes > (size_t)PTRDIFF_MAX) pst_fatal(PST_EXIT_FAILED, "transport rma: window of %zu bytes is too large", bytes);
+    if (bytes > (size_t)PTRDIFF_MAX)
+        pst_fatal(PST_EXIT_FAILED, "transport rma: window of %zu bytes is too large", bytes);
     /* Each control word sees one accumulate op plus MPI_NO_OP, and no ordering between
      * accumulates is relied on (flushes order what matters). */
     MPI_Info info;
@@ -78,7 +79,10 @@ static void accumulate(pst_os_state *s, int rank, size_t off, uint64_t value, MP
     PST_MPI_CHECK(MPI_Win_flush(rank, win_of(s)));
 }
 
-static void rma_store(pst_os_state *s, int rank, size_t off, uint64_t value) { accumulate(s, rank, off, value, MPI_REPLACE); }
+static void rma_store(pst_os_state *s, int rank, size_t off, uint64_t value)
+{
+    accumulate(s, rank, off, value, MPI_REPLACE);
+}
 static void rma_add(pst_os_state *s, int rank, size_t off) { accumulate(s, rank, off, 1, MPI_SUM); }
 
 /* Every poll is an MPI call, so the library progresses while we wait; the MPI_Win_sync

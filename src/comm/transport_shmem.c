@@ -30,7 +30,8 @@ static void start_shmem(void)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (shmem_my_pe() != rank || shmem_n_pes() != size)
-        pst_fatal(PST_EXIT_FAILED, "transport shmem: PE %d of %d is MPI rank %d of %d; OpenSHMEM and MPI must number processes alike",
+        pst_fatal(PST_EXIT_FAILED,
+                  "transport shmem: PE %d of %d is MPI rank %d of %d; OpenSHMEM and MPI must number processes alike",
                   shmem_my_pe(), shmem_n_pes(), rank, size);
 }
 
@@ -39,8 +40,10 @@ static unsigned char *sh_area(pst_os_state *s, size_t bytes)
     start_shmem();
     unsigned char *base = shmem_align(64, bytes);
     if (!base)
-        pst_fatal(PST_EXIT_FAILED, "transport shmem: cannot allocate %zu bytes of symmetric memory; raise SHMEM_SYMMETRIC_SIZE "
-                     "(e.g. SHMEM_SYMMETRIC_SIZE=2G)", bytes);
+        pst_fatal(PST_EXIT_FAILED,
+                  "transport shmem: cannot allocate %zu bytes of symmetric memory; raise SHMEM_SYMMETRIC_SIZE "
+                  "(e.g. SHMEM_SYMMETRIC_SIZE=2G)",
+                  bytes);
     memset(base, 0, s->data_at);
     shmem_barrier_all(); /* every PE's flags are zero before anyone writes one */
     return base;

@@ -54,7 +54,10 @@ int pst_parse_size(const char *s, long long *out, char *err, size_t errlen)
         snprintf(err, errlen, "'%s' is not a size in bytes (e.g. 64, 4K, 2M)", s);
         return -1;
     }
-    if (errno || v > (unsigned long long)INT64_MAX / units[u].mult) { snprintf(err, errlen, "'%s' is too large", s); return -1; }
+    if (errno || v > (unsigned long long)INT64_MAX / units[u].mult) {
+        snprintf(err, errlen, "'%s' is too large", s);
+        return -1;
+    }
     *out = (long long)(v * units[u].mult);
     return 0;
 }
@@ -281,9 +284,11 @@ static void apply(const pst_command *cmd, const pst_opt *o, const char *val)
     case PST_OPT_INT:
     case PST_OPT_SIZE: {
         long long v;
-        int rc = o->kind == PST_OPT_INT ? pst_parse_int(val, &v, err, sizeof err) : pst_parse_size(val, &v, err, sizeof err);
+        int rc =
+            o->kind == PST_OPT_INT ? pst_parse_int(val, &v, err, sizeof err) : pst_parse_size(val, &v, err, sizeof err);
         if (rc) pst_usage_error("--%s: %s", o->name, err);
-        if (!in_bounds(o, (double)v)) pst_usage_error("--%s: %s is out of range%s", o->name, val, bounds_text(o, b, sizeof b));
+        if (!in_bounds(o, (double)v))
+            pst_usage_error("--%s: %s is out of range%s", o->name, val, bounds_text(o, b, sizeof b));
         *(long long *)o->dest = v;
         return;
     }
@@ -301,7 +306,8 @@ static void apply(const pst_command *cmd, const pst_opt *o, const char *val)
     case PST_OPT_SIZES:
     case PST_OPT_INTS: {
         pst_int_list l;
-        if (parse_list_bounded(val, o->kind == PST_OPT_SIZES, o, &l, err, sizeof err)) pst_usage_error("--%s: %s", o->name, err);
+        if (parse_list_bounded(val, o->kind == PST_OPT_SIZES, o, &l, err, sizeof err))
+            pst_usage_error("--%s: %s", o->name, err);
         pst_int_list_free((pst_int_list *)o->dest); /* a repeated option replaces the earlier list */
         *(pst_int_list *)o->dest = l;
         return;

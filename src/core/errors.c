@@ -26,7 +26,8 @@ static int n_at_finalize;
 
 void pst_at_finalize(void (*fn)(void))
 {
-    if (n_at_finalize == MAX_AT_FINALIZE) pst_fatal(PST_EXIT_FAILED, "more than %d shutdown steps registered", MAX_AT_FINALIZE);
+    if (n_at_finalize == MAX_AT_FINALIZE)
+        pst_fatal(PST_EXIT_FAILED, "more than %d shutdown steps registered", MAX_AT_FINALIZE);
     at_finalize[n_at_finalize++] = fn;
 }
 
@@ -38,7 +39,8 @@ enum { FINALIZE_LIMIT_S = 2 };
 static void finalize_stuck(int sig)
 {
     (void)sig;
-    static const char msg[] = "pstswm: warning: MPI_Finalize did not return within 2 s; the run had finished, so this rank leaves without it\n";
+    static const char msg[] = "pstswm: warning: MPI_Finalize did not return within 2 s; the run had finished, so this "
+                              "rank leaves without it\n";
     ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
     (void)ignored;
     _exit(PST_EXIT_OK);

@@ -90,7 +90,8 @@ static void check_key(pst_rec *r, const char *k, int writes)
         if (f) {
             uint64_t bit = (uint64_t)1 << index;
             if (r->seen[part] & bit)
-                pst_fatal(PST_EXIT_FAILED, "internal error: record %s writes field '%s' twice", schema_name(r->schema, name, sizeof name), k);
+                pst_fatal(PST_EXIT_FAILED, "internal error: record %s writes field '%s' twice",
+                          schema_name(r->schema, name, sizeof name), k);
             r->seen[part] |= bit;
         }
     } else {
@@ -99,17 +100,21 @@ static void check_key(pst_rec *r, const char *k, int writes)
         f = pst_fields_find(in->members, k);
     }
     if (!f)
-        pst_fatal(PST_EXIT_FAILED, "internal error: record %s writes field '%s%s%s', which is not in its schema (src/core/schema.h)",
-                  schema_name(r->schema, name, sizeof name), r->depth ? r->open[r->depth - 1]->name : "", r->depth ? "." : "", k);
+        pst_fatal(PST_EXIT_FAILED,
+                  "internal error: record %s writes field '%s%s%s', which is not in its schema (src/core/schema.h)",
+                  schema_name(r->schema, name, sizeof name), r->depth ? r->open[r->depth - 1]->name : "",
+                  r->depth ? "." : "", k);
     if (!fits(f->type, writes))
-        pst_fatal(PST_EXIT_FAILED, "internal error: record %s writes field '%s' as %s; its schema says %s", schema_name(r->schema, name, sizeof name),
-                  k, writes == PST_F_OBJS ? "a list" : pst_ftype_name((pst_ftype)writes), pst_ftype_name(f->type));
+        pst_fatal(PST_EXIT_FAILED, "internal error: record %s writes field '%s' as %s; its schema says %s",
+                  schema_name(r->schema, name, sizeof name), k,
+                  writes == PST_F_OBJS ? "a list" : pst_ftype_name((pst_ftype)writes), pst_ftype_name(f->type));
     r->last = f;
 }
 
 static void push(pst_rec *r, const pst_field *f)
 {
-    if (r->depth == PST_REC_DEPTH) pst_fatal(PST_EXIT_FAILED, "internal error: records nest deeper than %d", PST_REC_DEPTH);
+    if (r->depth == PST_REC_DEPTH)
+        pst_fatal(PST_EXIT_FAILED, "internal error: records nest deeper than %d", PST_REC_DEPTH);
     r->open[r->depth++] = f;
 }
 
@@ -148,8 +153,8 @@ static void check_complete(const pst_rec *r)
         for (size_t i = 0; i < g->n; i++)
             if (!g->field[i].optional && !(r->seen[p] & (uint64_t)1 << i)) {
                 char name[96];
-                pst_fatal(PST_EXIT_FAILED, "internal error: record %s lacks its field '%s'", schema_name(r->schema, name, sizeof name),
-                          g->field[i].name);
+                pst_fatal(PST_EXIT_FAILED, "internal error: record %s lacks its field '%s'",
+                          schema_name(r->schema, name, sizeof name), g->field[i].name);
             }
     }
 }

@@ -1,5 +1,5 @@
-/* JSON Lines records (the record format: docs/running.md, Output format).  A record is built in memory and written by rank 0 with a
- * single write + flush, so a line in the file is either complete or absent. */
+/* JSON Lines records (the record format: docs/running.md, Output format).  A record is built in memory and written by
+ * rank 0 with a single write + flush, so a line in the file is either complete or absent. */
 #ifndef PST_RECORD_H
 #define PST_RECORD_H
 
@@ -32,7 +32,7 @@ typedef struct pst_rec {
     uint64_t seen[PST_SCHEMA_PARTS];       /* top-level fields written, a bit per field of each part */
 } pst_rec;
 
-/* Start a record of schema s (a run's records start with run/emit.h's pst_rec_begin).  Every
+/* Start a record of schema s (a run's records start with runtime/emit.h's pst_rec_begin).  Every
  * field written after it must be one of s's, of its type, written once; pst_rec_write checks that
  * the required ones were. */
 void pst_rec_open_schema(pst_rec *r, const pst_schema *s);

@@ -6,7 +6,7 @@
  *
  * A record's schema is a few field groups ("parts"): the fields every record has, the groups a
  * shared writer adds (the statistics of pst_rec_times, a verdict, ...) and the bench's own.  This
- * file is the machinery; the shared groups sit with their writers' layers (run/run_schema.h,
+ * file is the machinery; the shared groups sit with their writers' layers (runtime/run_schema.h,
  * stats/stats_schema.h). */
 #ifndef PST_SCHEMA_H
 #define PST_SCHEMA_H

@@ -35,7 +35,10 @@ __attribute__((format(printf, 2, 3))) static bool fail(parser *ps, const char *f
 
 static bool at_end(const parser *ps) { return ps->p >= ps->end; }
 static int peek(const parser *ps) { return at_end(ps) ? -1 : (unsigned char)*ps->p; }
-static bool starts(const parser *ps, const char *s) { return (size_t)(ps->end - ps->p) >= strlen(s) && !memcmp(ps->p, s, strlen(s)); }
+static bool starts(const parser *ps, const char *s)
+{
+    return (size_t)(ps->end - ps->p) >= strlen(s) && !memcmp(ps->p, s, strlen(s));
+}
 
 /* TOML text is UTF-8 without control characters other than tab and line ends. */
 static bool check_text(parser *ps)
@@ -103,7 +106,10 @@ static bool hex_escape(parser *ps, int digits, strbuf *b)
     uint32_t c = 0;
     for (int k = 0; k < digits; k++) {
         int h = peek(ps);
-        int v = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+        int v = h >= '0' && h <= '9'   ? h - '0'
+                : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                : h >= 'A' && h <= 'F' ? h - 'A' + 10
+                                       : -1;
         if (v < 0) return fail(ps, "\\%c escape needs %d hex digits", digits == 4 ? 'u' : 'U', digits);
         c = c * 16 + (uint32_t)v;
         ps->p++;
@@ -153,7 +159,10 @@ static bool parse_string(parser *ps, char **out)
     return true;
 }
 
-static bool bare_char(int c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-'; }
+static bool bare_char(int c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+}
 
 static bool parse_key(parser *ps, char **out)
 {
@@ -162,7 +171,8 @@ static bool parse_key(parser *ps, char **out)
     } else {
         const char *start = ps->p;
         while (bare_char(peek(ps))) ps->p++;
-        if (ps->p == start) return at_end(ps) ? fail(ps, "a key is missing") : fail(ps, "'%c' cannot start a key", *ps->p);
+        if (ps->p == start)
+            return at_end(ps) ? fail(ps, "a key is missing") : fail(ps, "'%c' cannot start a key", *ps->p);
         *out = pst_strndup(start, (size_t)(ps->p - start));
     }
     skip_blank(ps);
@@ -240,8 +250,10 @@ static bool parse_number(parser *ps, pst_toml *v)
         }
     }
     free(b.s);
-    if (!ok) return len ? fail(ps, "'%.*s' is not a value (string, number, true, false or { table })", (int)(len > 40 ? 40 : len), start)
-                        : fail(ps, "a value is missing");
+    if (!ok)
+        return len ? fail(ps, "'%.*s' is not a value (string, number, true, false or { table })",
+                          (int)(len > 40 ? 40 : len), start)
+                   : fail(ps, "a value is missing");
     ps->p = q;
     return true;
 }

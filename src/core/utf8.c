@@ -8,7 +8,8 @@ size_t pst_utf8_sequence(const unsigned char *p, size_t avail)
     if (!n || n > avail) return 0;
     for (size_t i = 1; i < n; i++)
         if ((p[i] & 0xC0) != 0x80) return 0;
-    if ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] >= 0xA0) || (c == 0xF0 && p[1] < 0x90) || (c == 0xF4 && p[1] >= 0x90))
+    if ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] >= 0xA0) || (c == 0xF0 && p[1] < 0x90) ||
+        (c == 0xF4 && p[1] >= 0x90))
         return 0;
     return n;
 }

@@ -27,8 +27,8 @@ static const char *const coef_names[3][2] = {{"zeta_re", "zeta_im"}, {"div_re", 
 typedef struct field_vars { int lat, lon, weight, grid[5], coef_m, coef_n, coef[3][2]; } field_vars;
 
 /* Dimensions, variables and attributes, then out of define mode. */
-static int define_fields(int ncid, const pst_model *m, double t_s, long steps, field_vars *v, const char *path, char *err,
-                         size_t errlen)
+static int define_fields(int ncid, const pst_model *m, double t_s, long steps, field_vars *v, const char *path,
+                         char *err, size_t errlen)
 {
     const pst_model_config *c = &m->cfg;
     int dlat, dlon, dcoef;
@@ -41,7 +41,8 @@ static int define_fields(int ncid, const pst_model *m, double t_s, long steps, f
     NC_TRY(nc_def_var(ncid, "lon", NC_DOUBLE, 1, &dlon, &v->lon));
     NC_TRY(nc_put_att_text(ncid, v->lon, "units", 12, "degrees_east"));
     NC_TRY(nc_def_var(ncid, "gauss_weight", NC_DOUBLE, 1, &dlat, &v->weight));
-    static const char *const gname[5] = {"h", "hs", "u", "v", "zeta"}, *const gunit[5] = {"m", "m", "m s-1", "m s-1", "s-1"};
+    static const char *const gname[5] = {"h", "hs", "u", "v", "zeta"}, *const gunit[5] = {"m", "m", "m s-1", "m s-1",
+                                                                                          "s-1"};
     static const char *const glong[5] = {"free-surface height", "surface (mountain) height", "eastward wind",
                                          "northward wind", "relative vorticity"};
     for (int k = 0; k < 5; k++) {
@@ -116,7 +117,8 @@ int pst_fields_write(const char *path, pst_model *m, double t_s, long steps, cha
         goto fail;
     }
     NC_TRY(nc_create(partial, NC_CLOBBER, &ncid));
-    if (define_fields(ncid, m, t_s, steps, &v, path, err, errlen) || put_fields(ncid, m, &v, path, err, errlen)) goto fail;
+    if (define_fields(ncid, m, t_s, steps, &v, path, err, errlen) || put_fields(ncid, m, &v, path, err, errlen))
+        goto fail;
     int closed = nc_close(ncid);
     ncid = -1;
     NC_TRY(closed);
@@ -147,8 +149,8 @@ static int coef_var(int ncid, const char *path, const char *name, int dim, int *
         return -1;
     }
     if (ndims != 1 || dims[0] != dim) {
-        snprintf(err, errlen, "%s: variable '%s' must have the single dimension 'coef' (it has %d dimension%s)", path, name,
-                 ndims, ndims == 1 ? ", another one" : "s");
+        snprintf(err, errlen, "%s: variable '%s' must have the single dimension 'coef' (it has %d dimension%s)", path,
+                 name, ndims, ndims == 1 ? ", another one" : "s");
         return -1;
     }
     if (type == NC_CHAR || type == NC_STRING) {
@@ -205,7 +207,8 @@ int pst_reference_read(const char *path, pst_reference *r, char *err, size_t err
     NC_TRY(nc_open(path, NC_NOWRITE, &ncid));
     if (int_att(ncid, path, "case", 1, 6, &r->test_case, err, errlen) ||
         int_att(ncid, path, "trunc", 1, PST_SPECTRAL_GRID_MAX_TRUNC, &r->M, err, errlen) ||
-        scalar_att(ncid, path, "alpha", &r->alpha, err, errlen) || scalar_att(ncid, path, "time_s", &r->time_s, err, errlen) ||
+        scalar_att(ncid, path, "alpha", &r->alpha, err, errlen) ||
+        scalar_att(ncid, path, "time_s", &r->time_s, err, errlen) ||
         scalar_att(ncid, path, "phibar", &r->phibar, err, errlen))
         goto fail;
     NC_TRY(nc_inq_dimid(ncid, "coef", &dcoef));
@@ -218,13 +221,15 @@ int pst_reference_read(const char *path, pst_reference *r, char *err, size_t err
     cm = pst_malloc(ncoef * sizeof *cm);
     cn = pst_malloc(ncoef * sizeof *cn);
     buf = pst_malloc(ncoef * sizeof *buf);
-    if (coef_var(ncid, path, "coef_m", dcoef, &vm, err, errlen) || coef_var(ncid, path, "coef_n", dcoef, &vn, err, errlen))
+    if (coef_var(ncid, path, "coef_m", dcoef, &vm, err, errlen) ||
+        coef_var(ncid, path, "coef_n", dcoef, &vn, err, errlen))
         goto fail;
     NC_TRY(nc_get_var_int(ncid, vm, cm));
     NC_TRY(nc_get_var_int(ncid, vn, cn));
     for (size_t k = 0; k < ncoef; k++)
         if (cm[k] < 0 || cn[k] < cm[k] || cn[k] > r->M) {
-            snprintf(err, errlen, "%s: coefficient %zu has (m, n) = (%d, %d), outside T%d", path, k, cm[k], cn[k], r->M);
+            snprintf(err, errlen, "%s: coefficient %zu has (m, n) = (%d, %d), outside T%d", path, k, cm[k], cn[k],
+                     r->M);
             goto fail;
         }
     double **dst[3] = {&r->zeta, &r->div, &r->phi};

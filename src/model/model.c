@@ -101,13 +101,28 @@ static void skeleton_scalars(pst_model *m)
 static pst_dyn_config dyn_config(const pst_model_config *cfg)
 {
     return (pst_dyn_config){
-        .M = cfg->M, .nlat = cfg->nlat, .nlon = cfg->nlon, .levels = cfg->levels, .level_block = cfg->level_block,
-        .dt_s = cfg->dt_s, .robert = cfg->robert, .hdiff = cfg->hdiff, .fft = cfg->fft, .par = cfg->par,
-        .pair_chunk = cfg->pair_chunk, .blas = cfg->blas, .blas_auto = cfg->blas_auto,
-        .legendre = cfg->legendre, .legendre_auto = cfg->legendre_auto, .legendre_isa_forced = cfg->legendre_isa_forced, .legendre_isa = cfg->legendre_isa, .threads = cfg->threads,
+        .M = cfg->M,
+        .nlat = cfg->nlat,
+        .nlon = cfg->nlon,
+        .levels = cfg->levels,
+        .level_block = cfg->level_block,
+        .dt_s = cfg->dt_s,
+        .robert = cfg->robert,
+        .hdiff = cfg->hdiff,
+        .fft = cfg->fft,
+        .par = cfg->par,
+        .pair_chunk = cfg->pair_chunk,
+        .blas = cfg->blas,
+        .blas_auto = cfg->blas_auto,
+        .legendre = cfg->legendre,
+        .legendre_auto = cfg->legendre_auto,
+        .legendre_isa_forced = cfg->legendre_isa_forced,
+        .legendre_isa = cfg->legendre_isa,
+        .threads = cfg->threads,
         .comm_threads = cfg->comm_threads,
-        .scheme = cfg->test_case == 1 ? PST_SCHEME_ADVECTION
-                  : cfg->explicit_scheme ? PST_SCHEME_EXPLICIT : PST_SCHEME_SEMI_IMPLICIT,
+        .scheme = cfg->test_case == 1    ? PST_SCHEME_ADVECTION
+                  : cfg->explicit_scheme ? PST_SCHEME_EXPLICIT
+                                         : PST_SCHEME_SEMI_IMPLICIT,
     };
 }
 
@@ -116,8 +131,9 @@ double pst_model_memory_bytes(const pst_model_config *cfg)
     /* Every rank holds the serial transform (its Legendre recurrence and two grids) for the
      * initial state and the diagnostics, and eight grid fields of its own; a skeleton run none. */
     double ncoef = ((double)cfg->M + 1) * (cfg->M + 2) / 2, npts = (double)cfg->nlat * cfg->nlon;
-    double serial_doubles = (double)pst_legendre_recurrence_doubles(cfg->M, pst_spec_count(cfg->M), cfg->M + 1, cfg->nlat / 2, 1, true)
-                            + 2 * npts + 2 * cfg->nlat * (cfg->nlon / 2 + 1) * 2 + 8 * npts + 4 * 2 * ncoef;
+    double serial_doubles =
+        (double)pst_legendre_recurrence_doubles(cfg->M, pst_spec_count(cfg->M), cfg->M + 1, cfg->nlat / 2, 1, true) +
+        2 * npts + 2 * cfg->nlat * (cfg->nlon / 2 + 1) * 2 + 8 * npts + 4 * 2 * ncoef;
     pst_dyn_config dc = dyn_config(cfg);
     return (pst_skeleton() ? 0 : serial_doubles * sizeof(double)) + pst_dyn_memory_bytes(&dc);
 }
@@ -182,8 +198,8 @@ void pst_model_free(pst_model *m)
 }
 
 /* h, u, v, η on the grid from coefficients of η (or ζ when eta_is_abs is false), δ, Φ'. */
-static void grids_from_spec(pst_model *m, double *eta, const double *div, const double *phi, double phibar, bool eta_is_abs,
-                            double *h, double *u, double *v, double *etag)
+static void grids_from_spec(pst_model *m, double *eta, const double *div, const double *phi, double phibar,
+                            bool eta_is_abs, double *h, double *u, double *v, double *etag)
 {
     size_t nc2 = 2 * m->sht.spec.ncoef;
     double *zeta = pst_malloc(nc2 * sizeof *zeta);
@@ -206,7 +222,8 @@ static void grids_from_spec(pst_model *m, double *eta, const double *div, const 
 void pst_model_level_grids(pst_model *m, int level)
 {
     pst_dyn_get_level(&m->dyn, level, m->spec[0], m->spec[1], m->spec[2]);
-    grids_from_spec(m, m->spec[0], m->spec[1], m->spec[2], m->phibar, true, m->grid[0], m->grid[1], m->grid[2], m->grid[3]);
+    grids_from_spec(m, m->spec[0], m->spec[1], m->spec[2], m->phibar, true, m->grid[0], m->grid[1], m->grid[2],
+                    m->grid[3]);
 }
 
 /* The state's fields as the checksums name them: absolute vorticity, divergence, geopotential deviation. */
@@ -235,7 +252,8 @@ void pst_model_diagnose(pst_model *m, double t_s, const pst_ref_grids *ref, pst_
     for (int f = 0; f < PST_MODEL_NCHECKSUMS; f++) out->checksum[f] = PST_FNV1A64_OFFSET;
     for (int l = 0; l < c->levels; l++) {
         pst_model_level_grids(m, l);
-        for (int f = 0; f < PST_MODEL_NCHECKSUMS; f++) out->checksum[f] = pst_spec_digest(out->checksum[f], c->M, m->spec[f]);
+        for (int f = 0; f < PST_MODEL_NCHECKSUMS; f++)
+            out->checksum[f] = pst_spec_digest(out->checksum[f], c->M, m->spec[f]);
         pst_grid_fields x = {m->grid[0], m->grid[1], m->grid[2]};
         if (ref) pst_norm_add(&acc, m->sht.w, c->nlat, c->nlon, x, (pst_grid_fields){ref->h, ref->u, ref->v});
         pst_invariants_add(&out->inv, m->sht.w, c->nlat, c->nlon, x, m->hs, m->grid[3]);

@@ -105,8 +105,10 @@ typedef struct pst_model_integration {
     double *step_s;           /* [steps]: each step's time, the slowest rank's (caller frees) */
     long long steps_run;
     double stage_s[PST_NSTAGES]; /* mean per timed step, the largest over ranks (the stage events' slowest_s) */
-    double comm_s[2];         /* FFT and Legendre communication per timed step, the largest over ranks (fft_comm, legendre_comm) */
-    double thread_wait_s;     /* the master's wait for the other threads after the chain, per timed step, largest over ranks */
+    double
+        comm_s[2]; /* FFT and Legendre communication per timed step, the largest over ranks (fft_comm, legendre_comm) */
+    double
+        thread_wait_s; /* the master's wait for the other threads after the chain, per timed step, largest over ranks */
     pst_event_stats events[PST_EVENTS_MAX]; /* the stages' timer events over the timed steps and the ranks */
     int nevents;
     long long blowup_step;    /* the first step leaving a non-finite state on some rank (0: none) */

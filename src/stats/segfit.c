@@ -71,7 +71,8 @@ pst_segfit pst_segfit_run(size_t n, const double *X, const double *y, const long
         /* Only the first segment's intercept is a latency (the zero-byte time); a later regime's
          * intercept is an offset, negative when its per-byte cost is the higher one. */
         if ((k == 0 && s->fit.coef[0] < 0) || s->fit.coef[1] <= 0) f.ok = false;
-        for (size_t i = s->from; i < s->to; i++) f.max_rel_err = fmax(f.max_rel_err, fabs(pst_segfit_eval(s, &X[2 * i]) - y[i]) / y[i]);
+        for (size_t i = s->from; i < s->to; i++)
+            f.max_rel_err = fmax(f.max_rel_err, fabs(pst_segfit_eval(s, &X[2 * i]) - y[i]) / y[i]);
     }
     if (!(f.max_rel_err <= PST_SEGFIT_MAX_ERR)) f.ok = false;
     return f;
@@ -121,7 +122,9 @@ const char *pst_segfit_text(const pst_segfit *f, const long long *key, char *buf
         long long at = 0;
         for (size_t k = 0; k < f->nseg && !*why; k++) {
             at = key[f->seg[k].from];
-            why = k == 0 && f->seg[k].fit.coef[0] < 0 ? "negative latency" : f->seg[k].fit.coef[1] <= 0 ? "negative bandwidth" : "";
+            why = k == 0 && f->seg[k].fit.coef[0] < 0 ? "negative latency"
+                  : f->seg[k].fit.coef[1] <= 0        ? "negative bandwidth"
+                                                      : "";
         }
         if (*why) snprintf(buf, len, "FIT NOT OK (%.0f %% error, %s from %lld bytes)", 100 * f->max_rel_err, why, at);
         else snprintf(buf, len, "FIT NOT OK (%.0f %% error)", 100 * f->max_rel_err);

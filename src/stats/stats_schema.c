@@ -12,24 +12,34 @@ const pst_fields pst_fields_times = PST_FIELDS("times", times);
 static const pst_field verdict[] = {
     {"stat", PST_F_STR, NULL, "the statistic compared: t_med", false, NULL},
     {"best", PST_F_STR, NULL, "the alternative with the smallest median", false, NULL},
-    {"best_set", PST_F_STRS, NULL, "alternatives not shown slower than the best by more than margin, at confidence", false, NULL},
+    {"best_set", PST_F_STRS, NULL, "alternatives not shown slower than the best by more than margin, at confidence",
+     false, NULL},
     {"decided", PST_F_BOOL, NULL, "the best set has one member", false, NULL},
     {"nalternatives", PST_F_INT, NULL, "alternatives compared", false, NULL},
     {"margin", PST_F_NUM, NULL, "equivalence margin (fraction): closer alternatives are a tie", false, NULL},
     {"confidence", PST_F_NUM, NULL, "confidence of the intervals and of the best set", false, NULL},
-    {"level", PST_F_STR, NULL, "sensitivity: low (median_rel <= 5 %), moderate, high (>= 15 %) or undetermined", false, NULL},
+    {"level", PST_F_STR, NULL, "sensitivity: low (median_rel <= 5 %), moderate, high (>= 15 %) or undetermined", false,
+     NULL},
     {"level_ci", PST_F_STRS, NULL, "the levels at the two ends of median_rel_ci", false, NULL},
-    {"median_rel_ci", PST_F_NUMS, NULL, "interval of the median alternative's relative excess over the best", false, NULL},
+    {"median_rel_ci", PST_F_NUMS, NULL, "interval of the median alternative's relative excess over the best", false,
+     NULL},
     {"rounds", PST_F_INT, NULL, "rounds behind the verdict", false, NULL},
-    {"precision_reached", PST_F_BOOL, NULL, "the median of every alternative compared reached --precision (a comparator measured beside them, like the kernel's collective, does not count)", false, NULL},
+    {"precision_reached", PST_F_BOOL, NULL,
+     "the median of every alternative compared reached --precision (a comparator measured beside them, like the "
+     "kernel's collective, does not count)",
+     false, NULL},
     {"verdict_ok", PST_F_BOOL, NULL, "no caveat applies", false, NULL},
-    {"verdict_caveats", PST_F_STRS, NULL, "why the verdict may not hold: oversubscribed, noisy, fewer than 10 rounds, precision not reached, below 20x timer resolution", false, NULL},
+    {"verdict_caveats", PST_F_STRS, NULL,
+     "why the verdict may not hold: oversubscribed, noisy, fewer than 10 rounds, precision not reached, below 20x "
+     "timer resolution",
+     false, NULL},
 };
 const pst_fields pst_fields_verdict = PST_FIELDS("verdict", verdict);
 
 static const pst_field sensitivity[] = {
     {"mean_rel", PST_F_NUM, NULL, "mean over alternatives of (t - min) / min", false, NULL},
-    {"median_rel", PST_F_NUM, NULL, "the median alternative's relative excess over the best (paired over rounds)", false, NULL},
+    {"median_rel", PST_F_NUM, NULL, "the median alternative's relative excess over the best (paired over rounds)",
+     false, NULL},
     {"max_rel", PST_F_NUM, NULL, "the slowest alternative's (t - min) / min", false, NULL},
     {"fastest", PST_F_STRS, NULL, "the (up to) five fastest alternatives, fastest first", false, NULL},
     {"within_1pct", PST_F_INT, NULL, "alternatives within 1 % of the fastest", false, NULL},
@@ -54,9 +64,12 @@ static const pst_field segment[] = {
 static const pst_fields segment_fields = PST_FIELDS("segment", segment);
 
 static const pst_field segfit[] = {
-    {"breakpoints_bytes", PST_F_INTS, "bytes", "message sizes where a new segment of the piecewise fit starts (protocol switches)", false, NULL},
-    {"segments", PST_F_OBJS, NULL, "the piecewise-linear fit t = alpha + bytes / beta, per segment", false, &segment_fields},
-    {"model_max_rel_err", PST_F_NUM, NULL, "largest relative error of the piecewise fit at a measured size", false, NULL},
+    {"breakpoints_bytes", PST_F_INTS, "bytes",
+     "message sizes where a new segment of the piecewise fit starts (protocol switches)", false, NULL},
+    {"segments", PST_F_OBJS, NULL, "the piecewise-linear fit t = alpha + bytes / beta, per segment", false,
+     &segment_fields},
+    {"model_max_rel_err", PST_F_NUM, NULL, "largest relative error of the piecewise fit at a measured size", false,
+     NULL},
     {"fit_ok", PST_F_BOOL, NULL, "the fit describes every size within its tolerance", false, NULL},
 };
 const pst_fields pst_fields_segfit = PST_FIELDS("piecewise fit", segfit);

@@ -7,7 +7,7 @@ foreach(mode kill stop)
   set_tests_properties(fault.${mode} PROPERTIES TIMEOUT 180 PROCESSORS 2)
 endforeach()
 
-# The planted slowdown (PSTSWM_FAULT_DELAY_US, src/run/fault.h): 2 ms before every send phase
+# The planted slowdown (PSTSWM_FAULT_DELAY_US, src/runtime/fault.h): 2 ms before every send phase
 # shows in every exchange's fastest time and in the header's env; a value that is not whole
 # microseconds is refused by name.
 pst_records_test(fault.delay 2

@@ -3,7 +3,7 @@
 pst_kind(tree)
 add_test(NAME tree.references COMMAND ${CMAKE_SOURCE_DIR}/tests/check-references.py ${CMAKE_SOURCE_DIR})
 set_tests_properties(tree.references PROPERTIES TIMEOUT 60)
-# The layers of src/ (core < stats < run < comm < algo < model < cmd < main.c): no include runs upward.
+# The layers of src/ (core < stats < runtime < comm < algo < model < cmd < main.c): no include runs upward.
 add_test(NAME tree.layers COMMAND ${CMAKE_SOURCE_DIR}/tests/check-layers.py ${CMAKE_SOURCE_DIR}/src)
 set_tests_properties(tree.layers PROPERTIES TIMEOUT 60)
 # No circle of files inside a folder of src/ (a calls b, b calls a back): such files are one
@@ -25,6 +25,9 @@ set_tests_properties(tree.layer_links PROPERTIES TIMEOUT 60)
 # The size rules everywhere: C functions <= 80 lines, Python functions <= 60, C/Python/shell files <= 600.
 add_test(NAME tree.function_length COMMAND ${CMAKE_SOURCE_DIR}/tests/check-function-length.py ${CMAKE_SOURCE_DIR})
 set_tests_properties(tree.function_length PROPERTIES TIMEOUT 60)
+# No C line of src/ or tests/unit/ over 120 characters (scripts/dev/rewrap.sh rewraps them).
+add_test(NAME tree.line_length COMMAND ${CMAKE_SOURCE_DIR}/tests/check-line-length.py ${CMAKE_SOURCE_DIR})
+set_tests_properties(tree.line_length PROPERTIES TIMEOUT 60)
 # The algorithm registry: pstlab's fallback and the docs' table agree with the binary's list.
 add_test(NAME tree.registry COMMAND ${CMAKE_SOURCE_DIR}/tests/check-registry.py ${CMAKE_SOURCE_DIR} $<TARGET_FILE:pstswm>)
 set_tests_properties(tree.registry PROPERTIES TIMEOUT 60)

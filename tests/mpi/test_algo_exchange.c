@@ -7,7 +7,7 @@
  * exchange that consumed a partition before its send completed would deliver poison here. */
 #include "algo/exchange.h"
 #include "algo_test.h"
-#include "run/payload.h"
+#include "runtime/payload.h"
 
 #include <mpi.h>
 #include <stdio.h>

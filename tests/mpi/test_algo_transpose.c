@@ -3,7 +3,7 @@
  * chunks, the inverse plan restoring the input (double transpose), and hooks that pack each
  * block only when asked and check each block as soon as it is announced. */
 #include "algo/transpose.h"
-#include "run/payload.h"
+#include "runtime/payload.h"
 #include "algo_test.h"
 
 #include <mpi.h>

@@ -6,7 +6,7 @@
  * A deadlock shows up as the CTest timeout. */
 #include "comm/protocol.h"
 #include "core/errors.h"
-#include "run/payload.h"
+#include "runtime/payload.h"
 
 #include <mpi.h>
 #include <stdbool.h>

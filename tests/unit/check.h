@@ -9,8 +9,14 @@
 
 static int check_failures, check_count;
 
-#define CHECK(cond) \
-    do { check_count++; if (!(cond)) { check_failures++; fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); } } while (0)
+#define CHECK(cond)                                                                                                    \
+    do {                                                                                                               \
+        check_count++;                                                                                                 \
+        if (!(cond)) {                                                                                                 \
+            check_failures++;                                                                                          \
+            fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond);                                   \
+        }                                                                                                              \
+    } while (0)
 
 /* |got − want| ≤ tol_abs + tol_rel·|want| */
 #define CHECK_CLOSE(got, want, tol_abs, tol_rel)                                                       \

@@ -98,7 +98,8 @@ static void test_strings_and_format(void)
     CHECK(!strcmp(pst_format_bytes(4 << 20, buf, sizeof buf), "4M"));
     CHECK(!strcmp(pst_format_bytes(1000, buf, sizeof buf), "1000"));
     long long back;
-    CHECK(pst_parse_size(pst_format_bytes(3LL << 30, buf, sizeof buf), &back, err, sizeof err) == 0 && back == 3LL << 30);
+    CHECK(pst_parse_size(pst_format_bytes(3LL << 30, buf, sizeof buf), &back, err, sizeof err) == 0 &&
+          back == 3LL << 30);
 }
 
 /* The line of option `name` in text (NULL-safe for CHECK). */

@@ -3,8 +3,8 @@
 #include "check.h"
 #include "comm/protocol.h"
 #include "core/record.h"
-#include "run/mpi_features.h"
-#include "run/payload.h"
+#include "runtime/mpi_features.h"
+#include "runtime/payload.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,8 +43,10 @@ static void test_catalogue(void)
     CHECK(pst_protocol_unavailable(q5) == NULL);
     /* Partitioned communication: 0,8 and its overlap form (chunks as partitions), no persistent form. */
     const pst_protocol *part = pst_protocol_find("mpi", "unordered.partitioned");
-    CHECK(part && !strcmp(part->code, "0,8") && part->partitioned && !part->persistent && part->requires == PST_FEAT_PARTITIONED);
-    CHECK(pst_protocol_find("mpi", "2,8") && pst_protocol_find("mpi", "2,8")->partitioned && pst_protocol_find("mpi", "4,8") == NULL);
+    CHECK(part && !strcmp(part->code, "0,8") && part->partitioned && !part->persistent &&
+          part->requires == PST_FEAT_PARTITIONED);
+    CHECK(pst_protocol_find("mpi", "2,8") && pst_protocol_find("mpi", "2,8")->partitioned &&
+          pst_protocol_find("mpi", "4,8") == NULL);
     CHECK((pst_protocol_unavailable(part) == NULL) == pst_mpi_feature_available(PST_FEAT_PARTITIONED));
     CHECK(!pst_protocol_find("mpi", "0,6")->partitioned);
     CHECK(pst_protocol_count("rma") > 0);
@@ -67,7 +69,8 @@ static void test_list_parsing(void)
     free(l);
     /* Groups leave out what the library lacks: 0,7 and 2,7 without MPI_Isendrecv, 0,8 and 2,8
      * without partitioned communication. */
-    size_t missing = (pst_mpi_feature_available(PST_FEAT_ISENDRECV) ? 0 : 1) + (pst_mpi_feature_available(PST_FEAT_PARTITIONED) ? 0 : 1);
+    size_t missing = (pst_mpi_feature_available(PST_FEAT_ISENDRECV) ? 0 : 1) +
+                     (pst_mpi_feature_available(PST_FEAT_PARTITIONED) ? 0 : 1);
     CHECK(pst_protocol_parse_list("mpi", "ordered.simple,1,0,all", &l, &n, err, sizeof err) == 0);
     CHECK(n == 48 - 2 * missing && !strcmp(l[0]->code, "1,0")); /* duplicates dropped, order kept */
     free(l);

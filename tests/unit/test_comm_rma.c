@@ -3,7 +3,7 @@
  * set-ups that grow, re-cut and shrink, with enough transfers to wrap the slot rings. */
 #include "check.h"
 #include "comm/protocol.h"
-#include "run/payload.h"
+#include "runtime/payload.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -42,9 +42,12 @@ static void test_list_parsing(void)
     CHECK(n == 2 && !strcmp(l[0]->slug, "unordered.put-nb") && !strcmp(l[1]->code, "1,2"));
     free(l);
     CHECK(pst_protocol_parse_list("rma", "1,10", &l, &n, err, sizeof err) == -1);
-    CHECK(strstr(err, "unknown protocol '1,10' (codes 0,0-0,3, 1,0-1,3, 2,x/3,x for overlap; slugs like ordered.put") != NULL);
+    CHECK(strstr(err, "unknown protocol '1,10' (codes 0,0-0,3, 1,0-1,3, 2,x/3,x for overlap; slugs like ordered.put") !=
+          NULL);
     CHECK(pst_protocol_parse_list("mpi", "9,9", &l, &n, err, sizeof err) == -1);
-    CHECK(strstr(err, "(codes 0,0-0,8, 1,0-1,10, 2,x/3,x for overlap, 4,x/5,x persistent; slugs like ordered.simple;") != NULL);
+    CHECK(
+        strstr(err, "(codes 0,0-0,8, 1,0-1,10, 2,x/3,x for overlap, 4,x/5,x persistent; slugs like ordered.simple;") !=
+        NULL);
     CHECK(pst_protocol_parse_list("pigeon", "all", &l, &n, err, sizeof err) == -1);
     CHECK(strstr(err, "unknown transport 'pigeon'") != NULL);
 }
@@ -58,7 +61,8 @@ static size_t self_exchange(const pst_protocol *p, size_t bytes, int nmsg, int r
     for (int r = 0; r < rounds; r++) {
         for (int i = 0; i < nmsg; i++) {
             pst_payload_fill(sendbuf + i * bytes, bytes, pst_payload_seed(r, i, (long long)bytes));
-            pst_xfer_init(&x[i], p, MPI_COMM_SELF, 0, 0, PST_SIDE_A, sendbuf + i * bytes, recvbuf + i * bytes, bytes, 0);
+            pst_xfer_init(&x[i], p, MPI_COMM_SELF, 0, 0, PST_SIDE_A, sendbuf + i * bytes, recvbuf + i * bytes, bytes,
+                          0);
         }
         pst_payload_poison(recvbuf, bytes * nmsg);
         pst_xfer_reserve(&x[0], (size_t)nmsg);

@@ -1,7 +1,7 @@
 /* Named timer events: registration and look-up by name, begin/end sums and counts (an end
  * returns what it added), and one process's statistics (slowest = fastest = mean, imbalance 1)
  * since a baseline. */
-#include "run/events.h"
+#include "runtime/events.h"
 #include "check.h"
 
 #include <string.h>

@@ -4,7 +4,7 @@
 #include "cmd/coll/busbw.h"
 #include "cmd/pingpong/latbw.h"
 #include "core/cli.h"
-#include "run/timer.h"
+#include "runtime/timer.h"
 
 static void test_exact_line(void)
 {

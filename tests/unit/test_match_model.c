@@ -65,7 +65,8 @@ static void test_curvature(void)
     pst_match_fit seed = pst_match_fit_model(K, counts, iot, rot, false, 0.95);
     pst_match_fit c = pst_match_fit_model(K, counts, iot, rot, true, 0.95);
     CHECK(seed.ok && c.ok);
-    printf("shared curvature Q = 3 ns/msg^2: Song's model M = %.3f ns [%.3f, %.3f], curved model M = %.3f ns [%.3f, %.3f]\n",
+    printf("shared curvature Q = 3 ns/msg^2: Song's model M = %.3f ns [%.3f, %.3f], curved model M = %.3f ns [%.3f, "
+           "%.3f]\n",
            seed.m_s * 1e9, seed.m_ci[0] * 1e9, seed.m_ci[1] * 1e9, c.m_s * 1e9, c.m_ci[0] * 1e9, c.m_ci[1] * 1e9);
     CHECK(seed.m_s - M_S > 0.1 * M_S);                               /* biased ... */
     CHECK(seed.m_ci[1] - seed.m_ci[0] > 10 * (c.m_ci[1] - c.m_ci[0])); /* ... and vague */
@@ -105,7 +106,8 @@ static void test_noisy(void)
             covered += g.m_ci[0] <= M_S && M_S <= g.m_ci[1];
         }
         double coverage = (double)covered / trials;
-        printf("95 %% CI coverage of M over %d trials (%s model): %.3f\n", trials, curved ? "curved" : "Song's", coverage);
+        printf("95 %% CI coverage of M over %d trials (%s model): %.3f\n", trials, curved ? "curved" : "Song's",
+               coverage);
         CHECK(coverage > 0.93 && coverage < 0.97);
     }
 }

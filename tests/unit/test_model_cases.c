@@ -147,7 +147,8 @@ static void test_case1(void)
     CHECK(d.norms.h_l2 < 0.02 && d.norms.h_l2 > 1e-4);
     CHECK(d.norms.v_l2 < 1e-13);
     CHECK(fabs(d.mass_rel) < 1e-12);
-    printf("case 1 T42 alpha pi/4 12 days: h_l1 %.3e h_l2 %.3e h_linf %.3e\n", d.norms.h_l1, d.norms.h_l2, d.norms.h_linf);
+    printf("case 1 T42 alpha pi/4 12 days: h_l1 %.3e h_l2 %.3e h_linf %.3e\n", d.norms.h_l1, d.norms.h_l2,
+           d.norms.h_linf);
     pst_model_free(&m);
 }
 

@@ -71,7 +71,10 @@ void __wrap_free(void *p)
     __real_free(p);
 }
 double *__wrap_fftw_alloc_real(size_t n) { return remember(__real_fftw_alloc_real(n), n * sizeof(double)); }
-fftw_complex *__wrap_fftw_alloc_complex(size_t n) { return remember(__real_fftw_alloc_complex(n), n * sizeof(fftw_complex)); }
+fftw_complex *__wrap_fftw_alloc_complex(size_t n)
+{
+    return remember(__real_fftw_alloc_complex(n), n * sizeof(fftw_complex));
+}
 void *__wrap_fftw_malloc(size_t bytes) { return remember(__real_fftw_malloc(bytes), bytes); }
 void __wrap_fftw_free(void *p)
 {
@@ -151,17 +154,31 @@ int main(int argc, char **argv)
     openblas_set_num_threads(1);
     const layout_case cases[] = {
         {"T42L4 (one block, default chunk)", {.M = 42, .nlat = 64, .nlon = 128, .levels = 4, .level_block = 4}},
-        {"T42L16 (one block, 1-pair chunks)", {.M = 42, .nlat = 64, .nlon = 128, .levels = 16, .level_block = 16, .pair_chunk = 1}},
+        {"T42L16 (one block, 1-pair chunks)",
+         {.M = 42, .nlat = 64, .nlon = 128, .levels = 16, .level_block = 16, .pair_chunk = 1}},
         {"T21L6 (3 blocks, explicit, diffusion)",
-         {.M = 21, .nlat = 32, .nlon = 64, .levels = 6, .level_block = 2, .pair_chunk = 2, .scheme = PST_SCHEME_EXPLICIT,
+         {.M = 21,
+          .nlat = 32,
+          .nlon = 64,
+          .levels = 6,
+          .level_block = 2,
+          .pair_chunk = 2,
+          .scheme = PST_SCHEME_EXPLICIT,
           .hdiff = 1e16}},
         {"T85L8 (2 blocks)", {.M = 85, .nlat = 128, .nlon = 256, .levels = 8, .level_block = 4}},
         {"T21L2 (--blas auto)", {.M = 21, .nlat = 32, .nlon = 64, .levels = 2, .level_block = 2, .blas_auto = true}},
-        {"T85L8 (recurrence)", {.M = 85, .nlat = 128, .nlon = 256, .levels = 8, .level_block = 4, .legendre = PST_LEG_RECURRENCE}},
+        {"T85L8 (recurrence)",
+         {.M = 85, .nlat = 128, .nlon = 256, .levels = 8, .level_block = 4, .legendre = PST_LEG_RECURRENCE}},
         {"T341L1 (recurrence, blocks of pairs)",
          {.M = 341, .nlat = 512, .nlon = 1024, .levels = 1, .level_block = 1, .legendre = PST_LEG_RECURRENCE}},
         {"T42L4 (recurrence, 3 threads)",
-         {.M = 42, .nlat = 64, .nlon = 128, .levels = 4, .level_block = 4, .legendre = PST_LEG_RECURRENCE, .threads = 3}},
+         {.M = 42,
+          .nlat = 64,
+          .nlon = 128,
+          .levels = 4,
+          .level_block = 4,
+          .legendre = PST_LEG_RECURRENCE,
+          .threads = 3}},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         layout_case c = cases[k];

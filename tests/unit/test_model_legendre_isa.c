@@ -56,7 +56,8 @@ static double values_error(const grid *g, pst_leg_isa isa)
     for (int i = 0; i < g->spec.nm; i++) {
         const int m = g->spec.m[i];
         for (int j = 0; j < g->np; j++) {
-            const int p0 = j / L.block_pairs * L.block_pairs, bp = g->np - p0 < L.block_pairs ? g->np - p0 : L.block_pairs;
+            const int p0 = j / L.block_pairs * L.block_pairs,
+                      bp = g->np - p0 < L.block_pairs ? g->np - p0 : L.block_pairs;
             const size_t ld = (size_t)(bp + 7) / 8 * 8;
             pst_leg_generate(&L, L.work, i, p0, bp);
             pst_legendre_column(g->M, m, g->mu[j], g->cl[j], p, h);
@@ -117,8 +118,9 @@ static void test_path(pst_leg_isa isa)
     for (int t = 0; t < NTRUNCS; t++) {
         grid g = grid_make(truncs[t]);
         const double values = values_error(&g, isa), sums7 = sums_error(&g, isa, 7), sums16 = sums_error(&g, isa, 16);
-        printf("simd path %s, T%d: P-bar %.2e of the column's largest, sums %.2e (7 columns) %.2e (16) of the largest\n",
-               pst_leg_isa_names[isa], g.M, values, sums7, sums16);
+        printf(
+            "simd path %s, T%d: P-bar %.2e of the column's largest, sums %.2e (7 columns) %.2e (16) of the largest\n",
+            pst_leg_isa_names[isa], g.M, values, sums7, sums16);
         CHECK(values <= 1e-12);
         CHECK(sums7 <= 1e-12 && sums16 <= 1e-12);
         grid_free(&g);
@@ -131,10 +133,12 @@ int main(int argc, char **argv)
     openblas_set_num_threads(1);
     CHECK(pst_leg_isa_built(PST_LEG_ISA_BASELINE) && pst_leg_isa_cpu_has(PST_LEG_ISA_BASELINE));
     CHECK(pst_leg_isa_refusal(pst_leg_isa_best()) == NULL);
-    CHECK(pst_leg_isa_parse("auto") == -1 && pst_leg_isa_parse("avx2") == PST_LEG_ISA_AVX2 && pst_leg_isa_parse("sse") == -2);
+    CHECK(pst_leg_isa_parse("auto") == -1 && pst_leg_isa_parse("avx2") == PST_LEG_ISA_AVX2 &&
+          pst_leg_isa_parse("sse") == -2);
     /* The methods' table: every name parses back to its row, a row generates or keeps tables. */
     for (int k = 0; k < PST_NLEG_METHODS; k++)
-        CHECK((int)pst_leg_method_parse(pst_leg_method_name(k)) == k && pst_leg_method_generates(k) != pst_leg_method_tables(k));
+        CHECK((int)pst_leg_method_parse(pst_leg_method_name(k)) == k &&
+              pst_leg_method_generates(k) != pst_leg_method_tables(k));
     CHECK(pst_leg_method_parse("nonsense") == PST_NLEG_METHODS && pst_leg_method_generates(PST_LEG_SIMD));
     for (int isa = 0; isa < PST_NLEG_ISAS; isa++) test_path((pst_leg_isa)isa);
     CHECK_MAIN_END();

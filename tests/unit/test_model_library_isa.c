@@ -18,7 +18,8 @@ static void check_tables(void)
       blis[] = {{"generic", PST_ISA_GENERIC}, {"penryn", PST_ISA_SSE3}, {"sandybridge", PST_ISA_AVX},
                 {"haswell", PST_ISA_AVX2},    {"zen3", PST_ISA_AVX2},   {"skx", PST_ISA_AVX512},
                 {"zen4", PST_ISA_AVX512},     {"a64fx", PST_ISA_UNKNOWN}};
-    for (size_t k = 0; k < sizeof openblas / sizeof *openblas; k++) CHECK(pst_isa_of_openblas_core(openblas[k].name) == openblas[k].isa);
+    for (size_t k = 0; k < sizeof openblas / sizeof *openblas; k++)
+        CHECK(pst_isa_of_openblas_core(openblas[k].name) == openblas[k].isa);
     for (size_t k = 0; k < sizeof blis / sizeof *blis; k++) CHECK(pst_isa_of_blis_arch(blis[k].name) == blis[k].isa);
     CHECK(pst_isa_of_openblas_core(NULL) == PST_ISA_UNKNOWN);
     CHECK(pst_isa_of_blis_arch(NULL) == PST_ISA_UNKNOWN);
@@ -46,10 +47,12 @@ static void check_line(void)
 {
     char line[512];
     CHECK(pst_blas_behind_line(line, sizeof line, "Prescott", "haswell", PST_ISA_AVX512));
-    CHECK(strstr(line, "OpenBLAS core Prescott (sse3), BLIS haswell (avx2): older kernels than this avx512 CPU runs") == line);
+    CHECK(strstr(line, "OpenBLAS core Prescott (sse3), BLIS haswell (avx2): older kernels than this avx512 CPU runs") ==
+          line);
     CHECK(strstr(line, "OpenBLAS or BLIS") && strstr(line, "OPENBLAS_CORETYPE") && strstr(line, "docs/install.md"));
     CHECK(pst_blas_behind_line(line, sizeof line, "Zen", "generic", PST_ISA_AVX2));
-    CHECK(strstr(line, "BLIS generic (generic): older kernels than this avx2 CPU runs") == line && !strstr(line, "OpenBLAS"));
+    CHECK(strstr(line, "BLIS generic (generic): older kernels than this avx2 CPU runs") == line &&
+          !strstr(line, "OpenBLAS"));
     CHECK(!pst_blas_behind_line(line, sizeof line, "Haswell", NULL, PST_ISA_AVX2) && !*line);
     CHECK(!pst_blas_behind_line(line, sizeof line, "SkylakeX", "skx", PST_ISA_AVX512));
     CHECK(!pst_blas_behind_line(line, sizeof line, "Prescott", "generic", PST_ISA_UNKNOWN)); /* off x86 */

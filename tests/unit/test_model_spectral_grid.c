@@ -27,7 +27,8 @@ int main(int argc, char **argv)
 
     pst_spectral_grid g;
     char err[256];
-    CHECK(pst_spectral_grid_init(&g, 42, 1, 62, 0, err, sizeof err) != NULL && strstr(err, "--nlat: 62 latitudes are too few"));
+    CHECK(pst_spectral_grid_init(&g, 42, 1, 62, 0, err, sizeof err) != NULL &&
+          strstr(err, "--nlat: 62 latitudes are too few"));
     CHECK(pst_spectral_grid_init(&g, 42, 1, 0, 126, err, sizeof err) != NULL && strstr(err, "--nlon: 126 longitudes"));
     CHECK(pst_spectral_grid_init(&g, 42, 1, 0, 154, err, sizeof err) != NULL); /* 154 = 2 * 7 * 11 */
     CHECK(pst_spectral_grid_init(&g, 42, 1, 66, 150, err, sizeof err) == NULL && g.nlat == 66 && g.nlon == 150);

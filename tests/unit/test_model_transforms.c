@@ -36,7 +36,8 @@ static void test_quadrature(int n)
     if (worst >= 1e-14) fprintf(stderr, "n=%d quadrature error %.3e\n", n, worst);
     bool mirrored = true, descending = true;
     for (int j = 0; j < n; j++) {
-        mirrored &= mu[n - 1 - j] == -mu[j] && w[n - 1 - j] == w[j] && fabs(cl[j] - sqrt(1 - mu[j] * mu[j])) < 1e-12 * cl[j];
+        mirrored &=
+            mu[n - 1 - j] == -mu[j] && w[n - 1 - j] == w[j] && fabs(cl[j] - sqrt(1 - mu[j] * mu[j])) < 1e-12 * cl[j];
         if (j) descending &= mu[j] < mu[j - 1];
     }
     CHECK(mirrored && descending);
@@ -63,7 +64,8 @@ static void test_orthonormal(int M, int nlat, int mstep)
     double *p = malloc((size_t)nlat * len * sizeof *p), *h = malloc((size_t)nlat * len * sizeof *h);
     double worst = 0, worst_h = 0;
     for (int m = 0; m <= M; m += mstep) {
-        for (int j = 0; j < nlat; j++) pst_legendre_column(M, m, mu[j], cl[j], p + (size_t)j * len, h + (size_t)j * len);
+        for (int j = 0; j < nlat; j++)
+            pst_legendre_column(M, m, mu[j], cl[j], p + (size_t)j * len, h + (size_t)j * len);
         for (int a = 0; a <= M - m; a++)
             for (int b = a; b <= M - m; b++) {
                 double s = 0;
@@ -235,7 +237,8 @@ static void test_blas_libraries(void)
                     for (int c = 0; c < 3; c++)
                         for (int e = 0; e < 3; e++) {
                             int m = ms[a], n = ns[c], k = ks[e], lda = (trans ? m : k) + PAD, ldc = n + PAD;
-                            for (size_t t = 0; t < sizeof C / sizeof *C; t++) C[t] = beta ? 0.25 * (double)(t % 9) : NAN;
+                            for (size_t t = 0; t < sizeof C / sizeof *C; t++)
+                                C[t] = beta ? 0.25 * (double)(t % 9) : NAN;
                             pst_blas_dgemm((pst_blas)b, trans, m, n, k, 1.5, A, lda, Bm, ldc, beta, C, ldc);
                             for (int i = 0; i < m; i++)
                                 for (int j = 0; j < n; j++) {
@@ -310,7 +313,8 @@ static void test_h_through_p(int M, int nlat, const int *ms, int nm, pst_leg_met
     }
     CHECK(synth_scale > 1 && synth_err < 1e-13 * synth_scale && gen_err < 1e-13 * synth_scale);
     CHECK(anal_scale > 1 && anal_err < 1e-13 * anal_scale);
-    printf("H sums through P-bar (%s), T%d%s: synthesis %.2e, analysis %.2e; H generated %.2e (relative to the largest sum)\n",
+    printf("H sums through P-bar (%s), T%d%s: synthesis %.2e, analysis %.2e; H generated %.2e (relative to the largest "
+           "sum)\n",
            pst_leg_method_name(method), M, ms ? " (a column's wavenumbers)" : "", synth_err / synth_scale,
            anal_err / anal_scale, gen_err / synth_scale);
     pst_legendre_free(&full);
@@ -341,7 +345,8 @@ static void test_recurrence_values(void)
         for (int i = 0; i <= M; i += (i == M - 1 ? 1 : stride)) {
             const int m = spec.m[i];
             for (int j = 0; j < np; j++) {
-                const int p0 = j / L.block_pairs * L.block_pairs, bp = np - p0 < L.block_pairs ? np - p0 : L.block_pairs;
+                const int p0 = j / L.block_pairs * L.block_pairs,
+                          bp = np - p0 < L.block_pairs ? np - p0 : L.block_pairs;
                 pst_leg_generate(&L, L.work, i, p0, bp); /* the block of pair j (kept while j is in it) */
                 pst_legendre_column(M, m, mu[j], cl[j], p, h);
                 double largest = 0, err = 0;

@@ -4,7 +4,7 @@
  * collectives as MPIX_ calls; MPICH 4.0 has all of them as MPI-4 calls. */
 #include "check.h"
 #include "core/record.h"
-#include "run/mpi_features.h"
+#include "runtime/mpi_features.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,9 +4,9 @@
 #include "check.h"
 #include "core/errors.h"
 #include "core/schema.h"
-#include "run/context.h"
-#include "run/emit.h"
-#include "run/run_schema.h"
+#include "runtime/context.h"
+#include "runtime/emit.h"
+#include "runtime/run_schema.h"
 #include "stats/stats.h"
 #include "stats/stats_schema.h"
 
@@ -26,7 +26,8 @@ static const pst_field own[] = {
     {"extra", PST_F_NUMS, NULL, "sometimes", true, NULL},
 };
 static const pst_fields own_fields = PST_FIELDS("own", own);
-static const pst_schema test_schema = {"test", "point", NULL, "a record for the test", {&pst_fields_common, &own_fields, &pst_fields_times}};
+static const pst_schema test_schema = {
+    "test", "point", NULL, "a record for the test", {&pst_fields_common, &own_fields, &pst_fields_times}};
 
 static pst_ctx ctx;
 
@@ -131,7 +132,8 @@ static void test_self_check(void)
     static const pst_schema twice = {"test", "point", NULL, "", {&pst_fields_common, &pst_fields_times, &clash_fields}};
     const pst_schema *bad1[] = {&test_schema, &twice};
     CHECK(pst_schema_check(bad1, 2, devnull) == 2);
-    static const pst_field broken[] = {{"o", PST_F_OBJ, NULL, "no members", false, NULL}, {"d", PST_F_INT, NULL, "", false, NULL}};
+    static const pst_field broken[] = {{"o", PST_F_OBJ, NULL, "no members", false, NULL},
+                                       {"d", PST_F_INT, NULL, "", false, NULL}};
     static const pst_fields broken_fields = PST_FIELDS("broken", broken);
     static const pst_schema bad = {"test", "diag", NULL, "", {&pst_fields_common, &broken_fields}};
     const pst_schema *bad2[] = {&bad};

@@ -1,7 +1,7 @@
 /* Verdict statistics (stats/verdict.c) against known answers, calibration of the best set by
- * seeded simulation, and the comparison schedule (run/rounds.c) with a scripted turn. */
+ * seeded simulation, and the comparison schedule (runtime/rounds.c) with a scripted turn. */
 #include "check.h"
-#include "run/rounds.h"
+#include "runtime/rounds.h"
 #include "stats/verdict.h"
 
 #include <math.h>

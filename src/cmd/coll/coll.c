@@ -17,11 +17,11 @@
 #include "core/alloc.h"
 #include "core/cli.h"
 #include "core/errors.h"
-#include "run/alloc_state.h"
-#include "run/rounds.h"
-#include "run/context.h"
-#include "run/mpi_features.h"
-#include "run/run_schema.h"
+#include "runtime/alloc_state.h"
+#include "runtime/rounds.h"
+#include "runtime/context.h"
+#include "runtime/mpi_features.h"
+#include "runtime/run_schema.h"
 
 #include <mpi.h>
 #include <stdlib.h>
@@ -73,7 +73,8 @@ static void validate(void *arg)
     sort_unique(&cfg->comm_sizes);
     for (size_t i = 0; i < cfg->comm_sizes.n; i++)
         if (cfg->comm_sizes.v[i] > c->size)
-            pst_usage_error("--comm-sizes: %lld is out of range (allowed: 2 ... %d, the rank count)", cfg->comm_sizes.v[i], c->size);
+            pst_usage_error("--comm-sizes: %lld is out of range (allowed: 2 ... %d, the rank count)",
+                            cfg->comm_sizes.v[i], c->size);
     long long nmax = cfg->comm_sizes.v[cfg->comm_sizes.n - 1], nmin = cfg->comm_sizes.v[0];
     for (size_t i = 0; i < cfg->ops.n; i++) {
         const coll_op *op = pst_coll_find_op(cfg->ops.v[i]);
@@ -82,7 +83,8 @@ static void validate(void *arg)
             if (op->sums_doubles && b % 8)
                 pst_usage_error("--sizes: %lld is not a multiple of 8 (%s sums doubles)", b, op->name);
             if (b * nmax > MAX_TOTAL)
-                pst_usage_error("--sizes: %lld bytes x comm size %lld exceeds the %d-byte buffer limit", b, nmax, MAX_TOTAL);
+                pst_usage_error("--sizes: %lld bytes x comm size %lld exceeds the %d-byte buffer limit", b, nmax,
+                                MAX_TOTAL);
         }
     }
     char missing[512];
@@ -103,7 +105,7 @@ static void validate(void *arg)
     cfg->ctx.alloc_probe_bytes = (size_t)largest;
     const char *why = pst_alloc_state_set(cfg->alloc_state, (size_t)largest);
     if (why) pst_usage_error("--alloc-state %s: %s (largest --sizes: %lld bytes)", cfg->alloc_state, why, largest);
-    pst_rounds_setup(&cfg->compare, c, cfg->reps, cfg->comm_sizes.n * cfg->sizes.n);
+    pst_rounds_setup(&cfg->rounds, c, cfg->reps, cfg->comm_sizes.n * cfg->sizes.n);
 }
 
 static void plan(void *p)
@@ -142,46 +144,60 @@ static void prepare(void *p)
     for (size_t i = 0; i < PST_COLL_NOPS; i++) op_names[i] = pst_coll_ops[i].name;
 }
 
-static const coll_cfg default_cfg = {.root_spec = "0", .alloc_state = "default", .reps = 10, .warmup = 5, .test_every = 10,
-                                     .compare = PST_ROUNDS_DEFAULTS};
+static const coll_cfg default_cfg = {.root_spec = "0",
+                                     .alloc_state = "default",
+                                     .reps = 10,
+                                     .warmup = 5,
+                                     .test_every = 10,
+                                     .rounds = PST_ROUNDS_DEFAULTS};
 static coll_cfg run_cfg;
 static const pst_opt opts[] = {
-    {"ops", PST_OPT_STRINGS, &run_cfg.ops, "LIST", "operations", 1, 0, op_names, "barrier,bcast,reduce,allreduce,alltoall,alltoallv,allgather"},
+    {"ops", PST_OPT_STRINGS, &run_cfg.ops, "LIST", "operations", 1, 0, op_names,
+     "barrier,bcast,reduce,allreduce,alltoall,alltoallv,allgather"},
     {"sizes", PST_OPT_SIZES, &run_cfg.sizes, "LIST",
      "bytes per rank (bcast, reduce, allreduce; multiples of 8 for the sums) or per block (allgather, "
-     "alltoall, alltoallv), e.g. 8,1K,1M or 8:1M; barrier ignores it", 1, MAX_TOTAL, NULL, "8:1M"},
+     "alltoall, alltoallv), e.g. 8,1K,1M or 8:1M; barrier ignores it",
+     1, MAX_TOTAL, NULL, "8:1M"},
     {"comm-sizes", PST_OPT_INTS, &run_cfg.comm_sizes, "LIST",
      "communicator sizes: the first n ranks; without it, 2, 4, 8, ... and the rank count", 2, 1e9, NULL, NULL},
     {"root", PST_OPT_STRING, &run_cfg.root_spec, "R|rotate",
      "root of bcast and reduce, or rotate: call i uses root i mod n", 1, 0, NULL, NULL},
-    {"reps", PST_OPT_INT, &run_cfg.reps, "N", "timed rounds (one loop per op each) per size; the minimum with --adaptive", 1, 1e6, NULL, NULL},
+    {"reps", PST_OPT_INT, &run_cfg.reps, "N",
+     "timed rounds (one loop per op each) per size; the minimum with --adaptive", 1, 1e6, NULL, NULL},
     {"iters", PST_OPT_INT, &run_cfg.iters, "N",
-     "calls per loop and single-call timings per point; 0 = auto: about 2 ms per loop, 10 ... 1000",
-     0, 1e7, NULL, NULL},
-    {"warmup", PST_OPT_INT, &run_cfg.warmup, "N", "untimed calls before an op's first loop at a size; later turns re-warm "
-     "with one", 0, 1e6, NULL, NULL},
+     "calls per loop and single-call timings per point; 0 = auto: about 2 ms per loop, 10 ... 1000", 0, 1e7, NULL,
+     NULL},
+    {"warmup", PST_OPT_INT, &run_cfg.warmup, "N",
+     "untimed calls before an op's first loop at a size; later turns re-warm "
+     "with one",
+     0, 1e6, NULL, NULL},
     PST_SAMPLES_OPT(&run_cfg.samples, "loop"),
     {"nonblocking", PST_OPT_FLAG, &run_cfg.nonblocking, NULL,
      "also time each op's nonblocking form with IMB-NBC's method: alone, beside a compute loop of the same length, "
-     "and overlapped with it (overlap_pct), with and without MPI_Test calls in the loop", 1, 0, NULL, NULL},
-    {"test-every", PST_OPT_INT, &run_cfg.test_every, "N",
-     "with --nonblocking: the second overlapped loop calls MPI_Test every N of its 100 compute chunks", 1, 100, NULL, NULL},
-    {"persistent", PST_OPT_FLAG, &run_cfg.persistent, NULL,
-     "also time each op's persistent form (MPI-4.0 *_init, MPI_Start) against the blocking call, its set-up apart",
+     "and overlapped with it (overlap_pct), with and without MPI_Test calls in the loop",
      1, 0, NULL, NULL},
+    {"test-every", PST_OPT_INT, &run_cfg.test_every, "N",
+     "with --nonblocking: the second overlapped loop calls MPI_Test every N of its 100 compute chunks", 1, 100, NULL,
+     NULL},
+    {"persistent", PST_OPT_FLAG, &run_cfg.persistent, NULL,
+     "also time each op's persistent form (MPI-4.0 *_init, MPI_Start) against the blocking call, its set-up apart", 1,
+     0, NULL, NULL},
     {"alloc-state", PST_OPT_STRING, &run_cfg.alloc_state, "STATE",
      "glibc allocator state for the library's temporary buffers: default (untouched), warm (large blocks from a warm "
-     "heap, as in a long-running application) or fresh (mapped afresh each call, as in a cold micro-benchmark)", 1, 0, pst_alloc_states, NULL},
-    PST_ROUNDS_SCHEDULE_OPTS(&run_cfg.compare),
+     "heap, as in a long-running application) or fresh (mapped afresh each call, as in a cold micro-benchmark)",
+     1, 0, pst_alloc_states, NULL},
+    PST_ROUNDS_SCHEDULE_OPTS(&run_cfg.rounds),
     PST_COMMON_OPTS(&run_cfg.ctx),
     {0},
 };
 static const pst_command command = {
     .name = "coll",
-    .summary = "Collective operations against message size and communicator size (Frese & Knipp 1998), timed two ways:\n"
-               "Frese & Knipp 1998's loop and single calls with per-rank statistics, results checked.",
+    .summary =
+        "Collective operations against message size and communicator size (Frese & Knipp 1998), timed two ways:\n"
+        "Frese & Knipp 1998's loop and single calls with per-rank statistics, results checked.",
     .description =
-        "t (Frese & Knipp 1998): barrier, each rank times `iters` back-to-back calls; t = max over ranks of the loop time /\n"
+        "t (Frese & Knipp 1998): barrier, each rank times `iters` back-to-back calls; t = max over ranks of the loop "
+        "time /\n"
         "iters; t_min/t_med over --reps loops.  Per call: each call after a barrier, timed alone on every rank;\n"
         "'rank median' = each rank's median over its calls, shown as min/median/max over ranks, 'slowest' = the\n"
         "rank with the largest median, imbal = (max - min) / max of those medians.\n"

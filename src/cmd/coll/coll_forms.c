@@ -4,8 +4,8 @@
 
 #include "cmd/common/records.h"
 #include "core/alloc.h"
-#include "run/emit.h"
-#include "run/timer.h"
+#include "runtime/emit.h"
+#include "runtime/timer.h"
 #include "stats/stats.h"
 
 #include <math.h>
@@ -42,20 +42,21 @@ enum { NB_PURE, NB_CPU, NB_OVRL, NB_OVRL_TEST, NB_MODES };
 static const char *const nb_mode_names[NB_MODES] = {"pure", "cpu", "ovrl", "ovrl_test"};
 static const char *const p_mode_names[2] = {"blocking", "persistent"};
 
-/* The forms' rounds run their loops in the order of every comparison's rounds (run/rounds.h),
+/* The forms' rounds run their loops in the order of every comparison's rounds (runtime/rounds.h),
  * so a drift of host load does not always land on the same loop: each form its own stream of
  * orders, numbered past the comparisons pst_rounds_run makes (the op's comparison has just run,
  * on every rank alike). */
 static unsigned long long form_stream(const coll_cfg *cfg, unsigned long long form)
 {
-    return (1ull << 31) + 2 * (cfg->compare.sets_run - 1) + form;
+    return (1ull << 31) + 2 * (cfg->rounds.sets_run - 1) + form;
 }
 
 /* Round k's order of the form's k_modes loops, kept in *orders ([round][mode]) for the record. */
-static const size_t *round_order(const coll_cfg *cfg, unsigned long long form, size_t k, size_t k_modes, size_t **orders)
+static const size_t *round_order(const coll_cfg *cfg, unsigned long long form, size_t k, size_t k_modes,
+                                 size_t **orders)
 {
     *orders = pst_realloc(*orders, (k + 1) * k_modes * sizeof **orders);
-    pst_round_order(&cfg->compare, form_stream(cfg, form), k, *orders + k * k_modes, k_modes);
+    pst_round_order(&cfg->rounds, form_stream(cfg, form), k, *orders + k * k_modes, k_modes);
     return *orders + k * k_modes;
 }
 
@@ -154,7 +155,7 @@ long long pst_coll_persistent_form(const coll_cfg *cfg, const coll_op *op, coll_
     MPI_Request_free(&req);
     f->blocking_s = pst_summarize(t, R).median;
     f->persistent_s = pst_summarize(t + R, R).median;
-    f->persistent_ratio = pst_paired_ratio(t + R, t, R, cfg->compare.confidence, cfg->compare.margin);
+    f->persistent_ratio = pst_paired_ratio(t + R, t, R, cfg->rounds.confidence, cfg->rounds.margin);
     free(t);
     return corrupted;
 }
@@ -163,11 +164,13 @@ void pst_coll_print_forms(const coll_cfg *cfg, const coll_point *pt)
 {
     const coll_forms *f = pt->forms;
     if (cfg->nonblocking)
-        printf("  %-10s %10s nonblocking: t_pure %.3f us, t_cpu %.3f, t_ovrl %.3f (with MPI_Test %.3f): overlap %.0f %% (%.0f %%)\n",
+        printf("  %-10s %10s nonblocking: t_pure %.3f us, t_cpu %.3f, t_ovrl %.3f (with MPI_Test %.3f): overlap %.0f "
+               "%% (%.0f %%)\n",
                "", "", f->pure_s * 1e6, f->cpu_s * 1e6, f->ovrl_s * 1e6, f->ovrl_test_s * 1e6, f->overlap_pct,
                f->overlap_test_pct);
     if (cfg->persistent)
-        printf("  %-10s %10s persistent: set-up %.3f us; per call %.3f us against blocking %.3f: ratio %.3f [%.3f, %.3f]%s\n",
+        printf("  %-10s %10s persistent: set-up %.3f us; per call %.3f us against blocking %.3f: ratio %.3f [%.3f, "
+               "%.3f]%s\n",
                "", "", f->init_s * 1e6, f->persistent_s * 1e6, f->blocking_s * 1e6, f->persistent_ratio.ratio,
                f->persistent_ratio.lo, f->persistent_ratio.hi, f->persistent_ratio.significant ? "" : " n.s.");
 }

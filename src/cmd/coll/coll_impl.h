@@ -6,8 +6,8 @@
 
 #include "cmd/coll/busbw.h"
 #include "core/cli.h"
-#include "run/rounds.h"
-#include "run/context.h"
+#include "runtime/rounds.h"
+#include "runtime/context.h"
 #include "stats/verdict.h"
 
 #include <mpi.h>
@@ -58,7 +58,7 @@ typedef struct coll_cfg {
     const char *root_spec, *alloc_state;
     long long reps, iters, warmup, test_every;
     bool samples, nonblocking, persistent;
-    pst_rounds_opts compare;
+    pst_rounds_opts rounds;
     /* derived */
     bool rotate;
     int root;
@@ -121,7 +121,8 @@ static inline int root_of(const coll_cfg *cfg, long long i, int n) { return cfg-
 
 /* The op's nonblocking form by IMB-NBC's method and its persistent form against the blocking
  * call (collective over r->comm, after the op's loops); each returns the wrong words it found. */
-long long pst_coll_nonblocking_form(const coll_cfg *cfg, const coll_op *op, coll_run *r, long long iters, coll_forms *f);
+long long pst_coll_nonblocking_form(const coll_cfg *cfg, const coll_op *op, coll_run *r, long long iters,
+                                    coll_forms *f);
 long long pst_coll_persistent_form(const coll_cfg *cfg, const coll_op *op, coll_run *r, long long iters, coll_forms *f);
 /* Rank 0: the forms' lines under the op's table row, and their summary records. */
 void pst_coll_print_forms(const coll_cfg *cfg, const coll_point *pt);

@@ -5,9 +5,9 @@
 
 #include "core/alloc.h"
 #include "core/errors.h"
-#include "run/wait.h"
-#include "run/timer.h"
-#include "run/watchdog.h"
+#include "runtime/wait.h"
+#include "runtime/timer.h"
+#include "runtime/watchdog.h"
 #include "stats/stats.h"
 
 #include <mpi.h>
@@ -87,8 +87,8 @@ static size_t ops_of_set(const coll_cfg *cfg, size_t s, const coll_op **set_ops)
 
 /* One comparison's plan: each op's buffers (none on ranks outside comm) and its point, which
  * will read R->t[op] and receive its single calls' statistics at rank_stats + 3·n·op. */
-static coll_set plan_set(const coll_cfg *cfg, MPI_Comm comm, int n, long long bytes, const coll_op **set_ops, size_t nops,
-                         const pst_rounds *R, coll_point *pts, double *rank_stats, coll_forms *forms)
+static coll_set plan_set(const coll_cfg *cfg, MPI_Comm comm, int n, long long bytes, const coll_op **set_ops,
+                         size_t nops, const pst_rounds *R, coll_point *pts, double *rank_stats, coll_forms *forms)
 {
     coll_set S = {cfg, set_ops, pst_calloc(nops, sizeof *S.runs), pst_malloc(nops * sizeof *S.iters),
                   pst_calloc(nops, sizeof *S.corrupted)};
@@ -107,20 +107,23 @@ static coll_set plan_set(const coll_cfg *cfg, MPI_Comm comm, int n, long long by
  * An op's buffers go once its single calls are done.  Collective over MPI_COMM_WORLD. */
 static void measure(coll_cfg *cfg, coll_set *S, size_t nops, pst_rounds *R, coll_point *pts)
 {
-    pst_rounds_run(R, &cfg->compare, nops, cfg->reps, coll_turn, S);
+    pst_rounds_run(R, &cfg->rounds, nops, cfg->reps, coll_turn, S);
     for (size_t oi = 0; oi < nops; oi++) {
         coll_run *r = &S->runs[oi];
         if (r->comm != MPI_COMM_NULL) {
             S->corrupted[oi] += single_calls(cfg, S->ops[oi], r, S->iters[oi], (long long)R->n, pts[oi].rank_stats);
-            if (cfg->nonblocking) S->corrupted[oi] += pst_coll_nonblocking_form(cfg, S->ops[oi], r, S->iters[oi], pts[oi].forms);
-            if (cfg->persistent) S->corrupted[oi] += pst_coll_persistent_form(cfg, S->ops[oi], r, S->iters[oi], pts[oi].forms);
+            if (cfg->nonblocking)
+                S->corrupted[oi] += pst_coll_nonblocking_form(cfg, S->ops[oi], r, S->iters[oi], pts[oi].forms);
+            if (cfg->persistent)
+                S->corrupted[oi] += pst_coll_persistent_form(cfg, S->ops[oi], r, S->iters[oi], pts[oi].forms);
         }
         MPI_Request req[2];
         MPI_Iallreduce(MPI_IN_PLACE, &S->corrupted[oi], 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD, &req[0]);
         MPI_Ireduce(&S->iters[oi], &pts[oi].iters, 1, MPI_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD, &req[1]);
         pst_wait_sleeping(2, req);
         if (S->corrupted[oi])
-            pst_collective_exit(PST_EXIT_FAILED, "result check failed: %s, %lld bytes, comm size %d: %lld wrong words or elements",
+            pst_collective_exit(PST_EXIT_FAILED,
+                                "result check failed: %s, %lld bytes, comm size %d: %lld wrong words or elements",
                                 S->ops[oi]->name, r->bytes, r->n, S->corrupted[oi]);
         pst_coll_run_free(r);
     }

@@ -4,8 +4,8 @@
 
 #include "cmd/common/buffer.h"
 #include "core/alloc.h"
-#include "run/mpi_features.h"
-#include "run/payload.h"
+#include "runtime/mpi_features.h"
+#include "runtime/payload.h"
 
 #include <math.h>
 #include <mpi.h>
@@ -192,7 +192,10 @@ double pst_coll_alltoallv_moved_fraction(long long bytes, int n)
 
 #if defined(PST_HAVE_MPI_NBC)
 static void icall_barrier(coll_run *r, int root, MPI_Request *q) { MPI_Ibarrier(r->comm, q); }
-static void icall_bcast(coll_run *r, int root, MPI_Request *q) { MPI_Ibcast(r->sbuf, (int)r->bytes, MPI_BYTE, root, r->comm, q); }
+static void icall_bcast(coll_run *r, int root, MPI_Request *q)
+{
+    MPI_Ibcast(r->sbuf, (int)r->bytes, MPI_BYTE, root, r->comm, q);
+}
 static void icall_reduce(coll_run *r, int root, MPI_Request *q)
 {
     MPI_Ireduce(r->sbuf, r->rbuf, (int)(r->bytes / 8), MPI_DOUBLE, MPI_SUM, root, r->comm, q);
@@ -261,13 +264,14 @@ static void pinit_alltoallv(coll_run *r, int root, MPI_Request *q)
 #endif
 
 const coll_op pst_coll_ops[] = {
-    {"barrier", PST_BW_NONE, false, false, setup_none, fill_none, call_barrier, check_none, icall_barrier, pinit_barrier},
+    {"barrier", PST_BW_NONE, false, false, setup_none, fill_none, call_barrier, check_none, icall_barrier,
+     pinit_barrier},
     {"bcast", PST_BW_ROOTED, true, false, setup_bcast, fill_bcast, call_bcast, check_bcast, icall_bcast, pinit_bcast},
     {"reduce", PST_BW_ROOTED, true, true, setup_sum, fill_sum, call_reduce, check_reduce, icall_reduce, pinit_reduce},
     {"allreduce", PST_BW_ALLREDUCE, false, true, setup_sum, fill_sum, call_allreduce, check_allreduce, icall_allreduce,
      pinit_allreduce},
-    {"alltoall", PST_BW_ALLTOALL, false, false, setup_alltoall, fill_alltoall, call_alltoall, check_alltoall, icall_alltoall,
-     pinit_alltoall},
+    {"alltoall", PST_BW_ALLTOALL, false, false, setup_alltoall, fill_alltoall, call_alltoall, check_alltoall,
+     icall_alltoall, pinit_alltoall},
     {"alltoallv", PST_BW_ALLTOALL, false, false, setup_alltoallv, fill_alltoallv, call_alltoallv, check_alltoallv,
      icall_alltoallv, pinit_alltoallv},
     {"allgather", PST_BW_ALLTOALL, false, false, setup_allgather, fill_allgather, call_allgather, check_allgather,

@@ -4,7 +4,7 @@
 
 #include "cmd/common/records.h"
 #include "core/alloc.h"
-#include "run/emit.h"
+#include "runtime/emit.h"
 #include "stats/stats.h"
 
 #include <math.h>
@@ -61,12 +61,12 @@ static void analysis_free(coll_analysis *an)
 /* A communicator size's table head. */
 static void print_header(const coll_cfg *cfg, int n)
 {
-    printf("\n== coll, comm size %d (ranks 0...%d), root %s, %lld+ rounds per size, ops interleaved (%s) ==\n", n, n - 1,
-           cfg->rotate ? "rotating" : cfg->root_spec, cfg->reps, cfg->compare.schedule);
+    printf("\n== coll, comm size %d (ranks 0...%d), root %s, %lld+ rounds per size, ops interleaved (%s) ==\n", n,
+           n - 1, cfg->rotate ? "rotating" : cfg->root_spec, cfg->reps, cfg->rounds.schedule);
     printf("  %-10s %10s %6s %10s %10s %9s %9s | %32s %5s %7s\n", "", "", "", "Frese & Knipp 1998 loop", "", "", "",
            "single call: rank median us", "", "");
-    printf("  %-10s %10s %6s %10s %10s %9s %9s | %10s %10s %10s %5s %7s\n", "op", "bytes", "iters", "t_min us", "t_med us",
-           "algbw", "busbw", "min", "median", "max", "slow", "imbal");
+    printf("  %-10s %10s %6s %10s %10s %9s %9s | %10s %10s %10s %5s %7s\n", "op", "bytes", "iters", "t_min us",
+           "t_med us", "algbw", "busbw", "min", "median", "max", "slow", "imbal");
 }
 
 static void print_point(const coll_point *pt, const coll_analysis *an)
@@ -77,23 +77,29 @@ static void print_point(const coll_point *pt, const coll_analysis *an)
         if (isfinite(v)) snprintf(bw[k], sizeof bw[k], "%9.3f", v);
         else snprintf(bw[k], sizeof bw[k], "%9s", "-");
     }
-    printf("  %-10s %10lld %6lld %10.3f %10.3f %s %s | %10.3f %10.3f %10.3f %5d %6.1f%%\n", pt->op->name, pt->bytes, pt->iters,
-           an->t.min * 1e6, an->t.median * 1e6, bw[0], bw[1], an->across.min * 1e6, an->across.median * 1e6,
+    printf("  %-10s %10lld %6lld %10.3f %10.3f %s %s | %10.3f %10.3f %10.3f %5d %6.1f%%\n", pt->op->name, pt->bytes,
+           pt->iters, an->t.min * 1e6, an->t.median * 1e6, bw[0], bw[1], an->across.min * 1e6, an->across.median * 1e6,
            an->across.max * 1e6, an->slowest_rank, an->imbalance * 100);
 }
 
 static void print_legend(const coll_cfg *cfg)
 {
-    printf("\n  t: Frese & Knipp 1998 loop, seconds per call (min / median over loops); algbw, busbw: GB/s from t_min (nccl-tests);\n"
-           "  single call: each rank's median over its calls, min/median/max over ranks; slow = rank with the largest.\n");
+    printf(
+        "\n  t: Frese & Knipp 1998 loop, seconds per call (min / median over loops); algbw, busbw: GB/s from t_min "
+        "(nccl-tests);\n"
+        "  single call: each rank's median over its calls, min/median/max over ranks; slow = rank with the largest.\n");
     if (cfg->nonblocking)
-        printf("  nonblocking (IMB-NBC): medians over rounds of the call alone (start + wait), a compute loop of the same length\n"
+        printf("  nonblocking (IMB-NBC): medians over rounds of the call alone (start + wait), a compute loop of the "
+               "same length\n"
                "  alone, and both (compute between start and wait; then with an MPI_Test every %lld of %d chunks);\n"
-               "  overlap = (t_pure + t_cpu - t_ovrl) / min(t_pure, t_cpu), in [0, 100] %%.\n", cfg->test_every, PST_COLL_CPU_CHUNKS);
+               "  overlap = (t_pure + t_cpu - t_ovrl) / min(t_pure, t_cpu), in [0, 100] %%.\n",
+               cfg->test_every, PST_COLL_CPU_CHUNKS);
     if (cfg->persistent)
-        printf("  persistent (MPI-4.0 6.13): set-up once (max over ranks), then MPI_Start + MPI_Wait per call against the\n"
-               "  blocking call in paired rounds; ratio persistent / blocking [%.0f %% CI], n.s. = within the %.0f %% margin.\n",
-               cfg->compare.confidence * 100, cfg->compare.margin * 100);
+        printf("  persistent (MPI-4.0 6.13): set-up once (max over ranks), then MPI_Start + MPI_Wait per call against "
+               "the\n"
+               "  blocking call in paired rounds; ratio persistent / blocking [%.0f %% CI], n.s. = within the %.0f %% "
+               "margin.\n",
+               cfg->rounds.confidence * 100, cfg->rounds.margin * 100);
 }
 
 static void emit_point(coll_cfg *cfg, const coll_point *pt, const coll_analysis *an)
@@ -111,7 +117,7 @@ static void emit_point(coll_cfg *cfg, const coll_point *pt, const coll_analysis 
     pst_rec_bool(&r, "root_rotate", op->rooted && cfg->rotate);
     pst_rec_str(&r, "method", "frese-knipp-loop");
     pst_rec_str(&r, "alloc_state", cfg->alloc_state);
-    pst_rec_rounds(&r, pt->R, pt->alt, &cfg->compare);
+    pst_rec_rounds(&r, pt->R, pt->alt, &cfg->rounds);
     pst_rec_int(&r, "iters", pt->iters);
     pst_rec_int(&r, "warmup", cfg->warmup);
     pst_rec_num(&r, "algbw", an->algbw_gbytes_per_s);

@@ -2,7 +2,7 @@
 #include "cmd/common/frame.h"
 
 #include "core/errors.h"
-#include "run/fault.h"
+#include "runtime/fault.h"
 
 #include <stdio.h>
 #include <string.h>

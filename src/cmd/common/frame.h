@@ -17,7 +17,7 @@
 
 #include "core/cli.h"
 #include "core/schema.h"
-#include "run/context.h"
+#include "runtime/context.h"
 
 #include <stddef.h>
 
@@ -58,7 +58,8 @@ typedef struct pst_subcommand {
 
 /* A row's options: the run's copy `run` (a file-static options struct holding its run context as
  * `ctx`) and the initialiser `initial` it is reset from. */
-#define PST_SUBCOMMAND_OPTIONS(run, initial) .cfg = &(run), .defaults = &(initial), .cfg_bytes = sizeof(run), .ctx = &(run).ctx
+#define PST_SUBCOMMAND_OPTIONS(run, initial)                                                                           \
+    .cfg = &(run), .defaults = &(initial), .cfg_bytes = sizeof(run), .ctx = &(run).ctx
 
 /* Run the subcommand b with argv[0] its name; returns its exit code (errors exit on their own). */
 int pst_subcommand_run(const pst_subcommand *b, int argc, char **argv);

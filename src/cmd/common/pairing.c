@@ -3,7 +3,7 @@
 #include "comm/protocol.h"
 #include "core/alloc.h"
 #include "core/cli.h"
-#include "run/locality.h"
+#include "runtime/locality.h"
 
 #include <mpi.h>
 #include <stdio.h>
@@ -24,7 +24,8 @@ int pst_pairing_parse(const char *spec, int rank, int size, pst_pairing *out, ch
 {
     if (!strcmp(spec, "all")) {
         if (size % 2) {
-            snprintf(err, errlen, "--pairs all pairs rank i with i+P/2 and needs an even rank count (running on %d)", size);
+            snprintf(err, errlen, "--pairs all pairs rank i with i+P/2 and needs an even rank count (running on %d)",
+                     size);
             return -1;
         }
         int half = size / 2;

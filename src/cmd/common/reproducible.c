@@ -7,15 +7,29 @@
 #include <string.h>
 
 static const pst_field choice_row[] = {
-    {"choice", PST_F_STR, NULL, "what was chosen: fftw_plan, blas, blas_kernels, legendre_kernel, level_block, pair_chunk, chain_levels (model); fftw_plan, blas, legendre_kernel (kernel)", false, NULL},
+    {"choice", PST_F_STR, NULL,
+     "what was chosen: fftw_plan, blas, blas_kernels, legendre_kernel, level_block, pair_chunk, chain_levels (model); "
+     "fftw_plan, blas, legendre_kernel (kernel)",
+     false, NULL},
     {"value", PST_F_STR, NULL, "what it was: the FFTW effort, the library or kernel's name, the size", false, NULL},
-    {"how", PST_F_STR, NULL, "fixed (named by an option or by --reproducible), configured (follows from the problem and the options), cpu (the library's kernels for this processor), wisdom (FFTW plans read from --fftw-wisdom) or timed (chosen by timing at set-up: may differ between launches, and the results' last bits with it)", false, NULL},
+    {"how", PST_F_STR, NULL,
+     "fixed (named by an option or by --reproducible), configured (follows from the problem and the options), cpu (the "
+     "library's kernels for this processor), wisdom (FFTW plans read from --fftw-wisdom) or timed (chosen by timing at "
+     "set-up: may differ between launches, and the results' last bits with it)",
+     false, NULL},
 };
 static const pst_fields choice_row_fields = PST_FIELDS("rounding choice", choice_row);
 
 static const pst_field header[] = {
-    {"reproducible", PST_F_BOOL, NULL, "--reproducible: every choice that can change the rounding was fixed (none is timed), so launches of the same command on the same machine, decomposition and method compute the same bits (docs/model.md: Reproducibility); absent before pstswm had it", true, NULL},
-    {"rounding_choices", PST_F_OBJS, NULL, "each run-time choice that can change the results' rounding, its value and how it was made; absent before pstswm had --reproducible", true, &choice_row_fields},
+    {"reproducible", PST_F_BOOL, NULL,
+     "--reproducible: every choice that can change the rounding was fixed (none is timed), so launches of the same "
+     "command on the same machine, decomposition and method compute the same bits (docs/model.md: Reproducibility); "
+     "absent before pstswm had it",
+     true, NULL},
+    {"rounding_choices", PST_F_OBJS, NULL,
+     "each run-time choice that can change the results' rounding, its value and how it was made; absent before pstswm "
+     "had --reproducible",
+     true, &choice_row_fields},
 };
 const pst_fields pst_reproducible_header_fields = PST_FIELDS("reproducibility", header);
 
@@ -48,7 +62,8 @@ void pst_choices_rec(pst_rec *r, const pst_choices *ch)
 void pst_choices_print(const pst_choices *ch)
 {
     printf("  rounding        %s:", ch->reproducible ? "--reproducible" : "choices");
-    for (int k = 0; k < ch->n; k++) printf("%s %s %s (%s)", k ? "," : "", ch->row[k].name, ch->row[k].value, ch->row[k].how);
+    for (int k = 0; k < ch->n; k++)
+        printf("%s %s %s (%s)", k ? "," : "", ch->row[k].name, ch->row[k].value, ch->row[k].how);
     printf("\n");
 }
 
@@ -59,7 +74,8 @@ static const pst_opt *find_opt(const pst_opt *opts, const char *name)
     pst_fatal(PST_EXIT_FAILED, "--reproducible: no option --%s", name);
 }
 
-const char *pst_reproducible_named(const pst_opt *opts, const char *option, const char *value, const char *default_value)
+const char *pst_reproducible_named(const pst_opt *opts, const char *option, const char *value,
+                                   const char *default_value)
 {
     if (strcmp(value, "auto")) return value;
     const pst_opt *o = find_opt(opts, option);

@@ -12,7 +12,7 @@
 #include "core/cli.h"
 #include "core/record.h"
 #include "core/schema.h"
-#include "run/context.h"
+#include "runtime/context.h"
 
 #include <stdbool.h>
 
@@ -51,7 +51,8 @@ void pst_choices_print(const pst_choices *ch);
  * the command line is refused (exit 2, naming the option's other choices, read from its table in
  * opts); left at its default auto, the option's first named choice.  Otherwise the value as given.
  * default_value: the option's default (given: the parser stored another pointer). */
-const char *pst_reproducible_named(const pst_opt *opts, const char *option, const char *value, const char *default_value);
+const char *pst_reproducible_named(const pst_opt *opts, const char *option, const char *value,
+                                   const char *default_value);
 
 /* --reproducible's FFTW planner effort: estimate unless --fftw-wisdom names the plans' file;
  * another effort given without a wisdom file is refused (exit 2). */

@@ -2,10 +2,10 @@
 
 #include "cmd/common/buffer.h"
 #include "core/alloc.h"
-#include "run/payload.h"
-#include "run/thread_level.h"
-#include "run/threads.h"
-#include "run/timer.h"
+#include "runtime/payload.h"
+#include "runtime/thread_level.h"
+#include "runtime/threads.h"
+#include "runtime/timer.h"
 
 #include <math.h>
 #include <omp.h>
@@ -80,10 +80,18 @@ static void pingpong_stream(void *arg, int s)
     const void *sb = a->st->sbuf[s];
     void *rb = a->st->rbuf[s];
     switch (a->k) {
-    case PST_KIND_SEND: pst_stream_loop(PST_KIND_SEND, a->side_a, a->bidir, sb, rb, a->n, a->peer, s, a->comm, a->iters); break;
-    case PST_KIND_SSEND: pst_stream_loop(PST_KIND_SSEND, a->side_a, a->bidir, sb, rb, a->n, a->peer, s, a->comm, a->iters); break;
-    case PST_KIND_ISEND: pst_stream_loop(PST_KIND_ISEND, a->side_a, a->bidir, sb, rb, a->n, a->peer, s, a->comm, a->iters); break;
-    case PST_KIND_BSEND: pst_stream_loop(PST_KIND_BSEND, a->side_a, a->bidir, sb, rb, a->n, a->peer, s, a->comm, a->iters); break;
+    case PST_KIND_SEND:
+        pst_stream_loop(PST_KIND_SEND, a->side_a, a->bidir, sb, rb, a->n, a->peer, s, a->comm, a->iters);
+        break;
+    case PST_KIND_SSEND:
+        pst_stream_loop(PST_KIND_SSEND, a->side_a, a->bidir, sb, rb, a->n, a->peer, s, a->comm, a->iters);
+        break;
+    case PST_KIND_ISEND:
+        pst_stream_loop(PST_KIND_ISEND, a->side_a, a->bidir, sb, rb, a->n, a->peer, s, a->comm, a->iters);
+        break;
+    case PST_KIND_BSEND:
+        pst_stream_loop(PST_KIND_BSEND, a->side_a, a->bidir, sb, rb, a->n, a->peer, s, a->comm, a->iters);
+        break;
     }
 }
 
@@ -126,11 +134,12 @@ static double funneled_pingpong(const pst_streams *st, pst_send_kind k, bool sid
     return pst_now_s() - t0;
 }
 
-double pst_streams_pingpong(const pst_streams *st, pst_send_kind k, bool side_a, bool bidir, int n, int peer, MPI_Comm comm,
-                            long long iters)
+double pst_streams_pingpong(const pst_streams *st, pst_send_kind k, bool side_a, bool bidir, int n, int peer,
+                            MPI_Comm comm, long long iters)
 {
     if (!st->multiple) return funneled_pingpong(st, k, side_a, bidir, n, peer, comm, iters);
-    pingpong_arg a = {.st = st, .k = k, .side_a = side_a, .bidir = bidir, .n = n, .peer = peer, .comm = comm, .iters = iters};
+    pingpong_arg a = {
+        .st = st, .k = k, .side_a = side_a, .bidir = bidir, .n = n, .peer = peer, .comm = comm, .iters = iters};
     return pst_streams_parallel(st->n, pingpong_stream, &a);
 }
 

@@ -7,7 +7,7 @@
 #ifndef PST_STREAMS_H
 #define PST_STREAMS_H
 
-#include "run/wait.h"
+#include "runtime/wait.h"
 
 #include <mpi.h>
 #include <stdbool.h>
@@ -83,8 +83,8 @@ void pst_streams_free(pst_streams *st);
 
 /* Ping-pong (pst_stream_loop) on every stream at once; returns the elapsed seconds from the
  * streams' common start to the last one's end. */
-double pst_streams_pingpong(const pst_streams *st, pst_send_kind k, bool side_a, bool bidir, int n, int peer, MPI_Comm comm,
-                            long long iters);
+double pst_streams_pingpong(const pst_streams *st, pst_send_kind k, bool side_a, bool bidir, int n, int peer,
+                            MPI_Comm comm, long long iters);
 
 /* Payloads: stream s's message of repetition rep from sender, distinct from every other stream's. */
 void pst_streams_fill(const pst_streams *st, size_t bytes, int rank, long long point, long long rep);

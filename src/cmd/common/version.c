@@ -4,7 +4,7 @@
  * is the compiler's, from its predefined macros. */
 #include "cmd/common/version.h"
 #include "core/record.h"
-#include "run/context.h"
+#include "runtime/context.h"
 
 #include <cblas.h>
 #include <fftw3.h>

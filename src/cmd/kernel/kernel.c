@@ -23,20 +23,30 @@
 #include "model/stages/dynamics.h"
 #include "model/libs/mathlibs.h"
 #include "model/stages/skeleton.h"
-#include "run/threads.h"
-#include "run/rounds.h"
-#include "run/context.h"
-#include "run/run_schema.h"
+#include "runtime/threads.h"
+#include "runtime/rounds.h"
+#include "runtime/context.h"
+#include "runtime/run_schema.h"
 
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const kernel_cfg default_cfg = {.protocols_spec = "all", .grid_spec = "1d", .transport = "mpi", .result = "replicated",
-                                       .trunc = 42, .levels = 16, .fields = 3, .reps = 10, .warmup = 1,
-                                       .compare = PST_ROUNDS_DEFAULTS, .blas_name = "openblas", .fftw_plan = "measure",
-                                       .compute = "real", .legendre_kernel_name = "dgemm"};
+static const kernel_cfg default_cfg = {.protocols_spec = "all",
+                                       .grid_spec = "1d",
+                                       .transport = "mpi",
+                                       .result = "replicated",
+                                       .trunc = 42,
+                                       .levels = 16,
+                                       .fields = 3,
+                                       .reps = 10,
+                                       .warmup = 1,
+                                       .rounds = PST_ROUNDS_DEFAULTS,
+                                       .blas_name = "openblas",
+                                       .fftw_plan = "measure",
+                                       .compute = "real",
+                                       .legendre_kernel_name = "dgemm"};
 
 /* --list: the registry as a table, or with --json as one JSON object (rank 0). */
 static void list_algorithms(bool json)
@@ -53,9 +63,9 @@ static void list_algorithms(bool json)
         const pst_algorithm *alg = &pst_algorithms[a];
         const char *stages = serves(alg, 0) && serves(alg, 1) ? "fft,legendre" : serves(alg, 0) ? "fft" : "legendre";
         const char *missing = pst_algorithm_unavailable(alg);
-        printf("%-14s %-9s %-13s %-30s %s%s%s%s%s\n", alg->name, pst_alg_family_name(alg->family), stages, alg->messages,
-               alg->summary, alg->needs ? "; needs " : "", alg->needs ? alg->needs : "", missing ? "; NOT AVAILABLE: " : "",
-               missing ? missing : "");
+        printf("%-14s %-9s %-13s %-30s %s%s%s%s%s\n", alg->name, pst_alg_family_name(alg->family), stages,
+               alg->messages, alg->summary, alg->needs ? "; needs " : "", alg->needs ? alg->needs : "",
+               missing ? "; NOT AVAILABLE: " : "", missing ? missing : "");
     }
 }
 
@@ -143,10 +153,12 @@ static void validate(void *p)
     pst_math_libraries_setup(c);
     pst_transport_require(cfg->transport);
     c->transport = cfg->transport;
-    if (pst_protocol_parse_list(cfg->transport, cfg->protocols_spec, &cfg->protocols, &cfg->nprotocols, err, sizeof err))
+    if (pst_protocol_parse_list(cfg->transport, cfg->protocols_spec, &cfg->protocols, &cfg->nprotocols, err,
+                                sizeof err))
         pst_usage_error("--protocols: %s", err);
     choose_algorithms(cfg);
-    for (int s = 0; s < 2; s++) cfg->run_stage[s] = cfg->stages.n == 0 || pst_str_list_has(&cfg->stages, pst_kernel_stage_names[s]);
+    for (int s = 0; s < 2; s++)
+        cfg->run_stage[s] = cfg->stages.n == 0 || pst_str_list_has(&cfg->stages, pst_kernel_stage_names[s]);
     cfg->overlaps[0] = cfg->overlap.n == 0 || pst_str_list_has(&cfg->overlap, "off");
     cfg->overlaps[1] = cfg->overlap.n == 0 || pst_str_list_has(&cfg->overlap, "on");
 
@@ -180,7 +192,9 @@ static void validate(void *p)
     if (!cfg->prob.scaled)
         for (int s = 0; s < 2; s++) {
             const char *why = cfg->run_stage[s] ? kproblem_grid_check(&cfg->prob, gx[s], gy[s]) : NULL;
-            if (why) pst_usage_error("--grid %s does not fit %s: %s", cfg->one_d ? "1d" : cfg->grid_spec, cfg->prob.label, why);
+            if (why)
+                pst_usage_error("--grid %s does not fit %s: %s", cfg->one_d ? "1d" : cfg->grid_spec, cfg->prob.label,
+                                why);
         }
     for (size_t a = 0; a < pst_nalgorithms; a++) {
         const char *why = cfg->run_alg[a] ? pst_algorithm_unavailable(&pst_algorithms[a]) : NULL;
@@ -195,7 +209,7 @@ static void validate(void *p)
     }
     make_stage_comms(cfg, gx, gy);
     pst_ctx_add_header(c, header_algorithms, NULL);
-    pst_rounds_setup(&cfg->compare, c, cfg->reps, comparisons(cfg));
+    pst_rounds_setup(&cfg->rounds, c, cfg->reps, comparisons(cfg));
 }
 
 
@@ -214,7 +228,10 @@ static void plan(void *p)
     cfg->out = pst_calloc(2 * pst_nalgorithms, sizeof *cfg->out);
 }
 
-static size_t nstages(const void *p) { return sizeof ((const kernel_cfg *)p)->geom / sizeof ((const kernel_cfg *)p)->geom[0]; }
+static size_t nstages(const void *p)
+{
+    return sizeof((const kernel_cfg *)p)->geom / sizeof((const kernel_cfg *)p)->geom[0];
+}
 
 static void release(void *p)
 {
@@ -254,42 +271,59 @@ static void prepare(void *p)
 static kernel_cfg run_cfg;
 /* Not const: prepare sets the choices of --algorithms, the first row. */
 static pst_opt opts[] = {
-    {"algorithms", PST_OPT_STRINGS, &run_cfg.algorithms, "LIST", algorithms_help, 1, 0, NULL, "all"}, /* choices: prepare */
+    {"algorithms", PST_OPT_STRINGS, &run_cfg.algorithms, "LIST", algorithms_help, 1, 0, NULL,
+     "all"}, /* choices: prepare */
     {"list", PST_OPT_FLAG, &run_cfg.list, NULL, "print the algorithms (the registry) and exit", 1, 0, NULL, NULL},
     {"json", PST_OPT_FLAG, &run_cfg.json, NULL, "with --list: as JSON", 1, 0, NULL, NULL},
-    {"stages", PST_OPT_STRINGS, &run_cfg.stages, "LIST", "fft (across grid rows), legendre (down columns)", 1, 0, stages, "fft,legendre"},
-    {"trunc", PST_OPT_INT, &run_cfg.trunc, "T", "triangular truncation of the model problem", 1, PST_SPECTRAL_GRID_MAX_TRUNC, NULL, NULL},
+    {"stages", PST_OPT_STRINGS, &run_cfg.stages, "LIST", "fft (across grid rows), legendre (down columns)", 1, 0,
+     stages, "fft,legendre"},
+    {"trunc", PST_OPT_INT, &run_cfg.trunc, "T", "triangular truncation of the model problem", 1,
+     PST_SPECTRAL_GRID_MAX_TRUNC, NULL, NULL},
     {"levels", PST_OPT_INT, &run_cfg.levels, "L", "vertical levels", 1, 1000, NULL, NULL},
     {"fields", PST_OPT_INT, &run_cfg.fields, "F", "fields transformed together per level", 1, 64, NULL, NULL},
-    {"blas", PST_OPT_STRING, &run_cfg.blas_name, "LIB", "library of the vector sums' dgemms: openblas, blis, blis-sup, as for the model", 1, 0, blas_choices, NULL},
-    {"legendre-kernel", PST_OPT_STRING, &run_cfg.legendre_kernel_name, "K", "the vector sums' Legendre values: dgemm "
-     "(synthetic dyadic values, a dgemm per block; sums verified bitwise) or recurrence (the model's P-bar of the column's "
-     "coefficients (m,n) at the row's Gaussian latitudes, generated per block as pstswm model --legendre-kernel recurrence; "
-     "sums verified to 1e-12 of the largest) or simd (the same P-bar and sums by pstswm's own register-blocked kernels, no BLAS, "
-     "on the best instruction-set path this CPU runs, as pstswm model --legendre-kernel simd)", 1, 0, legendre_kernel_choices, NULL},
-    {"reproducible", PST_OPT_FLAG, &run_cfg.reproducible, NULL, "fix every choice that can change the rounding: the FFTW plans by estimate (another --fftw-plan refused); the run header lists the choices", 1, 0, NULL, NULL},
-    {"fftw-plan", PST_OPT_STRING, &run_cfg.fftw_plan, "MODE", "FFTW planner effort of the distributed FFT's local transforms, as for the model", 1, 0, pst_fft_efforts, NULL},
+    {"blas", PST_OPT_STRING, &run_cfg.blas_name, "LIB",
+     "library of the vector sums' dgemms: openblas, blis, blis-sup, as for the model", 1, 0, blas_choices, NULL},
+    {"legendre-kernel", PST_OPT_STRING, &run_cfg.legendre_kernel_name, "K",
+     "the vector sums' Legendre values: dgemm (synthetic dyadic values, a dgemm per block; sums verified bitwise) or "
+     "recurrence (the model's P-bar of the column's coefficients (m,n) at the row's Gaussian latitudes, generated per "
+     "block as pstswm model --legendre-kernel recurrence; sums verified to 1e-12 of the largest) or simd (the same "
+     "P-bar and sums by pstswm's own register-blocked kernels, no BLAS, on the best instruction-set path this CPU "
+     "runs, as pstswm model --legendre-kernel simd)",
+     1, 0, legendre_kernel_choices, NULL},
+    {"reproducible", PST_OPT_FLAG, &run_cfg.reproducible, NULL,
+     "fix every choice that can change the rounding: the FFTW plans by estimate (another --fftw-plan refused); the run "
+     "header lists the choices",
+     1, 0, NULL, NULL},
+    {"fftw-plan", PST_OPT_STRING, &run_cfg.fftw_plan, "MODE",
+     "FFTW planner effort of the distributed FFT's local transforms, as for the model", 1, 0, pst_fft_efforts, NULL},
     {"grid", PST_OPT_STRING, &run_cfg.grid_spec, "PXxPY|1d",
      "processor grid (PX*PY = ranks), or 1d: FFT stage on P x 1 and Legendre stage on 1 x P", 1, 0, NULL, NULL},
     {"granularity", PST_OPT_STRING, &run_cfg.granularity, "TnLk@AxB",
      "per-rank sizes of that configuration on the grid run (Worley 1998: T42L16@8x8)", 1, 0, NULL, NULL},
-    {"protocols", PST_OPT_STRING, &run_cfg.protocols_spec, "LIST", "protocols by code or slug, or all|ordered|unordered|overlap|"
-     "no-overlap|persistent", 1, 0, NULL, NULL},
+    {"protocols", PST_OPT_STRING, &run_cfg.protocols_spec, "LIST",
+     "protocols by code or slug, or all|ordered|unordered|overlap|"
+     "no-overlap|persistent",
+     1, 0, NULL, NULL},
     {"overlap", PST_OPT_STRINGS, &run_cfg.overlap, "LIST", "off,on; 2,x/3,x always overlap", 1, 0, onoff, "off,on"},
-    {"result", PST_OPT_STRING, &run_cfg.result, "KIND", "vector sums: replicated (MPI_Allreduce) or partitioned "
-     "(MPI_Reduce_scatter)", 1, 0, results, NULL},
+    {"result", PST_OPT_STRING, &run_cfg.result, "KIND",
+     "vector sums: replicated (MPI_Allreduce) or partitioned "
+     "(MPI_Reduce_scatter)",
+     1, 0, results, NULL},
     PST_ROUNDS_OPTS(&run_cfg.reps, 1e6, &run_cfg.warmup, "calls", "an alternative"),
     PST_TRANSPORT_OPT(&run_cfg.transport, "; --protocols are that transport's"),
-    PST_ROUNDS_SCHEDULE_OPTS(&run_cfg.compare),
-    PST_THREADS_OPT(&run_cfg.threads, ": the stages' computation (packing, FFTs, dgemms) runs on them as in the model, MPI on the master thread"),
+    PST_ROUNDS_SCHEDULE_OPTS(&run_cfg.rounds),
+    PST_THREADS_OPT(
+        &run_cfg.threads,
+        ": the stages' computation (packing, FFTs, dgemms) runs on them as in the model, MPI on the master thread"),
     PST_COMPUTE_OPT(&run_cfg.compute),
     PST_COMMON_OPTS(&run_cfg.ctx),
     {0},
 };
 static const pst_command command = {
     .name = "kernel",
-    .summary = "Each parallel algorithm (transposes, dfft, vector sums) alone on model-sized synthetic data, for every\n"
-               "protocol and overlap setting, checked against the MPI collective it is equivalent to.",
+    .summary =
+        "Each parallel algorithm (transposes, dfft, vector sums) alone on model-sized synthetic data, for every\n"
+        "protocol and overlap setting, checked against the MPI collective it is equivalent to.",
     .description =
         "FFT-stage algorithms run across grid rows, Legendre-stage ones down columns, all rows/columns at once.\n"
         "A call is: transposes, forward + inverse transpose; dfft, real r2c + c2r of the row's lines; sums, the\n"
@@ -305,8 +339,13 @@ static const pst_command command = {
     .opts = opts,
 };
 static const pst_schema footer = PST_FOOTER_SCHEMA("kernel");
-static const pst_schema *const schemas[] = {&pst_schema_kernel_header, &pst_schema_kernel_point, &pst_schema_kernel_sensitivity,
-                                            &pst_schema_kernel_generic, &pst_schema_kernel_family, &footer, NULL};
+static const pst_schema *const schemas[] = {&pst_schema_kernel_header,
+                                            &pst_schema_kernel_point,
+                                            &pst_schema_kernel_sensitivity,
+                                            &pst_schema_kernel_generic,
+                                            &pst_schema_kernel_family,
+                                            &footer,
+                                            NULL};
 
 const pst_subcommand pst_subcommand_kernel = {
     .name = "kernel",

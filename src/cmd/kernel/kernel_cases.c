@@ -1,6 +1,6 @@
 #include "cmd/kernel/kernel_cases.h"
 
-#include "run/threads.h"
+#include "runtime/threads.h"
 
 #include "algo/dfft.h"
 #include "algo/partition.h"
@@ -125,11 +125,15 @@ static void trans_create(kcase *c, kstage stage, const kproblem *k)
     size_t abytes = c->t.rows * mycols * c->t.elem, bbytes = myrows * c->t.ncols * c->t.elem;
     if (abytes > 1u << 30 || bbytes > 1u << 30) pst_fatal(PST_EXIT_FAILED, "transpose data above 1 GiB per rank");
     c->t.a = pst_malloc(abytes); c->t.a2 = pst_malloc(abytes);
-    c->t.recv = pst_malloc(bbytes); c->t.ref = pst_malloc(bbytes); c->t.b = pst_malloc(bbytes); c->t.send2 = pst_malloc(bbytes);
+    c->t.recv = pst_malloc(bbytes);
+    c->t.ref = pst_malloc(bbytes);
+    c->t.b = pst_malloc(bbytes);
+    c->t.send2 = pst_malloc(bbytes);
     double *a = (double *)c->t.a;
     size_t per_row = mycols * c->t.elem / sizeof(double);
     for (size_t r = 0; r < c->t.rows; r++)
-        for (size_t j = 0; j < per_row; j++) a[r * per_row + j] = dyadic(r, c->t.clo[me] * c->t.elem / sizeof(double) + j);
+        for (size_t j = 0; j < per_row; j++)
+            a[r * per_row + j] = dyadic(r, c->t.clo[me] * c->t.elem / sizeof(double) + j);
     MPI_Alltoallv(c->t.a, c->t.sc, c->t.sd, MPI_BYTE, c->t.ref, c->t.rc, c->t.rd, MPI_BYTE, g->comm);
     c->bytes = (long long)abytes;
 }
@@ -180,13 +184,18 @@ static void dfft_create(kcase *c, const kproblem *k)
     c->d.back = pst_malloc(local * sizeof(double));
     c->d.ref_back = pst_malloc(local * sizeof(double));
     for (int l = 0; l < c->d.lines; l++)
-        for (int j = 0; j < c->d.nl; j++) c->d.in[(size_t)l * c->d.nl + j] = dyadic((unsigned)l, (unsigned)(c->rank * c->d.nl + j));
+        for (int j = 0; j < c->d.nl; j++)
+            c->d.in[(size_t)l * c->d.nl + j] = dyadic((unsigned)l, (unsigned)(c->rank * c->d.nl + j));
     /* Reference: the whole lines gathered (MPI_Allgather) and transformed by serial FFTW. */
-    double *all = pst_malloc(local * c->size * sizeof(double)), *line = pst_alloc_check(fftw_malloc(c->d.n * sizeof(double)), c->d.n * sizeof(double));
-    double complex *half = pst_alloc_check(fftw_malloc((c->d.n / 2 + 1) * sizeof *half), (c->d.n / 2 + 1) * sizeof *half);
+    double *all = pst_malloc(local * c->size * sizeof(double)),
+           *line = pst_alloc_check(fftw_malloc(c->d.n * sizeof(double)), c->d.n * sizeof(double));
+    double complex *half =
+        pst_alloc_check(fftw_malloc((c->d.n / 2 + 1) * sizeof *half), (c->d.n / 2 + 1) * sizeof *half);
     MPI_Allgather(c->d.in, (int)local, MPI_DOUBLE, all, (int)local, MPI_DOUBLE, g->comm);
-    fftw_plan plan = pst_fft_plan(c->fft, PST_FFT_SETUP, make_ref, &(ref_plan){c->d.n, line, half, true}, "the reference line");
-    fftw_plan back = pst_fft_plan(c->fft, PST_FFT_SETUP, make_ref, &(ref_plan){c->d.n, line, half, false}, "the reference line");
+    fftw_plan plan =
+        pst_fft_plan(c->fft, PST_FFT_SETUP, make_ref, &(ref_plan){c->d.n, line, half, true}, "the reference line");
+    fftw_plan back =
+        pst_fft_plan(c->fft, PST_FFT_SETUP, make_ref, &(ref_plan){c->d.n, line, half, false}, "the reference line");
     /* This rank's wavenumbers, as the plan will own them (bit-reversed cyclic). */
     pst_dfft *probe = pst_dfft_create(pst_protocol_at("mpi", 0), false, g->comm, c->d.n, 0, c->d.mmax, c->fft);
     c->d.nm = pst_dfft_nm(probe);
@@ -261,8 +270,9 @@ static void vsum_dgemm(kcase *c, size_t row0, size_t rows, double *out)
         size_t r0, nr;
         pst_block(rows, threads, t, &r0, &nr);
         if (nr == 0) continue;
-        pst_blas_dgemm(c->blas, false, (int)nr, (int)c->s.unit, c->s.lats, 1.0, c->s.legendre + (row0 + r0) * (size_t)c->s.lats,
-                       c->s.lats, c->s.fourier, (int)c->s.unit, 0.0, out + r0 * c->s.unit, (int)c->s.unit);
+        pst_blas_dgemm(c->blas, false, (int)nr, (int)c->s.unit, c->s.lats, 1.0,
+                       c->s.legendre + (row0 + r0) * (size_t)c->s.lats, c->s.lats, c->s.fourier, (int)c->s.unit, 0.0,
+                       out + r0 * c->s.unit, (int)c->s.unit);
     }
 }
 
@@ -304,9 +314,9 @@ static void vsum_compute(void *arg, size_t lo, size_t count, double *out)
     else vsum_recurrence(c, row0, rows, out);
 }
 
-/* The generated kernels' set-up (recurrence, simd on the best path this CPU runs): the column's wavenumbers as the model lays out their
- * coefficients, the grid's Gaussian nodes, and P̄-only recurrence data over the row's pairs
- * with a work area per thread (no tables). */
+/* The generated kernels' set-up (recurrence, simd on the best path this CPU runs): the column's wavenumbers as the
+ * model lays out their coefficients, the grid's Gaussian nodes, and P̄-only recurrence data over the row's pairs with a
+ * work area per thread (no tables). */
 static void vsum_recurrence_create(kcase *c, const kproblem *k)
 {
     const kgeom *g = &c->g;
@@ -341,7 +351,8 @@ static void vsum_create(kcase *c, const kproblem *k, bool partitioned, pst_leg_m
         vsum_recurrence_create(c, k);
     } else {
         c->s.legendre = pst_malloc(c->s.ncoef * (size_t)c->s.lats * sizeof(double));
-        for (size_t i = 0; i < c->s.ncoef * (size_t)c->s.lats; i++) c->s.legendre[i] = dyadic(i, (unsigned)c->rank) / 16.0;
+        for (size_t i = 0; i < c->s.ncoef * (size_t)c->s.lats; i++)
+            c->s.legendre[i] = dyadic(i, (unsigned)c->rank) / 16.0;
     }
     c->s.fourier = pst_malloc((size_t)c->s.lats * c->s.unit * sizeof(double));
     for (size_t i = 0; i < (size_t)c->s.lats * c->s.unit; i++) c->s.fourier[i] = dyadic(i + 7, (unsigned)c->rank);
@@ -393,8 +404,8 @@ static long long vsum_verify(kcase *c)
 
 /* ---- dispatch ---- */
 
-kcase *kcase_create(pst_alg_family fam, kstage stage, const kproblem *k, const kgeom *g, bool partitioned, pst_blas blas,
-                    pst_leg_method leg, pst_fft_planner *fft)
+kcase *kcase_create(pst_alg_family fam, kstage stage, const kproblem *k, const kgeom *g, bool partitioned,
+                    pst_blas blas, pst_leg_method leg, pst_fft_planner *fft)
 {
     kcase *c = pst_calloc(1, sizeof *c);
     c->fam = fam;
@@ -463,8 +474,8 @@ void kcase_free(kcase *c)
 {
     if (!c) return;
     void *bufs[] = {c->t.rlo, c->t.rn, c->t.clo, c->t.cn, c->t.sc, c->t.sd, c->t.rc, c->t.rd, c->t.a, c->t.recv, c->t.b,
-                    c->t.send2, c->t.a2, c->t.ref, c->d.in, c->d.back, c->d.ref_back, c->d.coef, c->d.ref, c->s.legendre, c->s.fourier,
-                    c->s.out, c->s.ref};
+                    c->t.send2, c->t.a2, c->t.ref, c->d.in, c->d.back, c->d.ref_back, c->d.coef, c->d.ref,
+                    c->s.legendre, c->s.fourier, c->s.out, c->s.ref};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) free(bufs[i]);
     if (pst_leg_method_generates(c->s.leg)) {
         pst_legendre_free(&c->s.L);

@@ -38,8 +38,8 @@ typedef struct kplan kplan;
 
 /* blas: the library of the vector sums' dgemms; leg: their Legendre kernel (--legendre-kernel);
  * fft: the FFTW planner (--fftw-plan) of the distributed FFT's local transforms, as the model's. */
-kcase *kcase_create(pst_alg_family fam, kstage stage, const kproblem *k, const kgeom *g, bool partitioned, pst_blas blas,
-                    pst_leg_method leg, pst_fft_planner *fft);
+kcase *kcase_create(pst_alg_family fam, kstage stage, const kproblem *k, const kgeom *g, bool partitioned,
+                    pst_blas blas, pst_leg_method leg, pst_fft_planner *fft);
 /* One alternative's plans on the case's data: alg is a registry row of the case's family (the
  * collective takes p = NULL).  Several plans may be alive at once, so
  * alternatives can be measured in interleaved rounds; a one-sided transport grows its area on

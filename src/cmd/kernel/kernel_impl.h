@@ -12,8 +12,8 @@
 #include "core/cli.h"
 #include "model/libs/blas.h"
 #include "model/transforms/legendre.h"
-#include "run/rounds.h"
-#include "run/context.h"
+#include "runtime/rounds.h"
+#include "runtime/context.h"
 
 #include <mpi.h>
 #include <stdbool.h>
@@ -25,7 +25,8 @@ static inline bool serves(const pst_algorithm *a, int stage) { return (a->stages
 
 typedef struct kernel_cfg {
     pst_ctx ctx;
-    const char *protocols_spec, *grid_spec, *granularity, *transport, *result, *blas_name, *fftw_plan, *compute, *legendre_kernel_name;
+    const char *protocols_spec, *grid_spec, *granularity, *transport, *result, *blas_name, *fftw_plan, *compute,
+        *legendre_kernel_name;
     bool list, json, reproducible;
     pst_str_list algorithms, stages, overlap;
     long long trunc, levels, fields, reps, warmup, threads;
@@ -41,7 +42,7 @@ typedef struct kernel_cfg {
     int px, py;
     kgeom geom[2];            /* per stage */
     const char *stage_locality[2]; /* per stage: do its communicators stay inside a node? */
-    pst_rounds_opts compare;
+    pst_rounds_opts rounds;
     int comms[2];             /* concurrent communicators per stage */
     struct outcome *out;      /* every (algorithm, stage) measured, for the summaries */
     size_t nout;

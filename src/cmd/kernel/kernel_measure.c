@@ -7,9 +7,9 @@
 #include "core/alloc.h"
 #include "core/errors.h"
 #include "model/libs/mathlibs.h"
-#include "run/locality.h"
-#include "run/timer.h"
-#include "run/watchdog.h"
+#include "runtime/locality.h"
+#include "runtime/timer.h"
+#include "runtime/watchdog.h"
 #include "stats/stats.h"
 #include "stats/verdict.h"
 
@@ -79,25 +79,30 @@ static void run_algorithm(kernel_cfg *cfg, const pst_algorithm *a, int stage, ou
     long long bytes = kcase_bytes(kc);
     MPI_Allreduce(&bytes, &o->bytes_max, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
     if (cfg->ctx.rank == 0) {
-        printf("\n== %s, %s stage: %d communicator%s of %d ranks, %lld bytes on rank 0, %lld+ rounds (%s); times in ms ==\n",
+        printf("\n== %s, %s stage: %d communicator%s of %d ranks, %lld bytes on rank 0, %lld+ rounds (%s); times in ms "
+               "==\n",
                a->name, pst_kernel_stage_names[stage], cfg->comms[stage], cfg->comms[stage] == 1 ? "" : "s",
-               stage == 0 ? g->px : g->py, bytes, cfg->reps, cfg->compare.schedule);
-        printf("  %-14s %-36s %-7s %10s %10s %21s %6s\n", "alt", "protocol", "overlap", "min", "median", "median CI", "rounds");
+               stage == 0 ? g->px : g->py, bytes, cfg->reps, cfg->rounds.schedule);
+        printf("  %-14s %-36s %-7s %10s %10s %21s %6s\n", "alt", "protocol", "overlap", "min", "median", "median CI",
+               "rounds");
     }
     /* Plans for every alternative (a one-sided transport sets up its area on the stage
      * communicator here, collectively), then the rounds. */
     kturn T = {cfg, kc, pst_malloc(o->nalts * sizeof *T.plans), pst_calloc(o->nalts, sizeof *T.bad)};
     for (size_t i = 0; i < o->nalts; i++) T.plans[i] = kcase_plan(kc, o->alts[i].alg, o->alts[i].p, o->alts[i].overlap);
     o->win_model = pst_transport_memory_model(cfg->transport, g->comm);
-    pst_watchdog_phase("kernel %s (%s stage): %zu alternatives in rounds", a->name, pst_kernel_stage_names[stage], o->nalts);
-    pst_rounds_run(&o->R, &cfg->compare, o->nalts, cfg->reps, kernel_turn, &T);
+    pst_watchdog_phase("kernel %s (%s stage): %zu alternatives in rounds", a->name, pst_kernel_stage_names[stage],
+                       o->nalts);
+    pst_rounds_run(&o->R, &cfg->rounds, o->nalts, cfg->reps, kernel_turn, &T);
     for (size_t i = 0; i < o->nalts; i++) kplan_free(T.plans[i]);
     pst_transport_release(cfg->transport, g->comm);
     MPI_Allreduce(MPI_IN_PLACE, T.bad, (int)o->nalts, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
     for (size_t i = 0; i < o->nalts; i++)
         if (T.bad[i])
-            pst_collective_exit(PST_EXIT_FAILED, "verification failed: %s (%s stage) protocol %s overlap %s: %lld wrong results "
-                                "against the MPI collective", a->name, pst_kernel_stage_names[stage], o->alts[i].p ? o->alts[i].p->code : "coll",
+            pst_collective_exit(PST_EXIT_FAILED,
+                                "verification failed: %s (%s stage) protocol %s overlap %s: %lld wrong results "
+                                "against the MPI collective",
+                                a->name, pst_kernel_stage_names[stage], o->alts[i].p ? o->alts[i].p->code : "coll",
                                 o->alts[i].overlap ? "on" : "off", T.bad[i]);
     free(T.plans);
     free(T.bad);
@@ -107,7 +112,7 @@ static void run_algorithm(kernel_cfg *cfg, const pst_algorithm *a, int stage, ou
         const alt *al = &o->alts[i];
         /* The comparator's point belongs to the collective's own algorithm run. */
         if (i < o->nprotocol_alts) pst_kernel_emit_point(cfg, o, i);
-        double lo, hi, med = pst_median_ci(o->R.t[i], o->R.n, cfg->compare.confidence, &lo, &hi);
+        double lo, hi, med = pst_median_ci(o->R.t[i], o->R.n, cfg->rounds.confidence, &lo, &hi);
         pst_summary sm = pst_summarize(o->R.t[i], o->R.n);
         char ci[32];
         snprintf(ci, sizeof ci, "[%.4f, %.4f]", lo * 1e3, hi * 1e3);
@@ -133,7 +138,8 @@ static size_t fastest_alt(const outcome *o)
 }
 
 /* Collective.  out[0 .. n) are this stage's outcomes; false when the family has fewer than two members. */
-static bool run_family(kernel_cfg *cfg, int stage, pst_alg_family family, const outcome *out, size_t n, family_outcome *f)
+static bool run_family(kernel_cfg *cfg, int stage, pst_alg_family family, const outcome *out, size_t n,
+                       family_outcome *f)
 {
     *f = (family_outcome){.stage = stage, .family = family, .alts = pst_malloc((n ? n : 1) * sizeof *f->alts),
                           .labels = pst_malloc((n ? n : 1) * sizeof *f->labels)};
@@ -156,14 +162,16 @@ static bool run_family(kernel_cfg *cfg, int stage, pst_alg_family family, const 
     MPI_Allreduce(&bytes, &f->bytes_max, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
     kturn T = {cfg, kc, pst_malloc(f->nalts * sizeof *T.plans), pst_calloc(f->nalts, sizeof *T.bad)};
     for (size_t i = 0; i < f->nalts; i++) T.plans[i] = kcase_plan(kc, f->alts[i].alg, f->alts[i].p, f->alts[i].overlap);
-    pst_watchdog_phase("kernel %s stage: %zu %s algorithms in rounds", pst_kernel_stage_names[stage], f->nalts, pst_alg_family_name(family));
-    pst_rounds_run(&f->R, &cfg->compare, f->nalts, cfg->reps, kernel_turn, &T);
+    pst_watchdog_phase("kernel %s stage: %zu %s algorithms in rounds", pst_kernel_stage_names[stage], f->nalts,
+                       pst_alg_family_name(family));
+    pst_rounds_run(&f->R, &cfg->rounds, f->nalts, cfg->reps, kernel_turn, &T);
     for (size_t i = 0; i < f->nalts; i++) kplan_free(T.plans[i]);
     pst_transport_release(cfg->transport, g->comm);
     MPI_Allreduce(MPI_IN_PLACE, T.bad, (int)f->nalts, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
     for (size_t i = 0; i < f->nalts; i++)
         if (T.bad[i])
-            pst_collective_exit(PST_EXIT_FAILED, "verification failed: %s (%s stage, the algorithms compared): %lld wrong results",
+            pst_collective_exit(PST_EXIT_FAILED,
+                                "verification failed: %s (%s stage, the algorithms compared): %lld wrong results",
                                 f->labels[i], pst_kernel_stage_names[stage], T.bad[i]);
     free(T.plans);
     free(T.bad);
@@ -181,20 +189,25 @@ void *pst_kernel_measure_stage(void *p, size_t set)
     /* Whether the stages' communicators stay inside a node: known once the run has started. */
     for (int s = 0; stage == 0 && s < 2; s++) cfg->stage_locality[s] = pst_locality_of_comms(cfg->geom[s].comm);
     if (stage == 0 && cfg->ctx.rank == 0) {
-        printf("kernel %s (%d x %d grid, %d levels, %d fields), grid %s, transport %s, %zu protocols\n", cfg->prob.label,
-               cfg->prob.nlat, cfg->prob.nlon, cfg->prob.levels, cfg->prob.fields, cfg->grid_spec, cfg->transport, cfg->nprotocols);
+        printf("kernel %s (%d x %d grid, %d levels, %d fields), grid %s, transport %s, %zu protocols\n",
+               cfg->prob.label, cfg->prob.nlat, cfg->prob.nlon, cfg->prob.levels, cfg->prob.fields, cfg->grid_spec,
+               cfg->transport, cfg->nprotocols);
         pst_math_libraries_print_behind(); /* the stages' dgemms and FFTs run on these libraries' kernels */
     }
     if (!cfg->run_stage[stage]) return run;
     if (csize == 1) {
-        if (cfg->ctx.rank == 0) printf("note: %s stage skipped: its communicators have 1 rank (grid %dx%d)\n", pst_kernel_stage_names[stage], g->px, g->py);
+        if (cfg->ctx.rank == 0)
+            printf("note: %s stage skipped: its communicators have 1 rank (grid %dx%d)\n",
+                   pst_kernel_stage_names[stage], g->px, g->py);
         return run;
     }
     size_t first = cfg->nout;
     for (size_t a = 0; a < pst_nalgorithms; a++)
-        if (cfg->run_alg[a] && serves(&pst_algorithms[a], stage)) run_algorithm(cfg, &pst_algorithms[a], stage, &cfg->out[cfg->nout++]);
+        if (cfg->run_alg[a] && serves(&pst_algorithms[a], stage))
+            run_algorithm(cfg, &pst_algorithms[a], stage, &cfg->out[cfg->nout++]);
     for (int fam = 0; fam < NFAMILIES; fam++)
-        run->compared[fam] = run_family(cfg, stage, (pst_alg_family)fam, cfg->out + first, cfg->nout - first, &run->families[fam]);
+        run->compared[fam] =
+            run_family(cfg, stage, (pst_alg_family)fam, cfg->out + first, cfg->nout - first, &run->families[fam]);
     return run;
 }
 

@@ -22,8 +22,9 @@ int kproblem_scaled(kproblem *k, const char *spec, int fields, char *err, size_t
     long long tt, ll;
     int t, l, px, py;
     char gerr[160];
-    if (*p++ != 'T' || !pst_scan_count(&p, PST_SPECTRAL_GRID_MAX_TRUNC, &tt) || *p++ != 'L' || !pst_scan_count(&p, 1000, &ll) ||
-        *p++ != '@' || tt < 1 || ll < 1 || pst_parse_grid(p, &px, &py, gerr, sizeof gerr)) {
+    if (*p++ != 'T' || !pst_scan_count(&p, PST_SPECTRAL_GRID_MAX_TRUNC, &tt) || *p++ != 'L' ||
+        !pst_scan_count(&p, 1000, &ll) || *p++ != '@' || tt < 1 || ll < 1 ||
+        pst_parse_grid(p, &px, &py, gerr, sizeof gerr)) {
         snprintf(err, errlen, "'%s' is not a configuration like T42L16@8x8 (T in 1 ... %d, L in 1 ... 1000)", spec,
                  PST_SPECTRAL_GRID_MAX_TRUNC);
         return -1;
@@ -37,8 +38,8 @@ int kproblem_scaled(kproblem *k, const char *spec, int fields, char *err, size_t
         return -1;
     }
     if (k->nlon % px || (k->nlat / 2) % py) {
-        snprintf(err, errlen, "reference grid %dx%d must divide T%d's %d longitudes and %d latitude pairs evenly", px, py, t,
-                 k->nlon, k->nlat / 2);
+        snprintf(err, errlen, "reference grid %dx%d must divide T%d's %d longitudes and %d latitude pairs evenly", px,
+                 py, t, k->nlon, k->nlat / 2);
         return -1;
     }
     k->scaled = true;
@@ -77,7 +78,10 @@ int kp_lats(const kproblem *k, int py, int y)
 
 int kp_fft_lines(const kproblem *k, int py, int y) { return kp_lats(k, py, y) * k->levels * k->fields; }
 
-void kp_lon_block(const kproblem *k, int px, int x, size_t *lo, size_t *n) { pst_block((size_t)kp_fft_nlon(k, px), px, x, lo, n); }
+void kp_lon_block(const kproblem *k, int px, int x, size_t *lo, size_t *n)
+{
+    pst_block((size_t)kp_fft_nlon(k, px), px, x, lo, n);
+}
 
 /* In scaled mode column x holds what column x mod ref_px holds in the reference. */
 int kp_wavenumbers(const kproblem *k, int px, int x, int *out)

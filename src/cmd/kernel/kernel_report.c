@@ -5,7 +5,7 @@
 
 #include "cmd/common/records.h"
 #include "core/alloc.h"
-#include "run/emit.h"
+#include "runtime/emit.h"
 #include "stats/sensitivity.h"
 #include "stats/stats.h"
 #include "stats/verdict.h"
@@ -53,7 +53,7 @@ void pst_kernel_emit_point(kernel_cfg *cfg, const outcome *o, size_t i)
     pst_rec_str(&r, "slug", al->p ? al->p->slug : "mpi-collective");
     pst_rec_bool(&r, "overlap", al->overlap);
     pst_rec_int(&r, "bytes", o->bytes_max);
-    pst_rec_rounds(&r, &o->R, i, &cfg->compare);
+    pst_rec_rounds(&r, &o->R, i, &cfg->rounds);
     pst_rec_int(&r, "warmup", cfg->warmup);
     pst_rec_bool(&r, "verified", !cfg->ctx.no_verify);
     pst_rec_emit(&r, &cfg->ctx);
@@ -73,7 +73,7 @@ static family_verdict judge_family(const kernel_cfg *cfg, const family_outcome *
     family_verdict fv = {.in_set = pst_malloc(k * sizeof *fv.in_set), .med = pst_malloc(k * sizeof *fv.med),
                          .labels = pst_malloc(k * sizeof *fv.labels)};
     for (size_t i = 0; i < k; i++) fv.labels[i] = f->labels[i];
-    fv.v = pst_rounds_verdict(&f->R, k, &cfg->compare, fv.in_set, fv.med);
+    fv.v = pst_rounds_verdict(&f->R, k, &cfg->rounds, fv.in_set, fv.med);
     return fv;
 }
 
@@ -108,22 +108,23 @@ static void emit_family(kernel_cfg *cfg, const family_outcome *f, const family_v
     }
     pst_rec_strs(&r, "alternatives", fv->labels, f->nalts);
     pst_rec_nums(&r, "alternative_s", fv->med, f->nalts);
-    pst_rec_verdict(&r, &fv->v, fv->in_set, fv->labels, &f->R, &cfg->compare, &cfg->ctx);
+    pst_rec_verdict(&r, &fv->v, fv->in_set, fv->labels, &f->R, &cfg->rounds, &cfg->ctx);
     pst_rec_emit(&r, &cfg->ctx);
 }
 
 static void print_family(const kernel_cfg *cfg, const family_outcome *f, const family_verdict *fv)
 {
-    const pst_rounds_opts *co = &cfg->compare;
+    const pst_rounds_opts *co = &cfg->rounds;
     char grid[32], ties[2048];
     stage_grid(cfg, f->stage, grid, sizeof grid);
     printf("\n== which %s to use, %s stage (%s, grid %s): each algorithm's fastest alternative in one set of rounds;\n"
            "   best set: not slower than the best beyond %.0f %% at %.0f %% confidence ==\n",
-           f->family == PST_FAMILY_VSUM ? "vector sum" : "transpose", pst_kernel_stage_names[f->stage], cfg->prob.label, grid,
-           co->margin * 100, co->confidence * 100);
+           f->family == PST_FAMILY_VSUM ? "vector sum" : "transpose", pst_kernel_stage_names[f->stage], cfg->prob.label,
+           grid, co->margin * 100, co->confidence * 100);
     for (size_t i = 0; i < f->nalts; i++)
         printf("  %-24s %10.4f ms%s\n", fv->labels[i], fv->med[i] * 1e3, fv->in_set[i] ? "  (best set)" : "");
-    printf("  best set (%zu rounds): %s\n", f->R.n, pst_tie_set(&fv->v, fv->in_set, fv->labels, fv->med, ties, sizeof ties));
+    printf("  best set (%zu rounds): %s\n", f->R.n,
+           pst_tie_set(&fv->v, fv->in_set, fv->labels, fv->med, ties, sizeof ties));
 }
 
 /* ---- summaries ---- */
@@ -164,7 +165,7 @@ static pst_ratio ratio_to_best(const outcome *o, size_t i, size_t best, const ps
 
 static analysis *analyse(const kernel_cfg *cfg, const outcome *out, size_t n, size_t *nout)
 {
-    const pst_rounds_opts *co = &cfg->compare;
+    const pst_rounds_opts *co = &cfg->rounds;
     analysis *an = pst_calloc(n ? n : 1, sizeof *an);
     *nout = 0;
     for (size_t i = 0; i < n; i++) {
@@ -220,7 +221,7 @@ static void emit_summaries(kernel_cfg *cfg, const analysis *an, size_t n)
         pst_rec r;
         pst_rec_begin(&r, &cfg->ctx, &pst_schema_kernel_sensitivity);
         base_fields(&r, cfg, o->a, o->stage, o->win_model);
-        pst_rec_verdict(&r, &a->v, a->in_set, a->labels, &o->R, &cfg->compare, &cfg->ctx);
+        pst_rec_verdict(&r, &a->v, a->in_set, a->labels, &o->R, &cfg->rounds, &cfg->ctx);
         pst_rec_str(&r, "best_protocol", b->p->code);
         pst_rec_bool(&r, "best_overlap", b->overlap);
         pst_rec_num(&r, "best_s", a->s.min);
@@ -263,23 +264,28 @@ static const char *ratio_text(const pst_ratio *q, bool ran, char *text, size_t l
 
 static void print_summaries(const kernel_cfg *cfg, const analysis *an, size_t n)
 {
-    const pst_rounds_opts *co = &cfg->compare;
-    printf("\n== protocol sensitivity per algorithm (Worley & Foster): protocols x overlap, each its median over rounds;\n"
-           "   best set: not slower than the best beyond %.0f %% at %.0f %% confidence ==\n", co->margin * 100, co->confidence * 100);
-    printf("  %-10s %-8s %-14s %4s %10s %7s %7s  %-12s %s\n", "algorithm", "stage", "size", "n", "best ms", "median", "max",
-           "level", "best set");
+    const pst_rounds_opts *co = &cfg->rounds;
+    printf(
+        "\n== protocol sensitivity per algorithm (Worley & Foster): protocols x overlap, each its median over rounds;\n"
+        "   best set: not slower than the best beyond %.0f %% at %.0f %% confidence ==\n",
+        co->margin * 100, co->confidence * 100);
+    printf("  %-10s %-8s %-14s %4s %10s %7s %7s  %-12s %s\n", "algorithm", "stage", "size", "n", "best ms", "median",
+           "max", "level", "best set");
     for (size_t i = 0; i < n; i++) {
         const analysis *a = &an[i];
         char ties[1024];
         if (a->o->a->collective) continue;
-        printf("  %-10s %-8s %-14s %4zu %10.4f %7.3f %7.3f  %-12s %s\n", a->o->a->name, pst_kernel_stage_names[a->o->stage],
-               cfg->prob.label, a->o->nprotocol_alts, a->s.min * 1e3, a->v.median_rel, a->s.max_rel, a->v.level,
+        printf("  %-10s %-8s %-14s %4zu %10.4f %7.3f %7.3f  %-12s %s\n", a->o->a->name,
+               pst_kernel_stage_names[a->o->stage], cfg->prob.label, a->o->nprotocol_alts, a->s.min * 1e3,
+               a->v.median_rel, a->s.max_rel, a->v.level,
                pst_tie_set(&a->v, a->in_set, a->labels, a->med, ties, sizeof ties));
     }
     printf("  (median: median over alternatives of the paired ratio to the best, minus 1; max: (slowest-best)/best;\n"
-           "   level: low <= 0.05 < moderate < 0.15 <= high, 'undetermined' when the interval spans two classes; +ov = overlap)\n");
+           "   level: low <= 0.05 < moderate < 0.15 <= high, 'undetermined' when the interval spans two classes; +ov = "
+           "overlap)\n");
 
-    printf("\n== cost of the generic protocol 0,6 and of the MPI collective against the best protocol (Worley & Foster Table 4);\n"
+    printf("\n== cost of the generic protocol 0,6 and of the MPI collective against the best protocol (Worley & Foster "
+           "Table 4);\n"
            "   paired ratio over rounds [%.0f %% CI], n.s. = no significant difference beyond the %.0f %% margin ==\n",
            co->confidence * 100, co->margin * 100);
     printf("  %-14s %-8s %10s %-26s %-26s %s\n", "algorithm", "stage", "best ms", "0,6 / best", "collective / best",
@@ -287,8 +293,8 @@ static void print_summaries(const kernel_cfg *cfg, const analysis *an, size_t n)
     for (size_t i = 0; i < n; i++) {
         const analysis *a = &an[i];
         char gen_text[48], coll_text[48], ties[1024];
-        printf("  %-14s %-8s %10.4f %-26s %-26s %s\n", a->o->a->name, pst_kernel_stage_names[a->o->stage], a->v.best_median * 1e3,
-               ratio_text(&a->gen_q, a->gen != SIZE_MAX, gen_text, sizeof gen_text),
+        printf("  %-14s %-8s %10.4f %-26s %-26s %s\n", a->o->a->name, pst_kernel_stage_names[a->o->stage],
+               a->v.best_median * 1e3, ratio_text(&a->gen_q, a->gen != SIZE_MAX, gen_text, sizeof gen_text),
                ratio_text(&a->coll_q, a->coll != SIZE_MAX, coll_text, sizeof coll_text),
                pst_tie_set(&a->v, a->in_set, a->labels, a->med, ties, sizeof ties));
     }

@@ -22,13 +22,13 @@
 #include "core/alloc.h"
 #include "core/cli.h"
 #include "core/errors.h"
-#include "run/context.h"
-#include "run/wait.h"
-#include "run/mpi_features.h"
-#include "run/payload.h"
-#include "run/run_schema.h"
-#include "run/timer.h"
-#include "run/watchdog.h"
+#include "runtime/context.h"
+#include "runtime/wait.h"
+#include "runtime/mpi_features.h"
+#include "runtime/payload.h"
+#include "runtime/run_schema.h"
+#include "runtime/timer.h"
+#include "runtime/watchdog.h"
 #include "stats/stats.h"
 
 #include <limits.h>
@@ -47,8 +47,8 @@ enum { ROLE_IDLE, ROLE_A, ROLE_B };
 static const char *const stat_names[] = {"min", "median", NULL};
 /* MPI-4.0's communicator info assertions (§7.4.4): the option's names and their info keys. */
 static const char *const assert_names[] = {"no_any_tag", "no_any_source", "allow_overtaking", NULL};
-static const char *const assert_keys[] = {"mpi_assert_no_any_tag", "mpi_assert_no_any_source", "mpi_assert_allow_overtaking"};
-
+static const char *const assert_keys[] = {"mpi_assert_no_any_tag", "mpi_assert_no_any_source",
+                                          "mpi_assert_allow_overtaking"};
 
 /* One (algorithm, queue, wildcard, n, length) point on one rank of the pair. */
 typedef struct batch {
@@ -184,7 +184,8 @@ static void sleepy_wait(MPI_Request *req)
 {
     int done = 0;
     const struct timespec pause = {0, 200000};
-    for (MPI_Test(req, &done, MPI_STATUS_IGNORE); !done; MPI_Test(req, &done, MPI_STATUS_IGNORE)) nanosleep(&pause, NULL);
+    for (MPI_Test(req, &done, MPI_STATUS_IGNORE); !done; MPI_Test(req, &done, MPI_STATUS_IGNORE))
+        nanosleep(&pause, NULL);
 }
 
 static long long agree_sum(long long local)
@@ -237,7 +238,8 @@ static void measure(const match_cfg *cfg, config_key key, long long n, point *pt
                  * a stale or misplaced echo is caught.  Whatever B's wildcard-tag reshuffling,
                  * A's slot j gets back A's message j (the two reversals cancel). */
                 for (long long i = 0; verify && i < n; i++)
-                    pst_payload_fill(b.sbuf + i * length, (size_t)length * sizeof(double), pst_payload_seed(0, i, (long long)rep));
+                    pst_payload_fill(b.sbuf + i * length, (size_t)length * sizeof(double),
+                                     pst_payload_seed(0, i, (long long)rep));
                 if (!cfg->ctx.no_verify) pst_payload_poison(b.rbuf, bytes);
                 MPI_Barrier(cfg->pair);
                 double t0 = pst_now_s();
@@ -335,8 +337,9 @@ static void find_acknowledged(match_cfg *cfg)
         MPI_Info_get_nthkey(got, k, key);
         for (size_t i = 0; i < cfg->asserts.n; i++)
             if (!strcmp(key, assert_keys[name_index(assert_names, cfg->asserts.v[i])]))
-                used += (size_t)snprintf(cfg->acknowledged + used, used < sizeof cfg->acknowledged ? sizeof cfg->acknowledged - used : 0,
-                                         "%s%s", used ? "," : "", cfg->asserts.v[i]);
+                used += (size_t)snprintf(cfg->acknowledged + used,
+                                         used < sizeof cfg->acknowledged ? sizeof cfg->acknowledged - used : 0, "%s%s",
+                                         used ? "," : "", cfg->asserts.v[i]);
     }
     MPI_Info_free(&got);
 }
@@ -364,7 +367,8 @@ static void validate(void *p)
     if (pst_str_list_has(&cfg->asserts, "no_any_tag") && pst_str_list_has(&cfg->wildcards, "tag"))
         pst_usage_error("--assert no_any_tag: --wildcard tag receives with MPI_ANY_TAG, which the assertion forbids");
     if (pst_str_list_has(&cfg->asserts, "no_any_source") && pst_str_list_has(&cfg->wildcards, "source"))
-        pst_usage_error("--assert no_any_source: --wildcard source receives with MPI_ANY_SOURCE, which the assertion forbids");
+        pst_usage_error(
+            "--assert no_any_source: --wildcard source receives with MPI_ANY_SOURCE, which the assertion forbids");
     flags_from(&cfg->algorithms, pst_match_alg_names, cfg->alg_on);
     flags_from(&cfg->orders, pst_match_order_names, cfg->order_on);
     if (cfg->counts.n == 0) {
@@ -379,13 +383,15 @@ static void validate(void *p)
     for (size_t i = 0; i < cfg->counts.n; i++) max_n = cfg->counts.v[i] > max_n ? cfg->counts.v[i] : max_n;
     for (size_t i = 0; i < cfg->lengths.n; i++) max_len = cfg->lengths.v[i] > max_len ? cfg->lengths.v[i] : max_len;
     if (max_len > 0 && max_n > MAX_BUFFER_BYTES / 8 / max_len)
-        pst_usage_error("--counts/--lengths: %lld messages of %lld doubles need %lld bytes per buffer (allowed: up to %lld)",
-                        max_n, max_len, max_n * max_len * 8, MAX_BUFFER_BYTES);
+        pst_usage_error(
+            "--counts/--lengths: %lld messages of %lld doubles need %lld bytes per buffer (allowed: up to %lld)", max_n,
+            max_len, max_n * max_len * 8, MAX_BUFFER_BYTES);
     int *tag_ub, flag;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &flag);
     if (cfg->alg_on[ALG_TAG] && flag && max_n - 1 > *tag_ub)
-        pst_usage_error("--counts: the tag algorithm needs tags up to %lld but this MPI library allows up to %d (MPI_TAG_UB)",
-                        max_n - 1, *tag_ub);
+        pst_usage_error(
+            "--counts: the tag algorithm needs tags up to %lld but this MPI library allows up to %d (MPI_TAG_UB)",
+            max_n - 1, *tag_ub);
 
     cfg->role = c->rank == 0 ? ROLE_A : c->rank == 1 ? ROLE_B : ROLE_IDLE;
     cfg->peer = c->rank == 0 ? 1 : 0;
@@ -460,7 +466,8 @@ static void plan(void *p)
             for (size_t wi = 0; wi < cfg->wildcards.n; wi++)
                 for (size_t li = 0; li < cfg->lengths.n; li++) {
                     config_key key = {.queue = name_index(pst_match_queue_names, cfg->queues.v[qi]),
-                                      .wild = name_index(pst_match_wild_names, cfg->wildcards.v[wi]), .length = (int)cfg->lengths.v[li]};
+                                      .wild = name_index(pst_match_wild_names, cfg->wildcards.v[wi]),
+                                      .length = (int)cfg->lengths.v[li]};
                     plan_algorithms(cfg, &cfg->plan, key, run, per_run);
                 }
 }
@@ -475,7 +482,8 @@ static void *measure_config(void *p, size_t set)
     match_cfg *cfg = p;
     const match_config *c = &cfg->plan.configs[set];
     config_key key = c->key;
-    const char *alg = pst_match_alg_names[key.alg], *queue = pst_match_queue_names[key.queue], *wild = pst_match_wild_names[key.wild];
+    const char *alg = pst_match_alg_names[key.alg], *queue = pst_match_queue_names[key.queue],
+               *wild = pst_match_wild_names[key.wild];
     config_run *run = pst_malloc(sizeof *run);
     *run = (config_run){.c = c, .points = pst_calloc(cfg->counts.n, sizeof *run->points)};
     use_asserted(cfg, c->asserted);
@@ -483,7 +491,8 @@ static void *measure_config(void *p, size_t set)
         long long n = cfg->counts.v[i];
         point *pt = &run->points[i];
         for (int o = 0; o < NORDER; o++) pt->t[o] = pst_calloc((size_t)cfg->reps, sizeof(double));
-        pst_watchdog_phase("match %s algorithm, queue %s, wildcard %s, n %lld, length %d", alg, queue, wild, n, key.length);
+        pst_watchdog_phase("match %s algorithm, queue %s, wildcard %s, n %lld, length %d", alg, queue, wild, n,
+                           key.length);
         measure(cfg, key, n, pt);
         if (pt->corrupted)
             pst_collective_exit(PST_EXIT_FAILED,
@@ -552,12 +561,13 @@ static const pst_command command = {
         "With both algorithms, the comm algorithm's M against the tag algorithm's says whether the library\n"
         "keeps one match queue per communicator.  Wildcard tag with the tag algorithm forces no order: a\n"
         "control whose M should be 0.",
-    .examples = "  mpiexec -n 2 pstswm match --out match.jsonl                       # Song 2013's sweep, scaled\n"
-                "  mpiexec -n 2 pstswm match --queue posted,unexpected --lengths 10 --reps 30\n"
-                "  mpiexec -n 2 pstswm match --algorithms tag --counts 1000:10000:+3000 --lengths 1 --iters 1\n"
-                "  mpiexec -n 2 pstswm match --algorithms tag --wildcard none,source,tag --lengths 10\n"
-                "  mpiexec -n 2 pstswm match --algorithms tag --lengths 1 --assert no_any_tag,no_any_source,allow_overtaking\n"
-                "  mpiexec -n 2 pstswm match --algorithms tag --queue posted,unexpected --mpi-t",
+    .examples =
+        "  mpiexec -n 2 pstswm match --out match.jsonl                       # Song 2013's sweep, scaled\n"
+        "  mpiexec -n 2 pstswm match --queue posted,unexpected --lengths 10 --reps 30\n"
+        "  mpiexec -n 2 pstswm match --algorithms tag --counts 1000:10000:+3000 --lengths 1 --iters 1\n"
+        "  mpiexec -n 2 pstswm match --algorithms tag --wildcard none,source,tag --lengths 10\n"
+        "  mpiexec -n 2 pstswm match --algorithms tag --lengths 1 --assert no_any_tag,no_any_source,allow_overtaking\n"
+        "  mpiexec -n 2 pstswm match --algorithms tag --queue posted,unexpected --mpi-t",
     .opts = opts,
 };
 static const pst_schema footer = PST_FOOTER_SCHEMA("match");

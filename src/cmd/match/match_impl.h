@@ -7,7 +7,7 @@
 #include "cmd/match/match_model.h"
 #include "cmd/match/match_mpit.h"
 #include "core/cli.h"
-#include "run/context.h"
+#include "runtime/context.h"
 #include "stats/stats.h"
 
 #include <mpi.h>

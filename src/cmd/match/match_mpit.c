@@ -50,7 +50,8 @@ void pst_mpit_bind(pst_mpit *t, MPI_Comm comm)
     for (int q = 0; q < PST_MPIT_NQUEUES; q++) {
         /* Open MPI's ob1 counts per peer: one element per rank of comm. */
         if (t->index[q] >= 0)
-            t->bound[q] = MPI_T_pvar_handle_alloc(t->session, t->index[q], &t->comm, &t->handle[q], &t->count[q]) == MPI_SUCCESS &&
+            t->bound[q] = MPI_T_pvar_handle_alloc(t->session, t->index[q], &t->comm, &t->handle[q], &t->count[q]) ==
+                              MPI_SUCCESS &&
                           t->count[q] >= 1;
     }
 }

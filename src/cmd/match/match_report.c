@@ -4,8 +4,8 @@
 #include "cmd/match/match_impl.h"
 #include "cmd/common/records.h"
 #include "core/alloc.h"
-#include "run/emit.h"
-#include "run/locality.h"
+#include "runtime/emit.h"
+#include "runtime/locality.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -23,9 +23,13 @@ static const char *const queue_desc[] = {
     "no control: as Song 2013, whichever queue the race gives",
 };
 const char *const pst_match_wild_names[] = {"none", "source", "tag", NULL};
-static const char *const wild_desc[] = {"source and tag named", "receives use MPI_ANY_SOURCE", "receives use MPI_ANY_TAG"};
+static const char *const wild_desc[] = {"source and tag named", "receives use MPI_ANY_SOURCE",
+                                        "receives use MPI_ANY_TAG"};
 
-static double stat_of(const match_cfg *cfg, const pst_summary *s) { return strcmp(cfg->stat, "min") ? s->median : s->min; }
+static double stat_of(const match_cfg *cfg, const pst_summary *s)
+{
+    return strcmp(cfg->stat, "min") ? s->median : s->min;
+}
 static const char *stat_field(const match_cfg *cfg) { return strcmp(cfg->stat, "min") ? "t_med" : "t_min"; }
 
 /* Order is forced by tags or communicators, unless wildcard tags void the tag algorithm's. */
@@ -34,7 +38,8 @@ static bool order_forced(int alg, int wild) { return !(alg == ALG_TAG && wild ==
 /* With --assert, which of the two runs a record belongs to: the assertions in effect (none: []). */
 static void rec_asserts(pst_rec *r, const match_cfg *cfg)
 {
-    if (cfg->asserts.n) pst_rec_strs(r, "asserts", (const char *const *)cfg->asserts.v, cfg->asserted ? cfg->asserts.n : 0);
+    if (cfg->asserts.n)
+        pst_rec_strs(r, "asserts", (const char *const *)cfg->asserts.v, cfg->asserted ? cfg->asserts.n : 0);
 }
 
 /* A point's record for one order. */
@@ -54,7 +59,8 @@ static void emit_point(match_cfg *cfg, config_key key, int order, long long n, c
     pst_rec_times(&r, &pt->s[order]);
     pst_rec_num(&r, order == ORDER_IN ? "iot_s" : "rot_s", stat_of(cfg, &pt->s[order]));
     pst_rec_str(&r, "stat", stat_field(cfg));
-    pst_rec_num(&r, "failed_matches", order == ORDER_REVERSE && order_forced(key.alg, key.wild) ? pst_match_failed(n) : 0.0);
+    pst_rec_num(&r, "failed_matches",
+                order == ORDER_REVERSE && order_forced(key.alg, key.wild) ? pst_match_failed(n) : 0.0);
     pst_rec_int(&r, "iters", cfg->iters);
     pst_rec_int(&r, "warmup", cfg->warmup);
     pst_rec_bool(&r, "verified", !cfg->ctx.no_verify);
@@ -116,7 +122,8 @@ static queue_verdict find_verdict(const match_config *c, const pst_match_fit *co
         len += snprintf(q.evidence + len, room - (size_t)len, "; tag M = %.3f ns [%.3f, %.3f]", tag->m_s * 1e9,
                         tag->m_ci[0] * 1e9, tag->m_ci[1] * 1e9);
     if (tag && isfinite(q.ratio)) snprintf(q.evidence + len, room - (size_t)len, "; comm/tag = %.3f", q.ratio);
-    else if (tag) snprintf(q.evidence + len, room - (size_t)len, "; no comm/tag ratio: tag M not significantly different from 0");
+    else if (tag)
+        snprintf(q.evidence + len, room - (size_t)len, "; no comm/tag ratio: tag M not significantly different from 0");
     else snprintf(q.evidence + len, room - (size_t)len, "; no tag reference (tag algorithm not run, or wildcard tag)");
     return q;
 }
@@ -128,8 +135,9 @@ static void print_verdict(config_key key, const queue_verdict *q)
                           : q->v == PST_QUEUES_SHARED ? "one queue shared by all communicators: Diff grows like n^2 "
                                                         "as with tags"
                                                       : "neither clearly per-communicator nor shared at this precision";
-    printf("\n  verdict (queue %s, wildcard %s, length %d): %s -- %s\n    evidence: %s\n", pst_match_queue_names[key.queue],
-           pst_match_wild_names[key.wild], key.length, pst_match_verdict_name(q->v), meaning, q->evidence);
+    printf("\n  verdict (queue %s, wildcard %s, length %d): %s -- %s\n    evidence: %s\n",
+           pst_match_queue_names[key.queue], pst_match_wild_names[key.wild], key.length, pst_match_verdict_name(q->v),
+           meaning, q->evidence);
     fflush(stdout);
 }
 
@@ -204,10 +212,11 @@ static void print_config(const match_cfg *cfg, config_key key, const match_analy
 {
     const pst_match_fit *f = &an->fit, *song = &an->song;
     printf("\n== match: %s algorithm, queue %s (%s), wildcard %s (%s), length %d doubles (%lld B)%s ==\n",
-           pst_match_alg_names[key.alg], pst_match_queue_names[key.queue], queue_desc[key.queue], pst_match_wild_names[key.wild],
-           wild_desc[key.wild], key.length, 8LL * key.length,
+           pst_match_alg_names[key.alg], pst_match_queue_names[key.queue], queue_desc[key.queue],
+           pst_match_wild_names[key.wild], wild_desc[key.wild], key.length, 8LL * key.length,
            cfg->asserts.n ? (cfg->asserted ? ", with the --assert assertions" : ", without assertions") : "");
-    printf("   round trip of n messages each way; %lld reps x %lld iters; statistic: %s over reps of the mean round trip\n",
+    printf("   round trip of n messages each way; %lld reps x %lld iters; statistic: %s over reps of the mean round "
+           "trip\n",
            cfg->reps, cfg->iters, cfg->stat);
     printf("  %7s  %12s %12s %12s %14s %12s\n", "n", "IOT (us)", "ROT (us)", "Diff (us)", "failed/trip", "M (ns)");
     for (size_t i = 0; i < cfg->counts.n; i++) {
@@ -289,10 +298,11 @@ static void report_asserts(match_cfg *cfg, config_key key, const pst_match_fit *
                          : asserted->m_ci[1] < plain->m_ci[0] ? "lower"
                          : asserted->m_ci[0] > plain->m_ci[1] ? "higher"
                                                               : "no difference at this precision";
-    printf("  %-4s algorithm, queue %s, wildcard %s, length %d: M %.3f ns [%.3f, %.3f] without, %.3f ns [%.3f, %.3f] with: %s\n",
-           pst_match_alg_names[key.alg], pst_match_queue_names[key.queue], pst_match_wild_names[key.wild], key.length, plain->m_s * 1e9,
-           plain->m_ci[0] * 1e9, plain->m_ci[1] * 1e9, asserted->m_s * 1e9, asserted->m_ci[0] * 1e9, asserted->m_ci[1] * 1e9,
-           effect);
+    printf("  %-4s algorithm, queue %s, wildcard %s, length %d: M %.3f ns [%.3f, %.3f] without, %.3f ns [%.3f, %.3f] "
+           "with: %s\n",
+           pst_match_alg_names[key.alg], pst_match_queue_names[key.queue], pst_match_wild_names[key.wild], key.length,
+           plain->m_s * 1e9, plain->m_ci[0] * 1e9, plain->m_ci[1] * 1e9, asserted->m_s * 1e9, asserted->m_ci[0] * 1e9,
+           asserted->m_ci[1] * 1e9, effect);
     pst_rec r;
     pst_rec_begin(&r, &cfg->ctx, &pst_schema_match_asserts);
     rec_key(&r, key);
@@ -311,13 +321,15 @@ static void report_asserts(match_cfg *cfg, config_key key, const pst_match_fit *
 static void print_mpit(const match_cfg *cfg)
 {
     const pst_mpit *t = &cfg->mpit;
-    const char *posted = pst_mpit_queue_var(t, PST_MPIT_POSTED), *unexpected = pst_mpit_queue_var(t, PST_MPIT_UNEXPECTED);
+    const char *posted = pst_mpit_queue_var(t, PST_MPIT_POSTED),
+               *unexpected = pst_mpit_queue_var(t, PST_MPIT_UNEXPECTED);
     bool exposed = posted || unexpected;
     printf("# MPI_T: %d performance variables; match queue lengths: %s%s%s%s\n", t->npvars,
            exposed ? "posted " : "not exposed by this library", exposed ? (posted ? posted : "-") : "",
            exposed ? ", unexpected " : "", exposed ? (unexpected ? unexpected : "-") : "");
     if (!exposed)
-        printf("#   (MPICH exposes posted_recvq_length and unexpected_recvq_length when built with --enable-mpit-pvars=all;\n"
+        printf("#   (MPICH exposes posted_recvq_length and unexpected_recvq_length when built with "
+               "--enable-mpit-pvars=all;\n"
                "#    Open MPI's ob1 PML exposes them per communicator: docs/match.md)\n");
     fflush(stdout);
 }
@@ -325,7 +337,8 @@ static void print_mpit(const match_cfg *cfg)
 static void emit_mpit(match_cfg *cfg)
 {
     const pst_mpit *t = &cfg->mpit;
-    const char *posted = pst_mpit_queue_var(t, PST_MPIT_POSTED), *unexpected = pst_mpit_queue_var(t, PST_MPIT_UNEXPECTED);
+    const char *posted = pst_mpit_queue_var(t, PST_MPIT_POSTED),
+               *unexpected = pst_mpit_queue_var(t, PST_MPIT_UNEXPECTED);
     pst_rec r;
     pst_rec_begin(&r, &cfg->ctx, &pst_schema_match_mpit);
     pst_rec_bool(&r, "mpi_t", t->started);

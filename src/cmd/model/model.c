@@ -7,8 +7,8 @@
  * the MFlop/s it implies, error norms (analytic solution or --reference run) and conservation
  * of mass, energy and potential enstrophy. */
 #include "cmd/common/frame.h"
-#include "run/threads.h"
-#include "run/memory.h"
+#include "runtime/threads.h"
+#include "runtime/memory.h"
 #include "cmd/model/model_algos.h"
 #include "cmd/model/model_impl.h"
 #include "cmd/common/records.h"
@@ -16,9 +16,9 @@
 #include "core/errors.h"
 #include "model/setup/constants.h"
 #include "model/fields_io.h"
-#include "run/context.h"
-#include "run/run_schema.h"
-#include "run/timer.h"
+#include "runtime/context.h"
+#include "runtime/run_schema.h"
+#include "runtime/timer.h"
 #include "model/libs/mathlibs.h"
 #include "model/model.h"
 #include "model/stages/skeleton.h"
@@ -71,10 +71,12 @@ static const char *write_fields_problem(const model_cfg *c, char *err, size_t le
     bool exists = stat(path, &wf) == 0;
     if (exists && !S_ISREG(wf.st_mode))
         return snprintf(err, len, "--write-fields: '%s' is not a regular file (NetCDF needs one)", path), err;
-    if (c->ctx.out_path && (!strcmp(c->ctx.out_path, path) ||
-                            (exists && stat(c->ctx.out_path, &of) == 0 && of.st_dev == wf.st_dev && of.st_ino == wf.st_ino)))
-        return snprintf(err, len, "--write-fields and --out name the same file '%s': the records would overwrite the fields",
-                        path), err;
+    if (c->ctx.out_path && (!strcmp(c->ctx.out_path, path) || (exists && stat(c->ctx.out_path, &of) == 0 &&
+                                                               of.st_dev == wf.st_dev && of.st_ino == wf.st_ino)))
+        return snprintf(err, len,
+                        "--write-fields and --out name the same file '%s': the records would overwrite the fields",
+                        path),
+               err;
     FILE *f = fopen(path, "a");
     if (!f) return snprintf(err, len, "--write-fields: cannot write '%s'", path), err;
     fclose(f);
@@ -92,7 +94,8 @@ static const char *wisdom_problem(model_cfg *c, char *err, size_t len)
     char *dir = strdup(c->fftw_wisdom);
     bool writable = access(dirname(dir), W_OK) == 0;
     free(dir);
-    if (!writable) return snprintf(err, len, "--fftw-wisdom: cannot write in the directory of '%s'", c->fftw_wisdom), err;
+    if (!writable)
+        return snprintf(err, len, "--fftw-wisdom: cannot write in the directory of '%s'", c->fftw_wisdom), err;
     return NULL;
 }
 
@@ -102,11 +105,14 @@ static void resolve_level_pipeline(model_cfg *c)
     if (!c->level_pipeline) return;
     char why[256];
     if (c->par.PY < 2)
-        pst_usage_error("--level-pipeline: the grid %dx%d has no Legendre stage across ranks (needs PY > 1)", c->par.PX, c->par.PY);
+        pst_usage_error("--level-pipeline: the grid %dx%d has no Legendre stage across ranks (needs PY > 1)", c->par.PX,
+                        c->par.PY);
     if (pst_mpi_feature_missing(PST_FEAT_NBC, why, sizeof why)) pst_usage_error("--level-pipeline: %s", why);
     if (!pst_pleg_sum_splits(c->par.legendre))
-        pst_usage_error("--level-pipeline: needs a nonblocking vector sum as the Legendre algorithm (--legendre allreduce or "
-                        "iallreduce), not %s", c->par.legendre->name);
+        pst_usage_error(
+            "--level-pipeline: needs a nonblocking vector sum as the Legendre algorithm (--legendre allreduce or "
+            "iallreduce), not %s",
+            c->par.legendre->name);
     c->par.leg_level_pipeline = true;
 }
 
@@ -116,12 +122,16 @@ static void check_comm_threads(const model_cfg *c)
 {
     if (!c->comm_threads) return;
     const long long threads = pst_threads(), blocks = c->levels / c->level_block;
-    if (threads < 2) pst_usage_error("--comm-threads shares the level blocks among the threads: give --threads 2 or more");
+    if (threads < 2)
+        pst_usage_error("--comm-threads shares the level blocks among the threads: give --threads 2 or more");
     if (blocks < threads)
-        pst_usage_error("--comm-threads with %lld threads needs %lld level blocks or more: --levels %lld in blocks of %lld "
-                        "makes %lld (lower --level-block)", threads, threads, c->levels, c->level_block, blocks);
+        pst_usage_error(
+            "--comm-threads with %lld threads needs %lld level blocks or more: --levels %lld in blocks of %lld "
+            "makes %lld (lower --level-block)",
+            threads, threads, c->levels, c->level_block, blocks);
     if (c->level_pipeline)
-        pst_usage_error("--comm-threads and --level-pipeline both overlap the column's sums with computation: give one of them");
+        pst_usage_error(
+            "--comm-threads and --level-pipeline both overlap the column's sums with computation: give one of them");
     if (strcmp(c->algos.transport, "mpi"))
         pst_usage_error("--comm-threads runs on the two-sided transport mpi, not %s", c->algos.transport);
 }
@@ -134,7 +144,9 @@ static void resolve_legendre_isa(model_cfg *c)
     c->legendre_isa_forced = isa >= 0;
     c->legendre_isa = isa >= 0 ? (pst_leg_isa)isa : pst_leg_isa_best();
     const char *refusal = isa >= 0 ? pst_leg_isa_refusal((pst_leg_isa)isa) : NULL;
-    if (refusal) pst_usage_error("--legendre-isa: %s: %s (this CPU runs: %s)", c->legendre_isa_name, refusal, pst_leg_isa_names[pst_leg_isa_best()]);
+    if (refusal)
+        pst_usage_error("--legendre-isa: %s: %s (this CPU runs: %s)", c->legendre_isa_name, refusal,
+                        pst_leg_isa_names[pst_leg_isa_best()]);
 }
 
 /* This subcommand's row, at the end of the file: --reproducible reads its defaults and options. */
@@ -146,8 +158,9 @@ static void validate(model_cfg *c)
     if (c->test_case < 1 || c->test_case > 6 || !pst_case_known((int)c->test_case))
         pst_usage_error("--case: %lld is not a supported test case (allowed: 1, 2, 5, 6)", c->test_case);
     if (parse_angle(c->alpha_spec, &c->alpha))
-        pst_usage_error("--alpha: '%s' is not an angle in radians within one turn (e.g. 0.05, pi/4, 2*pi/3; |alpha| <= 2*pi)",
-                        c->alpha_spec);
+        pst_usage_error(
+            "--alpha: '%s' is not an angle in radians within one turn (e.g. 0.05, pi/4, 2*pi/3; |alpha| <= 2*pi)",
+            c->alpha_spec);
     if (c->alpha != 0 && !pst_case_rotated((int)c->test_case))
         pst_usage_error("--alpha: the rotation angle applies to cases 1 and 2 only (case %lld)", c->test_case);
     c->threads = pst_threads_resolve((int)c->threads, true, c->comm_threads, "--comm-threads");
@@ -169,14 +182,16 @@ static void validate(model_cfg *c)
     pst_math_libraries_setup(&c->ctx);
     /* A skeleton run computes no state: what would read it is refused rather than fed garbage. */
     if (pst_skeleton() && (c->diag_every || c->write_fields || c->reference))
-        pst_usage_error("--compute skeleton computes no state: --diag-every, --write-fields and --reference need --compute real");
+        pst_usage_error(
+            "--compute skeleton computes no state: --diag-every, --write-fields and --reference need --compute real");
     pst_model_cmd_reproducible(c, &pst_subcommand_model);
     if (!pst_fft_planner_init(&c->fft, c->fftw_plan)) pst_usage_error("--fftw-plan: unknown '%s'", c->fftw_plan);
     pst_blas_backend blas = pst_blas_backend_resolve(c->blas_name);
     c->blas = blas.lib;
     c->blas_auto = blas.auto_choose;
     c->legendre_auto = strcmp(c->legendre_kernel, "auto") == 0;
-    c->legendre = c->legendre_auto ? PST_LEG_DGEMM : pst_leg_method_parse(c->legendre_kernel); /* auto: dgemm on a tie */
+    c->legendre =
+        c->legendre_auto ? PST_LEG_DGEMM : pst_leg_method_parse(c->legendre_kernel); /* auto: dgemm on a tie */
     resolve_legendre_isa(c);
     model_algos_resolve(&c->algos, c->ctx.size, &c->grid, &c->par);
     c->ctx.transport = c->algos.transport; /* the header and every record carry it (record.c) */
@@ -189,8 +204,8 @@ static void validate(model_cfg *c)
         if (failed) snprintf(message, sizeof message, "--reference: %s", err);
         pst_usage_check_all(failed ? message : NULL);
         if (c->ref.test_case != c->test_case || c->ref.alpha != c->alpha)
-            pst_usage_error("--reference: %s is a run of case %d (alpha %g), this is case %lld (alpha %g)", c->reference,
-                            c->ref.test_case, c->ref.alpha, c->test_case, c->alpha);
+            pst_usage_error("--reference: %s is a run of case %d (alpha %g), this is case %lld (alpha %g)",
+                            c->reference, c->ref.test_case, c->ref.alpha, c->test_case, c->alpha);
     }
     if (c->write_fields) pst_usage_check_root(c->ctx.rank == 0 ? write_fields_problem(c, err, sizeof err) : NULL);
     if (c->fftw_wisdom) pst_usage_check_root(c->ctx.rank == 0 ? wisdom_problem(c, err, sizeof err) : NULL);
@@ -204,7 +219,8 @@ static long long resolve_steps(const model_cfg *c, double dt_s)
     double days = isnan(c->days) ? pst_case_default_days((int)c->test_case) : c->days;
     double exact = days * PST_DAY_S / dt_s;
     if (!(exact <= MAX_STEPS))
-        pst_usage_error("--days: %g days are %.3g time steps of %g s (allowed: up to %.0e steps)", days, exact, dt_s, MAX_STEPS);
+        pst_usage_error("--days: %g days are %.3g time steps of %g s (allowed: up to %.0e steps)", days, exact, dt_s,
+                        MAX_STEPS);
     long long n = llround(exact);
     if (n < 1 || fabs(exact - (double)n) > 1e-6 * fmax(1.0, exact))
         pst_usage_error("--days: %g days is not a whole number of %g s time steps (%.4f); use --steps or another --dt",
@@ -218,12 +234,27 @@ static long long resolve_steps(const model_cfg *c, double dt_s)
 static pst_model_config model_config(model_cfg *c)
 {
     return (pst_model_config){
-        .test_case = (int)c->test_case, .alpha = c->alpha, .M = (int)c->trunc, .nlat = (int)c->nlat, .nlon = (int)c->nlon,
-        .levels = (int)c->levels, .level_block = (int)c->level_block, .dt_s = isnan(c->dt_s) ? 0 : c->dt_s,
-        .explicit_scheme = c->explicit_scheme, .robert = c->robert, .hdiff = c->hdiff, .fft = &c->fft,
-        .par = is_parallel(c) ? &c->plan.par : NULL, .blas = c->blas, .blas_auto = c->blas_auto,
-        .legendre = c->legendre, .legendre_auto = c->legendre_auto, .legendre_isa_forced = c->legendre_isa_forced,
-        .legendre_isa = c->legendre_isa, .pair_chunk = strcmp(c->chunks, "whole") ? 0 : PST_WHOLE_CHUNK, .threads = pst_threads(),
+        .test_case = (int)c->test_case,
+        .alpha = c->alpha,
+        .M = (int)c->trunc,
+        .nlat = (int)c->nlat,
+        .nlon = (int)c->nlon,
+        .levels = (int)c->levels,
+        .level_block = (int)c->level_block,
+        .dt_s = isnan(c->dt_s) ? 0 : c->dt_s,
+        .explicit_scheme = c->explicit_scheme,
+        .robert = c->robert,
+        .hdiff = c->hdiff,
+        .fft = &c->fft,
+        .par = is_parallel(c) ? &c->plan.par : NULL,
+        .blas = c->blas,
+        .blas_auto = c->blas_auto,
+        .legendre = c->legendre,
+        .legendre_auto = c->legendre_auto,
+        .legendre_isa_forced = c->legendre_isa_forced,
+        .legendre_isa = c->legendre_isa,
+        .pair_chunk = strcmp(c->chunks, "whole") ? 0 : PST_WHOLE_CHUNK,
+        .threads = pst_threads(),
         .comm_threads = c->comm_threads,
     };
 }
@@ -273,8 +304,8 @@ static void plan(void *arg)
     p->ref = (pst_ref_grids){0};
     if (c->reference) {
         if (fabs(c->ref.time_s - p->t_end_s) > 1e-6 * fmax(1.0, p->t_end_s))
-            pst_usage_error("--reference: %s is at day %g, this run ends at day %g", c->reference, c->ref.time_s / PST_DAY_S,
-                            p->t_end_s / PST_DAY_S);
+            pst_usage_error("--reference: %s is at day %g, this run ends at day %g", c->reference,
+                            c->ref.time_s / PST_DAY_S, p->t_end_s / PST_DAY_S);
         pst_model_reference(&p->m, c->ref.M, c->ref.zeta, c->ref.div, c->ref.phi, c->ref.phibar, &p->ref);
     }
 }
@@ -302,11 +333,12 @@ static void prepare_legendre_kernel(void)
     size_t at = (size_t)snprintf(legendre_kernel_help, sizeof legendre_kernel_help, "the Legendre products:");
     for (int k = 0; k < PST_NLEG_METHODS && at < sizeof legendre_kernel_help; k++) {
         legendre_kernel_choices[k + 1] = pst_leg_method_name(k);
-        at += (size_t)snprintf(legendre_kernel_help + at, sizeof legendre_kernel_help - at, " %s (%s),", pst_leg_method_name(k),
-                               pst_leg_method_summary(k));
+        at += (size_t)snprintf(legendre_kernel_help + at, sizeof legendre_kernel_help - at, " %s (%s),",
+                               pst_leg_method_name(k), pst_leg_method_summary(k));
     }
     if (at < sizeof legendre_kernel_help)
-        snprintf(legendre_kernel_help + at, sizeof legendre_kernel_help - at, " or auto (time them all at set-up, keep the fastest)");
+        snprintf(legendre_kernel_help + at, sizeof legendre_kernel_help - at,
+                 " or auto (time them all at set-up, keep the fastest)");
 }
 
 static void prepare(void *c)
@@ -322,48 +354,102 @@ static void prepare(void *c)
 static const char *const blas_choices[] = {"auto", "openblas", "blis", "blis-sup", NULL};
 static const char *const chunk_choices[] = {"cache", "whole", NULL};
 static const char *const legendre_isa_choices[] = {"auto", "baseline", "avx2", "avx512", NULL};
-static const model_cfg default_cfg = {.test_case = 2, .trunc = 42, .levels = 1, .warmup = 2, .dt_s = NAN, .days = NAN,
-                                      .alpha_spec = "0", .fftw_plan = "measure", .blas_name = "auto", .legendre_kernel = "auto", .legendre_isa_name = "auto", .compute = "real", .chunks = "cache",
+static const model_cfg default_cfg = {.test_case = 2,
+                                      .trunc = 42,
+                                      .levels = 1,
+                                      .warmup = 2,
+                                      .dt_s = NAN,
+                                      .days = NAN,
+                                      .alpha_spec = "0",
+                                      .fftw_plan = "measure",
+                                      .blas_name = "auto",
+                                      .legendre_kernel = "auto",
+                                      .legendre_isa_name = "auto",
+                                      .compute = "real",
+                                      .chunks = "cache",
                                       .algos.transport = "mpi"};
 static model_cfg run_cfg;
 static const pst_opt opts[] = {
-    {"case", PST_OPT_INT, &run_cfg.test_case, "N", "Williamson test case: 1 cosine bell, 2 zonal flow, 5 mountain, 6 Rossby-Haurwitz", 1, 0, NULL, NULL},
-    {"alpha", PST_OPT_STRING, &run_cfg.alpha_spec, "RAD", "rotation angle of cases 1 and 2 in radians: 0.05, pi/4, pi/2", 1, 0, NULL, NULL},
+    {"case", PST_OPT_INT, &run_cfg.test_case, "N",
+     "Williamson test case: 1 cosine bell, 2 zonal flow, 5 mountain, 6 Rossby-Haurwitz", 1, 0, NULL, NULL},
+    {"alpha", PST_OPT_STRING, &run_cfg.alpha_spec, "RAD",
+     "rotation angle of cases 1 and 2 in radians: 0.05, pi/4, pi/2", 1, 0, NULL, NULL},
     {"trunc", PST_OPT_INT, &run_cfg.trunc, "M", "triangular truncation TM", 1, PST_SPECTRAL_GRID_MAX_TRUNC, NULL, NULL},
-    {"nlat", PST_OPT_INT, &run_cfg.nlat, "N", "Gaussian latitudes; without it, the smallest even >= (3M+1)/2 (T42: 64)", 2, 1 << 16, NULL, NULL},
-    {"nlon", PST_OPT_INT, &run_cfg.nlon, "N", "longitudes; without it, the smallest 2,3,5-smooth >= 3M+1 (T42: 128)", 4, 1 << 17, NULL, NULL},
-    {"levels", PST_OPT_INT, &run_cfg.levels, "K", "independent vertical levels (work is linear in K)", 1, MAX_LEVELS, NULL, NULL},
-    {"level-block", PST_OPT_INT, &run_cfg.level_block, "B", "levels transformed together, dividing K; without it, 4, else 2, else 1: the largest that divides K", 1, MAX_LEVELS, NULL, NULL},
-    {"dt", PST_OPT_DOUBLE, &run_cfg.dt_s, "SEC", "time step in seconds; without it, from the Courant number (printed)", 1, 0, NULL, NULL},
+    {"nlat", PST_OPT_INT, &run_cfg.nlat, "N", "Gaussian latitudes; without it, the smallest even >= (3M+1)/2 (T42: 64)",
+     2, 1 << 16, NULL, NULL},
+    {"nlon", PST_OPT_INT, &run_cfg.nlon, "N", "longitudes; without it, the smallest 2,3,5-smooth >= 3M+1 (T42: 128)", 4,
+     1 << 17, NULL, NULL},
+    {"levels", PST_OPT_INT, &run_cfg.levels, "K", "independent vertical levels (work is linear in K)", 1, MAX_LEVELS,
+     NULL, NULL},
+    {"level-block", PST_OPT_INT, &run_cfg.level_block, "B",
+     "levels transformed together, dividing K; without it, 4, else 2, else 1: the largest that divides K", 1,
+     MAX_LEVELS, NULL, NULL},
+    {"dt", PST_OPT_DOUBLE, &run_cfg.dt_s, "SEC", "time step in seconds; without it, from the Courant number (printed)",
+     1, 0, NULL, NULL},
     {"steps", PST_OPT_INT, &run_cfg.steps, "N", "time steps to run; without it, from --days", 1, MAX_STEPS, NULL, NULL},
-    {"days", PST_OPT_DOUBLE, &run_cfg.days, "D", "simulated days; without it, the case's standard 12, 5, 15, 14", 1, 0, NULL, NULL},
-    {"diag-every", PST_OPT_INT, &run_cfg.diag_every, "N", "print and record diagnostics every N steps; 0 = at the start and end only", 0, 1e9, NULL, NULL},
+    {"days", PST_OPT_DOUBLE, &run_cfg.days, "D", "simulated days; without it, the case's standard 12, 5, 15, 14", 1, 0,
+     NULL, NULL},
+    {"diag-every", PST_OPT_INT, &run_cfg.diag_every, "N",
+     "print and record diagnostics every N steps; 0 = at the start and end only", 0, 1e9, NULL, NULL},
     {"warmup", PST_OPT_INT, &run_cfg.warmup, "N", "steps left out of the timing statistics", 0, 1e9, NULL, NULL},
-    {"explicit", PST_OPT_FLAG, &run_cfg.explicit_scheme, NULL, "explicit leapfrog instead of semi-implicit gravity-wave terms", 1, 0, NULL, NULL},
-    {"robert", PST_OPT_DOUBLE, &run_cfg.robert, "EPS", "Robert-Asselin filter coefficient; 0 = off, as in STSWM", 0, 0.5, NULL, NULL},
-    {"hdiff", PST_OPT_DOUBLE, &run_cfg.hdiff, "K", "implicit del^4 diffusion coefficient in m^4/s; 0 = off", 0, 1e30, NULL, NULL},
-    {"write-fields", PST_OPT_STRING, &run_cfg.write_fields, "FILE", "write the final fields (level 0) as NetCDF", 1, 0, NULL, NULL},
-    {"reference", PST_OPT_STRING, &run_cfg.reference, "FILE", "error norms against this --write-fields run of the same case and end time", 1, 0, NULL, NULL},
+    {"explicit", PST_OPT_FLAG, &run_cfg.explicit_scheme, NULL,
+     "explicit leapfrog instead of semi-implicit gravity-wave terms", 1, 0, NULL, NULL},
+    {"robert", PST_OPT_DOUBLE, &run_cfg.robert, "EPS", "Robert-Asselin filter coefficient; 0 = off, as in STSWM", 0,
+     0.5, NULL, NULL},
+    {"hdiff", PST_OPT_DOUBLE, &run_cfg.hdiff, "K", "implicit del^4 diffusion coefficient in m^4/s; 0 = off", 0, 1e30,
+     NULL, NULL},
+    {"write-fields", PST_OPT_STRING, &run_cfg.write_fields, "FILE", "write the final fields (level 0) as NetCDF", 1, 0,
+     NULL, NULL},
+    {"reference", PST_OPT_STRING, &run_cfg.reference, "FILE",
+     "error norms against this --write-fields run of the same case and end time", 1, 0, NULL, NULL},
     {"fftw-plan", PST_OPT_STRING, &run_cfg.fftw_plan, "MODE", "FFTW planner effort", 1, 0, pst_fft_efforts, NULL},
-    {"fftw-wisdom", PST_OPT_STRING, &run_cfg.fftw_wisdom, "FILE", "FFTW wisdom: rank 0 loads FILE (if it exists) before planning and saves its wisdom to it after, so a later run on this machine gets the same plans without timing them", 1, 0, NULL, NULL},
-    {"blas", PST_OPT_STRING, &run_cfg.blas_name, "LIB", "library of the Legendre dgemms: openblas, blis, blis-sup (BLIS's small-matrix kernels called directly), or auto (time each at set-up, keep the fastest)", 1, 0, blas_choices, NULL},
-    {"legendre-kernel", PST_OPT_STRING, &run_cfg.legendre_kernel, "K", legendre_kernel_help, 1, 0, legendre_kernel_choices, NULL},
-    {"legendre-isa", PST_OPT_STRING, &run_cfg.legendre_isa_name, "ISA", "the simd Legendre kernels' instruction-set path: auto (the best this CPU runs), avx512, avx2 (with FMA) or baseline (x86-64 SSE2); a path the CPU lacks is refused", 1, 0, legendre_isa_choices, NULL},
-    {"grid", PST_OPT_STRING, &run_cfg.algos.grid, "PXxPY", "processor grid: longitudes over PX, latitude pairs over PY; without it, near-square for the ranks", 1, 0, NULL, NULL},
-    {"preset", PST_OPT_STRING, &run_cfg.algos.preset, "NAME", "algorithms and protocols: gen, coll, opt (--tuned), DTH, DR", 1, 0, pst_model_presets, "gen"},
-    {"tuned", PST_OPT_STRING, &run_cfg.algos.tuned, "FILE", "the opt preset's per-stage algorithm, protocol and overlap (pstlab tune writes it)", 1, 0, NULL, NULL},
+    {"fftw-wisdom", PST_OPT_STRING, &run_cfg.fftw_wisdom, "FILE",
+     "FFTW wisdom: rank 0 loads FILE (if it exists) before planning and saves its wisdom to it after, so a later run "
+     "on this machine gets the same plans without timing them",
+     1, 0, NULL, NULL},
+    {"blas", PST_OPT_STRING, &run_cfg.blas_name, "LIB",
+     "library of the Legendre dgemms: openblas, blis, blis-sup (BLIS's small-matrix kernels called directly), or auto "
+     "(time each at set-up, keep the fastest)",
+     1, 0, blas_choices, NULL},
+    {"legendre-kernel", PST_OPT_STRING, &run_cfg.legendre_kernel, "K", legendre_kernel_help, 1, 0,
+     legendre_kernel_choices, NULL},
+    {"legendre-isa", PST_OPT_STRING, &run_cfg.legendre_isa_name, "ISA",
+     "the simd Legendre kernels' instruction-set path: auto (the best this CPU runs), avx512, avx2 (with FMA) or "
+     "baseline (x86-64 SSE2); a path the CPU lacks is refused",
+     1, 0, legendre_isa_choices, NULL},
+    {"grid", PST_OPT_STRING, &run_cfg.algos.grid, "PXxPY",
+     "processor grid: longitudes over PX, latitude pairs over PY; without it, near-square for the ranks", 1, 0, NULL,
+     NULL},
+    {"preset", PST_OPT_STRING, &run_cfg.algos.preset, "NAME",
+     "algorithms and protocols: gen, coll, opt (--tuned), DTH, DR", 1, 0, pst_model_presets, "gen"},
+    {"tuned", PST_OPT_STRING, &run_cfg.algos.tuned, "FILE",
+     "the opt preset's per-stage algorithm, protocol and overlap (pstlab tune writes it)", 1, 0, NULL, NULL},
     {"fft", PST_OPT_STRING, &run_cfg.algos.fft, "ALG", fft_help, 1, 0, NULL, NULL},
     {"legendre", PST_OPT_STRING, &run_cfg.algos.legendre, "ALG", legendre_help, 1, 0, NULL, NULL},
-    {"protocol", PST_OPT_STRING, &run_cfg.algos.protocol, "CODE", "protocol of both stages (e.g. 3,1; see pstswm swap --help)", 1, 0, NULL, NULL},
-    {"fft-protocol", PST_OPT_STRING, &run_cfg.algos.fft_protocol, "CODE", "protocol of the FFT stage", 1, 0, NULL, NULL},
-    {"legendre-protocol", PST_OPT_STRING, &run_cfg.algos.leg_protocol, "CODE", "protocol of the Legendre stage", 1, 0, NULL, NULL},
+    {"protocol", PST_OPT_STRING, &run_cfg.algos.protocol, "CODE",
+     "protocol of both stages (e.g. 3,1; see pstswm swap --help)", 1, 0, NULL, NULL},
+    {"fft-protocol", PST_OPT_STRING, &run_cfg.algos.fft_protocol, "CODE", "protocol of the FFT stage", 1, 0, NULL,
+     NULL},
+    {"legendre-protocol", PST_OPT_STRING, &run_cfg.algos.leg_protocol, "CODE", "protocol of the Legendre stage", 1, 0,
+     NULL, NULL},
     PST_TRANSPORT_OPT(&run_cfg.algos.transport, "; both stages use it"),
-    {"overlap", PST_OPT_FLAG, &run_cfg.algos.overlap, NULL, "overlap communication with computation in both stages", 1, 0, NULL, NULL},
-    {"reproducible", PST_OPT_FLAG, &run_cfg.reproducible, NULL, "fix every choice that can change the rounding: FFTW plans by estimate (or from --fftw-wisdom), --blas and --legendre-kernel named (auto refused; without them, the first named choice); the run header lists the choices (docs/model.md: Reproducibility)", 1, 0, NULL, NULL},
-    {"chunks", PST_OPT_STRING, &run_cfg.chunks, "SIZE", "latitude pairs and levels taken through the FFT stage together: cache (sized for a core's L2 cache) or whole (all of a rank's pairs and a level block's levels: one round of the row's transposes per level block, the fewest messages)", 1, 0, chunk_choices, NULL},
-    {"level-pipeline", PST_OPT_FLAG, &run_cfg.level_pipeline, NULL, "sum each level block's Legendre sums (nonblocking allreduce) while the next block is computed", 1, 0, NULL, NULL},
+    {"overlap", PST_OPT_FLAG, &run_cfg.algos.overlap, NULL, "overlap communication with computation in both stages", 1,
+     0, NULL, NULL},
+    {"reproducible", PST_OPT_FLAG, &run_cfg.reproducible, NULL,
+     "fix every choice that can change the rounding: FFTW plans by estimate (or from --fftw-wisdom), --blas and "
+     "--legendre-kernel named (auto refused; without them, the first named choice); the run header lists the choices "
+     "(docs/model.md: Reproducibility)",
+     1, 0, NULL, NULL},
+    {"chunks", PST_OPT_STRING, &run_cfg.chunks, "SIZE",
+     "latitude pairs and levels taken through the FFT stage together: cache (sized for a core's L2 cache) or whole "
+     "(all of a rank's pairs and a level block's levels: one round of the row's transposes per level block, the fewest "
+     "messages)",
+     1, 0, chunk_choices, NULL},
+    {"level-pipeline", PST_OPT_FLAG, &run_cfg.level_pipeline, NULL,
+     "sum each level block's Legendre sums (nonblocking allreduce) while the next block is computed", 1, 0, NULL, NULL},
     PST_THREADS_OPT(&run_cfg.threads, ": every stage of the step runs on them, MPI on the master thread (funneled)"),
-    {"comm-threads", PST_OPT_FLAG, &run_cfg.comm_threads, NULL, "each thread runs the transposes and sums of its own level block (needs MPI_THREAD_MULTIPLE)", 1, 0, NULL, NULL},
+    {"comm-threads", PST_OPT_FLAG, &run_cfg.comm_threads, NULL,
+     "each thread runs the transposes and sums of its own level block (needs MPI_THREAD_MULTIPLE)", 1, 0, NULL, NULL},
     PST_COMPUTE_OPT(&run_cfg.compute),
     PST_COMMON_OPTS(&run_cfg.ctx),
     {0},
@@ -383,18 +469,19 @@ static const pst_command command = {
         "row by --fft, the Legendre stage down each column by --legendre, each with its protocol and\n"
         "overlap.  The step time is the slowest rank's; stage and communication times are the largest\n"
         "over ranks; fft_comm_s / legendre_comm_s are the time inside the stage's parallel algorithm.",
-    .examples = "  pstswm model --case 2 --trunc 42 --levels 16 --days 5 --out model.jsonl\n"
-                "  pstswm model --case 2 --alpha pi/4 --trunc 85 --diag-every 120\n"
-                "  pstswm model --case 6 --trunc 213 --dt 120 --days 5 --write-fields ref.nc\n"
-                "  pstswm model --case 6 --trunc 42 --days 5 --reference ref.nc\n"
-                "  mpiexec -n 2 pstswm model --grid 2x1 --fft dfft --legendre ringpipe --protocol 3,1 --trunc 85 --levels 16\n"
-                "  mpiexec -n 8 pstswm model --grid 4x2 --preset DTH --fft logtrans --steps 20\n"
-                "  mpiexec -n 4 pstswm model --grid 2x2 --preset opt --tuned opt-T42L16-2x2.toml",
+    .examples =
+        "  pstswm model --case 2 --trunc 42 --levels 16 --days 5 --out model.jsonl\n"
+        "  pstswm model --case 2 --alpha pi/4 --trunc 85 --diag-every 120\n"
+        "  pstswm model --case 6 --trunc 213 --dt 120 --days 5 --write-fields ref.nc\n"
+        "  pstswm model --case 6 --trunc 42 --days 5 --reference ref.nc\n"
+        "  mpiexec -n 2 pstswm model --grid 2x1 --fft dfft --legendre ringpipe --protocol 3,1 --trunc 85 --levels 16\n"
+        "  mpiexec -n 8 pstswm model --grid 4x2 --preset DTH --fft logtrans --steps 20\n"
+        "  mpiexec -n 4 pstswm model --grid 2x2 --preset opt --tuned opt-T42L16-2x2.toml",
     .opts = opts,
 };
 static const pst_schema footer = PST_FOOTER_SCHEMA("model");
-static const pst_schema *const schemas[] = {&pst_schema_model_header, &pst_schema_model_point, &pst_schema_model_diag, &footer,
-                                            NULL};
+static const pst_schema *const schemas[] = {&pst_schema_model_header, &pst_schema_model_point, &pst_schema_model_diag,
+                                            &footer, NULL};
 
 const pst_subcommand pst_subcommand_model = {
     .name = "model",

@@ -73,9 +73,10 @@ static const pst_protocol *protocol_of(const char *transport, const char *option
 {
     const pst_protocol *p = pst_protocol_find(transport, code);
     if (!p)
-        pst_usage_error("%s: unknown protocol '%s' for transport %s (see pstswm swap --transport %s --help)", option, code,
-                        transport, transport);
-    if (pst_protocol_unavailable(p)) pst_usage_error("%s: protocol %s (%s) %s", option, p->code, p->slug, pst_protocol_unavailable(p));
+        pst_usage_error("%s: unknown protocol '%s' for transport %s (see pstswm swap --transport %s --help)", option,
+                        code, transport, transport);
+    if (pst_protocol_unavailable(p))
+        pst_usage_error("%s: protocol %s (%s) %s", option, p->code, p->slug, pst_protocol_unavailable(p));
     return p;
 }
 
@@ -102,7 +103,8 @@ void model_algos_resolve(const model_algos *a, int nranks, const pst_spectral_gr
     }
     const char *preset = a->preset ? a->preset : "gen";
     if (a->tuned && strcmp(preset, "opt")) pst_usage_error("--tuned: the file is read by --preset opt only");
-    if (!strcmp(preset, "opt") && !a->tuned) pst_usage_error("--preset opt needs --tuned FILE (written by pstlab tune)");
+    if (!strcmp(preset, "opt") && !a->tuned)
+        pst_usage_error("--preset opt needs --tuned FILE (written by pstlab tune)");
 
     pst_transport_require(a->transport);
     /* 0,6 (MPI_Sendrecv) is two-sided; a one-sided transport's presets use its first protocol. */
@@ -133,17 +135,19 @@ void model_algos_resolve(const model_algos *a, int nranks, const pst_spectral_gr
         pst_usage_error("%s: unknown FFT algorithm '%s' (allowed: %s)", a->fft || !src ? "--fft" : src, fft,
                         pst_algorithm_names(PST_ALG_STAGE_FFT, names, sizeof names));
     if (!cfg->legendre)
-        pst_usage_error("%s: unknown Legendre algorithm '%s' (allowed: %s)", a->legendre || !src ? "--legendre" : src, leg,
-                        pst_algorithm_names(PST_ALG_STAGE_LEGENDRE, names, sizeof names));
+        pst_usage_error("%s: unknown Legendre algorithm '%s' (allowed: %s)", a->legendre || !src ? "--legendre" : src,
+                        leg, pst_algorithm_names(PST_ALG_STAGE_LEGENDRE, names, sizeof names));
     if (pst_algorithm_unavailable(cfg->fft))
         pst_usage_error("%s %s: %s", a->fft || !src ? "--fft" : src, fft, pst_algorithm_unavailable(cfg->fft));
     if (pst_algorithm_unavailable(cfg->legendre))
-        pst_usage_error("%s %s: %s", a->legendre || !src ? "--legendre" : src, leg, pst_algorithm_unavailable(cfg->legendre));
+        pst_usage_error("%s %s: %s", a->legendre || !src ? "--legendre" : src, leg,
+                        pst_algorithm_unavailable(cfg->legendre));
     if (!strcmp(preset, "DTH") && cfg->fft->family != PST_FAMILY_TRANSPOSE) {
         size_t used = 0;
         for (size_t i = 0; i < pst_nalgorithms; i++)
             if (pst_algorithms[i].family == PST_FAMILY_TRANSPOSE)
-                used += (size_t)snprintf(names + used, used < sizeof names ? sizeof names - used : 0, "%s, ", pst_algorithms[i].name);
+                used += (size_t)snprintf(names + used, used < sizeof names ? sizeof names - used : 0, "%s, ",
+                                         pst_algorithms[i].name);
         pst_usage_error("--preset DTH is a double transpose: --fft must be one of %scoll (got '%s')", names, a->fft);
     }
     if (a->protocol) fft_code = leg_code = a->protocol;
@@ -156,5 +160,6 @@ void model_algos_resolve(const model_algos *a, int nranks, const pst_spectral_gr
     if (a->overlap) cfg->fft_overlap = cfg->leg_overlap = true;
 
     const char *why = pst_par_check(cfg->PX, cfg->PY, cfg->fft, cfg->legendre, g);
-    if (why) pst_usage_error("--grid %dx%d does not fit T%d on %d x %d: %s", cfg->PX, cfg->PY, g->M, g->nlat, g->nlon, why);
+    if (why)
+        pst_usage_error("--grid %dx%d does not fit T%d on %d x %d: %s", cfg->PX, cfg->PY, g->M, g->nlat, g->nlon, why);
 }

@@ -15,7 +15,7 @@
 #include "model/setup/parallel.h"
 #include "model/setup/spectral_grid.h"
 #include "model/setup/testcases.h"
-#include "run/context.h"
+#include "runtime/context.h"
 #include "stats/stats.h"
 
 #include <stdbool.h>
@@ -52,7 +52,8 @@ typedef struct model_cfg {
     pst_ctx ctx;
     long long test_case, trunc, nlat, nlon, levels, level_block, steps, diag_every, warmup, threads;
     double dt_s, days, robert, hdiff;
-    const char *alpha_spec, *fftw_plan, *fftw_wisdom, *write_fields, *reference, *blas_name, *compute, *chunks, *legendre_kernel, *legendre_isa_name;
+    const char *alpha_spec, *fftw_plan, *fftw_wisdom, *write_fields, *reference, *blas_name, *compute, *chunks,
+        *legendre_kernel, *legendre_isa_name;
     bool explicit_scheme, level_pipeline, comm_threads, reproducible;
     model_algos algos;
     /* derived */

@@ -9,11 +9,11 @@
 #include "model/setup/constants.h"
 #include "model/fields_io.h"
 #include "model/stages/skeleton.h"
-#include "run/emit.h"
-#include "run/locality.h"
-#include "run/memory.h"
-#include "run/timer.h"
-#include "run/watchdog.h"
+#include "runtime/emit.h"
+#include "runtime/locality.h"
+#include "runtime/memory.h"
+#include "runtime/timer.h"
+#include "runtime/watchdog.h"
 
 #include <math.h>
 #include <mpi.h>
@@ -24,8 +24,9 @@ bool pst_model_cmd_root; /* rank 0 prints (set by model.c) */
 
 static void print_diag_header(void)
 {
-    if (pst_model_cmd_root) printf("  %6s %7s %10s %10s %10s %10s %11s %11s %11s %7s\n", "step", "day", "h_l1", "h_l2", "h_linf", "v_l2",
-           "mass_rel", "energy_rel", "enstr_rel", "max_v");
+    if (pst_model_cmd_root)
+        printf("  %6s %7s %10s %10s %10s %10s %11s %11s %11s %7s\n", "step", "day", "h_l1", "h_l2", "h_linf", "v_l2",
+               "mass_rel", "energy_rel", "enstr_rel", "max_v");
 }
 
 static void print_diag(long long step, const pst_model_diag *d)
@@ -36,8 +37,8 @@ static void print_diag(long long step, const pst_model_diag *d)
                d->norms.h_l1, d->norms.h_l2, d->norms.h_linf, d->norms.v_l2, d->mass_rel, d->energy_rel,
                d->enstrophy_rel, d->max_speed);
     else
-        printf("  %6lld %7.3f %10s %10s %10s %10s %11.3e %11.3e %11.3e %7.2f\n", step, d->t_s / PST_DAY_S, "-", "-", "-",
-               "-", d->mass_rel, d->energy_rel, d->enstrophy_rel, d->max_speed);
+        printf("  %6lld %7.3f %10s %10s %10s %10s %11.3e %11.3e %11.3e %7.2f\n", step, d->t_s / PST_DAY_S, "-", "-",
+               "-", "-", d->mass_rel, d->energy_rel, d->enstrophy_rel, d->max_speed);
 }
 
 static void courant_warning(const pst_model *m, double courant, double t_s, bool *warned)
@@ -115,7 +116,8 @@ static void run_steps(model_cfg *c, model_plan *p, model_result *out)
     diag_ctx during = {.c = c, .steps = p->steps, .warned = &warned};
     pst_model_integrate_opts run = {.steps = p->steps, .warmup = p->warmup, .keep_going = c->ctx.no_verify,
                               .diag_every = c->diag_every, .on_diag = diagnose_during, .arg = &during};
-    pst_watchdog_phase("model case %lld T%lldL%lld time stepping (%lld steps)", c->test_case, c->trunc, c->levels, p->steps);
+    pst_watchdog_phase("model case %lld T%lldL%lld time stepping (%lld steps)", c->test_case, c->trunc, c->levels,
+                       p->steps);
     pst_model_integrate(m, &run, &out->run);
     if (out->run.blowup_step && !c->ctx.no_verify)
         pst_collective_exit(PST_EXIT_FAILED,
@@ -161,7 +163,8 @@ void pst_model_cmd_write_fields(void *arg)
         MPI_Bcast(err, sizeof err, MPI_CHAR, 0, MPI_COMM_WORLD);
     }
     if (rc) pst_collective_exit(PST_EXIT_FAILED, "--write-fields: %s", err);
-    if (pst_model_cmd_root) printf("  fields          written to %s (level 0, day %g)\n", c->write_fields, p->t_end_s / PST_DAY_S);
+    if (pst_model_cmd_root)
+        printf("  fields          written to %s (level 0, day %g)\n", c->write_fields, p->t_end_s / PST_DAY_S);
 }
 
 void pst_model_cmd_free_result(void *c, void *data)

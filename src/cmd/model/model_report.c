@@ -10,8 +10,8 @@
 #include "model/stages/flops.h"
 #include "model/libs/mathlibs.h"
 #include "model/stages/skeleton.h"
-#include "run/emit.h"
-#include "run/threads.h"
+#include "runtime/emit.h"
+#include "runtime/threads.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -59,8 +59,11 @@ void pst_model_cmd_rec_identity(pst_rec *r, const model_cfg *c, const pst_model 
     pst_rec_str(r, "legendre", stage_alg(c, false));
     pst_rec_str(r, "fft_protocol", stage_protocol(c, true));
     pst_rec_str(r, "legendre_protocol", stage_protocol(c, false));
-    pst_rec_bool(r, "fft_overlap", c->par.PX > 1 && pst_overlapped(c->par.fft_protocol, c->par.fft_overlap) && !c->par.fft->collective);
-    pst_rec_bool(r, "legendre_overlap", c->par.PY > 1 && pst_overlapped(c->par.leg_protocol, c->par.leg_overlap) && !c->par.legendre->collective);
+    pst_rec_bool(r, "fft_overlap",
+                 c->par.PX > 1 && pst_overlapped(c->par.fft_protocol, c->par.fft_overlap) && !c->par.fft->collective);
+    pst_rec_bool(r, "legendre_overlap",
+                 c->par.PY > 1 && pst_overlapped(c->par.leg_protocol, c->par.leg_overlap) &&
+                     !c->par.legendre->collective);
     pst_rec_bool(r, "level_pipeline", c->par.leg_level_pipeline);
     pst_rec_int(r, "nlat", c->nlat);
     pst_rec_int(r, "nlon", c->nlon);
@@ -99,18 +102,24 @@ void pst_model_cmd_rec_diag(pst_rec *r, const pst_model_diag *d)
 void pst_model_cmd_print_banner(const model_cfg *c, const model_plan *p)
 {
     const pst_model *m = &p->m;
-    printf("# model: case %lld%s%s, T%lld on %lld x %lld Gaussian grid, %lld level%s (blocks of %lld), %s\n", c->test_case,
-           pst_case_rotated((int)c->test_case) ? ", alpha " : "", pst_case_rotated((int)c->test_case) ? c->alpha_spec : "",
-           c->trunc, c->nlat, c->nlon, c->levels, c->levels == 1 ? "" : "s", c->level_block,
-           m->dyn.cfg.scheme == PST_SCHEME_ADVECTION ? "advection (winds fixed)" : c->explicit_scheme ? "explicit" : "semi-implicit");
+    printf("# model: case %lld%s%s, T%lld on %lld x %lld Gaussian grid, %lld level%s (blocks of %lld), %s\n",
+           c->test_case, pst_case_rotated((int)c->test_case) ? ", alpha " : "",
+           pst_case_rotated((int)c->test_case) ? c->alpha_spec : "", c->trunc, c->nlat, c->nlon, c->levels,
+           c->levels == 1 ? "" : "s", c->level_block,
+           m->dyn.cfg.scheme == PST_SCHEME_ADVECTION ? "advection (winds fixed)"
+           : c->explicit_scheme                      ? "explicit"
+                                                     : "semi-implicit");
     printf("#   dt %g s (%s; Courant number %.2f at max speed %.1f m/s, 2*Omega*dt %.2f), %lld steps = %.4g days, "
-           "phibar %.1f m^2/s^2\n", m->cfg.dt_s, isnan(c->dt_s) ? "default" : "--dt", m->courant, m->speed0, m->inertial,
-           p->steps, p->t_end_s / PST_DAY_S, m->phibar);
+           "phibar %.1f m^2/s^2\n",
+           m->cfg.dt_s, isnan(c->dt_s) ? "default" : "--dt", m->courant, m->speed0, m->inertial, p->steps,
+           p->t_end_s / PST_DAY_S, m->phibar);
     if (is_parallel(c))
-        printf("#   grid %dx%d (preset %s): FFT %s (protocol %s%s), Legendre %s (protocol %s%s)\n", c->par.PX, c->par.PY,
-               preset_label(c) ? preset_label(c) : "none", stage_alg(c, true), stage_protocol(c, true),
+        printf("#   grid %dx%d (preset %s): FFT %s (protocol %s%s), Legendre %s (protocol %s%s)\n", c->par.PX,
+               c->par.PY, preset_label(c) ? preset_label(c) : "none", stage_alg(c, true), stage_protocol(c, true),
                c->par.fft_overlap ? ", overlap" : "", stage_alg(c, false), stage_protocol(c, false),
-               c->par.leg_overlap ? ", overlap" : c->par.leg_level_pipeline ? ", level pipeline" : "");
+               c->par.leg_overlap          ? ", overlap"
+               : c->par.leg_level_pipeline ? ", level pipeline"
+                                           : "");
 }
 
 void pst_model_cmd_free_summary(const void *c, void *summary) { free(summary); }
@@ -131,8 +140,10 @@ void *pst_model_cmd_analyse(const void *arg, const void *data)
     s->flops_per_step_level = fl.total;
     s->flops_per_step = fl.total * (double)c->levels;
     s->mflops = s->flops_per_step / s->step.median / 1e6;
-    for (int k = 0; k < PST_NSTAGES; k++) s->stage_flops_per_step[k] = pst_flops_of_stage(&fl, (pst_stage)k) * (double)c->levels;
-    s->recurrence_flops_per_step = pst_leg_method_generates(p->m.dyn.leg.method) ? pst_flops_recurrence_per_step(&p->m.dyn.cfg) : 0;
+    for (int k = 0; k < PST_NSTAGES; k++)
+        s->stage_flops_per_step[k] = pst_flops_of_stage(&fl, (pst_stage)k) * (double)c->levels;
+    s->recurrence_flops_per_step =
+        pst_leg_method_generates(p->m.dyn.leg.method) ? pst_flops_recurrence_per_step(&p->m.dyn.cfg) : 0;
     return s;
 }
 
@@ -183,7 +194,8 @@ void pst_model_cmd_emit_point(void *arg, const void *data, const void *summary)
     pst_rec_num(&r, "flops_per_step", s->flops_per_step);
     pst_rec_num(&r, "flops_per_step_level", s->flops_per_step_level);
     pst_rec_num(&r, "mflops", s->mflops);
-    pst_rec_str(&r, "error_ref", res->final.has_norms && !pst_skeleton() ? (c->reference ? "reference" : "analytic") : NULL);
+    pst_rec_str(&r, "error_ref",
+                res->final.has_norms && !pst_skeleton() ? (c->reference ? "reference" : "analytic") : NULL);
     pst_model_cmd_rec_diag(&r, &res->final);
     pst_rec_num(&r, "courant_initial", p->m.courant);
     pst_rec_num(&r, "inertial", p->m.inertial);
@@ -208,7 +220,8 @@ static void print_blas(const model_cfg *c, const pst_dyn *d)
     if (d->leg.method == PST_LEG_SIMD) printf(" (%s path)", pst_leg_isa_names[d->leg.isa]);
     if (c->legendre_auto) {
         printf("; --legendre-kernel auto, best of 3 set-up passes:");
-        for (int k = 0; k < PST_NLEG_METHODS; k++) printf(" %s %.3g ms", pst_leg_method_name(k), d->legendre_trial_s[k] * 1e3);
+        for (int k = 0; k < PST_NLEG_METHODS; k++)
+            printf(" %s %.3g ms", pst_leg_method_name(k), d->legendre_trial_s[k] * 1e3);
     }
     printf("\n");
 }
@@ -224,19 +237,20 @@ void pst_model_cmd_print_summary(const void *arg, const void *data, const void *
     printf("\n== model T%lldL%lld case %lld on %dx%d: %lld steps of %g s, statistic: median over %lld steps after %lld "
            "warm-up%s ==\n", c->trunc, c->levels, c->test_case, c->par.PX, c->par.PY, p->steps, p->m.cfg.dt_s,
            p->steps - p->warmup, p->warmup, is_parallel(c) ? " (slowest rank per step)" : "");
-    printf("  time per step   %.4g ms (min %.4g, mean %.4g, max %.4g); wall %.3f s for all steps\n", s->step.median * 1e3,
-           s->step.min * 1e3, s->step.mean * 1e3, s->step.max * 1e3, s->wall_s);
+    printf("  time per step   %.4g ms (min %.4g, mean %.4g, max %.4g); wall %.3f s for all steps\n",
+           s->step.median * 1e3, s->step.min * 1e3, s->step.mean * 1e3, s->step.max * 1e3, s->wall_s);
     printf("  per step (mean) ");
     for (int k = 0; k < PST_NSTAGES; k++)
         printf("%s %.4g ms (%.0f%%)%s", pst_stage_names[k], stage[k] * 1e3, 100 * stage[k] / s->stage_sum_s,
                k + 1 < PST_NSTAGES ? ", " : "\n");
     if (is_parallel(c))
-        printf("  communication   fft %s %.4g ms, legendre %s %.4g ms per step (inside the stages above, max over ranks)\n",
+        printf("  communication   fft %s %.4g ms, legendre %s %.4g ms per step (inside the stages above, max over "
+               "ranks)\n",
                stage_alg(c, true), comm[0] * 1e3, stage_alg(c, false), comm[1] * 1e3);
     printf("  flops per step  %.0f (%.0f per level, analytic) -> %.1f MFlop/s\n", s->flops_per_step,
            s->flops_per_step_level, s->mflops);
-    printf("  set-up          %.3f s, of which FFTW planning (--fftw-plan %s) %.3f s; not in the step times\n", p->setup_s,
-           c->fftw_plan, p->m.dyn.fft_plan_s);
+    printf("  set-up          %.3f s, of which FFTW planning (--fftw-plan %s) %.3f s; not in the step times\n",
+           p->setup_s, c->fftw_plan, p->m.dyn.fft_plan_s);
     if (c->fftw_wisdom)
         printf("  FFTW wisdom     %s: %s; %d of rank 0's %d plans from wisdom\n", c->fftw_wisdom,
                c->wisdom_loaded ? "loaded, then saved" : "none yet, saved", c->fft.plans_from_wisdom, c->fft.plans);
@@ -244,9 +258,9 @@ void pst_model_cmd_print_summary(const void *arg, const void *data, const void *
     pst_math_libraries_print_behind(); /* one line when OpenBLAS or BLIS is behind the CPU */
     if (d->has_norms)
         printf("  errors (%s)  h: l1 %.3e  l2 %.3e  linf %.3e | v: l1 %.3e  l2 %.3e  linf %.3e\n",
-               c->reference ? "vs reference" : "vs analytic", d->norms.h_l1, d->norms.h_l2, d->norms.h_linf, d->norms.v_l1,
-               d->norms.v_l2, d->norms.v_linf);
-    printf("  conservation    relative change since t=0: mass %.3e, energy %.3e, potential enstrophy %.3e\n", d->mass_rel,
-           d->energy_rel, d->enstrophy_rel);
+               c->reference ? "vs reference" : "vs analytic", d->norms.h_l1, d->norms.h_l2, d->norms.h_linf,
+               d->norms.v_l1, d->norms.v_l2, d->norms.v_linf);
+    printf("  conservation    relative change since t=0: mass %.3e, energy %.3e, potential enstrophy %.3e\n",
+           d->mass_rel, d->energy_rel, d->enstrophy_rel);
     fflush(stdout);
 }

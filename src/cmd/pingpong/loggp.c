@@ -3,10 +3,10 @@
 #include "cmd/common/records.h"
 #include "core/alloc.h"
 #include "core/errors.h"
-#include "run/emit.h"
-#include "run/wait.h"
-#include "run/payload.h"
-#include "run/timer.h"
+#include "runtime/emit.h"
+#include "runtime/wait.h"
+#include "runtime/payload.h"
+#include "runtime/timer.h"
 #include "stats/fit.h"
 #include "stats/verdict.h"
 
@@ -52,7 +52,8 @@ static double measure_prtt(prtt *p, long long n, double d, long long k, double *
             }
             MPI_Recv(r->rbuf, p->bytes, MPI_BYTE, r->partner, TAG, r->comm, MPI_STATUS_IGNORE);
         } else {
-            for (long long m = 0; m < n; m++) MPI_Recv(r->rbuf, p->bytes, MPI_BYTE, r->partner, TAG, r->comm, MPI_STATUS_IGNORE);
+            for (long long m = 0; m < n; m++)
+                MPI_Recv(r->rbuf, p->bytes, MPI_BYTE, r->partner, TAG, r->comm, MPI_STATUS_IGNORE);
             MPI_Send(r->sbuf, p->bytes, MPI_BYTE, r->partner, TAG, r->comm);
         }
     }
@@ -89,7 +90,8 @@ static double measure_recv_overhead(prtt *p, double wait_s, long long k)
 static double from_side(const pst_loggp_run *r, double v, int from)
 {
     double theirs;
-    MPI_Sendrecv(&v, 1, MPI_DOUBLE, r->partner, TAG + 1, &theirs, 1, MPI_DOUBLE, r->partner, TAG + 1, r->comm, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&v, 1, MPI_DOUBLE, r->partner, TAG + 1, &theirs, 1, MPI_DOUBLE, r->partner, TAG + 1, r->comm,
+                 MPI_STATUS_IGNORE);
     return r->side == from ? v : theirs;
 }
 
@@ -97,7 +99,8 @@ static double from_side(const pst_loggp_run *r, double v, int from)
 static void one_repetition(const pst_loggp_run *r, double *param, long long *corrupted)
 {
     size_t ns = r->nsizes;
-    double *gap = pst_malloc(ns * sizeof *gap), *x = pst_malloc(ns * sizeof *x), prtt1_first = 0, os_first = 0, or_first = 0;
+    double *gap = pst_malloc(ns * sizeof *gap), *x = pst_malloc(ns * sizeof *x), prtt1_first = 0, os_first = 0,
+           or_first = 0;
     for (size_t i = 0; i < ns; i++) {
         prtt p = {r, (int)r->sizes[i], 0, pst_payload_seed(0, (long long)i, 0), pst_payload_seed(0, (long long)i, 0)};
         pst_payload_fill(r->sbuf, (size_t)p.bytes, p.seed_mine);
@@ -153,7 +156,9 @@ void pst_loggp(pst_ctx *ctx, const pst_loggp_run *run)
     MPI_Ibcast(samples, (int)(NPARAM * reps), MPI_DOUBLE, root, MPI_COMM_WORLD, &req[0]);
     MPI_Iallreduce(&corrupted, &total, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD, &req[1]);
     pst_wait_sleeping(2, req);
-    if (total) pst_collective_exit(PST_EXIT_FAILED, "payload verification failed in the LogGP round trips: %lld corrupted words", total);
+    if (total)
+        pst_collective_exit(PST_EXIT_FAILED,
+                            "payload verification failed in the LogGP round trips: %lld corrupted words", total);
     if (ctx->rank == 0) {
         pst_rec r;
         pst_rec_begin(&r, ctx, &pst_schema_pingpong_loggp);
@@ -161,7 +166,8 @@ void pst_loggp(pst_ctx *ctx, const pst_loggp_run *run)
         pst_rec_int(&r, "n", run->n);
         pst_rec_int(&r, "reps", run->reps);
         pst_rec_ints(&r, "bytes_range", (long long[]){run->sizes[0], run->sizes[run->nsizes - 1]}, 2);
-        printf("\n== LogGP parameters (PRTT method, n = %lld, %lld repetitions, %lld ... %lld bytes): median [%.0f %% CI] ==\n",
+        printf("\n== LogGP parameters (PRTT method, n = %lld, %lld repetitions, %lld ... %lld bytes): median [%.0f %% "
+               "CI] ==\n",
                run->n, run->reps, run->sizes[0], run->sizes[run->nsizes - 1], run->confidence * 100);
         static const char *const label[NPARAM] = {"L   latency", "o_s send overhead", "o_r receive overhead",
                                                   "g   gap per message", "G   gap per byte"};
@@ -184,7 +190,9 @@ void pst_loggp(pst_ctx *ctx, const pst_loggp_run *run)
             ok &= pst_median_ci(&samples[(size_t)j * reps], reps, run->confidence, &lo, &hi) >= 0;
         }
         pst_rec_bool(&r, "fit_ok", ok);
-        if (!ok) printf("  FIT NOT OK: a parameter is negative (the overheads exceed half the round trip: L is below resolution)\n");
+        if (!ok)
+            printf("  FIT NOT OK: a parameter is negative (the overheads exceed half the round trip: L is below "
+                   "resolution)\n");
         printf("  (LogGOPSim takes L, o = (o_s + o_r)/2, g and G; CODES' LogGP model the same)\n");
         pst_rec_emit(&r, ctx);
         fflush(stdout);

@@ -14,7 +14,7 @@
 #ifndef PST_LOGGP_H
 #define PST_LOGGP_H
 
-#include "run/context.h"
+#include "runtime/context.h"
 
 #include <mpi.h>
 #include <stdbool.h>

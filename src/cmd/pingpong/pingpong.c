@@ -23,10 +23,10 @@
 #include "core/alloc.h"
 #include "core/cli.h"
 #include "core/errors.h"
-#include "run/rounds.h"
-#include "run/context.h"
-#include "run/run_schema.h"
-#include "run/threads.h"
+#include "runtime/rounds.h"
+#include "runtime/context.h"
+#include "runtime/run_schema.h"
+#include "runtime/threads.h"
 
 #include <mpi.h>
 #include <stdio.h>
@@ -83,7 +83,8 @@ static void parse_modes(pp_cfg *cfg)
         snprintf(spec, sizeof spec, "%s", tok);
         if (strspn(tok, "0123456789") == strlen(tok)) { /* a code is two integers: consume the second */
             char *second = strtok_r(NULL, ",", &save);
-            if (!second) pst_usage_error("--modes: '%s' is not a protocol code (codes have two numbers, e.g. 1,3)", tok);
+            if (!second)
+                pst_usage_error("--modes: '%s' is not a protocol code (codes have two numbers, e.g. 1,3)", tok);
             snprintf(spec, sizeof spec, "%s,%s", tok, second);
         }
         size_t k = 0;
@@ -92,8 +93,10 @@ static void parse_modes(pp_cfg *cfg)
             if (!two_sided(cfg)) {
                 char list[512];
                 ordered_list(transport, list, sizeof list);
-                pst_usage_error("--modes: '%s' is an MPI send mode, measured with --transport mpi; --transport %s offers "
-                                "its ordered protocols as modes: %s ('ordered': all of them)", spec, transport, list);
+                pst_usage_error(
+                    "--modes: '%s' is an MPI send mode, measured with --transport mpi; --transport %s offers "
+                    "its ordered protocols as modes: %s ('ordered': all of them)",
+                    spec, transport, list);
             }
             add_mode(cfg, &native_modes[k]);
             continue;
@@ -150,11 +153,13 @@ static void normalise_sizes(pst_int_list *l)
 static void validate_streams(pp_cfg *cfg, int threads, bool multiple)
 {
     if (!two_sided(cfg))
-        pst_usage_error("--threads %d: the streams are two-sided MPI messages; --transport %s is not (use --transport mpi)", threads,
-                        cfg->transport);
+        pst_usage_error(
+            "--threads %d: the streams are two-sided MPI messages; --transport %s is not (use --transport mpi)",
+            threads, cfg->transport);
     for (size_t i = 0; i < cfg->nmodes; i++)
         if (cfg->modes[i].kind == K_BSEND || cfg->modes[i].kind == K_PROTOCOL)
-            pst_usage_error("--threads %d: mode %s cannot run as streams (allowed: send, ssend, isend)", threads, cfg->modes[i].name);
+            pst_usage_error("--threads %d: mode %s cannot run as streams (allowed: send, ssend, isend)", threads,
+                            cfg->modes[i].name);
     cfg->streams = (pst_streams){.n = threads, .multiple = multiple};
 }
 
@@ -168,11 +173,14 @@ static void validate(void *p)
     bool multiple = cfg->threads > 1 && pst_streams_multiple();
     int threads = pst_threads_resolve((int)cfg->threads, false, multiple, "--threads (mode multiple)");
     cfg->threads = threads;
-    if (!cfg->modes_spec) cfg->modes_spec = !two_sided(cfg) ? "ordered" : threads > 1 ? "send,ssend,isend" : "send,ssend,isend,bsend";
+    if (!cfg->modes_spec)
+        cfg->modes_spec = !two_sided(cfg) ? "ordered" : threads > 1 ? "send,ssend,isend" : "send,ssend,isend,bsend";
     parse_modes(cfg);
     if (threads > 1) validate_streams(cfg, threads, multiple);
-    if (c->size < 2) pst_usage_error("pingpong needs at least 2 ranks (running on 1); start it with mpiexec -n 2 or more");
-    if (pst_pairing_parse(cfg->pairs_spec, c->rank, c->size, &cfg->pairing, err, sizeof err)) pst_usage_error("%s", err);
+    if (c->size < 2)
+        pst_usage_error("pingpong needs at least 2 ranks (running on 1); start it with mpiexec -n 2 or more");
+    if (pst_pairing_parse(cfg->pairs_spec, c->rank, c->size, &cfg->pairing, err, sizeof err))
+        pst_usage_error("%s", err);
     if (cfg->directions.n == 0) pst_parse_strings("uni", &cfg->directions, err, sizeof err);
     if (pst_str_list_has(&cfg->directions, "bi") && !two_sided(cfg))
         pst_usage_error("--direction bi: bidirectional runs use the MPI send modes of --transport mpi; the modes of "
@@ -184,7 +192,8 @@ static void validate(void *p)
                 pst_usage_error("--direction bi: mode %s is an ordered protocol (a ping-pong by construction); "
                                 "bidirectional runs take send, ssend, isend, bsend", cfg->modes[i].name);
     if (cfg->loggp && (!two_sided(cfg) || !strcmp(cfg->pairs_spec, "all")))
-        pst_usage_error("--loggp measures one pair with MPI_Send/MPI_Recv: it needs --transport mpi and one pair (--pairs I,J)");
+        pst_usage_error(
+            "--loggp measures one pair with MPI_Send/MPI_Recv: it needs --transport mpi and one pair (--pairs I,J)");
     if (cfg->fit_from > cfg->fit_to)
         pst_usage_error("--fit-from %lld is above --fit-to %lld", cfg->fit_from, cfg->fit_to);
     if (cfg->sizes.n == 0) {
@@ -201,7 +210,7 @@ static void validate(void *p)
     int color = cfg->pairing.partner >= 0 ? 0 : MPI_UNDEFINED;
     MPI_Comm_split(MPI_COMM_WORLD, color, c->rank, &cfg->active);
     MPI_Comm_dup(MPI_COMM_WORLD, &cfg->comm);
-    pst_rounds_setup(&cfg->compare, c, cfg->reps, cfg->directions.n * cfg->sizes.n);
+    pst_rounds_setup(&cfg->rounds, c, cfg->reps, cfg->directions.n * cfg->sizes.n);
 }
 
 /* The transport's area and buffers for the largest size, and buffered-send space when a bsend
@@ -280,33 +289,49 @@ static void release(void *p)
 }
 
 static const char *const directions_allowed[] = {"uni", "bi", NULL};
-static const pp_cfg default_cfg = {.pairs_spec = "0,1", .transport = "mpi", .reps = 20, .warmup = 10,
-                                   .fit_from = 1 << 20, .fit_to = 2 << 20, .loggp_n = 16, .compare = PST_ROUNDS_DEFAULTS};
+static const pp_cfg default_cfg = {.pairs_spec = "0,1",
+                                   .transport = "mpi",
+                                   .reps = 20,
+                                   .warmup = 10,
+                                   .fit_from = 1 << 20,
+                                   .fit_to = 2 << 20,
+                                   .loggp_n = 16,
+                                   .rounds = PST_ROUNDS_DEFAULTS};
 static pp_cfg run_cfg;
 static const pst_opt opts[] = {
     {"modes", PST_OPT_STRING, &run_cfg.modes_spec, "LIST",
      "send, ssend, isend, bsend (transport mpi), ordered protocols of the transport by code or slug "
-     "(1,3 / ordered.isend-irecv), ordered = all of them", 1, 0, NULL, "send,ssend,isend,bsend; one-sided transports: ordered"},
+     "(1,3 / ordered.isend-irecv), ordered = all of them",
+     1, 0, NULL, "send,ssend,isend,bsend; one-sided transports: ordered"},
     {"sizes", PST_OPT_SIZES, &run_cfg.sizes, "LIST",
-     "message sizes in bytes, e.g. 8,1K,1M or 1:4M (doubling); 0 B is always added", 0, MAX_BYTES, NULL, "1:4M,1M:2M:+128K"},
-    {"direction", PST_OPT_STRINGS, &run_cfg.directions, "LIST",
-     "uni (ping-pong) and/or bi (both sides send at once)", 1, 0, directions_allowed, "uni"},
+     "message sizes in bytes, e.g. 8,1K,1M or 1:4M (doubling); 0 B is always added", 0, MAX_BYTES, NULL,
+     "1:4M,1M:2M:+128K"},
+    {"direction", PST_OPT_STRINGS, &run_cfg.directions, "LIST", "uni (ping-pong) and/or bi (both sides send at once)",
+     1, 0, directions_allowed, "uni"},
     {"pairs", PST_OPT_STRING, &run_cfg.pairs_spec, "I,J|all",
      "the pair I,J or all: rank i with i+P/2, all pairs at once", 1, 0, NULL, NULL},
-    {"reps", PST_OPT_INT, &run_cfg.reps, "N", "timed rounds (one loop per mode each) per size; the minimum with --adaptive", 1, 1e6, NULL, NULL},
+    {"reps", PST_OPT_INT, &run_cfg.reps, "N",
+     "timed rounds (one loop per mode each) per size; the minimum with --adaptive", 1, 1e6, NULL, NULL},
     {"iters", PST_OPT_INT, &run_cfg.iters, "N",
-     "round trips per sample; 0 = auto: about 2 ms per sample, from the second half of the warm-up", 0, 1e9, NULL, NULL},
-    {"warmup", PST_OPT_INT, &run_cfg.warmup, "N", "untimed round trips before a mode's first loop at a size; later turns "
-     "re-warm with one; auto --iters uses at least 2", 0, 1e6, NULL, NULL},
-    {"fit-from", PST_OPT_SIZE, &run_cfg.fit_from, "BYTES", "lower end of the linear-fit window", 0, MAX_BYTES, NULL, NULL},
+     "round trips per sample; 0 = auto: about 2 ms per sample, from the second half of the warm-up", 0, 1e9, NULL,
+     NULL},
+    {"warmup", PST_OPT_INT, &run_cfg.warmup, "N",
+     "untimed round trips before a mode's first loop at a size; later turns "
+     "re-warm with one; auto --iters uses at least 2",
+     0, 1e6, NULL, NULL},
+    {"fit-from", PST_OPT_SIZE, &run_cfg.fit_from, "BYTES", "lower end of the linear-fit window", 0, MAX_BYTES, NULL,
+     NULL},
     {"fit-to", PST_OPT_SIZE, &run_cfg.fit_to, "BYTES", "upper end of the linear-fit window", 0, MAX_BYTES, NULL, NULL},
     PST_TRANSPORT_OPT(&run_cfg.transport, "; one-sided transports run their ordered protocols"),
     PST_SAMPLES_OPT(&run_cfg.samples, "sample"),
     {"loggp", PST_OPT_FLAG, &run_cfg.loggp, NULL,
-     "also measure the LogGP parameters L, o_s, o_r, g, G over the sizes (PRTT method, MPI_Send/MPI_Recv)", 1, 0, NULL, NULL},
-    {"loggp-n", PST_OPT_INT, &run_cfg.loggp_n, "N", "messages per parametrised round trip of --loggp", 2, 1e6, NULL, NULL},
-    PST_ROUNDS_SCHEDULE_OPTS(&run_cfg.compare),
-    PST_THREADS_OPT(&run_cfg.threads, ": each its own stream (tag = thread) between the pair, modes send, ssend, isend; "
+     "also measure the LogGP parameters L, o_s, o_r, g, G over the sizes (PRTT method, MPI_Send/MPI_Recv)", 1, 0, NULL,
+     NULL},
+    {"loggp-n", PST_OPT_INT, &run_cfg.loggp_n, "N", "messages per parametrised round trip of --loggp", 2, 1e6, NULL,
+     NULL},
+    PST_ROUNDS_SCHEDULE_OPTS(&run_cfg.rounds),
+    PST_THREADS_OPT(&run_cfg.threads,
+                    ": each its own stream (tag = thread) between the pair, modes send, ssend, isend; "
                     "every thread calls MPI (MPI_THREAD_MULTIPLE), or with --thread-level funneled the master drives "
                     "all streams; OMP_NUM_THREADS is not read"),
     PST_COMMON_OPTS(&run_cfg.ctx),
@@ -315,7 +340,8 @@ static const pst_opt opts[] = {
 static const pst_command command = {
     .name = "pingpong",
     .summary = "Ping-pong latency and bandwidth against message size for the MPI send modes and the ordered\n"
-               "protocols of a transport (Frese & Knipp 1998): zero-byte latency, peak bandwidth and the fit T(N) = t_l + N*t_s\n"
+               "protocols of a transport (Frese & Knipp 1998): zero-byte latency, peak bandwidth and the fit T(N) = "
+               "t_l + N*t_s\n"
                "over large messages.",
     .description =
         "uni: t = half round trip = (time of a loop of round trips on side A) / (2 * round trips).\n"
@@ -327,11 +353,12 @@ static const pst_command command = {
         "observed - model.  Payloads are written before and checked after every loop, never inside it.\n"
         "--threads T > 1: T streams per pair, stream s on tag s with its own buffers and payloads; t = time\n"
         "per message (the streams' wall time / T), as OSU's multithreaded latency test in mode multiple.",
-    .examples = "  mpiexec -n 2 pstswm pingpong --out pp.jsonl\n"
-                "  mpiexec -n 2 pstswm pingpong --modes send,1,3,ordered.rsend --sizes 0:64K --direction uni,bi\n"
-                "  mpiexec -n 8 pstswm pingpong --pairs all --modes send --sizes 8,64K,1M,4M\n"
-                "  mpiexec -n 2 pstswm pingpong --transport rma --sizes 8,1M          # ordered.put ... ordered.get-nb\n"
-                "  mpiexec -n 2 pstswm pingpong --threads 4 --modes send --sizes 8,64K --thread-level funneled",
+    .examples =
+        "  mpiexec -n 2 pstswm pingpong --out pp.jsonl\n"
+        "  mpiexec -n 2 pstswm pingpong --modes send,1,3,ordered.rsend --sizes 0:64K --direction uni,bi\n"
+        "  mpiexec -n 8 pstswm pingpong --pairs all --modes send --sizes 8,64K,1M,4M\n"
+        "  mpiexec -n 2 pstswm pingpong --transport rma --sizes 8,1M          # ordered.put ... ordered.get-nb\n"
+        "  mpiexec -n 2 pstswm pingpong --threads 4 --modes send --sizes 8,64K --thread-level funneled",
     .opts = opts,
 };
 static const pst_schema footer = PST_FOOTER_SCHEMA("pingpong");

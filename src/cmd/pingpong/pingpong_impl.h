@@ -8,8 +8,8 @@
 #include "cmd/common/streams.h"
 #include "comm/protocol.h"
 #include "core/cli.h"
-#include "run/rounds.h"
-#include "run/context.h"
+#include "runtime/rounds.h"
+#include "runtime/context.h"
 #include "stats/stats.h"
 
 #include <mpi.h>
@@ -19,7 +19,13 @@
 /* Bsend needs room for two messages in flight: 2·(MAX_BYTES + overhead) must fit in an int. */
 enum { MAX_BYTES = 1 << 29, TAG = 7 };
 
-typedef enum send_kind { K_SEND = PST_KIND_SEND, K_SSEND = PST_KIND_SSEND, K_ISEND = PST_KIND_ISEND, K_BSEND = PST_KIND_BSEND, K_PROTOCOL } send_kind;
+typedef enum send_kind {
+    K_SEND = PST_KIND_SEND,
+    K_SSEND = PST_KIND_SSEND,
+    K_ISEND = PST_KIND_ISEND,
+    K_BSEND = PST_KIND_BSEND,
+    K_PROTOCOL
+} send_kind;
 
 typedef struct pp_mode {
     char name[48];             /* record field `mode`: send, ssend, isend, bsend or a protocol code */
@@ -36,7 +42,7 @@ typedef struct pp_cfg {
     pst_str_list directions;
     long long reps, warmup, iters, fit_from, fit_to, loggp_n, threads;
     bool samples, loggp;
-    pst_rounds_opts compare;
+    pst_rounds_opts rounds;
     /* derived */
     pp_mode *modes;
     size_t nmodes;

@@ -6,10 +6,10 @@
 #include "cmd/pingpong/loggp.h"
 #include "core/alloc.h"
 #include "core/errors.h"
-#include "run/wait.h"
-#include "run/payload.h"
-#include "run/timer.h"
-#include "run/watchdog.h"
+#include "runtime/wait.h"
+#include "runtime/payload.h"
+#include "runtime/timer.h"
+#include "runtime/watchdog.h"
 #include "stats/verdict.h"
 
 #include <math.h>
@@ -82,10 +82,11 @@ static void fill_payloads(const pp_cfg *cfg, const pp_set *S, long long rep)
 /* After it: the corrupted words of what the partner sent. */
 static long long check_payloads(const pp_cfg *cfg, const pp_set *S, long long rep)
 {
-    if (cfg->streams.n > 1) return pst_streams_check(&cfg->streams, (size_t)S->bytes, cfg->pairing.partner, S->point_id, rep);
+    if (cfg->streams.n > 1)
+        return pst_streams_check(&cfg->streams, (size_t)S->bytes, cfg->pairing.partner, S->point_id, rep);
     size_t first;
-    return (long long)pst_payload_check(cfg->rbuf, (size_t)S->bytes, pst_payload_seed(cfg->pairing.partner, S->point_id, rep),
-                                        &first);
+    return (long long)pst_payload_check(cfg->rbuf, (size_t)S->bytes,
+                                        pst_payload_seed(cfg->pairing.partner, S->point_id, rep), &first);
 }
 
 static double pp_turn(void *arg, size_t mi, size_t round)
@@ -156,7 +157,8 @@ static void pair_minima(pp_set *S, size_t mi, size_t nrounds, pp_point *out)
 
 /* Measure every mode at one (direction, size); fills pts[mode] and R.  Collective over
  * MPI_COMM_WORLD; the ranks that sit out only join the gathering (sleeping). */
-static void measure_set(pp_cfg *cfg, bool bidir, long long bytes, long long point_id, pp_point **pts, size_t s, pst_rounds *R)
+static void measure_set(pp_cfg *cfg, bool bidir, long long bytes, long long point_id, pp_point **pts, size_t s,
+                        pst_rounds *R)
 {
     size_t nm = cfg->nmodes;
     pp_set S = {.cfg = cfg, .bidir = bidir, .bytes = bytes, .point_id = point_id, .x = pst_calloc(nm, sizeof *S.x),
@@ -170,11 +172,12 @@ static void measure_set(pp_cfg *cfg, bool bidir, long long bytes, long long poin
             pst_xfer_prepare(&S.x[mi]); /* persistent protocols: outside every timing */
         }
     }
-    pst_rounds_run(R, &cfg->compare, nm, cfg->reps, pp_turn, &S);
+    pst_rounds_run(R, &cfg->rounds, nm, cfg->reps, pp_turn, &S);
     MPI_Allreduce(MPI_IN_PLACE, S.corrupted, (int)nm, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
     for (size_t mi = 0; mi < nm; mi++)
         if (S.corrupted[mi])
-            pst_collective_exit(PST_EXIT_FAILED, "payload verification failed: mode %s, %s, %lld bytes: %lld corrupted words",
+            pst_collective_exit(PST_EXIT_FAILED,
+                                "payload verification failed: mode %s, %s, %lld bytes: %lld corrupted words",
                                 cfg->modes[mi].name, bidir ? "bi" : "uni", bytes, S.corrupted[mi]);
     for (size_t mi = 0; mi < nm; mi++) {
         pp_point *pt = &pts[mi][s];
@@ -184,10 +187,10 @@ static void measure_set(pp_cfg *cfg, bool bidir, long long bytes, long long poin
         memcpy(pt->samples, R->t[mi], R->n * sizeof *pt->samples);
         pt->nsamples = R->n;
         pt->t = pst_summarize(pt->samples, R->n);
-        double lo, hi, med = pst_median_ci(pt->samples, R->n, cfg->compare.confidence, &lo, &hi);
+        double lo, hi, med = pst_median_ci(pt->samples, R->n, cfg->rounds.confidence, &lo, &hi);
         pt->ci[0] = lo;
         pt->ci[1] = hi;
-        pt->precise = isfinite(lo) && (hi - lo) / 2 <= cfg->compare.precision * med;
+        pt->precise = isfinite(lo) && (hi - lo) / 2 <= cfg->rounds.precision * med;
         free(S.local[mi]);
     }
     for (size_t mi = 0; mi < nm; mi++)
@@ -226,8 +229,15 @@ void pst_pingpong_measure_loggp(void *p)
     size_t nsizes = cfg->sizes.n;
     if (!cfg->loggp) return;
     pst_watchdog_phase("pingpong --loggp (PRTT round trips)");
-    pst_loggp_run run = {.comm = cfg->active, .partner = cfg->pairing.partner, .side = cfg->pairing.side, .n = cfg->loggp_n,
-                         .reps = cfg->reps, .sizes = cfg->sizes.v + 1, .nsizes = nsizes - 1, .sbuf = cfg->sbuf,
-                         .rbuf = cfg->rbuf, .confidence = cfg->compare.confidence};
+    pst_loggp_run run = {.comm = cfg->active,
+                         .partner = cfg->pairing.partner,
+                         .side = cfg->pairing.side,
+                         .n = cfg->loggp_n,
+                         .reps = cfg->reps,
+                         .sizes = cfg->sizes.v + 1,
+                         .nsizes = nsizes - 1,
+                         .sbuf = cfg->sbuf,
+                         .rbuf = cfg->rbuf,
+                         .confidence = cfg->rounds.confidence};
     if (run.nsizes) pst_loggp(&cfg->ctx, &run);
 }

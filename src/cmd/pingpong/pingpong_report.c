@@ -6,7 +6,7 @@
 #include "cmd/pingpong/latbw.h"
 #include "cmd/common/records.h"
 #include "core/alloc.h"
-#include "run/emit.h"
+#include "runtime/emit.h"
 #include "stats/segfit.h"
 #include "stats/verdict.h"
 
@@ -25,12 +25,12 @@ static pp_modes_verdict modes_verdict(const pp_cfg *cfg, const pst_rounds *R)
 {
     size_t k = cfg->nmodes;
     pp_modes_verdict mv = {.in_set = pst_malloc(k * sizeof *mv.in_set), .med_s = pst_malloc(k * sizeof *mv.med_s)};
-    mv.v = pst_rounds_verdict(R, k, &cfg->compare, mv.in_set, mv.med_s);
+    mv.v = pst_rounds_verdict(R, k, &cfg->rounds, mv.in_set, mv.med_s);
     return mv;
 }
 
-static void emit_modes_verdict(pp_cfg *cfg, bool bidir, long long bytes, const pst_rounds *R, const pp_modes_verdict *mv,
-                               const char *const *labels)
+static void emit_modes_verdict(pp_cfg *cfg, bool bidir, long long bytes, const pst_rounds *R,
+                               const pp_modes_verdict *mv, const char *const *labels)
 {
     pst_rec r;
     pst_rec_begin(&r, &cfg->ctx, &pst_schema_pingpong_modes);
@@ -38,7 +38,7 @@ static void emit_modes_verdict(pp_cfg *cfg, bool bidir, long long bytes, const p
     pst_rec_int(&r, "bytes", bytes);
     pst_rec_str(&r, "pair", cfg->pairs_spec);
     pst_rec_str(&r, "locality", pst_pairing_locality(cfg->pairs_spec));
-    pst_rec_verdict(&r, &mv->v, mv->in_set, labels, R, &cfg->compare, &cfg->ctx);
+    pst_rec_verdict(&r, &mv->v, mv->in_set, labels, R, &cfg->rounds, &cfg->ctx);
     pst_rec_num(&r, "median_rel", mv->v.median_rel);
     pst_rec_emit(&r, &cfg->ctx);
 }
@@ -130,14 +130,14 @@ static pp_analysis analyse(const pp_cfg *cfg, size_t nsizes, const long long *by
         X[2 * i + 1] = (double)bytes[i];
         tmed[i] = pts[i].t.median;
     }
-    an.pw = pst_segfit_run(nsizes, X, tmed, bytes, cfg->compare.confidence);
+    an.pw = pst_segfit_run(nsizes, X, tmed, bytes, cfg->rounds.confidence);
     free(X);
     free(tmed);
     return an;
 }
 
-static void emit_mode(pp_cfg *cfg, const pp_mode *m, bool bidir, size_t nsizes, const long long *bytes, const pp_point *pts,
-                      const pp_analysis *an)
+static void emit_mode(pp_cfg *cfg, const pp_mode *m, bool bidir, size_t nsizes, const long long *bytes,
+                      const pp_point *pts, const pp_analysis *an)
 {
     const pst_latbw *a = &an->a;
     for (size_t i = 0; i < nsizes; i++) emit_point(cfg, m, bidir, bytes[i], &pts[i], an->resid[i]);
@@ -186,11 +186,13 @@ static void print_mode(const pp_cfg *cfg, const pp_mode *m, bool bidir, size_t n
     const pst_latbw *a = &an->a;
     int np = cfg->pairing.npairs;
     printf("\n== pingpong %s (%s), transport %s, %s, pairs %s (%d pair%s), %lld+ rounds per size ==\n", m->name,
-           m->recipe, cfg->transport, bidir ? "bidirectional: t = time per simultaneous exchange" : "unidirectional: t = half round trip",
+           m->recipe, cfg->transport,
+           bidir ? "bidirectional: t = time per simultaneous exchange" : "unidirectional: t = half round trip",
            cfg->pairs_spec, np, np == 1 ? "" : "s", cfg->reps);
     if (cfg->streams.n > 1)
-        printf("  %d streams per pair (tags 0-%d), %s: t = time per message = the streams' wall time / %d\n", cfg->streams.n,
-               cfg->streams.n - 1, cfg->streams.multiple ? "multiple: every thread calls MPI" : "funneled: the master drives all",
+        printf("  %d streams per pair (tags 0-%d), %s: t = time per message = the streams' wall time / %d\n",
+               cfg->streams.n, cfg->streams.n - 1,
+               cfg->streams.multiple ? "multiple: every thread calls MPI" : "funneled: the master drives all",
                cfg->streams.n);
     printf("  %10s %8s %10s %10s %10s %10s", "bytes", "iters", "t_min us", "t_med us", "MB/s min", "MB/s med");
     if (np > 1 || bidir) printf(" %11s", "aggr MB/s");
@@ -203,19 +205,20 @@ static void print_mode(const pp_cfg *cfg, const pp_mode *m, bool bidir, size_t n
         else printf(" %10s\n", "");
     }
     /* 0 B is always the first size (validate() adds it). */
-    printf("  zero-byte latency: %.3f us (min over samples), %.3f us (median)\n", pts[0].t.min * 1e6, pts[0].t.median * 1e6);
+    printf("  zero-byte latency: %.3f us (min over samples), %.3f us (median)\n", pts[0].t.min * 1e6,
+           pts[0].t.median * 1e6);
     if (a->peak_bytes_per_s > 0)
-        printf("  peak bandwidth: %.1f MB/s at %lld bytes, where t = %.3f us (min over samples)\n", a->peak_bytes_per_s / 1e6,
-               bytes[a->peak], an->tmin[a->peak] * 1e6);
+        printf("  peak bandwidth: %.1f MB/s at %lld bytes, where t = %.3f us (min over samples)\n",
+               a->peak_bytes_per_s / 1e6, bytes[a->peak], an->tmin[a->peak] * 1e6);
     if (a->fitted)
-        printf("  fit T(N) = t_l + N*t_s over %lld ... %lld bytes (%zu sizes, t_min): %st_l = %.3f us [95%% CI %.3f, %.3f], "
-               "1/t_s = %.1f MB/s, r2 = %.6f, max |residual| = %.3f us (%.2f%%)\n",
+        printf("  fit T(N) = t_l + N*t_s over %lld ... %lld bytes (%zu sizes, t_min): %st_l = %.3f us [95%% CI %.3f, "
+               "%.3f], 1/t_s = %.1f MB/s, r2 = %.6f, max |residual| = %.3f us (%.2f%%)\n",
                cfg->fit_from, cfg->fit_to, a->npoints, an->window_ok ? "" : "FIT NOT OK: ", a->fit.coef[0] * 1e6,
                a->t_l_ci95[0] * 1e6, a->t_l_ci95[1] * 1e6, an->bw_fit / 1e6, a->fit.r2, a->max_abs_resid_s * 1e6,
                a->max_rel_resid * 100);
     else
-        printf("  fit T(N) = t_l + N*t_s: not done, %zu size%s in the window %lld ... %lld bytes (needs 2)\n", a->npoints,
-               a->npoints == 1 ? "" : "s", cfg->fit_from, cfg->fit_to);
+        printf("  fit T(N) = t_l + N*t_s: not done, %zu size%s in the window %lld ... %lld bytes (needs 2)\n",
+               a->npoints, a->npoints == 1 ? "" : "s", cfg->fit_from, cfg->fit_to);
     char pw_text[160];
     printf("  piecewise T(N) = t_l + N*t_s over all sizes (t_med): t_l us, 1/t_s MB/s, max err: %s\n",
            pst_segfit_text(&an->pw, bytes, pw_text, sizeof pw_text));
@@ -257,10 +260,11 @@ void pst_pingpong_print_direction(const void *p, const void *data, const void *a
         print_mode(cfg, &cfg->modes[mi], d->bidir, cfg->sizes.n, cfg->sizes.v, d->pts[mi], &an->modes[mi]);
     if (!an->verdicts) return;
     printf("\n== fastest mode per size (%s): medians over rounds; best set = modes not slower than the best beyond "
-           "%.0f %% at %.0f %% confidence ==\n", d->bidir ? "bi" : "uni", cfg->compare.margin * 100,
-           cfg->compare.confidence * 100);
+           "%.0f %% at %.0f %% confidence ==\n", d->bidir ? "bi" : "uni", cfg->rounds.margin * 100,
+           cfg->rounds.confidence * 100);
     printf("  %10s %-4s %12s  %-12s %s\n", "bytes", "dir", "best t us", "level", "best set");
-    for (size_t s = 0; s < cfg->sizes.n; s++) print_modes_verdict(d->bidir, cfg->sizes.v[s], &an->verdicts[s], an->labels);
+    for (size_t s = 0; s < cfg->sizes.n; s++)
+        print_modes_verdict(d->bidir, cfg->sizes.v[s], &an->verdicts[s], an->labels);
     fflush(stdout);
 }
 

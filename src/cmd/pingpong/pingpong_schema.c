@@ -1,15 +1,17 @@
 /* The records of `pstswm pingpong` (docs/pingpong-coll.md). */
 #include "cmd/common/records.h"
-#include "run/run_schema.h"
+#include "runtime/run_schema.h"
 #include "stats/stats_schema.h"
 
 const pst_schema pst_schema_pingpong_header = PST_HEADER_SCHEMA("pingpong", &pst_fields_rounds_header);
 
-#define MODE_FIELDS                                                                                                     \
+#define MODE_FIELDS                                                                                                    \
     {"mode", PST_F_STR, NULL, "send mode (send, ssend, isend, bsend) or ordered protocol code", false, NULL},          \
-    {"protocol", PST_F_STR, NULL, "catalogue code with the same message pattern (1,0 for send, 1,10 for ssend, the code itself for protocol modes), else null", false, NULL}, \
+    {"protocol", PST_F_STR, NULL,                                                                                      \
+     "catalogue code with the same message pattern (1,0 for send, 1,10 for ssend, the code itself for protocol "       \
+     "modes), else null", false, NULL},                                                                                \
     {"slug", PST_F_STR, NULL, "that protocol's slug in the record's transport; null for send modes", false, NULL},   \
-    PST_FIELD_WIN_MODEL,                                                                                                \
+    PST_FIELD_WIN_MODEL,                                                                                               \
     {"direction", PST_F_STR, NULL, "uni (ping-pong) or bi (both sides send at once)", false, NULL}
 
 static const pst_field point[] = {
@@ -18,11 +20,18 @@ static const pst_field point[] = {
     PST_FIELD_PAIR,
     PST_FIELD_LOCALITY,
     PST_FIELD_NPAIRS,
-    {"t_is", PST_F_STR, NULL, "what the times measure: half round trip (uni) or time per exchange, both directions at once (bi); with --threads, that over the streams: time per message", false, NULL},
-    {"threads", PST_F_INT, NULL, "--threads T > 1: streams per pair, one per thread, stream s on tag s (absent at one thread)", true, NULL},
-    {"thread_mode", PST_F_STR, NULL, "with threads: multiple (every thread calls MPI) or funneled (the master drives every stream)", true, NULL},
-    {"msgs_per_s", PST_F_NUM, "1/s", "with threads: messages per second over the streams and directions of a pair, from t_med", true, NULL},
-    {"iters", PST_F_INT, NULL, "round trips per timed sample; times are per round trip / 2 or per exchange", false, NULL},
+    {"t_is", PST_F_STR, NULL,
+     "what the times measure: half round trip (uni) or time per exchange, both directions at once (bi); with "
+     "--threads, that over the streams: time per message",
+     false, NULL},
+    {"threads", PST_F_INT, NULL,
+     "--threads T > 1: streams per pair, one per thread, stream s on tag s (absent at one thread)", true, NULL},
+    {"thread_mode", PST_F_STR, NULL,
+     "with threads: multiple (every thread calls MPI) or funneled (the master drives every stream)", true, NULL},
+    {"msgs_per_s", PST_F_NUM, "1/s",
+     "with threads: messages per second over the streams and directions of a pair, from t_med", true, NULL},
+    {"iters", PST_F_INT, NULL, "round trips per timed sample; times are per round trip / 2 or per exchange", false,
+     NULL},
     PST_FIELD_WARMUP,
     {"mbytes_per_s", PST_F_NUM, "MB/s", "bytes / t_min, per pair and direction (MB = 1e6 bytes)", false, NULL},
     {"mbytes_per_s_med", PST_F_NUM, "MB/s", "bytes / t_med", false, NULL},
@@ -47,7 +56,8 @@ static const pst_field modes[] = {
 };
 static const pst_fields modes_fields = PST_FIELDS("pingpong modes", modes);
 static const pst_field verdict_median[] = {
-    {"median_rel", PST_F_NUM, NULL, "the median mode's relative excess over the best (paired over rounds)", false, NULL},
+    {"median_rel", PST_F_NUM, NULL, "the median mode's relative excess over the best (paired over rounds)", false,
+     NULL},
 };
 static const pst_fields verdict_median_fields = PST_FIELDS("pingpong modes spread", verdict_median);
 
@@ -70,7 +80,10 @@ static const pst_field latbw[] = {
     {"fit_from_bytes", PST_F_INT, "bytes", "start of the fit window (--fit-from)", false, NULL},
     {"fit_to_bytes", PST_F_INT, "bytes", "end of the fit window (--fit-to)", false, NULL},
     {"fit_npoints", PST_F_INT, NULL, "sizes in the window", false, NULL},
-    {"t_l_s", PST_F_NUM, "s", "the window fit T(N) = t_l + N t_s by least squares on t_min: t_l (null when the window holds fewer than two sizes)", false, NULL},
+    {"t_l_s", PST_F_NUM, "s",
+     "the window fit T(N) = t_l + N t_s by least squares on t_min: t_l (null when the window holds fewer than two "
+     "sizes)",
+     false, NULL},
     {"t_l_ci95", PST_F_NUMS, "s", "its 95 % interval", false, NULL},
     {"t_s_s_per_byte", PST_F_NUM, "s/byte", "t_s", false, NULL},
     {"t_s_ci95", PST_F_NUMS, "s/byte", "its 95 % interval", false, NULL},
@@ -79,11 +92,15 @@ static const pst_field latbw[] = {
     {"fit_bytes", PST_F_NUMS, "bytes", "the sizes fitted", false, NULL},
     {"fit_residuals_s", PST_F_NUMS, "s", "observed minus model at each", false, NULL},
     {"fit_max_rel_residual", PST_F_NUM, NULL, "largest |residual| / observed", false, NULL},
-    {"window_fit_ok", PST_F_BOOL, NULL, "the window fit describes its sizes (r2 and residuals within tolerance)", false, NULL},
+    {"window_fit_ok", PST_F_BOOL, NULL, "the window fit describes its sizes (r2 and residuals within tolerance)", false,
+     NULL},
 };
 static const pst_fields latbw_fields = PST_FIELDS("pingpong latbw", latbw);
 const pst_schema pst_schema_pingpong_latbw = {
-    "pingpong", "summary", "latbw", "Per mode and direction: zero-byte latency, peak bandwidth, the window fit and the piecewise fit.",
+    "pingpong",
+    "summary",
+    "latbw",
+    "Per mode and direction: zero-byte latency, peak bandwidth, the window fit and the piecewise fit.",
     {&pst_fields_common, &latbw_fields, &pst_fields_segfit},
 };
 

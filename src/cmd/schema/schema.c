@@ -46,7 +46,8 @@ static const schema_cfg default_cfg = {0};
 static schema_cfg run_cfg;
 
 static const pst_opt opts[] = {
-    {"json", PST_OPT_FLAG, &run_cfg.json, NULL, "as one JSON document (pstlab's copy: python/pstlab/io/schema.json)", 1, 0, NULL, NULL},
+    {"json", PST_OPT_FLAG, &run_cfg.json, NULL, "as one JSON document (pstlab's copy: python/pstlab/io/schema.json)", 1,
+     0, NULL, NULL},
     {"markdown", PST_OPT_FLAG, &run_cfg.markdown, NULL, "as Markdown (docs/records.md)", 1, 0, NULL, NULL},
     {0},
 };

@@ -15,10 +15,10 @@
 #include "core/alloc.h"
 #include "core/cli.h"
 #include "core/errors.h"
-#include "run/rounds.h"
-#include "run/context.h"
-#include "run/run_schema.h"
-#include "run/threads.h"
+#include "runtime/rounds.h"
+#include "runtime/context.h"
+#include "runtime/run_schema.h"
+#include "runtime/threads.h"
 
 #include <mpi.h>
 #include <stdlib.h>
@@ -46,16 +46,19 @@ static const cache_mode *find_cache_mode(const char *name)
 static void validate_streams(swap_cfg *cfg)
 {
     cfg->multiple = cfg->threads > 1 && pst_streams_multiple();
-    cfg->threads = cfg->streams = pst_threads_resolve((int)cfg->threads, false, cfg->multiple, "--threads (mode multiple)");
+    cfg->threads = cfg->streams =
+        pst_threads_resolve((int)cfg->threads, false, cfg->multiple, "--threads (mode multiple)");
     if (cfg->streams == 1) return;
     if (strcmp(cfg->transport, "mpi"))
-        pst_usage_error("--threads %d: the streams are two-sided MPI messages; --transport %s is not (use --transport mpi)",
-                        cfg->streams, cfg->transport);
+        pst_usage_error(
+            "--threads %d: the streams are two-sided MPI messages; --transport %s is not (use --transport mpi)",
+            cfg->streams, cfg->transport);
     for (size_t i = 0; cfg->multiple && i < cfg->nprotocols; i++)
         if (!cfg->protocols[i]->ordered && cfg->protocols[i]->variant == 0)
-            pst_usage_error("--threads %d: protocol %s (%s) sends buffered from one attached space per process, which threads "
-                            "cannot share in mode multiple; leave it out, or pass --thread-level funneled", cfg->streams,
-                            cfg->protocols[i]->code, cfg->protocols[i]->slug);
+            pst_usage_error(
+                "--threads %d: protocol %s (%s) sends buffered from one attached space per process, which threads "
+                "cannot share in mode multiple; leave it out, or pass --thread-level funneled",
+                cfg->streams, cfg->protocols[i]->code, cfg->protocols[i]->slug);
 }
 
 static void validate(void *p)
@@ -65,7 +68,8 @@ static void validate(void *p)
     pst_ctx *c = &cfg->ctx;
     pst_transport_require(cfg->transport);
     c->transport = cfg->transport;
-    if (pst_protocol_parse_list(cfg->transport, cfg->protocols_spec, &cfg->protocols, &cfg->nprotocols, err, sizeof err))
+    if (pst_protocol_parse_list(cfg->transport, cfg->protocols_spec, &cfg->protocols, &cfg->nprotocols, err,
+                                sizeof err))
         pst_usage_error("--protocols: %s", err);
     validate_streams(cfg);
     if (c->size < 2) pst_usage_error("swap needs at least 2 ranks (running on 1); start it with mpiexec -n 2 or more");
@@ -88,16 +92,19 @@ static void validate(void *p)
         for (size_t i = 0; i < cfg->sizes.n; i++)
             if (cfg->sizes.v[i] > cfg->volume || cfg->volume % cfg->sizes.v[i])
                 pst_usage_error("--sizes: %lld does not divide --volume %lld", cfg->sizes.v[i], cfg->volume);
-        if (cfg->volume > MAX_BYTES) pst_usage_error("--volume: %lld is out of range (allowed: 1 ... %d)", cfg->volume, MAX_BYTES);
+        if (cfg->volume > MAX_BYTES)
+            pst_usage_error("--volume: %lld is out of range (allowed: 1 ... %d)", cfg->volume, MAX_BYTES);
         /* Refused before anything is allocated: each message is a transfer per protocol. */
         long long smallest = cfg->sizes.v[0];
         for (size_t i = 1; i < cfg->sizes.n; i++) smallest = cfg->sizes.v[i] < smallest ? cfg->sizes.v[i] : smallest;
         long long nmsg = cfg->volume / smallest;
         double state_bytes = (double)nmsg * (double)cfg->nprotocols * (double)sizeof(pst_xfer);
         if (nmsg > MAX_MESSAGES || state_bytes > MAX_XFER_STATE_BYTES)
-            pst_usage_error("--volume %lld as messages of %lld bytes is %lld messages per exchange, %.3g GB of transfer state "
-                            "per rank for %zu protocols (allowed: up to %d messages and %.3g GB)", cfg->volume, smallest, nmsg,
-                            state_bytes / 1e9, cfg->nprotocols, MAX_MESSAGES, MAX_XFER_STATE_BYTES / 1e9);
+            pst_usage_error(
+                "--volume %lld as messages of %lld bytes is %lld messages per exchange, %.3g GB of transfer state "
+                "per rank for %zu protocols (allowed: up to %d messages and %.3g GB)",
+                cfg->volume, smallest, nmsg, state_bytes / 1e9, cfg->nprotocols, MAX_MESSAGES,
+                MAX_XFER_STATE_BYTES / 1e9);
     } else if (cfg->sizes.n == 0) {
         long long v[20];
         size_t n = 0;
@@ -114,7 +121,7 @@ static void validate(void *p)
     c->alloc_probe_bytes = (size_t)largest;
     int color = cfg->partner >= 0 ? 0 : MPI_UNDEFINED;
     MPI_Comm_split(MPI_COMM_WORLD, color, c->rank, &cfg->active);
-    pst_rounds_setup(&cfg->compare, c, cfg->reps, cfg->cache.n * cfg->sizes.n);
+    pst_rounds_setup(&cfg->rounds, c, cfg->reps, cfg->cache.n * cfg->sizes.n);
 }
 
 /* Messages per exchange at each size: volume / bytes with --volume, else 1. */
@@ -157,25 +164,37 @@ static void free_cache_set(void *p, void *data)
 static size_t cache_states(const void *p) { return ((const swap_cfg *)p)->cache.n; }
 
 static const char *const caches[] = {"cold", "1", "10", NULL};
-static const swap_cfg default_cfg = {.protocols_spec = "all", .pairs_spec = "0,1", .transport = "mpi", .reps = 20, .warmup = 2,
-                                     .compare = PST_ROUNDS_DEFAULTS};
+static const swap_cfg default_cfg = {.protocols_spec = "all",
+                                     .pairs_spec = "0,1",
+                                     .transport = "mpi",
+                                     .reps = 20,
+                                     .warmup = 2,
+                                     .rounds = PST_ROUNDS_DEFAULTS};
 static swap_cfg run_cfg;
 static const pst_opt opts[] = {
     {"protocols", PST_OPT_STRING, &run_cfg.protocols_spec, "LIST",
-     "protocols by code (1,3) or slug (ordered.isend-irecv), or all|ordered|unordered|overlap|no-overlap|persistent", 1, 0, NULL, NULL},
+     "protocols by code (1,3) or slug (ordered.isend-irecv), or all|ordered|unordered|overlap|no-overlap|persistent", 1,
+     0, NULL, NULL},
     {"sizes", PST_OPT_SIZES, &run_cfg.sizes, "LIST",
-     "message sizes in bytes: 64,1K or ranges 8:4M (doubling), 1K:64K:x4, 100:1000:+100", 1, MAX_BYTES, NULL, "8:4M; with --volume, volume/1024 ... volume"},
+     "message sizes in bytes: 64,1K or ranges 8:4M (doubling), 1K:64K:x4, 100:1000:+100", 1, MAX_BYTES, NULL,
+     "8:4M; with --volume, volume/1024 ... volume"},
     {"volume", PST_OPT_SIZE, &run_cfg.volume, "BYTES",
-     "fixed volume per exchange, split into volume/size messages (Worley 2000: 2M as 1...1024 messages); without it, one message of each size", 1, MAX_BYTES, NULL, NULL},
-    {"cache", PST_OPT_STRINGS, &run_cfg.cache, "LIST", "cache states: cold (flushed), 1 (one exchange), 10 (mean of ten)", 1, 0, caches, "1"},
-    {"pairs", PST_OPT_STRING, &run_cfg.pairs_spec, "I,J|all", "the pair I,J or all: rank i with i+P/2, all at once", 1, 0, NULL, NULL},
+     "fixed volume per exchange, split into volume/size messages (Worley 2000: 2M as 1...1024 messages); without it, "
+     "one message of each size",
+     1, MAX_BYTES, NULL, NULL},
+    {"cache", PST_OPT_STRINGS, &run_cfg.cache, "LIST",
+     "cache states: cold (flushed), 1 (one exchange), 10 (mean of ten)", 1, 0, caches, "1"},
+    {"pairs", PST_OPT_STRING, &run_cfg.pairs_spec, "I,J|all", "the pair I,J or all: rank i with i+P/2, all at once", 1,
+     0, NULL, NULL},
     PST_ROUNDS_OPTS(&run_cfg.reps, 1e7, &run_cfg.warmup, "exchanges", "a protocol"),
     PST_TRANSPORT_OPT(&run_cfg.transport, ""),
     PST_SAMPLES_OPT(&run_cfg.samples, "repetition"),
-    PST_ROUNDS_SCHEDULE_OPTS(&run_cfg.compare),
-    PST_THREADS_OPT(&run_cfg.threads, ": each its own stream (tag = thread) of the exchanges between the pair; every "
-                    "thread calls MPI (MPI_THREAD_MULTIPLE), or with --thread-level funneled the master runs all streams "
-                    "as one batch; OMP_NUM_THREADS is not read"),
+    PST_ROUNDS_SCHEDULE_OPTS(&run_cfg.rounds),
+    PST_THREADS_OPT(
+        &run_cfg.threads,
+        ": each its own stream (tag = thread) of the exchanges between the pair; every "
+        "thread calls MPI (MPI_THREAD_MULTIPLE), or with --thread-level funneled the master runs all streams "
+        "as one batch; OMP_NUM_THREADS is not read"),
     PST_COMMON_OPTS(&run_cfg.ctx),
     {0},
 };

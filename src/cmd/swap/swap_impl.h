@@ -6,8 +6,8 @@
 
 #include "comm/protocol.h"
 #include "core/cli.h"
-#include "run/rounds.h"
-#include "run/context.h"
+#include "runtime/rounds.h"
+#include "runtime/context.h"
 
 #include <mpi.h>
 #include <stdbool.h>
@@ -34,7 +34,7 @@ typedef struct swap_cfg {
     long long volume, reps, warmup, threads;
     pst_str_list cache;
     bool samples;
-    pst_rounds_opts compare;
+    pst_rounds_opts rounds;
     /* derived */
     const pst_protocol **protocols;
     size_t nprotocols;
@@ -46,7 +46,10 @@ typedef struct swap_cfg {
     swap_cache_set now;
 } swap_cfg;
 
-static inline double mbytes_per_s(long long bytes, long long nmsg, double t_s) { return (double)bytes * (double)nmsg / t_s / 1e6; }
+static inline double mbytes_per_s(long long bytes, long long nmsg, double t_s)
+{
+    return (double)bytes * (double)nmsg / t_s / 1e6;
+}
 
 /* Every size at one cache state, its points written by rank 0 as each ends (swap_measure.c). */
 void pst_swap_measure_cache(swap_cfg *cfg, const cache_mode *cm, const long long *nmsg, pst_rounds *R);

@@ -10,10 +10,10 @@
 #include "cmd/common/streams.h"
 #include "core/alloc.h"
 #include "core/errors.h"
-#include "run/emit.h"
-#include "run/payload.h"
-#include "run/timer.h"
-#include "run/watchdog.h"
+#include "runtime/emit.h"
+#include "runtime/payload.h"
+#include "runtime/timer.h"
+#include "runtime/watchdog.h"
 #include "stats/stats.h"
 
 #include <mpi.h>
@@ -116,13 +116,14 @@ static void measure_set(swap_cfg *cfg, long long bytes, long long nmsg, const ca
             S.x[pi] = pst_malloc(all * sizeof **S.x);
             for (size_t i = 0; i < all; i++) {
                 pst_xfer_init(&S.x[pi][i], cfg->protocols[pi], MPI_COMM_WORLD, cfg->partner, cfg->partner, cfg->side,
-                              message(&S, S.sendbuf, i), message(&S, S.recvbuf, i), (size_t)bytes, (int)(i / (size_t)nmsg));
+                              message(&S, S.sendbuf, i), message(&S, S.recvbuf, i), (size_t)bytes,
+                              (int)(i / (size_t)nmsg));
                 pst_xfer_prepare(&S.x[pi][i]); /* persistent protocols: their _init calls, outside every timing */
             }
             pst_xfer_reserve(&S.x[pi][0], all);
         }
     }
-    pst_rounds_run(R, &cfg->compare, cfg->nprotocols, cfg->reps, swap_turn, &S);
+    pst_rounds_run(R, &cfg->rounds, cfg->nprotocols, cfg->reps, swap_turn, &S);
     MPI_Allreduce(MPI_IN_PLACE, S.corrupted, (int)cfg->nprotocols, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
     for (size_t pi = 0; pi < cfg->nprotocols; pi++)
         if (S.corrupted[pi])
@@ -164,7 +165,7 @@ static void emit_point(swap_cfg *cfg, size_t pi, long long bytes, long long nmsg
     pst_rec_str(&r, "pair", cfg->pairs_spec);
     pst_rec_str(&r, "locality", pst_pairing_locality(cfg->pairs_spec));
     pst_rec_int(&r, "npairs", cfg->npairs);
-    pst_summary t = pst_rec_rounds(&r, R, pi, &cfg->compare);
+    pst_summary t = pst_rec_rounds(&r, R, pi, &cfg->rounds);
     pst_rec_int(&r, "warmup", cfg->warmup);
     pst_rec_num(&r, "mbytes_per_s", mbytes_per_s(bytes, nmsg, t.min));
     pst_rec_num(&r, "mbytes_per_s_med", mbytes_per_s(bytes, nmsg, t.median));

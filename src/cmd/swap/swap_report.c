@@ -6,7 +6,7 @@
 #include "cmd/common/pairing.h"
 #include "cmd/common/records.h"
 #include "core/alloc.h"
-#include "run/emit.h"
+#include "runtime/emit.h"
 #include "stats/segfit.h"
 #include "stats/sensitivity.h"
 #include "stats/verdict.h"
@@ -54,16 +54,17 @@ static swap_protocol_fit fit_protocol(const swap_cfg *cfg, const swap_analysis *
     for (size_t k = 0; k < nsizes; k++) {
         size_t i = order[k];
         double lo, hi;
-        med_s[k] = pst_median_ci(an->R[i].t[pi], an->R[i].n, cfg->compare.confidence, &lo, &hi);
+        med_s[k] = pst_median_ci(an->R[i].t[pi], an->R[i].n, cfg->rounds.confidence, &lo, &hi);
         double bw = mbytes_per_s(an->bytes[i], an->nmsg[i], med_s[k]);
         if (bw > pf.peak_mbytes_per_s) { pf.peak_mbytes_per_s = bw; pf.peak_bytes = an->bytes[i]; }
         X[2 * k] = (double)an->nmsg[i];
         X[2 * k + 1] = (double)(an->bytes[i] * an->nmsg[i]);
     }
-    pf.fit = pst_segfit_run(nsizes, X, med_s, an->key_bytes, cfg->compare.confidence);
+    pf.fit = pst_segfit_run(nsizes, X, med_s, an->key_bytes, cfg->rounds.confidence);
     const pst_segfit *f = &pf.fit;
     pf.alpha_s = f->nseg ? f->seg[0].fit.coef[0] : NAN;
-    pf.beta_mbytes_per_s = f->nseg && f->seg[f->nseg - 1].fit.coef[1] > 0 ? 1e-6 / f->seg[f->nseg - 1].fit.coef[1] : NAN;
+    pf.beta_mbytes_per_s =
+        f->nseg && f->seg[f->nseg - 1].fit.coef[1] > 0 ? 1e-6 / f->seg[f->nseg - 1].fit.coef[1] : NAN;
     free(X);
     free(med_s);
     return pf;
@@ -73,7 +74,7 @@ static swap_size_verdict size_verdict(const swap_cfg *cfg, const swap_analysis *
 {
     size_t k = cfg->nprotocols;
     swap_size_verdict sv = {.in_set = pst_malloc(k * sizeof *sv.in_set), .med_s = pst_malloc(k * sizeof *sv.med_s)};
-    sv.v = pst_rounds_verdict(&an->R[s], k, &cfg->compare, sv.in_set, sv.med_s);
+    sv.v = pst_rounds_verdict(&an->R[s], k, &cfg->rounds, sv.in_set, sv.med_s);
     sv.s = pst_sensitivity_of(sv.med_s, k);
     sv.max_mbytes_per_s = mbytes_per_s(an->bytes[s], an->nmsg[s], sv.s.min);
     return sv;
@@ -82,8 +83,12 @@ static swap_size_verdict size_verdict(const swap_cfg *cfg, const swap_analysis *
 static swap_analysis analyse(const swap_cfg *cfg, const long long *nmsg, const pst_rounds *R)
 {
     size_t nsizes = cfg->sizes.n, k = cfg->nprotocols;
-    swap_analysis an = {.bytes = cfg->sizes.v, .nmsg = nmsg, .R = R, .key_bytes = pst_malloc(nsizes * sizeof *an.key_bytes),
-                        .fits = pst_malloc(k * sizeof *an.fits), .labels = pst_malloc(k * sizeof *an.labels)};
+    swap_analysis an = {.bytes = cfg->sizes.v,
+                        .nmsg = nmsg,
+                        .R = R,
+                        .key_bytes = pst_malloc(nsizes * sizeof *an.key_bytes),
+                        .fits = pst_malloc(k * sizeof *an.fits),
+                        .labels = pst_malloc(k * sizeof *an.labels)};
     for (size_t pi = 0; pi < k; pi++) an.labels[pi] = cfg->protocols[pi]->code;
     /* segfit wants the points in ascending size order. */
     size_t *order = pst_malloc(nsizes * sizeof *order);
@@ -119,34 +124,36 @@ static void print_cache(const swap_cfg *cfg, const cache_mode *cm, const swap_an
 {
     printf("\n== swap, transport %s, cache %s (%s), pairs %s (%d pair%s), %zu+ rounds (%s), statistic: median ==\n",
            cfg->transport, cm->name, cm->description, cfg->pairs_spec, cfg->npairs, cfg->npairs == 1 ? "" : "s",
-           (size_t)cfg->reps, cfg->compare.schedule);
+           (size_t)cfg->reps, cfg->rounds.schedule);
     if (cfg->streams > 1)
-        printf("  %d streams per pair (tags 0-%d), %s: times = the streams' wall time / %d\n", cfg->streams, cfg->streams - 1,
-               cfg->multiple ? "multiple: every thread calls MPI" : "funneled: the master runs all", cfg->streams);
+        printf("  %d streams per pair (tags 0-%d), %s: times = the streams' wall time / %d\n", cfg->streams,
+               cfg->streams - 1, cfg->multiple ? "multiple: every thread calls MPI" : "funneled: the master runs all",
+               cfg->streams);
     printf("  %-5s %-32s %10s %9s %8s %10s %10s  (piecewise by regime)\n", "code", "protocol", "peak MB/s", "at bytes",
            "alpha us", "beta MB/s", "max err");
     for (size_t pi = 0; pi < cfg->nprotocols; pi++) {
         const swap_protocol_fit *pf = &an->fits[pi];
         char fit[160];
-        printf("  %-5s %-32s %10.1f %9lld %s\n", cfg->protocols[pi]->code, cfg->protocols[pi]->slug, pf->peak_mbytes_per_s,
-               pf->peak_bytes, pst_segfit_text(&pf->fit, an->key_bytes, fit, sizeof fit));
+        printf("  %-5s %-32s %10.1f %9lld %s\n", cfg->protocols[pi]->code, cfg->protocols[pi]->slug,
+               pf->peak_mbytes_per_s, pf->peak_bytes, pst_segfit_text(&pf->fit, an->key_bytes, fit, sizeof fit));
     }
     if (an->verdicts) {
         printf("\n  protocol sensitivity summary (cache %s; each protocol's time = its median over rounds;\n"
                "  best set: protocols not slower than the best beyond %.0f %% at %.0f %% confidence)\n", cm->name,
-               cfg->compare.margin * 100, cfg->compare.confidence * 100);
+               cfg->rounds.margin * 100, cfg->rounds.confidence * 100);
         printf("  %9s %6s %11s %9s %6s %6s %6s  %-12s %3s %3s %3s  %s\n", "bytes", "nmsg", "best s", "max MB/s", "mean",
                "median", "max", "level", "1%", "5%", "25%", "best set");
         for (size_t s = 0; s < cfg->sizes.n; s++) {
             const swap_size_verdict *sv = &an->verdicts[s];
             char ties[512];
-            printf("  %9lld %6lld %11.4e %9.1f %6.2f %6.2f %6.2f  %-12s %3zu %3zu %3zu  %s\n", an->bytes[s], an->nmsg[s],
-                   sv->s.min, sv->max_mbytes_per_s, sv->s.mean_rel, sv->v.median_rel, sv->s.max_rel, sv->v.level,
-                   sv->s.within[0], sv->s.within[1], sv->s.within[2],
+            printf("  %9lld %6lld %11.4e %9.1f %6.2f %6.2f %6.2f  %-12s %3zu %3zu %3zu  %s\n", an->bytes[s],
+                   an->nmsg[s], sv->s.min, sv->max_mbytes_per_s, sv->s.mean_rel, sv->v.median_rel, sv->s.max_rel,
+                   sv->v.level, sv->s.within[0], sv->s.within[1], sv->s.within[2],
                    pst_tie_set(&sv->v, sv->in_set, an->labels, sv->med_s, ties, sizeof ties));
         }
-        printf("  (mean, max: (x-best)/best over protocols' medians; median: paired; 1%%/5%%/25%%: protocols within that "
-               "of the best)\n");
+        printf(
+            "  (mean, max: (x-best)/best over protocols' medians; median: paired; 1%%/5%%/25%%: protocols within that "
+            "of the best)\n");
     }
     fflush(stdout);
 }
@@ -185,7 +192,7 @@ static void emit_summaries(swap_cfg *cfg, const cache_mode *cm, const swap_analy
         pst_rec_str(&r, "locality", pst_pairing_locality(cfg->pairs_spec));
         pst_rec_int(&r, "bytes", an->bytes[s]);
         pst_rec_int(&r, "nmsg", an->nmsg[s]);
-        pst_rec_verdict(&r, &sv->v, sv->in_set, an->labels, &an->R[s], &cfg->compare, &cfg->ctx);
+        pst_rec_verdict(&r, &sv->v, sv->in_set, an->labels, &an->R[s], &cfg->rounds, &cfg->ctx);
         pst_rec_int(&r, "nprotocols", (long long)cfg->nprotocols);
         pst_rec_num(&r, "min_s", sv->s.min);
         pst_rec_num(&r, "min_s_per_msg", sv->s.min / (double)an->nmsg[s]);

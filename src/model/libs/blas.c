@@ -57,10 +57,13 @@ static const char *load_blis(void)
     const char *(*arch_name)(int) = (const char *(*)(int))dlsym(blis.handle, "bli_arch_string");
     blis.dgemm = (blis_dgemm_fn *)dlsym(blis.handle, "bli_dgemm");
     if (!int_size || !version || !set_threads || !init || !blis.dgemm) {
-        snprintf(blis.why, sizeof blis.why, "%s is not a BLIS library (no bli_dgemm, bli_init, bli_info_get_int_type_size, "
-                 "bli_thread_set_num_threads)", lib);
+        snprintf(blis.why, sizeof blis.why,
+                 "%s is not a BLIS library (no bli_dgemm, bli_init, bli_info_get_int_type_size, "
+                 "bli_thread_set_num_threads)",
+                 lib);
     } else if (int_size() != 64) {
-        snprintf(blis.why, sizeof blis.why, "%s uses %d-bit integers; pstswm calls BLIS with 64-bit ones", lib, int_size());
+        snprintf(blis.why, sizeof blis.why, "%s uses %d-bit integers; pstswm calls BLIS with 64-bit ones", lib,
+                 int_size());
     } else {
         /* Before any query: BLIS 0.9 checks BLIS_ARCH_TYPE against its table of configurations on
          * the first, and aborts when that table is not yet filled. */
@@ -90,7 +93,8 @@ const char *pst_blis_arch(void) { return load_blis() ? NULL : blis.arch; }
 const char *pst_blas_version(pst_blas b)
 {
     static char text[160];
-    if (b == PST_BLAS_BLIS_SUP) snprintf(text, sizeof text, "BLIS %s, %s small-matrix kernels", blis.version, pst_blis_sup_arch());
+    if (b == PST_BLAS_BLIS_SUP)
+        snprintf(text, sizeof text, "BLIS %s, %s small-matrix kernels", blis.version, pst_blis_sup_arch());
     else if (b == PST_BLAS_BLIS) snprintf(text, sizeof text, "BLIS %s", blis.version ? blis.version : "(not loaded)");
     else snprintf(text, sizeof text, "%s", openblas_get_config());
     return text;
@@ -127,8 +131,10 @@ pst_blas_backend pst_blas_backend_resolve(const char *name)
     const char *why = pst_blas_load(b.lib);
     char message[700];
     /* BLIS itself may run where its small-matrix kernels do not: say what does. */
-    if (why) snprintf(message, sizeof message, "--blas %s: %s%s", name, why,
-                      b.lib == PST_BLAS_BLIS_SUP && !pst_blas_load(PST_BLAS_BLIS) ? "; plain BLIS runs here (--blas blis)" : "");
+    if (why)
+        snprintf(message, sizeof message, "--blas %s: %s%s", name, why,
+                 b.lib == PST_BLAS_BLIS_SUP && !pst_blas_load(PST_BLAS_BLIS) ? "; plain BLIS runs here (--blas blis)"
+                                                                             : "");
     pst_usage_check_all(why ? message : NULL);
     return b;
 }

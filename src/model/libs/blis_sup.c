@@ -109,9 +109,10 @@ const char *pst_blis_sup_bind(void *handle, const char *version)
     /* The generic configuration (BLIS's choice on a CPU its build has no configuration for) has
      * no small-matrix kernels. */
     if (sup.mr < 1 || sup.nr < 1 || !sup.kernel[0] || !sup.kernel[1])
-        snprintf(sup.why, sizeof sup.why,
-                 "BLIS %s runs its %s configuration on this CPU, which has no small-matrix dgemm kernels (MR %ld, NR %ld)",
-                 version, sup.arch, (long)sup.mr, (long)sup.nr);
+        snprintf(
+            sup.why, sizeof sup.why,
+            "BLIS %s runs its %s configuration on this CPU, which has no small-matrix dgemm kernels (MR %ld, NR %ld)",
+            version, sup.arch, (long)sup.mr, (long)sup.nr);
     else if (!kernels_verified())
         snprintf(sup.why, sizeof sup.why,
                  "BLIS %s's small-matrix dgemm kernels for %s (MR %ld, NR %ld) do not give a plain triple loop's "

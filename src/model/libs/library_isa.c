@@ -91,7 +91,10 @@ pst_isa pst_cpu_isa(void)
 #endif
 }
 
-bool pst_isa_behind(pst_isa kernels, pst_isa cpu) { return kernels != PST_ISA_UNKNOWN && cpu != PST_ISA_UNKNOWN && kernels < cpu; }
+bool pst_isa_behind(pst_isa kernels, pst_isa cpu)
+{
+    return kernels != PST_ISA_UNKNOWN && cpu != PST_ISA_UNKNOWN && kernels < cpu;
+}
 
 bool pst_blas_behind_line(char *line, size_t size, const char *openblas_core, const char *blis_arch, pst_isa cpu)
 {
@@ -101,7 +104,8 @@ bool pst_blas_behind_line(char *line, size_t size, const char *openblas_core, co
     if (!lag_openblas && !lag_blis) return false;
     char openblas_text[64] = "", blis_text[64] = "";
     /* A lag means both levels are known: the names index the table directly. */
-    if (lag_openblas) snprintf(openblas_text, sizeof openblas_text, "OpenBLAS core %s (%s)", openblas_core, isa_names[openblas]);
+    if (lag_openblas)
+        snprintf(openblas_text, sizeof openblas_text, "OpenBLAS core %s (%s)", openblas_core, isa_names[openblas]);
     if (lag_blis) snprintf(blis_text, sizeof blis_text, "BLIS %s (%s)", blis_arch, isa_names[blis]);
     snprintf(line, size,
              "%s%s%s: older kernels than this %s CPU runs; use a site %s that knows the CPU%s "

@@ -11,7 +11,16 @@
 
 /* Oldest first: a level uses every one before it.  sse3 stands for the SSE family after SSE2
  * (SSSE3, SSE4 kernels are 128-bit too); avx2 means AVX2 with FMA. */
-typedef enum { PST_ISA_UNKNOWN = -1, PST_ISA_GENERIC, PST_ISA_SSE2, PST_ISA_SSE3, PST_ISA_AVX, PST_ISA_AVX2, PST_ISA_AVX512, PST_NISA } pst_isa;
+typedef enum {
+    PST_ISA_UNKNOWN = -1,
+    PST_ISA_GENERIC,
+    PST_ISA_SSE2,
+    PST_ISA_SSE3,
+    PST_ISA_AVX,
+    PST_ISA_AVX2,
+    PST_ISA_AVX512,
+    PST_NISA
+} pst_isa;
 
 /* "generic", "sse2", "sse3", "avx", "avx2", "avx512"; NULL for PST_ISA_UNKNOWN. */
 const char *pst_isa_name(pst_isa isa);
@@ -32,8 +41,8 @@ pst_isa pst_cpu_isa(void);
 bool pst_isa_behind(pst_isa kernels, pst_isa cpu);
 
 /* The libraries whose kernels lag the CPU, in one line with what to do: "OpenBLAS core Prescott
- * (sse3), BLIS generic (generic): older kernels than this avx2 CPU runs; use ...".  openblas_core, blis_arch may be NULL (not loaded).
- * Writes "" and returns false when none lags. */
+ * (sse3), BLIS generic (generic): older kernels than this avx2 CPU runs; use ...".  openblas_core, blis_arch may be
+ * NULL (not loaded). Writes "" and returns false when none lags. */
 bool pst_blas_behind_line(char *line, size_t size, const char *openblas_core, const char *blis_arch, pst_isa cpu);
 
 #endif

@@ -4,7 +4,7 @@
 #include "core/record.h"
 #include "model/libs/blas.h"
 #include "model/libs/library_isa.h"
-#include "run/context.h"
+#include "runtime/context.h"
 
 #include <cblas.h>
 #include <dlfcn.h>

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *pst_par_check(int PX, int PY, const pst_algorithm *fft, const pst_algorithm *leg, const pst_spectral_grid *g)
+const char *pst_par_check(int PX, int PY, const pst_algorithm *fft, const pst_algorithm *leg,
+                          const pst_spectral_grid *g)
 {
     static char msg[256];
     int fewest_m = (g->M - (PX - 1)) / PX + 1; /* the last column's count */
@@ -66,7 +67,10 @@ static void common_init(pst_par *p, const pst_spectral_grid *g)
 void pst_par_serial(pst_par *p, const pst_spectral_grid *g)
 {
     memset(p, 0, sizeof *p);
-    p->cfg = (pst_par_config){.comm = MPI_COMM_NULL, .PX = 1, .PY = 1, .fft = pst_algorithm_collective(PST_FAMILY_TRANSPOSE),
+    p->cfg = (pst_par_config){.comm = MPI_COMM_NULL,
+                              .PX = 1,
+                              .PY = 1,
+                              .fft = pst_algorithm_collective(PST_FAMILY_TRANSPOSE),
                               .legendre = pst_algorithm_collective(PST_FAMILY_VSUM)};
     p->row = p->col = MPI_COMM_NULL;
     common_init(p, g);

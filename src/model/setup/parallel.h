@@ -56,7 +56,8 @@ typedef struct pst_par {
 
 /* Why a PX x PY grid with these algorithms cannot run grid g (NULL: it can).  Checked before any
  * collective so every rank refuses the same way. */
-const char *pst_par_check(int PX, int PY, const pst_algorithm *fft, const pst_algorithm *leg, const pst_spectral_grid *g);
+const char *pst_par_check(int PX, int PY, const pst_algorithm *fft, const pst_algorithm *leg,
+                          const pst_spectral_grid *g);
 
 /* Collective over cfg->comm (whose size must be PX * PY; checked by the caller). */
 void pst_par_init(pst_par *p, const pst_par_config *cfg, const pst_spectral_grid *g);

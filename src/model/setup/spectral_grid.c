@@ -36,16 +36,18 @@ const char *pst_spectral_grid_init(pst_spectral_grid *g, int M, int levels, int 
     return NULL;
 }
 
-const char *pst_spectral_grid_misfit(const pst_spectral_grid *g, int PX, int PY, bool by_truncation, char *msg, size_t len)
+const char *pst_spectral_grid_misfit(const pst_spectral_grid *g, int PX, int PY, bool by_truncation, char *msg,
+                                     size_t len)
 {
     int npairs = g->nlat / 2;
     if (PY > npairs) {
         if (by_truncation)
-            snprintf(msg, len, "%d processor rows need at least %d north/south latitude pairs; T%d has %d (%d latitudes)", PY,
-                     PY, g->M, npairs, g->nlat);
+            snprintf(msg, len,
+                     "%d processor rows need at least %d north/south latitude pairs; T%d has %d (%d latitudes)", PY, PY,
+                     g->M, npairs, g->nlat);
         else
-            snprintf(msg, len, "%d processor rows need at least %d north/south latitude pairs; %d latitudes have %d", PY, PY,
-                     g->nlat, npairs);
+            snprintf(msg, len, "%d processor rows need at least %d north/south latitude pairs; %d latitudes have %d",
+                     PY, PY, g->nlat, npairs);
     } else if (PX > g->M + 1)
         snprintf(msg, len, "%d processor columns need at least %d wavenumbers; T%d has %d", PX, PX, g->M, g->M + 1);
     else if (PX > g->nlon) {

@@ -36,7 +36,8 @@ const char *pst_spectral_grid_init(pst_spectral_grid *g, int M, int levels, int 
  * wavenumber and one longitude), or NULL.  by_truncation words the grid by its truncation (the
  * kernel, whose grid only the truncation sets) rather than by its points (the model, whose
  * --nlat and --nlon may set them). */
-const char *pst_spectral_grid_misfit(const pst_spectral_grid *g, int PX, int PY, bool by_truncation, char *msg, size_t len);
+const char *pst_spectral_grid_misfit(const pst_spectral_grid *g, int PX, int PY, bool by_truncation, char *msg,
+                                     size_t len);
 
 /* The wavenumbers of column px of PX into out (room for M + 1; NULL: count only); returns their count. */
 int pst_spectral_grid_wavenumbers(const pst_spectral_grid *g, int PX, int px, int *out);

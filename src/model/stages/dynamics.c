@@ -6,7 +6,7 @@
 #include "model/stages/layout.h"
 #include "model/stages/step.h"
 #include "model/transforms/wind.h"
-#include "run/timer.h"
+#include "runtime/timer.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -50,12 +50,13 @@ static void init_legendre(pst_dyn *d, const pst_dyn_config *cfg)
     d->leg.blas = cfg->blas;
     for (int k = 0; k < PST_NBLAS; k++) d->blas_trial_s[k] = NAN;
     for (int k = 0; k < PST_NLEG_METHODS; k++) d->legendre_trial_s[k] = NAN;
-    if (cfg->blas_auto) d->leg.blas = pst_blas_choose(cfg->blas, legendre_pass_s, d, comm, d->blas_trial_s, &d->blas_skipped);
+    if (cfg->blas_auto)
+        d->leg.blas = pst_blas_choose(cfg->blas, legendre_pass_s, d, comm, d->blas_trial_s, &d->blas_skipped);
     if (cfg->legendre_auto) {
         bool all[PST_NLEG_METHODS];
         for (int k = 0; k < PST_NLEG_METHODS; k++) all[k] = true;
-        pst_legendre_use(&d->leg, (pst_leg_method)pst_fastest(PST_NLEG_METHODS, all, cfg->legendre, legendre_kernel_pass_s,
-                                                              d, comm, d->legendre_trial_s));
+        pst_legendre_use(&d->leg, (pst_leg_method)pst_fastest(PST_NLEG_METHODS, all, cfg->legendre,
+                                                              legendre_kernel_pass_s, d, comm, d->legendre_trial_s));
         pst_legendre_keep(&d->leg);
     }
 }
@@ -85,9 +86,11 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
     for (int k = 0; k < PST_NSTAGES; k++) pst_event_register(&d->events, pst_stage_names[k]); /* event k: stage k */
     const pst_par *par = d->par;
     if (par->cfg.PY > 1 && par->cfg.leg_level_pipeline && !pst_pleg_sum_splits(par->cfg.legendre))
-        pst_fatal(PST_EXIT_FAILED, "level pipeline: the Legendre algorithm %s has no split-phase sum", par->cfg.legendre->name);
+        pst_fatal(PST_EXIT_FAILED, "level pipeline: the Legendre algorithm %s has no split-phase sum",
+                  par->cfg.legendre->name);
     pst_layout_shape(d);
-    if (d->chunks_in_threads || d->block_threads > 1) d->thread_wait_event = pst_event_register(&d->events, "thread_wait");
+    if (d->chunks_in_threads || d->block_threads > 1)
+        d->thread_wait_event = pst_event_register(&d->events, "thread_wait");
     pst_layout_alloc(d);
     pst_gauss_nodes(cfg->nlat, d->mu, d->coslat, d->w);
     init_legendre(d, cfg);
@@ -165,7 +168,8 @@ void pst_dyn_set_forcing(pst_dyn *d, const double *coriolis, const double *phis)
 {
     for (int i = 0; i < d->spec.nm; i++)
         for (int n = d->spec.m[i]; n <= d->cfg.M; n++)
-            memcpy(d->coriolis + 2 * pst_spec_index(&d->spec, i, n), coriolis + 2 * full_index(d, i, n), 2 * sizeof(double));
+            memcpy(d->coriolis + 2 * pst_spec_index(&d->spec, i, n), coriolis + 2 * full_index(d, i, n),
+                   2 * sizeof(double));
     /* Only the rank's own points: a global grid on every rank is 4 GiB over 4,096 ranks at T170. */
     const size_t nlon = (size_t)d->nlon_local;
     for (int p = 0; p < d->npairs; p++)
@@ -176,5 +180,6 @@ void pst_dyn_set_forcing(pst_dyn *d, const double *coriolis, const double *phis)
         }
     for (int level = 0; level < d->cfg.levels; level++)
         for (int i = 0; i < d->spec.nm; i++)
-            for (int n = d->spec.m[i]; n <= d->cfg.M; n++) derive_potentials(d, level, pst_spec_index(&d->spec, i, n), n);
+            for (int n = d->spec.m[i]; n <= d->cfg.M; n++)
+                derive_potentials(d, level, pst_spec_index(&d->spec, i, n), n);
 }

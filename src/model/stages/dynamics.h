@@ -36,7 +36,7 @@
 #include "model/transforms/pfft.h"
 #include "model/transforms/pleg.h"
 #include "model/transforms/spectral.h"
-#include "run/events.h"
+#include "runtime/events.h"
 
 #include <stdbool.h>
 
@@ -109,14 +109,16 @@ typedef struct pst_dyn {
     double **grid_old;               /* per block: the previous level [pair][η, δ, Φ'][B][hemi][nlon_local] */
     /* Per thread (index: the chunk's t, or the thread's number in the Legendre sums): */
     double **grid_fwd;               /* one chunk: [pair][8][B][hemi][nlon_local]; products, then previous level */
-    fftw_complex **four_inv, **four_fwd; /* one chunk of pairs: [pair][5 or 8][B][hemi][fstride], wavenumber mx[i] at i */
+    fftw_complex **four_inv,
+        **four_fwd;                  /* one chunk of pairs: [pair][5 or 8][B][hemi][fstride], wavenumber mx[i] at i */
     double **grid_inv;               /* one chunk: [pair][5][B][hemi][nlon_local]: U, V, η, δ, Φ' */
     double *legbuf;                  /* Legendre sums (inverse) or inputs (forward): [mx][pair][28 B],
                                       * so each dgemm's rows are contiguous (the combinations read and
                                       * write one piece per wavenumber, prefetched ahead) */
     pst_leg_work *leg_work;          /* per thread: the recurrence's work area (leg.work) */
-    double **leg_scratch;            /* per thread: the inverse's [P̄ coefficients | H combination] of both parities: 2 (M/2 + 2) x 7B x 2 */
-    double **sum_scratch;            /* per thread: the forward sums of both parities before the κ fold: 2 (M/2 + 2) x 7B x 2 */
+    double **leg_scratch; /* per thread: the inverse's [P̄ coefficients | H combination] of both parities: 2 (M/2 + 2) x
+                             7B x 2 */
+    double **sum_scratch; /* per thread: the forward sums of both parities before the κ fold: 2 (M/2 + 2) x 7B x 2 */
     double *legall;                  /* Legendre transposes: [owned m][global pair][28 B] */
     double *out;                     /* forward Legendre output [ncoef][η, δ*, Φ*][B][2] (κ folded into δ*) */
     double *out_next;                /* the level pipeline: the other block's output while one is summed */
@@ -130,10 +132,11 @@ typedef struct pst_dyn {
     pst_event_table events;          /* timer events: event k the stage pst_stage k, then fft_plan (the FFT
                                       * stage's set-up) and the parallel stages' fft_comm, legendre_comm */
     int thread_wait_event;           /* chunks_in_threads: the master's wait for the other threads after the chain */
-    double fft_plan_s;               /* set-up of the FFT stage: FFTW planning (and the row's plans), its event's time */
+    double fft_plan_s; /* set-up of the FFT stage: FFTW planning (and the row's plans), its event's time */
     double blas_trial_s[PST_NBLAS];  /* blas_auto: each library's best Legendre pass at set-up (NaN: not timed) */
     const char *blas_skipped;        /* blas_auto: why a library was not timed (NULL: all were) */
-    double legendre_trial_s[PST_NLEG_METHODS]; /* legendre_auto: each kernel's best Legendre pass at set-up (NaN: not timed) */
+    double legendre_trial_s[PST_NLEG_METHODS]; /* legendre_auto: each kernel's best Legendre pass at set-up (NaN: not
+                                                  timed) */
 } pst_dyn;
 
 void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg);

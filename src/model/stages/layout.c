@@ -1,6 +1,6 @@
 #include "model/stages/layout.h"
 
-#include "run/memory.h"
+#include "runtime/memory.h"
 #include "core/alloc.h"
 #include "model/stages/skeleton.h"
 
@@ -93,7 +93,10 @@ static size_t chunk_lines(const pst_dyn *d) { return (size_t)d->pair_chunk * 2 *
 static size_t ncoef(const pst_dyn *d) { return d->spec.ncoef; }
 static size_t block_outputs(const pst_dyn *d) { return ncoef(d) * OUT_N * d->B * 2 + 1; }
 static bool column_sums(const pst_dyn *d) { return d->par->cfg.PY > 1; }
-static bool gathers_column(const pst_dyn *d) { return column_sums(d) && pst_par_leg_is_transpose(d->par->cfg.legendre); }
+static bool gathers_column(const pst_dyn *d)
+{
+    return column_sums(d) && pst_par_leg_is_transpose(d->par->cfg.legendre);
+}
 
 /* Per thread: the inverse's [P̄ coefficients | H combination] of both parities, the forward's sums of
  * both parities' [P̄ inputs | H inputs] (legendre.h: pst_leg_synth_ph, pst_leg_analysis_ext). */
@@ -111,7 +114,10 @@ static size_t legall(const pst_dyn *d)
     return !gathers_column(d) ? 0 : ncoef(d) ? (size_t)d->spec.nm * d->sum_pairs * leg_width(d) : 1;
 }
 static size_t out(const pst_dyn *d) { return block_outputs(d); }
-static size_t out_next(const pst_dyn *d) { return column_sums(d) && d->par->cfg.leg_level_pipeline ? block_outputs(d) : 0; }
+static size_t out_next(const pst_dyn *d)
+{
+    return column_sums(d) && d->par->cfg.leg_level_pipeline ? block_outputs(d) : 0;
+}
 static size_t view_legbuf(const pst_dyn *d) { return d->block_threads > 1 ? legbuf(d) : 0; }
 static size_t view_legall(const pst_dyn *d) { return d->block_threads > 1 ? legall(d) : 0; }
 static size_t view_out(const pst_dyn *d) { return d->block_threads > 1 ? out(d) : 0; }
@@ -139,7 +145,9 @@ static size_t legendre_table(const pst_dyn *d)
 static size_t legendre_h_coefficients(const pst_dyn *d) { return 2 * at_least_1(ncoef(d)); }
 static size_t legendre_recurrence(const pst_dyn *d)
 {
-    return recurrence(d) ? pst_legendre_recurrence_doubles(d->cfg.M, ncoef(d), d->spec.nm, d->sum_pairs, (int)nwork(d), false) : 0;
+    return recurrence(d)
+               ? pst_legendre_recurrence_doubles(d->cfg.M, ncoef(d), d->spec.nm, d->sum_pairs, (int)nwork(d), false)
+               : 0;
 }
 static size_t legendre_work_areas(const pst_dyn *d) { return nwork(d) * sizeof(pst_leg_work); }
 
@@ -194,7 +202,8 @@ static void *alloc_zeroed(const buffer_row *r, size_t n)
 {
     if (r->kind == PLAIN) return pst_calloc(n, r->element_bytes);
     if (pst_skeleton()) return memset(pst_shared_alloc(n * r->element_bytes), 0, n * r->element_bytes);
-    void *p = r->element_bytes == sizeof(fftw_complex) ? (void *)pst_fft_alloc_complex(n) : (void *)pst_fft_alloc_real(n);
+    void *p =
+        r->element_bytes == sizeof(fftw_complex) ? (void *)pst_fft_alloc_complex(n) : (void *)pst_fft_alloc_real(n);
     return memset(p, 0, n * r->element_bytes);
 }
 
@@ -288,9 +297,11 @@ const char *pst_dyn_trunc_problem(long long M, char *err, size_t len)
     double ceiling_bytes = pst_memory_ceiling_bytes();
     int limit = pst_dyn_max_trunc(ceiling_bytes);
     if (M <= limit) return NULL;
-    snprintf(err, len, "T%lld is over T%d, the largest truncation whose memory estimate fits this node: the time step's "
-             "buffers of T%dL1 on one rank alone need %.2f GB, more than the %.2f GB a process may have here (the least of "
-             "physical memory, cgroup memory.max, ulimit -v / -d)", M, limit, limit + 1, one_level_bytes(limit + 1) / 1e9,
-             ceiling_bytes / 1e9);
+    snprintf(
+        err, len,
+        "T%lld is over T%d, the largest truncation whose memory estimate fits this node: the time step's "
+        "buffers of T%dL1 on one rank alone need %.2f GB, more than the %.2f GB a process may have here (the least of "
+        "physical memory, cgroup memory.max, ulimit -v / -d)",
+        M, limit, limit + 1, one_level_bytes(limit + 1) / 1e9, ceiling_bytes / 1e9);
     return err;
 }

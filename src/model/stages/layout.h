@@ -32,9 +32,18 @@ double pst_layout_bytes(const pst_dyn *d);
  * line, which is only accurate for lines of similar magnitude.  The kept previous level has the
  * same order over the block's B levels.  (static inline: the stages' inner loops call them from
  * other files.) */
-static inline size_t inv_line(const pst_dyn *d, int p, int h, int f, int l) { return (((size_t)p * PST_DYN_NINV + f) * d->Bc + l) * 2 + h; }
-static inline size_t fwd_line(const pst_dyn *d, int p, int h, int f, int l) { return (((size_t)p * PST_DYN_NFWD + f) * d->Bc + l) * 2 + h; }
-static inline size_t old_line(const pst_dyn *d, int p, int h, int f, int l) { return (((size_t)p * N_OLD + f) * d->B + l) * 2 + h; }
+static inline size_t inv_line(const pst_dyn *d, int p, int h, int f, int l)
+{
+    return (((size_t)p * PST_DYN_NINV + f) * d->Bc + l) * 2 + h;
+}
+static inline size_t fwd_line(const pst_dyn *d, int p, int h, int f, int l)
+{
+    return (((size_t)p * PST_DYN_NFWD + f) * d->Bc + l) * 2 + h;
+}
+static inline size_t old_line(const pst_dyn *d, int p, int h, int f, int l)
+{
+    return (((size_t)p * N_OLD + f) * d->B + l) * 2 + h;
+}
 /* Lines between one field and the next of the same pair, hemisphere and level in a chunk. */
 static inline size_t field_lines(const pst_dyn *d) { return 2 * (size_t)d->Bc; }
 /* Doubles per (wavenumber, pair) in the Legendre buffer: inverse P̄ sums of 5 fields and H sums
@@ -50,7 +59,10 @@ static inline size_t inv_y(const pst_dyn *d, int par) { return inv_x(d, 1 - par)
 static inline size_t fwd_p(const pst_dyn *d, int par) { return (size_t)par * (O_N + H_N) * d->B * 2; }
 static inline size_t fwd_h(const pst_dyn *d, int par) { return fwd_p(d, par) + (size_t)O_N * d->B * 2; }
 /* Slot i's piece of pair p in a Legendre buffer of `pairs` pairs ([m][pair][28 B]). */
-static inline size_t leg_piece(const pst_dyn *d, size_t i, size_t p, size_t pairs) { return (i * pairs + p) * leg_width(d); }
+static inline size_t leg_piece(const pst_dyn *d, size_t i, size_t p, size_t pairs)
+{
+    return (i * pairs + p) * leg_width(d);
+}
 /* Coefficient `coef`'s field of one level in the spectral state ([ncoef][field][B][2] per block). */
 static inline double *state_at(const pst_dyn *d, int level, size_t coef, int field)
 {

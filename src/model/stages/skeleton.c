@@ -7,8 +7,8 @@
 #include "core/schema.h"
 #include "model/stages/flops.h"
 #include "model/transforms/spectral.h"
-#include "run/context.h"
-#include "run/simulation.h"
+#include "runtime/context.h"
+#include "runtime/simulation.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -48,15 +48,17 @@ static void parse_stage_mflops(const char *text)
         if (!*p) break;
         size_t name_len = strcspn(p, "= ");
         int k = 0;
-        while (k < PST_NSTAGES && (strlen(pst_stage_names[k]) != name_len || strncmp(p, pst_stage_names[k], name_len))) k++;
+        while (k < PST_NSTAGES && (strlen(pst_stage_names[k]) != name_len || strncmp(p, pst_stage_names[k], name_len)))
+            k++;
         char *end = NULL;
         double rate = p[name_len] == '=' ? strtod(p + name_len + 1, &end) : 0;
         if (k == PST_NSTAGES || !end || end == p + name_len + 1 || (*end && *end != ' ') || !(rate > 0) ||
             stage_mflops[k] > 0)
-            pst_usage_error("PSTSWM_SMPI_STAGE_MFLOPS='%s': expected STAGE=MFLOPS items (stages: fft, legendre, fourier, "
-                            "grid, spectral; each once, rates positive), as scripts/pstrun writes from a platform's "
-                            "[compute] section",
-                            text);
+            pst_usage_error(
+                "PSTSWM_SMPI_STAGE_MFLOPS='%s': expected STAGE=MFLOPS items (stages: fft, legendre, fourier, "
+                "grid, spectral; each once, rates positive), as scripts/pstrun writes from a platform's "
+                "[compute] section",
+                text);
         stage_mflops[k] = rate;
         p = end;
     }
@@ -90,9 +92,10 @@ static void select_mode(const char *name)
     if (copy_rate) copy_bytes_per_s = parse_copy_rate(copy_rate);
     pst_copy_charge_set_rate(copy_bytes_per_s);
 #else
-    pst_usage_error("--compute skeleton: only the SMPI build has it (scripts/dev/build.sh smpi; docs/predict.md): it skips "
-                    "the arithmetic and injects its time into a simulated platform; this is the %s build",
-                    PST_MPI_FLAVOUR);
+    pst_usage_error(
+        "--compute skeleton: only the SMPI build has it (scripts/dev/build.sh smpi; docs/predict.md): it skips "
+        "the arithmetic and injects its time into a simulated platform; this is the %s build",
+        PST_MPI_FLAVOUR);
 #endif
 }
 
@@ -133,7 +136,8 @@ void pst_compute_setup(pst_ctx *ctx, const char *name)
 
 static const pst_field stage_rate_fields[] = {
     {"fft", PST_F_NUM, "MFlop/s", "the FFT stage's rate (null: the problem's rate)", false, NULL},
-    {"legendre", PST_F_NUM, "MFlop/s", "the Legendre stage's rate, also the kernels' vector sums (null: the problem's rate)", false, NULL},
+    {"legendre", PST_F_NUM, "MFlop/s",
+     "the Legendre stage's rate, also the kernels' vector sums (null: the problem's rate)", false, NULL},
     {"fourier", PST_F_NUM, "MFlop/s", "the Fourier-space combinations' rate (null: the problem's rate)", false, NULL},
     {"grid", PST_F_NUM, "MFlop/s", "the grid-point products' rate (null: the problem's rate)", false, NULL},
     {"spectral", PST_F_NUM, "MFlop/s", "the spectral update's rate (null: the problem's rate)", false, NULL},
@@ -141,9 +145,22 @@ static const pst_field stage_rate_fields[] = {
 static const pst_fields stage_rates = PST_FIELDS("skeleton stage rates", stage_rate_fields);
 
 static const pst_field compute_fields[] = {
-    {"compute", PST_F_STR, NULL, "--compute: real (every stage computed) or skeleton (SMPI builds: each stage's arithmetic skipped and its analytic flops injected as simulated time; error norms null, kernel results not verified); absent from records written before it", true, NULL},
-    {"stage_mflops", PST_F_OBJ, NULL, "skeleton mode: the rate each stage's flops were injected at, from the platform's [compute.TxLy] <stage>_mflops (null members: the problem's mflops, the simulated host's speed); null in the real mode; absent from records written before it", true, &stage_rates},
-    {"copy_bytes_per_s", PST_F_NUM, "bytes/s", "skeleton mode: the rate the transposes' packing, unpacking and own-block copies, the log transpose's forwarding and the vector sums' result copies were charged at as simulated time, from the platform's [node] copy_bytes_per_s; null when copies were not charged (no rate, or the real mode); absent from records written before it", true, NULL},
+    {"compute", PST_F_STR, NULL,
+     "--compute: real (every stage computed) or skeleton (SMPI builds: each stage's arithmetic skipped and its "
+     "analytic flops injected as simulated time; error norms null, kernel results not verified); absent from records "
+     "written before it",
+     true, NULL},
+    {"stage_mflops", PST_F_OBJ, NULL,
+     "skeleton mode: the rate each stage's flops were injected at, from the platform's [compute.TxLy] <stage>_mflops "
+     "(null members: the problem's mflops, the simulated host's speed); null in the real mode; absent from records "
+     "written before it",
+     true, &stage_rates},
+    {"copy_bytes_per_s", PST_F_NUM, "bytes/s",
+     "skeleton mode: the rate the transposes' packing, unpacking and own-block copies, the log transpose's forwarding "
+     "and the vector sums' result copies were charged at as simulated time, from the platform's [node] "
+     "copy_bytes_per_s; null when copies were not charged (no rate, or the real mode); absent from records written "
+     "before it",
+     true, NULL},
 };
 const pst_fields pst_compute_header_fields = PST_FIELDS("compute mode", compute_fields);
 
@@ -170,7 +187,8 @@ double pst_skeleton_sums_flops(const pst_dyn *d, int pairs, int i0, int i1)
 {
     const pst_flops f = pst_flops_per_level(&d->cfg);
     const double K = (double)pst_spec_count(d->cfg.M), half_lats = d->cfg.nlat / 2.0;
-    const double generate = pst_leg_method_generates(d->leg.method) ? 5.0 * (coefficients(d, i0, i1) + (i1 - i0)) * pairs : 0;
+    const double generate =
+        pst_leg_method_generates(d->leg.method) ? 5.0 * (coefficients(d, i0, i1) + (i1 - i0)) * pairs : 0;
     return f.legendre / 2 * coefficients(d, i0, i1) / K * pairs / half_lats * d->B + generate;
 }
 

@@ -4,7 +4,7 @@
  * per stage (stage_done), and nowhere else. */
 #include "model/stages/step.h"
 
-#include "run/events.h"
+#include "runtime/events.h"
 
 #include <omp.h>
 
@@ -69,7 +69,8 @@ static void compute_block(pst_dyn *d, int b, const pst_substep *s, double *out)
     if (d->legall) {
         pst_pleg_to_spectral(d->pleg, d->legbuf, d->legall);
         pst_step_forward_sums(d, d->legall, d->sum_pairs, out);
-    } else if (!d->sums_in_vsum || d->out_next) { /* else the vector sum computes them just in time (ringpipe, iallreduce) */
+    } else if (!d->sums_in_vsum ||
+               d->out_next) { /* else the vector sum computes them just in time (ringpipe, iallreduce) */
         pst_step_forward_sums(d, d->legbuf, d->npairs, out);
     }
     stage_done(d, PST_STAGE_LEGENDRE, &t);

@@ -62,7 +62,8 @@ typedef struct pst_chunk {
  * the threads when the chunk is not already one thread's (dynamics.h, chunks_in_threads).  Each
  * pair's arithmetic is the same whichever thread runs it, so the results do not depend on the
  * thread count. */
-#define PST_PAIRS_IN_THREADS _Pragma("omp parallel for num_threads(d->nthreads) if (d->nthreads > 1 && !d->chunks_in_threads)")
+#define PST_PAIRS_IN_THREADS                                                                                           \
+    _Pragma("omp parallel for num_threads(d->nthreads) if (d->nthreads > 1 && !d->chunks_in_threads)")
 typedef void pst_chain_stage_fn(pst_dyn *d, const pst_substep *s, const pst_chunk *c);
 
 /* The chain's stages in order, each as X(name, time category): pst_step_<name> is the stage's

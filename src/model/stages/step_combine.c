@@ -33,7 +33,8 @@ static void prefetch_piece(const pst_dyn *d, int i, int p, int l0, bool for_writ
 void pst_step_inverse_combine(pst_dyn *d, const pst_substep *s, const pst_chunk *c)
 {
     if (pst_skeleton()) { /* 22 of the 72 flops per wavenumber and latitude (flops.h) */
-        pst_skeleton_inject(PST_STAGE_FOURIER, pst_skeleton_chain_flops(d, PST_STAGE_FOURIER, 22.0 / 72.0, c->p1 - c->p0));
+        pst_skeleton_inject(PST_STAGE_FOURIER,
+                            pst_skeleton_chain_flops(d, PST_STAGE_FOURIER, 22.0 / 72.0, c->p1 - c->p0));
         return;
     }
     const int p0 = c->p0, p1 = c->p1, l0 = c->l0;
@@ -44,7 +45,8 @@ void pst_step_inverse_combine(pst_dyn *d, const pst_substep *s, const pst_chunk 
         for (int i = 0; i < d->par->nmx; i++) {
             const double m = d->par->mx[i];
             const double *piece = d->legbuf + leg_piece(d, (size_t)d->par->leg_slot[i], (size_t)p, (size_t)d->npairs);
-            const double *xe = piece + inv_x(d, 0), *xo = piece + inv_x(d, 1), *ye = piece + inv_y(d, 0), *yo = piece + inv_y(d, 1);
+            const double *xe = piece + inv_x(d, 0), *xo = piece + inv_x(d, 1), *ye = piece + inv_y(d, 0),
+                         *yo = piece + inv_y(d, 1);
             prefetch_piece(d, i, p, l0, false);
             for (int l = 0; l < d->Bc; l++) {
                 const int lb = l0 + l; /* level in the block */
@@ -86,7 +88,8 @@ void pst_step_inverse_combine(pst_dyn *d, const pst_substep *s, const pst_chunk 
 void pst_step_forward_combine(pst_dyn *d, const pst_substep *s, const pst_chunk *c)
 {
     if (pst_skeleton()) { /* the other 50 of the 72 */
-        pst_skeleton_inject(PST_STAGE_FOURIER, pst_skeleton_chain_flops(d, PST_STAGE_FOURIER, 50.0 / 72.0, c->p1 - c->p0));
+        pst_skeleton_inject(PST_STAGE_FOURIER,
+                            pst_skeleton_chain_flops(d, PST_STAGE_FOURIER, 50.0 / 72.0, c->p1 - c->p0));
         return;
     }
     const int p0 = c->p0, p1 = c->p1, l0 = c->l0;
@@ -102,7 +105,8 @@ void pst_step_forward_combine(pst_dyn *d, const pst_substep *s, const pst_chunk 
         for (int i = 0; i < d->par->nmx; i++) {
             const double sm = sn * d->par->mx[i];
             double *piece = d->legbuf + leg_piece(d, (size_t)d->par->leg_slot[i], (size_t)p, (size_t)d->npairs);
-            double *sP = piece + fwd_p(d, 0), *aP = piece + fwd_p(d, 1), *sH = piece + fwd_h(d, 0), *aH = piece + fwd_h(d, 1);
+            double *sP = piece + fwd_p(d, 0), *aP = piece + fwd_p(d, 1), *sH = piece + fwd_h(d, 0),
+                   *aH = piece + fwd_h(d, 1);
             prefetch_piece(d, i, p, l0, true);
             for (int l = 0; l < d->Bc; l++) {
                 const double *qn = (const double *)(d->four_fwd[c->t] + fwd_line(d, p - p0, 0, 0, l) * nc + i);

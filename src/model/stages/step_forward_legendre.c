@@ -75,7 +75,8 @@ static void forward_sums(pst_dyn *d, const double *lb, int pairs, size_t c0, siz
         const int t = omp_get_thread_num();
         const double *piece = lb + leg_piece(d, (size_t)i, 0, (size_t)pairs);
         if (c0 <= d->spec.off[i] && d->spec.off[i + 1] <= c1)
-            whole_wavenumber(d, d->leg_work + t, d->sum_scratch[t], piece, i, O + (size_t)OUT_N * d->B * 2 * (d->spec.off[i] - c0));
+            whole_wavenumber(d, d->leg_work + t, d->sum_scratch[t], piece, i,
+                             O + (size_t)OUT_N * d->B * 2 * (d->spec.off[i] - c0));
         else
             part_wavenumber(d, d->leg_work + t, d->sum_scratch[t], d->leg_scratch[t], piece, i, c0, c1, O);
     }

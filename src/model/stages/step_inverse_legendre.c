@@ -18,8 +18,10 @@ void pst_step_inverse_sums(pst_dyn *d, const double *st, double *lb, int pairs)
     /* Wavenumbers among the threads, dealt out as they finish (the sums shrink with m). */
 #pragma omp parallel for schedule(dynamic) num_threads(d->nthreads) if (d->nthreads > 1)
     for (int i = 0; i < d->spec.nm; i++) {
-        const double *S[2] = {st + (size_t)cs * pst_spec_block(&d->spec, i, 0), st + (size_t)cs * pst_spec_block(&d->spec, i, 1)};
-        double *piece = lb + leg_piece(d, (size_t)i, 0, (size_t)pairs), *X[2] = {piece + inv_x(d, 0), piece + inv_x(d, 1)};
+        const double *S[2] = {st + (size_t)cs * pst_spec_block(&d->spec, i, 0),
+                              st + (size_t)cs * pst_spec_block(&d->spec, i, 1)};
+        double *piece = lb + leg_piece(d, (size_t)i, 0, (size_t)pairs),
+               *X[2] = {piece + inv_x(d, 0), piece + inv_x(d, 1)};
         pst_leg_synth_ph(&d->leg, d->leg_work + omp_get_thread_num(), i, S, cs, cs, S_PSI * B * 2, ch,
                          d->leg_scratch[omp_get_thread_num()], X, ldx);
     }

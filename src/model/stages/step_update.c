@@ -32,7 +32,8 @@ static inline scheme_point semi_implicit(const scheme_coef *c, scheme_point star
 
 static inline scheme_point explicit_leapfrog(const scheme_coef *c, scheme_point star, scheme_point cur)
 {
-    return (scheme_point){star.eta, star.div + 2.0 * c->tau * c->L * cur.phi, star.phi - 2.0 * c->tau * c->phibar * cur.div};
+    return (scheme_point){star.eta, star.div + 2.0 * c->tau * c->L * cur.phi,
+                          star.phi - 2.0 * c->tau * c->phibar * cur.div};
 }
 
 static inline scheme_point advection(const scheme_coef *c, scheme_point star, scheme_point cur)

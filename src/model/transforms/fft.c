@@ -74,6 +74,12 @@ void pst_fft_free(pst_fft *f)
     fftw_destroy_plan(f->inverse);
 }
 
-void pst_fft_forward(const pst_fft *f, double *grid, fftw_complex *fourier) { fftw_execute_dft_r2c(f->forward, grid, fourier); }
+void pst_fft_forward(const pst_fft *f, double *grid, fftw_complex *fourier)
+{
+    fftw_execute_dft_r2c(f->forward, grid, fourier);
+}
 
-void pst_fft_inverse(const pst_fft *f, fftw_complex *fourier, double *grid) { fftw_execute_dft_c2r(f->inverse, fourier, grid); }
+void pst_fft_inverse(const pst_fft *f, fftw_complex *fourier, double *grid)
+{
+    fftw_execute_dft_c2r(f->inverse, fourier, grid);
+}

@@ -85,12 +85,13 @@ static void run_products(const pst_legendre *L, pst_leg_work *w, pst_leg_functio
     const pst_leg_method_ops *method = &pst_leg_methods[L->method];
     if (!method->generated) {
         for (const pst_leg_product *q = prod; q < prod + nprod; q++)
-            method->product(L, pst_leg_matrix(L, k, i, q->par) + q->k0, pst_leg_table_layout(L)->nk[q->par][i], L->npairs, 0,
-                            synthesis, q);
+            method->product(L, pst_leg_matrix(L, k, i, q->par) + q->k0, pst_leg_table_layout(L)->nk[q->par][i],
+                            L->npairs, 0, synthesis, q);
         return;
     }
     for (int p0 = 0; p0 < L->npairs; p0 += L->block_pairs) {
-        const int bp = L->npairs - p0 < L->block_pairs ? L->npairs - p0 : L->block_pairs, ld = (int)pst_leg_padded((size_t)bp);
+        const int bp = L->npairs - p0 < L->block_pairs ? L->npairs - p0 : L->block_pairs,
+                  ld = (int)pst_leg_padded((size_t)bp);
         pst_leg_generate(L, w, i, p0, bp);
         for (const pst_leg_product *q = prod; q < prod + nprod; q++)
             method->product(L, pst_leg_generated(L, w, k, i, q->par) + (size_t)q->k0 * ld, ld, bp, p0, synthesis, q);
@@ -220,7 +221,8 @@ void pst_leg_analysis_ext(const pst_legendre *L, pst_leg_work *w, int i, const d
     pst_leg_product prod[2];
     int n = 0;
     for (int par = 0; par < 2; par++)
-        if (L->ext.nk[par][i] > 0) prod[n++] = (pst_leg_product){par, 0, L->ext.nk[par][i], F[par], ldf, ncols, 0.0, Z[par], ncols};
+        if (L->ext.nk[par][i] > 0)
+            prod[n++] = (pst_leg_product){par, 0, L->ext.nk[par][i], F[par], ldf, ncols, 0.0, Z[par], ncols};
     run_products(L, w, PST_LEG_P, i, false, prod, n);
 }
 

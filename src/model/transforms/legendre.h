@@ -105,7 +105,10 @@ size_t pst_legendre_recurrence_doubles(int M, size_t ncoef, int nm, int npairs, 
 void pst_legendre_free(pst_legendre *L);
 
 /* The layout of the tables: spec, or ext for P̄-only tables. */
-static inline const pst_spec_layout *pst_leg_table_layout(const pst_legendre *L) { return L->p_only ? &L->ext : L->spec; }
+static inline const pst_spec_layout *pst_leg_table_layout(const pst_legendre *L)
+{
+    return L->p_only ? &L->ext : L->spec;
+}
 
 static inline const double *pst_leg_matrix(const pst_legendre *L, pst_leg_function k, int i, int par)
 {
@@ -116,27 +119,27 @@ static inline const double *pst_leg_matrix(const pst_legendre *L, pst_leg_functi
 
 /* Synthesis (spectral → Fourier) of one parity: X[npairs][ncols] = K · S[nk][ncols]
  * (leading dimensions lds, ldx).  X is zeroed when the block is empty. */
-void pst_leg_synth(const pst_legendre *L, pst_leg_work *w, pst_leg_function k, int i, int par, const double *S, int lds, int ncols,
-                   double *X, int ldx);
+void pst_leg_synth(const pst_legendre *L, pst_leg_work *w, pst_leg_function k, int i, int par, const double *S, int lds,
+                   int ncols, double *X, int ldx);
 
 /* Analysis (Fourier → spectral) of one parity: O[nk][ncols] = Kᵀ · F[npairs][ncols] + beta · O. */
-void pst_leg_analysis(const pst_legendre *L, pst_leg_work *w, pst_leg_function k, int i, int par, const double *F, int ldf, int ncols,
-                      double beta, double *O, int ldo);
+void pst_leg_analysis(const pst_legendre *L, pst_leg_work *w, pst_leg_function k, int i, int par, const double *F,
+                      int ldf, int ncols, double beta, double *O, int ldo);
 /* The same for the block's degree rows [k0, k1) alone: O[k1 − k0][ncols] (a block of a pipelined
  * vector sum computes only its own coefficients). */
-void pst_leg_analysis_rows(const pst_legendre *L, pst_leg_work *w, pst_leg_function k, int i, int par, int k0, int k1, const double *F,
-                           int ldf, int ncols, double beta, double *O, int ldo);
+void pst_leg_analysis_rows(const pst_legendre *L, pst_leg_work *w, pst_leg_function k, int i, int par, int k0, int k1,
+                           const double *F, int ldf, int ncols, double beta, double *O, int ldo);
 
 /* P̄-only tables.  Synthesis of the H sums of the parity 1 − par coefficients (columns
  * [col0, col0 + ncols) of S_opp, the [nk(1 − par)][lds] block) through P̄ of parity par:
  * X[npairs][ncols] = Σ_n s_n H_n.  C: scratch of M / 2 + 2 rows of ncols. */
-void pst_leg_synth_h(const pst_legendre *L, pst_leg_work *w, int i, int par, const double *S_opp, int lds, int col0, int ncols,
-                     double *C, double *X, int ldx);
+void pst_leg_synth_h(const pst_legendre *L, pst_leg_work *w, int i, int par, const double *S_opp, int lds, int col0,
+                     int ncols, double *C, double *X, int ldx);
 /* Analysis: the H sums of F ([npairs][ncols], ldf) through P̄ of parity par, added to rows
  * [j0, j1) of the parity 1 − par coefficients, O_opp ([j1 − j0][ncols], ldo; all of them: 0 and
  * nk(1 − par)).  Z: scratch as C above. */
-void pst_leg_analysis_h(const pst_legendre *L, pst_leg_work *w, int i, int par, int j0, int j1, const double *F, int ldf, int ncols,
-                        double *Z, double *O_opp, int ldo);
+void pst_leg_analysis_h(const pst_legendre *L, pst_leg_work *w, int i, int par, int j0, int j1, const double *F,
+                        int ldf, int ncols, double *Z, double *O_opp, int ldo);
 
 /* P̄ of local wavenumber i for pairs [pair0, pair0 + pairs) by the recurrence into w->pbar (as
  * above); exposed for tests. */

@@ -17,15 +17,19 @@
 enum { PST_LEG_RESCALE_BITS = 400, PST_LEG_LANES = 8, PST_LEG_WIDE = 32 };
 
 /* Rows of a generated block are whole groups of PST_LEG_LANES pairs (the last group padded). */
-static inline size_t pst_leg_padded(size_t pairs) { return (pairs + PST_LEG_LANES - 1) / PST_LEG_LANES * PST_LEG_LANES; }
+static inline size_t pst_leg_padded(size_t pairs)
+{
+    return (pairs + PST_LEG_LANES - 1) / PST_LEG_LANES * PST_LEG_LANES;
+}
 
 static inline double pst_leg_eps(int n, int m) { return sqrt(((double)n * n - (double)m * m) / (4.0 * n * n - 1.0)); }
 
 /* One group of lanes pairs: their recurrences side by side in registers (the loop over lanes
  * vectorised), each degree's values stored to its row of the block (stride ld). */
 static inline __attribute__((always_inline)) void pst_leg_generate_lanes(int lanes, int m, int M1, const double *alpha,
-                                                                         const double *beta, const double *mu, const double *s,
-                                                                         const double *sj, double *row0, double *row1, size_t ld)
+                                                                         const double *beta, const double *mu,
+                                                                         const double *s, const double *sj,
+                                                                         double *row0, double *row1, size_t ld)
 {
     double p0[PST_LEG_WIDE], p1[PST_LEG_WIDE], steps[PST_LEG_WIDE], x[PST_LEG_WIDE];
     const double e1 = pst_leg_eps(m + 1, m);
@@ -57,8 +61,8 @@ static inline __attribute__((always_inline)) void pst_leg_generate_lanes(int lan
 
 /* P̄ of the P̄-only degrees m..M+1 of wavenumber i for pairs [pair0, pair0 + pairs) into the
  * block at row0 (parity 0, [nk_ext(0)][ld]) and row1 (parity 1), ld = pst_leg_padded(pairs). */
-static inline __attribute__((always_inline)) void pst_leg_generate_block(const pst_legendre *L, int i, int pair0, int pairs,
-                                                                         double *row0, double *row1)
+static inline __attribute__((always_inline)) void pst_leg_generate_block(const pst_legendre *L, int i, int pair0,
+                                                                         int pairs, double *row0, double *row1)
 {
     const pst_spec_layout *t = &L->ext;
     const int m = t->m[i];
@@ -68,10 +72,12 @@ static inline __attribute__((always_inline)) void pst_leg_generate_block(const p
         const size_t at = (size_t)i * np + (size_t)pair0 + l0;
         const double *mu = L->mu_lanes + pair0 + l0;
         if ((size_t)pairs - l0 >= PST_LEG_WIDE) {
-            pst_leg_generate_lanes(PST_LEG_WIDE, m, t->M, alpha, beta, mu, L->start + at, L->start_j + at, row0 + l0, row1 + l0, ld);
+            pst_leg_generate_lanes(PST_LEG_WIDE, m, t->M, alpha, beta, mu, L->start + at, L->start_j + at, row0 + l0,
+                                   row1 + l0, ld);
             l0 += PST_LEG_WIDE;
         } else {
-            pst_leg_generate_lanes(PST_LEG_LANES, m, t->M, alpha, beta, mu, L->start + at, L->start_j + at, row0 + l0, row1 + l0, ld);
+            pst_leg_generate_lanes(PST_LEG_LANES, m, t->M, alpha, beta, mu, L->start + at, L->start_j + at, row0 + l0,
+                                   row1 + l0, ld);
             l0 += PST_LEG_LANES;
         }
     }

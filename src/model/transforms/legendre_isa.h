@@ -10,7 +10,8 @@
 struct pst_legendre;
 
 typedef enum pst_leg_isa { PST_LEG_ISA_BASELINE, PST_LEG_ISA_AVX2, PST_LEG_ISA_AVX512, PST_NLEG_ISAS } pst_leg_isa;
-extern const char *const pst_leg_isa_names[PST_NLEG_ISAS]; /* "baseline" (x86-64 SSE2), "avx2" (with FMA), "avx512" (F) */
+extern const char
+    *const pst_leg_isa_names[PST_NLEG_ISAS]; /* "baseline" (x86-64 SSE2), "avx2" (with FMA), "avx512" (F) */
 
 /* One path's kernels.  P blocks are degree-major, [degree][pair] with rows ldp apart, as the
  * recurrence generates them.
@@ -19,7 +20,8 @@ extern const char *const pst_leg_isa_names[PST_NLEG_ISAS]; /* "baseline" (x86-64
  *   analysis:  O[nk][ncols] = Σ_pair P[k][pair] F[pair][ncols] + beta O  (beta 0: O not read). */
 typedef struct pst_leg_isa_ops {
     void (*generate)(const struct pst_legendre *L, int i, int pair0, int pairs, double *row0, double *row1);
-    void (*synth)(int pairs, int nk, const double *P, size_t ldp, const double *S, int lds, int ncols, double *X, int ldx);
+    void (*synth)(int pairs, int nk, const double *P, size_t ldp, const double *S, int lds, int ncols, double *X,
+                  int ldx);
     void (*analysis)(int nk, int pairs, const double *P, size_t ldp, const double *F, int ldf, int ncols, double beta,
                      double *O, int ldo);
 } pst_leg_isa_ops;

@@ -52,46 +52,46 @@ static inline double sfma(double a, double b, double acc)
 /* One tile of each sum for vectors (T vd, W VL) and for single columns (T double, W 1, the
  * columns past the last whole vector).  R and CV are constants at every call (always_inline in
  * a switch), so acc is registers. */
-#define PST_LEG_TILES(tag, T, W, LOAD, STORE, FMA)                                                                                   \
-    static inline __attribute__((always_inline)) void synth_tile_##tag(int R, int CV, int nk, const double *P, size_t ldp,      \
-                                                                       const double *S, int lds, double *X, int ldx)            \
-    {                                                                                                                           \
-        T acc[TILE_R][TILE_CV];                                                                                                 \
-        for (int r = 0; r < R; r++)                                                                                             \
-            for (int c = 0; c < CV; c++) acc[r][c] = (T){0};                                                                    \
-        for (int k = 0; k < nk; k++) {                                                                                          \
-            const double *p = P + (size_t)k * ldp, *s = S + (size_t)k * lds;                                                  \
-            T sv[TILE_CV];                                                                                                      \
-            for (int c = 0; c < CV; c++) sv[c] = LOAD(s + c * W);                                                               \
-            for (int r = 0; r < R; r++) {                                                                                       \
-                const T pr = (T){0} + p[r];                                                                                     \
-                for (int c = 0; c < CV; c++) acc[r][c] = FMA(pr, sv[c], acc[r][c]);                                                           \
-            }                                                                                                                   \
-        }                                                                                                                       \
-        for (int r = 0; r < R; r++)                                                                                             \
-            for (int c = 0; c < CV; c++) STORE(X + (size_t)r * ldx + c * W, acc[r][c]);                                         \
-    }                                                                                                                           \
-    static inline __attribute__((always_inline)) void analysis_tile_##tag(int R, int CV, int pairs, const double *P,           \
-                                                                          size_t ldp, const double *F, int ldf, double beta,   \
-                                                                          double *O, int ldo)                                   \
-    {                                                                                                                           \
-        T acc[TILE_R][TILE_CV];                                                                                                 \
-        for (int r = 0; r < R; r++)                                                                                             \
-            for (int c = 0; c < CV; c++) acc[r][c] = (T){0};                                                                    \
-        for (int j = 0; j < pairs; j++) {                                                                                       \
-            const double *f = F + (size_t)j * ldf;                                                                              \
-            T fv[TILE_CV];                                                                                                      \
-            for (int c = 0; c < CV; c++) fv[c] = LOAD(f + c * W);                                                               \
-            for (int r = 0; r < R; r++) {                                                                                       \
-                const T pr = (T){0} + P[(size_t)r * ldp + j];                                                                   \
-                for (int c = 0; c < CV; c++) acc[r][c] = FMA(pr, fv[c], acc[r][c]);                                                           \
-            }                                                                                                                   \
-        }                                                                                                                       \
-        for (int r = 0; r < R; r++)                                                                                             \
-            for (int c = 0; c < CV; c++) {                                                                                      \
-                double *o = O + (size_t)r * ldo + c * W;                                                                        \
-                STORE(o, beta != 0.0 ? acc[r][c] + beta * LOAD(o) : acc[r][c]);                                                 \
-            }                                                                                                                   \
+#define PST_LEG_TILES(tag, T, W, LOAD, STORE, FMA)                                                                     \
+    static inline __attribute__((always_inline)) void synth_tile_##tag(                                                \
+        int R, int CV, int nk, const double *P, size_t ldp, const double *S, int lds, double *X, int ldx)              \
+    {                                                                                                                  \
+        T acc[TILE_R][TILE_CV];                                                                                        \
+        for (int r = 0; r < R; r++)                                                                                    \
+            for (int c = 0; c < CV; c++) acc[r][c] = (T){0};                                                           \
+        for (int k = 0; k < nk; k++) {                                                                                 \
+            const double *p = P + (size_t)k * ldp, *s = S + (size_t)k * lds;                                           \
+            T sv[TILE_CV];                                                                                             \
+            for (int c = 0; c < CV; c++) sv[c] = LOAD(s + c * W);                                                      \
+            for (int r = 0; r < R; r++) {                                                                              \
+                const T pr = (T){0} + p[r];                                                                            \
+                for (int c = 0; c < CV; c++) acc[r][c] = FMA(pr, sv[c], acc[r][c]);                                    \
+            }                                                                                                          \
+        }                                                                                                              \
+        for (int r = 0; r < R; r++)                                                                                    \
+            for (int c = 0; c < CV; c++) STORE(X + (size_t)r * ldx + c * W, acc[r][c]);                                \
+    }                                                                                                                  \
+    static inline __attribute__((always_inline)) void analysis_tile_##tag(int R, int CV, int pairs, const double *P,   \
+                                                                          size_t ldp, const double *F, int ldf,        \
+                                                                          double beta, double *O, int ldo)             \
+    {                                                                                                                  \
+        T acc[TILE_R][TILE_CV];                                                                                        \
+        for (int r = 0; r < R; r++)                                                                                    \
+            for (int c = 0; c < CV; c++) acc[r][c] = (T){0};                                                           \
+        for (int j = 0; j < pairs; j++) {                                                                              \
+            const double *f = F + (size_t)j * ldf;                                                                     \
+            T fv[TILE_CV];                                                                                             \
+            for (int c = 0; c < CV; c++) fv[c] = LOAD(f + c * W);                                                      \
+            for (int r = 0; r < R; r++) {                                                                              \
+                const T pr = (T){0} + P[(size_t)r * ldp + j];                                                          \
+                for (int c = 0; c < CV; c++) acc[r][c] = FMA(pr, fv[c], acc[r][c]);                                    \
+            }                                                                                                          \
+        }                                                                                                              \
+        for (int r = 0; r < R; r++)                                                                                    \
+            for (int c = 0; c < CV; c++) {                                                                             \
+                double *o = O + (size_t)r * ldo + c * W;                                                               \
+                STORE(o, beta != 0.0 ? acc[r][c] + beta * LOAD(o) : acc[r][c]);                                        \
+            }                                                                                                          \
     }
 
 static inline double sload(const double *p) { return *p; }
@@ -102,31 +102,67 @@ PST_LEG_TILES(s, double, 1, sload, sstore, sfma)
 /* The row tails (R < TILE_R) and column tails (CV < TILE_CV) as constants: rows 5 and 6 only
  * where the tiles have them. */
 #if PST_LEG_TILE_R >= 6
-#define PST_LEG_ROWS_5_6(call)                                                                                                  \
-    case 5 * 8 + 1: call(5, 1); break;                                                                                          \
-    case 5 * 8 + 2: call(5, 2); break;                                                                                          \
-    case 5 * 8 + 3: call(5, 3); break;                                                                                          \
-    case 6 * 8 + 1: call(6, 1); break;                                                                                          \
-    case 6 * 8 + 2: call(6, 2); break;                                                                                          \
-    case 6 * 8 + 3: call(6, 3); break;
+#define PST_LEG_ROWS_5_6(call)                                                                                         \
+    case 5 * 8 + 1:                                                                                                    \
+        call(5, 1);                                                                                                    \
+        break;                                                                                                         \
+    case 5 * 8 + 2:                                                                                                    \
+        call(5, 2);                                                                                                    \
+        break;                                                                                                         \
+    case 5 * 8 + 3:                                                                                                    \
+        call(5, 3);                                                                                                    \
+        break;                                                                                                         \
+    case 6 * 8 + 1:                                                                                                    \
+        call(6, 1);                                                                                                    \
+        break;                                                                                                         \
+    case 6 * 8 + 2:                                                                                                    \
+        call(6, 2);                                                                                                    \
+        break;                                                                                                         \
+    case 6 * 8 + 3:                                                                                                    \
+        call(6, 3);                                                                                                    \
+        break;
 #else
 #define PST_LEG_ROWS_5_6(call)
 #endif
-#define PST_LEG_DISPATCH(call, R, CV)                                                                                           \
-    switch ((R) * 8 + (CV)) {                                                                                                   \
-    case 1 * 8 + 1: call(1, 1); break;                                                                                          \
-    case 1 * 8 + 2: call(1, 2); break;                                                                                          \
-    case 1 * 8 + 3: call(1, 3); break;                                                                                          \
-    case 2 * 8 + 1: call(2, 1); break;                                                                                          \
-    case 2 * 8 + 2: call(2, 2); break;                                                                                          \
-    case 2 * 8 + 3: call(2, 3); break;                                                                                          \
-    case 3 * 8 + 1: call(3, 1); break;                                                                                          \
-    case 3 * 8 + 2: call(3, 2); break;                                                                                          \
-    case 3 * 8 + 3: call(3, 3); break;                                                                                          \
-    case 4 * 8 + 1: call(4, 1); break;                                                                                          \
-    case 4 * 8 + 2: call(4, 2); break;                                                                                          \
-    case 4 * 8 + 3: call(4, 3); break;                                                                                          \
-    PST_LEG_ROWS_5_6(call)                                                                                                      \
+#define PST_LEG_DISPATCH(call, R, CV)                                                                                  \
+    switch ((R)*8 + (CV)) {                                                                                            \
+    case 1 * 8 + 1:                                                                                                    \
+        call(1, 1);                                                                                                    \
+        break;                                                                                                         \
+    case 1 * 8 + 2:                                                                                                    \
+        call(1, 2);                                                                                                    \
+        break;                                                                                                         \
+    case 1 * 8 + 3:                                                                                                    \
+        call(1, 3);                                                                                                    \
+        break;                                                                                                         \
+    case 2 * 8 + 1:                                                                                                    \
+        call(2, 1);                                                                                                    \
+        break;                                                                                                         \
+    case 2 * 8 + 2:                                                                                                    \
+        call(2, 2);                                                                                                    \
+        break;                                                                                                         \
+    case 2 * 8 + 3:                                                                                                    \
+        call(2, 3);                                                                                                    \
+        break;                                                                                                         \
+    case 3 * 8 + 1:                                                                                                    \
+        call(3, 1);                                                                                                    \
+        break;                                                                                                         \
+    case 3 * 8 + 2:                                                                                                    \
+        call(3, 2);                                                                                                    \
+        break;                                                                                                         \
+    case 3 * 8 + 3:                                                                                                    \
+        call(3, 3);                                                                                                    \
+        break;                                                                                                         \
+    case 4 * 8 + 1:                                                                                                    \
+        call(4, 1);                                                                                                    \
+        break;                                                                                                         \
+    case 4 * 8 + 2:                                                                                                    \
+        call(4, 2);                                                                                                    \
+        break;                                                                                                         \
+    case 4 * 8 + 3:                                                                                                    \
+        call(4, 3);                                                                                                    \
+        break;                                                                                                         \
+        PST_LEG_ROWS_5_6(call)                                                                                         \
     }
 
 _Static_assert(PST_LEG_TILE_R == 4 || PST_LEG_TILE_R == 6, "the dispatch covers tiles of 4 or 6 rows");
@@ -180,14 +216,15 @@ void PST_LEG_FN(pst_leg_generate)(const struct pst_legendre *L, int i, int pair0
             generate_group(m, t->M, alpha, beta, mu, L->start + at, row0 + l0, row1 + l0, ld);
             l0 += GROUP_PAIRS;
         } else {
-            pst_leg_generate_lanes(PST_LEG_LANES, m, t->M, alpha, beta, mu, L->start + at, L->start_j + at, row0 + l0, row1 + l0, ld);
+            pst_leg_generate_lanes(PST_LEG_LANES, m, t->M, alpha, beta, mu, L->start + at, L->start_j + at, row0 + l0,
+                                   row1 + l0, ld);
             l0 += PST_LEG_LANES;
         }
     }
 }
 
-void PST_LEG_FN(pst_leg_synth)(int pairs, int nk, const double *P, size_t ldp, const double *S, int lds, int ncols, double *X,
-                               int ldx)
+void PST_LEG_FN(pst_leg_synth)(int pairs, int nk, const double *P, size_t ldp, const double *S, int lds, int ncols,
+                               double *X, int ldx)
 {
     const int nvec = ncols / VL;
     for (int r0 = 0; r0 < pairs; r0 += TILE_R) {

@@ -5,11 +5,12 @@
 
 #include "model/transforms/legendre_isa.h"
 
-#define PST_LEG_ISA_DECLARE(path)                                                                                           \
-    void pst_leg_generate_##path(const struct pst_legendre *L, int i, int pair0, int pairs, double *row0, double *row1);   \
-    void pst_leg_synth_##path(int pairs, int nk, const double *P, size_t ldp, const double *S, int lds, int ncols, double *X, \
-                              int ldx);                                                                                     \
-    void pst_leg_analysis_##path(int nk, int pairs, const double *P, size_t ldp, const double *F, int ldf, int ncols,        \
+#define PST_LEG_ISA_DECLARE(path)                                                                                      \
+    void pst_leg_generate_##path(const struct pst_legendre *L, int i, int pair0, int pairs, double *row0,              \
+                                 double *row1);                                                                        \
+    void pst_leg_synth_##path(int pairs, int nk, const double *P, size_t ldp, const double *S, int lds, int ncols,     \
+                              double *X, int ldx);                                                                     \
+    void pst_leg_analysis_##path(int nk, int pairs, const double *P, size_t ldp, const double *F, int ldf, int ncols,  \
                                  double beta, double *O, int ldo);
 PST_LEG_ISA_DECLARE(baseline)
 PST_LEG_ISA_DECLARE(avx2)

@@ -12,8 +12,11 @@
 static void product_tables(const pst_legendre *L, const double *A, int lda, int pairs, int p0, bool synthesis,
                            const pst_leg_product *q)
 {
-    if (synthesis) pst_blas_dgemm(L->blas, false, pairs, q->ncols, q->k1, 1.0, A, lda, q->in, q->ldin, 0.0, q->out, q->ldout);
-    else pst_blas_dgemm(L->blas, true, q->k1 - q->k0, q->ncols, pairs, 1.0, A, lda, q->in, q->ldin, q->beta, q->out, q->ldout);
+    if (synthesis)
+        pst_blas_dgemm(L->blas, false, pairs, q->ncols, q->k1, 1.0, A, lda, q->in, q->ldin, 0.0, q->out, q->ldout);
+    else
+        pst_blas_dgemm(L->blas, true, q->k1 - q->k0, q->ncols, pairs, 1.0, A, lda, q->in, q->ldin, q->beta, q->out,
+                       q->ldout);
 }
 
 /* recurrence: a generated block (degree-major) through the BLAS; the analysis of later blocks
@@ -22,10 +25,11 @@ static void product_blas(const pst_legendre *L, const double *A, int lda, int pa
                          const pst_leg_product *q)
 {
     if (synthesis)
-        pst_blas_dgemm(L->blas, true, pairs, q->ncols, q->k1, 1.0, A, lda, q->in, q->ldin, 0.0, q->out + (size_t)p0 * q->ldout, q->ldout);
+        pst_blas_dgemm(L->blas, true, pairs, q->ncols, q->k1, 1.0, A, lda, q->in, q->ldin, 0.0,
+                       q->out + (size_t)p0 * q->ldout, q->ldout);
     else
-        pst_blas_dgemm(L->blas, false, q->k1 - q->k0, q->ncols, pairs, 1.0, A, lda, q->in + (size_t)p0 * q->ldin, q->ldin,
-                       p0 ? 1.0 : q->beta, q->out, q->ldout);
+        pst_blas_dgemm(L->blas, false, q->k1 - q->k0, q->ncols, pairs, 1.0, A, lda, q->in + (size_t)p0 * q->ldin,
+                       q->ldin, p0 ? 1.0 : q->beta, q->out, q->ldout);
 }
 
 /* simd: P̄ and the sums on L's instruction-set path. */
@@ -39,13 +43,16 @@ static void product_simd(const pst_legendre *L, const double *A, int lda, int pa
                          const pst_leg_product *q)
 {
     const pst_leg_isa_ops *isa = pst_leg_isa_ops_of(L->isa);
-    if (synthesis) isa->synth(pairs, q->k1, A, (size_t)lda, q->in, q->ldin, q->ncols, q->out + (size_t)p0 * q->ldout, q->ldout);
-    else isa->analysis(q->k1 - q->k0, pairs, A, (size_t)lda, q->in + (size_t)p0 * q->ldin, q->ldin, q->ncols, p0 ? 1.0 : q->beta,
-                       q->out, q->ldout);
+    if (synthesis)
+        isa->synth(pairs, q->k1, A, (size_t)lda, q->in, q->ldin, q->ncols, q->out + (size_t)p0 * q->ldout, q->ldout);
+    else
+        isa->analysis(q->k1 - q->k0, pairs, A, (size_t)lda, q->in + (size_t)p0 * q->ldin, q->ldin, q->ncols,
+                      p0 ? 1.0 : q->beta, q->out, q->ldout);
 }
 
 const pst_leg_method_ops pst_leg_methods[PST_NLEG_METHODS] = {
-    [PST_LEG_DGEMM] = {"dgemm", true, false, NULL, product_tables, "P-bar from tables held in memory, through the BLAS"},
+    [PST_LEG_DGEMM] = {"dgemm", true, false, NULL, product_tables,
+                       "P-bar from tables held in memory, through the BLAS"},
     [PST_LEG_RECURRENCE] = {"recurrence", false, true, pst_leg_generate_cloned, product_blas,
                             "P-bar generated on the fly for each block of latitudes, no tables, through the BLAS"},
     [PST_LEG_SIMD] = {"simd", false, true, generate_simd, product_simd,

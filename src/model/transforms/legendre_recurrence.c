@@ -31,12 +31,18 @@ size_t pst_legendre_work_doubles(int M, int npairs)
  * H's M + 1 after them.  Its products come one parity and one of P̄ or H at a time, with a few
  * columns each: blocks of pairs would be generated again for every one of them (T341L16's
  * diagnostics spent 3 s so). */
-static int block_pairs(int M, int npairs, bool with_h) { return with_h ? (npairs > 0 ? npairs : 1) : pst_legendre_block_pairs(M, npairs); }
+static int block_pairs(int M, int npairs, bool with_h)
+{
+    return with_h ? (npairs > 0 ? npairs : 1) : pst_legendre_block_pairs(M, npairs);
+}
 size_t pst_leg_work_area_doubles(int M, int npairs, bool with_h)
 {
     return ((size_t)M + 2 + (with_h ? (size_t)M + 1 : 0)) * padded((size_t)block_pairs(M, npairs, with_h));
 }
-static size_t work_doubles(const pst_legendre *L) { return pst_leg_work_area_doubles(L->spec->M, L->npairs, !L->p_only); }
+static size_t work_doubles(const pst_legendre *L)
+{
+    return pst_leg_work_area_doubles(L->spec->M, L->npairs, !L->p_only);
+}
 
 static size_t at_least_1(size_t n) { return n ? n : 1; }
 

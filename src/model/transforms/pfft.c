@@ -9,7 +9,7 @@
 #include "core/alloc.h"
 #include "core/errors.h"
 #include "model/transforms/fft.h"
-#include "run/timer.h"
+#include "runtime/timer.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -88,7 +88,8 @@ static void unpack_b(void *arg, int q)
 static int byte_count(size_t n, size_t elem)
 {
     size_t b = n * elem;
-    if (b > (size_t)0x7fffffff) pst_fatal(PST_EXIT_FAILED, "FFT stage transpose block of %zu bytes exceeds MPI's int counts", b);
+    if (b > (size_t)0x7fffffff)
+        pst_fatal(PST_EXIT_FAILED, "FFT stage transpose block of %zu bytes exceeds MPI's int counts", b);
     return (int)b;
 }
 
@@ -131,7 +132,10 @@ static size_t send_bytes(const pst_pfft *f)
 /* Buffered sends (0,0) keep a message's space until MPI reclaims it after delivery, which can
  * lag a whole substep behind: the stage holds room for twice its traffic while it lives, beside
  * the other stages' (pst_exchange_hold). */
-static void hold_space(const pst_pfft *f, long messages) { pst_exchange_hold(f->protocol, f->row, send_bytes(f), messages); }
+static void hold_space(const pst_pfft *f, long messages)
+{
+    pst_exchange_hold(f->protocol, f->row, send_bytes(f), messages);
+}
 
 /* My line block's FFTs (forward: grid to Fourier), group by group. */
 static void fft_block(const pst_pfft *f, bool forward)
@@ -167,9 +171,11 @@ pst_pfft *pst_pfft_create(const pst_par *par, int lines, int threads, pst_fft_pl
     f->comm_event = pst_event_register(events, "fft_comm");
     if (f->alg->family == PST_FAMILY_DFFT) {
         f->dfft = pst_dfft_create(par->cfg.fft_protocol, par->cfg.fft_overlap, par->row, nlon, lines, M, planner);
-        if (pst_dfft_nm(f->dfft) != par->nmx) pst_fatal(PST_EXIT_FAILED, "dfft wavenumbers disagree with the decomposition");
+        if (pst_dfft_nm(f->dfft) != par->nmx)
+            pst_fatal(PST_EXIT_FAILED, "dfft wavenumbers disagree with the decomposition");
         for (int i = 0; i < par->nmx; i++)
-            if (pst_dfft_m(f->dfft, i) != par->mx[i]) pst_fatal(PST_EXIT_FAILED, "dfft wavenumbers disagree with the decomposition");
+            if (pst_dfft_m(f->dfft, i) != par->mx[i])
+                pst_fatal(PST_EXIT_FAILED, "dfft wavenumbers disagree with the decomposition");
         hold_space(f, 2);
         return f;
     }

@@ -18,7 +18,7 @@
 
 #include "algo/fft_planner.h"
 #include "model/setup/parallel.h"
-#include "run/events.h"
+#include "runtime/events.h"
 
 #include <fftw3.h>
 
@@ -28,7 +28,8 @@ typedef struct pst_pfft pst_pfft;
 /* FFTW plans through `planner` (fft_planner.h); the algorithm's time into the event "fft_comm" of
  * `events` (registered here).  The transposes' FFTs of the rank's line block run on `threads`
  * OpenMP threads (1: none), the transposes on the calling thread. */
-pst_pfft *pst_pfft_create(const pst_par *par, int lines, int threads, pst_fft_planner *planner, pst_event_table *events);
+pst_pfft *pst_pfft_create(const pst_par *par, int lines, int threads, pst_fft_planner *planner,
+                          pst_event_table *events);
 /* Fourier [lines][nmx] → grid [lines][nlon_local]; four is not modified. */
 void pst_pfft_inverse(pst_pfft *f, const fftw_complex *four, double *grid);
 /* grid [lines][nlon_local] → Fourier [lines][nmx]; grid is not modified. */

@@ -52,14 +52,18 @@ static void pack(void *arg, int q)
 
 static int bytes_of(size_t doubles)
 {
-    if (doubles * sizeof(double) > (size_t)0x7fffffff) pst_fatal(PST_EXIT_FAILED, "Legendre transpose block of %zu doubles exceeds MPI's int counts", doubles);
+    if (doubles * sizeof(double) > (size_t)0x7fffffff)
+        pst_fatal(PST_EXIT_FAILED, "Legendre transpose block of %zu doubles exceeds MPI's int counts", doubles);
     return (int)(doubles * sizeof(double));
 }
 
 /* Buffered sends (0,0) keep a message's space until MPI reclaims it after delivery, which can
  * lag a whole substep behind: the stage holds room for twice its traffic while it lives, beside
  * the other stages' (pst_exchange_hold). */
-static void hold_space(const pst_pleg *l, long messages) { pst_exchange_hold(l->protocol, l->col, l->send_bytes, messages); }
+static void hold_space(const pst_pleg *l, long messages)
+{
+    pst_exchange_hold(l->protocol, l->col, l->send_bytes, messages);
+}
 
 pst_pleg *pst_pleg_create(const pst_par *par, size_t width, size_t sum_doubles, size_t unit, pst_event_table *events)
 {
@@ -75,7 +79,8 @@ pst_pleg *pst_pleg_create(const pst_par *par, size_t width, size_t sum_doubles, 
     l->in_flight = MPI_REQUEST_NULL;
     const pst_algorithm *alg = par->cfg.legendre;
     if (!pst_par_leg_is_transpose(alg)) {
-        l->sum = pst_vsum_create(alg, par->cfg.leg_protocol, par->cfg.leg_overlap, par->col, sum_doubles, unit, PST_VSUM_REPLICATED);
+        l->sum = pst_vsum_create(alg, par->cfg.leg_protocol, par->cfg.leg_overlap, par->col, sum_doubles, unit,
+                                 PST_VSUM_REPLICATED);
         int log2q;
         pst_pow2_floor(l->Q, &log2q);
         l->send_bytes = ((size_t)log2q + 4) * sum_doubles * sizeof(double); /* the most any algorithm sends */
@@ -159,7 +164,8 @@ void pst_pleg_sum_start(pst_pleg *l, double *sums)
 {
     double since_s;
     pst_event_begin(&since_s);
-    if (l->in_flight != MPI_REQUEST_NULL) pst_fatal(PST_EXIT_FAILED, "level pipeline: a Legendre sum is already in flight");
+    if (l->in_flight != MPI_REQUEST_NULL)
+        pst_fatal(PST_EXIT_FAILED, "level pipeline: a Legendre sum is already in flight");
 #if defined(PST_HAVE_MPI_NBC)
     PST_MPI_CHECK(MPI_Iallreduce(MPI_IN_PLACE, sums, l->sum_doubles, MPI_DOUBLE, MPI_SUM, l->col, &l->in_flight));
 #else

@@ -14,7 +14,7 @@
 
 #include "algo/vsum.h"
 #include "model/setup/parallel.h"
-#include "run/events.h"
+#include "runtime/events.h"
 
 typedef struct pst_pleg pst_pleg;
 

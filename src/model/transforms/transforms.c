@@ -48,7 +48,10 @@ void pst_sht_free(pst_sht *t)
     free(t->y);
 }
 
-static fftw_complex *line(pst_sht *t, int field, int lat) { return t->four + ((size_t)field * t->nlat + lat) * t->fft.nc; }
+static fftw_complex *line(pst_sht *t, int field, int lat)
+{
+    return t->four + ((size_t)field * t->nlat + lat) * t->fft.nc;
+}
 
 static void forward_fft(pst_sht *t, int field, const double *grid)
 {
@@ -79,8 +82,10 @@ void pst_sht_analysis(pst_sht *t, const double *grid, double *spec)
                 t->b[2 * p + r] = c * (n[r] - s[r]);
             }
         }
-        pst_leg_analysis(&t->leg, t->leg.work, PST_LEG_P, i, 0, t->a, 2, 2, 0.0, spec + 2 * pst_spec_block(&t->spec, i, 0), 2);
-        pst_leg_analysis(&t->leg, t->leg.work, PST_LEG_P, i, 1, t->b, 2, 2, 0.0, spec + 2 * pst_spec_block(&t->spec, i, 1), 2);
+        pst_leg_analysis(&t->leg, t->leg.work, PST_LEG_P, i, 0, t->a, 2, 2, 0.0,
+                         spec + 2 * pst_spec_block(&t->spec, i, 0), 2);
+        pst_leg_analysis(&t->leg, t->leg.work, PST_LEG_P, i, 1, t->b, 2, 2, 0.0,
+                         spec + 2 * pst_spec_block(&t->spec, i, 1), 2);
     }
 }
 

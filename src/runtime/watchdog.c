@@ -1,8 +1,8 @@
-#include "run/watchdog.h"
+#include "runtime/watchdog.h"
 
 #include "core/errors.h"
 #include "core/outfile.h"
-#include "run/simulation.h"
+#include "runtime/simulation.h"
 
 #include <mpi.h>
 #include <signal.h>
@@ -78,8 +78,8 @@ static void compose(const char *phase)
     sigaddset(&block, SIGALRM);
     sigprocmask(SIG_BLOCK, &block, &old);
     int n = snprintf(wd.message, sizeof wd.message,
-                     "%s: error (rank %d): timeout: experiment '%s' ran longer than %g s; aborting\n", pst_progname(), wd.rank,
-                     phase, wd.timeout_s);
+                     "%s: error (rank %d): timeout: experiment '%s' ran longer than %g s; aborting\n", pst_progname(),
+                     wd.rank, phase, wd.timeout_s);
     wd.message_len = n < 0 ? 0 : n >= (int)sizeof wd.message ? (int)sizeof wd.message - 1 : n;
     sigprocmask(SIG_SETMASK, &old, NULL);
 }
@@ -99,7 +99,8 @@ void pst_watchdog_start(double timeout_s)
     struct sigevent ev = {0};
     ev.sigev_notify = SIGEV_SIGNAL;
     ev.sigev_signo = SIGALRM;
-    if (timer_create(CLOCK_MONOTONIC, &ev, &wd.timer) != 0) pst_fatal(PST_EXIT_FAILED, "watchdog: cannot create a timer");
+    if (timer_create(CLOCK_MONOTONIC, &ev, &wd.timer) != 0)
+        pst_fatal(PST_EXIT_FAILED, "watchdog: cannot create a timer");
     wd.running = true;
     compose("start-up");
     arm(wd.timeout_s);

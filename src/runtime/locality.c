@@ -1,8 +1,8 @@
-#include "run/locality.h"
+#include "runtime/locality.h"
 
 #include "core/alloc.h"
 #include "core/errors.h"
-#include "run/simulation.h"
+#include "runtime/simulation.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,8 +75,8 @@ static void probe_path(int rank)
         memset(out, 0x5a, PROBE_CHUNK_BYTES);
         long long before = interface_bytes();
         for (int i = 0; i < PROBE_ROUNDS; i++)
-            MPI_Sendrecv(out, PROBE_CHUNK_BYTES, MPI_BYTE, other, PROBE_TAG, in, PROBE_CHUNK_BYTES, MPI_BYTE, other, PROBE_TAG, comm,
-                         MPI_STATUS_IGNORE);
+            MPI_Sendrecv(out, PROBE_CHUNK_BYTES, MPI_BYTE, other, PROBE_TAG, in, PROBE_CHUNK_BYTES, MPI_BYTE, other,
+                         PROBE_TAG, comm, MPI_STATUS_IGNORE);
         long long after = interface_bytes();
         long long moved = before < 0 || after < 0 ? -1 : after - before;
         if (rank == peer) MPI_Send(&moved, 1, MPI_LONG_LONG, 0, PROBE_TAG, comm);
@@ -202,8 +202,10 @@ void pst_rec_locality(pst_rec *r)
     pst_rec_str(r, "cpu_bind", first_env(cpu_bind));
     pst_rec_obj_begin(r, "path");
     char library[256];
-    snprintf(library, sizeof library, "pml=%s btl=%s UCX_TLS=%s", getenv("OMPI_MCA_pml") ? getenv("OMPI_MCA_pml") : "default",
-             getenv("OMPI_MCA_btl") ? getenv("OMPI_MCA_btl") : "default", getenv("UCX_TLS") ? getenv("UCX_TLS") : "default");
+    snprintf(library, sizeof library, "pml=%s btl=%s UCX_TLS=%s",
+             getenv("OMPI_MCA_pml") ? getenv("OMPI_MCA_pml") : "default",
+             getenv("OMPI_MCA_btl") ? getenv("OMPI_MCA_btl") : "default",
+             getenv("UCX_TLS") ? getenv("UCX_TLS") : "default");
     pst_rec_str(r, "library_asked", library);
     if (loc.probed) {
         pst_rec_int(r, "probe_bytes", loc.probe_bytes);
@@ -224,15 +226,19 @@ void pst_rec_locality(pst_rec *r)
 void pst_locality_print(void)
 {
     if (loc.nnodes < 2) return;
-    printf("# locality: %d nodes on %d machine%s; ranks per node:", loc.nnodes, loc.nmachines, loc.nmachines == 1 ? "" : "s");
+    printf("# locality: %d nodes on %d machine%s; ranks per node:", loc.nnodes, loc.nmachines,
+           loc.nmachines == 1 ? "" : "s");
     for (int i = 0; i < loc.nnodes; i++) printf(" %d", loc.ranks_per_node[i]);
     if (!loc.probed) {
         printf("; no probe between nodes (simulated)\n");
         return;
     }
-    printf("; a %lld-byte probe between nodes moved %lld bytes on their interfaces\n", loc.probe_bytes, loc.interface_bytes);
+    printf("; a %lld-byte probe between nodes moved %lld bytes on their interfaces\n", loc.probe_bytes,
+           loc.interface_bytes);
     if (!seen_on_interfaces() && loc.nmachines == 1)
-        fprintf(stderr, "%s: warning: the nodes share one machine and the probe between them did not cross their network "
-                "interfaces: inter-node pairs went through shared memory, not a network (for MPICH over UCX: UCX_TLS=tcp,self)\n",
+        fprintf(stderr,
+                "%s: warning: the nodes share one machine and the probe between them did not cross their network "
+                "interfaces: inter-node pairs went through shared memory, not a network (for MPICH over UCX: "
+                "UCX_TLS=tcp,self)\n",
                 pst_progname());
 }

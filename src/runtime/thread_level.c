@@ -1,4 +1,4 @@
-#include "run/thread_level.h"
+#include "runtime/thread_level.h"
 
 #include <mpi.h>
 #include <stdbool.h>

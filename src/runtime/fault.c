@@ -1,4 +1,4 @@
-#include "run/fault.h"
+#include "runtime/fault.h"
 
 #include <errno.h>
 #include <stdio.h>

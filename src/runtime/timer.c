@@ -1,4 +1,4 @@
-#include "run/timer.h"
+#include "runtime/timer.h"
 
 #include <math.h>
 

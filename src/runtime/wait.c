@@ -1,4 +1,4 @@
-#include "run/wait.h"
+#include "runtime/wait.h"
 
 #include <time.h>
 

@@ -1,9 +1,9 @@
-#include "run/rounds.h"
+#include "runtime/rounds.h"
 
 #include "core/alloc.h"
 #include "core/errors.h"
-#include "run/wait.h"
-#include "run/timer.h"
+#include "runtime/wait.h"
+#include "runtime/timer.h"
 
 #include <math.h>
 #include <mpi.h>
@@ -106,7 +106,8 @@ void pst_rounds_run(pst_rounds *R, pst_rounds_opts *o, size_t k, long long reps,
     grow(R, nreps);
     double t0 = pst_now_s();
     if (o->budget_start_s < 0) o->budget_start_s = t0;
-    double share_s = o->budget_s > 0 ? (o->budget_s - (t0 - o->budget_start_s)) / (double)(o->sets_left ? o->sets_left : 1) : 0;
+    double share_s =
+        o->budget_s > 0 ? (o->budget_s - (t0 - o->budget_start_s)) / (double)(o->sets_left ? o->sets_left : 1) : 0;
     unsigned long long set = o->sets_run++;
     if (o->sets_left) o->sets_left--;
     double *local = pst_malloc(k * nreps * sizeof *local);
@@ -207,7 +208,8 @@ void pst_rec_verdict(pst_rec *r, const pst_verdict *v, const bool *in_set, const
     if (v->n < PST_MIN_VERDICT_ROUNDS) caveats[nc++] = "fewer than 10 rounds";
     if (!precision_reached) caveats[nc++] = "precision not reached";
     /* Below 20 ticks of the clock a verdict is about the timer, not the alternatives. */
-    if (c->timer_resolution_s > 0 && v->best_median < 20 * c->timer_resolution_s) caveats[nc++] = "below 20x timer resolution";
+    if (c->timer_resolution_s > 0 && v->best_median < 20 * c->timer_resolution_s)
+        caveats[nc++] = "below 20x timer resolution";
     pst_rec_bool(r, "verdict_ok", nc == 0);
     pst_rec_strs(r, "verdict_caveats", caveats, nc);
 }

@@ -1,7 +1,7 @@
 /* dlsym(RTLD_DEFAULT) is a GNU extension. */
 #define _GNU_SOURCE
 #include "core/alloc.h"
-#include "run/alloc_state.h"
+#include "runtime/alloc_state.h"
 
 #include <dlfcn.h>
 #include <gnu/libc-version.h>
@@ -27,7 +27,8 @@ const char *pst_alloc_state_set(const char *state, size_t max_bytes)
     if (!strcmp(state, "warm")) {
         /* Room for the largest message and the library's temporaries of that size. */
         size_t threshold = max_bytes + (1u << 20);
-        if (threshold > THRESHOLD_MAX) return "glibc maps blocks above 32 MiB whatever its threshold; warm needs sizes up to 31 MiB";
+        if (threshold > THRESHOLD_MAX)
+            return "glibc maps blocks above 32 MiB whatever its threshold; warm needs sizes up to 31 MiB";
         mallopt(M_MMAP_THRESHOLD, (int)threshold);
         mallopt(M_TRIM_THRESHOLD, (int)(4 * threshold));
         st.mmap_threshold = (long long)threshold;

@@ -1,4 +1,4 @@
-#include "run/noise.h"
+#include "runtime/noise.h"
 
 #include "core/alloc.h"
 #include "stats/stats.h"

@@ -1,4 +1,4 @@
-#include "run/emit.h"
+#include "runtime/emit.h"
 
 void pst_rec_begin(pst_rec *r, const pst_ctx *c, const pst_schema *s)
 {

@@ -9,15 +9,15 @@
  *
  * Events time the stages of a run: the model's step and its stages, the parallel algorithms'
  * share of the FFT and Legendre stages (model/transforms/pfft.c, model/transforms/pleg.c), FFT planning.  The raw
- * timer (run/timer.h) stays where a loop measures one operation again and again to compare it
+ * timer (runtime/timer.h) stays where a loop measures one operation again and again to compare it
  * with another: the micro-benchmarks' turns (pingpong, swap, coll, match, loggp), the interleaved
- * rounds of run/rounds.c (which time `pstswm kernel`'s cases) and --blas auto's trial Legendre
+ * rounds of runtime/rounds.c (which time `pstswm kernel`'s cases) and --blas auto's trial Legendre
  * passes (model/stages/dynamics.c, for pst_blas_choose): there a repetition is the measurement, not a
  * stage of it. */
 #ifndef PST_CORE_EVENTS_H
 #define PST_CORE_EVENTS_H
 
-#include "run/timer.h"
+#include "runtime/timer.h"
 
 #include <mpi.h>
 

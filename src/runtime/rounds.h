@@ -12,7 +12,7 @@
 #define PST_ROUNDS_H
 
 #include "core/record.h"
-#include "run/context.h"
+#include "runtime/context.h"
 #include "stats/stats.h"
 #include "stats/verdict.h"
 
@@ -37,27 +37,31 @@ typedef struct pst_rounds_opts {
 enum { PST_MIN_VERDICT_ROUNDS = 10 };
 
 /* Options for a subcommand's pst_opt table. */
-#define PST_ROUNDS_SCHEDULE_OPTS(o)                                                                                        \
-    {"schedule", PST_OPT_STRING, &(o)->schedule, "KIND",                                                           \
-     "rounds (every alternative's repetition r before any's r+1, shuffled by --seed) or sequential", \
+#define PST_ROUNDS_SCHEDULE_OPTS(o)                                                                                    \
+    {"schedule", PST_OPT_STRING, &(o)->schedule, "KIND",                                                               \
+     "rounds (every alternative's repetition r before any's r+1, shuffled by --seed) or sequential",                   \
      1, 0, pst_round_schedules, NULL},                                                                                 \
-    {"seed", PST_OPT_INT, &(o)->seed, "N", "seed of the shuffled order inside each round", 0, 9.0e15, NULL, NULL}, \
-    {"margin", PST_OPT_DOUBLE, &(o)->margin, "FRAC",                                                               \
-     "equivalence margin: alternatives closer than this are a tie", 0, 1, NULL, NULL},                    \
-    {"confidence", PST_OPT_DOUBLE, &(o)->confidence, "P", "confidence of intervals and best sets", 0.5, 0.999, NULL, NULL}, \
-    {"adaptive", PST_OPT_FLAG, &(o)->adaptive, NULL,                                                               \
-     "after --reps rounds (at least 10), add rounds until every median is known to --precision or --budget is spent", 1, 0, NULL, NULL}, \
-    {"precision", PST_OPT_DOUBLE, &(o)->precision, "FRAC",                                                         \
-     "adaptive target: CI half-width of each median relative to it", 0.001, 1, NULL, NULL},               \
-    {"budget", PST_OPT_DOUBLE, &(o)->budget_s, "SEC",                                                              \
+    {"seed", PST_OPT_INT, &(o)->seed, "N", "seed of the shuffled order inside each round", 0, 9.0e15, NULL, NULL},     \
+    {"margin", PST_OPT_DOUBLE, &(o)->margin, "FRAC",                                                                   \
+     "equivalence margin: alternatives closer than this are a tie", 0, 1, NULL, NULL},                                 \
+    {"confidence", PST_OPT_DOUBLE, &(o)->confidence, "P", "confidence of intervals and best sets", 0.5, 0.999,         \
+     NULL, NULL},                                                                                                      \
+    {"adaptive", PST_OPT_FLAG, &(o)->adaptive, NULL,                                                                   \
+     "after --reps rounds (at least 10), add rounds until every median is known to --precision or --budget is "        \
+     "spent", 1, 0, NULL, NULL},                                                                                       \
+    {"precision", PST_OPT_DOUBLE, &(o)->precision, "FRAC",                                                             \
+     "adaptive target: CI half-width of each median relative to it", 0.001, 1, NULL, NULL},                            \
+    {"budget", PST_OPT_DOUBLE, &(o)->budget_s, "SEC",                                                                  \
      "adaptive rounds stop when the run has spent SEC s on them; 0 = at 10x --reps rounds", 0, 1e6, NULL, NULL}
 
 /* --reps and --warmup of a subcommand that compares alternatives in rounds: `calls` names what
  * is warmed up (a plural noun), `alternative` the thing compared ("a protocol"). */
-#define PST_ROUNDS_OPTS(reps, reps_max, warmup, calls, alternative)                                              \
-    {"reps", PST_OPT_INT, (reps), "N", "timed rounds per point; the minimum with --adaptive", 1, (reps_max), NULL, NULL}, \
-    {"warmup", PST_OPT_INT, (warmup), "N",                                                                         \
-     "untimed " calls " before " alternative "'s first timed one; each later turn re-warms with one", 0, 1e6, NULL, NULL}
+#define PST_ROUNDS_OPTS(reps, reps_max, warmup, calls, alternative)                                                    \
+    {"reps", PST_OPT_INT, (reps), "N", "timed rounds per point; the minimum with --adaptive", 1, (reps_max), NULL,     \
+     NULL},                                                                                                            \
+    {"warmup", PST_OPT_INT, (warmup), "N",                                                                             \
+     "untimed " calls " before " alternative "'s first timed one; each later turn re-warms with one", 0, 1e6, NULL,    \
+     NULL}
 
 extern const char *const pst_round_schedules[];
 

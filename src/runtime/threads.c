@@ -1,12 +1,12 @@
 /* sched_getcpu is a GNU extension. */
 #define _GNU_SOURCE
-#include "run/threads.h"
+#include "runtime/threads.h"
 
 #include "core/cli.h"
 #include "core/errors.h"
 #include "core/record.h"
-#include "run/simulation.h"
-#include "run/thread_level.h"
+#include "runtime/simulation.h"
+#include "runtime/thread_level.h"
 
 #include <omp.h>
 #include <sched.h>
@@ -27,7 +27,8 @@ static int env_threads(void)
     snprintf(first, sizeof first, "%.*s", (int)strcspn(v, ","), v);
     long long n;
     if (pst_parse_int(first, &n, err, sizeof err) != 0 || n < 1 || n > PST_THREADS_MAX)
-        pst_usage_error("OMP_NUM_THREADS='%s' is not a thread count from 1 to %d: set it so, or pass --threads", v, PST_THREADS_MAX);
+        pst_usage_error("OMP_NUM_THREADS='%s' is not a thread count from 1 to %d: set it so, or pass --threads", v,
+                        PST_THREADS_MAX);
     return (int)n;
 }
 
@@ -45,14 +46,17 @@ int pst_threads_resolve(int option, bool honour_env, bool multiple, const char *
     source = option > 0 ? "--threads" : env > 0 ? "OMP_NUM_THREADS" : "default";
     const char *given = option > 0 ? "--threads" : "OMP_NUM_THREADS";
     if (PST_IS_SIMULATED && (threads > 1 || multiple))
-        pst_usage_error("%s %d: SimGrid's SMPI simulates ranks, not threads; predict with one thread per rank (docs/predict.md)", given, threads);
+        pst_usage_error(
+            "%s %d: SimGrid's SMPI simulates ranks, not threads; predict with one thread per rank (docs/predict.md)",
+            given, threads);
     const char *need = multiple ? "multiple" : threads > 1 ? "funneled" : NULL;
     if (need && level_index(pst_thread_level_provided()) < level_index(need)) {
         if (multiple)
             pst_usage_error("%s needs MPI_THREAD_MULTIPLE; asked for %s, the MPI library granted %s", why,
                             pst_thread_level_requested(), pst_thread_level_provided());
-        pst_usage_error("%s %d needs MPI_THREAD_FUNNELED or more; asked for %s (--thread-level), the MPI library granted %s", given,
-                        threads, pst_thread_level_requested(), pst_thread_level_provided());
+        pst_usage_error(
+            "%s %d needs MPI_THREAD_FUNNELED or more; asked for %s (--thread-level), the MPI library granted %s", given,
+            threads, pst_thread_level_requested(), pst_thread_level_provided());
     }
     /* One level of threads: BLAS and FFTW run single-threaded inside each (model/libs/blas.c). */
     omp_set_dynamic(0);
@@ -98,6 +102,6 @@ void pst_threads_print(void)
     char rank0_cpus[256];
     pst_threads_cpus(rank0_cpus, sizeof rank0_cpus);
     const char *bind = getenv("OMP_PROC_BIND"), *places = getenv("OMP_PLACES");
-    printf("# threads: %d per rank (%s); rank 0's on CPUs %s; OMP_PROC_BIND %s, OMP_PLACES %s\n", threads, source, rank0_cpus,
-           bind ? bind : "unset", places ? places : "unset");
+    printf("# threads: %d per rank (%s); rank 0's on CPUs %s; OMP_PROC_BIND %s, OMP_PLACES %s\n", threads, source,
+           rank0_cpus, bind ? bind : "unset", places ? places : "unset");
 }

@@ -13,7 +13,8 @@ enum { PST_THREADS_MAX = 1024 };
 
 /* The --threads row of a subcommand's option table; *field starts at 0 (absent). */
 #define PST_THREADS_OPT(field, what) \
-    {"threads", PST_OPT_INT, (field), "T", "OpenMP threads per rank" what, 1, PST_THREADS_MAX, NULL, "1; OMP_NUM_THREADS where the command honours it"}
+    {"threads", PST_OPT_INT, (field), "T", "OpenMP threads per rank" what, 1, PST_THREADS_MAX, NULL,                   \
+     "1; OMP_NUM_THREADS where the command honours it"}
 
 /* After parsing, before pst_ctx_start: the run's threads per rank from --threads (option > 0), else
  * from OMP_NUM_THREADS when honour_env, else 1.  Refuses (exit 2, one line) a bad OMP_NUM_THREADS,

@@ -1,5 +1,5 @@
 /* The MPI feature table (see mpi_features.h). */
-#include "run/mpi_features.h"
+#include "runtime/mpi_features.h"
 
 #include "core/record.h"
 #include "core/schema.h"
@@ -66,7 +66,8 @@ static const feature_row rows[PST_NFEATURES] = {
     [PST_FEAT_PCOLL] = {"persistent_collectives", PCOLL, PCOLL_API,
                         "MPI_Alltoallv_init, MPI_Allreduce_init, MPI_Reduce_scatter_init", "MPI-4.0 §6.13"},
     [PST_FEAT_ISENDRECV] = {"isendrecv", ISENDRECV, ISENDRECV ? "MPI_Isendrecv" : "", "MPI_Isendrecv", "MPI-4.0 §3.10"},
-    [PST_FEAT_PARTITIONED] = {"partitioned", PARTITIONED, PARTITIONED ? "MPI_Psend_init, MPI_Precv_init, MPI_Pready" : "",
+    [PST_FEAT_PARTITIONED] = {"partitioned", PARTITIONED,
+                              PARTITIONED ? "MPI_Psend_init, MPI_Precv_init, MPI_Pready" : "",
                               "MPI_Psend_init, MPI_Precv_init, MPI_Pready", "MPI-4.0 chapter 4"},
     [PST_FEAT_MPI_T] = {"mpi_t", MPIT, MPIT ? "MPI_T_init_thread, MPI_T_pvar_read" : "",
                         "MPI_T_init_thread, MPI_T_pvar_read", "MPI-3.1 §14.3"},
@@ -106,9 +107,17 @@ void pst_rec_mpi_features(pst_rec *r, const char *key)
 }
 
 static const pst_field feature_fields[] = {
-    {"name", PST_F_STR, NULL, "nonblocking_collectives, neighborhood_collectives, persistent_collectives, isendrecv, partitioned, mpi_t or rma_window_sync", false, NULL},
-    {"available", PST_F_BOOL, NULL, "this build's MPI library has it (detected when pstswm was configured; under SMPI, declared calls that abort or do nothing count as missing)", false, NULL},
-    {"api", PST_F_STR, NULL, "the calls pstswm uses for it (Open MPI 4 reaches persistent collectives as MPIX_ calls); null when missing", false, NULL},
+    {"name", PST_F_STR, NULL,
+     "nonblocking_collectives, neighborhood_collectives, persistent_collectives, isendrecv, partitioned, mpi_t or "
+     "rma_window_sync",
+     false, NULL},
+    {"available", PST_F_BOOL, NULL,
+     "this build's MPI library has it (detected when pstswm was configured; under SMPI, declared calls that abort or "
+     "do nothing count as missing)",
+     false, NULL},
+    {"api", PST_F_STR, NULL,
+     "the calls pstswm uses for it (Open MPI 4 reaches persistent collectives as MPIX_ calls); null when missing",
+     false, NULL},
     {"standard", PST_F_STR, NULL, "the MPI standard section that defines it", false, NULL},
 };
 const pst_fields pst_mpi_feature_fields = PST_FIELDS("MPI feature", feature_fields);

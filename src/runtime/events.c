@@ -1,4 +1,4 @@
-#include "run/events.h"
+#include "runtime/events.h"
 
 #include "core/errors.h"
 #include "core/record.h"
@@ -17,7 +17,8 @@ int pst_event_register(pst_event_table *t, const char *name)
 {
     int found = pst_event_find(t, name);
     if (found >= 0) return found;
-    if (t->n == PST_EVENTS_MAX) pst_fatal(PST_EXIT_FAILED, "more than %d timer events (registering %s)", PST_EVENTS_MAX, name);
+    if (t->n == PST_EVENTS_MAX)
+        pst_fatal(PST_EXIT_FAILED, "more than %d timer events (registering %s)", PST_EVENTS_MAX, name);
     t->name[t->n] = name;
     t->total_s[t->n] = 0;
     t->calls[t->n] = 0;
@@ -50,20 +51,29 @@ void pst_event_stats_of(const pst_event_table *t, const pst_event_table *base, d
     }
     for (int e = 0; e < t->n; e++) {
         double mean_s = sum_s[e] / size;
-        out[e] = (pst_event_stats){.name = t->name[e], .slowest_s = slowest[e].s, .fastest_s = fastest[e].s, .mean_s = mean_s,
-                                   .imbalance = mean_s > 0 ? slowest[e].s / mean_s : 0, .slowest_rank = slowest[e].rank,
-                                   .fastest_rank = fastest[e].rank, .calls = calls[e]};
+        out[e] = (pst_event_stats){.name = t->name[e],
+                                   .slowest_s = slowest[e].s,
+                                   .fastest_s = fastest[e].s,
+                                   .mean_s = mean_s,
+                                   .imbalance = mean_s > 0 ? slowest[e].s / mean_s : 0,
+                                   .slowest_rank = slowest[e].rank,
+                                   .fastest_rank = fastest[e].rank,
+                                   .calls = calls[e]};
     }
 }
 
 static const pst_field event_fields[] = {
-    {"name", PST_F_STR, NULL, "the timer event (the model: a stage category, fft, legendre, fourier, grid or spectral)", false, NULL},
+    {"name", PST_F_STR, NULL, "the timer event (the model: a stage category, fft, legendre, fourier, grid or spectral)",
+     false, NULL},
     {"slowest_s", PST_F_NUM, "s", "its time per timed step on the slowest rank", false, NULL},
     {"slowest_rank", PST_F_INT, NULL, "that rank (the lowest of equals)", false, NULL},
     {"fastest_s", PST_F_NUM, "s", "its time per timed step on the fastest rank", false, NULL},
     {"fastest_rank", PST_F_INT, NULL, "that rank (the lowest of equals)", false, NULL},
     {"mean_s", PST_F_NUM, "s", "its time per timed step, the mean over ranks", false, NULL},
-    {"imbalance", PST_F_NUM, NULL, "slowest_s / mean_s: 1 when balanced, up to the ranks' count when one rank does it all; 0 when no rank spent time in it", false, NULL},
+    {"imbalance", PST_F_NUM, NULL,
+     "slowest_s / mean_s: 1 when balanced, up to the ranks' count when one rank does it all; 0 when no rank spent time "
+     "in it",
+     false, NULL},
     {"calls", PST_F_INT, NULL, "times it was timed over the timed steps, the most on any rank", false, NULL},
 };
 const pst_fields pst_event_fields = PST_FIELDS("timer event", event_fields);

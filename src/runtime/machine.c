@@ -1,8 +1,8 @@
 /* sched_getaffinity and the CPU_* macros are GNU extensions. */
 #define _GNU_SOURCE
 #include "core/alloc.h"
-#include "run/machine.h"
-#include "run/threads.h"
+#include "runtime/machine.h"
+#include "runtime/threads.h"
 
 #include <ctype.h>
 #include <mpi.h>
@@ -52,7 +52,8 @@ const char *pst_cpu_list(const int *cpus, size_t n, char *buf, size_t len)
 bool pst_env_recorded(const char *nv)
 {
     static const char *const prefixes[] = {"OMPI_", "PMIX_", "MPICH_", "MPIR_CVAR_", "UCX_", "FI_", "I_MPI_", "PSM2_",
-                                           "OMP_", "OPENBLAS_", "BLIS_", "SLURM_", "MALLOC_", "GLIBC_TUNABLES=", "PSTSWM_FAULT_", NULL};
+                                           "OMP_", "OPENBLAS_", "BLIS_", "SLURM_", "MALLOC_", "GLIBC_TUNABLES=",
+                                           "PSTSWM_FAULT_", NULL};
     for (const char *const *p = prefixes; *p; p++)
         if (!strncmp(nv, *p, strlen(*p))) return true;
     return false;
@@ -77,7 +78,8 @@ static void place_me(placement *me)
     int len;
     MPI_Get_processor_name(me->host, &len);
     FILE *boot = fopen("/proc/sys/kernel/random/boot_id", "r");
-    if (!boot || !fgets(me->machine, sizeof me->machine, boot)) snprintf(me->machine, sizeof me->machine, "%.39s", me->host);
+    if (!boot || !fgets(me->machine, sizeof me->machine, boot))
+        snprintf(me->machine, sizeof me->machine, "%.39s", me->host);
     if (boot) fclose(boot);
     me->machine[strcspn(me->machine, "\n")] = '\0';
     /* The rank's CPUs: those of all its threads (OpenMP binds each, the master too, to its place). */

@@ -1,21 +1,21 @@
-#include "run/context.h"
+#include "runtime/context.h"
 
 #include "core/alloc.h"
 #include "core/cli.h"
 #include "core/errors.h"
 #include "core/outfile.h"
-#include "run/alloc_state.h"
-#include "run/compiler.h"
-#include "run/emit.h"
-#include "run/locality.h"
-#include "run/threads.h"
-#include "run/machine.h"
-#include "run/mpi_features.h"
-#include "run/noise.h"
-#include "run/run_schema.h"
-#include "run/simulation.h"
-#include "run/timer.h"
-#include "run/watchdog.h"
+#include "runtime/alloc_state.h"
+#include "runtime/compiler.h"
+#include "runtime/emit.h"
+#include "runtime/locality.h"
+#include "runtime/threads.h"
+#include "runtime/machine.h"
+#include "runtime/mpi_features.h"
+#include "runtime/noise.h"
+#include "runtime/run_schema.h"
+#include "runtime/simulation.h"
+#include "runtime/timer.h"
+#include "runtime/watchdog.h"
 
 #include <errno.h>
 #include <mpi.h>
@@ -45,8 +45,9 @@ static char *join_cmdline(int argc, char **argv, const char *subcommand)
     char *s = pst_malloc(len), *p = s;
     p += sprintf(p, "pstswm %s", subcommand);
     for (int i = 1; i < argc; i++) {
-        bool plain = *argv[i] && strspn(argv[i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,:/+") ==
-                                     strlen(argv[i]);
+        bool plain =
+            *argv[i] && strspn(argv[i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,:/+") ==
+                            strlen(argv[i]);
         *p++ = ' ';
         if (plain) { p = stpcpy(p, argv[i]); continue; }
         *p++ = '\'';
@@ -70,9 +71,14 @@ static void arm_watchdog(void *ctx)
 void pst_ctx_init(pst_ctx *c, const pst_schema *header, int argc, char **argv)
 {
     const char *subcommand = header->bench;
-    *c = (pst_ctx){.subcommand = subcommand, .header_schema = header, .timeout_s = 600, .transport = "mpi", .thread_level = "single",
+    *c = (pst_ctx){.subcommand = subcommand,
+                   .header_schema = header,
+                   .timeout_s = 600,
+                   .transport = "mpi",
+                   .thread_level = "single",
                    /* Simulated, the host's noise is not the platform's (and probing it takes minutes). */
-                   .noise_probe_s = PST_IS_SIMULATED ? 0 : 0.2, .alloc_probe_bytes = 1 << 20};
+                   .noise_probe_s = PST_IS_SIMULATED ? 0 : 0.2,
+                   .alloc_probe_bytes = 1 << 20};
     MPI_Comm_rank(MPI_COMM_WORLD, &c->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &c->size);
     static char progname[64];
@@ -137,12 +143,16 @@ static size_t gather_hosts(pst_ctx *c, char ***hosts_out, char **storage)
 
 static void noise_line(const pst_ctx *c, const char *when, const pst_noise *n)
 {
-    printf("# noise %s: %.2g s probe, lost %.2f %% (max over ranks; median %.2f %%), max gap %.3g ms, %lld gaps over %.0f us%s\n",
-           when, n->probe_s, 100 * n->lost_frac_max, 100 * n->lost_frac_median, n->max_gap_s * 1e3, n->gaps, n->threshold_s * 1e6,
+    printf("# noise %s: %.2g s probe, lost %.2f %% (max over ranks; median %.2f %%), max gap %.3g ms, %lld gaps over "
+           "%.0f us%s\n",
+           when, n->probe_s, 100 * n->lost_frac_max, 100 * n->lost_frac_median, n->max_gap_s * 1e3, n->gaps,
+           n->threshold_s * 1e6,
            c->oversubscribed ? " (ranks outnumber CPUs: the probe measures the ranks taking turns)" : "");
     if (n->lost_frac_max > PST_NOISE_LIMIT)
-        fprintf(stderr, "%s: warning: the host lost %.1f %% of the time %s the run in stalls (max %.3g ms): timings are noisy "
-                "and verdicts unreliable\n", pst_progname(), 100 * n->lost_frac_max, when, n->max_gap_s * 1e3);
+        fprintf(stderr,
+                "%s: warning: the host lost %.1f %% of the time %s the run in stalls (max %.3g ms): timings are noisy "
+                "and verdicts unreliable\n",
+                pst_progname(), 100 * n->lost_frac_max, when, n->max_gap_s * 1e3);
 }
 
 static void rec_noise_probe(pst_rec *r, const pst_ctx *c, const char *when, const pst_noise *n)
@@ -210,8 +220,9 @@ static void write_header(pst_ctx *c, const pst_machine *m, const pst_noise *nois
            PST_VERSION, PST_GIT_COMMIT, c->subcommand, library, c->size, c->size == 1 ? "" : "s", nhosts,
            nhosts == 1 ? "" : "s", c->timer_resolution_s * 1e6, c->run_id);
     if (m->oversubscribed)
-        printf("# oversubscribed: %d threads (ranks x threads per rank) on a host with %d CPUs for them: timings are not verdicts\n", m->max_threads_per_cpu_host,
-               m->cpus_of_that_host);
+        printf("# oversubscribed: %d threads (ranks x threads per rank) on a host with %d CPUs for them: timings are "
+               "not verdicts\n",
+               m->max_threads_per_cpu_host, m->cpus_of_that_host);
     pst_threads_print();
     pst_locality_print();
     if (noise) noise_line(c, "before", noise);

@@ -3,7 +3,7 @@
 #ifndef PST_CONTEXT_H
 #define PST_CONTEXT_H
 
-#include "run/thread_level.h"
+#include "runtime/thread_level.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -40,7 +40,8 @@ typedef struct pst_ctx {
 
 /* Common options, for a subcommand's pst_opt table. */
 #define PST_COMMON_OPTS(ctx)                                                                      \
-    {"out", PST_OPT_STRING, &(ctx)->out_path, "FILE", "write JSON Lines records to FILE (rank 0; written as FILE.partial, renamed on success)", 1, 0, NULL, NULL}, \
+    {"out", PST_OPT_STRING, &(ctx)->out_path, "FILE",                                                                  \
+     "write JSON Lines records to FILE (rank 0; written as FILE.partial, renamed on success)", 1, 0, NULL, NULL},      \
     {"timeout", PST_OPT_DOUBLE, &(ctx)->timeout_s, "SEC",                                         \
      "abort (exit 4) if any one experiment runs longer than SEC s; 0 = never", 0, 1e9, NULL, NULL}, \
     {"no-verify", PST_OPT_FLAG, &(ctx)->no_verify, NULL, "skip payload/result verification", 1, 0, NULL, NULL}, \

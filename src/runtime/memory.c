@@ -1,4 +1,4 @@
-#include "run/memory.h"
+#include "runtime/memory.h"
 
 #include "core/errors.h"
 
@@ -79,7 +79,8 @@ double pst_memory_ceiling_bytes(void)
 {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     double physical = pages > 0 && page > 0 ? (double)pages * (double)page : 1.0 / 0.0;
-    double cgroup = cgroup_limit_bytes(), process = process_limit_bytes(), least = physical < cgroup ? physical : cgroup;
+    double cgroup = cgroup_limit_bytes(), process = process_limit_bytes(),
+           least = physical < cgroup ? physical : cgroup;
     return process < least ? process : least;
 }
 
@@ -89,7 +90,8 @@ double pst_require_memory(double new_bytes_per_rank, const char *what)
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     int node_ranks;
     MPI_Comm_size(node, &node_ranks);
-    double held = resident_bytes(), bytes_per_rank = held + new_bytes_per_rank, mine[2] = {bytes_per_rank, held}, node_sum[2];
+    double held = resident_bytes(), bytes_per_rank = held + new_bytes_per_rank, mine[2] = {bytes_per_rank, held},
+           node_sum[2];
     MPI_Allreduce(mine, node_sum, 2, MPI_DOUBLE, MPI_SUM, node);
     MPI_Comm_free(&node);
     double node_need = node_sum[0], available = available_bytes() + node_sum[1], cgroup = cgroup_limit_bytes();

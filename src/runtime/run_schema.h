@@ -17,7 +17,8 @@ extern const pst_fields pst_fields_rounds_header; /* pst_rounds_setup's header f
     {.bench = bench_name, .type = "header", .doc = "The run header: the first line of the file.",   \
      .part = {&pst_fields_common, &pst_fields_header, __VA_ARGS__}}
 #define PST_FOOTER_SCHEMA(bench_name)                                                                \
-    {.bench = bench_name, .type = "footer", .doc = "The last line of a completed run; a file without one was interrupted.", \
+    {.bench = bench_name, .type = "footer",                                                                            \
+     .doc = "The last line of a completed run; a file without one was interrupted.",                                   \
      .part = {&pst_fields_common, &pst_fields_footer}}
 
 #endif

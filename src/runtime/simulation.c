@@ -1,5 +1,5 @@
 /* The run header's simulation fields (see simulation.h). */
-#include "run/simulation.h"
+#include "runtime/simulation.h"
 
 #include "core/alloc.h"
 #include "core/record.h"
@@ -61,10 +61,19 @@ void pst_rec_simulation(pst_rec *r)
 }
 
 static const pst_field simulation_fields[] = {
-    {"engine", PST_F_STR, NULL, "the simulator and its version, as the loaded library reports it, e.g. SimGrid 3.32.0 (SMPI)", false, NULL},
-    {"platform", PST_F_STR, NULL, "the SimGrid platform file smpirun was given (null when not started through scripts/pstrun)", false, NULL},
-    {"platform_sha256", PST_F_STR, NULL, "the SHA-256 of the platform file, so a record names the exact platform that produced it (null when not started through scripts/pstrun; absent from records written before it)", true, NULL},
-    {"mapping", PST_F_STR, NULL, "how ranks were placed on the platform's nodes: block (a node's cores filled first) or cyclic (one rank per node in turn) (null when not started through scripts/pstrun; absent from records written before it)", true, NULL},
-    {"cfg", PST_F_STRS, NULL, "every --cfg=key:value smpirun was given, in order (null when not started through scripts/pstrun)", false, NULL},
+    {"engine", PST_F_STR, NULL,
+     "the simulator and its version, as the loaded library reports it, e.g. SimGrid 3.32.0 (SMPI)", false, NULL},
+    {"platform", PST_F_STR, NULL,
+     "the SimGrid platform file smpirun was given (null when not started through scripts/pstrun)", false, NULL},
+    {"platform_sha256", PST_F_STR, NULL,
+     "the SHA-256 of the platform file, so a record names the exact platform that produced it (null when not started "
+     "through scripts/pstrun; absent from records written before it)",
+     true, NULL},
+    {"mapping", PST_F_STR, NULL,
+     "how ranks were placed on the platform's nodes: block (a node's cores filled first) or cyclic (one rank per node "
+     "in turn) (null when not started through scripts/pstrun; absent from records written before it)",
+     true, NULL},
+    {"cfg", PST_F_STRS, NULL,
+     "every --cfg=key:value smpirun was given, in order (null when not started through scripts/pstrun)", false, NULL},
 };
 const pst_fields pst_simulation_fields = PST_FIELDS("simulation", simulation_fields);

@@ -4,7 +4,7 @@
 #define PST_EMIT_H
 
 #include "core/record.h"
-#include "run/context.h"
+#include "runtime/context.h"
 
 /* Start a record of schema s with the fields common to all: bench, type, run_id, ranks, transport
  * (and summary: a summary record's kind).  Every field written after it must be one of s's, of its

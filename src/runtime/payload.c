@@ -1,4 +1,4 @@
-#include "run/payload.h"
+#include "runtime/payload.h"
 
 #include <string.h>
 
