@@ -218,8 +218,8 @@ static long long resolve_steps(const model_cfg *c, double dt_s)
 static pst_model_config model_config(model_cfg *c)
 {
     return (pst_model_config){
-        .test_case = (int)c->test_case, .alpha = c->alpha, .M = (int)c->trunc, .nlat = (int)c->nlat, .nlon = (int)c->nlon,
-        .levels = (int)c->levels, .level_block = (int)c->level_block, .dt_s = isnan(c->dt_s) ? 0 : c->dt_s,
+        .test_case = (int)c->test_case, .alpha = c->alpha, .grid = c->grid,
+        .level_block = (int)c->level_block, .dt_s = isnan(c->dt_s) ? 0 : c->dt_s,
         .explicit_scheme = c->explicit_scheme, .robert = c->robert, .hdiff = c->hdiff, .fft = &c->fft,
         .par = is_parallel(c) ? &c->plan.par : NULL, .blas = c->blas, .blas_auto = c->blas_auto,
         .legendre = c->legendre, .legendre_auto = c->legendre_auto, .legendre_isa_forced = c->legendre_isa_forced,
