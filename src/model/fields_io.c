@@ -32,8 +32,8 @@ static int define_fields(int ncid, const pst_model *m, double t_s, long steps, f
 {
     const pst_model_config *c = &m->cfg;
     int dlat, dlon, dcoef;
-    NC_TRY(nc_def_dim(ncid, "lat", (size_t)c->nlat, &dlat));
-    NC_TRY(nc_def_dim(ncid, "lon", (size_t)c->nlon, &dlon));
+    NC_TRY(nc_def_dim(ncid, "lat", (size_t)c->grid.nlat, &dlat));
+    NC_TRY(nc_def_dim(ncid, "lon", (size_t)c->grid.nlon, &dlon));
     NC_TRY(nc_def_dim(ncid, "coef", m->sht.spec.ncoef, &dcoef));
     int d2[2] = {dlat, dlon};
     NC_TRY(nc_def_var(ncid, "lat", NC_DOUBLE, 1, &dlat, &v->lat));
@@ -56,7 +56,7 @@ static int define_fields(int ncid, const pst_model *m, double t_s, long steps, f
         for (int r = 0; r < 2; r++) NC_TRY(nc_def_var(ncid, coef_names[f][r], NC_DOUBLE, 1, &dcoef, &v->coef[f][r]));
     const char *title = "pstswm model fields (level 0)";
     NC_TRY(nc_put_att_text(ncid, NC_GLOBAL, "title", strlen(title), title));
-    int ia[6] = {c->test_case, c->M, c->nlat, c->nlon, c->levels, 0};
+    int ia[6] = {c->test_case, c->grid.M, c->grid.nlat, c->grid.nlon, c->grid.levels, 0};
     static const char *const iname[6] = {"case", "trunc", "nlat", "nlon", "levels", "level"};
     for (int k = 0; k < 6; k++) NC_TRY(nc_put_att_int(ncid, NC_GLOBAL, iname[k], NC_INT, 1, &ia[k]));
     double da[6] = {c->alpha, t_s, t_s / PST_DAY_S, c->dt_s, (double)steps, m->phibar};
@@ -72,7 +72,8 @@ fail:
  * (pst_model_level_grids), vorticity relative (the planetary part taken off in place). */
 static int put_fields(int ncid, pst_model *m, const field_vars *v, const char *path, char *err, size_t errlen)
 {
-    size_t nlat = (size_t)m->cfg.nlat, nlon = (size_t)m->cfg.nlon, ncoef = m->sht.spec.ncoef, npts = nlat * nlon;
+    size_t nlat = (size_t)m->cfg.grid.nlat, nlon = (size_t)m->cfg.grid.nlon;
+    size_t ncoef = m->sht.spec.ncoef, npts = nlat * nlon;
     double *buf = pst_malloc((npts > ncoef ? npts : ncoef) * sizeof *buf);
     int *ibuf = pst_malloc(ncoef * sizeof *ibuf);
     for (size_t j = 0; j < nlat; j++) buf[j] = m->lat[j] * 180.0 / PST_PI;

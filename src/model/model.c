@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t npts(const pst_model *m) { return (size_t)m->cfg.nlat * m->cfg.nlon; }
+static size_t npts(const pst_model *m) { return (size_t)m->cfg.grid.nlat * m->cfg.grid.nlon; }
 
 static void ref_alloc(pst_ref_grids *r, size_t n)
 {
@@ -20,7 +20,10 @@ static void ref_alloc(pst_ref_grids *r, size_t n)
     r->v = pst_malloc(n * sizeof *r->v);
 }
 
-double pst_model_courant(const pst_model *m, double dt_s, double c) { return dt_s * c * m->cfg.M / PST_EARTH_RADIUS_M; }
+double pst_model_courant(const pst_model *m, double dt_s, double c)
+{
+    return dt_s * c * m->cfg.grid.M / PST_EARTH_RADIUS_M;
+}
 
 /* Largest divisor of a day in whole seconds not above dt_max (at least 1 s). */
 static double day_divisor_below(double dt_max)
@@ -34,7 +37,7 @@ static double day_divisor_below(double dt_max)
 static void initial_state(pst_model *m)
 {
     const pst_model_config *c = &m->cfg;
-    int nlat = c->nlat, nlon = c->nlon;
+    int nlat = c->grid.nlat, nlon = c->grid.nlon;
     double *U = m->grid[0], *V = m->grid[1], *phi = m->grid[2], *u = m->grid[3], *v = m->grid[4];
     double sum = 0, phimax = 0;
     for (int j = 0; j < nlat; j++)
@@ -62,7 +65,7 @@ static void initial_state(pst_model *m)
     pst_sht_analysis(&m->sht, m->f, m->f_spec);
     for (size_t k = 0; k < 2 * m->sht.spec.ncoef; k++) zeta[k] += m->f_spec[k];
     pst_sht_analysis(&m->sht, phi, phis);
-    for (int l = 0; l < c->levels; l++) pst_dyn_set_level(&m->dyn, l, zeta, div, phis);
+    for (int l = 0; l < c->grid.levels; l++) pst_dyn_set_level(&m->dyn, l, zeta, div, phis);
     double *phis_grid = m->grid[5];
     for (size_t k = 0; k < npts(m); k++) phis_grid[k] = PST_GRAVITY * m->hs[k];
     pst_dyn_set_forcing(&m->dyn, m->f_spec, phis_grid);
@@ -80,12 +83,13 @@ static void skeleton_scalars(pst_model *m)
     double sum = 0, max[2] = {0, 0}; /* the largest speed and Φ */
     for (size_t p = par->pair_lo; p < par->pair_lo + par->npairs; p++)
         for (int h = 0; h < 2; h++) {
-            int j = h ? c->nlat - 1 - (int)p : (int)p;
+            int j = h ? c->grid.nlat - 1 - (int)p : (int)p;
             double lat = atan2(d->mu[j], d->coslat[j]);
             for (size_t i = par->lon_lo; i < par->lon_lo + par->nlon; i++) {
-                pst_case_point q = pst_case_eval(c->test_case, c->alpha, 2 * PST_PI * (double)i / c->nlon, lat, 0.0);
+                double lon = 2 * PST_PI * (double)i / c->grid.nlon;
+                pst_case_point q = pst_case_eval(c->test_case, c->alpha, lon, lat, 0.0);
                 double phi = PST_GRAVITY * (q.h - q.hs);
-                sum += 0.5 * d->w[j] / c->nlon * phi;
+                sum += 0.5 * d->w[j] / c->grid.nlon * phi;
                 max[0] = fmax(max[0], sqrt(q.u * q.u + q.v * q.v));
                 max[1] = fmax(max[1], phi);
             }
@@ -101,10 +105,7 @@ static void skeleton_scalars(pst_model *m)
 static pst_dyn_config dyn_config(const pst_model_config *cfg)
 {
     return (pst_dyn_config){
-        .M = cfg->M,
-        .nlat = cfg->nlat,
-        .nlon = cfg->nlon,
-        .levels = cfg->levels,
+        .grid = &cfg->grid,
         .level_block = cfg->level_block,
         .dt_s = cfg->dt_s,
         .robert = cfg->robert,
@@ -130,10 +131,11 @@ double pst_model_memory_bytes(const pst_model_config *cfg)
 {
     /* Every rank holds the serial transform (its Legendre recurrence and two grids) for the
      * initial state and the diagnostics, and eight grid fields of its own; a skeleton run none. */
-    double ncoef = ((double)cfg->M + 1) * (cfg->M + 2) / 2, npts = (double)cfg->nlat * cfg->nlon;
+    const pst_spectral_grid *g = &cfg->grid;
+    double ncoef = ((double)g->M + 1) * (g->M + 2) / 2, npts = (double)g->nlat * g->nlon;
     double serial_doubles =
-        (double)pst_legendre_recurrence_doubles(cfg->M, pst_spec_count(cfg->M), cfg->M + 1, cfg->nlat / 2, 1, true) +
-        2 * npts + 2 * cfg->nlat * (cfg->nlon / 2 + 1) * 2 + 8 * npts + 4 * 2 * ncoef;
+        (double)pst_legendre_recurrence_doubles(g->M, pst_spec_count(g->M), g->M + 1, g->nlat / 2, 1, true) + 2 * npts +
+        2 * g->nlat * (g->nlon / 2 + 1) * 2 + 8 * npts + 4 * 2 * ncoef;
     pst_dyn_config dc = dyn_config(cfg);
     return (pst_skeleton() ? 0 : serial_doubles * sizeof(double)) + pst_dyn_memory_bytes(&dc);
 }
@@ -143,8 +145,8 @@ double pst_model_memory_bytes(const pst_model_config *cfg)
 static void serial_init(pst_model *m, const pst_dyn_config *dc)
 {
     const pst_model_config *cfg = &m->cfg;
-    int nlat = cfg->nlat, nlon = cfg->nlon;
-    pst_sht_init(&m->sht, &(pst_spectral_grid){cfg->M, nlat, nlon, cfg->levels}, cfg->fft);
+    int nlat = cfg->grid.nlat, nlon = cfg->grid.nlon;
+    pst_sht_init(&m->sht, &cfg->grid, cfg->fft);
     m->lon = pst_malloc((size_t)nlon * sizeof *m->lon);
     m->lat = pst_malloc((size_t)nlat * sizeof *m->lat);
     for (int i = 0; i < nlon; i++) m->lon[i] = 2 * PST_PI * i / nlon;
@@ -162,7 +164,7 @@ void pst_model_init(pst_model *m, const pst_model_config *cfg)
 {
     memset(m, 0, sizeof *m);
     m->cfg = *cfg;
-    pst_dyn_config dc = dyn_config(cfg);
+    pst_dyn_config dc = dyn_config(&m->cfg); /* pointing at the model's grid, not the caller's */
     if (pst_skeleton()) {
         pst_dyn_init(&m->dyn, &dc);
         skeleton_scalars(m);
@@ -171,9 +173,9 @@ void pst_model_init(pst_model *m, const pst_model_config *cfg)
     }
     m->dyn.cfg.phibar = m->phibar;
     if (m->cfg.dt_s <= 0) {
-        double advective = PST_COURANT_TARGET * PST_EARTH_RADIUS_M / (cfg->M * m->speed0);
+        double advective = PST_COURANT_TARGET * PST_EARTH_RADIUS_M / (cfg->grid.M * m->speed0);
         double inertial = PST_COURANT_TARGET / (2 * PST_EARTH_OMEGA);
-        m->cfg.dt_s = day_divisor_below(fmin(fmin(advective, inertial), PST_DT_T42_S * 42.0 / cfg->M));
+        m->cfg.dt_s = day_divisor_below(fmin(fmin(advective, inertial), PST_DT_T42_S * 42.0 / cfg->grid.M));
     }
     m->dyn.cfg.dt_s = m->cfg.dt_s;
     m->courant = pst_model_courant(m, m->cfg.dt_s, m->speed0);
@@ -208,10 +210,10 @@ static void grids_from_spec(pst_model *m, double *eta, const double *div, const 
     if (etag) pst_sht_synthesis(&m->sht, eta, etag);
     pst_sht_synthesis(&m->sht, phi, h);
     free(zeta);
-    for (int j = 0; j < m->cfg.nlat; j++) {
+    for (int j = 0; j < m->cfg.grid.nlat; j++) {
         double cl = m->sht.coslat[j];
-        for (int i = 0; i < m->cfg.nlon; i++) {
-            size_t k = (size_t)j * m->cfg.nlon + i;
+        for (int i = 0; i < m->cfg.grid.nlon; i++) {
+            size_t k = (size_t)j * m->cfg.grid.nlon + i;
             u[k] /= cl;
             v[k] /= cl;
             h[k] = (h[k] + phibar) / PST_GRAVITY + m->hs[k];
@@ -237,9 +239,9 @@ void pst_model_diagnose(pst_model *m, double t_s, const pst_ref_grids *ref, pst_
     pst_ref_grids analytic = {0};
     if (!ref && pst_case_analytic(c->test_case)) {
         ref_alloc(&analytic, npts(m));
-        for (int j = 0; j < c->nlat; j++)
-            for (int i = 0; i < c->nlon; i++) {
-                size_t k = (size_t)j * c->nlon + i;
+        for (int j = 0; j < c->grid.nlat; j++)
+            for (int i = 0; i < c->grid.nlon; i++) {
+                size_t k = (size_t)j * c->grid.nlon + i;
                 pst_case_point p = pst_case_eval(c->test_case, c->alpha, m->lon[i], m->lat[j], t_s);
                 analytic.h[k] = p.h;
                 analytic.u[k] = p.u;
@@ -250,13 +252,13 @@ void pst_model_diagnose(pst_model *m, double t_s, const pst_ref_grids *ref, pst_
     pst_norm_acc acc = {0};
     out->has_checksums = true;
     for (int f = 0; f < PST_MODEL_NCHECKSUMS; f++) out->checksum[f] = PST_FNV1A64_OFFSET;
-    for (int l = 0; l < c->levels; l++) {
+    for (int l = 0; l < c->grid.levels; l++) {
         pst_model_level_grids(m, l);
         for (int f = 0; f < PST_MODEL_NCHECKSUMS; f++)
-            out->checksum[f] = pst_spec_digest(out->checksum[f], c->M, m->spec[f]);
+            out->checksum[f] = pst_spec_digest(out->checksum[f], c->grid.M, m->spec[f]);
         pst_grid_fields x = {m->grid[0], m->grid[1], m->grid[2]};
-        if (ref) pst_norm_add(&acc, m->sht.w, c->nlat, c->nlon, x, (pst_grid_fields){ref->h, ref->u, ref->v});
-        pst_invariants_add(&out->inv, m->sht.w, c->nlat, c->nlon, x, m->hs, m->grid[3]);
+        if (ref) pst_norm_add(&acc, m->sht.w, c->grid.nlat, c->grid.nlon, x, (pst_grid_fields){ref->h, ref->u, ref->v});
+        pst_invariants_add(&out->inv, m->sht.w, c->grid.nlat, c->grid.nlon, x, m->hs, m->grid[3]);
         out->max_speed = fmax(out->max_speed, pst_max_speed((int)npts(m), m->grid[1], m->grid[2]));
     }
     if (ref) {
@@ -283,10 +285,10 @@ void pst_model_reference(pst_model *m, int M_ref, const double *zeta, const doub
     double *s[3];
     const double *src[3] = {zeta, div, phi};
     for (int f = 0; f < 3; f++) s[f] = pst_calloc(nc2, sizeof *s[f]);
-    int Mc = M_ref < m->cfg.M ? M_ref : m->cfg.M;
+    int Mc = M_ref < m->cfg.grid.M ? M_ref : m->cfg.grid.M;
     for (int mm = 0; mm <= Mc; mm++)
         for (int n = mm; n <= Mc; n++) {
-            size_t to = pst_spec_full_index(m->cfg.M, mm, n), from = pst_spec_full_index(M_ref, mm, n);
+            size_t to = pst_spec_full_index(m->cfg.grid.M, mm, n), from = pst_spec_full_index(M_ref, mm, n);
             for (int f = 0; f < 3; f++) memcpy(s[f] + 2 * to, src[f] + 2 * from, 2 * sizeof(double));
         }
     ref_alloc(out, npts(m));

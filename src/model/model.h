@@ -4,6 +4,7 @@
 #define PST_MODEL_MODEL_H
 
 #include "model/diagnostics.h"
+#include "model/setup/spectral_grid.h"
 #include "model/stages/dynamics.h"
 #include "model/transforms/transforms.h"
 
@@ -22,7 +23,11 @@
 typedef struct pst_model_config {
     int test_case;
     double alpha;             /* rotation angle, cases 1 and 2 */
-    int M, nlat, nlon, levels, level_block;
+    /* Validated where the options are resolved (pst_spectral_grid_init).  In a run its one owner is
+     * the model's copy of this config (pst_model.cfg): the dynamics and the transforms beside it
+     * point at that grid, so they hold no sizes of their own and cannot outlive it. */
+    pst_spectral_grid grid;
+    int level_block;          /* levels per block, dividing grid.levels */
     double dt_s;              /* <= 0: PST_COURANT_TARGET default */
     bool explicit_scheme;
     double robert, hdiff;

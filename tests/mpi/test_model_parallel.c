@@ -41,7 +41,7 @@ typedef struct spectra {
 
 static void snapshot(pst_model *m, int levels, spectra *out)
 {
-    size_t n = 2 * pst_spec_count(m->cfg.M);
+    size_t n = 2 * pst_spec_count(m->cfg.grid.M);
     for (int f = 0; f < 3; f++) out->f[f] = malloc((size_t)levels * n * sizeof(double));
     for (int l = 0; l < levels; l++)
         pst_dyn_get_level(&m->dyn, l, out->f[0] + l * n, out->f[1] + l * n, out->f[2] + l * n);
@@ -61,7 +61,7 @@ static void run(pst_model_config mc, long steps, spectra *out)
     pst_model_integrate(&m, &o, &r); /* the driver's loop; the comparison with the serial run finds a blow-up */
     free(r.step_s);
     require_leg_method(&m);
-    snapshot(&m, mc.levels, out);
+    snapshot(&m, mc.grid.levels, out);
     pst_model_free(&m);
 }
 
@@ -107,9 +107,9 @@ static bool balanced(const pst_par *par, int M)
 typedef struct tally { int failures, refused, ran, bitwise_runs; double worst; } tally;
 
 typedef struct grid_run {
-    int rank, PX, PY, M, nlat, nlon, levels;
+    int rank, PX, PY;
     long steps;
-    pst_model_config mc;
+    pst_model_config mc; /* its grid is the run's */
     const spectra *serial;
 } grid_run;
 
@@ -117,7 +117,7 @@ typedef struct grid_run {
 static void check_config(const grid_run *g, const pst_algorithm *fft, const pst_algorithm *leg, const pst_protocol *p,
                          bool overlap, int pair_chunk, bool level_pipeline, tally *t)
 {
-    if (pst_par_check(g->PX, g->PY, fft, leg, &(pst_spectral_grid){g->M, g->nlat, g->nlon, g->levels})) {
+    if (pst_par_check(g->PX, g->PY, fft, leg, &g->mc.grid)) {
         t->refused++;
         return;
     }
@@ -129,8 +129,8 @@ static void check_config(const grid_run *g, const pst_algorithm *fft, const pst_
                          .fft_protocol = p, .leg_protocol = p, .fft_overlap = overlap, .leg_overlap = overlap,
                          .leg_level_pipeline = level_pipeline};
     pst_par par;
-    pst_par_init(&par, &pc, &(pst_spectral_grid){g->M, g->nlat, g->nlon, g->levels});
-    if (!balanced(&par, g->M)) {
+    pst_par_init(&par, &pc, &g->mc.grid);
+    if (!balanced(&par, g->mc.grid.M)) {
         t->failures++;
         if (!g->rank) printf("FAIL grid %dx%d legendre %s: the column's spectral work is unbalanced\n", g->PX, g->PY, leg->name);
     }
@@ -141,7 +141,7 @@ static void check_config(const grid_run *g, const pst_algorithm *fft, const pst_
     spectra got;
     run(pmc, g->steps, &got);
     bool bitwise;
-    double diff = compare(g->serial, &got, g->levels, g->M, &bitwise);
+    double diff = compare(g->serial, &got, g->mc.grid.levels, g->mc.grid.M, &bitwise);
     spectra_free(&got);
     pst_par_free(&par);
     t->ran++;
@@ -171,7 +171,7 @@ static int kernels_agree(int rank, pst_model_config mc, long steps, const spectr
     spectra tables;
     run(mc, steps, &tables);
     bool bitwise;
-    double diff = compare(&tables, serial, mc.levels, mc.M, &bitwise);
+    double diff = compare(&tables, serial, mc.grid.levels, mc.grid.M, &bitwise);
     spectra_free(&tables);
     if (!rank)
         printf("serial %s against dgemm: max relative difference %.3e%s: %s\n", pst_leg_method_name(kernel),
@@ -228,7 +228,7 @@ static void check_library_and_pipeline(const grid_run *g, const stage_algorithms
         for (int i = 0; i < nlib; i++)
             check_config(g, sa->lib_ffts[i % sa->nlib_fft], sa->lib_legs[i % sa->nlib_leg], proto, false, i % 2, false, t);
     }
-    if (g->PY > 1 && g->levels > 1)
+    if (g->PY > 1 && g->mc.grid.levels > 1)
         for (int li = 0; li < sa->nleg + sa->nlib_leg; li++) {
             const pst_algorithm *leg = li < sa->nleg ? sa->legs[li] : sa->lib_legs[li - sa->nleg];
             if (pst_pleg_sum_splits(leg)) check_config(g, sa->ffts[li % sa->nfft], leg, proto, false, 0, true, t);
@@ -257,7 +257,7 @@ int main(int argc, char **argv)
     parse_mode(2, (char *[]){argv[0], once ? "subset" : argc > 6 ? argv[6] : "all"});
     int nlat = 2 * ((3 * M + 1 + 3) / 4), nlon = 1;
     while (nlon < 3 * M + 1) nlon *= 2;
-    pst_model_config mc = {.test_case = test_case, .M = M, .nlat = nlat, .nlon = nlon, .levels = levels,
+    pst_model_config mc = {.test_case = test_case, .grid = {M, nlat, nlon, levels},
                            .level_block = levels % 2 ? 1 : 2, .fft = &estimate, .legendre = (pst_leg_method)kernel};
     spectra serial;
     run(mc, steps, &serial);
@@ -271,8 +271,7 @@ int main(int argc, char **argv)
     split_algorithms(&sa);
     const pst_algorithm **ffts = sa.ffts, **legs = sa.legs;
     const int nfft = sa.nfft, nleg = sa.nleg;
-    grid_run g = {.rank = rank, .PX = PX, .PY = PY, .M = M, .nlat = nlat, .nlon = nlon, .levels = levels, .steps = steps,
-                  .mc = mc, .serial = &serial};
+    grid_run g = {.rank = rank, .PX = PX, .PY = PY, .steps = steps, .mc = mc, .serial = &serial};
     tally t = {0};
     const int ncombos = nfft * nleg * 2;
     const long least = once ? (nfft > nleg ? nfft : nleg) : ncombos; /* every algorithm, or every pair */

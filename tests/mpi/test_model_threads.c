@@ -40,9 +40,9 @@ static double *run(pst_model_config mc, long steps)
     pst_model_integrate(&m, &o, &r);
     free(r.step_s);
     require_leg_method(&m);
-    size_t n = 2 * pst_spec_count(mc.M), per_field = (size_t)mc.levels * n;
+    size_t n = 2 * pst_spec_count(mc.grid.M), per_field = (size_t)mc.grid.levels * n;
     double *state = malloc(3 * per_field * sizeof *state);
-    for (int l = 0; l < mc.levels; l++)
+    for (int l = 0; l < mc.grid.levels; l++)
         pst_dyn_get_level(&m.dyn, l, state + l * n, state + per_field + l * n, state + 2 * per_field + l * n);
     pst_model_free(&m);
     return state;
@@ -51,7 +51,7 @@ static double *run(pst_model_config mc, long steps)
 /* Each thread count against one thread; returns the failures (printed by rank 0). */
 static int check(int rank, pst_model_config mc, long steps, int max_threads, const config *c)
 {
-    size_t bytes = 3 * (size_t)mc.levels * 2 * pst_spec_count(mc.M) * sizeof(double);
+    size_t bytes = 3 * (size_t)mc.grid.levels * 2 * pst_spec_count(mc.grid.M) * sizeof(double);
     mc.threads = 1;
     double *one = run(mc, steps);
     mc.comm_threads = c->comm_threads;
@@ -93,7 +93,7 @@ int main(int argc, char **argv)
     int M = atoi(argv[3]), levels = atoi(argv[4]), nlat = 2 * ((3 * M + 1 + 3) / 4), nlon = 1;
     while (nlon < 3 * M + 1) nlon *= 2;
     const pst_spectral_grid grid = {M, nlat, nlon, levels};
-    pst_model_config mc = {.test_case = atoi(argv[2]), .M = M, .nlat = nlat, .nlon = nlon, .levels = levels,
+    pst_model_config mc = {.test_case = atoi(argv[2]), .grid = grid,
                            .level_block = levels % 2 ? 1 : 2, .fft = &estimate, .legendre = (pst_leg_method)kernel};
     const config configs[] = {
         {"srtrans", "halfsum", 0, false, false},

@@ -17,8 +17,8 @@ static pst_fft_planner estimate = {.effort = "estimate", .flags = FFTW_ESTIMATE}
 static pst_model_config config(int test_case, double alpha, int M, int levels, int block, double dt_s)
 {
     int nlat = 2 * ((3 * M + 1 + 3) / 4);
-    return (pst_model_config){.test_case = test_case, .alpha = alpha, .M = M, .nlat = nlat, .nlon = 2 * nlat,
-                              .levels = levels, .level_block = block, .dt_s = dt_s, .fft = &estimate};
+    return (pst_model_config){.test_case = test_case, .alpha = alpha, .grid = {M, nlat, 2 * nlat, levels},
+                              .level_block = block, .dt_s = dt_s, .fft = &estimate};
 }
 
 /* Runs for `days` with the driver's loop; false on blow-up. */
@@ -256,7 +256,8 @@ static void test_level_blocks(void)
 
 static void test_flops(void)
 {
-    pst_dyn_config t42 = {.M = 42, .nlat = 64, .nlon = 128}, t85 = {.M = 85, .nlat = 128, .nlon = 256};
+    const pst_spectral_grid g42 = {42, 64, 128, 1}, g85 = {85, 128, 256, 1};
+    pst_dyn_config t42 = {.grid = &g42}, t85 = {.grid = &g85};
     double f42 = pst_flops_per_level(&t42).total, f85 = pst_flops_per_level(&t85).total;
     CHECK(fabs(f42 / 4129859.0 - 1) < 0.10);
     CHECK(fabs(f85 / 24235477.0 - 1) < 0.10);

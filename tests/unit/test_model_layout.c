@@ -92,7 +92,7 @@ static void check_case(const layout_case *c)
     pst_par par;
     /* An explicit decomposition, as parallel runs pass theirs: with none, pst_dyn_init makes the
      * serial one itself, which belongs to parallel.c and not to the layout. */
-    pst_par_serial(&par, &(pst_spectral_grid){c->cfg.M, c->cfg.nlat, c->cfg.nlon, c->cfg.levels});
+    pst_par_serial(&par, c->cfg.grid);
     pst_dyn_config cfg = c->cfg;
     cfg.par = &par;
     const double estimate_bytes = pst_dyn_memory_bytes(&cfg);
@@ -117,8 +117,7 @@ static double one_level_bytes(int M)
 {
     pst_spectral_grid g;
     CHECK(pst_spectral_grid_init(&g, M, 1, 0, 0, NULL, 0) == NULL);
-    return pst_dyn_memory_bytes(&(pst_dyn_config){.M = M, .nlat = g.nlat, .nlon = g.nlon, .levels = 1, .level_block = 1,
-                                                  .legendre = PST_LEG_RECURRENCE});
+    return pst_dyn_memory_bytes(&(pst_dyn_config){.grid = &g, .level_block = 1, .legendre = PST_LEG_RECURRENCE});
 }
 
 /* The limit is the largest truncation whose estimate fits (the next one's does not), the grid's
@@ -138,8 +137,7 @@ static void check_trunc_limit(void)
     for (size_t k = 0; k < sizeof truncations / sizeof truncations[0]; k++) {
         pst_spectral_grid g;
         CHECK(pst_spectral_grid_init(&g, truncations[k], 1, 0, 0, NULL, 0) == NULL);
-        pst_model_config mc = {.test_case = 2, .M = g.M, .nlat = g.nlat, .nlon = g.nlon, .levels = 1, .level_block = 1,
-                               .legendre = PST_LEG_RECURRENCE};
+        pst_model_config mc = {.test_case = 2, .grid = g, .level_block = 1, .legendre = PST_LEG_RECURRENCE};
         double layout_bytes = one_level_bytes(g.M);
         CHECK(pst_model_memory_bytes(&mc) - layout_bytes >= layout_bytes);
     }
@@ -153,29 +151,23 @@ int main(int argc, char **argv)
     CHECK_MAIN_BEGIN(argc, argv);
     openblas_set_num_threads(1);
     const layout_case cases[] = {
-        {"T42L4 (one block, default chunk)", {.M = 42, .nlat = 64, .nlon = 128, .levels = 4, .level_block = 4}},
+        {"T42L4 (one block, default chunk)", {.grid = &(pst_spectral_grid){42, 64, 128, 4}, .level_block = 4}},
         {"T42L16 (one block, 1-pair chunks)",
-         {.M = 42, .nlat = 64, .nlon = 128, .levels = 16, .level_block = 16, .pair_chunk = 1}},
+         {.grid = &(pst_spectral_grid){42, 64, 128, 16}, .level_block = 16, .pair_chunk = 1}},
         {"T21L6 (3 blocks, explicit, diffusion)",
-         {.M = 21,
-          .nlat = 32,
-          .nlon = 64,
-          .levels = 6,
+         {.grid = &(pst_spectral_grid){21, 32, 64, 6},
           .level_block = 2,
           .pair_chunk = 2,
           .scheme = PST_SCHEME_EXPLICIT,
           .hdiff = 1e16}},
-        {"T85L8 (2 blocks)", {.M = 85, .nlat = 128, .nlon = 256, .levels = 8, .level_block = 4}},
-        {"T21L2 (--blas auto)", {.M = 21, .nlat = 32, .nlon = 64, .levels = 2, .level_block = 2, .blas_auto = true}},
+        {"T85L8 (2 blocks)", {.grid = &(pst_spectral_grid){85, 128, 256, 8}, .level_block = 4}},
+        {"T21L2 (--blas auto)", {.grid = &(pst_spectral_grid){21, 32, 64, 2}, .level_block = 2, .blas_auto = true}},
         {"T85L8 (recurrence)",
-         {.M = 85, .nlat = 128, .nlon = 256, .levels = 8, .level_block = 4, .legendre = PST_LEG_RECURRENCE}},
+         {.grid = &(pst_spectral_grid){85, 128, 256, 8}, .level_block = 4, .legendre = PST_LEG_RECURRENCE}},
         {"T341L1 (recurrence, blocks of pairs)",
-         {.M = 341, .nlat = 512, .nlon = 1024, .levels = 1, .level_block = 1, .legendre = PST_LEG_RECURRENCE}},
+         {.grid = &(pst_spectral_grid){341, 512, 1024, 1}, .level_block = 1, .legendre = PST_LEG_RECURRENCE}},
         {"T42L4 (recurrence, 3 threads)",
-         {.M = 42,
-          .nlat = 64,
-          .nlon = 128,
-          .levels = 4,
+         {.grid = &(pst_spectral_grid){42, 64, 128, 4},
           .level_block = 4,
           .legendre = PST_LEG_RECURRENCE,
           .threads = 3}},

@@ -138,7 +138,7 @@ static void test_fft_round_trip(void)
 static void random_spec(const pst_sht *t, double *s, unsigned seed)
 {
     for (int i = 0; i < t->spec.nm; i++)
-        for (int n = t->spec.m[i]; n <= t->M; n++) {
+        for (int n = t->spec.m[i]; n <= t->grid->M; n++) {
             size_t k = pst_spec_index(&t->spec, i, n);
             s[2 * k] = urand(&seed);
             s[2 * k + 1] = t->spec.m[i] ? urand(&seed) : 0.0;
@@ -154,8 +154,9 @@ static double max_diff(const double *a, const double *b, size_t n)
 
 static void test_sht(int M, int nlat, int nlon)
 {
+    const pst_spectral_grid grid = {M, nlat, nlon, 1};
     pst_sht t;
-    pst_sht_init(&t, &(pst_spectral_grid){M, nlat, nlon, 1}, &planner);
+    pst_sht_init(&t, &grid, &planner);
     size_t nc2 = 2 * t.spec.ncoef, npts = (size_t)nlat * nlon;
     double *s0 = calloc(nc2, sizeof *s0), *s1 = calloc(nc2, sizeof *s1), *s2 = calloc(nc2, sizeof *s2);
     double *s3 = calloc(nc2, sizeof *s3), *g = malloc(npts * sizeof *g), *U = malloc(npts * sizeof *U);

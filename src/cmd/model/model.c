@@ -236,10 +236,7 @@ static pst_model_config model_config(model_cfg *c)
     return (pst_model_config){
         .test_case = (int)c->test_case,
         .alpha = c->alpha,
-        .M = (int)c->trunc,
-        .nlat = (int)c->nlat,
-        .nlon = (int)c->nlon,
-        .levels = (int)c->levels,
+        .grid = c->grid,
         .level_block = (int)c->level_block,
         .dt_s = isnan(c->dt_s) ? 0 : c->dt_s,
         .explicit_scheme = c->explicit_scheme,

@@ -45,7 +45,7 @@ static void courant_warning(const pst_model *m, double courant, double t_s, bool
 {
     if (courant < 1.0 || *warned || !pst_model_cmd_root) return;
     fprintf(stderr, "%s: warning: Courant number %.2f >= 1 at day %.2f (dt %g s, T%d): the run may become unstable\n",
-            pst_progname(), courant, t_s / PST_DAY_S, m->cfg.dt_s, m->cfg.M);
+            pst_progname(), courant, t_s / PST_DAY_S, m->cfg.dt_s, m->cfg.grid.M);
     *warned = true;
 }
 

@@ -69,8 +69,8 @@ static void init_fft(pst_dyn *d)
     pst_event_begin(&since_s);
     if (d->par->cfg.PX == 1) {
         const int lines = d->pair_chunk * 2 * d->Bc;
-        pst_fft_init_agreed(&d->fft_inv, d->cfg.fft, d->cfg.nlon, lines * PST_DYN_NINV, d->par->cfg.comm);
-        pst_fft_init_agreed(&d->fft_fwd, d->cfg.fft, d->cfg.nlon, lines * PST_DYN_NFWD, d->par->cfg.comm);
+        pst_fft_init_agreed(&d->fft_inv, d->cfg.fft, d->cfg.grid->nlon, lines * PST_DYN_NINV, d->par->cfg.comm);
+        pst_fft_init_agreed(&d->fft_fwd, d->cfg.fft, d->cfg.grid->nlon, lines * PST_DYN_NFWD, d->par->cfg.comm);
     } else {
         pst_dyn_row_stage(d);
     }
@@ -81,7 +81,7 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
 {
     memset(d, 0, sizeof *d);
     d->cfg = *cfg;
-    if (!cfg->par) pst_par_serial(&d->serial_par, &(pst_spectral_grid){cfg->M, cfg->nlat, cfg->nlon, cfg->levels});
+    if (!cfg->par) pst_par_serial(&d->serial_par, cfg->grid);
     d->par = cfg->par ? cfg->par : &d->serial_par;
     for (int k = 0; k < PST_NSTAGES; k++) pst_event_register(&d->events, pst_stage_names[k]); /* event k: stage k */
     const pst_par *par = d->par;
@@ -92,7 +92,7 @@ void pst_dyn_init(pst_dyn *d, const pst_dyn_config *cfg)
     if (d->chunks_in_threads || d->block_threads > 1)
         d->thread_wait_event = pst_event_register(&d->events, "thread_wait");
     pst_layout_alloc(d);
-    pst_gauss_nodes(cfg->nlat, d->mu, d->coslat, d->w);
+    pst_gauss_nodes(cfg->grid->nlat, d->mu, d->coslat, d->w);
     init_legendre(d, cfg);
     init_fft(d);
     if (par->cfg.PY > 1) pst_dyn_column_stage(d);
@@ -131,13 +131,16 @@ static void derive_potentials(pst_dyn *d, int level, size_t coef, int n)
 }
 
 /* Full-layout index of local coefficient (i, n). */
-static size_t full_index(const pst_dyn *d, int i, int n) { return pst_spec_full_index(d->cfg.M, d->spec.m[i], n); }
+static size_t full_index(const pst_dyn *d, int i, int n)
+{
+    return pst_spec_full_index(d->cfg.grid->M, d->spec.m[i], n);
+}
 
 void pst_dyn_set_level(pst_dyn *d, int level, const double *eta, const double *div, const double *phi)
 {
     const double *src[3] = {eta, div, phi};
     for (int i = 0; i < d->spec.nm; i++)
-        for (int n = d->spec.m[i]; n <= d->cfg.M; n++) {
+        for (int n = d->spec.m[i]; n <= d->cfg.grid->M; n++) {
             size_t c = pst_spec_index(&d->spec, i, n), g = full_index(d, i, n);
             for (int f = 0; f < 3; f++) memcpy(state_at(d, level, c, f), src[f] + 2 * g, 2 * sizeof(double));
             derive_potentials(d, level, c, n);
@@ -149,14 +152,14 @@ void pst_dyn_get_level(const pst_dyn *d, int level, double *eta, double *div, do
     double *dst[3] = {eta, div, phi};
     const pst_par *par = d->par;
     const bool parallel = par->cfg.PX * par->cfg.PY > 1;
-    const size_t nfull = 2 * pst_spec_count(d->cfg.M);
+    const size_t nfull = 2 * pst_spec_count(d->cfg.grid->M);
     /* Each coefficient once: replicated spectral data (vector sums) comes from the first row. */
     const bool writer = pst_par_leg_is_transpose(par->cfg.legendre) || par->py == 0;
     if (parallel)
         for (int f = 0; f < 3; f++) memset(dst[f], 0, nfull * sizeof *dst[f]);
     if (writer)
         for (int i = 0; i < d->spec.nm; i++)
-            for (int n = d->spec.m[i]; n <= d->cfg.M; n++) {
+            for (int n = d->spec.m[i]; n <= d->cfg.grid->M; n++) {
                 size_t c = pst_spec_index(&d->spec, i, n), g = full_index(d, i, n);
                 for (int f = 0; f < 3; f++) memcpy(dst[f] + 2 * g, state_at(d, level, c, f), 2 * sizeof(double));
             }
@@ -167,7 +170,7 @@ void pst_dyn_get_level(const pst_dyn *d, int level, double *eta, double *div, do
 void pst_dyn_set_forcing(pst_dyn *d, const double *coriolis, const double *phis)
 {
     for (int i = 0; i < d->spec.nm; i++)
-        for (int n = d->spec.m[i]; n <= d->cfg.M; n++)
+        for (int n = d->spec.m[i]; n <= d->cfg.grid->M; n++)
             memcpy(d->coriolis + 2 * pst_spec_index(&d->spec, i, n), coriolis + 2 * full_index(d, i, n),
                    2 * sizeof(double));
     /* Only the rank's own points: a global grid on every rank is 4 GiB over 4,096 ranks at T170. */
@@ -175,11 +178,12 @@ void pst_dyn_set_forcing(pst_dyn *d, const double *coriolis, const double *phis)
     for (int p = 0; p < d->npairs; p++)
         for (int h = 0; h < 2; h++) {
             double *mine = d->phis + ((size_t)p * 2 + (size_t)h) * nlon;
-            if (phis) memcpy(mine, phis + (size_t)lat_of(d, p, h) * d->cfg.nlon + d->par->lon_lo, nlon * sizeof *mine);
+            if (phis)
+                memcpy(mine, phis + (size_t)lat_of(d, p, h) * d->cfg.grid->nlon + d->par->lon_lo, nlon * sizeof *mine);
             else memset(mine, 0, nlon * sizeof *mine);
         }
-    for (int level = 0; level < d->cfg.levels; level++)
+    for (int level = 0; level < d->cfg.grid->levels; level++)
         for (int i = 0; i < d->spec.nm; i++)
-            for (int n = d->spec.m[i]; n <= d->cfg.M; n++)
+            for (int n = d->spec.m[i]; n <= d->cfg.grid->M; n++)
                 derive_potentials(d, level, pst_spec_index(&d->spec, i, n), n);
 }

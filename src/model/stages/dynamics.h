@@ -33,6 +33,7 @@
 #include "model/transforms/fft.h"
 #include "model/transforms/legendre.h"
 #include "model/setup/parallel.h"
+#include "model/setup/spectral_grid.h"
 #include "model/transforms/pfft.h"
 #include "model/transforms/pleg.h"
 #include "model/transforms/spectral.h"
@@ -59,7 +60,8 @@ extern const char *const pst_stage_names[PST_NSTAGES]; /* "fft", "legendre", "fo
 #define PST_WHOLE_CHUNK (-1)
 
 typedef struct pst_dyn_config {
-    int M, nlat, nlon, levels, level_block;
+    const pst_spectral_grid *grid; /* kept by reference: it outlives the dynamics (the model's: pst_model_config) */
+    int level_block;          /* levels per block, dividing grid->levels */
     double dt_s;
     pst_scheme scheme;
     double phibar;            /* Φ̄, m² s⁻² */

@@ -43,12 +43,12 @@ void pst_layout_shape(pst_dyn *d)
     const pst_dyn_config *cfg = &d->cfg;
     const pst_par *par = d->par;
     d->B = cfg->level_block;
-    d->nblocks = cfg->levels / cfg->level_block;
+    d->nblocks = cfg->grid->levels / cfg->level_block;
     d->npairs = (int)par->npairs;
     d->nlon_local = (int)par->nlon;
-    d->nc = cfg->nlon / 2 + 1;
+    d->nc = cfg->grid->nlon / 2 + 1;
     d->fstride = par->cfg.PX > 1 ? par->nmx : d->nc;
-    pst_spec_layout_init(&d->spec, cfg->M, par->leg_mx + par->own_lo, par->nown);
+    pst_spec_layout_init(&d->spec, cfg->grid->M, par->leg_mx + par->own_lo, par->nown);
     /* The sums run over the local pairs, or over all of them after a Legendre transpose. */
     d->sum_pairs = par->cfg.PY > 1 && pst_par_leg_is_transpose(par->cfg.legendre) ? (int)par->pairs_all : d->npairs;
     d->sums_in_vsum = par->cfg.PY > 1 && par->cfg.legendre->pipelined;
@@ -65,8 +65,8 @@ void pst_layout_shape(pst_dyn *d)
         d->pair_chunk = d->npairs;
         return;
     }
-    d->Bc = default_chain_levels(d->B, cfg->nlon, budget);
-    d->pair_chunk = cfg->pair_chunk ? cfg->pair_chunk : default_pair_chunk(d->npairs, d->Bc, cfg->nlon, budget);
+    d->Bc = default_chain_levels(d->B, cfg->grid->nlon, budget);
+    d->pair_chunk = cfg->pair_chunk ? cfg->pair_chunk : default_pair_chunk(d->npairs, d->Bc, cfg->grid->nlon, budget);
 }
 
 /* Who allocates a row: the table (FFTW-aligned for the buffers the stages stream through, else
@@ -88,7 +88,7 @@ typedef struct buffer_row {
 
 
 
-static size_t lat_count(const pst_dyn *d) { return (size_t)d->cfg.nlat; }
+static size_t lat_count(const pst_dyn *d) { return (size_t)d->cfg.grid->nlat; }
 static size_t chunk_lines(const pst_dyn *d) { return (size_t)d->pair_chunk * 2 * d->Bc; }
 static size_t ncoef(const pst_dyn *d) { return d->spec.ncoef; }
 static size_t block_outputs(const pst_dyn *d) { return ncoef(d) * OUT_N * d->B * 2 + 1; }
@@ -100,8 +100,11 @@ static bool gathers_column(const pst_dyn *d)
 
 /* Per thread: the inverse's [P̄ coefficients | H combination] of both parities, the forward's sums of
  * both parities' [P̄ inputs | H inputs] (legendre.h: pst_leg_synth_ph, pst_leg_analysis_ext). */
-static size_t leg_scratch(const pst_dyn *d) { return 2 * ((size_t)d->cfg.M / 2 + 2) * (PST_DYN_NSPEC + 2) * d->B * 2; }
-static size_t sum_scratch(const pst_dyn *d) { return 2 * ((size_t)d->cfg.M / 2 + 2) * (O_N + H_N) * d->B * 2; }
+static size_t leg_scratch(const pst_dyn *d)
+{
+    return 2 * ((size_t)d->cfg.grid->M / 2 + 2) * (PST_DYN_NSPEC + 2) * d->B * 2;
+}
+static size_t sum_scratch(const pst_dyn *d) { return 2 * ((size_t)d->cfg.grid->M / 2 + 2) * (O_N + H_N) * d->B * 2; }
 static size_t state(const pst_dyn *d) { return ncoef(d) * PST_DYN_NSPEC * d->B * 2 + 1; }
 static size_t grid_old(const pst_dyn *d) { return (size_t)d->npairs * 2 * N_OLD * d->B * d->nlon_local; }
 static size_t four_inv(const pst_dyn *d) { return chunk_lines(d) * PST_DYN_NINV * d->fstride; }
@@ -145,9 +148,9 @@ static size_t legendre_table(const pst_dyn *d)
 static size_t legendre_h_coefficients(const pst_dyn *d) { return 2 * at_least_1(ncoef(d)); }
 static size_t legendre_recurrence(const pst_dyn *d)
 {
-    return recurrence(d)
-               ? pst_legendre_recurrence_doubles(d->cfg.M, ncoef(d), d->spec.nm, d->sum_pairs, (int)nwork(d), false)
-               : 0;
+    return recurrence(d) ? pst_legendre_recurrence_doubles(d->cfg.grid->M, ncoef(d), d->spec.nm, d->sum_pairs,
+                                                           (int)nwork(d), false)
+                         : 0;
 }
 static size_t legendre_work_areas(const pst_dyn *d) { return nwork(d) * sizeof(pst_leg_work); }
 
@@ -261,7 +264,7 @@ double pst_layout_bytes(const pst_dyn *d)
 double pst_dyn_memory_bytes(const pst_dyn_config *cfg)
 {
     pst_dyn d = {.cfg = *cfg};
-    if (!cfg->par) pst_par_serial(&d.serial_par, &(pst_spectral_grid){cfg->M, cfg->nlat, cfg->nlon, cfg->levels});
+    if (!cfg->par) pst_par_serial(&d.serial_par, cfg->grid);
     d.par = cfg->par ? cfg->par : &d.serial_par;
     pst_layout_shape(&d);
     double bytes = pst_layout_bytes(&d);
@@ -276,8 +279,7 @@ static double one_level_bytes(int M)
 {
     pst_spectral_grid g;
     pst_spectral_grid_init(&g, M, 1, 0, 0, NULL, 0); /* the rule's grid: no error to word */
-    return pst_dyn_memory_bytes(&(pst_dyn_config){.M = M, .nlat = g.nlat, .nlon = g.nlon, .levels = 1, .level_block = 1,
-                                                  .legendre = PST_LEG_RECURRENCE});
+    return pst_dyn_memory_bytes(&(pst_dyn_config){.grid = &g, .level_block = 1, .legendre = PST_LEG_RECURRENCE});
 }
 
 int pst_dyn_max_trunc(double memory_bytes)

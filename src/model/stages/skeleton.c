@@ -186,7 +186,7 @@ static double coefficients(const pst_dyn *d, int i0, int i1) { return (double)(d
 double pst_skeleton_sums_flops(const pst_dyn *d, int pairs, int i0, int i1)
 {
     const pst_flops f = pst_flops_per_level(&d->cfg);
-    const double K = (double)pst_spec_count(d->cfg.M), half_lats = d->cfg.nlat / 2.0;
+    const double K = (double)pst_spec_count(d->cfg.grid->M), half_lats = d->cfg.grid->nlat / 2.0;
     const double generate =
         pst_leg_method_generates(d->leg.method) ? 5.0 * (coefficients(d, i0, i1) + (i1 - i0)) * pairs : 0;
     return f.legendre / 2 * coefficients(d, i0, i1) / K * pairs / half_lats * d->B + generate;
@@ -195,11 +195,12 @@ double pst_skeleton_sums_flops(const pst_dyn *d, int pairs, int i0, int i1)
 double pst_skeleton_chain_flops(const pst_dyn *d, pst_stage stage, double direction, int pairs)
 {
     const pst_flops f = pst_flops_per_level(&d->cfg);
-    const double lats = 2.0 * pairs / d->cfg.nlat * d->Bc; /* the chunk's share of the latitudes, times its levels */
+    /* the chunk's share of the latitudes, times its levels */
+    const double lats = 2.0 * pairs / d->cfg.grid->nlat * d->Bc;
     switch (stage) {
-    case PST_STAGE_FOURIER: return direction * f.fourier * lats * d->par->nmx / (d->cfg.M + 1);
+    case PST_STAGE_FOURIER: return direction * f.fourier * lats * d->par->nmx / (d->cfg.grid->M + 1);
     case PST_STAGE_FFT: return direction * f.fft * lats / d->par->cfg.PX; /* the row shares each line's FFT */
-    case PST_STAGE_GRID: return direction * f.grid * lats * d->nlon_local / d->cfg.nlon;
+    case PST_STAGE_GRID: return direction * f.grid * lats * d->nlon_local / d->cfg.grid->nlon;
     default: return 0;
     }
 }
@@ -207,5 +208,5 @@ double pst_skeleton_chain_flops(const pst_dyn *d, pst_stage stage, double direct
 double pst_skeleton_update_flops(const pst_dyn *d)
 {
     const pst_flops f = pst_flops_per_level(&d->cfg);
-    return f.spectral * (double)d->spec.ncoef / (double)pst_spec_count(d->cfg.M) * d->B;
+    return f.spectral * (double)d->spec.ncoef / (double)pst_spec_count(d->cfg.grid->M) * d->B;
 }

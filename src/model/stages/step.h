@@ -45,7 +45,7 @@ static inline cvec times_i(cvec v) { return (cvec){-v[1], v[0]}; } /* i (re + i 
 static inline int lat_of(const pst_dyn *d, int p, int h)
 {
     int g = (int)d->par->pair_lo + p;
-    return h ? d->cfg.nlat - 1 - g : g;
+    return h ? d->cfg.grid->nlat - 1 - g : g;
 }
 /* n(n+1)/a²: −∇² on a coefficient of degree n (the forward sums' κ fold and the update). */
 static inline double minus_laplacian(int n) { return (double)n * (n + 1) / (PST_EARTH_RADIUS_M * PST_EARTH_RADIUS_M); }

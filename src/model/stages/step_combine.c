@@ -101,7 +101,7 @@ void pst_step_forward_combine(pst_dyn *d, const pst_substep *s, const pst_chunk 
     PST_PAIRS_IN_THREADS
     for (int p = p0; p < p1; p++) {
         const int lat = lat_of(d, p, 0);
-        const double wn = d->w[lat] / d->cfg.nlon, sn = 2.0 * tau * wn / (a * one_minus_mu2(d, lat));
+        const double wn = d->w[lat] / d->cfg.grid->nlon, sn = 2.0 * tau * wn / (a * one_minus_mu2(d, lat));
         for (int i = 0; i < d->par->nmx; i++) {
             const double sm = sn * d->par->mx[i];
             double *piece = d->legbuf + leg_piece(d, (size_t)d->par->leg_slot[i], (size_t)p, (size_t)d->npairs);

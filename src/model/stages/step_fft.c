@@ -21,8 +21,8 @@ void pst_step_fft_inverse(pst_dyn *d, const pst_substep *s, const pst_chunk *c)
     /* Wavenumbers above M are zero (c2r may have used them as scratch). */
     const int nc = d->nc;
     for (int line = 0; line < d->fft_inv.nlines; line++)
-        memset(d->four_inv[c->t] + (size_t)line * nc + d->cfg.M + 1, 0,
-               (size_t)(nc - d->cfg.M - 1) * sizeof(fftw_complex));
+        memset(d->four_inv[c->t] + (size_t)line * nc + d->cfg.grid->M + 1, 0,
+               (size_t)(nc - d->cfg.grid->M - 1) * sizeof(fftw_complex));
     pst_fft_inverse(&d->fft_inv, d->four_inv[c->t], d->grid_inv[c->t]);
 }
 

@@ -27,7 +27,7 @@ static void fold_out(const pst_dyn *d, int i, int par, int k0, int k1, const dou
 static void whole_wavenumber(pst_dyn *d, pst_leg_work *w, double *Z, const double *piece, int i, double *O)
 {
     const int B = d->B, co = O_N * B * 2, chh = H_N * B * 2, ldz = co + chh, ldf = (int)leg_width(d);
-    double *Zt[2] = {Z, Z + ((size_t)d->cfg.M / 2 + 2) * ldz};
+    double *Zt[2] = {Z, Z + ((size_t)d->cfg.grid->M / 2 + 2) * ldz};
     pst_leg_analysis_ext(&d->leg, w, i, (const double *[2]){piece + fwd_p(d, 0), piece + fwd_p(d, 1)}, ldf, ldz, Zt);
     for (int par = 0; par < 2; par++) {
         pst_leg_h_from_sums(&d->leg, i, 1 - par, Zt[1 - par] + co, ldz, chh, Zt[par], ldz);

@@ -11,9 +11,7 @@
 void pst_sht_init(pst_sht *t, const pst_spectral_grid *g, pst_fft_planner *planner)
 {
     const int M = g->M, nlat = g->nlat, nlon = g->nlon;
-    t->M = M;
-    t->nlat = nlat;
-    t->nlon = nlon;
+    t->grid = g;
     t->npairs = nlat / 2;
     t->mu = pst_malloc((size_t)nlat * sizeof *t->mu);
     t->coslat = pst_malloc((size_t)nlat * sizeof *t->coslat);
@@ -23,7 +21,7 @@ void pst_sht_init(pst_sht *t, const pst_spectral_grid *g, pst_fft_planner *plann
     pst_legendre_init(&t->leg, &t->spec, t->mu, t->coslat, t->npairs, PST_LEG_RECURRENCE);
     pst_fft_init(&t->fft, planner, PST_FFT_SETUP, nlon, nlat);
     size_t nc = (size_t)t->fft.nc;
-    t->grid = pst_fft_alloc_real(2 * (size_t)nlat * nlon);
+    t->points = pst_fft_alloc_real(2 * (size_t)nlat * nlon);
     t->four = pst_fft_alloc_complex(2 * (size_t)nlat * nc);
     size_t scratch = 4 * (size_t)(t->npairs > M + 2 ? t->npairs : M + 2);
     t->a = pst_calloc(scratch, sizeof *t->a);
@@ -37,7 +35,7 @@ void pst_sht_free(pst_sht *t)
     pst_fft_free(&t->fft);
     pst_legendre_free(&t->leg);
     pst_spec_layout_free(&t->spec);
-    fftw_free(t->grid);
+    fftw_free(t->points);
     fftw_free(t->four);
     free(t->mu);
     free(t->coslat);
@@ -50,23 +48,23 @@ void pst_sht_free(pst_sht *t)
 
 static fftw_complex *line(pst_sht *t, int field, int lat)
 {
-    return t->four + ((size_t)field * t->nlat + lat) * t->fft.nc;
+    return t->four + ((size_t)field * t->grid->nlat + lat) * t->fft.nc;
 }
 
 static void forward_fft(pst_sht *t, int field, const double *grid)
 {
-    double *g = t->grid + (size_t)field * t->nlat * t->nlon;
-    memcpy(g, grid, (size_t)t->nlat * t->nlon * sizeof *g);
+    double *g = t->points + (size_t)field * t->grid->nlat * t->grid->nlon;
+    memcpy(g, grid, (size_t)t->grid->nlat * t->grid->nlon * sizeof *g);
     pst_fft_forward(&t->fft, g, line(t, field, 0));
 }
 
 static void inverse_fft(pst_sht *t, int field, double *grid)
 {
-    for (int j = 0; j < t->nlat; j++)
-        memset(line(t, field, j) + t->M + 1, 0, (size_t)(t->fft.nc - t->M - 1) * sizeof(fftw_complex));
-    double *g = t->grid + (size_t)field * t->nlat * t->nlon;
+    for (int j = 0; j < t->grid->nlat; j++)
+        memset(line(t, field, j) + t->grid->M + 1, 0, (size_t)(t->fft.nc - t->grid->M - 1) * sizeof(fftw_complex));
+    double *g = t->points + (size_t)field * t->grid->nlat * t->grid->nlon;
     pst_fft_inverse(&t->fft, line(t, field, 0), g);
-    memcpy(grid, g, (size_t)t->nlat * t->nlon * sizeof *g);
+    memcpy(grid, g, (size_t)t->grid->nlat * t->grid->nlon * sizeof *g);
 }
 
 void pst_sht_analysis(pst_sht *t, const double *grid, double *spec)
@@ -75,8 +73,8 @@ void pst_sht_analysis(pst_sht *t, const double *grid, double *spec)
     for (int i = 0; i < t->spec.nm; i++) {
         int m = t->spec.m[i];
         for (int p = 0; p < t->npairs; p++) {
-            const double *n = line(t, 0, p)[m], *s = line(t, 0, t->nlat - 1 - p)[m];
-            double c = t->w[p] / t->nlon;
+            const double *n = line(t, 0, p)[m], *s = line(t, 0, t->grid->nlat - 1 - p)[m];
+            double c = t->w[p] / t->grid->nlon;
             for (int r = 0; r < 2; r++) {
                 t->a[2 * p + r] = c * (n[r] + s[r]);
                 t->b[2 * p + r] = c * (n[r] - s[r]);
@@ -96,7 +94,7 @@ void pst_sht_synthesis(pst_sht *t, const double *spec, double *grid)
         pst_leg_synth(&t->leg, t->leg.work, PST_LEG_P, i, 0, spec + 2 * pst_spec_block(&t->spec, i, 0), 2, 2, t->a, 2);
         pst_leg_synth(&t->leg, t->leg.work, PST_LEG_P, i, 1, spec + 2 * pst_spec_block(&t->spec, i, 1), 2, 2, t->b, 2);
         for (int p = 0; p < t->npairs; p++) {
-            double *n = line(t, 0, p)[m], *s = line(t, 0, t->nlat - 1 - p)[m];
+            double *n = line(t, 0, p)[m], *s = line(t, 0, t->grid->nlat - 1 - p)[m];
             for (int r = 0; r < 2; r++) {
                 n[r] = t->a[2 * p + r] + t->b[2 * p + r];
                 s[r] = t->a[2 * p + r] - t->b[2 * p + r];
@@ -112,14 +110,14 @@ void pst_sht_vordiv(pst_sht *t, const double *U, const double *V, double *zeta, 
 {
     forward_fft(t, 0, U);
     forward_fft(t, 1, V);
-    double *o = pst_malloc(4 * (size_t)(t->M + 1) * sizeof *o);
+    double *o = pst_malloc(4 * (size_t)(t->grid->M + 1) * sizeof *o);
     for (int i = 0; i < t->spec.nm; i++) {
         int m = t->spec.m[i];
         for (int p = 0; p < t->npairs; p++) {
-            double c = t->w[p] / (t->nlon * PST_EARTH_RADIUS_M * t->coslat[p] * t->coslat[p]);
+            double c = t->w[p] / (t->grid->nlon * PST_EARTH_RADIUS_M * t->coslat[p] * t->coslat[p]);
             double pk[2][4], hk[2][4];
             for (int h = 0; h < 2; h++) {
-                int lat = h ? t->nlat - 1 - p : p;
+                int lat = h ? t->grid->nlat - 1 - p : p;
                 const double *u = line(t, 0, lat)[m], *v = line(t, 1, lat)[m];
                 double pv[4] = {-m * v[1], m * v[0], -m * u[1], m * u[0]}, hv[4] = {u[0], u[1], -v[0], -v[1]};
                 memcpy(pk[h], pv, sizeof pv);
@@ -147,7 +145,7 @@ void pst_sht_vordiv(pst_sht *t, const double *U, const double *V, double *zeta, 
 
 void pst_sht_wind(pst_sht *t, const double *zeta, const double *div, double *U, double *V)
 {
-    double *s = pst_malloc(4 * (size_t)(t->M + 1) * sizeof *s);
+    double *s = pst_malloc(4 * (size_t)(t->grid->M + 1) * sizeof *s);
     for (int i = 0; i < t->spec.nm; i++) {
         int m = t->spec.m[i];
         double *x[2] = {t->a, t->b}, *y[2] = {t->x, t->y};
@@ -165,7 +163,7 @@ void pst_sht_wind(pst_sht *t, const double *zeta, const double *div, double *U, 
         }
         for (int p = 0; p < t->npairs; p++) {
             for (int h = 0; h < 2; h++) {
-                int lat = h ? t->nlat - 1 - p : p;
+                int lat = h ? t->grid->nlat - 1 - p : p;
                 double sg = h ? -1.0 : 1.0, xs[4], ys[4];
                 for (int r = 0; r < 4; r++) {
                     xs[r] = x[0][4 * p + r] + sg * x[1][4 * p + r];

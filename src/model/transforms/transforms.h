@@ -16,17 +16,19 @@
 #include "model/setup/spectral_grid.h"
 
 typedef struct pst_sht {
-    int M, nlat, nlon, npairs;
+    const pst_spectral_grid *grid; /* the caller's (pst_sht_init), which outlives the transform */
+    int npairs;                  /* grid->nlat / 2 */
     double *mu, *coslat, *w;     /* Gaussian nodes (north to south), √(1 − μ²), weights [nlat] */
     pst_spec_layout spec;        /* all wavenumbers 0..M */
     pst_legendre leg;            /* all latitude pairs */
     pst_fft fft;                 /* one line per latitude */
-    double *grid;                /* scratch [nlat][nlon] */
+    double *points;              /* scratch [nlat][nlon] */
     fftw_complex *four;          /* scratch [nlat][nc] */
     double *a, *b, *x, *y;       /* scratch [npairs][4] */
 } pst_sht;
 
-void pst_sht_init(pst_sht *t, const pst_spectral_grid *g, pst_fft_planner *planner); /* set-up plans (PST_FFT_SETUP) */
+/* Kept by reference: g must outlive t.  Set-up plans (PST_FFT_SETUP). */
+void pst_sht_init(pst_sht *t, const pst_spectral_grid *g, pst_fft_planner *planner);
 void pst_sht_free(pst_sht *t);
 
 void pst_sht_analysis(pst_sht *t, const double *grid, double *spec);
