@@ -19,6 +19,17 @@ pst_records_test(model.grid.1x2.ringpipe 2 CHECKS ${GRID_CHECKS}
   "points[0]['legendre'] == 'ringpipe' and points[0]['legendre_protocol'] == '1,3' and points[0]['legendre_comm_s'] > 0"
   "points[0]['fft'] == 'serial' and points[0]['fft_comm_s'] == 0"
   ARGS model --grid 1x2 --legendre ringpipe --protocol 1,3 ${GRID_FAST})
+# Without --grid: near-square with more rows than columns (fewer bytes per step than the other
+# way round, src/cmd/model/model_algos.c); T1's one latitude pair takes 2x1 instead of 1x2.
+foreach(default 1:1x1 2:1x2 4:2x2 8:2x4)
+  string(REPLACE ":" ";" default ${default})
+  list(GET default 0 ranks)
+  list(GET default 1 grid)
+  pst_records_test(model.grid.default.np${ranks} ${ranks} CHECKS ${GRID_CHECKS} "points[0]['grid'] == '${grid}'"
+    ARGS model ${GRID_FAST})
+endforeach()
+pst_records_test(model.grid.default.t1 2 CHECKS "points[0]['grid'] == '2x1' and points[0]['trunc'] == 1"
+  ARGS model --trunc 1 --steps 2 --fftw-plan estimate)
 pst_records_test(model.grid.2x2.gen 4 CHECKS ${GRID_CHECKS}
   "points[0]['preset'] == 'gen' and points[0]['fft'] == 'srtrans' and points[0]['legendre'] == 'halfsum'"
   "points[0]['fft_protocol'] == '0,6' == points[0]['legendre_protocol'] and points[0]['fft_overlap'] is False"
