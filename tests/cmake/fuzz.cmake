@@ -4,13 +4,15 @@
 pst_kind(fuzz)
 add_executable(fuzz_cli ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_cli.c)
 target_link_libraries(fuzz_cli PRIVATE pst_cmd)
-add_test(NAME fuzz.cli COMMAND ${PSTRUN} -n 1 $<TARGET_FILE:fuzz_cli> 20000)
+add_test(NAME fuzz.cli COMMAND ${PST_LAUNCH1} $<TARGET_FILE:fuzz_cli> 20000)
 set_tests_properties(fuzz.cli PROPERTIES TIMEOUT 300)
+pst_singleton(fuzz.cli)
 # --reference files: dimensions, types, shapes and attributes changed structurally.
 add_executable(fuzz_netcdf ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_netcdf.c)
 target_link_libraries(fuzz_netcdf PRIVATE pst_cmd)
-add_test(NAME fuzz.netcdf COMMAND ${PSTRUN} -n 1 $<TARGET_FILE:fuzz_netcdf> 1500)
+add_test(NAME fuzz.netcdf COMMAND ${PST_LAUNCH1} $<TARGET_FILE:fuzz_netcdf> 1500)
 set_tests_properties(fuzz.netcdf PROPERTIES TIMEOUT 300)
+pst_singleton(fuzz.netcdf)
 # End to end: about a minute per MPI (Open MPI takes 2 s to wind down a job that exited 2).
 if(PST_SANITIZE)
   set(e2e_launches 16)
@@ -26,5 +28,6 @@ set_tests_properties(fuzz.e2e PROPERTIES TIMEOUT 600 PROCESSORS 2)
 # an argument copied into the message).
 add_test(NAME errors.one_line_message COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-fail.sh 2
   "^pstswm swap: error: --sizes: 'a\\\\x0Ab\\\\xFF' is not a size in bytes" -
-  -- bash -c "exec \"\$@\" --sizes=\"\$(printf 'a\\nb\\377')\"" _ ${PSTRUN} -n 1 $<TARGET_FILE:pstswm> swap)
+  -- bash -c "exec \"\$@\" --sizes=\"\$(printf 'a\\nb\\377')\"" _ ${PST_LAUNCH1} $<TARGET_FILE:pstswm> swap)
 set_tests_properties(errors.one_line_message PROPERTIES TIMEOUT 60)
+pst_singleton(errors.one_line_message)
