@@ -5,7 +5,8 @@
 #   MPICH busy-polls when oversubscribed, so tests above 8 ranks only run with Open MPI.
 # pst_bad_input_test(NAME RANKS RC REGEX ARGS...)
 #   run `pstswm ARGS...` and require exit code RC, a stderr line matching REGEX and that the
-#   file ${PST_TEST_OUT} (pass it as --out where relevant) is not created.
+#   file ${PST_TEST_OUT} (pass it as --out where relevant) is not created; one rank starts as an
+#   MPI singleton where the MPI allows (PST_LAUNCH1), more through the launcher wrapper.
 # pst_output_test(NAME RANKS REGEX PROGRAM ARGS...)
 #   run PROGRAM ARGS... on RANKS ranks; passes on exit 0 and an output line matching REGEX (ERE).
 # Lanes (CONTRIBUTING.md): every test carries one kind label, an area label and maybe marks.
@@ -87,10 +88,50 @@ function(pst_mpi_test name ranks)
   set_tests_properties(${name} PROPERTIES TIMEOUT 300 PROCESSORS ${ranks})
 endfunction()
 
+# PST_LAUNCH1: the command that starts a program on one rank.  With Open MPI or MPICH, none: the
+# program starts alone, an MPI singleton, where mpiexec costs Open MPI seconds per test; Open MPI's
+# isolated singleton starts no daemon (these programs spawn nothing), and as root it needs leave as
+# under mpiexec: pst_singleton(NAME...) gives the tests started so that environment.  SMPI's
+# programs start only under smpirun, and a system MPI's maybe only under its own launcher.
+if(PST_MPI MATCHES "^(openmpi|mpich)$")
+  set(PST_LAUNCH1)
+else()
+  set(PST_LAUNCH1 ${PSTRUN} -n 1)
+endif()
+function(pst_singleton)
+  if(NOT PST_LAUNCH1)
+    set_property(TEST ${ARGN} APPEND PROPERTY ENVIRONMENT OMPI_MCA_ess_singleton_isolated=1
+      OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
+  endif()
+endfunction()
+
+# PST_FAIL_FAST_ENV: after a rank exits non-zero, Open MPI's mpiexec waits a second
+# (odls_base_sigkill_timeout) between the SIGTERM and the SIGKILL it sends the job's other ranks,
+# and a failing 2-rank launch took 1.5 s against 0.5 s without it (2-core Zen 3); the ranks of a
+# refused run have all left by then.  For the tests that expect a failure: pst_fail_fast(NAME...).
+set(PST_FAIL_FAST_ENV)
+if(PST_MPI STREQUAL "openmpi")
+  set(PST_FAIL_FAST_ENV OMPI_MCA_odls_base_sigkill_timeout=0)
+endif()
+function(pst_fail_fast)
+  if(PST_FAIL_FAST_ENV)
+    set_property(TEST ${ARGN} APPEND PROPERTY ENVIRONMENT ${PST_FAIL_FAST_ENV})
+  endif()
+endfunction()
+
 function(pst_bad_input_test name ranks rc regex)
+  set(launch ${PSTRUN} -n ${ranks})
+  if(ranks EQUAL 1)
+    set(launch ${PST_LAUNCH1})
+  endif()
   add_test(NAME ${name} COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-fail.sh ${rc} ${regex} ${PST_TEST_OUT}
-    -- ${PSTRUN} -n ${ranks} $<TARGET_FILE:pstswm> ${ARGN})
+    -- ${launch} $<TARGET_FILE:pstswm> ${ARGN})
   set_tests_properties(${name} PROPERTIES TIMEOUT 60 PROCESSORS ${ranks})
+  if(ranks EQUAL 1)
+    pst_singleton(${name})
+  else()
+    pst_fail_fast(${name})
+  endif()
 endfunction()
 
 function(pst_output_test name ranks regex)

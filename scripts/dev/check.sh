@@ -30,6 +30,7 @@ echo "== check with $mpi${area:+, area $area} =="
 rc=0
 ctest --test-dir "build/$mpi" --output-on-failure -j 2 --timeout 300 "${ctest_select[@]}" --no-tests=ignore || rc=1
 if [[ -n $pytest_select ]]; then
-  .venv/bin/python -m pytest -q tests/python -m "$pytest_select" || rc=1
+  # On both cores (pytest-xdist, a test file a worker: a file's module fixtures are made once).
+  .venv/bin/python -m pytest -q tests/python -m "$pytest_select" -n 2 --dist loadfile || rc=1
 fi
 exit $rc

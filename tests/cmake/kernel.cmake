@@ -2,7 +2,8 @@
 pst_kind(mpi)
 add_executable(test_kernel_problem ${CMAKE_SOURCE_DIR}/tests/mpi/test_kernel_problem.c)
 target_link_libraries(test_kernel_problem PRIVATE pst_cmd)
-add_test(NAME unit.test_kernel_problem COMMAND ${PSTRUN} -n 1 $<TARGET_FILE:test_kernel_problem>)
+add_test(NAME unit.test_kernel_problem COMMAND ${PST_LAUNCH1} $<TARGET_FILE:test_kernel_problem>)
+pst_singleton(unit.test_kernel_problem)
 set_tests_properties(unit.test_kernel_problem PROPERTIES TIMEOUT 120)
 
 # pstswm kernel: every algorithm x protocol x overlap point verified against the MPI collective

@@ -19,7 +19,8 @@ foreach(src ${unit_sources})
     target_link_options(${name} PRIVATE "LINKER:--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free"
       "LINKER:--wrap=fftw_alloc_real,--wrap=fftw_alloc_complex,--wrap=fftw_malloc,--wrap=fftw_free")
   endif()
-  add_test(NAME unit.${name} COMMAND ${PSTRUN} -n 1 $<TARGET_FILE:${name}>)
+  add_test(NAME unit.${name} COMMAND ${PST_LAUNCH1} $<TARGET_FILE:${name}>)
+  pst_singleton(unit.${name})
   # Its area is the word after test_ (test_model_cases: area:model), for `make check AREA=model`.
   string(REGEX REPLACE "^test_([a-z]+).*" "\\1" unit_area ${name})
   set_tests_properties(unit.${name} PROPERTIES TIMEOUT 120 LABELS area:${unit_area})

@@ -10,7 +10,9 @@ sizes capped so a valid case finishes in seconds.  Every launch must give
 
 and never a signal, a sanitizer report, another exit code or a hang past the timeout.
 
-    fuzz_e2e.py [--launches N] [--seed S] -- PSTRUN... PSTSWM
+    fuzz_e2e.py [--launches N] [--seed S] [--singleton] -- PSTRUN... PSTSWM
+
+--singleton: a 1-rank case starts PSTSWM alone, an MPI singleton (tests/helpers.cmake: PST_LAUNCH1).
 
 The seed is printed, and every failure is printed as a command line to replay.
 """
@@ -97,6 +99,7 @@ def main() -> int:
     ap.add_argument("--launches", type=int, default=40)
     ap.add_argument("--seed", type=int, default=20261124)
     ap.add_argument("--timeout", type=float, default=120)
+    ap.add_argument("--singleton", action="store_true", help="start 1-rank cases without PSTRUN")
     ap.add_argument("launcher", nargs="+", help="PSTRUN... PSTSWM (-n is added)")
     opts = ap.parse_args()
     *pstrun, pstswm = opts.launcher
@@ -106,7 +109,8 @@ def main() -> int:
         out = os.path.join(tmp, "records.jsonl")
         for k in range(opts.launches):
             ranks, args = make_case(rng)
-            argv = [*pstrun, "-n", str(ranks), pstswm, *args, "--out", out, "--noise-probe", "0", "--timeout", "60"]
+            launch = [] if opts.singleton and ranks == 1 else [*pstrun, "-n", str(ranks)]
+            argv = [*launch, pstswm, *args, "--out", out, "--noise-probe", "0", "--timeout", "60"]
             for stale in (out, out + ".partial"):
                 if os.path.exists(stale):
                     os.unlink(stale)

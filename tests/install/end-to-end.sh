@@ -4,9 +4,10 @@
 # a wheel built from python/, a fresh venv (python3 -m venv) with the wheel pip-installed (its
 # dependencies from the package index; the user's pip cache makes reruns fast), and in an empty
 # directory with P/bin and the venv on PATH: `pstlab --version` names P's pstswm, an unknown suite
-# is refused in one line naming P's share directory, and `pstlab run quick --max-ranks 2
-# --pstswm P/bin/pstswm` writes results/*/report.md and report.html there.  Where pipx is on
-# PATH, `pipx install` of the wheel too.
+# is refused in one line naming P's share directory, `pstlab run quick --dry-run` finds P's quick
+# suite, and a run of one of its experiments with --pstswm P/bin/pstswm writes results/*/report.md
+# and report.html there (the whole suite runs installed in install.easybuild).  Where pipx
+# is on PATH, `pipx install` of the wheel too.
 #   tests/install/end-to-end.sh BUILD_DIR       install BUILD_DIR into a scratch prefix
 #   tests/install/end-to-end.sh --prefix P      an installed prefix instead (P/bin/pstswm, P/bin/pstrun)
 # Each phase's time goes to stdout.  Exit: 0 passed; 77 skipped with one line (no package index
@@ -54,14 +55,22 @@ as_user() {
   [[ $rc == 2 && $(wc -l <<<"$out") == 1 && $out == *"unknown suite 'nosuch' (available: "*quick*"; looked in $prefix/share/pstswm/suites"* ]] ||
     fail "pstlab run nosuch: exit $rc, said: $out"
 
-  phase_start "pstlab run quick --max-ranks 2"
+  # The whole quick suite runs installed in install.easybuild (the module's pstlab, the same
+  # quick.toml): here P's quick suite by name as a dry run, and one of its experiments for real.
+  out=$(pstlab run quick --dry-run --max-ranks 2 --pstswm "$prefix/bin/pstswm" 2>&1) || fail "pstlab run quick --dry-run: exit $?: $out"
+  [[ $out == *"suite quick: "*"$prefix/bin/pstswm"* ]] || fail "pstlab run quick --dry-run does not run $prefix/bin/pstswm: $out"
+  awk -v name=coll-alloc-warm 'BEGIN { RS = "\n\\[\\[experiment\\]\\]\n" }
+    index($0, "name = \"" name "\"") == 1 { print "[[experiment]]"; print }' \
+    "$prefix/share/pstswm/suites/quick.toml" >"$work/quick-one.toml"
+  grep -q '^subcommand = "coll"$' "$work/quick-one.toml" || fail "no experiment coll-alloc-warm in $prefix/share/pstswm/suites/quick.toml"
+  phase_start "pstlab run quick-one.toml"
   rc=0
-  pstlab run quick --max-ranks 2 --pstswm "$prefix/bin/pstswm" >"$work/quick.log" 2>&1 || rc=$?
+  pstlab run "$work/quick-one.toml" --pstswm "$prefix/bin/pstswm" >"$work/quick.log" 2>&1 || rc=$?
   phase_end
-  ((rc == 0)) || fail "pstlab run quick --max-ranks 2: exit $rc ($work/quick.log: $(tail -n 1 "$work/quick.log"))"
+  ((rc == 0)) || fail "pstlab run quick-one.toml: exit $rc ($work/quick.log: $(tail -n 1 "$work/quick.log"))"
   local results
-  results=$(echo "$empty"/results/*-quick-*)
-  [[ -f $results/report.md && -f $results/report.html ]] || fail "no results/*-quick-*/report.md and report.html in $empty"
+  results=$(echo "$empty"/results/*-quick-one-*)
+  [[ -f $results/report.md && -f $results/report.html ]] || fail "no results/*-quick-one-*/report.md and report.html in $empty"
   grep -q "\"pstswm\": \"$(readlink -f "$prefix/bin/pstswm")\"" "$results/manifest.json" ||
     fail "$results/manifest.json does not name $prefix/bin/pstswm"
   # Where the quick suite's time goes, slowest first.
