@@ -120,9 +120,10 @@ function(pst_fail_fast)
 endfunction()
 
 function(pst_bad_input_test name ranks rc regex)
+  # The launcher as the caller has it (smpi.cmake sets its platform after this file is read).
   set(launch ${PSTRUN} -n ${ranks})
-  if(ranks EQUAL 1)
-    set(launch ${PST_LAUNCH1})
+  if(ranks EQUAL 1 AND NOT PST_LAUNCH1)
+    set(launch)
   endif()
   add_test(NAME ${name} COMMAND ${CMAKE_SOURCE_DIR}/tests/expect-fail.sh ${rc} ${regex} ${PST_TEST_OUT}
     -- ${launch} $<TARGET_FILE:pstswm> ${ARGN})
