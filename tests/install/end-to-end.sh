@@ -34,7 +34,10 @@ as_user() {
   local wheel
   wheel=$(echo "$work"/wheels/pstlab-*-py3-none-any.whl)
   [[ -f $wheel ]] || fail "pip wheel wrote no pstlab wheel into $work/wheels"
-  unzip -l "$wheel" | grep -q " pstlab/io/schema.json$" || fail "the wheel lacks pstlab/io/schema.json"
+  # The listing is read whole: `unzip | grep -q` under pipefail fails when grep exits first.
+  local listing
+  listing=$(unzip -Z1 "$wheel") || fail "unzip -Z1 $wheel: exit $?"
+  grep -qx "pstlab/io/schema.json" <<<"$listing" || fail "the wheel lacks pstlab/io/schema.json"
   phase_end
 
   phase_start "pip install the wheel"
