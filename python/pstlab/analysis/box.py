@@ -46,6 +46,7 @@ class Box:
     reason: str
     kernels: str | None = None  # "Kernels behind the avx512 CPU: OpenBLAS Prescott (sse3); use ..." or None
     wide: list[str] = field(default_factory=list)  # per bench, what would narrow its wide ties
+    ties: list[tuple[str, narrowing.Tie, str]] = field(default_factory=list)  # (bench, tie, its status)
 
     def scope_lines(self) -> list[str]:
         return [self.scope] + ([self.kernels] if self.kernels else []) + self.wide
@@ -58,6 +59,17 @@ class Box:
             "scope": self.scope,
             "kernels": self.kernels,
             "wide_ties": self.wide,
+            "wide_tie_detail": [
+                {
+                    "bench": b,
+                    "verdict": t.name,
+                    "best_set_share": t.share,
+                    "launches": t.launches,
+                    "needed": t.needed,
+                    "status": status,
+                }
+                for b, t, status in self.ties
+            ],
             "trust": {"level": self.trust, "reason": self.reason},
             "verdicts": [{"kind": b.kind, "text": b.text, **b.facts} for b in self.bullets],
         }
@@ -387,8 +399,10 @@ def build(rs: RecordSet) -> Box:
     splits = hybrid_bullets(rs)[:MAX_BULLETS]
     bullets = bullets[: MAX_BULLETS - len(splits)] + splits
     level, reason = trust_line(g, bullets, trust.agreement(kernel_cases + swap_cases))
-    wide = [
-        narrowing.line(bench, cases, narrowing.launch_seconds(rs, bench))
-        for bench, cases in (("kernel", kernel_cases), ("swap", swap_cases))
-    ]
-    return Box(bullets, scope(rs), level, reason, kernels(rs), [w for w in wide if w])
+    wide, ties = [], []
+    for bench, cases in ((kernel, kernel_cases), (swap, swap_cases)):
+        seconds = narrowing.launch_seconds(rs, bench.BENCH)
+        found = narrowing.wide_ties(cases, bench.tie_name)
+        wide.append(narrowing.line(bench.BENCH, found, narrowing.counted(cases), seconds))
+        ties += [(bench.BENCH, t, t.status(seconds)) for t in found]
+    return Box(bullets, scope(rs), level, reason, kernels(rs), [w for w in wide if w], ties)

@@ -16,11 +16,13 @@ from pstlab.stats import verdicts
 
 WIDE_SHARE = 0.25  # a best set above this share of the alternatives is a wide tie
 DIFFERENCE = 0.05  # the real difference a longer run should be able to separate
+LINE_WIDTH = 120  # the box's
 
 
 @dataclass(frozen=True)
 class Tie:
     key: tuple
+    name: str  # what the verdict compares, as a reader names it ("swtrans fft T42L4 2x1", "512 B")
     share: float  # best set / alternatives
     launches: int  # launches so far
     needed: int | None  # launches that would separate DIFFERENCE (None: not within stats.MAX_LAUNCHES)
@@ -30,17 +32,30 @@ class Tie:
         """Further launches to reach `needed` (0: reached, the members are equal within the margin)."""
         return None if self.needed is None else max(self.needed - self.launches, 0)
 
+    def status(self, seconds_per_launch: float | None) -> str:
+        """'equal within margin', '~19 launches (7 more, ~2 min)' or 'beyond reach' (stats.MAX_LAUNCHES)."""
+        if self.more is None:
+            return "beyond reach"
+        if self.more == 0:
+            return "equal within margin"
+        cost = f", ~{duration(self.more * seconds_per_launch)}" if seconds_per_launch else ""
+        return f"~{self.needed} launches ({self.more} more{cost})"
+
 
 def share(case: verdicts.Case) -> float:
     return len(case.verdict.best_set) / len(case.rounds)
 
 
-def wide_ties(cases: list[verdicts.Case]) -> list[Tie]:
-    """The wide ties of clean (not oversubscribed) verdicts from two or more launches, widest first."""
+def wide_ties(cases: list[verdicts.Case], name=lambda key: " ".join(map(str, key))) -> list[Tie]:
+    """The wide ties of clean (not oversubscribed) verdicts from two or more launches, widest first
+    (a lone best is no tie, whatever share of few alternatives it is); name(key) says what each compares."""
     ties = [
-        Tie(c.key, share(c), c.launches, c.launches_to_separate(DIFFERENCE))
+        Tie(c.key, name(c.key), share(c), c.launches, c.launches_to_separate(DIFFERENCE))
         for c in cases
-        if c.launches > 1 and "oversubscribed" not in c.caveats and share(c) > WIDE_SHARE
+        if c.launches > 1
+        and "oversubscribed" not in c.caveats
+        and len(c.verdict.best_set) > 1
+        and share(c) > WIDE_SHARE
     ]
     return sorted(ties, key=lambda t: -t.share)
 
@@ -56,21 +71,42 @@ def launch_seconds(rs: RecordSet, subcommand: str) -> float | None:
     return sum(repeated) if repeated else None
 
 
-def line(bench: str, cases: list[verdicts.Case], seconds_per_launch: float | None) -> str | None:
-    """'Wide ties, kernel: 9 of 11 over 25% (median 60%); 5% separates at ~12 launches (median tie; 7 more, ~2 min)'."""
-    ties = wide_ties(cases)
+def duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    return f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.0f} h"
+
+
+def line(bench: str, ties: list[Tie], counted: int, seconds_per_launch: float | None) -> str | None:
+    """Each wide tie by what would narrow it, in one line of the box: 'Wide ties, kernel: 5 of 11 over
+    25% (median 32%): 2 equal within margin; 3 separate 5% in 3–14 more launches (~40 s–3 min)'; the
+    median, then the ranges' low ends, then the cost give way where the line would outgrow LINE_WIDTH.
+    counted: the verdicts the ties are of (clean, from two or more launches)."""
     if not ties:
         return None
-    counted = [c for c in cases if c.launches > 1 and "oversubscribed" not in c.caveats]
-    head = (
-        f"Wide ties, {bench}: {len(ties)} of {len(counted)} over {WIDE_SHARE:.0%} "
-        f"(median {statistics.median(t.share for t in ties):.0%})"
-    )
-    reachable = [t for t in ties if t.more]
-    if not reachable:
-        equal = sum(t.more == 0 for t in ties)
-        return f"{head}; {equal} equal within the margin at the precision reached, the rest beyond any run"
-    needed = round(statistics.median(t.needed for t in reachable))
-    more = max(needed - reachable[0].launches, 0)
-    cost = f", ~{more * seconds_per_launch / 60:.0f} min" if seconds_per_launch else ""
-    return f"{head}; {DIFFERENCE:.0%} separates at ~{needed} launches (median; {more} more{cost})"
+    head = f"Wide ties, {bench}: {len(ties)} of {counted} over {WIDE_SHARE:.0%}"
+    median = f" (median {statistics.median(t.share for t in ties):.0%})"
+    reachable = sorted(t.more for t in ties if t.more)
+    equal, beyond = sum(t.more == 0 for t in ties), sum(t.more is None for t in ties)
+
+    def text(ranged: bool, costed: bool = True) -> str:
+        parts = [f"{equal} equal within margin"] if equal else []
+        if reachable:
+            few, many = reachable[0], reachable[-1]
+            cost = ""
+            if seconds_per_launch and costed:
+                low, high = duration(few * seconds_per_launch), duration(many * seconds_per_launch)
+                cost = f" (~{high})" if low == high else f" (~{low}–{high})" if ranged else f" (≤{high})"
+            more = f"{few}–{many}" if ranged and few != many else f"≤{many}" if few != many else f"{many}"
+            parts.append(f"{len(reachable)} separate {DIFFERENCE:.0%} in {more} more launches{cost}")
+        if beyond:
+            parts.append(f"{beyond} beyond reach")
+        return ": " + "; ".join(parts)
+
+    candidates = [head + median + text(True), head + text(True), head + text(False), head + text(False, False)]
+    return next((c for c in candidates if len(c) <= LINE_WIDTH), candidates[-1])
+
+
+def counted(cases: list[verdicts.Case]) -> int:
+    """The verdicts a wide tie can be of: clean, from two or more launches."""
+    return sum(1 for c in cases if c.launches > 1 and "oversubscribed" not in c.caveats)

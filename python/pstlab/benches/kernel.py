@@ -194,6 +194,12 @@ METRICS = [
 ]
 
 
+def tie_name(key: tuple) -> str:
+    """A verdict's key (VERDICT_KEY) as a reader names it: 'swtrans fft T42L4 2x1'."""
+    fields = dict(zip(VERDICT_KEY, key, strict=True))
+    return f"{fields['algorithm']} {fields['stage']} {fields['size']} {fields['grid']}"
+
+
 @memo.per_record_set
 def verdict_cases(rs: RecordSet) -> list[verdicts.Case]:
     """The verdicts of kernel records: protocol x overlap per algorithm and configuration, with the

@@ -215,6 +215,14 @@ METRICS = [
 ]
 
 
+def tie_name(key: tuple) -> str:
+    """A verdict's key (VERDICT_KEY) as a reader names it: '512 B, cache 1' or '512 B x 4 messages, cache cold'."""
+    fields = dict(zip(VERDICT_KEY, key, strict=True))
+    nmsg = fields["nmsg"]
+    volume = f"{fields['bytes']} B" + (f" x {nmsg} messages" if nmsg not in (1, None) else "")
+    return f"{volume}, cache {fields['cache']}"
+
+
 @memo.per_record_set
 def verdict_cases(rs: RecordSet) -> list[verdicts.Case]:
     """The verdicts of swap records: protocols per size, cache state and volume."""

@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 
 from pstlab import __version__
-from pstlab.analysis import box, guardrails
+from pstlab.analysis import box, guardrails, narrowing
 from pstlab.benches.registry import BENCHES
 from pstlab.core import paths
 from pstlab.io.records import RecordSet, load
@@ -29,6 +29,17 @@ def box_section(b: box.Box) -> doc.Section:
             f"(verdicts.json beside this report); {guardrails.MARK}: from an oversubscribed or noisy run._"
         )
     )
+    if b.ties:  # each tie by name: detail the box's one line per bench stands for
+        listed = "\n".join(
+            f"- {bench} {t.name}: best set {t.share:.0%} of the alternatives; {status}" for bench, t, status in b.ties
+        )
+        sec.add(
+            doc.Details(
+                f"Each wide tie and what would separate a {narrowing.DIFFERENCE:.0%} difference",
+                [doc.Text(listed)],
+                html_only=True,
+            )
+        )
     return sec
 
 
