@@ -2,7 +2,7 @@
 
 import random
 
-from pstlab.analysis import narrowing, trust_calibration
+from pstlab.analysis import narrowing
 from pstlab.benches import kernel, swap
 from pstlab.stats import stats, verdicts
 
@@ -112,14 +112,3 @@ def test_ties_are_named_as_a_reader_names_them():
     assert swap.tie_name(tuple(s.values())) == "512 B, cache 1"
     s["nmsg"], s["cache"] = 4, "cold"
     assert swap.tie_name(tuple(s.values())) == "512 B x 4 messages, cache cold"
-
-
-def test_a_shortened_launch_keeps_its_first_rounds():
-    rec = {"type": "point", "round_s": [1.0, 2.0, 3.0, 4.0], "rounds": 4}
-    assert trust_calibration.shortened(rec, 2) == {
-        "type": "point",
-        "round_s": [1.0, 2.0],
-        "rounds": 2,
-    }
-    assert trust_calibration.shortened(rec, None) is rec and rec["rounds"] == 4
-    assert trust_calibration.shortened({"type": "header"}, 2) == {"type": "header"}

@@ -9,7 +9,10 @@ with `launches` in the suite).  Two measurements per condition:
   suite's Trust level (analysis/trust.py) is checked against the share of its kernel and swap
   verdicts whose best set meets the other suite's (the agreement of pstlab repro);
 - resampling: the launches of all DIRs of a condition are pooled, and N times two disjoint sets of L
-  launches per experiment are drawn as two pseudo-suites, scored the same way.
+  launches per experiment are drawn as two pseudo-suites, scored the same way.  With --lottery
+  CHANCE,GAIN each drawn launch, with probability CHANCE, favours one of its protocols drawn at random
+  by GAIN (its rounds that much shorter), as a launch whose placement happens to suit one protocol
+  does: launches then disagree, and the levels below high are measured too.
 
 Prints one row per condition and level: suites, verdicts compared, the share reproduced with its
 Wilson 95 % interval (verdicts of one suite are not independent: read it as a lower bound on the
@@ -83,8 +86,34 @@ def launch_files(directory: Path) -> dict[str, list[Path]]:
     return out
 
 
-def pseudo_suites(dirs: list[Path], launches: int, draws: int, rng: random.Random):
-    """draws pairs of record sets, each of `launches` launches per experiment, disjoint within a pair."""
+@dataclass(frozen=True)
+class Lottery:
+    """A placement lottery over recorded launches: with probability `chance` a launch favours one of
+    its protocols, drawn at random, by `gain` (0.1: its rounds 10 % shorter)."""
+
+    chance: float
+    gain: float
+
+    def draw(self, records: list[dict], rng: random.Random) -> list[dict]:
+        """One launch's records as this lottery leaves them (new dicts where changed)."""
+        timed = sorted({str(r["protocol"]) for r in records if r.get("type") == "point" and "protocol" in r})
+        if not timed or rng.random() >= self.chance:
+            return records
+        lucky = rng.choice(timed)
+        return [
+            dict(r, round_s=[t * (1 - self.gain) for t in r["round_s"]])
+            if r.get("type") == "point" and str(r.get("protocol")) == lucky and isinstance(r.get("round_s"), list)
+            else r
+            for r in records
+        ]
+
+    def __str__(self) -> str:
+        return f"lottery {self.chance:.0%} x {self.gain:.0%}"
+
+
+def pseudo_suites(dirs: list[Path], launches: int, draws: int, rng: random.Random, lottery: Lottery | None = None):
+    """draws pairs of record sets, each of `launches` launches per experiment, disjoint within a pair
+    (each launch through the lottery, when one is given)."""
     pooled: dict[str, list[Path]] = {}
     for d in dirs:
         for name, files in launch_files(d).items():
@@ -95,12 +124,15 @@ def pseudo_suites(dirs: list[Path], launches: int, draws: int, rng: random.Rando
         picks = {n: rng.sample(fs, 2 * launches) for n, fs in usable.items()}
         halves = []
         for side in (slice(0, launches), slice(launches, 2 * launches)):
-            recs = [r for fs in picks.values() for f in fs[side] for r in cache.setdefault(f, load_file(f))]
+            runs = [cache.setdefault(f, load_file(f)) for fs in picks.values() for f in fs[side]]
+            recs = [r for run in runs for r in (lottery.draw(run, rng) if lottery else run)]
             halves.append(RecordSet(dirs[0], recs))
         yield halves
 
 
-def calibrate(conditions: dict[str, list[Path]], launches: int, draws: int, draw_key: int = 1) -> dict:
+def calibrate(
+    conditions: dict[str, list[Path]], launches: int, draws: int, draw_key: int = 1, lottery: Lottery | None = None
+) -> dict:
     """{(condition, method, level): Tally}."""
     rng, table = random.Random(draw_key), {}  # noqa: S311 (reproducible draws, not a secret)
     for cond, dirs in conditions.items():
@@ -109,9 +141,10 @@ def calibrate(conditions: dict[str, list[Path]], launches: int, draws: int, draw
             for x, y in ((a, b), (b, a)):
                 level, met, n, shares = score(x, y)
                 table.setdefault((cond, "pairs", level), Tally()).add(met, n, shares)
-        for a, b in pseudo_suites(dirs, launches, draws, rng):
+        method = f"resampled, {lottery}" if lottery else "resampled"
+        for a, b in pseudo_suites(dirs, launches, draws, rng, lottery):
             level, met, n, shares = score(verdicts_of(a), verdicts_of(b))
-            table.setdefault((cond, "resampled", level), Tally()).add(met, n, shares)
+            table.setdefault((cond, method, level), Tally()).add(met, n, shares)
     return table
 
 
@@ -133,12 +166,21 @@ def main(argv: list[str]) -> int:
     p.add_argument("conditions", nargs="+", metavar="CONDITION=DIR[,DIR...]")
     p.add_argument("--launches", type=int, default=3, help="launches per experiment of a pseudo-suite (default 3)")
     p.add_argument("--draws", type=int, default=20, help="pseudo-suite pairs per condition (default 20)")
+    p.add_argument("--lottery", metavar="CHANCE,GAIN", help="a placement lottery over the resampled launches")
     args = p.parse_args(argv)
+    lottery = None
+    if args.lottery:
+        try:
+            lottery = Lottery(*(float(x) for x in args.lottery.split(",")))
+        except (TypeError, ValueError):
+            p.error(f"--lottery: '{args.lottery}' is not CHANCE,GAIN (two numbers)")
+        if not (0 < lottery.chance <= 1 and 0 < lottery.gain < 1):
+            p.error(f"--lottery: chance in (0, 1] and gain in (0, 1), not '{args.lottery}'")
     conditions = {}
     for spec in args.conditions:
         name, _, dirs = spec.partition("=")
         conditions[name] = [Path(d) for d in dirs.split(",") if d]
-    print(render(calibrate(conditions, args.launches, args.draws)))
+    print(render(calibrate(conditions, args.launches, args.draws, lottery=lottery)))
     return 0
 
 
