@@ -13,10 +13,7 @@ def _case(launch_factors: list[dict[str, float]], draw_key: int = 1) -> verdicts
     """A verdict over launches: in launch k alternative a takes launch_factors[k][a] ms, 1 % jitter by round."""
     rng = random.Random(draw_key)  # noqa: S311 (reproducible test data)
     per_launch = [
-        {
-            a: [1e-3 * f * (1 + rng.uniform(-0.01, 0.01)) for _ in range(ROUNDS)]
-            for a, f in factors.items()
-        }
+        {a: [1e-3 * f * (1 + rng.uniform(-0.01, 0.01)) for _ in range(ROUNDS)] for a, f in factors.items()}
         for factors in launch_factors
     ]
     labels = list(launch_factors[0])
@@ -28,11 +25,7 @@ def _case(launch_factors: list[dict[str, float]], draw_key: int = 1) -> verdicts
         ROUNDS,
     )
     case.launch_verdicts = [stats.verdict(r) for r in per_launch]
-    case.verdict = (
-        stats.launch_verdict(per_launch)
-        if len(per_launch) > 1
-        else case.launch_verdicts[0]
-    )
+    case.verdict = stats.launch_verdict(per_launch) if len(per_launch) > 1 else case.launch_verdicts[0]
     return case
 
 
@@ -47,10 +40,7 @@ def test_launches_that_swing_need_more_launches_and_say_what_they_cost():
     swing = [{"a": 1.0, "b": f, "c": 1.5} for f in (1.04, 0.96, 1.05, 0.97, 1.03)]
     tie = narrowing.wide_ties([_case(swing)])[0]
     assert tie.needed > 5 and tie.more == tie.needed - 5
-    assert (
-        tie.status(30.0)
-        == f"~{tie.needed} launches ({tie.more} more, ~{narrowing.duration(tie.more * 30.0)})"
-    )
+    assert tie.status(30.0) == f"~{tie.needed} launches ({tie.more} more, ~{narrowing.duration(tie.more * 30.0)})"
     assert tie.status(None) == f"~{tie.needed} launches ({tie.more} more)"
 
 
@@ -70,7 +60,8 @@ def _tie(share: float, needed: int | None, launches: int = 5) -> narrowing.Tie:
 def test_the_line_counts_each_kind_of_tie_with_its_cost():
     ties = [_tie(0.6, 3), _tie(0.5, 9), _tie(0.4, 25), _tie(0.3, None)]
     assert narrowing.line("swap", ties, 11, 20.0) == (
-        "Wide ties, swap: 4 of 11 over 25%: 1 equal within margin; 2 separate 5% in ≤20 more launches (≤7 min); 1 beyond reach"
+        "Wide ties, swap: 4 of 11 over 25%: 1 equal within margin; 2 separate 5% in ≤20 more launches (≤7 min); "
+        "1 beyond reach"
     )
     assert narrowing.line("swap", ties[1:3], 11, 20.0) == (
         "Wide ties, swap: 2 of 11 over 25% (median 45%): 2 separate 5% in 4–20 more launches (~80 s–7 min)"
@@ -94,10 +85,7 @@ def test_the_line_gives_up_the_median_then_the_ranges_before_it_outgrows_the_box
         "1 beyond reach"
     )
     line = narrowing.line("kernel", ties, 1000, 600.0)
-    assert (
-        line.endswith("in ≤995 more launches; 1 beyond reach")
-        and len(line) <= narrowing.LINE_WIDTH
-    )
+    assert line.endswith("in ≤995 more launches; 1 beyond reach") and len(line) <= narrowing.LINE_WIDTH
 
 
 def test_ties_are_named_as_a_reader_names_them():
@@ -105,10 +93,11 @@ def test_ties_are_named_as_a_reader_names_them():
         zip(
             kernel.VERDICT_KEY,
             ("fft", "swtrans", "T42L4", "2x1", "mpi", None, None, None, "intra-node"),
+            strict=False,
         )
     )
     assert kernel.tie_name(tuple(k.values())) == "swtrans fft T42L4 2x1"
-    s = dict(zip(swap.VERDICT_KEY, ("mpi", "1", "0,1", 512, 1, "intra-node")))
+    s = dict(zip(swap.VERDICT_KEY, ("mpi", "1", "0,1", 512, 1, "intra-node"), strict=False))
     assert swap.tie_name(tuple(s.values())) == "512 B, cache 1"
     s["nmsg"], s["cache"] = 4, "cold"
     assert swap.tie_name(tuple(s.values())) == "512 B x 4 messages, cache cold"

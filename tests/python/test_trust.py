@@ -10,17 +10,12 @@ from pstlab.stats import stats, verdicts
 ROUNDS = 20
 
 
-def _case(
-    launch_factors: list[dict[str, float]], jitter: float = 0.01, draw_key: int = 1
-) -> verdicts.Case:
+def _case(launch_factors: list[dict[str, float]], jitter: float = 0.01, draw_key: int = 1) -> verdicts.Case:
     """A verdict over launches: in launch k alternative a takes launch_factors[k][a] (x 1 ms), with
     a small round-to-round jitter, as verdicts.build assembles one."""
     rng = random.Random(draw_key)  # noqa: S311 (reproducible test data)
     per_launch = [
-        {
-            a: [1e-3 * f * (1 + rng.uniform(-jitter, jitter)) for _ in range(ROUNDS)]
-            for a, f in factors.items()
-        }
+        {a: [1e-3 * f * (1 + rng.uniform(-jitter, jitter)) for _ in range(ROUNDS)] for a, f in factors.items()}
         for factors in launch_factors
     ]
     labels = list(launch_factors[0])
@@ -32,11 +27,7 @@ def _case(
         ROUNDS,
     )
     case.launch_verdicts = [stats.verdict(r) for r in per_launch]
-    case.verdict = (
-        stats.launch_verdict(per_launch)
-        if len(per_launch) > 1
-        else case.launch_verdicts[0]
-    )
+    case.verdict = stats.launch_verdict(per_launch) if len(per_launch) > 1 else case.launch_verdicts[0]
     return case
 
 
@@ -88,9 +79,7 @@ def test_two_launches_of_many_alternatives_give_an_open_interval_not_an_overflow
 def test_the_calibration_interval_is_wilsons():
     lo, hi = trust_calibration.wilson(8, 10)
     assert (round(lo, 4), round(hi, 4)) == (0.4902, 0.9433)
-    assert (
-        trust_calibration.wilson(0, 0)[0] != trust_calibration.wilson(0, 0)[0]
-    )  # nan: no verdicts, no rate
+    assert trust_calibration.wilson(0, 0)[0] != trust_calibration.wilson(0, 0)[0]  # nan: no verdicts, no rate
 
 
 def test_the_lottery_favours_one_protocol_of_a_launch_by_its_gain():
@@ -100,13 +89,11 @@ def test_the_lottery_favours_one_protocol_of_a_launch_by_its_gain():
         {"type": "point", "protocol": "1,10", "round_s": [1.0, 2.0]},
     ]
     always = trust_calibration.Lottery(1.0, 0.1)
-    drawn = always.draw(run, random.Random(3))
+    drawn = always.draw(run, random.Random(3))  # noqa: S311 (reproducible test data)
     changed = [r for r, before in zip(drawn, run, strict=True) if r != before]
     assert len(changed) == 1 and changed[0]["round_s"] == [0.9, 1.8]
-    assert (
-        run[1]["round_s"] == run[2]["round_s"] == [1.0, 2.0]
-    )  # the recorded launch is left as it was
-    assert trust_calibration.Lottery(1e-9, 0.1).draw(run, random.Random(3)) is run
+    assert run[1]["round_s"] == run[2]["round_s"] == [1.0, 2.0]  # the recorded launch is left as it was
+    assert trust_calibration.Lottery(1e-9, 0.1).draw(run, random.Random(3)) is run  # noqa: S311
     assert str(always) == "lottery 100% x 10%"
 
 
