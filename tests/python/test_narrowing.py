@@ -1,36 +1,12 @@
 """What it would take to narrow a wide tie (pstlab.analysis.narrowing), on launches with known spreads."""
 
-import random
-
+import launch_cases
 from pstlab.analysis import narrowing
 from pstlab.benches import kernel, swap
-from pstlab.stats import stats, verdicts
-
-ROUNDS = 20
-
-
-def _case(launch_factors: list[dict[str, float]], draw_key: int = 1) -> verdicts.Case:
-    """A verdict over launches: in launch k alternative a takes launch_factors[k][a] ms, 1 % jitter by round."""
-    rng = random.Random(draw_key)  # noqa: S311 (reproducible test data)
-    per_launch = [
-        {a: [1e-3 * f * (1 + rng.uniform(-0.01, 0.01)) for _ in range(ROUNDS)] for a, f in factors.items()}
-        for factors in launch_factors
-    ]
-    labels = list(launch_factors[0])
-    case = verdicts.Case(
-        ("k",),
-        {a: [t for r in per_launch for t in r[a]] for a in labels},
-        len(per_launch),
-        [],
-        ROUNDS,
-    )
-    case.launch_verdicts = [stats.verdict(r) for r in per_launch]
-    case.verdict = stats.launch_verdict(per_launch) if len(per_launch) > 1 else case.launch_verdicts[0]
-    return case
 
 
 def test_equal_alternatives_at_a_small_spread_are_equal_within_the_margin():
-    tie = narrowing.wide_ties([_case([{"a": 1.0, "b": 1.0, "c": 1.5}] * 5)])[0]
+    tie = narrowing.wide_ties([launch_cases.case([{"a": 1.0, "b": 1.0, "c": 1.5}] * 5)])[0]
     assert tie.share == 2 / 3 and tie.launches == 5 and tie.more == 0
     assert tie.status(60.0) == "equal within margin"
 
@@ -38,16 +14,16 @@ def test_equal_alternatives_at_a_small_spread_are_equal_within_the_margin():
 def test_launches_that_swing_need_more_launches_and_say_what_they_cost():
     """b 4 % slower or faster by launch: a 5 % difference at that spread needs more than 5 launches."""
     swing = [{"a": 1.0, "b": f, "c": 1.5} for f in (1.04, 0.96, 1.05, 0.97, 1.03)]
-    tie = narrowing.wide_ties([_case(swing)])[0]
+    tie = narrowing.wide_ties([launch_cases.case(swing)])[0]
     assert tie.needed > 5 and tie.more == tie.needed - 5
     assert tie.status(30.0) == f"~{tie.needed} launches ({tie.more} more, ~{narrowing.duration(tie.more * 30.0)})"
     assert tie.status(None) == f"~{tie.needed} launches ({tie.more} more)"
 
 
 def test_decided_one_launch_and_oversubscribed_verdicts_are_not_wide_ties():
-    decided = _case([{"a": 1.0, "b": 1.3}] * 5)
-    one = _case([{"a": 1.0, "b": 1.0}])
-    over = _case([{"a": 1.0, "b": 1.0}] * 5)
+    decided = launch_cases.case([{"a": 1.0, "b": 1.3}] * 5)
+    one = launch_cases.case([{"a": 1.0, "b": 1.0}])
+    over = launch_cases.case([{"a": 1.0, "b": 1.0}] * 5)
     over.caveats = ["oversubscribed"]
     assert narrowing.wide_ties([decided, one, over]) == []
     assert narrowing.counted([decided, one, over]) == 1

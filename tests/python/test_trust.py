@@ -4,35 +4,13 @@ import random
 
 import pytest
 
+import launch_cases
 from pstlab.analysis import trust, trust_calibration
-from pstlab.stats import stats, verdicts
-
-ROUNDS = 20
-
-
-def _case(launch_factors: list[dict[str, float]], jitter: float = 0.01, draw_key: int = 1) -> verdicts.Case:
-    """A verdict over launches: in launch k alternative a takes launch_factors[k][a] (x 1 ms), with
-    a small round-to-round jitter, as verdicts.build assembles one."""
-    rng = random.Random(draw_key)  # noqa: S311 (reproducible test data)
-    per_launch = [
-        {a: [1e-3 * f * (1 + rng.uniform(-jitter, jitter)) for _ in range(ROUNDS)] for a, f in factors.items()}
-        for factors in launch_factors
-    ]
-    labels = list(launch_factors[0])
-    case = verdicts.Case(
-        ("k",),
-        {a: [t for r in per_launch for t in r[a]] for a in labels},
-        len(per_launch),
-        [],
-        ROUNDS,
-    )
-    case.launch_verdicts = [stats.verdict(r) for r in per_launch]
-    case.verdict = stats.launch_verdict(per_launch) if len(per_launch) > 1 else case.launch_verdicts[0]
-    return case
+from pstlab.stats import stats
 
 
 def test_a_verdict_every_launch_shows_agrees_when_any_launch_is_left_out():
-    case = _case([{"a": 1.0, "b": 1.3, "c": 1.6}] * 5)
+    case = launch_cases.case([{"a": 1.0, "b": 1.3, "c": 1.6}] * 5)
     assert trust.held_out(case) == [True] * 5
     a = trust.agreement([case])
     assert (a.agreed, a.pairs, a.verdicts) == (5, 5, 1) and trust.level_of(a) == "high"
@@ -41,7 +19,7 @@ def test_a_verdict_every_launch_shows_agrees_when_any_launch_is_left_out():
 def test_a_launch_that_ranks_the_other_way_disagrees_with_the_rest():
     """One launch of five where b beats a clearly: the other four's verdict (a alone) does not meet its own."""
     steady = {"a": 1.0, "b": 1.3}
-    case = _case([steady, steady, {"a": 1.3, "b": 1.0}, steady, steady])
+    case = launch_cases.case([steady, steady, {"a": 1.3, "b": 1.0}, steady, steady])
     assert trust.held_out(case) == [True, True, False, True, True]
     assert trust.level_of(trust.agreement([case])) == "medium"  # 4 of 5 = 80 %
 
@@ -50,7 +28,7 @@ def test_launches_that_keep_changing_their_winner_read_low():
     """Two of three launches agree and the third reverses them: left out, it disagrees with the two
     (decided); either of the two left out, the rest tie and agree: 2 of 3."""
     steady, flipped = {"a": 1.0, "b": 1.3}, {"a": 1.3, "b": 1.0}
-    case = _case([steady, steady, flipped])
+    case = launch_cases.case([steady, steady, flipped])
     assert trust.held_out(case) == [True, True, False]
     assert trust.level_of(trust.agreement([case])) == "low"
 
@@ -58,13 +36,13 @@ def test_launches_that_keep_changing_their_winner_read_low():
 def test_a_tie_over_launches_agrees_with_any_launch():
     """Launches that alternate their winner make the verdict over the rest a tie: nothing to contradict."""
     flip = [{"a": 1.0, "b": 1.3}, {"a": 1.3, "b": 1.0}] * 2 + [{"a": 1.0, "b": 1.3}]
-    assert trust.held_out(_case(flip)) == [True] * 5
+    assert trust.held_out(launch_cases.case(flip)) == [True] * 5
 
 
 def test_oversubscribed_and_short_cases_are_not_counted():
-    over = _case([{"a": 1.0, "b": 1.3}] * 5)
+    over = launch_cases.case([{"a": 1.0, "b": 1.3}] * 5)
     over.caveats = ["oversubscribed"]
-    two = _case([{"a": 1.0, "b": 1.3}] * 2)
+    two = launch_cases.case([{"a": 1.0, "b": 1.3}] * 2)
     a = trust.agreement([over, two])
     assert a.pairs == 0 and trust.level_of(a) is None
     assert trust.statement(a).startswith("reproduction not measured")
