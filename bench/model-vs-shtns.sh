@@ -7,8 +7,8 @@
 # (results/shtns-venv); it is a yardstick, never a dependency of pstswm.  Per truncation: each
 # figure the median over rounds, the ratio pstswm set / SHTns set the median of the rounds' ratios
 # with their lowest and highest; with several --legendre-kernel values each kernel runs in every
-# round, in a rotating order.  SHTns's FFTs are also timed alone (FFTW, the library both use), so the
-# table's bound says how low the ratio could go with pstswm's 13 FFTs per level against SHTns's 10.
+# round, in a rotating order.  SHTns's FFTs are also timed alone (FFTW, the library both use): the
+# table's bound is the ratio with pstswm's 13 FFTs per level and Legendre work as fast as SHTns's.
 # Not a test: numbers depend on the machine and its load.
 #   bench/model-vs-shtns.sh [--mpi openmpi|mpich] [--build DIR] [--rounds R] [--truncations 42,85,170,341]
 #                           [--legendre-kernel auto|dgemm|recurrence|simd[,...]]
