@@ -80,7 +80,7 @@ class Table:
         low_high = f"{ms(min(p['step_s'] for p in pts))}-{ms(max(p['step_s'] for p in pts))}"
         over_ceiling = f"{eff / ceil.ratio:.2f}" if eff and ceil else "–"
         # The stages' means hold the communication (comm_s): its share of them, taken off the median step.
-        stages = med("fft_s") + med("legendre_s") + med("fourier_s") + med("grid_s") + med("spectral_s")
+        stages = sum(med(f) for _, f, _ in STAGES)
         comm_share = med("comm_s") / stages if stages else 0.0
         no_comm = f"{eff / (1 - comm_share):.2f}" if eff and comm_share < 1 else "–"
         return [split, problem, ms(step), low_high, *(ms(med(f, m)) for _, f, m in STAGES), ms(med("comm_s")),
