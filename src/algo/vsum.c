@@ -32,7 +32,8 @@ void pst_rangeset_add(pst_rangeset *rs, size_t lo, size_t n)
 }
 
 /* Bytes [off, off + bytes) of the concatenation of rs's ranges of vec <-> stream (element
- * offsets: every chunk boundary is a multiple of 8 bytes). */
+ * offsets: every chunk boundary is a multiple of 8 bytes).  The op is chosen once per range, so
+ * each range is one memcpy or one loop the compiler vectorizes. */
 static void stream_apply(const pst_rangeset *rs, double *vec, double *stream, size_t off, size_t bytes,
                          enum pst_stream_op op)
 {
@@ -40,12 +41,15 @@ static void stream_apply(const pst_rangeset *rs, double *vec, double *stream, si
     size_t first = off / 8, last = (off + bytes) / 8, base = 0;
     for (int k = 0; k < rs->k; k++) {
         size_t lo = first > base ? first : base, hi = last < base + rs->n[k] ? last : base + rs->n[k];
-        for (size_t e = lo; e < hi; e++) {
-            double *x = &vec[rs->lo[k] + (e - base)];
+        if (lo < hi) {
+            double *restrict x = vec + rs->lo[k] + (lo - base), *restrict y = stream + lo;
+            size_t n = hi - lo;
             switch (op) {
-            case PST_GATHER: stream[e] = *x; break;
-            case PST_SCATTER: *x = stream[e]; break;
-            case PST_ADD: *x += stream[e]; break;
+            case PST_GATHER: memcpy(y, x, n * sizeof(double)); break;
+            case PST_SCATTER: memcpy(x, y, n * sizeof(double)); break;
+            case PST_ADD:
+                for (size_t e = 0; e < n; e++) x[e] += y[e];
+                break;
             }
         }
         base += rs->n[k];
@@ -74,6 +78,16 @@ static void xs_arrived(void *arg, size_t off, size_t bytes)
 void pst_vsum_exchange(pst_vsum *v, int dest, int src, int side, int tag, int nchunks, pst_vsum_xs *s,
                        const void *direct, size_t send_bytes, void *into, size_t recv_bytes)
 {
+    /* A set that is one range needs no stream: it goes out of, or (replacing, not adding) comes
+     * straight into, the vector itself. */
+    if (s->send_set && s->send_set->k == 1) {
+        direct = s->vec + s->send_set->lo[0];
+        s->send_set = NULL;
+    }
+    if (s->recv_set && s->recv_set->k == 1 && s->recv_op == PST_SCATTER) {
+        into = s->vec + s->recv_set->lo[0];
+        s->recv_set = NULL;
+    }
     pst_exchange_ops ops = {.fill = xs_fill, .middle = xs_middle, .arrived = xs_arrived, .arg = s};
     const void *sendbuf = s->send_set ? (const void *)s->stream : direct;
     void *recvbuf = s->recv_set ? (void *)s->recv : into;

@@ -52,7 +52,8 @@ typedef struct pst_vsum_xs {
 
 /* One exchange: send send_set (gathered, or `send_bytes` from `direct`), receive recv_set's
  * size into the scratch buffer and apply its op into vec (or straight into `into` when recv_set
- * is NULL). */
+ * is NULL).  A set of one range is sent from vec itself, and a scatter into one range received
+ * into vec itself: no copy through the stream or the scratch buffer. */
 void pst_vsum_exchange(pst_vsum *v, int dest, int src, int side, int tag, int nchunks, pst_vsum_xs *s,
                        const void *direct, size_t send_bytes, void *into, size_t recv_bytes);
 /* Chunks for a SWAP carrying a_bytes one way and b_bytes the other. */

@@ -1,5 +1,5 @@
 /* Stage 6 of the time step (step.h): the spectral update of a level block, per coefficient of
- * degree n (L = n(n+1)/a²), by the time scheme's row of an ops table:
+ * degree n (L = n(n+1)/a²), by the time scheme:
  *   semi-implicit: δ_new = (δ* + τ L Φ*) / (1 + τ² L Φ̄),  Φ_new = Φ* − τ Φ̄ δ_new
  *   explicit:      δ_new = δ* + 2τ L Φ_cur,              Φ_new = Φ* − 2τ Φ̄ δ_cur
  *   advection:     η, δ unchanged,                        Φ_new = Φ*
@@ -21,11 +21,9 @@ typedef struct scheme_point {
     double eta, div, phi;
 } scheme_point;
 
-/* A scheme: the new level (before diffusion) from the forward sums and the current level. */
-typedef scheme_point scheme_fn(const scheme_coef *c, scheme_point star, scheme_point cur);
-
 static inline scheme_point semi_implicit(const scheme_coef *c, scheme_point star, scheme_point cur)
 {
+    (void)cur;
     const double dn = (star.div + c->tau * c->L * star.phi) * c->solve;
     return (scheme_point){star.eta, dn, star.phi - c->tau * c->phibar * dn};
 }
@@ -38,14 +36,27 @@ static inline scheme_point explicit_leapfrog(const scheme_coef *c, scheme_point 
 
 static inline scheme_point advection(const scheme_coef *c, scheme_point star, scheme_point cur)
 {
+    (void)c;
     return (scheme_point){cur.eta, cur.div, star.phi};
 }
 
-/* The update loop around one scheme; inlined into each row's function with the scheme known,
- * so the scheme's arithmetic is inlined into the loop too. */
-static inline __attribute__((always_inline)) bool update_with(pst_dyn *d, double *st, const double *out,
-                                                               const pst_substep *s, scheme_fn *scheme)
+/* The new level (before diffusion) from the forward sums and the current level.  A switch, not a
+ * table of functions: the OpenMP loop below is outlined once for every scheme, and through a
+ * function pointer each point would cost a call; this way every scheme's arithmetic is inlined and
+ * the branch, the same for the whole loop, is predicted. */
+static inline scheme_point scheme_step(pst_scheme scheme, const scheme_coef *c, scheme_point star, scheme_point cur)
 {
+    switch (scheme) {
+    case PST_SCHEME_EXPLICIT: return explicit_leapfrog(c, star, cur);
+    case PST_SCHEME_ADVECTION: return advection(c, star, cur);
+    case PST_SCHEME_SEMI_IMPLICIT: break;
+    }
+    return semi_implicit(c, star, cur);
+}
+
+static bool update(pst_dyn *d, double *st, const double *out, const pst_substep *s)
+{
+    const pst_scheme scheme = d->cfg.scheme;
     const int B = d->B, co = OUT_N * B * 2, cs = PST_DYN_NSPEC * B * 2;
     const double tau = s->tau, a = PST_EARTH_RADIUS_M, K = d->cfg.hdiff;
     double acc = 0.0; /* only its finiteness matters: the order of the sum may follow the threads */
@@ -66,7 +77,7 @@ static inline __attribute__((always_inline)) bool update_with(pst_dyn *d, double
                         const int j = l * 2 + r;
                         double *eta = x + S_ETA * B * 2 + j, *div = x + S_DIV * B * 2 + j, *phi = x + S_PHI * B * 2 + j;
                         const scheme_point star = {o[O_ETA * B * 2 + j], o[O_DIV * B * 2 + j], o[O_PHI * B * 2 + j]};
-                        const scheme_point next = scheme(&c, star, (scheme_point){*eta, *div, *phi});
+                        const scheme_point next = scheme_step(scheme, &c, star, (scheme_point){*eta, *div, *phi});
                         *eta = next.eta * dz;
                         *div = next.div * dz;
                         *phi = next.phi * dp;
@@ -79,32 +90,11 @@ static inline __attribute__((always_inline)) bool update_with(pst_dyn *d, double
     return isfinite(acc);
 }
 
-typedef bool update_fn(pst_dyn *d, double *st, const double *out, const pst_substep *s);
-static bool update_semi_implicit(pst_dyn *d, double *st, const double *out, const pst_substep *s)
-{
-    return update_with(d, st, out, s, semi_implicit);
-}
-static bool update_explicit(pst_dyn *d, double *st, const double *out, const pst_substep *s)
-{
-    return update_with(d, st, out, s, explicit_leapfrog);
-}
-static bool update_advection(pst_dyn *d, double *st, const double *out, const pst_substep *s)
-{
-    return update_with(d, st, out, s, advection);
-}
-
-/* One row per pst_scheme. */
-static update_fn *const scheme_updates[] = {
-    [PST_SCHEME_SEMI_IMPLICIT] = update_semi_implicit,
-    [PST_SCHEME_EXPLICIT] = update_explicit,
-    [PST_SCHEME_ADVECTION] = update_advection,
-};
-
 bool pst_step_update(pst_dyn *d, double *st, const double *out, const pst_substep *s)
 {
     if (pst_skeleton()) {
         pst_skeleton_inject(PST_STAGE_SPECTRAL, pst_skeleton_update_flops(d));
         return true;
     }
-    return scheme_updates[d->cfg.scheme](d, st, out, s);
+    return update(d, st, out, s);
 }
