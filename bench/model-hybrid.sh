@@ -14,21 +14,24 @@
 # round per launch, interleaved with the model's): the concurrent-DGEMM per-core rate over one
 # core's, of one process's threads for 1xT and of one process per core otherwise, and the split's
 # efficiency over that ceiling, so 0.80 reads as the node's limit (near 1) or the model's (well
-# below 1).  --ceiling 0 leaves it out.
+# below 1).  --ceiling 0 leaves it out.  --sync-wait 1 runs the model with --sync-wait: the
+# column "wait" is then the barriers' time before each communication (the wait for the slowest
+# rank: imbalance, a stalled core) and "comm" the transfers alone.
 # Not a test: numbers depend on the machine and its load.
 #   bench/model-hybrid.sh [--mpi openmpi|mpich] [--build DIR] [--launches N] [--problems T42L16,T85L16]
-#                         [--steps N] [--grids default|all] [--ceiling 1|0]
+#                         [--steps N] [--grids default|all] [--ceiling 1|0] [--sync-wait 0|1]
 # Records go to results/bench-model-hybrid-<date>/<problem>-<R>x<T>[@<grid>]-L<k>.jsonl, the
 # ceiling's samples to node-ceiling.samples beside them (pstlab's report reads both).
 set -euo pipefail
 # shellcheck source=lib/harness.sh
 source "$(dirname "$0")/lib/harness.sh"
 cd "$bench_root"
-mpi=${PSTRUN_MPI:-openmpi} build='' launches=3 problems=T42L16,T85L16 steps=20 grids=default ceiling=1
-bench_parse "mpi build launches problems steps grids ceiling" "$@"
+mpi=${PSTRUN_MPI:-openmpi} build='' launches=3 problems=T42L16,T85L16 steps=20 grids=default ceiling=1 sync_wait=0
+bench_parse "mpi build launches problems steps grids ceiling sync-wait" "$@"
 bench_positive launches steps
 bench_choice grids default all
 bench_choice ceiling 1 0
+bench_choice sync_wait 0 1
 IFS=, read -ra plist <<<"$problems"
 for p in "${plist[@]}"; do
   [[ $p =~ ^T[0-9]+L[0-9]+$ ]] || bench_die "--problems takes TnnLmm names (got '$p')"
@@ -42,6 +45,8 @@ for ((t = 1; t <= cores; t++)); do
   ((cores % t == 0)) && splits+=("$((cores / t))x$t")
 done
 [[ ${splits[1]} == 1x1 ]] && splits=("1x1")  # one core: 1x1 is the only split
+sync_flag=()
+((sync_wait)) && sync_flag=(--sync-wait)
 out=results/bench-model-hybrid-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
 bench_context "$build/pstswm" "$out/$bench_name.context.json"
@@ -59,7 +64,8 @@ for ((k = 1; k <= launches; k++)); do
       for g in "${grid_list[@]}"; do
         file=$out/$p-$s${g:+@$g}-L$k.jsonl
         scripts/pstrun --mpi "$mpi" -n "$ranks" "$build/pstswm" model --case 2 --trunc "$trunc" --levels "$levels" \
-          --steps "$steps" --preset gen --threads "$threads" ${g:+--grid "$g"} --out "$file" >"${file%.jsonl}.out" 2>&1 ||
+          --steps "$steps" --preset gen --threads "$threads" ${g:+--grid "$g"} ${sync_flag[@]+"${sync_flag[@]}"} \
+          --out "$file" >"${file%.jsonl}.out" 2>&1 ||
           bench_fail "$p on $s${g:+ grid $g} failed (${file%.jsonl}.out)"
       done
     done

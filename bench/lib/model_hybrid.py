@@ -15,16 +15,18 @@ from bench_io import files, records
 from pstlab.benches import ceiling
 from pstlab.stats.stats import paired_ratio
 
-# stage: (field, its communication to take off); comm: fft_comm_s + legendre_comm_s (comm_s)
+# stage: (field, its communication and --sync-wait's wait to take off); comm: fft_comm_s +
+# legendre_comm_s (comm_s); wait: fft_wait_s + legendre_wait_s (null without --sync-wait)
 STAGES = (
-    ("fft", "fft_s", "fft_comm_s"),
-    ("legendre", "legendre_s", "legendre_comm_s"),
-    ("fourier", "fourier_s", None),
-    ("grid", "grid_s", None),
-    ("spectral", "spectral_s", None),
+    ("fft", "fft_s", ("fft_comm_s", "fft_wait_s")),
+    ("legendre", "legendre_s", ("legendre_comm_s", "legendre_wait_s")),
+    ("fourier", "fourier_s", ()),
+    ("grid", "grid_s", ()),
+    ("spectral", "spectral_s", ()),
 )
-COLUMNS = ["split", "problem", "step ms", "low-high", *(s for s, _, _ in STAGES), "comm", "efficiency", "w/o comm",
-           "ceiling", "eff/ceil", "vs best [95 %]", ""]
+WAITS = ("fft_wait_s", "legendre_wait_s")
+COLUMNS = ["split", "problem", "step ms", "low-high", *(s for s, _, _ in STAGES), "comm", "wait", "efficiency",
+           "w/o comm", "ceiling", "eff/ceil", "vs best [95 %]", ""]
 
 
 def ms(x: float) -> str:
@@ -68,8 +70,8 @@ class Table:
     def row(self, problem: str, split: str) -> list[str]:
         pts = [p for p, _ in self.runs[(problem, split)]]
 
-        def med(field: str, minus: str | None = None) -> float:
-            return statistics.median(p.get(field, 0) - (p.get(minus, 0) if minus else 0) for p in pts)
+        def med(field: str, minus: tuple[str, ...] = ()) -> float:
+            return statistics.median((p.get(field) or 0) - sum(p.get(m) or 0 for m in minus) for p in pts)
 
         step = med("step_s")
         base = statistics.median(self.steps((problem, "1x1"))) if (problem, "1x1") in self.runs else None
@@ -79,12 +81,16 @@ class Table:
         over = "oversubscribed" if any(o for _, o in self.runs[(problem, split)]) else ""
         low_high = f"{ms(min(p['step_s'] for p in pts))}-{ms(max(p['step_s'] for p in pts))}"
         over_ceiling = f"{eff / ceil.ratio:.2f}" if eff and ceil else "–"
-        # The stages' means hold the communication (comm_s): its share of them, taken off the median step.
+        # The stages' means hold the communication (comm_s) and any wait before it: their share of
+        # them, taken off the median step.
         stages = sum(med(f) for _, f, _ in STAGES)
-        comm_share = med("comm_s") / stages if stages else 0.0
+        synced = any(p.get(w) is not None for p in pts for w in WAITS)
+        wait = statistics.median(sum(p.get(w) or 0 for w in WAITS) for p in pts)
+        comm_share = (med("comm_s") + wait) / stages if stages else 0.0
         no_comm = f"{eff / (1 - comm_share):.2f}" if eff and comm_share < 1 else "–"
         return [split, problem, ms(step), low_high, *(ms(med(f, m)) for _, f, m in STAGES), ms(med("comm_s")),
-                f"{eff:.2f}" if eff else "–", no_comm, ceiling.fmt_ratio(ceil), over_ceiling,
+                ms(wait) if synced else "–", f"{eff:.2f}" if eff else "–", no_comm, ceiling.fmt_ratio(ceil),
+                over_ceiling,
                 self.vs_best((problem, split)), over]
 
 
@@ -101,8 +107,9 @@ def main() -> None:
         print("  ".join(f"{c:>10}" for c in table.row(problem, split)))
     print(
         f"# step: median over launches of each run's median step; stages: compute less communication; "
-        f"efficiency: T(1x1) / ({cores} x T(split)); w/o comm: the efficiency if the split's communication "
-        f"(its share of the stages' time) took none, so the rest of the loss is the split's computation; "
+        f"wait (--sync-wait 1): the barriers before each communication, the wait for the slowest rank; "
+        f"efficiency: T(1x1) / ({cores} x T(split)); w/o comm: the efficiency if the split's communication and "
+        f"wait (their share of the stages' time) took none, so the rest of the loss is the split's computation; "
         f"ceiling: the node's concurrent-DGEMM per-core rate over "
         f"one core's in the same launches, median [lowest, highest] (threads for 1xT, processes otherwise); "
         f"eff/ceil: efficiency over its median; records in {out}"

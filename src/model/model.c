@@ -339,6 +339,8 @@ void pst_model_integrate(pst_model *m, const pst_model_integrate_opts *o, pst_mo
     for (int k = 0; k < PST_NSTAGES; k++) r->stage_s[k] = timed > 0 ? stats[k].slowest_s : 0;
     r->comm_s[0] = event_s(&m->dyn.events, stats, timed, "fft_comm");
     r->comm_s[1] = event_s(&m->dyn.events, stats, timed, "legendre_comm");
+    r->wait_s[0] = event_s(&m->dyn.events, stats, timed, "fft_wait");
+    r->wait_s[1] = event_s(&m->dyn.events, stats, timed, "legendre_wait");
     r->thread_wait_s = event_s(&m->dyn.events, stats, timed, "thread_wait");
     r->nevents = PST_NSTAGES; /* the records' events: the stages (event k: stage k) */
     memcpy(r->events, stats, PST_NSTAGES * sizeof *stats);

@@ -112,6 +112,8 @@ typedef struct pst_model_integration {
     double stage_s[PST_NSTAGES]; /* mean per timed step, the largest over ranks (the stage events' slowest_s) */
     double
         comm_s[2]; /* FFT and Legendre communication per timed step, the largest over ranks (fft_comm, legendre_comm) */
+    double wait_s[2]; /* --sync-wait: the barriers before the FFT and Legendre communication (fft_wait,
+                       * legendre_wait) per timed step, the largest over ranks; 0 without */
     double
         thread_wait_s; /* the master's wait for the other threads after the chain, per timed step, largest over ranks */
     pst_event_stats events[PST_EVENTS_MAX]; /* the stages' timer events over the timed steps and the ranks */

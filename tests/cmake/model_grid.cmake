@@ -166,6 +166,20 @@ pst_records_test(model.grid.1x2.level_pipeline 2 CHECKS ${GRID_CHECKS}
   "points[0]['level_pipeline'] is True and points[0]['legendre'] == 'allreduce' and points[0]['legendre_comm_s'] > 0"
   ARGS model --grid 1x2 --legendre allreduce --level-pipeline --trunc 21 --levels 4 --level-block 1 --steps 6 --warmup 1
        --fftw-plan estimate)
+# --sync-wait: a timed barrier before each communication of a stage; without it the fields are null.
+pst_records_test(model.grid.2x2.sync_wait 4 CHECKS ${GRID_CHECKS}
+  "points[0]['fft_wait_s'] > 0 and points[0]['legendre_wait_s'] > 0"
+  "points[0]['fft_wait_s'] < points[0]['fft_s'] and points[0]['legendre_wait_s'] < points[0]['legendre_s']"
+  ARGS model --grid 2x2 --sync-wait ${GRID_FAST})
+pst_records_test(model.grid.1x2.sync_wait_off 2 CHECKS ${GRID_CHECKS}
+  "points[0]['fft_wait_s'] is None and points[0]['legendre_wait_s'] is None"
+  ARGS model --grid 1x2 ${GRID_FAST})
+pst_records_test(model.grid.1x1.sync_wait 1 CHECKS ${GRID_CHECKS}
+  "points[0]['fft_wait_s'] == 0 and points[0]['legendre_wait_s'] == 0"
+  ARGS model --sync-wait ${GRID_FAST})
+pst_bad_input_test(model.bad.sync_wait_pipeline 2 2
+  "--sync-wait times a wait before each sum, which the level pipeline overlaps: give one of them"
+  model --grid 1x2 --legendre allreduce --level-pipeline --sync-wait ${GRID_FAST} --out ${PST_TEST_OUT})
 pst_bad_input_test(model.bad.level_pipeline_grid 2 2
   "--level-pipeline: the grid 2x1 has no Legendre stage across ranks \\(needs PY > 1\\)"
   model --grid 2x1 --level-pipeline ${GRID_FAST} --out ${PST_TEST_OUT})

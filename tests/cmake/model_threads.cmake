@@ -55,5 +55,7 @@ pst_bad_input_test(model.bad.comm_threads_one 1 2 "--comm-threads shares the lev
   model --comm-threads ${THREAD_FAST} --out ${PST_TEST_OUT})
 pst_bad_input_test(model.bad.comm_threads_blocks 1 2 "--comm-threads with 2 threads needs 2 level blocks or more"
   model --comm-threads --threads 2 ${THREAD_FAST} --out ${PST_TEST_OUT})
+pst_bad_input_test(model.bad.sync_wait_comm_threads 2 2 "--sync-wait times the master's communication. with --comm-threads"
+  model --grid 1x2 --comm-threads --threads 2 --level-block 2 --sync-wait ${THREAD_FAST} --out ${PST_TEST_OUT})
 pst_bad_input_test(model.bad.comm_threads_pipeline 2 2 "--comm-threads and --level-pipeline both overlap"
   model --grid 1x2 --legendre allreduce --comm-threads --threads 2 --level-block 2 --level-pipeline ${THREAD_FAST} --out ${PST_TEST_OUT})

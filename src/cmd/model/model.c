@@ -136,6 +136,20 @@ static void check_comm_threads(const model_cfg *c)
         pst_usage_error("--comm-threads runs on the two-sided transport mpi, not %s", c->algos.transport);
 }
 
+/* --sync-wait: a barrier before each communication; every one of them is the master's, on the
+ * stage's own schedule (the level pipeline's sums and --comm-threads' blocks are not). */
+static void resolve_sync_wait(model_cfg *c)
+{
+    if (!c->sync_wait) return;
+    if (c->level_pipeline)
+        pst_usage_error(
+            "--sync-wait times a wait before each sum, which the level pipeline overlaps: give one of them");
+    if (c->comm_threads)
+        pst_usage_error("--sync-wait times the master's communication; with --comm-threads every thread communicates: "
+                        "give one of them");
+    c->par.sync_wait = true;
+}
+
 /* --legendre-isa: auto takes the best path the CPU runs (pst_leg_isa_best, at set-up); a forced
  * path must be built and run here. */
 static void resolve_legendre_isa(model_cfg *c)
@@ -197,6 +211,7 @@ static void validate(model_cfg *c)
     c->ctx.transport = c->algos.transport; /* the header and every record carry it (record.c) */
     resolve_level_pipeline(c);
     check_comm_threads(c);
+    resolve_sync_wait(c);
     if (c->reference) {
         /* Every rank reads it: the path may be node-local. */
         char message[600];
@@ -444,6 +459,10 @@ static const pst_opt opts[] = {
      1, 0, chunk_choices, NULL},
     {"level-pipeline", PST_OPT_FLAG, &run_cfg.level_pipeline, NULL,
      "sum each level block's Legendre sums (nonblocking allreduce) while the next block is computed", 1, 0, NULL, NULL},
+    {"sync-wait", PST_OPT_FLAG, &run_cfg.sync_wait, NULL,
+     "a timed barrier on the row (column) before each communication of the FFT (Legendre) stage, so the wait for its "
+     "slowest rank (imbalance, a stalled core) is timed apart from the transfer: fft_wait_s, legendre_wait_s",
+     1, 0, NULL, NULL},
     PST_THREADS_OPT(&run_cfg.threads, ": every stage of the step runs on them, MPI on the master thread (funneled)"),
     {"comm-threads", PST_OPT_FLAG, &run_cfg.comm_threads, NULL,
      "each thread runs the transposes and sums of its own level block (needs MPI_THREAD_MULTIPLE)", 1, 0, NULL, NULL},

@@ -54,7 +54,7 @@ typedef struct model_cfg {
     double dt_s, days, robert, hdiff;
     const char *alpha_spec, *fftw_plan, *fftw_wisdom, *write_fields, *reference, *blas_name, *compute, *chunks,
         *legendre_kernel, *legendre_isa_name;
-    bool explicit_scheme, level_pipeline, comm_threads, reproducible;
+    bool explicit_scheme, level_pipeline, comm_threads, sync_wait, reproducible;
     model_algos algos;
     /* derived */
     double alpha;

@@ -174,6 +174,8 @@ void pst_model_cmd_emit_point(void *arg, const void *data, const void *summary)
     pst_rec_num(&r, "thread_wait_s", res->run.thread_wait_s);
     pst_rec_num(&r, "legendre_comm_s", res->run.comm_s[1]);
     pst_rec_num(&r, "comm_s", res->run.comm_s[0] + res->run.comm_s[1]);
+    pst_rec_num(&r, "fft_wait_s", c->sync_wait ? res->run.wait_s[0] : NAN);
+    pst_rec_num(&r, "legendre_wait_s", c->sync_wait ? res->run.wait_s[1] : NAN);
     pst_rec_events(&r, "events", res->run.events, res->run.nevents);
     pst_rec_num(&r, "diag_s", res->diag_s);
     pst_rec_num(&r, "setup_s", p->setup_s);
@@ -247,6 +249,10 @@ void pst_model_cmd_print_summary(const void *arg, const void *data, const void *
         printf("  communication   fft %s %.4g ms, legendre %s %.4g ms per step (inside the stages above, max over "
                "ranks)\n",
                stage_alg(c, true), comm[0] * 1e3, stage_alg(c, false), comm[1] * 1e3);
+    if (is_parallel(c) && c->sync_wait)
+        printf("  waiting         for the row's slowest rank %.4g ms, for the column's %.4g ms per step (--sync-wait: "
+               "barriers before the communication above, inside the stages, max over ranks)\n",
+               res->run.wait_s[0] * 1e3, res->run.wait_s[1] * 1e3);
     printf("  flops per step  %.0f (%.0f per level, analytic) -> %.1f MFlop/s\n", s->flops_per_step,
            s->flops_per_step_level, s->mflops);
     printf("  set-up          %.3f s, of which FFTW planning (--fftw-plan %s) %.3f s; not in the step times\n",

@@ -215,6 +215,15 @@ static const pst_field point[] = {
      "mean per step, largest over ranks; 0 when PY = 1",
      false, NULL},
     {"comm_s", PST_F_NUM, "s", "fft_comm_s + legendre_comm_s", false, NULL},
+    {"fft_wait_s", PST_F_NUM, "s",
+     "--sync-wait: of fft_s, the barriers on the row before each of the FFT stage's communications, the wait for the "
+     "row's slowest rank (imbalance, a stalled core), so fft_comm_s is the transfer alone; mean per step, largest over "
+     "ranks; 0 when PX = 1; null without --sync-wait; absent before it",
+     true, NULL},
+    {"legendre_wait_s", PST_F_NUM, "s",
+     "--sync-wait: of legendre_s, the barriers on the column before each of the Legendre stage's communications, as "
+     "fft_wait_s; 0 when PY = 1; null without --sync-wait; absent before it",
+     true, NULL},
     {"threads", PST_F_INT, NULL,
      "OpenMP threads per rank running the step's stages (--threads); absent before threads per rank", true, NULL},
     {"comm_threads", PST_F_BOOL, NULL,

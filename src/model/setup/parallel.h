@@ -39,6 +39,9 @@ typedef struct pst_par_config {
     bool fft_overlap, leg_overlap;                    /* the overlap schedules (also implied by 2,x / 3,x) */
     bool leg_level_pipeline;          /* each level block's vector sum runs while the next block is
                                        * computed (pst_pleg_sum_start; pst_pleg_sum_splits) */
+    bool sync_wait;                   /* a timed barrier on the row (column) before each of the stage's
+                                       * communications: the wait for its slowest rank, apart from the
+                                       * transfer (events fft_wait, legendre_wait) */
 } pst_par_config;
 
 /* One rank's share of the domains. */

@@ -35,6 +35,7 @@ struct pst_pfft {
     MPI_Comm row;
     pst_event_table *events;
     int comm_event;                            /* "fft_comm" in events */
+    int wait_event;                            /* "fft_wait" (sync_wait), else -1 */
 };
 
 
@@ -169,6 +170,7 @@ pst_pfft *pst_pfft_create(const pst_par *par, int lines, int threads, pst_fft_pl
     f->events = events;
     f->threads = threads > 1 ? threads : 1;
     f->comm_event = pst_event_register(events, "fft_comm");
+    f->wait_event = par->cfg.sync_wait ? pst_event_register(events, "fft_wait") : -1;
     if (f->alg->family == PST_FAMILY_DFFT) {
         f->dfft = pst_dfft_create(par->cfg.fft_protocol, par->cfg.fft_overlap, par->row, nlon, lines, M, planner);
         if (pst_dfft_nm(f->dfft) != par->nmx)
@@ -204,10 +206,20 @@ pst_pfft *pst_pfft_create(const pst_par *par, int lines, int threads, pst_fft_pl
     return f;
 }
 
+/* The start of one of the row's communications: with sync_wait, first a barrier timed as the wait
+ * for the row's slowest rank, so the comm event times the transfer alone. */
+static void comm_begin(pst_pfft *f, double *since_s)
+{
+    pst_event_begin(since_s);
+    if (f->wait_event < 0) return;
+    MPI_Barrier(f->row);
+    pst_event_end(f->events, f->wait_event, since_s);
+}
+
 void pst_pfft_inverse(pst_pfft *f, const fftw_complex *four, double *grid)
 {
     double since_s;
-    pst_event_begin(&since_s);
+    comm_begin(f, &since_s);
     if (f->dfft) {
         pst_dfft_c2r(f->dfft, four, grid);
         pst_event_end(f->events, f->comm_event, &since_s);
@@ -220,7 +232,7 @@ void pst_pfft_inverse(pst_pfft *f, const fftw_complex *four, double *grid)
     pst_trans_run(f->a, four, f->stage_a, &(pst_trans_hooks){.unpack = unpack_a, .arg = f});
     pst_event_end(f->events, f->comm_event, &since_s);
     fft_block(f, false); /* the FFT itself: not the algorithm's */
-    pst_event_begin(&since_s);
+    comm_begin(f, &since_s);
     pst_trans_run(f->b, f->stage_b, grid, &(pst_trans_hooks){.pack = pack_b, .arg = f});
     pst_event_end(f->events, f->comm_event, &since_s);
 }
@@ -228,7 +240,7 @@ void pst_pfft_inverse(pst_pfft *f, const fftw_complex *four, double *grid)
 void pst_pfft_forward(pst_pfft *f, const double *grid, fftw_complex *four)
 {
     double since_s;
-    pst_event_begin(&since_s);
+    comm_begin(f, &since_s);
     if (f->dfft) {
         pst_dfft_r2c(f->dfft, grid, four);
         pst_event_end(f->events, f->comm_event, &since_s);
@@ -237,7 +249,7 @@ void pst_pfft_forward(pst_pfft *f, const double *grid, fftw_complex *four)
     pst_trans_run(f->b_inv, grid, f->stage_b, &(pst_trans_hooks){.unpack = unpack_b, .arg = f});
     pst_event_end(f->events, f->comm_event, &since_s);
     fft_block(f, true);
-    pst_event_begin(&since_s);
+    comm_begin(f, &since_s);
     pst_trans_run(f->a_inv, f->stage_a, four, &(pst_trans_hooks){.pack = pack_a, .arg = f});
     pst_event_end(f->events, f->comm_event, &since_s);
 }
