@@ -16,7 +16,8 @@
 # efficiency over that ceiling, so 0.80 reads as the node's limit (near 1) or the model's (well
 # below 1).  --ceiling 0 leaves it out.  --sync-wait 1 runs the model with --sync-wait: the
 # column "wait" is then the barriers' time before each communication (the wait for the slowest
-# rank: imbalance, a stalled core) and "comm" the transfers alone.
+# rank: imbalance, a stalled core) and "comm" the transfers alone.  "imbalance" is the slowest
+# rank's time over the fastest's in the stages without communication (the same work on every rank).
 # Not a test: numbers depend on the machine and its load.
 #   bench/model-hybrid.sh [--mpi openmpi|mpich] [--build DIR] [--launches N] [--problems T42L16,T85L16]
 #                         [--steps N] [--grids default|all] [--ceiling 1|0] [--sync-wait 0|1]

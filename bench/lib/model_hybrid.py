@@ -25,8 +25,19 @@ STAGES = (
     ("spectral", "spectral_s", ()),
 )
 WAITS = ("fft_wait_s", "legendre_wait_s")
-COLUMNS = ["split", "problem", "step ms", "low-high", *(s for s, _, _ in STAGES), "comm", "wait", "efficiency",
-           "w/o comm", "ceiling", "eff/ceil", "vs best [95 %]", ""]
+# The stages with no communication inside: their slowest rank's time over their fastest's is the
+# ranks' imbalance in computation (on the default grids every rank gets the same work there).
+LOCAL_STAGES = ("fourier", "grid", "spectral")
+COLUMNS = ["split", "problem", "step ms", "low-high", *(s for s, _, _ in STAGES), "comm", "wait", "imbalance",
+           "efficiency", "w/o comm", "ceiling", "eff/ceil", "vs best [95 %]", ""]
+
+
+def imbalance(point: dict) -> float:
+    """The local stages' slowest rank's time over their fastest rank's, from the point's events."""
+    events = {e["name"]: e for e in point.get("events") or []}
+    slowest = sum(events[s]["slowest_s"] for s in LOCAL_STAGES if s in events)
+    fastest = sum(events[s]["fastest_s"] for s in LOCAL_STAGES if s in events)
+    return slowest / fastest if fastest > 0 else math.nan
 
 
 def ms(x: float) -> str:
@@ -88,8 +99,10 @@ class Table:
         wait = statistics.median(sum(p.get(w) or 0 for w in WAITS) for p in pts)
         comm_share = (med("comm_s") + wait) / stages if stages else 0.0
         no_comm = f"{eff / (1 - comm_share):.2f}" if eff and comm_share < 1 else "–"
+        imbal = statistics.median(imbalance(p) for p in pts) if ranks > 1 else math.nan
         return [split, problem, ms(step), low_high, *(ms(med(f, m)) for _, f, m in STAGES), ms(med("comm_s")),
-                ms(wait) if synced else "–", f"{eff:.2f}" if eff else "–", no_comm, ceiling.fmt_ratio(ceil),
+                ms(wait) if synced else "–", f"{imbal:.2f}" if math.isfinite(imbal) else "–",
+                f"{eff:.2f}" if eff else "–", no_comm, ceiling.fmt_ratio(ceil),
                 over_ceiling,
                 self.vs_best((problem, split)), over]
 
@@ -108,6 +121,8 @@ def main() -> None:
     print(
         f"# step: median over launches of each run's median step; stages: compute less communication; "
         f"wait (--sync-wait 1): the barriers before each communication, the wait for the slowest rank; "
+        f"imbalance: the slowest rank's time in the {', '.join(LOCAL_STAGES)} stages over the fastest's (the same "
+        f"work on every rank: a core the host runs slower shows here, and the others wait for it); "
         f"efficiency: T(1x1) / ({cores} x T(split)); w/o comm: the efficiency if the split's communication and "
         f"wait (their share of the stages' time) took none, so the rest of the loss is the split's computation; "
         f"ceiling: the node's concurrent-DGEMM per-core rate over "
