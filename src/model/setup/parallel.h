@@ -22,6 +22,7 @@
 #include "algo/algorithm.h"
 #include "comm/protocol.h"
 #include "model/setup/spectral_grid.h"
+#include "runtime/events.h"
 
 #include <mpi.h>
 #include <stdbool.h>
@@ -43,6 +44,17 @@ typedef struct pst_par_config {
                                        * communications: the wait for its slowest rank, apart from the
                                        * transfer (events fft_wait, legendre_wait) */
 } pst_par_config;
+
+/* The start of one of a stage's communications on comm: with sync_wait (wait_event >= 0), first a
+ * barrier timed into wait_event, the wait for comm's slowest rank, so what the caller then times
+ * from *since_s is the transfer alone. */
+static inline void pst_par_comm_begin(pst_event_table *t, int wait_event, MPI_Comm comm, double *since_s)
+{
+    pst_event_begin(since_s);
+    if (wait_event < 0) return;
+    MPI_Barrier(comm);
+    pst_event_end(t, wait_event, since_s);
+}
 
 /* One rank's share of the domains. */
 typedef struct pst_par {

@@ -206,20 +206,10 @@ pst_pfft *pst_pfft_create(const pst_par *par, int lines, int threads, pst_fft_pl
     return f;
 }
 
-/* The start of one of the row's communications: with sync_wait, first a barrier timed as the wait
- * for the row's slowest rank, so the comm event times the transfer alone. */
-static void comm_begin(pst_pfft *f, double *since_s)
-{
-    pst_event_begin(since_s);
-    if (f->wait_event < 0) return;
-    MPI_Barrier(f->row);
-    pst_event_end(f->events, f->wait_event, since_s);
-}
-
 void pst_pfft_inverse(pst_pfft *f, const fftw_complex *four, double *grid)
 {
     double since_s;
-    comm_begin(f, &since_s);
+    pst_par_comm_begin(f->events, f->wait_event, f->row, &since_s);
     if (f->dfft) {
         pst_dfft_c2r(f->dfft, four, grid);
         pst_event_end(f->events, f->comm_event, &since_s);
@@ -232,7 +222,7 @@ void pst_pfft_inverse(pst_pfft *f, const fftw_complex *four, double *grid)
     pst_trans_run(f->a, four, f->stage_a, &(pst_trans_hooks){.unpack = unpack_a, .arg = f});
     pst_event_end(f->events, f->comm_event, &since_s);
     fft_block(f, false); /* the FFT itself: not the algorithm's */
-    comm_begin(f, &since_s);
+    pst_par_comm_begin(f->events, f->wait_event, f->row, &since_s);
     pst_trans_run(f->b, f->stage_b, grid, &(pst_trans_hooks){.pack = pack_b, .arg = f});
     pst_event_end(f->events, f->comm_event, &since_s);
 }
@@ -240,7 +230,7 @@ void pst_pfft_inverse(pst_pfft *f, const fftw_complex *four, double *grid)
 void pst_pfft_forward(pst_pfft *f, const double *grid, fftw_complex *four)
 {
     double since_s;
-    comm_begin(f, &since_s);
+    pst_par_comm_begin(f->events, f->wait_event, f->row, &since_s);
     if (f->dfft) {
         pst_dfft_r2c(f->dfft, grid, four);
         pst_event_end(f->events, f->comm_event, &since_s);
@@ -249,7 +239,7 @@ void pst_pfft_forward(pst_pfft *f, const double *grid, fftw_complex *four)
     pst_trans_run(f->b_inv, grid, f->stage_b, &(pst_trans_hooks){.unpack = unpack_b, .arg = f});
     pst_event_end(f->events, f->comm_event, &since_s);
     fft_block(f, true);
-    comm_begin(f, &since_s);
+    pst_par_comm_begin(f->events, f->wait_event, f->row, &since_s);
     pst_trans_run(f->a_inv, f->stage_a, four, &(pst_trans_hooks){.pack = pack_a, .arg = f});
     pst_event_end(f->events, f->comm_event, &since_s);
 }

@@ -117,20 +117,10 @@ pst_pleg *pst_pleg_create(const pst_par *par, size_t width, size_t sum_doubles, 
     return l;
 }
 
-/* The start of one of the column's communications: with sync_wait, first a barrier timed as the
- * wait for the column's slowest rank, so the comm event times the transfer alone. */
-static void comm_begin(pst_pleg *l, double *since_s)
-{
-    pst_event_begin(since_s);
-    if (l->wait_event < 0) return;
-    MPI_Barrier(l->col);
-    pst_event_end(l->events, l->wait_event, since_s);
-}
-
 void pst_pleg_to_spectral(pst_pleg *l, const double *local, double *whole)
 {
     double since_s;
-    comm_begin(l, &since_s);
+    pst_par_comm_begin(l->events, l->wait_event, l->col, &since_s);
     l->whole_cur = whole;
     pst_trans_run(l->fwd, local, l->stage, &(pst_trans_hooks){.unpack = unpack, .arg = l});
     pst_event_end(l->events, l->comm_event, &since_s);
@@ -139,7 +129,7 @@ void pst_pleg_to_spectral(pst_pleg *l, const double *local, double *whole)
 void pst_pleg_to_fourier(pst_pleg *l, const double *whole, double *local)
 {
     double since_s;
-    comm_begin(l, &since_s);
+    pst_par_comm_begin(l->events, l->wait_event, l->col, &since_s);
     l->whole_src = whole;
     pst_trans_run(l->inv, l->stage, local, &(pst_trans_hooks){.pack = pack, .arg = l});
     pst_event_end(l->events, l->comm_event, &since_s);
@@ -148,7 +138,7 @@ void pst_pleg_to_fourier(pst_pleg *l, const double *whole, double *local)
 void pst_pleg_sum(pst_pleg *l, double *sums)
 {
     double since_s;
-    comm_begin(l, &since_s);
+    pst_par_comm_begin(l->events, l->wait_event, l->col, &since_s);
     pst_vsum_run(l->sum, sums, sums);
     pst_event_end(l->events, l->comm_event, &since_s);
 }
@@ -156,7 +146,7 @@ void pst_pleg_sum(pst_pleg *l, double *sums)
 void pst_pleg_sum_compute(pst_pleg *l, pst_vsum_compute_fn compute, void *arg, double *sums)
 {
     double since_s;
-    comm_begin(l, &since_s);
+    pst_par_comm_begin(l->events, l->wait_event, l->col, &since_s);
     pst_vsum_run_compute(l->sum, compute, arg, sums);
     pst_event_end(l->events, l->comm_event, &since_s);
 }
