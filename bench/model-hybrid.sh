@@ -13,8 +13,8 @@
 # Beside the efficiency, the node's ceiling measured in the same run (bench/node-ceiling.sh, one
 # round per launch, interleaved with the model's): the concurrent-DGEMM per-core rate over one
 # core's, of one process's threads for 1xT and of one process per core otherwise, and the split's
-# efficiency over that ceiling, so 0.80 reads as the node's limit (near 1) or the model's (well
-# below 1).  --ceiling 0 leaves it out.  --sync-wait 1 runs the model with --sync-wait: the
+# efficiency over that ceiling launch by launch (median and 95 % interval), so 0.80 reads as the
+# node's limit (near 1) or the model's (well below 1).  --ceiling 0 leaves it out.  --sync-wait 1 runs the model with --sync-wait: the
 # column "wait" is then the barriers' time before each communication (the wait for the slowest
 # rank: imbalance, a stalled core) and "comm" the transfers alone.  "imbalance" is the slowest
 # rank's time over the fastest's in the stages without communication (the same work on every rank).

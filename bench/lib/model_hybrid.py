@@ -13,7 +13,7 @@ from pathlib import Path
 from bench_io import files, records
 
 from pstlab.benches import ceiling
-from pstlab.stats.stats import paired_ratio
+from pstlab.stats.stats import median_ci, paired_ratio
 
 # stage: (field, its communication and --sync-wait's wait to take off); comm: fft_comm_s +
 # legendre_comm_s (comm_s); wait: fft_wait_s + legendre_wait_s (null without --sync-wait)
@@ -29,7 +29,7 @@ WAITS = ("fft_wait_s", "legendre_wait_s")
 # ranks' imbalance in computation (on the default grids every rank gets the same work there).
 LOCAL_STAGES = ("fourier", "grid", "spectral")
 COLUMNS = ["split", "problem", "step ms", "low-high", *(s for s, _, _ in STAGES), "comm", "wait", "imbalance",
-           "efficiency", "w/o comm", "ceiling", "eff/ceil", "vs best [95 %]", ""]
+           "efficiency", "w/o comm", "ceiling", "eff/ceil [95 %]", "vs best [95 %]", ""]
 
 
 def imbalance(point: dict) -> float:
@@ -44,15 +44,15 @@ def ms(x: float) -> str:
     return f"{x * 1e3:.3g}"
 
 
-def load_runs(out: Path) -> dict[tuple[str, str], list[tuple[dict, bool]]]:
-    """(problem, split) -> each launch's model point and whether it ran oversubscribed."""
-    runs: dict[tuple[str, str], list[tuple[dict, bool]]] = {}
+def load_runs(out: Path) -> dict[tuple[str, str], list[tuple[dict, bool, int]]]:
+    """(problem, split) -> each launch's model point, whether it ran oversubscribed, and the launch."""
+    runs: dict[tuple[str, str], list[tuple[dict, bool, int]]] = {}
     for f in files(out, "*.jsonl"):
-        problem, split, _ = re.match(r"(T\d+L\d+)-(\d+x\d+(?:@\d+x\d+)?)-L(\d+)\.jsonl", f.name).groups()
+        problem, split, k = re.match(r"(T\d+L\d+)-(\d+x\d+(?:@\d+x\d+)?)-L(\d+)\.jsonl", f.name).groups()
         recs = records(f)
         point = next(r for r in recs if r.get("type") == "point" and "step_s" in r)
-        runs.setdefault((problem, split), []).append((point, recs[0].get("oversubscribed")))
-    return runs
+        runs.setdefault((problem, split), []).append((point, recs[0].get("oversubscribed"), int(k)))
+    return {key: sorted(launches, key=lambda r: r[2]) for key, launches in runs.items()}
 
 
 class Table:
@@ -65,7 +65,7 @@ class Table:
                      for pr in problems}
 
     def steps(self, key: tuple[str, str]) -> list[float]:
-        return [p["step_s"] for p, _ in self.runs[key]]
+        return [p["step_s"] for p, _, _ in self.runs[key]]
 
     def vs_best(self, key: tuple[str, str]) -> str:
         """The row's step over the fastest row's of its problem, paired by launch."""
@@ -78,8 +78,21 @@ class Table:
             return f"{pr.ratio:.2f} (few launches)"
         return f"{pr.ratio:.2f} [{pr.lo:.2f}, {pr.hi:.2f}]{' tie' if pr.lo <= 1 <= pr.hi else ''}"
 
+    def over_ceiling(self, problem: str, split: str, ceil: ceiling.Ceiling | None) -> str:
+        """The efficiency over the ceiling launch by launch — each launch's 1x1 and split runs against
+        that launch's ceiling round, so a core slow for a launch weighs on both — as the median with
+        its 95 % interval; the medians' ratio when the rounds do not pair with the launches."""
+        runs, base = self.runs[(problem, split)], {k: p["step_s"] for p, _, k in self.runs.get((problem, "1x1"), [])}
+        if not ceil or not ceil.ratios or not base or split == "1x1":
+            return "–"
+        if len(ceil.ratios) != len(base) or any(k not in base or k > len(ceil.ratios) for _, _, k in runs):
+            eff = statistics.median(base.values()) / (self.cores * statistics.median(self.steps((problem, split))))
+            return f"{eff / ceil.ratio:.2f} (unpaired)"
+        med, lo, hi = median_ci([base[k] / (self.cores * p["step_s"]) / ceil.ratios[k - 1] for p, _, k in runs])
+        return f"{med:.2f} [{lo:.2f}, {hi:.2f}]" if math.isfinite(lo) else f"{med:.2f} (few launches)"
+
     def row(self, problem: str, split: str) -> list[str]:
-        pts = [p for p, _ in self.runs[(problem, split)]]
+        pts = [p for p, _, _ in self.runs[(problem, split)]]
 
         def med(field: str, minus: tuple[str, ...] = ()) -> float:
             return statistics.median((p.get(field) or 0) - sum(p.get(m) or 0 for m in minus) for p in pts)
@@ -89,9 +102,8 @@ class Table:
         eff = base / (self.cores * step) if base and split != "1x1" else None
         ranks, threads = (int(x) for x in split.split("@")[0].split("x"))
         ceil = ceiling.for_split(self.node, ranks, threads)
-        over = "oversubscribed" if any(o for _, o in self.runs[(problem, split)]) else ""
+        over = "oversubscribed" if any(o for _, o, _ in self.runs[(problem, split)]) else ""
         low_high = f"{ms(min(p['step_s'] for p in pts))}-{ms(max(p['step_s'] for p in pts))}"
-        over_ceiling = f"{eff / ceil.ratio:.2f}" if eff and ceil else "–"
         # The stages' means hold the communication (comm_s) and any wait before it: their share of
         # them, taken off the median step.
         stages = sum(med(f) for _, f, _ in STAGES)
@@ -103,7 +115,7 @@ class Table:
         return [split, problem, ms(step), low_high, *(ms(med(f, m)) for _, f, m in STAGES), ms(med("comm_s")),
                 ms(wait) if synced else "–", f"{imbal:.2f}" if math.isfinite(imbal) else "–",
                 f"{eff:.2f}" if eff else "–", no_comm, ceiling.fmt_ratio(ceil),
-                over_ceiling,
+                self.over_ceiling(problem, split, ceil),
                 self.vs_best((problem, split)), over]
 
 
@@ -127,7 +139,8 @@ def main() -> None:
         f"wait (their share of the stages' time) took none, so the rest of the loss is the split's computation; "
         f"ceiling: the node's concurrent-DGEMM per-core rate over "
         f"one core's in the same launches, median [lowest, highest] (threads for 1xT, processes otherwise); "
-        f"eff/ceil: efficiency over its median; records in {out}"
+        f"eff/ceil: each launch's efficiency over the same launch's ceiling, median [95 % interval]; "
+        f"records in {out}"
     )
     if node:
         print("# the node's ceiling (bench/node-ceiling.sh, one round per launch):")
