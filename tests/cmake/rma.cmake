@@ -1,12 +1,16 @@
 # One-sided transport (rma): every protocol as SWAP and SENDRECV, verified, at 2/3/4/8 ranks
-# (MPICH oversubscribed with the quick shift set 1, 2, P-1: it busy-polls, so each blocking
-# step can cost a time slice), the rma catalogue and self-transfers
+# (MPICH oversubscribed with the quick shift set 1, 2, P-1, at 8 ranks one size per protocol in
+# turn: it busy-polls, so each blocking step can cost a time slice; 90 s with every size), the rma
+# catalogue and self-transfers
 # (tests/unit/test_comm_rma.c), and pstswm swap, pingpong and kernel --transport rma.
 pst_kind(mpi)
 foreach(n 2 3 4 8)
   set(mode full)
   if(n GREATER 2 AND NOT PST_MPI STREQUAL "openmpi")
     set(mode quick)
+  endif()
+  if(n GREATER 4 AND NOT PST_MPI STREQUAL "openmpi")
+    set(mode sample)
   endif()
   pst_output_test(comm.rma.np${n} ${n} "transport rma: 16 protocols on ${n} ranks: 0 corrupted transfers"
     $<TARGET_FILE:test_mpi_comm> rma ${mode})
