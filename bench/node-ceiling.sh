@@ -3,7 +3,8 @@
 # alone, then on every core at once, as the OpenMP threads of one process (pst_yardstick --threads,
 # OMP_PLACES=cores) and as one process per core (pinned with taskset, as ranks are), in --rounds
 # interleaved rounds (every case once per round, so the host's load drifts hit them alike).  Per
-# case the per-core rate (the slowest copy's; median over rounds with the lowest and highest) and
+# case the per-core rate (repetition by repetition the slowest copy's, the processes' repetitions
+# matched by index as the threads' are; median over rounds with the lowest and highest) and
 # the ceiling: that rate over the same round's one-core rate, median [lowest, highest].  A split of
 # R ranks x T threads can reach at best its ceiling's efficiency on this node (docs/model.md: the
 # node's ceiling); bench/model-hybrid.sh runs one round per launch and prints the two side by side.

@@ -3,7 +3,10 @@ what each core keeps while every core runs one at once, as the threads of one pr
 process per core (as ranks are), in interleaved rounds.
 
 A round's ratio is its concurrent per-core rate over its one-core rate (the slowest copy sets the
-concurrent rate: a split waits for its slowest rank or thread).  The median over rounds, with the
+concurrent rate: a split waits for its slowest rank or thread).  Repetition by repetition, as a split
+waits at each of its synchronisations: a process's threads start each repetition together and it
+takes as long as the slowest (pst_yardstick); one process per core, the copies' repetitions are
+matched by their index (t_reps) and each takes its slowest copy's time.  The median over rounds, with the
 lowest and highest, is the ceiling of a split's parallel efficiency on this node: a model split at
 efficiency 0.80 on a node whose concurrent-DGEMM ceiling is 0.82 is at the node's limit, not the
 model's.  The samples are JSON lines in <results>/node-ceiling.samples (not *.jsonl: they are
@@ -45,6 +48,16 @@ def load(directory: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
+def slowest_copy_rate(copies: list[dict], field: str) -> float:
+    """A round's per-core rate: the median over repetitions of the slowest copy's rate, the copies'
+    repetitions matched by index; the slowest copy's median for samples without their repetitions."""
+    reps = [c.get("t_reps") for c in copies]
+    if len(copies) == 1 or not all(reps) or len({len(r) for r in reps}) != 1:
+        return min(c[field] for c in copies)
+    work = [c[field] * c["t_med"] for c in copies]  # rate x time: the same work for every copy
+    return statistics.median(min(w / r[k] for w, r in zip(work, reps, strict=True)) for k in range(len(reps[0])))
+
+
 def ceilings(samples: list[dict]) -> dict[tuple[str, str], Ceiling]:
     """{(kernel, mode): Ceiling} over the rounds that ran the kernel's one-core case."""
     per_round: dict[tuple[str, str, str], list[dict]] = {}
@@ -60,7 +73,7 @@ def ceilings(samples: list[dict]) -> dict[tuple[str, str], Ceiling]:
                 copies_run = per_round.get((kernel, mode, r))
                 if not copies_run:
                     continue
-                rate = min(c[field] for c in copies_run)
+                rate = slowest_copy_rate(copies_run, field)
                 copies = max(len(copies_run), *(int(c.get("threads", 1)) for c in copies_run))
                 rates.append(rate)
                 if mode != "one":
