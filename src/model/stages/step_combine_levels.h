@@ -24,19 +24,19 @@ typedef long long COMBINE_FN(lmask) __attribute__((vector_size(16 * COMBINE_W)))
         const COMBINE_FN(lvec) v_ = (v);                                                                               \
         memcpy((p), &v_, sizeof v_);                                                                                   \
     } while (0)
-/* The gather joins 16-byte loads by shuffles (a vector built in memory 16 bytes at a time and
- * read whole would stall on store forwarding).  LV_TIMES_I: i (re + i im) per coefficient, re and
- * im swapped and the new re negated (a product by −1 is exact). */
-#define LV_PAIR(q, s) __builtin_shufflevector(cload(q), cload((q) + (s)), 0, 1, 2, 3)
+/* The gather is one vector initializer: a vector built in memory 16 bytes at a time and read
+ * whole would stall on store forwarding.  LV_TIMES_I: i (re + i im) per coefficient, re and im
+ * swapped and the new re negated (a product by −1 is exact). */
 #if COMBINE_W == 1
 #define LV_GATHER(v, q, s) ((void)(s), LV_LOAD(v, q))
 #define LV_TIMES_I(v) (__builtin_shuffle((v), (lmask_1){1, 0}) * (lvec_1){-1.0, 1.0})
 #elif COMBINE_W == 2
-#define LV_GATHER(v, q, s) ((v) = LV_PAIR(q, s))
+#define LV_GATHER(v, q, s) ((v) = (lvec_2){(q)[0], (q)[1], (q)[s], (q)[(s) + 1]})
 #define LV_TIMES_I(v) (__builtin_shuffle((v), (lmask_2){1, 0, 3, 2}) * (lvec_2){-1.0, 1.0, -1.0, 1.0})
 #elif COMBINE_W == 4
 #define LV_GATHER(v, q, s)                                                                                             \
-    ((v) = __builtin_shufflevector(LV_PAIR(q, s), LV_PAIR((q) + 2 * (s), s), 0, 1, 2, 3, 4, 5, 6, 7))
+    ((v) = (lvec_4){(q)[0], (q)[1], (q)[s], (q)[(s) + 1], (q)[2 * (s)], (q)[2 * (s) + 1], (q)[3 * (s)],                \
+                    (q)[3 * (s) + 1]})
 #define LV_TIMES_I(v)                                                                                                  \
     (__builtin_shuffle((v), (lmask_4){1, 0, 3, 2, 5, 4, 7, 6}) * (lvec_4){-1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0})
 #else
@@ -129,7 +129,6 @@ static void COMBINE_FN(forward_pair)(const pst_dyn *d, const pst_chunk *c, int p
 #undef LV_LOAD
 #undef LV_STORE
 #undef LV_TIMES_I
-#undef LV_PAIR
 #undef COMBINE_FN
 #undef COMBINE_CAT
 #undef COMBINE_CAT2
