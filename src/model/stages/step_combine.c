@@ -11,7 +11,7 @@
  * inverse: 5 + 5 P̄ sums, 2 + 2 H sums; forward: 4 + 4 P̄ inputs, 3 + 3 H inputs — of which a
  * chain slice touches levels [l0, l0 + Bc). */
 enum { LEG_PREFETCH_AHEAD = 2, LEG_GROUPS = 14 };
-static inline void prefetch_piece(const pst_dyn *d, int i, int p, int l0, bool for_write)
+static void prefetch_piece(const pst_dyn *d, int i, int p, int l0, bool for_write)
 {
     if (i + LEG_PREFETCH_AHEAD >= d->par->nmx) return;
     const size_t slot = (size_t)d->par->leg_slot[i + LEG_PREFETCH_AHEAD];
@@ -21,57 +21,15 @@ static inline void prefetch_piece(const pst_dyn *d, int i, int p, int l0, bool f
         const char *lo = (const char *)(next + g * group + 2 * (size_t)l0);
         const size_t bytes = (d->Bc == d->B ? LEG_GROUPS * group : slice) * sizeof(double);
         for (size_t byte = 0; byte < bytes; byte += 64) {
-            if (for_write)
-                __builtin_prefetch(lo + byte, 1, 3);
-            else
-                __builtin_prefetch(lo + byte, 0, 3);
+            if (for_write) __builtin_prefetch(lo + byte, 1, 3);
+            else __builtin_prefetch(lo + byte, 0, 3);
         }
     }
 }
 
-/* The per-pair constants of the forward combination (pst_step_forward_combine). */
-typedef struct forward_coefs {
-    double wn, sn, tau, cphi, ckap;
-} forward_coefs;
-
-/* Each width compiled for AVX-512, AVX2 and baseline x86-64, the loader picking the best the CPU
- * runs. */
-#define COMBINE_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#define COMBINE_W 4
-#include "model/stages/step_combine_levels.h"
-#undef COMBINE_W
-#define COMBINE_W 2
-#include "model/stages/step_combine_levels.h"
-#undef COMBINE_W
-#define COMBINE_W 1
-#include "model/stages/step_combine_levels.h"
-#undef COMBINE_W
-
-/* The widths, widest first.  A slice takes the widest that divides its levels, on a CPU with
- * AVX2: the wider vectors halve the combinations' instructions (T85L16 on an AVX-512 Xeon: the
- * Fourier stage 14 % shorter at 4 levels), while on SSE2 alone the gathers cost more than they
- * save (15 % longer). */
-static const struct {
-    int levels;
-    void (*inverse)(const pst_dyn *, const pst_chunk *, int);
-    void (*forward)(const pst_dyn *, const pst_chunk *, int, const forward_coefs *);
-} widths[] = {
-    {4, inverse_pair_4, forward_pair_4},
-    {2, inverse_pair_2, forward_pair_2},
-    {1, inverse_pair_1, forward_pair_1},
-};
-enum { NWIDTHS = sizeof widths / sizeof widths[0] };
-
-static int width_row(const pst_dyn *d)
-{
-    if (!__builtin_cpu_supports("avx2")) return NWIDTHS - 1;
-    int k = 0;
-    while (d->Bc % widths[k].levels) k++;
-    return k;
-}
-
-/* 1b: north = even + odd, south = even − odd (H sums: the reverse) and the winds, straight into
- * the chunk's Fourier lines. */
+/* 1b: north = even + odd, south = even − odd (H sums: the reverse) and the
+ * winds, straight into the chunk's Fourier lines, pair by pair along m so each line is written
+ * sequentially. */
 void pst_step_inverse_combine(pst_dyn *d, const pst_substep *s, const pst_chunk *c)
 {
     if (pst_skeleton()) { /* 22 of the 72 flops per wavenumber and latitude (flops.h) */
@@ -79,9 +37,41 @@ void pst_step_inverse_combine(pst_dyn *d, const pst_substep *s, const pst_chunk 
                             pst_skeleton_chain_flops(d, PST_STAGE_FOURIER, 22.0 / 72.0, c->p1 - c->p0));
         return;
     }
-    const int w = width_row(d);
+    const int p0 = c->p0, p1 = c->p1, l0 = c->l0;
+    const int B = d->B, nc = d->fstride;
+    const size_t fs = field_lines(d) * nc; /* fs: distance between fields */
     PST_PAIRS_IN_THREADS
-    for (int p = c->p0; p < c->p1; p++) widths[w].inverse(d, c, p);
+    for (int p = p0; p < p1; p++)
+        for (int i = 0; i < d->par->nmx; i++) {
+            const double m = d->par->mx[i];
+            const double *piece = d->legbuf + leg_piece(d, (size_t)d->par->leg_slot[i], (size_t)p, (size_t)d->npairs);
+            const double *xe = piece + inv_x(d, 0), *xo = piece + inv_x(d, 1), *ye = piece + inv_y(d, 0),
+                         *yo = piece + inv_y(d, 1);
+            prefetch_piece(d, i, p, l0, false);
+            for (int l = 0; l < d->Bc; l++) {
+                const int lb = l0 + l; /* level in the block */
+                cvec e[PST_DYN_NSPEC], o[PST_DYN_NSPEC], he[2], ho[2];
+                for (int f = 0; f < PST_DYN_NSPEC; f++) {
+                    e[f] = cload(xe + (f * B + lb) * 2);
+                    o[f] = cload(xo + (f * B + lb) * 2);
+                }
+                for (int f = 0; f < 2; f++) {
+                    he[f] = cload(ye + (f * B + lb) * 2);
+                    ho[f] = cload(yo + (f * B + lb) * 2);
+                }
+                for (int h = 0; h < 2; h++) {
+                    cvec x[PST_DYN_NSPEC], y[2];
+                    for (int f = 0; f < PST_DYN_NSPEC; f++) x[f] = h ? e[f] - o[f] : e[f] + o[f];
+                    for (int f = 0; f < 2; f++) y[f] = h ? ho[f] - he[f] : he[f] + ho[f];
+                    double *q = (double *)(d->four_inv[c->t] + inv_line(d, p - p0, h, 0, l) * nc + i);
+                    cstore(q + 2 * G_U * fs, m * times_i(x[S_CHI]) - y[0]); /* U, V as in wind.h */
+                    cstore(q + 2 * G_V * fs, m * times_i(x[S_PSI]) + y[1]);
+                    cstore(q + 2 * G_ETA * fs, x[S_ETA]);
+                    cstore(q + 2 * G_DIV * fs, x[S_DIV]);
+                    cstore(q + 2 * G_PHI * fs, x[S_PHI]);
+                }
+            }
+        }
 }
 
 /* 5a: combine, per wavenumber m and latitude, the Fourier coefficients into the quantities whose
@@ -92,7 +82,9 @@ void pst_step_inverse_combine(pst_dyn *d, const pst_substep *s, const pst_chunk 
  *   κ:   P̄[wn (2τ E + cκ Φ_old)]
  * with cφ = τΦ̄, cκ = τ for the semi-implicit scheme (the old-level halves of the averaged
  * gravity terms) and 0 otherwise; then the symmetric/antisymmetric parts and one dgemm per
- * kernel and parity (H sums accumulate onto the first three outputs). */
+ * kernel and parity (H sums accumulate onto the first three outputs).  The combination runs pair
+ * by pair along m (sequential reads of each Fourier line) into the Legendre buffer
+ * [m][pair][sP | aP | sH | aH]. */
 void pst_step_forward_combine(pst_dyn *d, const pst_substep *s, const pst_chunk *c)
 {
     if (pst_skeleton()) { /* the other 50 of the 72 */
@@ -100,15 +92,43 @@ void pst_step_forward_combine(pst_dyn *d, const pst_substep *s, const pst_chunk 
                             pst_skeleton_chain_flops(d, PST_STAGE_FOURIER, 50.0 / 72.0, c->p1 - c->p0));
         return;
     }
-    const double tau = s->tau;
+    const int p0 = c->p0, p1 = c->p1, l0 = c->l0;
+    const int B = d->B, nc = d->fstride;
+    const double tau = s->tau, a = PST_EARTH_RADIUS_M;
     const bool si = d->cfg.scheme == PST_SCHEME_SEMI_IMPLICIT;
-    const int w = width_row(d);
+    const double cphi = si ? tau * d->cfg.phibar : 0.0, ckap = si ? tau : 0.0;
+    const size_t fs = field_lines(d) * nc;
     PST_PAIRS_IN_THREADS
-    for (int p = c->p0; p < c->p1; p++) {
+    for (int p = p0; p < p1; p++) {
         const int lat = lat_of(d, p, 0);
-        const double wn = d->w[lat] / d->cfg.grid->nlon;
-        const forward_coefs k = {wn, 2.0 * tau * wn / (PST_EARTH_RADIUS_M * one_minus_mu2(d, lat)), tau,
-                                 si ? tau * d->cfg.phibar : 0.0, si ? tau : 0.0};
-        widths[w].forward(d, c, p, &k);
+        const double wn = d->w[lat] / d->cfg.grid->nlon, sn = 2.0 * tau * wn / (a * one_minus_mu2(d, lat));
+        for (int i = 0; i < d->par->nmx; i++) {
+            const double sm = sn * d->par->mx[i];
+            double *piece = d->legbuf + leg_piece(d, (size_t)d->par->leg_slot[i], (size_t)p, (size_t)d->npairs);
+            double *sP = piece + fwd_p(d, 0), *aP = piece + fwd_p(d, 1), *sH = piece + fwd_h(d, 0),
+                   *aH = piece + fwd_h(d, 1);
+            prefetch_piece(d, i, p, l0, true);
+            for (int l = 0; l < d->Bc; l++) {
+                const double *qn = (const double *)(d->four_fwd[c->t] + fwd_line(d, p - p0, 0, 0, l) * nc + i);
+                const double *qs = (const double *)(d->four_fwd[c->t] + fwd_line(d, p - p0, 1, 0, l) * nc + i);
+                /* The combinations are linear: apply them to the symmetric and antisymmetric parts. */
+                for (int par = 0; par < 2; par++) {
+                    cvec v[PST_DYN_NFWD];
+                    for (int f = 0; f < PST_DYN_NFWD; f++) {
+                        cvec north = cload(qn + 2 * f * fs), south = cload(qs + 2 * f * fs);
+                        v[f] = par ? north - south : north + south;
+                    }
+                    double *P = par ? aP : sP, *H = par ? aH : sH;
+                    const size_t k = (size_t)(l0 + l) * 2, fb = (size_t)B * 2; /* level l0 + l of field f at k + f fb */
+                    cstore(P + k + O_ETA * fb, wn * v[Q_ETA_OLD] - sm * times_i(v[Q_UETA]));
+                    cstore(P + k + O_DIV * fb, wn * v[Q_DIV_OLD] + sm * times_i(v[Q_VETA]));
+                    cstore(P + k + O_PHI * fb, wn * (v[Q_PHI_OLD] - cphi * v[Q_DIV_OLD]) - sm * times_i(v[Q_UPHI]));
+                    cstore(P + k + O_KAPPA * fb, wn * (2.0 * tau * v[Q_ENERGY] + ckap * v[Q_PHI_OLD]));
+                    cstore(H + k + O_ETA * fb, sn * v[Q_VETA]);
+                    cstore(H + k + O_DIV * fb, sn * v[Q_UETA]);
+                    cstore(H + k + O_PHI * fb, sn * v[Q_VPHI]);
+                }
+            }
+        }
     }
 }
