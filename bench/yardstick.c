@@ -18,8 +18,8 @@
  *       last-level cache may hold, if it has room); "memory": the same, with the caches flushed
  *       before each pass, so tables, spectral blocks and buffer all come from memory;
  *   pst_yardstick stream [--mb MB] [--reps R] [--threads T]
- *       memory bandwidth (per copy; T copies at once as for dgemm): the STREAM triad a = b + s c over three arrays of
- * MB MiB each (far larger than the caches), GB/s counting 3 x 8 bytes per element; the memory-bound stages (the
+ *       memory bandwidth (per copy; T copies at once as for dgemm): the STREAM triad a = b + s c over three arrays of MB MiB each (far larger
+ *       than the caches), GB/s counting 3 x 8 bytes per element; the memory-bound stages (the
  *       Fourier-space combinations, the previous level, the tables at large M) move with it when
  *       a neighbour on a shared host takes the memory bus, while DGEMM does not;
  *   pst_yardstick fft --nlon N --r2c A --c2r B [--batches 8,16,...] [--reps R] [--plan measure]
@@ -108,8 +108,8 @@ static int dgemm_copy(long n, int reps, double *t)
     }
     for (int r = -1; r < reps; r++) {
         double t0 = begin_pass();
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)n, (int)n, 1.0, a, (int)n, b, (int)n, 0.0,
-                    c, (int)n);
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)n, (int)n, 1.0, a, (int)n, b, (int)n, 0.0, c,
+                    (int)n);
         if (r >= 0) t[r] = now_s() - t0;
     }
     /* A known entry keeps the product honest: c[0] = Σ_k a[k] b[k n]. */
@@ -174,14 +174,15 @@ static void print_reps_and_close(const double *t, int reps)
 static int run_dgemm(long n, int reps, int threads)
 {
     double med, min, flop = 2.0 * (double)n * n * n, *t = xmalloc((size_t)reps * sizeof *t);
-    if (run_copies(dgemm_copy, n, reps, threads, t, &med, &min)) return 3;
-    printf(
-        "{\"type\":\"yardstick\",\"what\":\"dgemm\",\"n\":%ld,\"threads\":%d,\"reps\":%d,\"t_med\":%.6e,\"t_min\":%.6e,"
-        "\"gflops_med\":%.3f,\"gflops_max\":%.3f",
-        n, threads, reps, med, min, flop / med * 1e-9, flop / min * 1e-9);
-    print_reps_and_close(t, reps);
+    int wrong = run_copies(dgemm_copy, n, reps, threads, t, &med, &min);
+    if (!wrong) {
+        printf("{\"type\":\"yardstick\",\"what\":\"dgemm\",\"n\":%ld,\"threads\":%d,\"reps\":%d,\"t_med\":%.6e,"
+               "\"t_min\":%.6e,\"gflops_med\":%.3f,\"gflops_max\":%.3f",
+               n, threads, reps, med, min, flop / med * 1e-9, flop / min * 1e-9);
+        print_reps_and_close(t, reps);
+    }
     fftw_free(t);
-    return 0;
+    return wrong;
 }
 
 /* The Legendre shapes of truncation M on nlat = the model's Gaussian grid (3M+1)/2 rounded up
@@ -232,8 +233,8 @@ static int parse_names(const char *opt, const char *list, const char *const *nam
 /* Known entries keep each library honest: the last row of every analysis block,
  * spec[off + nk - 1][N - 1] = Σ_p P[p][nk - 1] four_in[p][N - 1], and the synthesis of the last
  * block (m = M, one degree), four_last[p][0] = P[p][0] spec_in[.][0]. Returns the worst relative error. */
-static double legendre_worst_error(int M, int np, int N, const double *table, const double *spec,
-                                   const double *four_last, const double *spec_in, const double *four_in)
+static double legendre_worst_error(int M, int np, int N, const double *table, const double *spec, const double *four_last,
+                                   const double *spec_in, const double *four_in)
 {
     size_t off = 0;
     double worst = 0;
@@ -246,8 +247,7 @@ static double legendre_worst_error(int M, int np, int N, const double *table, co
             for (int p = 0; p < np; p++) want += P[(size_t)p * nk + nk - 1] * four_in[(size_t)p * N + N - 1];
             worst = fmax(worst, fabs(spec[(off + nk - 1) * N + N - 1] - want) / (1.0 + fabs(want)));
             if (m == M)
-                for (int p = 0; p < np; p++)
-                    worst = fmax(worst, fabs(four_last[(size_t)p * N] - P[p] * spec_in[off * N]));
+                for (int p = 0; p < np; p++) worst = fmax(worst, fabs(four_last[(size_t)p * N] - P[p] * spec_in[off * N]));
             off += (size_t)nk;
         }
     return worst;
@@ -262,12 +262,11 @@ static void print_legendre_records(double *t, int reps, const int *libs, int nli
             for (int trans = 0; trans < 2; trans++) {
                 double med, min;
                 summarise(t + (((size_t)o * nlibs + l) * 2 + trans) * reps, reps, &med, &min);
-                printf(
-                    "{\"type\":\"yardstick\",\"what\":\"legendre_%s\",\"blas\":\"%s\",\"operands\":\"%s\",\"trunc\":%d,"
-                    "\"pairs\":%d,\"columns\":%d,\"reps\":%d,\"t_med\":%.6e,\"t_min\":%.6e,\"gflops_med\":%.3f,"
-                    "\"gflops_max\":%.3f}\n",
-                    trans ? "analysis" : "synthesis", pst_blas_names[libs[l]], operand_names[where[o]], M, np, N, reps,
-                    med, min, flop / med * 1e-9, flop / min * 1e-9);
+                printf("{\"type\":\"yardstick\",\"what\":\"legendre_%s\",\"blas\":\"%s\",\"operands\":\"%s\",\"trunc\":%d,"
+                       "\"pairs\":%d,\"columns\":%d,\"reps\":%d,\"t_med\":%.6e,\"t_min\":%.6e,\"gflops_med\":%.3f,"
+                       "\"gflops_max\":%.3f}\n",
+                       trans ? "analysis" : "synthesis", pst_blas_names[libs[l]], operand_names[where[o]], M, np,
+                       N, reps, med, min, flop / med * 1e-9, flop / min * 1e-9);
             }
 }
 
@@ -319,22 +318,21 @@ static int run_legendre(int M, const char *columns, const char *libraries, const
                                 int nk = (M - m + 2 - par) / 2;
                                 if (nk == 0) continue;
                                 if (trans)
-                                    pst_blas_dgemm((pst_blas)libs[l], true, nk, N, np, 1.0, table + (size_t)np * off,
-                                                   nk, four_in + b * stride, N, 0.0, spec + off * N, N);
+                                    pst_blas_dgemm((pst_blas)libs[l], true, nk, N, np, 1.0, table + (size_t)np * off, nk,
+                                                   four_in + b * stride, N, 0.0, spec + off * N, N);
                                 else
-                                    pst_blas_dgemm((pst_blas)libs[l], false, np, N, nk, 1.0, table + (size_t)np * off,
-                                                   nk, spec_in + off * N, N, 0.0, four + b * stride, N);
+                                    pst_blas_dgemm((pst_blas)libs[l], false, np, N, nk, 1.0, table + (size_t)np * off, nk,
+                                                   spec_in + off * N, N, 0.0, four + b * stride, N);
                                 flop += 2.0 * np * nk * N;
                                 off += (size_t)nk;
                                 b++;
                             }
                         if (r >= 0) t[(((size_t)o * nlibs + l) * 2 + trans) * reps + r] = now_s() - t0;
                     }
-                    double worst =
-                        legendre_worst_error(M, np, N, table, spec, four + (nblocks - 1) * stride, spec_in, four_in);
+                    double worst = legendre_worst_error(M, np, N, table, spec, four + (nblocks - 1) * stride, spec_in,
+                                                        four_in);
                     if (!(worst <= 1e-12)) {
-                        fprintf(stderr,
-                                "pst_yardstick: legendre result wrong with %s, operands in %s (relative error %g)\n",
+                        fprintf(stderr, "pst_yardstick: legendre result wrong with %s, operands in %s (relative error %g)\n",
                                 pst_blas_names[libs[l]], operand_names[where[o]], worst);
                         return 3;
                     }
@@ -353,15 +351,17 @@ static int run_legendre(int M, const char *columns, const char *libraries, const
 
 static int run_stream(long mb, int reps, int threads)
 {
-    double med, min, bytes = 3.0 * (double)((size_t)mb * 1024 * 1024 / sizeof(double)) * sizeof(double),
-                     *t = xmalloc((size_t)reps * sizeof *t);
-    if (run_copies(stream_copy, mb, reps, threads, t, &med, &min)) return 3;
-    printf("{\"type\":\"yardstick\",\"what\":\"stream_triad\",\"mib_per_array\":%ld,\"threads\":%d,\"reps\":%d,"
-           "\"t_med\":%.6e,\"t_min\":%.6e,\"gbs_med\":%.3f,\"gbs_max\":%.3f",
-           mb, threads, reps, med, min, bytes / med * 1e-9, bytes / min * 1e-9);
-    print_reps_and_close(t, reps);
+    double med, min, bytes = 3.0 * (double)((size_t)mb * 1024 * 1024 / sizeof(double)) * sizeof(double);
+    double *t = xmalloc((size_t)reps * sizeof *t);
+    int wrong = run_copies(stream_copy, mb, reps, threads, t, &med, &min);
+    if (!wrong) {
+        printf("{\"type\":\"yardstick\",\"what\":\"stream_triad\",\"mib_per_array\":%ld,\"threads\":%d,\"reps\":%d,"
+               "\"t_med\":%.6e,\"t_min\":%.6e,\"gbs_med\":%.3f,\"gbs_max\":%.3f",
+               mb, threads, reps, med, min, bytes / med * 1e-9, bytes / min * 1e-9);
+        print_reps_and_close(t, reps);
+    }
     fftw_free(t);
-    return 0;
+    return wrong;
 }
 
 /* Time of `count` transforms done `batch` at a time on one buffer (the last batch shorter). */
@@ -370,10 +370,8 @@ static double fft_pass(fftw_plan full, fftw_plan tail, long count, int batch, do
     double t0 = now_s();
     for (long done = 0; done < count; done += batch) {
         fftw_plan p = count - done >= batch ? full : tail;
-        if (r2c)
-            fftw_execute_dft_r2c(p, g, f);
-        else
-            fftw_execute_dft_c2r(p, f, g);
+        if (r2c) fftw_execute_dft_r2c(p, g, f);
+        else fftw_execute_dft_c2r(p, f, g);
     }
     return now_s() - t0;
 }
@@ -470,37 +468,22 @@ int main(int argc, char **argv)
             return 2;
         }
         const char *val = argv[++i];
-        if (!strcmp(opt, "--n"))
-            n = parse_long(opt, val, 1, 20000);
-        else if (!strcmp(opt, "--reps"))
-            reps = (int)parse_long(opt, val, 1, 100000);
-        else if (!strcmp(opt, "--threads"))
-            threads = (int)parse_long(opt, val, 1, 4096);
-        else if (!strcmp(opt, "--nlon"))
-            nlon = parse_long(opt, val, 2, 1 << 20);
-        else if (!strcmp(opt, "--r2c"))
-            r2c = parse_long(opt, val, 0, 1L << 30);
-        else if (!strcmp(opt, "--c2r"))
-            c2r = parse_long(opt, val, 0, 1L << 30);
-        else if (!strcmp(opt, "--batches"))
-            batches = val;
-        else if (!strcmp(opt, "--columns"))
-            columns = val;
-        else if (!strcmp(opt, "--blas"))
-            libraries = val;
-        else if (!strcmp(opt, "--operands"))
-            operands = val;
-        else if (!strcmp(opt, "--mb"))
-            mb = parse_long(opt, val, 1, 1 << 16);
-        else if (!strcmp(opt, "--trunc"))
-            trunc = parse_long(opt, val, 1, 2047);
+        if (!strcmp(opt, "--n")) n = parse_long(opt, val, 1, 20000);
+        else if (!strcmp(opt, "--reps")) reps = (int)parse_long(opt, val, 1, 100000);
+        else if (!strcmp(opt, "--threads")) threads = (int)parse_long(opt, val, 1, 4096);
+        else if (!strcmp(opt, "--nlon")) nlon = parse_long(opt, val, 2, 1 << 20);
+        else if (!strcmp(opt, "--r2c")) r2c = parse_long(opt, val, 0, 1L << 30);
+        else if (!strcmp(opt, "--c2r")) c2r = parse_long(opt, val, 0, 1L << 30);
+        else if (!strcmp(opt, "--batches")) batches = val;
+        else if (!strcmp(opt, "--columns")) columns = val;
+        else if (!strcmp(opt, "--blas")) libraries = val;
+        else if (!strcmp(opt, "--operands")) operands = val;
+        else if (!strcmp(opt, "--mb")) mb = parse_long(opt, val, 1, 1 << 16);
+        else if (!strcmp(opt, "--trunc")) trunc = parse_long(opt, val, 1, 2047);
         else if (!strcmp(opt, "--plan")) {
-            if (!strcmp(val, "estimate"))
-                flags = FFTW_ESTIMATE;
-            else if (!strcmp(val, "measure"))
-                flags = FFTW_MEASURE;
-            else if (!strcmp(val, "patient"))
-                flags = FFTW_PATIENT;
+            if (!strcmp(val, "estimate")) flags = FFTW_ESTIMATE;
+            else if (!strcmp(val, "measure")) flags = FFTW_MEASURE;
+            else if (!strcmp(val, "patient")) flags = FFTW_PATIENT;
             else {
                 fprintf(stderr, "pst_yardstick: --plan wants estimate, measure or patient, got '%s'\n", val);
                 return 2;
