@@ -13,6 +13,7 @@ from pathlib import Path
 from bench_io import files, records
 
 from pstlab.benches import ceiling
+from pstlab.benches.hybrid import LOCAL_STAGES, rank_imbalance, sync_wait_s
 from pstlab.stats.stats import median_ci, paired_ratio
 
 # stage: (field, its communication and --sync-wait's wait to take off); comm: fft_comm_s +
@@ -24,20 +25,8 @@ STAGES = (
     ("grid", "grid_s", ()),
     ("spectral", "spectral_s", ()),
 )
-WAITS = ("fft_wait_s", "legendre_wait_s")
-# The stages with no communication inside: their slowest rank's time over their fastest's is the
-# ranks' imbalance in computation (on the default grids every rank gets the same work there).
-LOCAL_STAGES = ("fourier", "grid", "spectral")
 COLUMNS = ["split", "problem", "step ms", "low-high", *(s for s, _, _ in STAGES), "comm", "wait", "imbalance",
            "efficiency", "w/o comm", "ceiling", "eff/ceil [95 %]", "vs best [95 %]", ""]
-
-
-def imbalance(point: dict) -> float:
-    """The local stages' slowest rank's time over their fastest rank's, from the point's events."""
-    events = {e["name"]: e for e in point.get("events") or []}
-    slowest = sum(events[s]["slowest_s"] for s in LOCAL_STAGES if s in events)
-    fastest = sum(events[s]["fastest_s"] for s in LOCAL_STAGES if s in events)
-    return slowest / fastest if fastest > 0 else math.nan
 
 
 def ms(x: float) -> str:
@@ -107,13 +96,14 @@ class Table:
         # The stages' means hold the communication (comm_s) and any wait before it: their share of
         # them, taken off the median step.
         stages = sum(med(f) for _, f, _ in STAGES)
-        synced = any(p.get(w) is not None for p in pts for w in WAITS)
-        wait = statistics.median(sum(p.get(w) or 0 for w in WAITS) for p in pts)
+        waits = [sync_wait_s(p) for p in pts]
+        synced = any(w is not None for w in waits)
+        wait = statistics.median(w or 0 for w in waits)
         comm_share = (med("comm_s") + wait) / stages if stages else 0.0
         no_comm = f"{eff / (1 - comm_share):.2f}" if eff and comm_share < 1 else "–"
-        imbal = statistics.median(imbalance(p) for p in pts) if ranks > 1 else math.nan
+        imbals = [i for p in pts if (i := rank_imbalance(p)) is not None] if ranks > 1 else []
         return [split, problem, ms(step), low_high, *(ms(med(f, m)) for _, f, m in STAGES), ms(med("comm_s")),
-                ms(wait) if synced else "–", f"{imbal:.2f}" if math.isfinite(imbal) else "–",
+                ms(wait) if synced else "–", f"{statistics.median(imbals):.2f}" if imbals else "–",
                 f"{eff:.2f}" if eff else "–", no_comm, ceiling.fmt_ratio(ceil),
                 self.over_ceiling(problem, split, ceil),
                 self.vs_best((problem, split)), over]

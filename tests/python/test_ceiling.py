@@ -7,6 +7,7 @@ import json
 import pytest
 
 from pstlab.benches import ceiling, hybrid
+from pstlab.core.units import fmt_ms
 from pstlab.io.records import RecordSet
 from pstlab.report.sections import hybrid as hybrid_section
 from test_hybrid import model_records
@@ -108,3 +109,26 @@ def test_the_ranks_x_threads_table_prints_efficiency_beside_the_ceiling(tmp_path
     (tmp_path / "none").mkdir()
     row = hybrid_section.table(hybrid.cases(bare), bare).rows[0]
     assert [row[col[c]] for c in col] == ["–", "–", "–"]
+
+
+def test_the_table_says_what_the_ranks_waited_and_how_uneven_their_cores_ran(tmp_path):
+    recs = model_records({"1x1": [0.016] * 3, "2x1": [0.010] * 3, "1x2": [0.008] * 3})
+    launch = 0
+    for r in recs:
+        if r["type"] == "point" and r["ranks"] == 2:
+            launch += 1
+            # launch k: the slow rank 1.1, 1.2, 1.3 times the fast one in the local stages; waits 1, 2, 3 ms
+            r["events"] = [
+                {"name": s, "slowest_s": 0.001 * (1 + launch / 10), "fastest_s": 0.001}
+                for s in ("fourier", "grid", "spectral")
+            ] + [{"name": "legendre", "slowest_s": 0.5, "fastest_s": 0.001}]  # communication: not counted
+            r["legendre_wait_s"], r["fft_wait_s"] = 0.001 * launch, 0.0
+    rs = RecordSet(tmp_path, recs)
+    table = hybrid_section.table(hybrid.cases(rs), rs)
+    col = {name: table.columns.index(name) for name in ("wait", "imbalance")}
+    rows = {row[1]: row for row in table.rows}
+    assert [rows["2x1"][col[c]] for c in col] == [fmt_ms(0.002), "1.20"]
+    # one rank (no events) and no --sync-wait (null waits): nothing to say
+    assert [rows["1x2"][col[c]] for c in col] == ["–", "–"]
+    assert hybrid.sync_wait_s({"legendre_wait_s": None, "fft_wait_s": None}) is None
+    assert hybrid.rank_imbalance({"events": [{"name": "grid", "slowest_s": 0.0, "fastest_s": 0.0}]}) is None

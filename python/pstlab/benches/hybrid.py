@@ -82,6 +82,28 @@ def cases(rs: RecordSet) -> list[Case]:
     return out
 
 
+# --sync-wait's barriers before each communication (null without it), and the stages with no
+# communication inside: their slowest rank's time over their fastest's is the ranks' imbalance in
+# computation (every rank gets the same work there on the default grids).
+WAITS = ("fft_wait_s", "legendre_wait_s")
+LOCAL_STAGES = ("fourier", "grid", "spectral")
+
+
+def sync_wait_s(point: dict) -> float | None:
+    """The wait for the slowest rank a --sync-wait run measured per step; None for a run without it."""
+    waits = [point[w] for w in WAITS if isinstance(point.get(w), int | float)]
+    return sum(waits) if waits else None
+
+
+def rank_imbalance(point: dict) -> float | None:
+    """The local stages' slowest rank's time over their fastest rank's, from the point's events (None
+    without them: one rank, or records before pstswm kept the events)."""
+    events = {e.get("name"): e for e in point.get("events") or []}
+    slowest = sum(events[s].get("slowest_s") or 0 for s in LOCAL_STAGES if s in events)
+    fastest = sum(events[s].get("fastest_s") or 0 for s in LOCAL_STAGES if s in events)
+    return slowest / fastest if fastest > 0 else None
+
+
 def one_core_step(rs: RecordSet, case: Case) -> float | None:
     """The median step time of the case's problem on 1x1 (per node), when the records hold such runs:
     the base of a split's efficiency T(1x1) / (cores x T(split))."""

@@ -5,7 +5,17 @@ pstlab.benches.hybrid), with each split's efficiency against 1x1 beside the node
 import statistics
 
 from pstlab.benches import ceiling
-from pstlab.benches.hybrid import CONFIDENCE, MARGIN, Case, cases, one_core_step, what
+from pstlab.benches.hybrid import (
+    CONFIDENCE,
+    LOCAL_STAGES,
+    MARGIN,
+    Case,
+    cases,
+    one_core_step,
+    rank_imbalance,
+    sync_wait_s,
+    what,
+)
 from pstlab.benches.model import STAGE_COLUMNS
 from pstlab.core.units import fmt_ms
 from pstlab.io.records import RecordSet, number
@@ -26,6 +36,16 @@ def _ratio_cell(case: Case, split: str) -> str:
     q = case.ratio(split)
     interval = f" [{q.lo:.2f}, {q.hi:.2f}]" if q is not None and q.lo == q.lo else " [no interval]"
     return f"{q.ratio:.2f}×{interval}" if q is not None else "–"
+
+
+def _wait_cells(runs: list[dict]) -> list[str]:
+    """The --sync-wait wait per step and the ranks' imbalance in the local stages, medians over launches."""
+    waits = [w for r in runs if (w := sync_wait_s(r)) is not None]
+    imbalances = [i for r in runs if (i := rank_imbalance(r)) is not None]
+    return [
+        fmt_ms(statistics.median(waits)) if waits else "–",
+        f"{statistics.median(imbalances):.2f}" if imbalances else "–",
+    ]
 
 
 def _efficiency_cells(case: Case, split: str, base: float | None, node: dict) -> list[str]:
@@ -54,6 +74,7 @@ def table(all_cases: list[Case], rs: RecordSet) -> Table:
                     fmt_ms(statistics.median(case.rounds[split])),
                     *(model.stage_ms({k: v for k, v in med.items() if v is not None}, f, m) for _, f, m in stages),
                     fmt_ms(_median_of(runs, "comm_s")),
+                    *_wait_cells(runs),
                     *_efficiency_cells(case, split, base, node),
                     _ratio_cell(case, split),
                     "yes" if split in case.verdict.best_set else "",
@@ -68,6 +89,8 @@ def table(all_cases: list[Case], rs: RecordSet) -> Table:
             "step",
             *(c[0] for c in stages),
             "comm",
+            "wait",
+            "imbalance",
             "efficiency",
             "ceiling",
             "eff / ceiling",
@@ -78,6 +101,9 @@ def table(all_cases: list[Case], rs: RecordSet) -> Table:
         f"Each split of a node's cores (ranks per node x threads per rank), its launches interleaved with the "
         f"others'. vs best: the split's time over the best's with its {CONFIDENCE:.0%} interval over launches; "
         f"tie set: not excluded at that confidence (margin {MARGIN:.0%}). Stages as in the model section. "
+        f"wait: the barriers before each communication of a --sync-wait run, the wait for the slowest rank; "
+        f"imbalance: the slowest rank's time in the {', '.join(LOCAL_STAGES)} stages over the fastest's (the same "
+        f"work on every rank: a core the host runs slower shows here). "
         f"efficiency: T(1x1) / (cores x T(split)), where a 1x1 run is among the records; ceiling: what each core "
         f"keeps of its one-core DGEMM rate while every core runs one (bench/node-ceiling.sh's samples beside the "
         f"records; one process's threads for 1xT, a process per core otherwise), median [lowest, highest] round; "
