@@ -3,13 +3,13 @@ what each core keeps while every core runs one at once, as the threads of one pr
 process per core (as ranks are), in interleaved rounds.
 
 A round's ratio is its concurrent per-core rate over its one-core rate (the slowest copy sets the
-concurrent rate: a split waits for its slowest rank or thread).  Repetition by repetition, as a split
-waits at each of its synchronisations: a process's threads start each repetition together and it
-takes as long as the slowest (pst_yardstick); one process per core, the copies' repetitions are
-matched by their index (t_reps) and each takes its slowest copy's time.  The median over rounds, with the
-lowest and highest, is the ceiling of a split's parallel efficiency on this node: a model split at
-efficiency 0.80 on a node whose concurrent-DGEMM ceiling is 0.82 is at the node's limit, not the
-model's.  The samples are JSON lines in <results>/node-ceiling.samples (not *.jsonl: they are
+concurrent rate: a split waits for its slowest rank or thread).  Repetition by repetition, as a
+split waits at each of its synchronisations: a process's threads start each repetition together
+and it takes as long as the slowest (pst_yardstick); one process per core, the copies' repetitions
+are matched by their index (t_reps) and each takes its slowest copy's time.  The median over
+rounds, with the lowest and highest, is the ceiling of a split's parallel efficiency on this node:
+a model split at efficiency 0.80 on a node whose concurrent-DGEMM ceiling is 0.82 is at the node's
+limit, not the model's.  The samples are JSON lines in <results>/node-ceiling.samples (not *.jsonl: they are
 yardsticks, not pstswm records), each a pst_yardstick line tagged with its mode, round and copy.
 """
 
