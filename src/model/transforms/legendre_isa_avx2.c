@@ -4,6 +4,7 @@
 #define PST_LEG_PATH avx2
 #define PST_LEG_VBYTES 32
 #define PST_LEG_TILE_R 4
+#define PST_LEG_TILE_CV 3
 #include "model/transforms/legendre_isa_kernel.h"
 #else
 typedef int pst_leg_isa_avx2_not_built; /* the compiler lacks the flags: pst_leg_isa_built says so */

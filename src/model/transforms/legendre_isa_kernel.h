@@ -1,7 +1,8 @@
 /* The template of one instruction-set path of the register-blocked Legendre method
  * (legendre_isa.h).  The including file defines PST_LEG_PATH (its name), PST_LEG_VBYTES (its
- * vector width in bytes) and PST_LEG_TILE_R (rows of a register tile: 4 with 16 vector
- * registers, 6 with 32) and is compiled with that set's flags.
+ * vector width in bytes), PST_LEG_TILE_R and PST_LEG_TILE_CV (rows and vectors of columns of a
+ * register tile: 4 x 3 with 16 vector registers, 6 x 4 with 32: the tile, the column vectors and
+ * one broadcast P̄ fill them) and is compiled with that set's flags.
  *
  * Both sums are register tiles of TILE_R rows × TILE_CV vectors of columns: synthesis rows are
  * latitude pairs, analysis rows degrees; each P̄ value is broadcast once per tile and meets
@@ -18,7 +19,7 @@
 #define PST_LEG_CAT(a, b) PST_LEG_CAT2(a, b)
 #define PST_LEG_FN(name) PST_LEG_CAT(name, PST_LEG_PATH)
 
-enum { VL = PST_LEG_VBYTES / 8, TILE_R = PST_LEG_TILE_R, TILE_CV = 3 };
+enum { VL = PST_LEG_VBYTES / 8, TILE_R = PST_LEG_TILE_R, TILE_CV = PST_LEG_TILE_CV };
 typedef double vd __attribute__((vector_size(PST_LEG_VBYTES)));
 
 static inline vd vload(const double *p)
@@ -99,73 +100,31 @@ static inline void sstore(double *p, double v) { *p = v; }
 PST_LEG_TILES(v, vd, VL, vload, vstore, vfma)
 PST_LEG_TILES(s, double, 1, sload, sstore, sfma)
 
-/* The row tails (R < TILE_R) and column tails (CV < TILE_CV) as constants: rows 5 and 6 only
- * where the tiles have them. */
-#if PST_LEG_TILE_R >= 6
-#define PST_LEG_ROWS_5_6(call)                                                                                         \
-    case 5 * 8 + 1:                                                                                                    \
-        call(5, 1);                                                                                                    \
-        break;                                                                                                         \
-    case 5 * 8 + 2:                                                                                                    \
-        call(5, 2);                                                                                                    \
-        break;                                                                                                         \
-    case 5 * 8 + 3:                                                                                                    \
-        call(5, 3);                                                                                                    \
-        break;                                                                                                         \
-    case 6 * 8 + 1:                                                                                                    \
-        call(6, 1);                                                                                                    \
-        break;                                                                                                         \
-    case 6 * 8 + 2:                                                                                                    \
-        call(6, 2);                                                                                                    \
-        break;                                                                                                         \
-    case 6 * 8 + 3:                                                                                                    \
-        call(6, 3);                                                                                                    \
+/* The row tails (R < TILE_R) and column tails (CV < TILE_CV) as constants: rows 5 and 6, and 4
+ * vectors of columns, only where the tiles have them. */
+#define PST_LEG_CASE(call, r, cv)                                                                                      \
+    case (r)*8 + (cv):                                                                                                 \
+        call(r, cv);                                                                                                   \
         break;
+#if PST_LEG_TILE_CV >= 4
+#define PST_LEG_COLUMN_4(call, r) PST_LEG_CASE(call, r, 4)
+#else
+#define PST_LEG_COLUMN_4(call, r)
+#endif
+#define PST_LEG_ROW(call, r)                                                                                           \
+    PST_LEG_CASE(call, r, 1) PST_LEG_CASE(call, r, 2) PST_LEG_CASE(call, r, 3) PST_LEG_COLUMN_4(call, r)
+#if PST_LEG_TILE_R >= 6
+#define PST_LEG_ROWS_5_6(call) PST_LEG_ROW(call, 5) PST_LEG_ROW(call, 6)
 #else
 #define PST_LEG_ROWS_5_6(call)
 #endif
 #define PST_LEG_DISPATCH(call, R, CV)                                                                                  \
     switch ((R)*8 + (CV)) {                                                                                            \
-    case 1 * 8 + 1:                                                                                                    \
-        call(1, 1);                                                                                                    \
-        break;                                                                                                         \
-    case 1 * 8 + 2:                                                                                                    \
-        call(1, 2);                                                                                                    \
-        break;                                                                                                         \
-    case 1 * 8 + 3:                                                                                                    \
-        call(1, 3);                                                                                                    \
-        break;                                                                                                         \
-    case 2 * 8 + 1:                                                                                                    \
-        call(2, 1);                                                                                                    \
-        break;                                                                                                         \
-    case 2 * 8 + 2:                                                                                                    \
-        call(2, 2);                                                                                                    \
-        break;                                                                                                         \
-    case 2 * 8 + 3:                                                                                                    \
-        call(2, 3);                                                                                                    \
-        break;                                                                                                         \
-    case 3 * 8 + 1:                                                                                                    \
-        call(3, 1);                                                                                                    \
-        break;                                                                                                         \
-    case 3 * 8 + 2:                                                                                                    \
-        call(3, 2);                                                                                                    \
-        break;                                                                                                         \
-    case 3 * 8 + 3:                                                                                                    \
-        call(3, 3);                                                                                                    \
-        break;                                                                                                         \
-    case 4 * 8 + 1:                                                                                                    \
-        call(4, 1);                                                                                                    \
-        break;                                                                                                         \
-    case 4 * 8 + 2:                                                                                                    \
-        call(4, 2);                                                                                                    \
-        break;                                                                                                         \
-    case 4 * 8 + 3:                                                                                                    \
-        call(4, 3);                                                                                                    \
-        break;                                                                                                         \
-        PST_LEG_ROWS_5_6(call)                                                                                         \
+        PST_LEG_ROW(call, 1) PST_LEG_ROW(call, 2) PST_LEG_ROW(call, 3) PST_LEG_ROW(call, 4) PST_LEG_ROWS_5_6(call)     \
     }
 
 _Static_assert(PST_LEG_TILE_R == 4 || PST_LEG_TILE_R == 6, "the dispatch covers tiles of 4 or 6 rows");
+_Static_assert(PST_LEG_TILE_CV == 3 || PST_LEG_TILE_CV == 4, "the dispatch covers tiles of 3 or 4 vectors");
 
 /* GROUP vectors of pairs in flight hide the recurrence's latency (a division after two products
  * per degree); a group is whole groups of PST_LEG_LANES. */
