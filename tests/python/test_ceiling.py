@@ -50,26 +50,11 @@ def test_the_ceiling_pairs_each_round_with_its_own_one_core_rate():
 def test_processes_are_held_to_each_repetitions_slowest_copy_as_threads_are():
     # two processes of 3 repetitions of the same work (rate x time = 60): each is slow once, at a
     # different repetition; matched by index the round keeps 10 per core, where each copy's median says 15
-    copies = [
-        {
-            "what": "dgemm",
-            "mode": "ranks",
-            "round": "r0",
-            "copy": 0,
-            "gflops_med": 15.0,
-            "t_med": 4.0,
-            "t_reps": [6.0, 4.0, 4.0],
-        },
-        {
-            "what": "dgemm",
-            "mode": "ranks",
-            "round": "r0",
-            "copy": 1,
-            "gflops_med": 15.0,
-            "t_med": 4.0,
-            "t_reps": [4.0, 6.0, 4.0],
-        },
-    ]
+    def copy(k: int, reps: list[float]) -> dict:
+        common = {"what": "dgemm", "mode": "ranks", "round": "r0", "gflops_med": 15.0, "t_med": 4.0}
+        return common | {"copy": k, "t_reps": reps}
+
+    copies = [copy(0, [6.0, 4.0, 4.0]), copy(1, [4.0, 6.0, 4.0])]
     one = {"what": "dgemm", "mode": "one", "round": "r0", "copy": 0, "gflops_med": 20.0}
     ranks = ceiling.ceilings([one, *copies])[("dgemm", "ranks")]
     assert ranks.rates == [pytest.approx(10.0)] and ranks.ratio == pytest.approx(0.5)
