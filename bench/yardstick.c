@@ -162,27 +162,29 @@ static int run_copies(copy_fn *copy, long size, int reps, int threads, double *t
     return wrong ? 3 : 0;
 }
 
-/* The repetitions' times, in order, closing a record: a round of one process per core
- * (bench/node-ceiling.sh) takes each repetition's slowest copy from them, as a process's threads do. */
-static void print_reps_and_close(const double *t, int reps)
+/* One copy yardstick's record: what it is, its size (size_key), each repetition's slowest copy
+ * timed; its rate (rate_key "_med" and "_max", work / time * 1e-9) and the repetitions' times in
+ * order (t_reps: a round of one process per core, bench/node-ceiling.sh, takes each repetition's
+ * slowest copy from them, as a process's threads do).  Non-zero when a copy was wrong. */
+static int run_rate(copy_fn *copy, const char *what, const char *size_key, long size, const char *rate_key,
+                    double work, int reps, int threads)
 {
-    printf(",\"t_reps\":[");
-    for (int r = 0; r < reps; r++) printf("%s%.6e", r ? "," : "", t[r]);
-    printf("]}\n");
+    double med, min, *t = xmalloc((size_t)reps * sizeof *t);
+    int wrong = run_copies(copy, size, reps, threads, t, &med, &min);
+    if (!wrong) {
+        printf("{\"type\":\"yardstick\",\"what\":\"%s\",\"%s\":%ld,\"threads\":%d,\"reps\":%d,\"t_med\":%.6e,"
+               "\"t_min\":%.6e,\"%s_med\":%.3f,\"%s_max\":%.3f,\"t_reps\":[",
+               what, size_key, size, threads, reps, med, min, rate_key, work / med * 1e-9, rate_key, work / min * 1e-9);
+        for (int r = 0; r < reps; r++) printf("%s%.6e", r ? "," : "", t[r]);
+        printf("]}\n");
+    }
+    fftw_free(t);
+    return wrong;
 }
 
 static int run_dgemm(long n, int reps, int threads)
 {
-    double med, min, flop = 2.0 * (double)n * n * n, *t = xmalloc((size_t)reps * sizeof *t);
-    int wrong = run_copies(dgemm_copy, n, reps, threads, t, &med, &min);
-    if (!wrong) {
-        printf("{\"type\":\"yardstick\",\"what\":\"dgemm\",\"n\":%ld,\"threads\":%d,\"reps\":%d,\"t_med\":%.6e,"
-               "\"t_min\":%.6e,\"gflops_med\":%.3f,\"gflops_max\":%.3f",
-               n, threads, reps, med, min, flop / med * 1e-9, flop / min * 1e-9);
-        print_reps_and_close(t, reps);
-    }
-    fftw_free(t);
-    return wrong;
+    return run_rate(dgemm_copy, "dgemm", "n", n, "gflops", 2.0 * (double)n * n * n, reps, threads);
 }
 
 /* The Legendre shapes of truncation M on nlat = the model's Gaussian grid (3M+1)/2 rounded up
@@ -351,17 +353,8 @@ static int run_legendre(int M, const char *columns, const char *libraries, const
 
 static int run_stream(long mb, int reps, int threads)
 {
-    double med, min, bytes = 3.0 * (double)((size_t)mb * 1024 * 1024 / sizeof(double)) * sizeof(double);
-    double *t = xmalloc((size_t)reps * sizeof *t);
-    int wrong = run_copies(stream_copy, mb, reps, threads, t, &med, &min);
-    if (!wrong) {
-        printf("{\"type\":\"yardstick\",\"what\":\"stream_triad\",\"mib_per_array\":%ld,\"threads\":%d,\"reps\":%d,"
-               "\"t_med\":%.6e,\"t_min\":%.6e,\"gbs_med\":%.3f,\"gbs_max\":%.3f",
-               mb, threads, reps, med, min, bytes / med * 1e-9, bytes / min * 1e-9);
-        print_reps_and_close(t, reps);
-    }
-    fftw_free(t);
-    return wrong;
+    const double bytes = 3.0 * (double)((size_t)mb * 1024 * 1024 / sizeof(double)) * sizeof(double);
+    return run_rate(stream_copy, "stream_triad", "mib_per_array", mb, "gbs", bytes, reps, threads);
 }
 
 /* Time of `count` transforms done `batch` at a time on one buffer (the last batch shorter). */
