@@ -124,7 +124,7 @@ static void run_allreduce(pst_vsum *v, pst_vsum_compute_fn compute, void *arg, d
 
 static void plan_allreduce(pst_vsum *v) { (void)v; }
 
-const pst_vsum_ops pst_allreduce_ops = {plan_allreduce, run_allreduce, NULL};
+const pst_vsum_ops pst_allreduce_ops = {plan_allreduce, run_allreduce, NULL, NULL};
 
 /* ---- the frame ---- */
 
@@ -164,6 +164,14 @@ pst_vsum *pst_vsum_create(const pst_algorithm *alg, const pst_protocol *p, bool 
     for (int k = 0; k < 2; k++) v->work[k] = pst_work_alloc(work_doubles(v) * sizeof(double));
     alg->vsum->plan(v);
     return v;
+}
+
+bool pst_vsum_gathers(const pst_algorithm *alg) { return alg->vsum && alg->vsum->gather; }
+
+void pst_vsum_gather(pst_vsum *v, double *out)
+{
+    if (!v->alg->vsum->gather) pst_fatal(PST_EXIT_FAILED, "vector sum %s has no gather of its own", v->alg->name);
+    v->alg->vsum->gather(v, out);
 }
 
 void pst_vsum_run_compute(pst_vsum *v, pst_vsum_compute_fn compute, void *arg, double *out)

@@ -56,6 +56,47 @@ static void unfold(pst_vsum *v, double *out, int q2)
     else pst_vsum_exchange(v, e, e, PST_SIDE_A, TAG_UNFOLD * PST_MAX_CHUNKS, nchunks, &s, out + lo, bytes, NULL, 0);
 }
 
+/* Each excess rank's block (alone) into the cube node it folds into. */
+static void fold_block(pst_vsum *v, double *out, int q2)
+{
+    int r = v->rank, e = r >= q2 ? r : r + q2;
+    if (e >= v->size) return;
+    size_t bytes = v->count[e] * sizeof(double);
+    pst_vsum_xs s = {0};
+    int nchunks = pst_vsum_swap_chunks(v, bytes, 0);
+    if (r >= q2)
+        pst_vsum_exchange(v, r - q2, r - q2, PST_SIDE_B, TAG_FOLD * PST_MAX_CHUNKS, nchunks, &s, out + v->lo[e], bytes,
+                          NULL, 0);
+    else pst_vsum_exchange(v, e, e, PST_SIDE_A, TAG_FOLD * PST_MAX_CHUNKS, nchunks, &s, NULL, 0, out + v->lo[e], bytes);
+}
+
+/* Recursive doubling among the cube's nodes, lowest bit first: each ends with every node's
+ * elements (with the excess ranks' folded in). */
+static void doubling_gather(pst_vsum *v, double *out, int q2, int d)
+{
+    int r = v->rank;
+    for (int s = 0; s < d; s++) {
+        int partner = r ^ (1 << s), size = 1 << s, base = r & ~(2 * size - 1);
+        int ma = base + (r & size), pa = base + (partner & size);
+        pst_rangeset mine = node_set(v, q2, ma, ma + size), theirs = node_set(v, q2, pa, pa + size);
+        pst_vsum_xs st = {.send_set = &mine, .recv_set = &theirs, .vec = out, .stream = v->stream, .recv = v->scratch,
+                          .recv_op = PST_SCATTER};
+        size_t sb = mine.total * sizeof(double), rb = theirs.total * sizeof(double);
+        pst_vsum_exchange(v, partner, partner, swap_side(r, partner), (TAG_STAGE + d + s) * PST_MAX_CHUNKS,
+                          pst_vsum_swap_chunks(v, sb, rb), &st, NULL, sb, NULL, rb);
+    }
+}
+
+/* halfsum's gather alone: the excess ranks' blocks folded in, the doubling, the whole vector
+ * back to the excess ranks. */
+static void gather_cube(pst_vsum *v, double *out)
+{
+    int d, q2 = pst_pow2_floor(v->size, &d);
+    fold_block(v, out, q2);
+    if (v->rank < q2) doubling_gather(v, out, q2, d);
+    unfold(v, out, q2);
+}
+
 static void run_exchsum(pst_vsum *v, pst_vsum_compute_fn compute, void *arg, double *out)
 {
     pst_vsum_compute_all(v, compute, arg, out);
@@ -94,17 +135,7 @@ static void run_halfsum(pst_vsum *v, pst_vsum_compute_fn compute, void *arg, dou
             a = ka;
             b = kb;
         }
-        if (v->replicated) /* recursive doubling gather, lowest bit first */
-            for (int s = 0; s < d; s++) {
-                int partner = r ^ (1 << s), size = 1 << s, base = r & ~(2 * size - 1);
-                int ma = base + (r & size), pa = base + (partner & size);
-                pst_rangeset mine = node_set(v, q2, ma, ma + size), theirs = node_set(v, q2, pa, pa + size);
-                pst_vsum_xs st = {.send_set = &mine, .recv_set = &theirs, .vec = out, .stream = v->stream,
-                                  .recv = v->scratch, .recv_op = PST_SCATTER};
-                size_t sb = mine.total * sizeof(double), rb = theirs.total * sizeof(double);
-                pst_vsum_exchange(v, partner, partner, swap_side(r, partner), (TAG_STAGE + d + s) * PST_MAX_CHUNKS,
-                                  pst_vsum_swap_chunks(v, sb, rb), &st, NULL, sb, NULL, rb);
-            }
+        if (v->replicated) doubling_gather(v, out, q2, d);
     }
     unfold(v, out, q2);
 }
@@ -117,5 +148,5 @@ static void plan_cube(pst_vsum *v)
     pst_exchange_reserve_run(v->p, v->comm, v->n * sizeof(double), 2 * (size_t)d + 2);
 }
 
-const pst_vsum_ops pst_exchsum_ops = {plan_cube, run_exchsum, NULL};
-const pst_vsum_ops pst_halfsum_ops = {plan_cube, run_halfsum, NULL};
+const pst_vsum_ops pst_exchsum_ops = {plan_cube, run_exchsum, NULL, NULL};
+const pst_vsum_ops pst_halfsum_ops = {plan_cube, run_halfsum, NULL, gather_cube};

@@ -28,6 +28,8 @@ typedef struct pst_vsum_ops {
      * An algorithm that is not pipelined starts with pst_vsum_compute_all. */
     void (*run)(pst_vsum *v, pst_vsum_compute_fn compute, void *arg, double *out);
     void (*free)(void *state); /* NULL: no state */
+    /* Collective: the gather a replicated run ends with, alone (pst_vsum_gather); NULL: none. */
+    void (*gather)(pst_vsum *v, double *out);
 } pst_vsum_ops;
 
 /* Every block of this rank's contribution into out. */

@@ -47,9 +47,9 @@ static void run_iallreduce(pst_vsum *v, pst_vsum_compute_fn compute, void *arg, 
     for (int q = 0; q < v->size; q++) MPI_Wait(&req[q], MPI_STATUS_IGNORE);
 }
 
-const pst_vsum_ops pst_iallreduce_ops = {plan_iallreduce, run_iallreduce, free};
+const pst_vsum_ops pst_iallreduce_ops = {plan_iallreduce, run_iallreduce, free, NULL};
 #else
-const pst_vsum_ops pst_iallreduce_ops = {NULL, NULL, NULL};
+const pst_vsum_ops pst_iallreduce_ops = {NULL, NULL, NULL, NULL};
 #endif
 
 /* ---- reduce_scatter ---- */
@@ -64,6 +64,12 @@ static void plan_reduce_scatter(pst_vsum *v)
     v->state = s;
 }
 
+static void gather_reduce_scatter(pst_vsum *v, double *out)
+{
+    rs_state *s = v->state;
+    MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, out, s->counts, s->displs, MPI_DOUBLE, v->comm);
+}
+
 static void run_reduce_scatter(pst_vsum *v, pst_vsum_compute_fn compute, void *arg, double *out)
 {
     rs_state *s = v->state;
@@ -71,8 +77,7 @@ static void run_reduce_scatter(pst_vsum *v, pst_vsum_compute_fn compute, void *a
     MPI_Reduce_scatter(out, v->scratch, s->counts, MPI_DOUBLE, MPI_SUM, v->comm);
     memcpy(out + v->lo[v->rank], v->scratch, v->count[v->rank] * sizeof(double));
     pst_copy_charge(v->count[v->rank] * sizeof(double));
-    if (v->replicated)
-        MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, out, s->counts, s->displs, MPI_DOUBLE, v->comm);
+    if (v->replicated) gather_reduce_scatter(v, out);
 }
 
 static void free_reduce_scatter(void *state)
@@ -84,7 +89,8 @@ static void free_reduce_scatter(void *state)
     free(s);
 }
 
-const pst_vsum_ops pst_reduce_scatter_ops = {plan_reduce_scatter, run_reduce_scatter, free_reduce_scatter};
+const pst_vsum_ops pst_reduce_scatter_ops = {plan_reduce_scatter, run_reduce_scatter, free_reduce_scatter,
+                                              gather_reduce_scatter};
 
 /* ---- allreduce_init ---- */
 
@@ -136,7 +142,7 @@ static void free_allreduce_init(void *state)
     free(s);
 }
 
-const pst_vsum_ops pst_allreduce_init_ops = {plan_allreduce_init, run_allreduce_init, free_allreduce_init};
+const pst_vsum_ops pst_allreduce_init_ops = {plan_allreduce_init, run_allreduce_init, free_allreduce_init, NULL};
 #else
-const pst_vsum_ops pst_allreduce_init_ops = {NULL, NULL, NULL};
+const pst_vsum_ops pst_allreduce_init_ops = {NULL, NULL, NULL, NULL};
 #endif

@@ -62,5 +62,5 @@ static void plan_ring(pst_vsum *v)
     pst_exchange_reserve_run(v->p, v->comm, v->count[0] * sizeof(double), 2 * (size_t)v->size);
 }
 
-const pst_vsum_ops pst_ringsum_ops = {plan_ring, run_ringsum, NULL};
-const pst_vsum_ops pst_ringpipe_ops = {plan_ring, run_ringpipe, NULL};
+const pst_vsum_ops pst_ringsum_ops = {plan_ring, run_ringsum, NULL, ring_allgather};
+const pst_vsum_ops pst_ringpipe_ops = {plan_ring, run_ringpipe, NULL, ring_allgather};

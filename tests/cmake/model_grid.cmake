@@ -18,7 +18,14 @@ pst_records_test(model.grid.2x1.dfft_ringpipe 2 CHECKS ${GRID_CHECKS}
 pst_records_test(model.grid.1x2.ringpipe 2 CHECKS ${GRID_CHECKS}
   "points[0]['legendre'] == 'ringpipe' and points[0]['legendre_protocol'] == '1,3' and points[0]['legendre_comm_s'] > 0"
   "points[0]['fft'] == 'serial' and points[0]['fft_comm_s'] == 0"
+  "points[0]['spectral_update'] == 'partitioned'"
   ARGS model --grid 1x2 --legendre ringpipe --protocol 1,3 ${GRID_FAST})
+# The spectral update partitioned over the column (the default, where the vector sum gathers) or
+# replicated; the MPI collective's sum and one rank per column have no choice.
+pst_records_test(model.grid.1x2.replicated 2 CHECKS ${GRID_CHECKS} "points[0]['spectral_update'] == 'replicated'"
+  ARGS model --grid 1x2 --spectral-update replicated ${GRID_FAST})
+pst_bad_input_test(model.bad.spectral_update 2 2 "--spectral-update: unknown value 'sideways' \\(allowed: partitioned, replicated\\)"
+  model --spectral-update sideways --out ${PST_TEST_OUT})
 # Without --grid: near-square with more rows than columns (fewer bytes per step than the other
 # way round, src/cmd/model/model_algos.c); T1's one latitude pair takes 2x1 instead of 1x2.
 foreach(default 1:1x1 2:1x2 4:2x2 8:2x4)
@@ -26,6 +33,7 @@ foreach(default 1:1x1 2:1x2 4:2x2 8:2x4)
   list(GET default 0 ranks)
   list(GET default 1 grid)
   pst_records_test(model.grid.default.np${ranks} ${ranks} CHECKS ${GRID_CHECKS} "points[0]['grid'] == '${grid}'"
+    "points[0]['spectral_update'] == (None if '${grid}'.endswith('x1') else 'partitioned')"
     ARGS model ${GRID_FAST})
 endforeach()
 pst_records_test(model.grid.default.t1 2 CHECKS "points[0]['grid'] == '2x1' and points[0]['trunc'] == 1"
@@ -37,6 +45,7 @@ pst_records_test(model.grid.2x2.gen 4 CHECKS ${GRID_CHECKS}
 pst_records_test(model.grid.2x2.coll 4 CHECKS ${GRID_CHECKS}
   "points[0]['fft'] == 'alltoallv' and points[0]['legendre'] == 'allreduce'"
   "points[0]['fft_protocol'] == 'coll' == points[0]['legendre_protocol']"
+  "points[0]['spectral_update'] == 'replicated'"
   ARGS model --grid 2x2 --preset coll ${GRID_FAST})
 pst_records_test(model.grid.2x2.DTH 4 CHECKS ${GRID_CHECKS}
   "points[0]['fft'] == 'swtrans' and points[0]['legendre'] == 'halfsum' and points[0]['legendre_overlap'] is True"

@@ -2,7 +2,8 @@
  * subset of algo_test.h) against MPI_Allreduce: bitwise on dyadic data (every partial sum
  * exact, so any order gives the same bits), to round-off on random data (|x - ref| <= 2 Q eps sum|x_i|); bitwise agreement where
  * the additions are the same (exchsum = halfsum, ringsum = ringpipe) and across ranks for
- * replicated results; vectors with empty blocks; ringpipe's compute order and call count. */
+ * replicated results; vectors with empty blocks; ringpipe's compute order and call count; a
+ * gathering algorithm's gather alone (pst_vsum_gather). */
 #include "algo/vsum.h"
 #include "algo_test.h"
 
@@ -73,6 +74,14 @@ static double *one(const pst_algorithm *alg, const pst_protocol *p, int ov, int 
     memcpy(out2, in, n * sizeof *in); /* in place */
     pst_vsum_run(v, out2, out2);
     if (memcmp(out2 + lo, out + lo, count * sizeof *out)) fail("in-place run differs", alg, p, ov, part, n, dyadic);
+    if (!part && pst_vsum_gathers(alg)) { /* the gather alone: every rank's block everywhere */
+        size_t mylo, myn;
+        pst_vsum_block(n, unit, size, rank, &mylo, &myn);
+        for (size_t i = 0; i < n; i++) out2[i] = i >= mylo && i < mylo + myn ? value(-1, i, 1) : -1e300;
+        pst_vsum_gather(v, out2);
+        for (size_t i = 0; i < n; i++)
+            if (out2[i] != value(-1, i, 1)) { fail("gather: a block missing or misplaced", alg, p, ov, part, n, dyadic); break; }
+    }
     if (!part) { /* replicated: the same bits everywhere */
         memcpy(out2, out, n * sizeof *out);
         MPI_Bcast(out2, (int)n, MPI_DOUBLE, 0, MPI_COMM_WORLD);

@@ -19,7 +19,9 @@
  * latitudes and added by the vector sums, FFTW plans of other batch sizes, the distributed
  * FFT's butterflies), so the difference is round-off; bitwise equality is reported, not
  * required.  Configurations the grid cannot run (dfft on a non-power-of-two row, a Legendre
- * transpose with fewer wavenumbers than rows) must be refused by pst_par_check, and are. */
+ * transpose with fewer wavenumbers than rows) must be refused by pst_par_check, and are.  Runs
+ * alternate the spectral update partitioned over the column (where the vector sum gathers) and
+ * replicated. */
 #include "algo_test.h"
 #include "core/errors.h"
 #include "model/model.h"
@@ -113,45 +115,65 @@ typedef struct grid_run {
     const spectra *serial;
 } grid_run;
 
+/* A configuration of the parallel stages. */
+typedef struct run_choice {
+    const pst_algorithm *fft, *leg;
+    const pst_protocol *p;
+    bool overlap;
+    int pair_chunk;
+    bool level_pipeline, partitioned;
+} run_choice;
+
+/* Runs c on the grid into *got (a failure if the column's spectral work is unbalanced). */
+static void run_config(const grid_run *g, const run_choice *c, spectra *got, tally *t)
+{
+    pst_par_config pc = {.comm = MPI_COMM_WORLD, .PX = g->PX, .PY = g->PY, .fft = c->fft, .legendre = c->leg,
+                         .fft_protocol = c->p, .leg_protocol = c->p, .fft_overlap = c->overlap,
+                         .leg_overlap = c->overlap, .leg_level_pipeline = c->level_pipeline,
+                         .spectral_partitioned = c->partitioned};
+    pst_par par;
+    pst_par_init(&par, &pc, &g->mc.grid);
+    if (!balanced(&par, g->mc.grid.M)) {
+        t->failures++;
+        if (!g->rank)
+            printf("FAIL grid %dx%d legendre %s: the column's spectral work is unbalanced\n", g->PX, g->PY, c->leg->name);
+    }
+    pst_model_config pmc = g->mc;
+    pmc.par = &par;
+    pmc.pair_chunk = c->pair_chunk;
+    if (c->level_pipeline) pmc.level_block = 1; /* blocks to pipeline: one level each */
+    run(pmc, g->steps, got);
+    pst_par_free(&par);
+}
+
 /* One configuration on the grid against the serial run. */
 static void check_config(const grid_run *g, const pst_algorithm *fft, const pst_algorithm *leg, const pst_protocol *p,
-                         bool overlap, int pair_chunk, bool level_pipeline, tally *t)
+                         bool overlap, int pair_chunk, bool level_pipeline, bool partitioned, tally *t)
 {
     if (pst_par_check(g->PX, g->PY, fft, leg, &g->mc.grid)) {
         t->refused++;
         return;
     }
     if (getenv("PST_TEST_VERBOSE") && !g->rank) {
-        printf("fft %s legendre %s protocol %s overlap %d\n", fft->name, leg->name, p->code, overlap);
+        printf("fft %s legendre %s protocol %s overlap %d partitioned %d\n", fft->name, leg->name, p->code, overlap,
+               partitioned);
         fflush(stdout);
     }
-    pst_par_config pc = {.comm = MPI_COMM_WORLD, .PX = g->PX, .PY = g->PY, .fft = fft, .legendre = leg,
-                         .fft_protocol = p, .leg_protocol = p, .fft_overlap = overlap, .leg_overlap = overlap,
-                         .leg_level_pipeline = level_pipeline};
-    pst_par par;
-    pst_par_init(&par, &pc, &g->mc.grid);
-    if (!balanced(&par, g->mc.grid.M)) {
-        t->failures++;
-        if (!g->rank) printf("FAIL grid %dx%d legendre %s: the column's spectral work is unbalanced\n", g->PX, g->PY, leg->name);
-    }
-    pst_model_config pmc = g->mc;
-    pmc.par = &par;
-    pmc.pair_chunk = pair_chunk;
-    if (level_pipeline) pmc.level_block = 1; /* blocks to pipeline: one level each */
+    const run_choice c = {fft, leg, p, overlap, pair_chunk, level_pipeline, partitioned};
     spectra got;
-    run(pmc, g->steps, &got);
+    run_config(g, &c, &got, t);
     bool bitwise;
     double diff = compare(g->serial, &got, g->mc.grid.levels, g->mc.grid.M, &bitwise);
     spectra_free(&got);
-    pst_par_free(&par);
     t->ran++;
     t->bitwise_runs += bitwise;
     t->worst = fmax(t->worst, diff);
     if (!(diff <= TOL)) {
         t->failures++;
         if (!g->rank)
-            printf("FAIL grid %dx%d fft %s legendre %s protocol %s overlap %d%s: max relative difference %.3e > %.0e\n",
-                   g->PX, g->PY, fft->name, leg->name, p->code, overlap, level_pipeline ? " level pipeline" : "", diff, TOL);
+            printf("FAIL grid %dx%d fft %s legendre %s protocol %s overlap %d%s%s: max relative difference %.3e > %.0e\n",
+                   g->PX, g->PY, fft->name, leg->name, p->code, overlap, level_pipeline ? " level pipeline" : "",
+                   partitioned ? " partitioned update" : "", diff, TOL);
     }
 }
 
@@ -221,18 +243,46 @@ static void split_algorithms(stage_algorithms *sa)
  * library alternatives take no protocol: each runs once, paired in turn with those of the other
  * stage.  The level pipeline: each vector sum with a nonblocking twin, one level per block, every
  * level block's sum in flight while the next is computed (on a column). */
-static void check_library_and_pipeline(const grid_run *g, const stage_algorithms *sa, const pst_protocol *proto, tally *t)
+/* The partitioned update changes no bit: each coefficient is updated by the same arithmetic on
+ * one rank instead of on all of them (every vector sum that gathers, on a column). */
+static void check_partitioned_bitwise(const grid_run *g, const stage_algorithms *sa, const pst_protocol *proto,
+                                      tally *t)
+{
+    if (g->PY < 2) return;
+    for (int li = 0; li < sa->nleg; li++) {
+        if (!pst_vsum_gathers(sa->legs[li]) || pst_par_check(g->PX, g->PY, sa->ffts[0], sa->legs[li], &g->mc.grid))
+            continue;
+        spectra got[2];
+        for (int k = 0; k < 2; k++)
+            run_config(g, &(run_choice){sa->ffts[0], sa->legs[li], proto, false, 0, false, k == 0}, &got[k], t);
+        bool bitwise;
+        compare(&got[0], &got[1], g->mc.grid.levels, g->mc.grid.M, &bitwise);
+        t->ran++;
+        if (!bitwise) {
+            t->failures++;
+            if (!g->rank)
+                printf("FAIL grid %dx%d legendre %s: the partitioned update differs from the replicated one\n", g->PX,
+                       g->PY, sa->legs[li]->name);
+        }
+        for (int k = 0; k < 2; k++) spectra_free(&got[k]);
+    }
+}
+
+/* Beside the pairs: the MPI library's algorithms, the level pipeline and the partitioned update. */
+static void check_variants(const grid_run *g, const stage_algorithms *sa, const pst_protocol *proto, tally *t)
 {
     if (sa->nlib_fft && sa->nlib_leg) {
         int nlib = sa->nlib_fft > sa->nlib_leg ? sa->nlib_fft : sa->nlib_leg;
         for (int i = 0; i < nlib; i++)
-            check_config(g, sa->lib_ffts[i % sa->nlib_fft], sa->lib_legs[i % sa->nlib_leg], proto, false, i % 2, false, t);
+            check_config(g, sa->lib_ffts[i % sa->nlib_fft], sa->lib_legs[i % sa->nlib_leg], proto, false, i % 2, false,
+                         i % 2 == 0, t);
     }
     if (g->PY > 1 && g->mc.grid.levels > 1)
         for (int li = 0; li < sa->nleg + sa->nlib_leg; li++) {
             const pst_algorithm *leg = li < sa->nleg ? sa->legs[li] : sa->lib_legs[li - sa->nleg];
-            if (pst_pleg_sum_splits(leg)) check_config(g, sa->ffts[li % sa->nfft], leg, proto, false, 0, true, t);
+            if (pst_pleg_sum_splits(leg)) check_config(g, sa->ffts[li % sa->nfft], leg, proto, false, 0, true, false, t);
         }
+    check_partitioned_bitwise(g, sa, proto, t);
 }
 
 int main(int argc, char **argv)
@@ -288,9 +338,11 @@ int main(int argc, char **argv)
         /* chunks in turn sized for the cache, of one latitude pair (a transpose round each) and
          * whole (one round per level block) */
         static const int chunkings[] = {0, 1, PST_WHOLE_CHUNK};
-        check_config(&g, ffts[fi], legs[li], protos[r % (long)nprotos], overlap, chunkings[r % 3], false, &t);
+        /* the spectral update partitioned (a gathering vector sum's) or replicated, in turn */
+        check_config(&g, ffts[fi], legs[li], protos[r % (long)nprotos], overlap, chunkings[r % 3], false, r % 2 == 0,
+                     &t);
     }
-    if (two_sided && !once) check_library_and_pipeline(&g, &sa, protos[0], &t);
+    if (two_sided && !once) check_variants(&g, &sa, protos[0], &t);
     int failures = t.failures + kernel_failures, refused = t.refused, ran = t.ran, bitwise_runs = t.bitwise_runs;
     double worst = t.worst;
     if (ran == 0) {

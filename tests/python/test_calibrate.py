@@ -27,10 +27,10 @@ def test_fit_reproduces_every_2_rank_swap_size_and_the_model_rate():
         fitted = f.latency_s * factor + n / f.bandwidth_bytes_per_s
         # exact, except where the copy alone would make a size faster than the latency allows
         assert fitted == pytest.approx(t, rel=1e-9) or (factor == 1 and t < fitted <= t + n / f.bandwidth_bytes_per_s)
-    serial = [p for p in records.load(CURRENT).points("model") if p["grid"] == "1x1"]
-    assert f.mflops == {
-        f"T{serial[0]['trunc']}L{serial[0]['levels']}": {"mflops": pytest.approx(serial[0]["mflops"])}
-    }
+    p = next(p for p in records.load(CURRENT).points("model") if p["grid"] == "1x1")
+    scale = p["step_s"] / sum(p[f"{s}_s"] for s in platform.STAGES)  # the stages' shares of the median step
+    stages = {f"{s}_mflops": pytest.approx(p[f"{s}_flops"] / (p[f"{s}_s"] * scale) / 1e6) for s in platform.STAGES}
+    assert f.mflops == {f"T{p['trunc']}L{p['levels']}": {"mflops": pytest.approx(p["mflops"]), **stages}}
 
 
 def test_stage_rates_are_each_stages_flops_over_its_time_scaled_to_the_median_step(tmp_path):
@@ -70,11 +70,7 @@ def test_written_platform_loads_and_keeps_its_validation(tmp_path):
     }
     calibrate.write(out, f, CURRENT, validation)
     p = platform.load(out)
-    assert (
-        p.validation == validation
-        and p.topology == "cluster"
-        and p.node is not None
-    )
+    assert p.validation == validation and p.topology == "cluster" and p.node is not None
     # one node of the host's cores; a message between them crosses two core links and the node's
     # shared link, whose latencies add up to the zero-byte time
     assert p.nodes == 1 and p.cores_per_node == f.ranks_per_node

@@ -379,7 +379,8 @@ static const model_cfg default_cfg = {.test_case = 2,
                                       .legendre_isa_name = "auto",
                                       .compute = "real",
                                       .chunks = "cache",
-                                      .algos.transport = "mpi"};
+                                      .algos.transport = "mpi",
+                                      .algos.spectral_update = "partitioned"};
 static model_cfg run_cfg;
 static const pst_opt opts[] = {
     {"case", PST_OPT_INT, &run_cfg.test_case, "N",
@@ -445,6 +446,11 @@ static const pst_opt opts[] = {
     {"legendre-protocol", PST_OPT_STRING, &run_cfg.algos.leg_protocol, "CODE", "protocol of the Legendre stage", 1, 0,
      NULL, NULL},
     PST_TRANSPORT_OPT(&run_cfg.algos.transport, "; both stages use it"),
+    {"spectral-update", PST_OPT_STRING, &run_cfg.algos.spectral_update, "HOW",
+     "the spectral update over the column (PY > 1): partitioned (each rank updates the coefficients whose sums it "
+     "completes, between a halfsum, ringsum, ringpipe or reduce_scatter's reduce-scatter and its gather) or "
+     "replicated (every rank updates them all after the sum; the other vector sums always)",
+     1, 0, pst_model_spectral_updates, NULL},
     {"overlap", PST_OPT_FLAG, &run_cfg.algos.overlap, NULL, "overlap communication with computation in both stages", 1,
      0, NULL, NULL},
     {"reproducible", PST_OPT_FLAG, &run_cfg.reproducible, NULL,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 const char *const pst_model_presets[] = {"gen", "coll", "opt", "DTH", "DR", NULL};
+const char *const pst_model_spectral_updates[] = {"partitioned", "replicated", NULL};
 
 /* One stage of a tuned file: [fft] or [legendre] with `algorithm = "NAME"` and
  * `NAME = { protocol = "C,V", overlap = true|false, ... }`. */
@@ -153,6 +154,7 @@ static void resolve_algorithms(const model_algos *a, pst_par_config *cfg)
     cfg->fft_protocol = protocol_of(a->transport, fopt, fft_code);
     cfg->leg_protocol = protocol_of(a->transport, lopt, leg_code);
     if (a->overlap) cfg->fft_overlap = cfg->leg_overlap = true;
+    cfg->spectral_partitioned = !a->spectral_update || strcmp(a->spectral_update, "replicated") != 0;
 }
 
 void model_algos_resolve(const model_algos *a, int nranks, const pst_spectral_grid *g, pst_par_config *cfg)

@@ -19,11 +19,13 @@
 #include <stddef.h>
 
 typedef struct model_algos {
-    const char *grid, *preset, *tuned, *fft, *legendre, *protocol, *fft_protocol, *leg_protocol, *transport;
+    const char *grid, *preset, *tuned, *fft, *legendre, *protocol, *fft_protocol, *leg_protocol, *transport,
+        *spectral_update;
     bool overlap;
 } model_algos;
 
 extern const char *const pst_model_presets[]; /* NULL-terminated: gen, coll, opt, DTH, DR */
+extern const char *const pst_model_spectral_updates[]; /* NULL-terminated: partitioned, replicated */
 
 /* Resolve the options into a configuration for nranks ranks (cfg->comm is left to the caller).
  * Any inconsistency is a collective usage error (exit 2) naming the option. */

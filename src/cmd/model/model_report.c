@@ -32,6 +32,14 @@ static const char *stage_protocol(const model_cfg *c, bool fft)
     return (fft ? c->par.fft_protocol : c->par.leg_protocol)->code;
 }
 
+/* How the column's ranks shared the spectral update (NULL: one rank per column): each its own
+ * coefficients (a transpose's wavenumbers, or a gathering vector sum's block) or all of them. */
+static const char *spectral_update(const model_cfg *c, const pst_model *m)
+{
+    if (c->par.PY < 2) return NULL;
+    return pst_par_leg_is_transpose(c->par.legendre) || m->dyn.spectral_partitioned ? "partitioned" : "replicated";
+}
+
 /* The preset named, or gen when no algorithm option changed the default; NULL otherwise. */
 static const char *preset_label(const model_cfg *c)
 {
@@ -65,6 +73,7 @@ void pst_model_cmd_rec_identity(pst_rec *r, const model_cfg *c, const pst_model 
                  c->par.PY > 1 && pst_overlapped(c->par.leg_protocol, c->par.leg_overlap) &&
                      !c->par.legendre->collective);
     pst_rec_bool(r, "level_pipeline", c->par.leg_level_pipeline);
+    pst_rec_str(r, "spectral_update", spectral_update(c, m));
     pst_rec_int(r, "nlat", c->nlat);
     pst_rec_int(r, "nlon", c->nlon);
     pst_rec_int(r, "level_block", c->level_block);
@@ -114,12 +123,13 @@ void pst_model_cmd_print_banner(const model_cfg *c, const model_plan *p)
            m->cfg.dt_s, isnan(c->dt_s) ? "default" : "--dt", m->courant, m->speed0, m->inertial, p->steps,
            p->t_end_s / PST_DAY_S, m->phibar);
     if (is_parallel(c))
-        printf("#   grid %dx%d (preset %s): FFT %s (protocol %s%s), Legendre %s (protocol %s%s)\n", c->par.PX,
+        printf("#   grid %dx%d (preset %s): FFT %s (protocol %s%s), Legendre %s (protocol %s%s)%s%s\n", c->par.PX,
                c->par.PY, preset_label(c) ? preset_label(c) : "none", stage_alg(c, true), stage_protocol(c, true),
                c->par.fft_overlap ? ", overlap" : "", stage_alg(c, false), stage_protocol(c, false),
                c->par.leg_overlap          ? ", overlap"
                : c->par.leg_level_pipeline ? ", level pipeline"
-                                           : "");
+                                           : "",
+               spectral_update(c, m) ? ", spectral update " : "", spectral_update(c, m) ? spectral_update(c, m) : "");
 }
 
 void pst_model_cmd_free_summary(const void *c, void *summary) { free(summary); }

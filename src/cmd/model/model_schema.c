@@ -63,6 +63,11 @@ static const pst_field configuration[] = {
      "--level-pipeline: each level block's Legendre vector sum (MPI_Iallreduce) ran while the next block was computed, "
      "progressed by MPI_Test between its chunks; false otherwise",
      false, NULL},
+    {"spectral_update", PST_F_STR, NULL,
+     "how the column's ranks shared the spectral update: partitioned (each rank its own coefficients: a Legendre "
+     "transpose's wavenumbers, or --spectral-update partitioned with a vector sum that gathers) or replicated (every "
+     "rank all of them); null on one rank per column; absent from the records of a pstswm before --spectral-update",
+     true, NULL},
     {"nlat", PST_F_INT, NULL, "Gaussian latitudes (--nlat; default the smallest even number >= (3M+1)/2, T42: 64)",
      false, NULL},
     {"nlon", PST_F_INT, NULL, "longitudes (--nlon; default the smallest 2,3,5-smooth number >= 3M+1, T42: 128)", false,

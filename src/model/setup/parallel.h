@@ -40,6 +40,8 @@ typedef struct pst_par_config {
     bool fft_overlap, leg_overlap;                    /* the overlap schedules (also implied by 2,x / 3,x) */
     bool leg_level_pipeline;          /* each level block's vector sum runs while the next block is
                                        * computed (pst_pleg_sum_start; pst_pleg_sum_splits) */
+    bool spectral_partitioned;        /* with a vector sum that gathers: each rank updates its block of the
+                                       * coefficients before the gather (else every rank updates them all) */
     bool sync_wait;                   /* a timed barrier on the row (column) before each of the stage's
                                        * communications: the wait for its slowest rank, apart from the
                                        * transfer (events fft_wait, legendre_wait) */

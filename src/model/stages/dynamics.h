@@ -126,6 +126,8 @@ typedef struct pst_dyn {
     double *out_next;                /* the level pipeline: the other block's output while one is summed */
     bool sums_in_vsum;               /* ringpipe, iallreduce: the column's vector sum computes the forward
                                       * sums block by block (pst_step_forward_sums_block) */
+    bool spectral_partitioned;       /* each rank of the column updates the coefficients whose sums it
+                                      * completes, inside the vector sum (step.c) */
     double **view_legbuf, **view_legall, **view_out; /* comm_threads: the other views' legbuf, legall, out */
     double *coriolis;                /* f coefficients [ncoef][2] */
     double *phis;                    /* surface geopotential at the rank's points [pair][hemi][nlon_local] */

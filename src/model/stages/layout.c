@@ -52,6 +52,7 @@ void pst_layout_shape(pst_dyn *d)
     /* The sums run over the local pairs, or over all of them after a Legendre transpose. */
     d->sum_pairs = par->cfg.PY > 1 && pst_par_leg_is_transpose(par->cfg.legendre) ? (int)par->pairs_all : d->npairs;
     d->sums_in_vsum = par->cfg.PY > 1 && par->cfg.legendre->pipelined;
+    d->spectral_partitioned = par->cfg.PY > 1 && par->cfg.spectral_partitioned && pst_vsum_gathers(par->cfg.legendre);
     const int threads = cfg->threads > 1 ? cfg->threads : 1;
     d->block_threads = cfg->comm_threads ? threads : 1;
     d->nthreads = cfg->comm_threads ? 1 : threads;

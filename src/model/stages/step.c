@@ -81,8 +81,22 @@ static bool update_block(pst_dyn *d, int b, const pst_substep *s, const double *
 {
     double t;
     pst_event_begin(&t);
-    bool ok = pst_step_update(d, d->state[b], out, s);
+    bool ok = pst_step_update(d, d->state[b], out, s, 0, d->spec.ncoef);
     stage_done(d, PST_STAGE_SPECTRAL, &t);
+    return ok;
+}
+
+/* The partitioned update of block b: the column's sum ends with each rank's block of the
+ * coefficients, the rank updates those, and the sum's gather shares the new state, so no rank
+ * updates them all (the gather is the Legendre stage's communication). */
+static bool update_partitioned(pst_dyn *d, int b, const pst_substep *s, double *t)
+{
+    size_t c0, c1;
+    pst_pleg_owned(d->pleg, &c0, &c1);
+    bool ok = pst_step_update(d, d->state[b], d->out, s, c0, c1);
+    stage_done(d, PST_STAGE_SPECTRAL, t);
+    pst_pleg_gather(d->pleg, d->state[b]);
+    stage_done(d, PST_STAGE_LEGENDRE, t);
     return ok;
 }
 
@@ -95,10 +109,11 @@ static bool substep_blocks(pst_dyn *d, const pst_substep *s, int first, int stri
         compute_block(d, b, s, d->out);
         double t;
         pst_event_begin(&t);
-        if (d->sums_in_vsum) pst_pleg_sum_compute(d->pleg, pst_step_forward_sums_block, d, d->out); /* just in time */
-        else if (d->pleg && !d->legall) pst_pleg_sum(d->pleg, d->out);
+        /* ringpipe, iallreduce: the sums computed block by block, just in time */
+        pst_vsum_compute_fn just_in_time = d->sums_in_vsum ? pst_step_forward_sums_block : NULL;
+        if (d->pleg && !d->legall) pst_pleg_sum(d->pleg, just_in_time, d, d->out);
         stage_done(d, PST_STAGE_LEGENDRE, &t);
-        ok &= update_block(d, b, s, d->out);
+        ok &= d->spectral_partitioned ? update_partitioned(d, b, s, &t) : update_block(d, b, s, d->out);
     }
     return ok;
 }

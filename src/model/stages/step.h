@@ -85,6 +85,9 @@ typedef void pst_chain_stage_fn(pst_dyn *d, const pst_substep *s, const pst_chun
 PST_STEP_CHAIN(PST_STEP_DECLARE)
 #undef PST_STEP_DECLARE
 
+/* 6: the update of state block st from its complete sums `out`, for the coefficients [c0, c1)
+ * (all: 0, d->spec.ncoef; the partitioned update: the rank's own).  False: a non-finite value. */
+bool pst_step_update(pst_dyn *d, double *st, const double *out, const pst_substep *s, size_t c0, size_t c1);
 /* 5b: the forward sums of every owned coefficient from lb into O_all; the _block form computes
  * one block of a pipelined vector sum, its coefficients alone (pst_vsum_compute_fn, arg: the pst_dyn). */
 void pst_step_forward_sums(pst_dyn *d, const double *lb, int pairs, double *O_all);
@@ -98,8 +101,5 @@ void pst_dyn_column_stage(pst_dyn *d);
 void pst_dyn_views_create(pst_dyn *d);
 void pst_dyn_views_sync(pst_dyn *d);
 void pst_dyn_views_free(pst_dyn *d);
-
-/* 6: the new level of state block st from its complete sums out; false on a non-finite value. */
-bool pst_step_update(pst_dyn *d, double *st, const double *out, const pst_substep *s);
 
 #endif

@@ -54,7 +54,14 @@ static inline scheme_point scheme_step(pst_scheme scheme, const scheme_coef *c, 
     return semi_implicit(c, star, cur);
 }
 
-static bool update(pst_dyn *d, double *st, const double *out, const pst_substep *s)
+/* The k range of coefficients [c0, c1) in the block of `nk` coefficients from `base`. */
+static void clamp_block(size_t base, int nk, size_t c0, size_t c1, int *k0, int *k1)
+{
+    *k0 = c0 > base ? (int)(c0 - base < (size_t)nk ? c0 - base : (size_t)nk) : 0;
+    *k1 = c1 > base ? (int)(c1 - base < (size_t)nk ? c1 - base : (size_t)nk) : 0;
+}
+
+static bool update(pst_dyn *d, double *st, const double *out, const pst_substep *s, size_t c0, size_t c1)
 {
     const pst_scheme scheme = d->cfg.scheme;
     const int B = d->B, co = OUT_N * B * 2, cs = PST_DYN_NSPEC * B * 2;
@@ -64,7 +71,9 @@ static bool update(pst_dyn *d, double *st, const double *out, const pst_substep 
     for (int i = 0; i < d->spec.nm; i++)
         for (int par = 0; par < 2; par++) {
             const size_t base = pst_spec_block(&d->spec, i, par);
-            for (int k = 0; k < d->spec.nk[par][i]; k++) {
+            int k0, k1;
+            clamp_block(base, d->spec.nk[par][i], c0, c1, &k0, &k1);
+            for (int k = k0; k < k1; k++) {
                 const int n = d->spec.m[i] + par + 2 * k;
                 const double L = minus_laplacian(n), ia = pst_inv_laplace_a(n, a);
                 const scheme_coef c = {tau, L, d->cfg.phibar, 1.0 / (1.0 + tau * tau * L * d->cfg.phibar)};
@@ -90,11 +99,12 @@ static bool update(pst_dyn *d, double *st, const double *out, const pst_substep 
     return isfinite(acc);
 }
 
-bool pst_step_update(pst_dyn *d, double *st, const double *out, const pst_substep *s)
+bool pst_step_update(pst_dyn *d, double *st, const double *out, const pst_substep *s, size_t c0, size_t c1)
 {
     if (pst_skeleton()) {
-        pst_skeleton_inject(PST_STAGE_SPECTRAL, pst_skeleton_update_flops(d));
+        const double share_of_all = d->spec.ncoef ? (double)(c1 - c0) / (double)d->spec.ncoef : 0.0;
+        pst_skeleton_inject(PST_STAGE_SPECTRAL, pst_skeleton_update_flops(d) * share_of_all);
         return true;
     }
-    return update(d, st, out, s);
+    return update(d, st, out, s, c0, c1);
 }

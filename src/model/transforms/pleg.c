@@ -18,7 +18,9 @@ struct pst_pleg {
     const double *whole_src;
     pst_trans *fwd, *inv;
     pst_vsum *sum;
+    pst_vsum *gather;       /* the partitioned update's: the state's blocks to every rank (NULL: none) */
     int sum_doubles;
+    size_t unit;
     MPI_Request in_flight;  /* the level pipeline's sum (MPI_REQUEST_NULL: none) */
     size_t send_bytes;                           /* in one forward plus one inverse transform */
     const pst_protocol *protocol;
@@ -66,7 +68,8 @@ static void hold_space(const pst_pleg *l, long messages)
     pst_exchange_hold(l->protocol, l->col, l->send_bytes, messages);
 }
 
-pst_pleg *pst_pleg_create(const pst_par *par, size_t width, size_t sum_doubles, size_t unit, pst_event_table *events)
+pst_pleg *pst_pleg_create(const pst_par *par, size_t width, size_t sum_doubles, size_t unit, size_t gather_unit,
+                          pst_event_table *events)
 {
     pst_pleg *l = pst_calloc(1, sizeof *l);
     l->events = events;
@@ -78,14 +81,20 @@ pst_pleg *pst_pleg_create(const pst_par *par, size_t width, size_t sum_doubles, 
     l->me = par->py;
     l->width = width;
     l->sum_doubles = (int)sum_doubles;
+    l->unit = unit;
     l->in_flight = MPI_REQUEST_NULL;
     const pst_algorithm *alg = par->cfg.legendre;
     if (!pst_par_leg_is_transpose(alg)) {
         l->sum = pst_vsum_create(alg, par->cfg.leg_protocol, par->cfg.leg_overlap, par->col, sum_doubles, unit,
-                                 PST_VSUM_REPLICATED);
+                                 gather_unit ? PST_VSUM_PARTITIONED : PST_VSUM_REPLICATED);
+        const size_t gather_doubles = gather_unit ? sum_doubles / unit * gather_unit : 0;
+        if (gather_unit)
+            l->gather = pst_vsum_create(alg, par->cfg.leg_protocol, par->cfg.leg_overlap, par->col, gather_doubles,
+                                        gather_unit, PST_VSUM_REPLICATED);
         int log2q;
         pst_pow2_floor(l->Q, &log2q);
-        l->send_bytes = ((size_t)log2q + 4) * sum_doubles * sizeof(double); /* the most any algorithm sends */
+        /* the most any algorithm sends, and the gather's whole vector */
+        l->send_bytes = (((size_t)log2q + 4) * sum_doubles + gather_doubles) * sizeof(double);
         hold_space(l, 2);
         return l;
     }
@@ -135,19 +144,28 @@ void pst_pleg_to_fourier(pst_pleg *l, const double *whole, double *local)
     pst_event_end(l->events, l->comm_event, &since_s);
 }
 
-void pst_pleg_sum(pst_pleg *l, double *sums)
+void pst_pleg_sum(pst_pleg *l, pst_vsum_compute_fn compute, void *arg, double *sums)
 {
     double since_s;
     pst_par_comm_begin(l->events, l->wait_event, l->col, &since_s);
-    pst_vsum_run(l->sum, sums, sums);
+    if (compute) pst_vsum_run_compute(l->sum, compute, arg, sums);
+    else pst_vsum_run(l->sum, sums, sums);
     pst_event_end(l->events, l->comm_event, &since_s);
 }
 
-void pst_pleg_sum_compute(pst_pleg *l, pst_vsum_compute_fn compute, void *arg, double *sums)
+void pst_pleg_owned(const pst_pleg *l, size_t *c0, size_t *c1)
+{
+    size_t lo, count;
+    pst_vsum_block(l->sum_doubles, l->unit, l->Q, l->me, &lo, &count);
+    *c0 = lo / l->unit;
+    *c1 = (lo + count) / l->unit;
+}
+
+void pst_pleg_gather(pst_pleg *l, double *state)
 {
     double since_s;
     pst_par_comm_begin(l->events, l->wait_event, l->col, &since_s);
-    pst_vsum_run_compute(l->sum, compute, arg, sums);
+    pst_vsum_gather(l->gather, state);
     pst_event_end(l->events, l->comm_event, &since_s);
 }
 
@@ -200,6 +218,7 @@ void pst_pleg_free(pst_pleg *l)
     if (!l) return;
     hold_space(l, -2);
     if (l->sum) pst_vsum_free(l->sum);
+    if (l->gather) pst_vsum_free(l->gather);
     if (l->fwd) {
         pst_trans_free(l->fwd);
         pst_trans_free(l->inv);
