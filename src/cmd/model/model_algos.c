@@ -82,9 +82,10 @@ static const pst_protocol *protocol_of(const char *transport, const char *option
 }
 
 /* A near-square grid for P ranks, more rows than columns (PX = largest divisor <= sqrt P): a
- * column's sums carry 3 spectral fields, a row's transposes all 13 grid fields twice each way, so
- * rows cost fewer bytes.  Each rank sends per step at T85L16 (PMPI counts): 2.87 MB in 8 messages
- * on 1x2, 22.79 MB in 256 on 2x1; 7.88 MB in 80 on 2x4, 9.30 MB in 392 on 4x2. */
+ * column's sums carry 3 spectral fields (its gather of the new state 5), a row's transposes all 13
+ * grid fields twice each way, so rows cost fewer bytes.  Each rank sends per step at T85L16 (PMPI
+ * counts): 3.83 MB in 8 messages on 1x2, 22.79 MB in 256 on 2x1; 8.60 MB in 80 on 2x4, 9.55 MB in
+ * 392 on 4x2. */
 static void default_grid(int P, int *px, int *py)
 {
     int x = 1;
