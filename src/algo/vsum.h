@@ -59,8 +59,9 @@ void pst_vsum_run_compute(pst_vsum *v, pst_vsum_compute_fn compute, void *arg, d
 /* Whether alg (a vector-sum row) ends its replicated sum with a gather (halfsum, ringsum, ringpipe,
  * reduce_scatter: a reduce-scatter, then the gather), so that gather can run alone. */
 bool pst_vsum_gathers(const pst_algorithm *alg);
-/* Collective, alg gathering: that gather alone, on out (n elements): each rank's block
- * (pst_vsum_block) to every rank — e.g. what each computed from its block of a partitioned sum. */
+/* Collective, v replicated and its algorithm gathering: that gather alone, on out (n elements):
+ * each rank's block (pst_vsum_block) to every rank — e.g. what each computed from its block of a
+ * partitioned sum of the same partition (the model's partitioned update: pleg.h). */
 void pst_vsum_gather(pst_vsum *v, double *out);
 void pst_vsum_free(pst_vsum *v);
 
