@@ -5,7 +5,6 @@
 #include "model/transforms/gauss.h"
 #include "model/stages/layout.h"
 #include "model/stages/step.h"
-#include "model/transforms/wind.h"
 #include "runtime/timer.h"
 
 #include <math.h>
@@ -118,18 +117,6 @@ void pst_dyn_free(pst_dyn *d)
     if (d->par == &d->serial_par) pst_par_free(&d->serial_par);
 }
 
-/* ψ' = ψ/a and χ' = χ/a of coefficient `coef` (degree n) from the η and δ stored there. */
-static void derive_potentials(pst_dyn *d, int level, size_t coef, int n)
-{
-    double ia = pst_inv_laplace_a(n, PST_EARTH_RADIUS_M);
-    const double *eta = state_at(d, level, coef, S_ETA), *div = state_at(d, level, coef, S_DIV);
-    double *psi = state_at(d, level, coef, S_PSI), *chi = state_at(d, level, coef, S_CHI);
-    for (int r = 0; r < 2; r++) {
-        psi[r] = ia * (eta[r] - d->coriolis[2 * coef + r]);
-        chi[r] = ia * div[r];
-    }
-}
-
 /* Full-layout index of local coefficient (i, n). */
 static size_t full_index(const pst_dyn *d, int i, int n)
 {
@@ -143,7 +130,6 @@ void pst_dyn_set_level(pst_dyn *d, int level, const double *eta, const double *d
         for (int n = d->spec.m[i]; n <= d->cfg.grid->M; n++) {
             size_t c = pst_spec_index(&d->spec, i, n), g = full_index(d, i, n);
             for (int f = 0; f < 3; f++) memcpy(state_at(d, level, c, f), src[f] + 2 * g, 2 * sizeof(double));
-            derive_potentials(d, level, c, n);
         }
 }
 
@@ -182,8 +168,4 @@ void pst_dyn_set_forcing(pst_dyn *d, const double *coriolis, const double *phis)
                 memcpy(mine, phis + (size_t)lat_of(d, p, h) * d->cfg.grid->nlon + d->par->lon_lo, nlon * sizeof *mine);
             else memset(mine, 0, nlon * sizeof *mine);
         }
-    for (int level = 0; level < d->cfg.grid->levels; level++)
-        for (int i = 0; i < d->spec.nm; i++)
-            for (int n = d->spec.m[i]; n <= d->cfg.grid->M; n++)
-                derive_potentials(d, level, pst_spec_index(&d->spec, i, n), n);
 }

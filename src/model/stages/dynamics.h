@@ -82,7 +82,7 @@ typedef struct pst_dyn_config {
     pst_leg_isa legendre_isa;
 } pst_dyn_config;
 
-enum { PST_DYN_NSPEC = 5, PST_DYN_NFWD = 8, PST_DYN_NINV = 5 };
+enum { PST_DYN_NSTATE = 3, PST_DYN_NSPEC = 5, PST_DYN_NFWD = 8, PST_DYN_NINV = 5 };
 
 /* Pairs, longitudes and wavenumbers below are this rank's (pst_par); "pair" indexes are local
  * unless named global.  Serially the local share is everything and mx[i] = i. */
@@ -107,7 +107,7 @@ typedef struct pst_dyn {
     pst_fft fft_inv, fft_fwd;        /* serial FFTs (one processor column) */
     pst_pfft *pfft_inv, *pfft_fwd;   /* the FFT stage across the row (PX > 1) */
     pst_pleg *pleg;                  /* the Legendre stage down the column (PY > 1) */
-    double **state;                  /* per block: [ncoef][η, δ, Φ', ψ', χ'][B][2] */
+    double **state;                  /* per block: [ncoef][η, δ, Φ'][B][2] (ψ', χ' formed where summed) */
     double **grid_old;               /* per block: the previous level [pair][η, δ, Φ'][B][hemi][nlon_local] */
     /* Per thread (index: the chunk's t, or the thread's number in the Legendre sums): */
     double **grid_fwd;               /* one chunk: [pair][8][B][hemi][nlon_local]; products, then previous level */

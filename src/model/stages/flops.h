@@ -2,10 +2,10 @@
  * operations the time step performs (step*.c); a multiply-add counts 2.  With K = (M+1)(M+2)/2
  * coefficients, J = nlat latitudes (J/2 pairs) and N = nlon longitudes:
  *
- *   legendre   14 complex sums over coefficients x latitude pairs, 4 flops each:
- *              inverse P̄: η, δ, Φ', ψ', χ' (5) and H: ψ', χ' (2); forward P̄: η, δ, Φ', κ (4)
- *              and H: η, δ, Φ' (3); then κ folded into δ (δ += n(n+1)/a² κ)
- *                                                                           56 · K · J/2 + 4 · K
+ *   legendre   ψ' and χ' from η and δ (6 per coefficient); 14 complex sums over coefficients
+ *              x latitude pairs, 4 flops each: inverse P̄: η, δ, Φ', ψ', χ' (5) and H: ψ', χ'
+ *              (2); forward P̄: η, δ, Φ', κ (4) and H: η, δ, Φ' (3); then κ folded into δ
+ *              (δ += n(n+1)/a² κ)                                          56 · K · J/2 + 10 · K
  *   fourier    per wavenumber m ≤ M and latitude: inverse north/south split and winds (22),
  *              forward tendency combination with the old level and the symmetric/
  *              antisymmetric parts (50)                                      72 · (M+1) · J
@@ -14,8 +14,8 @@
  *              half of 5 N log2 N)                                          13 · J · 2.5 N log2 N
  *   grid       Uη, Vη, UΦ', VΦ' (4) and E = (U²+V²)c + Φ_s (5) per point      9 · J · N
  *              (+15 per point with the Robert–Asselin filter)
- *   spectral   semi-implicit (or explicit) update, ψ' and χ': 16 per coefficient (advection: 10)
- *              (+6 with ∇⁴ diffusion)                                        16 · K
+ *   spectral   semi-implicit (or explicit) update: 10 per coefficient (advection: 4)
+ *              (+6 with ∇⁴ diffusion)                                        10 · K
  *
  * T42 (64 x 128): 3,849,704 (Worley 1998: 4,129,859, −6.8 %); T85 (128 x 256): 23,089,732
  * (Worley 1998: 24,235,477, −4.7 %).  Per-coefficient constants (n(n+1)/a², the solve factor)

@@ -106,7 +106,7 @@ static size_t leg_scratch(const pst_dyn *d)
     return 2 * ((size_t)d->cfg.grid->M / 2 + 2) * (PST_DYN_NSPEC + 2) * d->B * 2;
 }
 static size_t sum_scratch(const pst_dyn *d) { return 2 * ((size_t)d->cfg.grid->M / 2 + 2) * (O_N + H_N) * d->B * 2; }
-static size_t state(const pst_dyn *d) { return ncoef(d) * PST_DYN_NSPEC * d->B * 2 + 1; }
+static size_t state(const pst_dyn *d) { return ncoef(d) * PST_DYN_NSTATE * d->B * 2 + 1; }
 static size_t grid_old(const pst_dyn *d) { return (size_t)d->npairs * 2 * N_OLD * d->B * d->nlon_local; }
 static size_t four_inv(const pst_dyn *d) { return chunk_lines(d) * PST_DYN_NINV * d->fstride; }
 static size_t four_fwd(const pst_dyn *d) { return chunk_lines(d) * PST_DYN_NFWD * d->fstride; }

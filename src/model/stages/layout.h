@@ -66,7 +66,7 @@ static inline size_t leg_piece(const pst_dyn *d, size_t i, size_t p, size_t pair
 /* Coefficient `coef`'s field of one level in the spectral state ([ncoef][field][B][2] per block). */
 static inline double *state_at(const pst_dyn *d, int level, size_t coef, int field)
 {
-    return d->state[level / d->B] + coef * PST_DYN_NSPEC * d->B * 2 + ((size_t)field * d->B + level % d->B) * 2;
+    return d->state[level / d->B] + coef * PST_DYN_NSTATE * d->B * 2 + ((size_t)field * d->B + level % d->B) * 2;
 }
 
 #endif

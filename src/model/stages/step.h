@@ -3,14 +3,14 @@
  * cache-sized chunk of latitude pairs and levels; the helpers the stages' inner loops call are
  * static inline here so they stay inlined across files.
  *
- *   step_inverse_legendre.c  1a  inverse sums: P̄ and H sums per wavenumber             [legendre]
+ *   step_inverse_legendre.c  1a  inverse sums: ψ', χ'; P̄ and H sums per wavenumber     [legendre]
  *   step_combine.c           1b  inverse combination: north/south, winds, Fourier lines [fourier]
  *                            5a  forward combination: the tendencies per wavenumber   [fourier]
  *   step_fft.c               2/4 inverse and forward FFTs (local or across the row)    [fft]
  *   step_grid.c              3   products; the kept previous level                     [grid]
  * (1b to 5a are the chain, listed in PST_STEP_CHAIN below)
  *   step_forward_legendre.c  5b  forward sums: P̄ and H sums, the κ fold                [legendre]
- *   step_update.c            6   the time scheme's solve, diffusion, ψ', χ'            [spectral]
+ *   step_update.c            6   the time scheme's solve, diffusion                    [spectral]
  *   step.c                       the schedule: blocks, chunks, the level pipeline, timing
  *   step_views.c                 the threads' views of the state when they share the blocks out */
 #ifndef PST_MODEL_STEP_H

@@ -12,7 +12,7 @@ void pst_dyn_row_stage(pst_dyn *d)
 
 void pst_dyn_column_stage(pst_dyn *d)
 {
-    const size_t unit = (size_t)OUT_N * d->B * 2, state_unit = (size_t)PST_DYN_NSPEC * d->B * 2;
+    const size_t unit = (size_t)OUT_N * d->B * 2, state_unit = (size_t)PST_DYN_NSTATE * d->B * 2;
     d->pleg = pst_pleg_create(d->par, leg_width(d), d->spec.ncoef * unit, unit,
                               d->spectral_partitioned ? state_unit : 0, &d->events);
 }

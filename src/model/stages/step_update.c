@@ -4,10 +4,9 @@
  *   explicit:      δ_new = δ* + 2τ L Φ_cur,              Φ_new = Φ* − 2τ Φ̄ δ_cur
  *   advection:     η, δ unchanged,                        Φ_new = Φ*
  * with δ* = out_δ (κ folded in by the forward sums), Φ* = out_Φ, η_new = out_η; then ∇⁴
- * diffusion and ψ', χ', the same for every scheme. */
+ * diffusion, the same for every scheme.  ψ' and χ' are not kept: the inverse sums form them. */
 #include "model/stages/step.h"
 #include "model/stages/skeleton.h"
-#include "model/transforms/wind.h"
 
 #include <math.h>
 
@@ -64,7 +63,7 @@ static void clamp_block(size_t base, int nk, size_t c0, size_t c1, int *k0, int 
 static bool update(pst_dyn *d, double *st, const double *out, const pst_substep *s, size_t c0, size_t c1)
 {
     const pst_scheme scheme = d->cfg.scheme;
-    const int B = d->B, co = OUT_N * B * 2, cs = PST_DYN_NSPEC * B * 2;
+    const int B = d->B, co = OUT_N * B * 2, cs = PST_DYN_NSTATE * B * 2;
     const double tau = s->tau, a = PST_EARTH_RADIUS_M, K = d->cfg.hdiff;
     double acc = 0.0; /* only its finiteness matters: the order of the sum may follow the threads */
 #pragma omp parallel for schedule(dynamic) reduction(+ : acc) num_threads(d->nthreads) if (d->nthreads > 1)
@@ -75,11 +74,11 @@ static bool update(pst_dyn *d, double *st, const double *out, const pst_substep 
             clamp_block(base, d->spec.nk[par][i], c0, c1, &k0, &k1);
             for (int k = k0; k < k1; k++) {
                 const int n = d->spec.m[i] + par + 2 * k;
-                const double L = minus_laplacian(n), ia = pst_inv_laplace_a(n, a);
+                const double L = minus_laplacian(n);
                 const scheme_coef c = {tau, L, d->cfg.phibar, 1.0 / (1.0 + tau * tau * L * d->cfg.phibar)};
                 const double dz = K > 0 ? 1.0 / (1.0 + 2.0 * tau * K * (L * L - 4.0 / (a * a * a * a))) : 1.0;
                 const double dp = K > 0 ? 1.0 / (1.0 + 2.0 * tau * K * L * L) : 1.0;
-                const double *o = out + (size_t)co * (base + k), *f = d->coriolis + 2 * (base + k);
+                const double *o = out + (size_t)co * (base + k);
                 double *x = st + (size_t)cs * (base + k);
                 for (int l = 0; l < B; l++)
                     for (int r = 0; r < 2; r++) {
@@ -90,8 +89,6 @@ static bool update(pst_dyn *d, double *st, const double *out, const pst_substep 
                         *eta = next.eta * dz;
                         *div = next.div * dz;
                         *phi = next.phi * dp;
-                        x[S_PSI * B * 2 + j] = ia * (*eta - f[r]);
-                        x[S_CHI * B * 2 + j] = ia * *div;
                         acc += *eta + *div + *phi;
                     }
             }

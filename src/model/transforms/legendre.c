@@ -176,7 +176,9 @@ void pst_leg_synth_ph(const pst_legendre *L, pst_leg_work *w, int i, const doubl
         const int next = L->ext.nk[par][i], nk = L->spec->nk[par][i];
         double *Bp = B + (size_t)par * ((size_t)L->spec->M / 2 + 2) * ldb;
         for (int j = 0; j < next; j++) {
-            if (j < nk) memcpy(Bp + (size_t)j * ldb, S[par] + (size_t)j * lds, (size_t)np * sizeof *Bp);
+            if (j < nk) {
+                if (S[par] != Bp) memcpy(Bp + (size_t)j * ldb, S[par] + (size_t)j * lds, (size_t)np * sizeof *Bp);
+            }
             else memset(Bp + (size_t)j * ldb, 0, (size_t)np * sizeof *Bp);
         }
         h_coefficients(L, i, par, S[1 - par], lds, col0, nh, Bp + np, ldb);

@@ -150,7 +150,8 @@ void pst_leg_generate(const pst_legendre *L, pst_leg_work *w, int i, int pair0, 
  * Synthesis: X[par][npairs][np + nh] = P̄ of parity par · [S[par] | C]: S[par] the parity par
  * coefficients ([nk(par)][lds], np columns), C the H combination of the other parity's
  * coefficients (columns [col0, col0 + nh) of S[1 − par]) as pst_leg_synth_h forms it; B: scratch of
- * 2 (M / 2 + 2) rows of np + nh. */
+ * 2 (M / 2 + 2) rows of np + nh.  S[par] may be B's own rows of parity par (B + par (M / 2 + 2) ldb,
+ * lds = ldb = np + nh), filled by the caller: then they are not copied. */
 void pst_leg_synth_ph(const pst_legendre *L, pst_leg_work *w, int i, const double *S[2], int lds, int np, int col0,
                       int nh, double *B, double *X[2], int ldx);
 /* Analysis: Z[par][nk_ext(par)][ncols] = P̄ᵀ of parity par · F[par] ([npairs][ncols], ldf), every
