@@ -111,13 +111,16 @@ void pst_step_forward_combine(pst_dyn *d, const pst_substep *s, const pst_chunk 
             for (int l = 0; l < d->Bc; l++) {
                 const double *qn = (const double *)(d->four_fwd[c->t] + fwd_line(d, p - p0, 0, 0, l) * nc + i);
                 const double *qs = (const double *)(d->four_fwd[c->t] + fwd_line(d, p - p0, 1, 0, l) * nc + i);
-                /* The combinations are linear: apply them to the symmetric and antisymmetric parts. */
+                /* The combinations are linear: apply them to the symmetric and antisymmetric parts
+                 * (both hemispheres loaded once: the stores below may alias them for the compiler). */
+                cvec north[PST_DYN_NFWD], south[PST_DYN_NFWD];
+                for (int f = 0; f < PST_DYN_NFWD; f++) {
+                    north[f] = cload(qn + 2 * f * fs);
+                    south[f] = cload(qs + 2 * f * fs);
+                }
                 for (int par = 0; par < 2; par++) {
                     cvec v[PST_DYN_NFWD];
-                    for (int f = 0; f < PST_DYN_NFWD; f++) {
-                        cvec north = cload(qn + 2 * f * fs), south = cload(qs + 2 * f * fs);
-                        v[f] = par ? north - south : north + south;
-                    }
+                    for (int f = 0; f < PST_DYN_NFWD; f++) v[f] = par ? north[f] - south[f] : north[f] + south[f];
                     double *P = par ? aP : sP, *H = par ? aH : sH;
                     const size_t k = (size_t)(l0 + l) * 2, fb = (size_t)B * 2; /* level l0 + l of field f at k + f fb */
                     cstore(P + k + O_ETA * fb, wn * v[Q_ETA_OLD] - sm * times_i(v[Q_UETA]));
