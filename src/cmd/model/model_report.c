@@ -122,6 +122,7 @@ void pst_model_cmd_print_banner(const model_cfg *c, const model_plan *p)
            "phibar %.1f m^2/s^2\n",
            m->cfg.dt_s, isnan(c->dt_s) ? "default" : "--dt", m->courant, m->speed0, m->inertial, p->steps,
            p->t_end_s / PST_DAY_S, m->phibar);
+    const char *update = spectral_update(c, m);
     if (is_parallel(c))
         printf("#   grid %dx%d (preset %s): FFT %s (protocol %s%s), Legendre %s (protocol %s%s)%s%s\n", c->par.PX,
                c->par.PY, preset_label(c) ? preset_label(c) : "none", stage_alg(c, true), stage_protocol(c, true),
@@ -129,7 +130,7 @@ void pst_model_cmd_print_banner(const model_cfg *c, const model_plan *p)
                c->par.leg_overlap          ? ", overlap"
                : c->par.leg_level_pipeline ? ", level pipeline"
                                            : "",
-               spectral_update(c, m) ? ", spectral update " : "", spectral_update(c, m) ? spectral_update(c, m) : "");
+               update ? ", spectral update " : "", update ? update : "");
 }
 
 void pst_model_cmd_free_summary(const void *c, void *summary) { free(summary); }

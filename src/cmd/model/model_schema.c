@@ -186,7 +186,7 @@ static const pst_field point[] = {
      "step, largest over ranks",
      false, NULL},
     {"spectral_s", PST_F_NUM, "s",
-     "spectral update (semi-implicit or explicit solve, new psi', chi' per coefficient), mean per step, largest over "
+     "spectral update (semi-implicit or explicit solve and diffusion per coefficient), mean per step, largest over "
      "ranks",
      false, NULL},
     {"fft_flops", PST_F_NUM, NULL,
