@@ -31,7 +31,7 @@ static void with_potentials(const pst_dyn *d, const double *st, int i, int par, 
 /* Per wavenumber and parity, P̄ sums of all five fields and, through the same table block in the
  * same dgemm, the H sums of the other parity's ψ', χ' (legendre.h), into the Legendre buffer of
  * `pairs` pairs [m][pair][xe | yo | xo | ye] (layout.h).  The five fields are formed straight into
- * the rows the products read (pst_leg_synth_ph's scratch), so they are written once. */
+ * the rows the products read (pst_leg_synth_ph's B), so they are written once. */
 void pst_step_inverse_sums(pst_dyn *d, const double *st, double *lb, int pairs)
 {
     if (pst_skeleton()) {
@@ -48,7 +48,6 @@ void pst_step_inverse_sums(pst_dyn *d, const double *st, double *lb, int pairs)
         for (int par = 0; par < 2; par++) with_potentials(d, st, i, par, S[par], ldb);
         double *piece = lb + leg_piece(d, (size_t)i, 0, (size_t)pairs),
                *X[2] = {piece + inv_x(d, 0), piece + inv_x(d, 1)};
-        pst_leg_synth_ph(&d->leg, d->leg_work + t, i, (const double *[2]){S[0], S[1]}, ldb, np, S_PSI * B * 2, nh,
-                         scratch, X, ldx);
+        pst_leg_synth_ph(&d->leg, d->leg_work + t, i, np, S_PSI * B * 2, nh, scratch, X, ldx);
     }
 }

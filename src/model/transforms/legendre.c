@@ -166,22 +166,18 @@ void pst_leg_synth_h(const pst_legendre *L, pst_leg_work *w, int i, int par, con
     synth_degrees(L, w, PST_LEG_P, i, par, L->ext.nk[par][i], C, ncols, ncols, X, ldx);
 }
 
-void pst_leg_synth_ph(const pst_legendre *L, pst_leg_work *w, int i, const double *S[2], int lds, int np, int col0,
-                      int nh, double *B, double *X[2], int ldx)
+void pst_leg_synth_ph(const pst_legendre *L, pst_leg_work *w, int i, int np, int col0, int nh, double *B, double *X[2],
+                      int ldx)
 {
     const int ldb = np + nh;
+    const size_t block = ((size_t)L->spec->M / 2 + 2) * ldb;
     pst_leg_product prod[2];
     int n = 0;
     for (int par = 0; par < 2; par++) {
         const int next = L->ext.nk[par][i], nk = L->spec->nk[par][i];
-        double *Bp = B + (size_t)par * ((size_t)L->spec->M / 2 + 2) * ldb;
-        for (int j = 0; j < next; j++) {
-            if (j < nk) {
-                if (S[par] != Bp) memcpy(Bp + (size_t)j * ldb, S[par] + (size_t)j * lds, (size_t)np * sizeof *Bp);
-            }
-            else memset(Bp + (size_t)j * ldb, 0, (size_t)np * sizeof *Bp);
-        }
-        h_coefficients(L, i, par, S[1 - par], lds, col0, nh, Bp + np, ldb);
+        double *Bp = B + (size_t)par * block;
+        for (int j = nk; j < next; j++) memset(Bp + (size_t)j * ldb, 0, (size_t)np * sizeof *Bp); /* degree M + 1 */
+        h_coefficients(L, i, par, B + (size_t)(1 - par) * block, ldb, col0, nh, Bp + np, ldb);
         if (next > 0) prod[n++] = (pst_leg_product){par, 0, next, Bp, ldb, ldb, 0.0, X[par], ldx};
         else
             for (int j = 0; j < L->npairs; j++) memset(X[par] + (size_t)j * ldx, 0, (size_t)ldb * sizeof *X[par]);

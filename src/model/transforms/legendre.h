@@ -147,13 +147,13 @@ void pst_leg_generate(const pst_legendre *L, pst_leg_work *w, int i, int pair0, 
 
 /* Both products of each P̄-only table block of wavenumber i at once, both parities together (one
  * dgemm per block; by the recurrence each block of pairs generated once for all four).
- * Synthesis: X[par][npairs][np + nh] = P̄ of parity par · [S[par] | C]: S[par] the parity par
- * coefficients ([nk(par)][lds], np columns), C the H combination of the other parity's
- * coefficients (columns [col0, col0 + nh) of S[1 − par]) as pst_leg_synth_h forms it; B: scratch of
- * 2 (M / 2 + 2) rows of np + nh.  S[par] may be B's own rows of parity par (B + par (M / 2 + 2) ldb,
- * lds = ldb = np + nh), filled by the caller: then they are not copied. */
-void pst_leg_synth_ph(const pst_legendre *L, pst_leg_work *w, int i, const double *S[2], int lds, int np, int col0,
-                      int nh, double *B, double *X[2], int ldx);
+ * Synthesis: X[par][npairs][np + nh] = P̄ of parity par · [S | C]: B holds 2 (M / 2 + 2) rows of
+ * ldb = np + nh, parity par's at B + par (M / 2 + 2) ldb; the caller fills the first np columns of
+ * its rows [0, nk(par)) with the parity par coefficients S, and the call forms C there, the H
+ * combination of the other parity's coefficients (its columns [col0, col0 + nh)) as
+ * pst_leg_synth_h forms it. */
+void pst_leg_synth_ph(const pst_legendre *L, pst_leg_work *w, int i, int np, int col0, int nh, double *B, double *X[2],
+                      int ldx);
 /* Analysis: Z[par][nk_ext(par)][ncols] = P̄ᵀ of parity par · F[par] ([npairs][ncols], ldf), every
  * degree m..M+1; then pst_leg_h_from_sums adds the H sums of all parity 1 − par coefficients to
  * O_opp ([nk(1 − par)][ncols], ldo) from table par's sums of the H inputs (Z there, ldz apart). */
