@@ -312,6 +312,24 @@ static double event_s(const pst_event_table *t, const pst_event_stats *stats, lo
     return e >= 0 && timed > 0 ? stats[e].slowest_s : 0;
 }
 
+/* r->local_stages: each rank's time per timed step in the stages without communication, the
+ * slowest and the fastest over comm (named by their world ranks). */
+static void local_stages_spread(const pst_event_table *t, const pst_event_table *base, long long timed, MPI_Comm comm,
+                                pst_model_integration *r)
+{
+    static const pst_stage local[] = {PST_STAGE_FOURIER, PST_STAGE_GRID, PST_STAGE_SPECTRAL};
+    struct { double s; int rank; } mine = {0, 0}, slowest, fastest;
+    MPI_Comm_rank(MPI_COMM_WORLD, &mine.rank);
+    for (size_t k = 0; k < sizeof local / sizeof local[0]; k++)
+        mine.s += (t->total_s[local[k]] - base->total_s[local[k]]) / (double)timed;
+    MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
+    MPI_Allreduce(&mine, &fastest, 1, MPI_DOUBLE_INT, MPI_MINLOC, comm);
+    r->local_stages.slowest_s = slowest.s;
+    r->local_stages.slowest_rank = slowest.rank;
+    r->local_stages.fastest_s = fastest.s;
+    r->local_stages.fastest_rank = fastest.rank;
+}
+
 void pst_model_integrate(pst_model *m, const pst_model_integrate_opts *o, pst_model_integration *r)
 {
     const pst_par *par = m->cfg.par;
@@ -344,5 +362,6 @@ void pst_model_integrate(pst_model *m, const pst_model_integrate_opts *o, pst_mo
     r->thread_wait_s = event_s(&m->dyn.events, stats, timed, "thread_wait");
     r->nevents = PST_NSTAGES; /* the records' events: the stages (event k: stage k) */
     memcpy(r->events, stats, PST_NSTAGES * sizeof *stats);
+    if (comm != MPI_COMM_NULL && timed > 0) local_stages_spread(&m->dyn.events, &base, timed, comm, r);
     if (comm != MPI_COMM_NULL) MPI_Allreduce(MPI_IN_PLACE, r->step_s, (int)r->steps_run, MPI_DOUBLE, MPI_MAX, comm);
 }

@@ -116,6 +116,13 @@ typedef struct pst_model_integration {
                        * legendre_wait) per timed step, the largest over ranks; 0 without */
     double
         thread_wait_s; /* the master's wait for the other threads after the chain, per timed step, largest over ranks */
+    /* The stages without communication (fourier, grid, spectral: the same work on every rank), per
+     * timed step on the rank slowest and fastest in their sum (world ranks): a core the host runs
+     * slower shows here, and the other ranks wait for it at every exchange.  Zero on one rank. */
+    struct {
+        double slowest_s, fastest_s;
+        int slowest_rank, fastest_rank;
+    } local_stages;
     pst_event_stats events[PST_EVENTS_MAX]; /* the stages' timer events over the timed steps and the ranks */
     int nevents;
     long long blowup_step;    /* the first step leaving a non-finite state on some rank (0: none) */

@@ -200,6 +200,14 @@ size_t pst_cpu_vector_extensions(const char *names[], size_t max)
     return n;
 }
 
+bool pst_machine_rank_place(int rank, const char **host, const char **cpus)
+{
+    if (!gathered || rank < 0 || rank >= granks) return false;
+    *host = gathered[rank].host;
+    *cpus = gathered[rank].cpus;
+    return true;
+}
+
 void pst_rec_machine(pst_rec *r, const pst_machine *m)
 {
     size_t n = 0, cap = 16;

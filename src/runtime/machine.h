@@ -35,4 +35,8 @@ pst_machine pst_machine_survey(void);
  * transparent_hugepages, kernel_release, ld_preload, compile_flags, cpu_vector_extensions. */
 void pst_rec_machine(pst_rec *r, const pst_machine *m);
 
+/* Rank 0 after pst_machine_survey: the host and allowed CPUs ("0-3") of world rank `rank`, for
+ * naming a slow rank's core; false when not surveyed or out of range. */
+bool pst_machine_rank_place(int rank, const char **host, const char **cpus);
+
 #endif

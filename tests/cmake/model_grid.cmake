@@ -176,16 +176,31 @@ pst_records_test(model.grid.1x2.level_pipeline 2 CHECKS ${GRID_CHECKS}
   ARGS model --grid 1x2 --legendre allreduce --level-pipeline --trunc 21 --levels 4 --level-block 1 --steps 6 --warmup 1
        --fftw-plan estimate)
 # --sync-wait: a timed barrier before each communication of a stage; without it the fields are null.
+# local_stages: each rank's own sum of the stages without communication, so the slowest rank's
+# lies between the per-stage events' fastest and slowest sums; one rank has none.
+set(LOCAL_SUM "sum(e[{}] for e in points[0]['events'] if e['name'] in ('fourier', 'grid', 'spectral'))")
+string(REPLACE "{}" "'slowest_s'" LOCAL_SLOWEST "${LOCAL_SUM}")
+string(REPLACE "{}" "'fastest_s'" LOCAL_FASTEST "${LOCAL_SUM}")
+set(LOCAL_FAST_S "points[0]['local_stages']['fastest_s']")
 pst_records_test(model.grid.2x2.sync_wait 4 CHECKS ${GRID_CHECKS}
   "points[0]['fft_wait_s'] > 0 and points[0]['legendre_wait_s'] > 0"
   "points[0]['fft_wait_s'] < points[0]['fft_s'] and points[0]['legendre_wait_s'] < points[0]['legendre_s']"
+  "0 <= points[0]['local_stages']['slowest_rank'] < 4 and 0 <= points[0]['local_stages']['fastest_rank'] < 4"
+  "0 < points[0]['local_stages']['fastest_s'] <= points[0]['local_stages']['slowest_s']"
+  "points[0]['local_stages']['slowest_s'] <= 1.000001 * ${LOCAL_SLOWEST}"
+  "points[0]['local_stages']['fastest_s'] >= 0.999999 * ${LOCAL_FASTEST}"
+  "abs(points[0]['local_stages']['imbalance'] - points[0]['local_stages']['slowest_s'] / ${LOCAL_FAST_S}) < 1e-12"
   ARGS model --grid 2x2 --sync-wait ${GRID_FAST})
 pst_records_test(model.grid.1x2.sync_wait_off 2 CHECKS ${GRID_CHECKS}
   "points[0]['fft_wait_s'] is None and points[0]['legendre_wait_s'] is None"
   ARGS model --grid 1x2 ${GRID_FAST})
 pst_records_test(model.grid.1x1.sync_wait 1 CHECKS ${GRID_CHECKS}
-  "points[0]['fft_wait_s'] == 0 and points[0]['legendre_wait_s'] == 0"
+  "points[0]['fft_wait_s'] == 0 and points[0]['legendre_wait_s'] == 0" "'local_stages' not in points[0]"
   ARGS model --sync-wait ${GRID_FAST})
+# The summary names the rank the others wait for and where it ran.
+pst_output_test(model.grid.1x2.imbalance_line 2
+  "imbalance       stages without communication \\(fourier, grid, spectral\\): rank [01] \\(CPUs [0-9,-]+ on [^)]+\\) [0-9.]+x rank [01] "
+  $<TARGET_FILE:pstswm> model --grid 1x2 ${GRID_FAST})
 pst_bad_input_test(model.bad.sync_wait_pipeline 2 2
   "--sync-wait times a wait before each sum, which the level pipeline overlaps: give one of them"
   model --grid 1x2 --legendre allreduce --level-pipeline --sync-wait ${GRID_FAST} --out ${PST_TEST_OUT})

@@ -117,3 +117,7 @@ def test_the_table_says_what_the_ranks_waited_and_how_uneven_their_cores_ran(tmp
     assert [rows["1x2"][col[c]] for c in col] == ["–", "–"]
     assert hybrid.sync_wait_s({"legendre_wait_s": None, "fft_wait_s": None}) is None
     assert hybrid.rank_imbalance({"events": [{"name": "grid", "slowest_s": 0.0, "fastest_s": 0.0}]}) is None
+    # the model's own per-rank sums win over the per-stage events (whose slowest ranks may differ)
+    point = {"local_stages": {"imbalance": 1.07}, "events": [{"name": "grid", "slowest_s": 2.0, "fastest_s": 1.0}]}
+    assert hybrid.rank_imbalance(point) == 1.07
+    assert hybrid.rank_imbalance({"local_stages": {"imbalance": None}, "events": point["events"]}) == 2.0

@@ -96,8 +96,12 @@ def sync_wait_s(point: dict) -> float | None:
 
 
 def rank_imbalance(point: dict) -> float | None:
-    """The local stages' slowest rank's time over their fastest rank's, from the point's events (None
-    without them: one rank, or records before pstswm kept the events)."""
+    """The local stages' slowest rank's time over their fastest rank's: the model's own per-rank sums
+    (local_stages), else from the point's events, stage by stage (None without either: one rank, or
+    records before pstswm kept the events)."""
+    local = point.get("local_stages") or {}
+    if isinstance(local.get("imbalance"), int | float):
+        return float(local["imbalance"])
     events = {e.get("name"): e for e in point.get("events") or []}
     slowest = sum(events[s].get("slowest_s") or 0 for s in LOCAL_STAGES if s in events)
     fastest = sum(events[s].get("fastest_s") or 0 for s in LOCAL_STAGES if s in events)

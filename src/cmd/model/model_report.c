@@ -11,6 +11,7 @@
 #include "model/libs/mathlibs.h"
 #include "model/stages/skeleton.h"
 #include "runtime/emit.h"
+#include "runtime/machine.h"
 #include "runtime/threads.h"
 
 #include <math.h>
@@ -158,6 +159,42 @@ void *pst_model_cmd_analyse(const void *arg, const void *data)
     return s;
 }
 
+static double local_imbalance(const pst_model_integration *run)
+{
+    return run->local_stages.fastest_s > 0 ? run->local_stages.slowest_s / run->local_stages.fastest_s : NAN;
+}
+
+static void rec_local_stages(pst_rec *r, const pst_model_integration *run)
+{
+    pst_rec_obj_begin(r, "local_stages");
+    pst_rec_num(r, "slowest_s", run->local_stages.slowest_s);
+    pst_rec_int(r, "slowest_rank", run->local_stages.slowest_rank);
+    pst_rec_num(r, "fastest_s", run->local_stages.fastest_s);
+    pst_rec_int(r, "fastest_rank", run->local_stages.fastest_rank);
+    pst_rec_num(r, "imbalance", local_imbalance(run));
+    pst_rec_obj_end(r);
+}
+
+/* "rank 1 (CPUs 1 on node7)": a rank and where it ran, from the header's survey. */
+static const char *rank_place(int rank, char *buf, size_t len)
+{
+    const char *host, *cpus;
+    if (pst_machine_rank_place(rank, &host, &cpus)) snprintf(buf, len, "rank %d (CPUs %s on %s)", rank, cpus, host);
+    else snprintf(buf, len, "rank %d", rank);
+    return buf;
+}
+
+/* Which rank the others wait for: the same work there on every rank, so a ratio above 1 is a core
+ * running slower, not the decomposition. */
+static void print_local_stages(const pst_model_integration *run)
+{
+    char slow[160], fast[160];
+    printf("  imbalance       stages without communication (fourier, grid, spectral): %s %.3gx %s; the others wait "
+           "for the slowest at every exchange\n",
+           rank_place(run->local_stages.slowest_rank, slow, sizeof slow), local_imbalance(run),
+           rank_place(run->local_stages.fastest_rank, fast, sizeof fast));
+}
+
 void pst_model_cmd_emit_point(void *arg, const void *data, const void *summary)
 {
     model_cfg *c = arg;
@@ -187,6 +224,7 @@ void pst_model_cmd_emit_point(void *arg, const void *data, const void *summary)
     pst_rec_num(&r, "comm_s", res->run.comm_s[0] + res->run.comm_s[1]);
     pst_rec_num(&r, "fft_wait_s", c->sync_wait ? res->run.wait_s[0] : NAN);
     pst_rec_num(&r, "legendre_wait_s", c->sync_wait ? res->run.wait_s[1] : NAN);
+    if (is_parallel(c)) rec_local_stages(&r, &res->run);
     pst_rec_events(&r, "events", res->run.events, res->run.nevents);
     pst_rec_num(&r, "diag_s", res->diag_s);
     pst_rec_num(&r, "setup_s", p->setup_s);
@@ -264,6 +302,7 @@ void pst_model_cmd_print_summary(const void *arg, const void *data, const void *
         printf("  waiting         for the row's slowest rank %.4g ms, for the column's %.4g ms per step (--sync-wait: "
                "barriers before the communication above, inside the stages, max over ranks)\n",
                res->run.wait_s[0] * 1e3, res->run.wait_s[1] * 1e3);
+    if (is_parallel(c)) print_local_stages(&res->run);
     printf("  flops per step  %.0f (%.0f per level, analytic) -> %.1f MFlop/s\n", s->flops_per_step,
            s->flops_per_step_level, s->mflops);
     printf("  set-up          %.3f s, of which FFTW planning (--fftw-plan %s) %.3f s; not in the step times\n",

@@ -159,6 +159,21 @@ static const pst_field diagnostics[] = {
 };
 static const pst_fields diagnostics_fields = PST_FIELDS("model diagnostics", diagnostics);
 
+/* The stages without communication on the slowest and the fastest rank (local_stages). */
+static const pst_field local_stages_fields[] = {
+    {"slowest_s", PST_F_NUM, "s", "fourier_s + grid_s + spectral_s per timed step on the rank slowest in their sum",
+     false, NULL},
+    {"slowest_rank", PST_F_INT, NULL, "that rank (MPI_COMM_WORLD; its host and CPUs: the header's binding)", false,
+     NULL},
+    {"fastest_s", PST_F_NUM, "s", "the same sum on the fastest rank", false, NULL},
+    {"fastest_rank", PST_F_INT, NULL, "that rank", false, NULL},
+    {"imbalance", PST_F_NUM, NULL,
+     "slowest_s / fastest_s: the ranks do about the same work there, so well above 1 a core runs slower (the host, its "
+     "neighbours, its clock) and the others wait for it at every exchange",
+     false, NULL},
+};
+static const pst_fields local_stages_group = PST_FIELDS("local stages", local_stages_fields);
+
 static const pst_field point[] = {
     {"wall_s", PST_F_NUM, "s",
      "sum of every step's time, warm-up included (each step the slowest rank's); set-up and diagnostics are not in it",
@@ -240,6 +255,11 @@ static const pst_field point[] = {
      "with --comm-threads at the end of each substep (load imbalance; outside the stage times, which are the "
      "master's), mean per step, largest over ranks; 0 otherwise; absent before threads per rank",
      true, NULL},
+    {"local_stages", PST_F_OBJ, NULL,
+     "parallel runs: the stages without communication (fourier, grid, spectral) on the rank slowest and the rank "
+     "fastest in their sum, each rank's own total (the events' slowest and fastest are per stage); absent on one rank "
+     "and before it",
+     true, &local_stages_group},
     {"events", PST_F_OBJS, NULL,
      "the stages' timer events (fft_s ... spectral_s come from them) over the timed steps: per stage its slowest and "
      "fastest rank, the mean over ranks, the imbalance and the calls (as PETSc's -log_view); absent from records of a "
