@@ -184,8 +184,8 @@ static const char *rank_place(int rank, char *buf, size_t len)
     return buf;
 }
 
-/* Which rank the others wait for: the same work there on every rank, so a ratio above 1 is a core
- * running slower, not the decomposition. */
+/* Which rank the others wait for: about the same work there on every rank, so a ratio well above 1
+ * is a core running slower, not the decomposition. */
 static void print_local_stages(const pst_model_integration *run)
 {
     char slow[160], fast[160];
